@@ -1,0 +1,95 @@
+import { parseArgs } from "node:util";
+import { ENDPOINT_NAMES, type EndpointName } from "./endpoints.ts";
+
+/** What one `npm run bench` does. Every option has an environment variable so CI can set it without argv. */
+export interface BenchOptions {
+  /** Seconds each load measurement is recorded for, after its warm-up. */
+  durationSeconds: number;
+  /** Seconds of load before each recorded window (JIT, connection setup, caches); not counted. */
+  warmupSeconds: number;
+  /** Connections for the cheap endpoints (discovery, JWKS) and the bare node:http floor. */
+  connections: number;
+  /** Connections for client_credentials: enough to keep one core busy signing, without a long queue. */
+  tokenConnections: number;
+  /** Which provider endpoints to load; the floors they are compared with are measured too. */
+  only: readonly EndpointName[];
+  /** Exit 1 when a target fails or a measurement is invalid. */
+  check: boolean;
+  /** The core the server side (provider, bare server, signer) is pinned to. */
+  serverCpu: number;
+  /** The core the load generator is pinned to. */
+  loadCpu: number;
+}
+
+export const USAGE = `usage: npm run bench -- [options]
+
+  --duration S            seconds recorded per measurement (env BENCH_DURATION, default 8)
+  --warmup S              seconds of unrecorded load before each (env BENCH_WARMUP, default 2)
+  --connections N         connections for discovery, JWKS and the node:http floor (env BENCH_CONNECTIONS, default 32)
+  --token-connections N   connections for client_credentials (env BENCH_TOKEN_CONNECTIONS, default 8)
+  --only NAME[,NAME]      load only these: ${ENDPOINT_NAMES.join(", ")} (env BENCH_ONLY)
+  --check                 exit 1 when a target fails or a measurement is invalid (env BENCH_CHECK=1)
+  --server-cpu N          core for the server side (env BENCH_SERVER_CPU, default 0)
+  --load-cpu N            core for the load generator (env BENCH_LOAD_CPU, default 1)
+  -h, --help              this text
+`;
+
+export class UsageError extends Error {}
+
+export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions | "help" {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      duration: { type: "string" },
+      warmup: { type: "string" },
+      connections: { type: "string" },
+      "token-connections": { type: "string" },
+      only: { type: "string", multiple: true },
+      check: { type: "boolean" },
+      "server-cpu": { type: "string" },
+      "load-cpu": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return "help";
+
+  const options: BenchOptions = {
+    durationSeconds: number("--duration", values.duration ?? env.BENCH_DURATION, 8, 1),
+    warmupSeconds: number("--warmup", values.warmup ?? env.BENCH_WARMUP, 2, 0),
+    connections: integer("--connections", values.connections ?? env.BENCH_CONNECTIONS, 32, 1),
+    tokenConnections: integer("--token-connections", values["token-connections"] ?? env.BENCH_TOKEN_CONNECTIONS, 8, 1),
+    only: endpointList(values.only ?? (env.BENCH_ONLY ? [env.BENCH_ONLY] : [])),
+    check: values.check ?? env.BENCH_CHECK === "1",
+    serverCpu: integer("--server-cpu", values["server-cpu"] ?? env.BENCH_SERVER_CPU, 0, 0),
+    loadCpu: integer("--load-cpu", values["load-cpu"] ?? env.BENCH_LOAD_CPU, 1, 0),
+  };
+  if (options.serverCpu === options.loadCpu) throw new UsageError("--server-cpu and --load-cpu must be different cores");
+  return options;
+}
+
+function number(name: string, text: string | undefined, fallback: number, min: number): number {
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < min) throw new UsageError(`${name} must be a number ≥ ${min}, got "${text}"`);
+  return value;
+}
+
+function integer(name: string, text: string | undefined, fallback: number, min: number): number {
+  const value = number(name, text, fallback, min);
+  if (!Number.isInteger(value)) throw new UsageError(`${name} must be a whole number, got "${text}"`);
+  return value;
+}
+
+function endpointList(items: readonly string[]): EndpointName[] {
+  const names = items.flatMap((item) => item.split(",")).map((s) => s.trim()).filter((s) => s !== "");
+  if (names.length === 0) return [...ENDPOINT_NAMES];
+  for (const name of names) {
+    if (!(ENDPOINT_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(`--only: unknown measurement "${name}" (known: ${ENDPOINT_NAMES.join(", ")})`);
+    }
+  }
+  // Keep the canonical order, whatever order they were given in.
+  return ENDPOINT_NAMES.filter((n) => names.includes(n));
+}

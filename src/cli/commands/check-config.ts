@@ -1,0 +1,29 @@
+import { ConfigError } from "../../config/config-error.ts";
+import { loadConfig } from "../../config/load-config.ts";
+import type { Command } from "../command.ts";
+import { printConfigError } from "../print-config-error.ts";
+import { resolveCliSettings } from "../resolve-cli-settings.ts";
+import { CONFIG_OPTION } from "./config-options.ts";
+
+/** `portcullis check-config`: the whole load (schema, references, cross-field rules) without starting. */
+export const checkConfigCommand: Command = {
+  name: "check-config",
+  summary: "validate the configuration without starting; exit 1 with every issue when invalid",
+  options: CONFIG_OPTION,
+  async run({ values, stdout, stderr, env }) {
+    const { configDir } = resolveCliSettings(values, env);
+    try {
+      const config = await loadConfig(configDir, env);
+      const scopes = config.scopes.identity_scopes.length + config.scopes.api_resources.reduce((n, r) => n + r.scopes.length, 0);
+      const counts = [count(config.clients.clients.length, "client"), count(scopes, "scope"), count(config.users.users.length, "user")];
+      stdout.write(`config OK: ${configDir} (${counts.join(", ")})\n`);
+      return 0;
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      printConfigError(error, configDir, stderr);
+      return 1;
+    }
+  },
+};
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;

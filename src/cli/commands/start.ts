@@ -1,0 +1,61 @@
+import { ConfigError } from "../../config/config-error.ts";
+import { StoreUnavailableError } from "../../stores/store-unavailable-error.ts";
+import { CliError } from "../cli-error.ts";
+import type { Command } from "../command.ts";
+import { printConfigError } from "../print-config-error.ts";
+import { resolveCliSettings } from "../resolve-cli-settings.ts";
+import { CONFIG_OPTION } from "./config-options.ts";
+
+/** Listen failures an operator fixes (port taken, privileged port, wrong address): one line, no stack. */
+const LISTEN_ERRORS = new Set(["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"]);
+
+/** After close(), give stray handles this long before exiting anyway: a stop must not hang. */
+const EXIT_GRACE_MS = 2_000;
+
+/** `portcullis start`: run the provider until SIGINT or SIGTERM. */
+export const startCommand: Command = {
+  name: "start",
+  summary: "start the provider (listens until SIGINT or SIGTERM)",
+  options: {
+    ...CONFIG_OPTION,
+    port: { type: "string", valueName: "N", description: "port to listen on (default: $PORT, else listen.port in provider.yaml)" },
+  },
+  async run({ values, stderr, env }) {
+    const { configDir, port } = resolveCliSettings(values, env);
+    // Imported here, not at the top: the other commands should not load the HTTP stack.
+    const { startProvider } = await import("../../http/start-provider.ts");
+    let running: Awaited<ReturnType<typeof startProvider>>;
+    try {
+      running = await startProvider({ configDir, ...(port === undefined ? {} : { port }), banner: true });
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        printConfigError(error, configDir, stderr);
+        return 1;
+      }
+      const code = (error as NodeJS.ErrnoException).code;
+      if (error instanceof StoreUnavailableError || (code !== undefined && LISTEN_ERRORS.has(code))) {
+        throw new CliError(`cannot start: ${(error as Error).message}`);
+      }
+      throw error;
+    }
+    const signal = await nextShutdownSignal();
+    stderr.write(`${signal} received, shutting down\n`);
+    // A second Ctrl-C while closing means "now".
+    process.once("SIGINT", () => process.exit(130));
+    await running.close();
+    setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
+    return 0;
+  },
+};
+
+function nextShutdownSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      resolve(signal);
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+}

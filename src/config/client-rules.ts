@@ -1,0 +1,126 @@
+import type { CrossFieldRule } from "./cross-field-rule.ts";
+import { findDuplicates } from "./find-duplicates.ts";
+import type { IssueDraft } from "./issue-draft.ts";
+import type { ClientConfig } from "./types.generated.ts";
+
+/*
+ * Rules on clients.yaml, alone or against scopes.yaml: what makes a client usable and safe beyond the
+ * shape the schema checks.
+ */
+
+/** Issues of every client, each checked on its own with its index for the key path. */
+const forEachClient = (clients: ClientConfig[], check: (client: ClientConfig, i: number) => IssueDraft[]) =>
+  clients.flatMap((client, i) => check(client, i));
+
+/** Grants that authenticate the client itself, which a public client cannot do. */
+const SECRET_GRANTS = ["client_credentials", "password"] as const;
+
+/** URI lists and single URIs that must be absolute and carry no fragment. */
+const URI_LISTS = ["redirect_uris", "post_logout_redirect_uris"] as const;
+const URI_KEYS = ["backchannel_logout_uri", "frontchannel_logout_uri"] as const;
+
+export const CLIENT_RULES: CrossFieldRule[] = [
+  {
+    file: "clients",
+    needs: ["clients"],
+    description: "`client_id` values are unique.",
+    check: ({ clients }) =>
+      findDuplicates(clients.clients, (c) => c.client_id).map(({ index, firstIndex, key }) => ({
+        file: "clients",
+        at: ["clients", index, "client_id"],
+        message: `duplicate client_id "${key}" (first used by clients[${firstIndex}])`,
+      })),
+  },
+  {
+    file: "clients",
+    needs: ["clients"],
+    description: "A `confidential` client has `client_secret_hash`; a `public` client has none and uses neither `client_credentials` nor `password`.",
+    check: ({ clients }) =>
+      forEachClient(clients.clients, (client, i): IssueDraft[] => {
+        if (client.type === "confidential") {
+          return client.client_secret_hash === undefined
+            ? [{ file: "clients", at: ["clients", i, "client_secret_hash"], message: "a confidential client needs a secret hash (print one with `portcullis hash-secret`)" }]
+            : [];
+        }
+        const issues: IssueDraft[] = [];
+        if (client.client_secret_hash !== undefined) {
+          issues.push({ file: "clients", at: ["clients", i, "client_secret_hash"], message: "a public client cannot keep a secret: remove it or make the client confidential" });
+        }
+        client.grant_types.forEach((grant, j) => {
+          if ((SECRET_GRANTS as readonly string[]).includes(grant)) {
+            issues.push({ file: "clients", at: ["clients", i, "grant_types", j], message: `a public client cannot use the ${grant} grant` });
+          }
+        });
+        return issues;
+      }),
+  },
+  {
+    file: "clients",
+    needs: ["clients"],
+    description: "Redirect, post-logout redirect and logout URIs are absolute and have no fragment.",
+    check: ({ clients }) =>
+      forEachClient(clients.clients, (client, i) => [
+        ...URI_LISTS.flatMap((key) => client[key].map((uri, j) => checkUri(uri, ["clients", i, key, j]))),
+        ...URI_KEYS.map((key) => checkUri(client[key], ["clients", i, key])),
+      ].filter((issue): issue is IssueDraft => issue !== undefined)),
+  },
+  {
+    file: "clients",
+    needs: ["clients"],
+    description: "A client with the `authorization_code` grant has at least one redirect URI.",
+    check: ({ clients }) =>
+      forEachClient(clients.clients, (client, i) =>
+        client.grant_types.includes("authorization_code") && client.redirect_uris.length === 0
+          ? [{ file: "clients", at: ["clients", i, "redirect_uris"], message: "the authorization_code grant needs at least one redirect URI" }]
+          : [],
+      ),
+  },
+  {
+    file: "clients",
+    needs: ["clients", "scopes"],
+    description: "Every entry of `allowed_scopes` is declared in scopes.yaml (an identity scope or an API scope) or is `offline_access`.",
+    check: ({ clients, scopes }) => {
+      const declared = [
+        ...scopes.identity_scopes.map((s) => s.name),
+        ...scopes.api_resources.flatMap((r) => r.scopes.map((s) => s.name)),
+        "offline_access",
+      ];
+      return forEachClient(clients.clients, (client, i) =>
+        client.allowed_scopes.flatMap((scope, j) =>
+          declared.includes(scope)
+            ? []
+            : [{ file: "clients" as const, at: ["clients", i, "allowed_scopes", j], message: `scope "${scope}" is not declared in scopes.yaml (declared: ${declared.join(", ")})` }],
+        ),
+      );
+    },
+  },
+  {
+    file: "clients",
+    needs: ["clients"],
+    description: "`offline_access` is in `allowed_scopes` exactly when `offline_access: true`, and the `refresh_token` grant needs `offline_access: true`.",
+    check: ({ clients }) =>
+      forEachClient(clients.clients, (client, i): IssueDraft[] => {
+        const issues: IssueDraft[] = [];
+        const listed = client.allowed_scopes.indexOf("offline_access");
+        if (listed >= 0 && !client.offline_access) {
+          issues.push({ file: "clients", at: ["clients", i, "allowed_scopes", listed], message: "offline_access is allowed but the client does not set offline_access: true" });
+        }
+        if (listed < 0 && client.offline_access) {
+          issues.push({ file: "clients", at: ["clients", i, "offline_access"], message: 'offline_access: true needs "offline_access" in allowed_scopes' });
+        }
+        const refresh = client.grant_types.indexOf("refresh_token");
+        if (refresh >= 0 && !client.offline_access) {
+          issues.push({ file: "clients", at: ["clients", i, "grant_types", refresh], message: "the refresh_token grant needs offline_access: true" });
+        }
+        return issues;
+      }),
+  },
+];
+
+/** One URI: must parse as absolute and have no `#` (RFC 6749 §3.1.2 forbids fragments in redirect URIs). */
+function checkUri(uri: string | undefined, at: IssueDraft["at"]): IssueDraft | undefined {
+  if (uri === undefined) return undefined;
+  if (!URL.canParse(uri)) return { file: "clients", at, message: "must be an absolute URI (scheme://…)", value: uri };
+  if (uri.includes("#")) return { file: "clients", at, message: "must not contain a fragment", value: uri };
+  return undefined;
+}

@@ -1,0 +1,18 @@
+import { CLIENT_RULES } from "./client-rules.ts";
+import type { ConfigFileName } from "./config-files.ts";
+import type { ConfigData, CrossFieldRule } from "./cross-field-rule.ts";
+import type { IssueDraft } from "./issue-draft.ts";
+import { PROVIDER_RULES } from "./provider-rules.ts";
+import { SCOPE_RULES } from "./scope-rules.ts";
+import { USER_RULES } from "./user-rules.ts";
+
+/** Every rule that runs after schema validation, in the order the docs list them. */
+export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [...PROVIDER_RULES, ...CLIENT_RULES, ...SCOPE_RULES, ...USER_RULES];
+
+/**
+ * Runs each rule whose files all passed the schema and collects every issue. A rule over a file that
+ * failed the schema would read values of the wrong type and add noise to the real errors.
+ */
+export function crossFieldRules(data: ConfigData, schemaValid: ReadonlySet<ConfigFileName>): IssueDraft[] {
+  return CROSS_FIELD_RULES.filter((rule) => rule.needs.every((file) => schemaValid.has(file))).flatMap((rule) => rule.check(data));
+}

@@ -1,0 +1,68 @@
+import { createPrivateKey } from "node:crypto";
+import type { CrossFieldRule } from "./cross-field-rule.ts";
+import { findDuplicates } from "./find-duplicates.ts";
+import type { IssueDraft } from "./issue-draft.ts";
+import type { StaticKeyConfig } from "./types.generated.ts";
+
+/** RS256 with anything shorter is breakable in practice; RFC 7518 §3.3 sets the same floor. */
+const MIN_RSA_BITS = 2048;
+
+/** Rules on provider.yaml: the issuer's exact form and operator-managed signing keys. */
+export const PROVIDER_RULES: CrossFieldRule[] = [
+  {
+    file: "provider",
+    needs: ["provider"],
+    description: "`issuer` does not end with `/` (it is compared byte for byte, and endpoint URLs are built by appending to it).",
+    check: ({ provider }) =>
+      provider.issuer.endsWith("/")
+        ? [{ file: "provider", at: ["issuer"], message: "must not end with /", value: provider.issuer }]
+        : [],
+  },
+  {
+    file: "provider",
+    needs: ["provider"],
+    description: "Static keys have unique `kid`s and exactly one of them is `current`.",
+    check: ({ provider }) => {
+      const keys = provider.keys.static ?? [];
+      const issues: IssueDraft[] = findDuplicates(keys, (k) => k.kid).map(({ index, firstIndex, key }) => ({
+        file: "provider",
+        at: ["keys", "static", index, "kid"],
+        message: `duplicate kid "${key}" (first used by keys.static[${firstIndex}])`,
+      }));
+      const current = keys.flatMap((k, i) => (k.status === "current" ? [i] : []));
+      if (provider.keys.static !== undefined && current.length === 0) {
+        issues.push({ file: "provider", at: ["keys", "static"], message: "exactly one key must have status current (none has)" });
+      }
+      for (const i of current.slice(1)) {
+        issues.push({ file: "provider", at: ["keys", "static", i, "status"], message: `exactly one key must have status current (keys.static[${current[0]}] already is)` });
+      }
+      return issues;
+    },
+  },
+  {
+    file: "provider",
+    needs: ["provider"],
+    description: "Each static key's `private_key_pem` is an unencrypted PKCS#8 PEM of an RSA key of at least 2048 bits.",
+    check: ({ provider }) =>
+      (provider.keys.static ?? []).flatMap((key, i) => {
+        const problem = checkPrivateKey(key);
+        return problem ? [{ file: "provider" as const, at: ["keys", "static", i, "private_key_pem"], message: problem }] : [];
+      }),
+  },
+];
+
+/** Why the key cannot sign RS256 tokens, or undefined when it can. Never quotes the key material. */
+function checkPrivateKey({ private_key_pem: pem }: StaticKeyConfig): string | undefined {
+  if (!pem.includes("-----BEGIN PRIVATE KEY-----")) {
+    return "must be an unencrypted PKCS#8 PEM (-----BEGIN PRIVATE KEY-----); convert with `openssl pkcs8 -topk8 -nocrypt`";
+  }
+  let key;
+  try {
+    key = createPrivateKey(pem);
+  } catch {
+    return "is not a readable private key PEM";
+  }
+  if (key.asymmetricKeyType !== "rsa") return `must be an RSA key, not ${key.asymmetricKeyType ?? "this kind of key"}`;
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  return bits < MIN_RSA_BITS ? `RSA key is ${bits} bits; at least ${MIN_RSA_BITS} are required` : undefined;
+}

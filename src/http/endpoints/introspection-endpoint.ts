@@ -1,0 +1,76 @@
+import type { Request, Response } from "express";
+import type { Provider } from "../../provider.ts";
+import type { ApiResource } from "../../oauth/scope-registry.ts";
+import { invalidClient, invalidRequest, OAuthError } from "../../oauth/oauth-error.ts";
+import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
+import { verifySecret } from "../../crypto/secret-hash.ts";
+import { parseScope, formatScope } from "../../oauth/scope.ts";
+import type { AccessTokenClaims } from "../../tokens/access-token.ts";
+import { endpoint } from "../steps.ts";
+import { readFormBody, type Params } from "../params.ts";
+import { sendJson } from "../send-json.ts";
+
+interface IntrospectionContext {
+  req: Request;
+  res: Response;
+  params?: Params;
+  resource?: ApiResource;
+  claims?: AccessTokenClaims;
+}
+
+const INACTIVE = JSON.stringify({ active: false });
+
+/**
+ * POST /connect/introspect (RFC 7662). The caller is an API resource with its name and ApiSecret;
+ * a token is active only for the resource whose scopes it carries, and the answer shows only those scopes.
+ */
+export function introspectionEndpoint(provider: Provider) {
+  const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
+  return endpoint<IntrospectionContext>((req, res) => ({ req, res }), [
+    // The body is a form with each parameter at most once.
+    (ctx) => {
+      ctx.params = readFormBody(ctx.req, limits);
+    },
+    // The caller is an API resource that has an ApiSecret, and presents it.
+    (ctx) => {
+      const presented = extractClientCredentials(ctx.req.headers.authorization, ctx.params!);
+      const resource = provider.scopes.resource(presented.clientId);
+      const ok = resource?.secretHash !== undefined && presented.secret !== undefined && verifySecret(presented.secret, resource.secretHash);
+      if (!ok) throw invalidClient("API resource authentication failed", presented.usedBasic);
+      ctx.resource = resource;
+    },
+    // The token is present; an unreadable, expired or revoked one is simply inactive.
+    async (ctx) => {
+      const token = ctx.params!.get("token");
+      if (token === undefined) throw invalidRequest("token is required");
+      try {
+        ctx.claims = await provider.accessTokenVerifier.verify(token);
+      } catch (err) {
+        if (err instanceof OAuthError && err.error === "invalid_token") return sendJson(ctx.res, 200, INACTIVE);
+        throw err;
+      }
+    },
+    // The token carries scopes of this resource, else it is not this resource's business.
+    (ctx) => {
+      const claims = ctx.claims!;
+      const ownScopes = parseScope(claims.scope).filter((s) => ctx.resource!.scopes.has(s));
+      if (ownScopes.length === 0) return sendJson(ctx.res, 200, INACTIVE);
+      const { iss, sub, aud, exp, iat, jti, client_id, auth_time, amr, acr } = claims;
+      sendJson(ctx.res, 200, {
+        active: true,
+        token_type: "Bearer",
+        scope: formatScope(ownScopes),
+        client_id,
+        sub,
+        iss,
+        aud,
+        exp,
+        iat,
+        jti,
+        ...(auth_time !== undefined && { auth_time }),
+        ...(amr !== undefined && { amr }),
+        ...(acr !== undefined && { acr }),
+      });
+    },
+  ]);
+}

@@ -1,0 +1,61 @@
+import type { Request, Response } from "express";
+import type { Provider } from "../../provider.ts";
+import type { Client } from "../../oauth/client-registry.ts";
+import { invalidRequest, OAuthError } from "../../oauth/oauth-error.ts";
+import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
+import { authenticateClient } from "../../oauth/authenticate-client.ts";
+import { epochSeconds } from "../../clock.ts";
+import { endpoint } from "../steps.ts";
+import { readFormBody, type Params } from "../params.ts";
+
+interface RevocationContext {
+  req: Request;
+  res: Response;
+  params?: Params;
+  client?: Client;
+}
+
+/**
+ * POST /connect/revocation (RFC 7009). Refresh tokens revoke their whole family; access tokens go on a
+ * denylist by jti until they expire. A token of another client, or garbage, is left alone — the answer
+ * is 200 either way, so the endpoint tells nobody whether a token exists.
+ */
+export function revocationEndpoint(provider: Provider) {
+  const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
+  const revoked = provider.store.namespace<true>("revokedTokens");
+
+  async function revokeAccessToken(token: string, client: Client): Promise<boolean> {
+    try {
+      const claims = await provider.accessTokenVerifier.verify(token);
+      if (claims.client_id !== client.id) return true; // found, but not this client's: nothing to do
+      await revoked.set(claims.jti, true, Math.max(1, claims.exp - epochSeconds(provider.clock)) * 1000);
+      return true;
+    } catch (err) {
+      if (err instanceof OAuthError) return false; // not a live access token of ours
+      throw err;
+    }
+  }
+
+  return endpoint<RevocationContext>((req, res) => ({ req, res }), [
+    // The body is a form with each parameter at most once.
+    (ctx) => {
+      ctx.params = readFormBody(ctx.req, limits);
+    },
+    // The client authenticates (the spec uses Basic; client_secret_post is accepted as at the token endpoint).
+    (ctx) => {
+      ctx.client = authenticateClient(provider.clients, extractClientCredentials(ctx.req.headers.authorization, ctx.params!));
+    },
+    // Revoke what the token is, trying the hinted type first; unknown hints are ignored (RFC 7009 §2.1).
+    async (ctx) => {
+      const token = ctx.params!.get("token");
+      if (token === undefined) throw invalidRequest("token is required");
+      const client = ctx.client!;
+      const asRefresh = () => provider.refreshTokens.revoke(token, client.id);
+      const asAccess = () => revokeAccessToken(token, client);
+      const order = ctx.params!.get("token_type_hint") === "refresh_token" ? [asRefresh, asAccess] : [asAccess, asRefresh];
+      for (const attempt of order) if (await attempt()) break;
+      ctx.res.setHeader("Cache-Control", "no-store");
+      ctx.res.status(200).end();
+    },
+  ]);
+}

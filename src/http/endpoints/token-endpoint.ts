@@ -1,0 +1,48 @@
+import type { Request, Response } from "express";
+import type { Provider } from "../../provider.ts";
+import type { Client, GrantType } from "../../oauth/client-registry.ts";
+import { invalidRequest, unauthorizedClient, unsupportedGrantType } from "../../oauth/oauth-error.ts";
+import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
+import { authenticateClient } from "../../oauth/authenticate-client.ts";
+import { grantHandlers } from "../../oauth/grants/grant-handlers.ts";
+import type { GrantHandler } from "../../oauth/grants/grant-handler.ts";
+import { endpoint } from "../steps.ts";
+import { readFormBody, type Params } from "../params.ts";
+import { sendJson } from "../send-json.ts";
+
+interface TokenContext {
+  req: Request;
+  res: Response;
+  provider: Provider;
+  params?: Params;
+  client?: Client;
+  grant?: GrantHandler;
+}
+
+/** POST /connect/token (RFC 6749 §3.2). */
+export function tokenEndpoint(provider: Provider) {
+  const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
+  return endpoint<TokenContext>((req, res) => ({ req, res, provider }), [
+    // The body is a form with each parameter at most once.
+    (ctx) => {
+      ctx.params = readFormBody(ctx.req, limits);
+    },
+    // The client proves who it is (Basic or client_secret_post, not both).
+    (ctx) => {
+      ctx.client = authenticateClient(provider.clients, extractClientCredentials(ctx.req.headers.authorization, ctx.params!));
+    },
+    // The grant type is one we serve, and one this client may use.
+    (ctx) => {
+      const grantType = ctx.params!.get("grant_type");
+      if (grantType === undefined) throw invalidRequest("grant_type is required");
+      const grant = Object.hasOwn(grantHandlers, grantType) ? grantHandlers[grantType as GrantType] : undefined;
+      if (!grant) throw unsupportedGrantType(`grant_type "${grantType.slice(0, 64)}" is not supported`);
+      if (!ctx.client!.grantTypes.has(grantType as GrantType)) throw unauthorizedClient(`the client may not use ${grantType}`);
+      ctx.grant = grant;
+    },
+    // The grant checks its own parameters and issues the tokens.
+    async (ctx) => {
+      sendJson(ctx.res, 200, await ctx.grant!({ provider, client: ctx.client!, params: ctx.params! }));
+    },
+  ]);
+}

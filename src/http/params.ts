@@ -1,0 +1,36 @@
+import type { Request } from "express";
+import { invalidRequest } from "../oauth/oauth-error.ts";
+
+/** Request parameters after the RFC 6749 rules: each at most once, empty ones treated as omitted. */
+export type Params = ReadonlyMap<string, string>;
+
+export interface ParamLimits {
+  maxParameterLength: number;
+}
+
+/** Collects parameters from a query string or form body; a repeated or overlong parameter is invalid_request. */
+export function collectParams(search: URLSearchParams, limits: ParamLimits): Params {
+  const params = new Map<string, string>();
+  for (const [name, value] of search) {
+    // RFC 6749 §3.1: parameters sent without a value are treated as omitted.
+    if (value === "") continue;
+    if (params.has(name)) throw invalidRequest(`parameter "${name.slice(0, 64)}" is repeated`);
+    if (value.length > limits.maxParameterLength) throw invalidRequest(`parameter "${name.slice(0, 64)}" is too long`);
+    params.set(name, value);
+  }
+  return params;
+}
+
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
+
+/**
+ * Parses the raw body of a POST as application/x-www-form-urlencoded. The body arrives as a Buffer
+ * from a size-limited raw parser, so an oversized body never reaches here (it is a 413).
+ */
+export function readFormBody(req: Request, limits: ParamLimits): Params {
+  const type = req.headers["content-type"] ?? "";
+  if (!FORM_TYPE.test(type)) throw invalidRequest("the request body must be application/x-www-form-urlencoded");
+  const body: unknown = req.body;
+  const text = Buffer.isBuffer(body) ? body.toString("utf8") : "";
+  return collectParams(new URLSearchParams(text), limits);
+}

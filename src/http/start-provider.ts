@@ -1,0 +1,75 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { DestinationStream } from "pino";
+import { loadConfig } from "../config/load-config.ts";
+import { createLogger } from "../logging/create-logger.ts";
+import { createProvider, type Provider } from "../provider.ts";
+import { createApp } from "./create-app.ts";
+
+export interface StartOptions {
+  configDir: string;
+  /** Overrides listen.port (0 = any free port). */
+  port?: number;
+  /** Overrides listen.host. */
+  host?: string;
+  /** Log destination (tests capture logs); stdout otherwise. */
+  logDestination?: DestinationStream;
+  /** Print the banner with demo instructions (the CLI does; tests don't). */
+  banner?: boolean;
+}
+
+export interface RunningProvider {
+  url: string;
+  provider: Provider;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Loads the config, builds the provider and listens. Throws ConfigError for a bad configuration. */
+export async function startProvider(options: StartOptions): Promise<RunningProvider> {
+  const config = await loadConfig(options.configDir);
+  const settings = config.provider;
+  const logger = createLogger(settings.logging.level, options.logDestination);
+  const provider = await createProvider(config, { logger });
+  const server = createServer(createApp(provider));
+  // Keep-alive longer than common proxies' idle timeouts, so they close first and never hit a dead socket.
+  server.keepAliveTimeout = 65_000;
+  const host = options.host ?? settings.listen.host;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? settings.listen.port, host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  logger.info({ url, issuer: provider.issuer, store: provider.store.backend }, "portcullis listening");
+  if (options.banner) printBanner(url, provider);
+
+  return {
+    url,
+    provider,
+    server,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await provider.close();
+    },
+  };
+}
+
+function printBanner(url: string, provider: Provider): void {
+  const lines = [
+    "",
+    `  Portcullis is listening on ${url}`,
+    `  issuer:    ${provider.issuer}`,
+    `  discovery: ${provider.issuer}/.well-known/openid-configuration`,
+    `  store:     ${provider.store.backend}`,
+    "",
+    "  Try it (demo config):",
+    `    curl -s -d grant_type=client_credentials -d client_id=demo-service -d client_secret=demo-service-secret ${url}/connect/token`,
+    "  Demo users: alice / alice-password, bob / bob-password (see README.md)",
+    "",
+  ];
+  process.stderr.write(lines.join("\n") + "\n");
+}

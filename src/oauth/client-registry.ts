@@ -1,0 +1,61 @@
+import type { ClientConfig, ProviderFile } from "../config/types.generated.ts";
+import { parseDuration } from "../config/duration.ts";
+
+export type GrantType = ClientConfig["grant_types"][number];
+
+/** A registered client as the protocol layer uses it: sets for lookups, lifetimes resolved to seconds. */
+export interface Client {
+  readonly id: string;
+  readonly name: string;
+  readonly type: "confidential" | "public";
+  readonly secretHash: string | undefined;
+  readonly grantTypes: ReadonlySet<GrantType>;
+  readonly redirectUris: ReadonlySet<string>;
+  readonly postLogoutRedirectUris: ReadonlySet<string>;
+  readonly allowedScopes: ReadonlySet<string>;
+  readonly offlineAccess: boolean;
+  readonly requirePkce: boolean;
+  readonly allowPlainPkce: boolean;
+  readonly lifetimes: { accessToken: number; idToken: number; refreshToken: number; authorizationCode: number };
+  readonly config: ClientConfig;
+}
+
+export class ClientRegistry {
+  private readonly byId: ReadonlyMap<string, Client>;
+
+  constructor(clients: readonly ClientConfig[], defaults: ProviderFile["lifetimes"]) {
+    this.byId = new Map(clients.map((c) => [c.client_id, toClient(c, defaults)]));
+  }
+
+  get(clientId: string): Client | undefined {
+    return this.byId.get(clientId);
+  }
+
+  all(): IterableIterator<Client> {
+    return this.byId.values();
+  }
+}
+
+function toClient(c: ClientConfig, defaults: ProviderFile["lifetimes"]): Client {
+  const own = c.lifetimes ?? {};
+  return {
+    id: c.client_id,
+    name: c.name ?? c.client_id,
+    type: c.type,
+    secretHash: c.client_secret_hash,
+    grantTypes: new Set(c.grant_types),
+    redirectUris: new Set(c.redirect_uris),
+    postLogoutRedirectUris: new Set(c.post_logout_redirect_uris),
+    allowedScopes: new Set(c.allowed_scopes),
+    offlineAccess: c.offline_access,
+    requirePkce: c.require_pkce || c.type === "public",
+    allowPlainPkce: c.allow_plain_pkce,
+    lifetimes: {
+      accessToken: parseDuration(own.access_token ?? defaults.access_token),
+      idToken: parseDuration(own.id_token ?? defaults.id_token),
+      refreshToken: parseDuration(own.refresh_token ?? defaults.refresh_token),
+      authorizationCode: parseDuration(own.authorization_code ?? defaults.authorization_code),
+    },
+    config: c,
+  };
+}

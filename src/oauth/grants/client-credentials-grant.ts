@@ -1,0 +1,12 @@
+import { parseDuration } from "../../config/duration.ts";
+import { formatScope } from "../scope.ts";
+import { clientCredentialsScope } from "./client-credentials-scope.ts";
+import type { GrantHandler } from "./grant-handler.ts";
+
+/** client_credentials: an access token for the client itself; no ID token, no refresh token. */
+export const clientCredentialsGrant: GrantHandler = async ({ provider, client, params }) => {
+  const scopes = clientCredentialsScope(params.get("scope"), client, provider.scopes);
+  const lifetime = parseDuration(client.config.lifetimes?.access_token ?? provider.config.provider.lifetimes.client_credentials_access_token);
+  const { token } = provider.accessTokens.issue({ sub: client.id, clientId: client.id, scopes, lifetime });
+  return { access_token: token, token_type: "Bearer", expires_in: lifetime, scope: formatScope(scopes) };
+};

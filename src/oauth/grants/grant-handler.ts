@@ -1,0 +1,22 @@
+import type { Provider } from "../../provider.ts";
+import type { Client } from "../client-registry.ts";
+import type { Params } from "../../http/params.ts";
+
+export interface GrantContext {
+  provider: Provider;
+  client: Client;
+  params: Params;
+}
+
+/** The RFC 6749 §5.1 success body. */
+export interface TokenResponse {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+  scope: string;
+  refresh_token?: string;
+  id_token?: string;
+}
+
+/** One grant type: checks its own parameters and returns the tokens, or throws an OAuthError. */
+export type GrantHandler = (ctx: GrantContext) => Promise<TokenResponse>;

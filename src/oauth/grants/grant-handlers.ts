@@ -1,0 +1,10 @@
+import type { GrantType } from "../client-registry.ts";
+import type { GrantHandler } from "./grant-handler.ts";
+import { clientCredentialsGrant } from "./client-credentials-grant.ts";
+import { passwordGrant } from "./password-grant.ts";
+
+/** The grant types the token endpoint serves. Discovery advertises exactly these keys. */
+export const grantHandlers: Partial<Record<GrantType, GrantHandler>> = {
+  client_credentials: clientCredentialsGrant,
+  password: passwordGrant,
+};

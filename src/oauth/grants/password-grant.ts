@@ -1,0 +1,59 @@
+import { verifyPassword, hashPassword } from "../../crypto/password-hash.ts";
+import { epochSeconds } from "../../clock.ts";
+import { invalidGrant, invalidRequest } from "../oauth-error.ts";
+import { formatScope } from "../scope.ts";
+import { OFFLINE_ACCESS } from "../scope-registry.ts";
+import type { Provider } from "../../provider.ts";
+import type { GrantHandler } from "./grant-handler.ts";
+import { userGrantScope } from "./user-grant-scope.ts";
+
+// Verified against when there is no real hash to check, so unknown, disabled and locked accounts
+// cost the same scrypt time as a wrong password and cannot be told apart by timing.
+const decoyHash = hashPassword("portcullis-decoy-password");
+const WRONG = "the user name or password is incorrect";
+
+/**
+ * Resource-owner password grant (RFC 6749 §4.3), only for clients that enable it. Wrong password,
+ * unknown user, disabled user and locked account all get the same invalid_grant.
+ */
+export const passwordGrant: GrantHandler = async ({ provider, client, params }) => {
+  const username = params.get("username");
+  const password = params.get("password");
+  if (username === undefined || password === undefined) throw invalidRequest("username and password are required");
+  const scopes = userGrantScope(params.get("scope"), client);
+
+  const sub = await checkPassword(provider, username, password);
+  const authTime = epochSeconds(provider.clock);
+  const amr = ["password"];
+  const { token } = provider.accessTokens.issue({
+    sub,
+    clientId: client.id,
+    scopes,
+    lifetime: client.lifetimes.accessToken,
+    extra: { auth_time: authTime, amr },
+  });
+  const response = { access_token: token, token_type: "Bearer" as const, expires_in: client.lifetimes.accessToken, scope: formatScope(scopes) };
+  if (!client.offlineAccess || !scopes.includes(OFFLINE_ACCESS)) return response;
+  const refreshToken = await provider.refreshTokens.issue({
+    clientId: client.id,
+    sub,
+    scopes,
+    expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000,
+    authTime,
+    amr,
+  });
+  return { ...response, refresh_token: refreshToken };
+};
+
+async function checkPassword(provider: Provider, username: string, password: string): Promise<string> {
+  const user = provider.users.findByUsername(username);
+  const locked = await provider.passwordAttempts.isLocked(username);
+  const usable = user !== undefined && !user.disabled && user.password_hash !== undefined && !locked;
+  const matches = await verifyPassword(password, usable ? user.password_hash! : await decoyHash);
+  if (!usable || !matches) {
+    await provider.passwordAttempts.recordFailure(username);
+    throw invalidGrant(WRONG);
+  }
+  await provider.passwordAttempts.reset(username);
+  return user.sub;
+}

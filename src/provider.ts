@@ -1,0 +1,97 @@
+import type { Logger } from "pino";
+import type { LoadedConfig } from "./config/load-config.ts";
+import { parseDuration } from "./config/duration.ts";
+import { systemClock, type Clock } from "./clock.ts";
+import type { Store } from "./stores/store.ts";
+import { createStore } from "./stores/create-store.ts";
+import { KeyManager } from "./tokens/key-manager.ts";
+import { JwsSigner } from "./tokens/jws-signer.ts";
+import { AccessTokenIssuer } from "./tokens/access-token.ts";
+import { AccessTokenVerifier } from "./tokens/access-token-verifier.ts";
+import { ClientRegistry } from "./oauth/client-registry.ts";
+import { ScopeRegistry } from "./oauth/scope-registry.ts";
+import { RefreshTokens } from "./oauth/refresh-tokens.ts";
+import { UserDirectory } from "./users/user-directory.ts";
+import { AttemptLimiter } from "./security/attempt-limiter.ts";
+
+/**
+ * Everything a request needs, built once from a loaded configuration: the composition root.
+ * The HTTP layer receives a Provider and never reads config files or builds services itself.
+ */
+export interface Provider {
+  readonly config: LoadedConfig;
+  readonly issuer: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly store: Store;
+  readonly keys: KeyManager;
+  readonly signer: JwsSigner;
+  readonly clients: ClientRegistry;
+  readonly scopes: ScopeRegistry;
+  readonly users: UserDirectory;
+  readonly accessTokens: AccessTokenIssuer;
+  readonly accessTokenVerifier: AccessTokenVerifier;
+  readonly refreshTokens: RefreshTokens;
+  readonly passwordAttempts: AttemptLimiter;
+  close(): Promise<void>;
+}
+
+export interface ProviderOptions {
+  logger: Logger;
+  /** A store to use instead of the one provider.yaml names (tests share one). Not closed by the provider. */
+  store?: Store;
+  clock?: Clock;
+}
+
+export async function createProvider(config: LoadedConfig, options: ProviderOptions): Promise<Provider> {
+  const { provider: settings } = config;
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger;
+  const store = options.store ?? (await createStore(settings.store.url, { dataDir: settings.data_dir, logger }));
+  const clients = new ClientRegistry(config.clients.clients, settings.lifetimes);
+  const scopes = new ScopeRegistry(config.scopes);
+
+  const keys = await KeyManager.open({
+    store,
+    clock,
+    logger,
+    modulusLength: settings.keys.modulus_length,
+    staticKeys: settings.keys.static,
+    policy: {
+      rotateEvery: parseDuration(settings.keys.rotate_every) * 1000,
+      announceFor: parseDuration(settings.keys.announce_for) * 1000,
+      retainFor: longestSignedLifetime(config, clients) * 1000,
+    },
+  });
+  const signer = new JwsSigner(() => keys.keys);
+  const attempts = settings.security.password_attempts;
+
+  return {
+    config,
+    issuer: settings.issuer,
+    clock,
+    logger,
+    store,
+    keys,
+    signer,
+    clients,
+    scopes,
+    users: new UserDirectory(config.users),
+    accessTokens: new AccessTokenIssuer(signer, settings.issuer, scopes, clock),
+    accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, store.namespace("revokedTokens")),
+    refreshTokens: new RefreshTokens(store, clock),
+    passwordAttempts: new AttemptLimiter(store.namespace("rateLimits"), "password", attempts.max_failures, parseDuration(attempts.window) * 1000),
+    async close() {
+      keys.close();
+      if (!options.store) await store.close();
+    },
+  };
+}
+
+/** The longest a signed token can stay valid: how long a retired key must stay published. */
+function longestSignedLifetime(config: LoadedConfig, clients: ClientRegistry): number {
+  const l = config.provider.lifetimes;
+  const lifetimes = [l.access_token, l.id_token, l.client_credentials_access_token].map(parseDuration);
+  for (const c of clients.all()) lifetimes.push(c.lifetimes.accessToken, c.lifetimes.idToken);
+  return Math.max(...lifetimes);
+}

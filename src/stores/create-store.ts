@@ -1,0 +1,52 @@
+import { join } from "node:path";
+import type { Logger } from "pino";
+import { EmbeddedStore } from "./embedded-store.ts";
+import { PostgresStore } from "./postgres-store.ts";
+import { RedisStore } from "./redis-store.ts";
+import type { Store } from "./store.ts";
+
+export interface CreateStoreOptions {
+  /** The provider's data directory; the embedded store keeps its durable records under `<dataDir>/store`. */
+  dataDir: string;
+  logger: Logger;
+}
+
+/**
+ * The store named by `store.url` in provider.yaml:
+ * - `embedded` (or `embedded:`): in process, durable kinds journaled under `<dataDir>/store`;
+ * - `redis://…`, `rediss://…`: Redis;
+ * - `postgres://…`, `postgresql://…`: PostgreSQL.
+ * Network stores are returned even while their server is down: operations then fail fast with
+ * StoreUnavailableError (503) until it is back.
+ */
+export async function createStore(url: string, options: CreateStoreOptions): Promise<Store> {
+  const logger = options.logger.child({ component: "store" });
+  const scheme = schemeOf(url);
+  switch (scheme) {
+    case "embedded":
+      if (url !== "embedded" && url !== "embedded:") {
+        throw new Error(`store URL "${url}": the embedded store takes no host or path; write "embedded"`);
+      }
+      return new EmbeddedStore({ dir: join(options.dataDir, "store"), logger });
+    case "redis":
+    case "rediss":
+      return RedisStore.open({ url, logger });
+    case "postgres":
+    case "postgresql":
+      return new PostgresStore({ url, logger });
+    default:
+      throw new Error(
+        `store URL scheme "${scheme ?? ""}" is not supported (in "${redactUrl(url)}"): use "embedded", "redis://", "rediss://", "postgres://" or "postgresql://"`,
+      );
+  }
+}
+
+function schemeOf(url: string): string | undefined {
+  if (url === "embedded") return "embedded";
+  return /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+}
+
+/** Error messages must not carry the password a connection URL may hold. */
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^/@]*)@/, "//***@");
+}

@@ -1,0 +1,112 @@
+import type { AtomicOps } from "./keyv-record-store.ts";
+import type { EmbeddedEntry, Journal } from "./embedded-journal.ts";
+
+/**
+ * One namespace of the embedded store: a Keyv storage adapter over a Map of serialized payloads that
+ * knows when each entry expires (so it can evict without being read), plus the atomic operations done as
+ * synchronous Map operations — atomic within the process by construction, since nothing else runs between
+ * the read and the write. For durable kinds every change goes to the journal first, then to the Map, so a
+ * failed write leaves memory as it was.
+ */
+export class EmbeddedMap {
+  /** Keyv reads these; this adapter has no options of its own. */
+  readonly opts = { dialect: "embedded" };
+  namespace: string | undefined;
+  readonly #entries: Map<string, EmbeddedEntry>;
+  readonly #journal: Journal | undefined;
+
+  constructor(entries: Map<string, EmbeddedEntry>, journal: Journal | undefined) {
+    this.#entries = entries;
+    this.#journal = journal;
+  }
+
+  /** Keyv subscribes to adapter errors; this adapter throws instead of emitting. */
+  on(): this {
+    return this;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return this.#live(key, Date.now())?.payload;
+  }
+
+  async set(key: string, payload: string, ttlMs?: number): Promise<void> {
+    this.#write(key, { payload, expiresAt: ttlMs === undefined ? undefined : Date.now() + ttlMs });
+  }
+
+  /** Keyv calls this only for a value it read as expired: remove it only if it still is (see KeyvRecordStoreParts). */
+  async delete(key: string): Promise<boolean> {
+    const entry = this.#entries.get(key);
+    if (entry === undefined || !isExpired(entry, Date.now())) return false;
+    return this.#entries.delete(key);
+  }
+
+  async clear(): Promise<void> {
+    this.#entries.clear();
+    this.#journal?.compact(this.#entries);
+  }
+
+  readonly atomic: AtomicOps = {
+    take: async (key) => {
+      const entry = this.#live(key, Date.now());
+      if (entry === undefined) return undefined;
+      this.#journal?.recordRemoval(key);
+      this.#entries.delete(key);
+      return entry.payload;
+    },
+    add: async (key, payload, ttlMs, now) => {
+      if (this.#live(key, now) !== undefined) return false;
+      this.#write(key, { payload, expiresAt: now + ttlMs });
+      return true;
+    },
+    increment: async (key, ttlMs, now) => {
+      const entry = this.#live(key, now);
+      const counter = entry === undefined ? undefined : (JSON.parse(entry.payload) as { value: number; expires?: number });
+      const count = counter === undefined ? 1 : counter.value + 1;
+      const expires = counter === undefined ? now + ttlMs : counter.expires;
+      // Keyv's payload format, so that `get` reads the count; the expiry is kept, not extended.
+      this.#write(key, { payload: JSON.stringify({ value: count, expires }), expiresAt: entry?.expiresAt ?? expires });
+      return count;
+    },
+  };
+
+  /** Drop every expired entry. Not journaled: the journal drops expired entries when it is compacted. */
+  sweep(now: number): void {
+    for (const [key, entry] of this.#entries) if (isExpired(entry, now)) this.#entries.delete(key);
+  }
+
+  /** Entries held in memory, expired or not (a test hook for eviction). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  close(): void {
+    this.#journal?.close();
+  }
+
+  #live(key: string, now: number): EmbeddedEntry | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    if (isExpired(entry, now)) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  #write(key: string, entry: EmbeddedEntry): void {
+    this.#journal?.recordSet(key, entry);
+    this.#entries.set(key, entry);
+    if (this.#journal?.needsCompaction(this.#entries.size)) {
+      this.sweep(Date.now());
+      try {
+        this.#journal.compact(this.#entries);
+      } catch {
+        // The write above is journaled; a failed compaction only leaves a longer file, retried later.
+      }
+    }
+  }
+}
+
+function isExpired(entry: EmbeddedEntry, now: number): boolean {
+  return entry.expiresAt !== undefined && entry.expiresAt < now;
+}

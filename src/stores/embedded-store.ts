@@ -1,0 +1,104 @@
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Keyv } from "keyv";
+import { EmbeddedMap } from "./embedded-map.ts";
+import { Journal } from "./embedded-journal.ts";
+import { KeyvRecordStore } from "./keyv-record-store.ts";
+import { RECORD_KINDS, type RecordKind, type RecordStore, type Store } from "./store.ts";
+import { createOperationRunner, silentStoreLogger, type OperationRunner, type StoreLogger } from "./store-operation.ts";
+import { StoreUnavailableError } from "./store-unavailable-error.ts";
+
+export interface EmbeddedStoreOptions {
+  /** Where durable kinds keep their journals (`<dir>/<kind>.jsonl`); created with mode 0700. */
+  dir: string;
+  logger?: StoreLogger;
+  /** How often expired entries are evicted from memory. Default 30 s. */
+  sweepIntervalMs?: number;
+}
+
+/** Directories opened by this process: a second store on the same journals would corrupt them. */
+const openDirs = new Set<string>();
+
+/**
+ * The default backend: everything in process memory, durable kinds (`RECORD_KINDS[k].durable`) also in an
+ * append-only journal per kind under `dir`, so they survive a restart; the other kinds are lost with it.
+ *
+ * One process, one store per directory: two instances on the same directory (in one process or in two)
+ * are not supported — their journals would interleave and each would miss the other's writes. This
+ * process refuses a second open; across processes, use Redis or PostgreSQL to run more than one provider.
+ */
+export class EmbeddedStore implements Store {
+  readonly backend = "embedded";
+  readonly #dir: string;
+  readonly #maps = new Map<RecordKind, EmbeddedMap>();
+  readonly #namespaces = new Map<RecordKind, RecordStore<unknown>>();
+  readonly #run: OperationRunner;
+  readonly #sweeper: NodeJS.Timeout;
+  #closed = false;
+
+  constructor(options: EmbeddedStoreOptions) {
+    const logger = options.logger ?? silentStoreLogger;
+    this.#dir = resolve(options.dir);
+    if (openDirs.has(this.#dir)) throw new Error(`an embedded store is already open on ${this.#dir}`);
+    mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+    const now = Date.now();
+    try {
+      for (const kind of Object.keys(RECORD_KINDS) as RecordKind[]) {
+        if (!RECORD_KINDS[kind].durable) {
+          this.#maps.set(kind, new EmbeddedMap(new Map(), undefined));
+          continue;
+        }
+        const { journal, entries, skippedLines } = Journal.open(join(this.#dir, `${kind}.jsonl`), now);
+        if (skippedLines > 0) logger.warn({ backend: "embedded", kind, skippedLines }, "embedded store skipped unreadable journal lines");
+        this.#maps.set(kind, new EmbeddedMap(entries, journal));
+      }
+    } catch (error) {
+      for (const map of this.#maps.values()) map.close();
+      throw error;
+    }
+    openDirs.add(this.#dir);
+    this.#run = createOperationRunner({ backend: "embedded", logger, isClosed: () => this.#closed });
+    // A plain Map grows forever: evict what nobody reads again. unref'd so it never keeps the process alive.
+    this.#sweeper = setInterval(() => this.#sweep(), options.sweepIntervalMs ?? 30_000).unref();
+  }
+
+  namespace<T>(kind: RecordKind): RecordStore<T> {
+    let namespace = this.#namespaces.get(kind);
+    if (namespace === undefined) {
+      const map = this.#map(kind);
+      // No prefix from Keyv: each kind has its own map, so the raw key is the key.
+      const keyv = new Keyv(map, { namespace: undefined, useKeyPrefix: false, throwOnErrors: true });
+      namespace = new KeyvRecordStore<unknown>({ kind, keyv, atomic: map.atomic, rawKey: (key) => key, run: this.#run });
+      this.#namespaces.set(kind, namespace);
+    }
+    return namespace as RecordStore<T>;
+  }
+
+  async ping(): Promise<void> {
+    if (this.#closed) throw new StoreUnavailableError("embedded", { cause: new Error("the store is closed") });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#sweeper);
+    for (const map of this.#maps.values()) map.close();
+    openDirs.delete(this.#dir);
+  }
+
+  /** Test hook: entries held in memory for `kind`, expired or not yet evicted included. */
+  entryCount(kind: RecordKind): number {
+    return this.#map(kind).size;
+  }
+
+  #map(kind: RecordKind): EmbeddedMap {
+    const map = this.#maps.get(kind);
+    if (map === undefined) throw new Error(`unknown record kind: ${kind}`);
+    return map;
+  }
+
+  #sweep(): void {
+    const now = Date.now();
+    for (const map of this.#maps.values()) map.sweep(now);
+  }
+}

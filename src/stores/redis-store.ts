@@ -1,0 +1,111 @@
+import KeyvRedis, { Keyv } from "@keyv/redis";
+import { KeyvRecordStore, type AtomicOps } from "./keyv-record-store.ts";
+import { connectRedis, defaultRedisTimeouts, type RedisClient, type RedisTimeouts } from "./redis-client.ts";
+import type { RecordKind, RecordStore, Store } from "./store.ts";
+import { createOperationRunner, silentStoreLogger, type OperationRunner, type StoreLogger } from "./store-operation.ts";
+
+export interface RedisStoreOptions {
+  url: string;
+  logger?: StoreLogger;
+  /** Prefix of every raw key; lets several deployments (or test runs) share one Redis database. */
+  keyPrefix?: string;
+  timeouts?: Partial<RedisTimeouts>;
+}
+
+/**
+ * Adds 1 to a counter kept in Keyv's payload format (so `get` reads it), keeping its TTL; an absent or
+ * expired counter starts at 1 with the given TTL. KEYS[1]: raw key; ARGV[1]: now (epoch ms); ARGV[2]: TTL (ms).
+ */
+const INCREMENT_SCRIPT = `
+local raw = redis.call('GET', KEYS[1])
+if raw then
+  local counter = cjson.decode(raw)
+  local expires = counter.expires
+  if type(expires) ~= 'number' or expires >= tonumber(ARGV[1]) then
+    local count = counter.value + 1
+    local payload = '{"value":' .. string.format('%d', count)
+    if type(expires) == 'number' then payload = payload .. ',"expires":' .. string.format('%d', expires) end
+    redis.call('SET', KEYS[1], payload .. '}', 'KEEPTTL')
+    return count
+  end
+end
+local expires = tonumber(ARGV[1]) + tonumber(ARGV[2])
+redis.call('SET', KEYS[1], '{"value":1,"expires":' .. string.format('%d', expires) .. '}', 'PX', ARGV[2])
+return 1
+`;
+
+/**
+ * Keyv's Redis adapter, except that Keyv's delete-after-reading-an-expired-value does nothing: Redis expires
+ * keys itself (every write has a PX TTL), and an unconditional delete there could remove a value that
+ * another process `add`ed between Keyv's read and its delete.
+ */
+class ExpiringRedisAdapter extends KeyvRedis<string> {
+  override async delete(): Promise<boolean> {
+    return false;
+  }
+}
+
+/**
+ * The Redis backend. Raw keys are `<keyPrefix><kind>:<key>` (default prefix `portcullis:`), holding Keyv's
+ * JSON payload `{"value":…,"expires":<epoch ms>}` with a native PX TTL: neither Keyv nor the adapter adds a
+ * prefix of its own (Keyv would add `namespace:`, the adapter `namespace::`), so the key that Keyv writes is
+ * exactly the key that GETDEL takes. take = GETDEL, add = SET NX PX, increment = a Lua script; counters use
+ * the same payload format, so `get` reads them.
+ */
+export class RedisStore implements Store {
+  readonly backend = "redis";
+  readonly #client: RedisClient;
+  readonly #keyv: Keyv;
+  readonly #keyPrefix: string;
+  readonly #run: OperationRunner;
+  readonly #namespaces = new Map<RecordKind, RecordStore<unknown>>();
+  #closed = false;
+
+  private constructor(client: RedisClient, options: RedisStoreOptions, timeouts: RedisTimeouts) {
+    const logger = options.logger ?? silentStoreLogger;
+    this.#client = client;
+    this.#keyPrefix = options.keyPrefix ?? "portcullis:";
+    // The adapter's own failures come back as rejections (throwOnErrors); its error events are the client's,
+    // already logged by connectRedis.
+    const adapter = new ExpiringRedisAdapter(client, { throwOnErrors: true, throwOnConnectError: true });
+    this.#keyv = new Keyv(adapter, { namespace: undefined, useKeyPrefix: false, throwOnErrors: true });
+    // Backstop above the command timeout, for anything that would otherwise wait on a stuck socket.
+    this.#run = createOperationRunner({ backend: "redis", logger, timeoutMs: timeouts.commandTimeoutMs + 500, isClosed: () => this.#closed });
+  }
+
+  /** Connects (waiting for the first attempt only) and returns the store even while Redis is down. */
+  static async open(options: RedisStoreOptions): Promise<RedisStore> {
+    const timeouts = { ...defaultRedisTimeouts, ...options.timeouts };
+    const client = await connectRedis(options.url, options.logger ?? silentStoreLogger, timeouts);
+    return new RedisStore(client, options, timeouts);
+  }
+
+  namespace<T>(kind: RecordKind): RecordStore<T> {
+    let namespace = this.#namespaces.get(kind);
+    if (namespace === undefined) {
+      const prefix = `${this.#keyPrefix}${kind}:`;
+      namespace = new KeyvRecordStore<unknown>({ kind, keyv: this.#keyv, atomic: this.#atomic, rawKey: (key) => prefix + key, run: this.#run });
+      this.#namespaces.set(kind, namespace);
+    }
+    return namespace as RecordStore<T>;
+  }
+
+  async ping(): Promise<void> {
+    await this.#run("ping", undefined, () => this.#client.ping());
+  }
+
+  /** Drops the connection at once: await your operations first. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#client.isOpen) this.#client.destroy();
+  }
+
+  readonly #atomic: AtomicOps = {
+    take: async (rawKey) => (await this.#client.getDel(rawKey)) ?? undefined,
+    add: async (rawKey, payload, ttlMs) =>
+      (await this.#client.set(rawKey, payload, { condition: "NX", expiration: { type: "PX", value: ttlMs } })) === "OK",
+    increment: async (rawKey, ttlMs, now) =>
+      Number(await this.#client.eval(INCREMENT_SCRIPT, { keys: [rawKey], arguments: [String(now), String(ttlMs)] })),
+  };
+}

@@ -1,0 +1,59 @@
+import type { Logger } from "pino";
+import { StoreUnavailableError } from "./store-unavailable-error.ts";
+
+/** What the stores log through. A pino logger satisfies it. */
+export type StoreLogger = Pick<Logger, "error" | "warn" | "info">;
+
+/** A logger that drops everything, for stores created without one (tests, tools). */
+export const silentStoreLogger: StoreLogger = { error() {}, warn() {}, info() {} };
+
+/** Runs one store operation: bounded in time, every failure turned into StoreUnavailableError and logged. */
+export type OperationRunner = <R>(op: string, kind: string | undefined, fn: () => Promise<R>) => Promise<R>;
+
+export interface OperationRunnerOptions {
+  backend: string;
+  logger: StoreLogger;
+  /** Upper bound for one operation; a backend that hangs (half-open socket, stuck server) must not hang requests. */
+  timeoutMs?: number;
+  isClosed: () => boolean;
+}
+
+export function createOperationRunner(options: OperationRunnerOptions): OperationRunner {
+  const { backend, logger, timeoutMs, isClosed } = options;
+  return async (op, kind, fn) => {
+    if (isClosed()) throw new StoreUnavailableError(backend, { cause: new Error("the store is closed") });
+    try {
+      return timeoutMs === undefined ? await fn() : await withTimeout(fn(), timeoutMs);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) throw error;
+      // Never log keys or values: they may be codes or tokens.
+      logger.error({ backend, op, kind, error: describeError(error) }, "store operation failed");
+      throw new StoreUnavailableError(backend, { cause: error });
+    }
+  };
+}
+
+async function withTimeout<R>(promise: Promise<R>, ms: number): Promise<R> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A log-safe summary of a backend error. PostgreSQL server errors (those with a `severity`) can quote the
+ * offending input in their message, so for them only the SQLSTATE code is kept.
+ */
+export function describeError(error: unknown): { name: string; code?: string; message?: string } {
+  if (!(error instanceof Error)) return { name: typeof error };
+  const code = (error as { code?: unknown }).code;
+  const summary: { name: string; code?: string; message?: string } = { name: error.name };
+  if (typeof code === "string") summary.code = code;
+  if (!("severity" in error)) summary.message = error.message || (error instanceof AggregateError ? String(error.errors[0]) : "");
+  return summary;
+}

@@ -1,0 +1,50 @@
+/**
+ * The one storage interface every layer uses. A `Store` is a set of namespaces, one per record kind;
+ * each namespace is a `RecordStore` of JSON-serialisable values with optional TTLs.
+ *
+ * Three backends implement it (embedded, Redis, PostgreSQL), all on Keyv for get/set/delete and on the
+ * raw client for the operations Keyv cannot do atomically (`take`, `add`, `increment`).
+ * Every backend failure surfaces as `StoreUnavailableError`, which the HTTP layer answers with
+ * 503 `temporarily_unavailable`.
+ */
+
+/** Record kinds. Durable kinds survive a restart of the embedded store; the others may be lost with it. */
+export const RECORD_KINDS = {
+  interactions: { durable: false },
+  codes: { durable: false },
+  sessions: { durable: false },
+  refreshTokens: { durable: true },
+  grants: { durable: true },
+  enrollments: { durable: true },
+  rateLimits: { durable: false },
+  qrSessions: { durable: false },
+  keys: { durable: true },
+  revokedTokens: { durable: true },
+  claims: { durable: false },
+} as const;
+
+export type RecordKind = keyof typeof RECORD_KINDS;
+
+export interface RecordStore<T> {
+  /** The value, or undefined when absent or expired. */
+  get(key: string): Promise<T | undefined>;
+  /** Store a value; `ttlMs` omitted means no expiry. */
+  set(key: string, value: T, ttlMs?: number): Promise<void>;
+  /** Remove a value; true when something was removed. Not a single-use primitive: use `take`. */
+  delete(key: string): Promise<boolean>;
+  /** Atomically read and remove. Among any number of concurrent callers, in any number of processes, at most one gets the value. */
+  take(key: string): Promise<T | undefined>;
+  /** Atomically create the key only if it is absent (or expired). True for the one caller that created it. */
+  add(key: string, value: T, ttlMs: number): Promise<boolean>;
+  /** Atomically add 1 to a counter, creating it at 1 with `ttlMs` when absent or expired; returns the new count. The TTL is not extended by later increments. */
+  increment(key: string, ttlMs: number): Promise<number>;
+}
+
+export interface Store {
+  readonly backend: "embedded" | "redis" | "postgres";
+  namespace<T>(kind: RecordKind): RecordStore<T>;
+  /** Resolves when the backend answers; rejects with StoreUnavailableError otherwise. */
+  ping(): Promise<void>;
+  /** Flush and release connections. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,130 @@
+import { createPrivateKey, generateKeyPair, randomBytes, type KeyObject } from "node:crypto";
+import { promisify } from "node:util";
+import type { Logger } from "pino";
+import type { Store, RecordStore } from "../stores/store.ts";
+import type { Clock } from "../clock.ts";
+import { KeySet, type KeyEntry, type KeyStatus } from "./key-set.ts";
+import { nextRotationStep, type KeyRing, type RotationPolicy, type StoredKey } from "./key-rotation.ts";
+
+const generateRsa = promisify(generateKeyPair);
+const RING = "signing-keys";
+const LOCK = "signing-keys.lock";
+const LOCK_TTL_MS = 30_000;
+const SYNC_EVERY_MS = 60_000;
+
+export interface StaticKey {
+  kid: string;
+  status: KeyStatus;
+  private_key_pem: string;
+}
+
+export interface KeyManagerOptions {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  modulusLength: number;
+  policy: RotationPolicy;
+  /** Operator-managed keys from provider.yaml; when given, nothing is generated or rotated. */
+  staticKeys?: readonly StaticKey[];
+}
+
+/**
+ * Owns the provider's signing keys. Static keys come from config as they are. Otherwise keys are
+ * generated on first start, stored durably, and rotated next → current → retired; every provider
+ * process re-reads the ring periodically, and a store-level lock keeps two processes from rotating
+ * at once.
+ */
+export class KeyManager {
+  private keySet!: KeySet;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly parsed = new Map<string, KeyObject>();
+  private readonly records: RecordStore<KeyRing | number>;
+
+  private constructor(private readonly options: KeyManagerOptions) {
+    this.records = options.store.namespace("keys");
+  }
+
+  static async open(options: KeyManagerOptions): Promise<KeyManager> {
+    const manager = new KeyManager(options);
+    if (options.staticKeys?.length) {
+      manager.keySet = new KeySet(options.staticKeys.map((k) => ({ kid: k.kid, status: k.status, privateKey: createPrivateKey(k.private_key_pem) })));
+      return manager;
+    }
+    await manager.sync();
+    manager.timer = setInterval(() => manager.sync().catch((err) => options.logger.error({ err }, "key ring sync failed")), SYNC_EVERY_MS);
+    manager.timer.unref();
+    return manager;
+  }
+
+  get keys(): KeySet {
+    return this.keySet;
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Re-reads the ring from the store and applies any due lifecycle step. */
+  async sync(): Promise<void> {
+    let ring = await this.readRing();
+    for (let attempt = 0; ring === undefined || this.stepDue(ring); attempt++) {
+      if (await this.records.add(LOCK, 1, LOCK_TTL_MS)) {
+        try {
+          ring = await this.applyDueSteps((await this.readRing()) ?? { keys: [] });
+          await this.records.set(RING, ring);
+        } finally {
+          await this.records.delete(LOCK);
+        }
+        break;
+      }
+      // Another process holds the lock: wait for its result rather than racing it.
+      if (attempt > 40) throw new Error("timed out waiting for another process to write the signing keys");
+      await new Promise((r) => setTimeout(r, 250));
+      ring = await this.readRing();
+      if (ring !== undefined) break;
+    }
+    this.keySet = new KeySet(ring!.keys.map((k) => this.toEntry(k)));
+  }
+
+  private stepDue(ring: KeyRing): boolean {
+    return nextRotationStep(ring, this.options.clock(), this.options.policy).kind !== "none";
+  }
+
+  private async applyDueSteps(ring: KeyRing): Promise<KeyRing> {
+    for (;;) {
+      const now = this.options.clock();
+      const step = nextRotationStep(ring, now, this.options.policy);
+      if (step.kind === "none") return ring;
+      if (step.kind === "generate-next") {
+        const status = ring.keys.some((k) => k.status === "current") ? "next" : "current";
+        const key = await this.generate(status, now);
+        this.options.logger.info({ kid: key.kid, status }, "generated signing key");
+        ring = { keys: [...ring.keys, key] };
+      } else {
+        if (step.kind === "promote") this.options.logger.info("rotated signing keys");
+        ring = step.ring;
+      }
+    }
+  }
+
+  private async generate(status: KeyStatus, now: number): Promise<StoredKey> {
+    const { privateKey } = await generateRsa("rsa", { modulusLength: this.options.modulusLength });
+    const kid = randomBytes(12).toString("base64url");
+    const pkcs8Pem = privateKey.export({ format: "pem", type: "pkcs8" }).toString();
+    return { kid, status, pkcs8Pem, createdAt: now, ...(status === "current" ? { activatedAt: now } : {}) };
+  }
+
+  private async readRing(): Promise<KeyRing | undefined> {
+    const ring = await this.records.get(RING);
+    return typeof ring === "object" && ring.keys.length > 0 ? ring : undefined;
+  }
+
+  private toEntry(k: StoredKey): KeyEntry {
+    let privateKey = this.parsed.get(k.kid);
+    if (!privateKey) {
+      privateKey = createPrivateKey(k.pkcs8Pem);
+      this.parsed.set(k.kid, privateKey);
+    }
+    return { kid: k.kid, status: k.status, privateKey };
+  }
+}

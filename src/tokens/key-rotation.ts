@@ -1,0 +1,58 @@
+import type { KeyStatus } from "./key-set.ts";
+
+/** A generated key as kept in the store (namespace `keys`, durable). */
+export interface StoredKey {
+  kid: string;
+  status: KeyStatus;
+  pkcs8Pem: string;
+  createdAt: number;
+  activatedAt?: number;
+  retiredAt?: number;
+}
+
+export interface KeyRing {
+  keys: StoredKey[];
+}
+
+export interface RotationPolicy {
+  /** ms a key signs before the next one takes over. */
+  rotateEvery: number;
+  /** ms a key is published as `next` before it signs. */
+  announceFor: number;
+  /** ms a retired key stays published: the longest lifetime of anything it signed. */
+  retainFor: number;
+}
+
+export type RotationStep =
+  | { kind: "none" }
+  | { kind: "generate-next" }
+  | { kind: "promote"; ring: KeyRing }
+  | { kind: "prune"; ring: KeyRing };
+
+/**
+ * Decides the next lifecycle step for a generated key ring at time `now` (pure, so it is tested with
+ * frozen clocks): announce a `next` key ahead of time, promote it when the current one has signed for
+ * `rotateEvery`, and drop retired keys once nothing they signed can still be valid.
+ */
+export function nextRotationStep(ring: KeyRing, now: number, policy: RotationPolicy): RotationStep {
+  const current = ring.keys.find((k) => k.status === "current");
+  const next = ring.keys.find((k) => k.status === "next");
+  if (!current) return { kind: "generate-next" };
+  const signedFor = now - (current.activatedAt ?? current.createdAt);
+
+  if (next && signedFor >= policy.rotateEvery && now - next.createdAt >= policy.announceFor) {
+    return {
+      kind: "promote",
+      ring: {
+        keys: ring.keys.map((k) =>
+          k === current ? { ...k, status: "retired", retiredAt: now } : k === next ? { ...k, status: "current", activatedAt: now } : k,
+        ),
+      },
+    };
+  }
+  if (!next && signedFor >= policy.rotateEvery - policy.announceFor) return { kind: "generate-next" };
+
+  const kept = ring.keys.filter((k) => k.status !== "retired" || now - (k.retiredAt ?? now) < policy.retainFor);
+  if (kept.length !== ring.keys.length) return { kind: "prune", ring: { keys: kept } };
+  return { kind: "none" };
+}

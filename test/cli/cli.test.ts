@@ -1,0 +1,116 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { verifyPassword } from "../../src/crypto/password-hash.ts";
+import { verifySecret } from "../../src/crypto/secret-hash.ts";
+import { DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "../config/temp-config-dir.ts";
+
+afterAll(removeTempConfigDirs);
+
+const BIN = fileURLToPath(new URL("../../bin/portcullis.js", import.meta.url));
+
+/** Runs the real CLI in a child process, as an operator would. */
+function portcullis(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, PORTCULLIS_CONFIG: "", PORT: "", ...options.env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+/** A stack trace line, which an operator's mistake must never produce. */
+const STACK_LINE = /^\s+at /m;
+
+describe("portcullis CLI", () => {
+  it("check-config accepts the demo config", async () => {
+    const result = await portcullis(["check-config", "--config", DEMO_CONFIG_DIR]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^config OK: .*config\/? \(\d+ clients, \d+ scopes, \d+ users\)\n$/);
+  });
+
+  it("check-config prints every issue of a broken config and exits 1 without a stack", async () => {
+    const dir = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\nlisten:\n  port: abc\n", "users.yaml": null });
+    const result = await portcullis(["check-config", "--config", dir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      [`${dir}/provider.yaml:3:9 listen.port: must be integer (got "abc")`, `${dir}/users.yaml: file not found`, `config invalid: ${dir} (2 issues)`, ""].join("\n"),
+    );
+    expect(result.stderr).not.toMatch(STACK_LINE);
+  });
+
+  it("check-config takes the directory from PORTCULLIS_CONFIG", async () => {
+    const dir = await tempConfigDir({ "users.yaml": null });
+    const result = await portcullis(["check-config"], { env: { PORTCULLIS_CONFIG: dir } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${dir}/users.yaml: file not found`);
+  });
+
+  it("start with a broken config prints the issues and exits 1 without a stack", async () => {
+    const dir = await tempConfigDir({ "clients.yaml": "clients:\n  - client_id: x\n" });
+    const result = await portcullis(["start", "--config", dir, "--port", "0"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${dir}/clients.yaml:2:5 clients[0].type: missing required key "type"`);
+    expect(result.stderr).not.toMatch(STACK_LINE);
+  });
+
+  it("hash-secret prints a hash that verifySecret accepts", async () => {
+    const result = await portcullis(["hash-secret", "foo"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^sha256:[0-9a-f]{64}\n$/);
+    expect(verifySecret("foo", result.stdout.trim())).toBe(true);
+  });
+
+  it("hash-secret without a secret generates one and prints both, labelled", async () => {
+    const result = await portcullis(["hash-secret"]);
+    expect(result.code).toBe(0);
+    const [, secret, hash] = /^secret: ([A-Za-z0-9_-]{43})\nhash: +(sha256:[0-9a-f]{64})\n$/.exec(result.stdout) ?? [];
+    expect(verifySecret(secret!, hash!)).toBe(true);
+  });
+
+  it("hash-password hashes the first line of piped stdin", async () => {
+    const result = await portcullis(["hash-password"], { input: "correct horse\nsecond line\n" });
+    expect(result.code).toBe(0);
+    expect(await verifyPassword("correct horse", result.stdout.trim())).toBe(true);
+    expect(result.stdout + result.stderr).not.toContain("correct horse");
+  });
+
+  it("hash-password --password works for scripts but warns", async () => {
+    const result = await portcullis(["hash-password", "--password", "s3cret"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^warning: .*shell history/);
+    expect(await verifyPassword("s3cret", result.stdout.trim())).toBe(true);
+  });
+
+  it("hash-password refuses an empty password", async () => {
+    const result = await portcullis(["hash-password"], { input: "\n" });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("portcullis hash-password: the password is empty\n");
+  });
+
+  it("--help lists the commands", async () => {
+    const result = await portcullis(["--help"]);
+    expect(result.code).toBe(0);
+    for (const name of ["start", "check-config", "hash-secret", "hash-password"]) expect(result.stdout).toContain(`  ${name} `);
+  });
+
+  it("an unknown command prints the usage on stderr and exits 2", async () => {
+    const result = await portcullis(["frobnicate"]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/^portcullis: unknown command "frobnicate"\n\nusage: portcullis <command>/);
+  });
+
+  it("an unknown option or a bad port exits 2 with the command's usage", async () => {
+    const option = await portcullis(["check-config", "--colour"]);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toBe("portcullis check-config: Unknown option '--colour'\nusage: portcullis check-config [--config DIR]\n");
+    const port = await portcullis(["start", "--port", "99999"]);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toContain('--port must be a port number from 0 to 65535 (got "99999")');
+  });
+});

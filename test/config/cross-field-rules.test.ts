@@ -1,0 +1,155 @@
+import { generateKeyPairSync } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/config/config-error.ts";
+import { loadConfig } from "../../src/config/load-config.ts";
+import { removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
+
+afterAll(removeTempConfigDirs);
+
+/** Issue lines without the directory prefix: `clients.yaml:3:5 clients[1].client_id: …`. */
+async function issues(files: Record<string, string | null>): Promise<string[]> {
+  const dir = await tempConfigDir(files);
+  const error = await loadConfig(dir, {}).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ConfigError);
+  return (error as ConfigError).message.split("\n").map((line) => line.replace(`${dir}/`, ""));
+}
+
+const SECRET = "sha256:6218e017da64a39cf2069bf0961b67c1f405cefd918b1b826b33d1a00b4f3d8c";
+const yaml = (...lines: string[]) => `${lines.join("\n")}\n`;
+
+describe("client rules", () => {
+  it("rejects a duplicate client_id", async () => {
+    const client = ["    type: confidential", `    client_secret_hash: ${SECRET}`, "    grant_types: [client_credentials]", "    allowed_scopes: [acme]"];
+    expect(await issues({ "clients.yaml": yaml("clients:", "  - client_id: app", ...client, "  - client_id: app", ...client) })).toEqual([
+      'clients.yaml:7:16 clients[1].client_id: duplicate client_id "app" (first used by clients[0])',
+    ]);
+  });
+
+  it("rejects a secret and secret-based grants on a public client", async () => {
+    const lines = await issues({
+      "clients.yaml": yaml("clients:", "  - client_id: spa", "    type: public", `    client_secret_hash: ${SECRET}`, "    grant_types: [client_credentials, password]", "    allowed_scopes: [acme]"),
+    });
+    expect(lines).toEqual([
+      "clients.yaml:4:25 clients[0].client_secret_hash: a public client cannot keep a secret: remove it or make the client confidential",
+      "clients.yaml:5:19 clients[0].grant_types[0]: a public client cannot use the client_credentials grant",
+      "clients.yaml:5:39 clients[0].grant_types[1]: a public client cannot use the password grant",
+    ]);
+  });
+
+  it("needs a redirect URI for the authorization_code grant", async () => {
+    expect(
+      await issues({ "clients.yaml": yaml("clients:", "  - client_id: web", "    type: confidential", `    client_secret_hash: ${SECRET}`, "    grant_types: [authorization_code]", "    allowed_scopes: [openid]") }),
+    ).toEqual(["clients.yaml:2:5 clients[0].redirect_uris: the authorization_code grant needs at least one redirect URI"]);
+  });
+
+  it("rejects a fragment in a post-logout redirect URI", async () => {
+    const lines = await issues({
+      "clients.yaml": yaml("clients:", "  - client_id: web", "    type: confidential", `    client_secret_hash: ${SECRET}`, "    grant_types: [authorization_code]",
+        "    redirect_uris: [http://localhost/cb]", "    post_logout_redirect_uris: [\"http://localhost/#bye\"]", "    allowed_scopes: [openid]"),
+    });
+    expect(lines).toEqual(['clients.yaml:7:33 clients[0].post_logout_redirect_uris[0]: must not contain a fragment (got "http://localhost/#bye")']);
+  });
+
+  it("ties offline_access in allowed_scopes, offline_access: true and the refresh_token grant together", async () => {
+    const head = ["clients:", "  - client_id: web", "    type: confidential", `    client_secret_hash: ${SECRET}`, "    redirect_uris: [http://localhost/cb]"];
+    expect(await issues({ "clients.yaml": yaml(...head, "    grant_types: [authorization_code, refresh_token]", "    allowed_scopes: [openid, offline_access]") })).toEqual([
+      "clients.yaml:6:39 clients[0].grant_types[1]: the refresh_token grant needs offline_access: true",
+      "clients.yaml:7:30 clients[0].allowed_scopes[1]: offline_access is allowed but the client does not set offline_access: true",
+    ]);
+    expect(await issues({ "clients.yaml": yaml(...head, "    grant_types: [authorization_code]", "    allowed_scopes: [openid]", "    offline_access: true") })).toEqual([
+      'clients.yaml:8:21 clients[0].offline_access: offline_access: true needs "offline_access" in allowed_scopes',
+    ]);
+  });
+});
+
+describe("scope rules", () => {
+  it("rejects duplicate scope names across identity and API scopes, and a declared offline_access", async () => {
+    const lines = await issues({
+      "scopes.yaml": yaml(
+        "identity_scopes:",
+        "  - name: openid",
+        "    claims: [sub]",
+        "  - name: offline_access",
+        "    claims: []",
+        "api_resources:",
+        "  - name: api",
+        "    scopes:",
+        "      - name: openid",
+        "  - name: api",
+        "    scopes:",
+        "      - name: other",
+      ),
+      "clients.yaml": yaml("clients: []"),
+    });
+    expect(lines).toEqual([
+      "scopes.yaml:4:11 identity_scopes[1].name: offline_access is built in: do not declare it",
+      "scopes.yaml:9:15 api_resources[0].scopes[0].name: duplicate scope name \"openid\" (first declared at identity_scopes[0])",
+      'scopes.yaml:10:11 api_resources[1].name: duplicate API resource name "api" (first used by api_resources[0])',
+    ]);
+  });
+});
+
+describe("user rules", () => {
+  it("rejects usernames equal but for case, and duplicate subs", async () => {
+    const lines = await issues({
+      "users.yaml": yaml("users:", "  - username: Alice", "    sub: E1", "    claims: {}", "  - username: alice", "    sub: E1", "    claims: {}"),
+    });
+    expect(lines).toEqual([
+      'users.yaml:5:15 users[1].username: duplicate username (same as users[0], ignoring case) (got "alice")',
+      'users.yaml:6:10 users[1].sub: duplicate sub "E1" (first used by users[0])',
+    ]);
+  });
+});
+
+describe("provider rules", () => {
+  const pem = (modulusLength: number) =>
+    generateKeyPairSync("rsa", { modulusLength }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const provider = (...keys: string[]) => yaml("issuer: http://localhost:3000", "keys:", "  static:", ...keys);
+
+  it("checks kids, the single current key and the key material", async () => {
+    const lines = await issues({
+      "provider.yaml": provider(
+        "    - kid: k1",
+        "      status: current",
+        "      private_key_pem: ${file:k1.pem}",
+        "    - kid: k1",
+        "      status: current",
+        "      private_key_pem: ${file:small.pem}",
+        "    - kid: k3",
+        "      status: next",
+        "      private_key_pem: ${file:ec.pem}",
+        "    - kid: k4",
+        "      status: retired",
+        "      private_key_pem: not a pem",
+      ),
+      "k1.pem": pem(2048),
+      "small.pem": pem(1024),
+      "ec.pem": generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    });
+    expect(lines).toEqual([
+      'provider.yaml:7:12 keys.static[1].kid: duplicate kid "k1" (first used by keys.static[0])',
+      "provider.yaml:8:15 keys.static[1].status: exactly one key must have status current (keys.static[0] already is)",
+      "provider.yaml:9:24 keys.static[1].private_key_pem: RSA key is 1024 bits; at least 2048 are required",
+      "provider.yaml:12:24 keys.static[2].private_key_pem: must be an RSA key, not ec",
+      "provider.yaml:15:24 keys.static[3].private_key_pem: must be an unencrypted PKCS#8 PEM (-----BEGIN PRIVATE KEY-----); convert with `openssl pkcs8 -topk8 -nocrypt`",
+    ]);
+  });
+
+  it("accepts one current RSA-2048 key from a file", async () => {
+    const dir = await tempConfigDir({
+      "provider.yaml": provider("    - kid: k1", "      status: current", "      private_key_pem: ${file:k1.pem}"),
+      "k1.pem": pem(2048),
+    });
+    const config = await loadConfig(dir, {});
+    expect(config.provider.keys.static?.[0]?.private_key_pem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+  });
+
+  it("needs a current key when static keys are given", async () => {
+    expect(await issues({ "provider.yaml": provider("    - kid: k1", "      status: next", "      private_key_pem: ${env:NOT_SET}") })).toEqual([
+      "provider.yaml:6:24 keys.static[0].private_key_pem: environment variable NOT_SET is not set (in ${env:NOT_SET})",
+    ]);
+  });
+});

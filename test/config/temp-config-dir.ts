@@ -1,0 +1,29 @@
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The demo configuration shipped in config/. */
+export const DEMO_CONFIG_DIR = fileURLToPath(new URL("../../config/", import.meta.url));
+
+const created: string[] = [];
+
+/**
+ * A temporary copy of the demo config with some files replaced (string) or deleted (null). Tests
+ * write whole files so that the line numbers they assert are visible in the test itself.
+ */
+export async function tempConfigDir(files: Record<string, string | null> = {}): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "portcullis-config-"));
+  created.push(dir);
+  await cp(DEMO_CONFIG_DIR, dir, { recursive: true });
+  for (const [name, content] of Object.entries(files)) {
+    if (content === null) await rm(join(dir, name));
+    else await writeFile(join(dir, name), content);
+  }
+  return dir;
+}
+
+/** Deletes every directory made by tempConfigDir (call from afterAll). */
+export async function removeTempConfigDirs(): Promise<void> {
+  await Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+}

@@ -1,0 +1,148 @@
+/**
+ * Real Redis and PostgreSQL servers for tests, started from the machine's own binaries (Debian packages
+ * `redis-server` and `postgresql`) on loopback, in temporary directories. Each starter resolves to
+ * undefined when the binaries are not installed, and rejects when they are installed but fail to start.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+
+export interface RunningService {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+const run = promisify(execFile);
+
+/** A loopback TCP port nothing listens on (at the time of asking). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === "string") throw new Error("no TCP address");
+  return address.port;
+}
+
+export function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** Starts `redis-server` with no persistence; `port` lets a test restart a server where it was. */
+export async function startRedis(options: { port?: number } = {}): Promise<RunningService | undefined> {
+  const binary = findOnPath("redis-server");
+  if (binary === undefined) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), "portcullis-redis-"));
+  const port = options.port ?? (await freePort());
+  const log = join(dir, "redis.log");
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--logfile", log];
+  const child = spawn(binary, args, { stdio: "ignore" });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    await kill(child, exited);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(() => redisAnswers(port), child, `redis-server on port ${port}`);
+  } catch (error) {
+    const output = existsSync(log) ? readFileSync(log, "utf8").slice(-2000) : "";
+    await stop();
+    throw new Error(`${(error as Error).message}\n${output}`);
+  }
+  return { url: `redis://127.0.0.1:${port}`, port, stop };
+}
+
+/**
+ * Starts a throwaway PostgreSQL cluster (trust auth, no fsync) and creates database `portcullis`.
+ * PostgreSQL refuses to run as root, so as root initdb and pg_ctl run as the `postgres` user.
+ */
+export async function startPostgres(): Promise<RunningService | undefined> {
+  const bin = findPostgresBin();
+  if (bin === undefined) return undefined;
+  const root = mkdtempSync(join(tmpdir(), "portcullis-pg-"));
+  const data = join(root, "data");
+  const asRoot = process.getuid?.() === 0;
+  const pgRun = (command: string, args: string[]) =>
+    asRoot ? run("runuser", ["-u", "postgres", "--", join(bin, command), ...args], { cwd: root }) : run(join(bin, command), args, { cwd: root });
+  let started = false;
+  const stop = async () => {
+    if (started) await pgRun("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => {});
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    if (asRoot) await run("chown", ["-R", "postgres:postgres", root]);
+    await pgRun("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]);
+    const port = await freePort();
+    const settings = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+    started = true;
+    await pgRun("pg_ctl", ["-D", data, "-l", join(root, "postgres.log"), "-o", settings, "-w", "-t", "30", "start"]);
+    const admin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
+    await admin.connect();
+    try {
+      await admin.query("CREATE DATABASE portcullis");
+    } finally {
+      await admin.end();
+    }
+    return { url: `postgres://postgres@127.0.0.1:${port}/portcullis`, port, stop };
+  } catch (error) {
+    const logFile = join(root, "postgres.log");
+    const output = existsSync(logFile) ? readFileSync(logFile, "utf8").slice(-2000) : "";
+    await stop();
+    throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${output}`);
+  }
+}
+
+/** The newest `/usr/lib/postgresql/<version>/bin` holding initdb and pg_ctl (Debian's layout). */
+function findPostgresBin(): string | undefined {
+  const base = "/usr/lib/postgresql";
+  if (!existsSync(base)) return undefined;
+  const versions = readdirSync(base).filter((v) => /^\d+(\.\d+)?$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  return versions.map((v) => join(base, v, "bin")).find((bin) => existsSync(join(bin, "initdb")) && existsSync(join(bin, "pg_ctl")));
+}
+
+async function redisAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    let reply = "";
+    socket.setTimeout(500, () => socket.destroy());
+    socket.on("connect", () => socket.write("PING\r\n"));
+    socket.on("data", (data) => {
+      reply += data.toString();
+      if (reply.includes("\r\n")) socket.end();
+    });
+    socket.on("error", () => {});
+    socket.on("close", () => resolve(reply.startsWith("+PONG")));
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, child: ChildProcess, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}`);
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${what} did not answer within 10 s`);
+}
+
+async function kill(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+  await exited;
+  clearTimeout(timer);
+}

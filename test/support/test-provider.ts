@@ -1,0 +1,106 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { Writable } from "node:stream";
+import { parseDocument } from "yaml";
+import { startProvider, type RunningProvider } from "../../src/http/start-provider.ts";
+
+export const DEMO_CONFIG = resolve(import.meta.dirname, "../../config");
+
+export interface TestProvider extends RunningProvider {
+  issuer: string;
+  configDir: string;
+  /** Every log line written so far, parsed. */
+  logs: Array<Record<string, unknown>>;
+  /** The raw log text, for "never logs a secret" checks. */
+  logText(): string;
+}
+
+export interface TestProviderOptions {
+  storeUrl?: string;
+  /** Edits to the copied config, as YAML paths → values, per file (e.g. { "provider.yaml": { "logging.level": "debug" } }). */
+  edits?: Record<string, Record<string, unknown>>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Copies a config directory to a temp dir and applies dotted-path edits to its YAML files. */
+export function copyConfig(edits: Record<string, Record<string, unknown>> = {}, from = DEMO_CONFIG): string {
+  const dir = mkdtempSync(join(tmpdir(), "portcullis-config-"));
+  cpSync(from, dir, { recursive: true });
+  for (const [file, changes] of Object.entries(edits)) {
+    const path = join(dir, file);
+    const doc = parseDocument(readFileSync(path, "utf8"));
+    for (const [dotted, value] of Object.entries(changes)) doc.setIn(dotted.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p)), value);
+    writeFileSync(path, doc.toString());
+  }
+  return dir;
+}
+
+/**
+ * Starts a real provider on a free loopback port with a copy of the demo config whose issuer is that
+ * address, a private data directory, and logs captured in memory.
+ */
+export async function startTestProvider(options: TestProviderOptions = {}): Promise<TestProvider> {
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), "portcullis-data-"));
+  const edits = { ...options.edits };
+  edits["provider.yaml"] = {
+    issuer,
+    "listen.port": port,
+    data_dir: dataDir,
+    "store.url": options.storeUrl ?? "embedded",
+    ...edits["provider.yaml"],
+  };
+  const configDir = copyConfig(edits);
+  const chunks: string[] = [];
+  const destination = new Writable({
+    write(chunk, _enc, done) {
+      chunks.push(chunk.toString());
+      done();
+    },
+  });
+  const running = await startProvider({ configDir, logDestination: destination });
+  return {
+    ...running,
+    issuer,
+    configDir,
+    get logs() {
+      return chunks.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    },
+    logText: () => chunks.join(""),
+    async close() {
+      await running.close();
+      rmSync(configDir, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** POSTs a form and returns status, headers and parsed JSON (or text). */
+export async function postForm(url: string, form: Record<string, string> | string, headers: Record<string, string> = {}) {
+  const body = typeof form === "string" ? form : new URLSearchParams(form).toString();
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body });
+  const text = await res.text();
+  let json: Record<string, unknown> | undefined;
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}
+
+export const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;

@@ -1,0 +1,109 @@
+import { generateKeyPairSync, createHmac } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { SignJWT, UnsecuredJWT } from "jose";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStore } from "../../src/stores/create-store.ts";
+import type { Store } from "../../src/stores/store.ts";
+import { KeySet } from "../../src/tokens/key-set.ts";
+import { JwsSigner } from "../../src/tokens/jws-signer.ts";
+import { AccessTokenVerifier } from "../../src/tokens/access-token-verifier.ts";
+import { OAuthError } from "../../src/oauth/oauth-error.ts";
+
+const ISSUER = "https://op.example";
+const NOW = 1_800_000_000_000;
+const ourKey = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const foreignKey = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const keys = new KeySet([{ kid: "k1", status: "current", privateKey: ourKey.privateKey }]);
+const signer = new JwsSigner(() => keys);
+let store: Store;
+let verifier: AccessTokenVerifier;
+
+const claims = (extra: Record<string, unknown> = {}) => ({
+  iss: ISSUER, sub: "E10001", aud: "acme-api", iat: NOW / 1000, exp: NOW / 1000 + 3600, jti: `j-${Math.random()}`, client_id: "c", scope: "acme", ...extra,
+});
+
+async function rejection(token: string): Promise<string> {
+  try {
+    await verifier.verify(token);
+  } catch (err) {
+    expect(err).toBeInstanceOf(OAuthError);
+    expect((err as OAuthError).error).toBe("invalid_token");
+    expect((err as OAuthError).status).toBe(401);
+    return (err as OAuthError).description;
+  }
+  throw new Error("token was accepted");
+}
+
+beforeAll(async () => {
+  store = await createStore("embedded", { dataDir: mkdtempSync(join(tmpdir(), "verifier-")), logger: pino({ level: "silent" }) });
+  verifier = new AccessTokenVerifier(() => keys, ISSUER, () => NOW, store.namespace("revokedTokens"));
+});
+afterAll(() => store.close());
+
+describe("access token verification (signature rules)", () => {
+  it("accepts a token we signed, within its lifetime", async () => {
+    const token = signer.sign(claims(), "at+jwt");
+    expect((await verifier.verify(token)).sub).toBe("E10001");
+  });
+
+  it("rejects an expired token and one not yet valid", async () => {
+    expect(await rejection(signer.sign(claims({ exp: NOW / 1000 - 60 }), "at+jwt"))).toMatch(/expired/);
+    expect(await rejection(signer.sign(claims({ nbf: NOW / 1000 + 600 }), "at+jwt"))).toMatch(/claim/);
+  });
+
+  it("rejects alg none, HS256 keyed with our public key, and a foreign RSA key claiming our kid", async () => {
+    await rejection(new UnsecuredJWT(claims()).setProtectedHeader?.({ alg: "none", typ: "at+jwt" } as never)?.encode?.() ?? new UnsecuredJWT(claims()).encode());
+    const header = Buffer.from(JSON.stringify({ alg: "HS256", kid: "k1", typ: "at+jwt" })).toString("base64url");
+    const body = Buffer.from(JSON.stringify(claims())).toString("base64url");
+    const pem = ourKey.publicKey.export({ format: "pem", type: "spki" });
+    const hs = createHmac("sha256", pem).update(`${header}.${body}`).digest("base64url");
+    await rejection(`${header}.${body}.${hs}`);
+    const forged = await new SignJWT(claims()).setProtectedHeader({ alg: "RS256", kid: "k1", typ: "at+jwt" }).sign(foreignKey.privateKey);
+    expect(await rejection(forged)).toMatch(/signature/);
+  });
+
+  it("rejects an unknown kid, a wrong typ (an ID token), and another issuer", async () => {
+    const unknownKid = await new SignJWT(claims()).setProtectedHeader({ alg: "RS256", kid: "k9", typ: "at+jwt" }).sign(ourKey.privateKey);
+    await rejection(unknownKid);
+    await rejection(signer.sign(claims(), "JWT"));
+    await rejection(signer.sign(claims({ iss: "https://evil.example" }), "at+jwt"));
+  });
+
+  it("rejects a token missing a required RFC 9068 claim", async () => {
+    for (const missing of ["jti", "client_id", "scope", "sub", "exp"]) {
+      const c: Record<string, unknown> = claims();
+      delete c[missing];
+      await rejection(signer.sign(c, "at+jwt"));
+    }
+  });
+
+  it("rejects a revoked token", async () => {
+    const c = claims();
+    const token = signer.sign(c, "at+jwt");
+    await store.namespace<true>("revokedTokens").set(c.jti, true, 60_000);
+    expect(await rejection(token)).toMatch(/revoked/);
+  });
+
+  it("rejects every token signed by any key but ours, whatever its claims", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom("k1", "k2", ""), async (sub, kid) => {
+        const token = await new SignJWT(claims({ sub })).setProtectedHeader({ alg: "RS256", kid, typ: "at+jwt" }).sign(foreignKey.privateKey);
+        await rejection(token);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it("never throws anything but invalid_token for arbitrary input", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string(), fc.string().map((s) => `${s}.${s}.${s}`)), async (garbage) => {
+        await rejection(garbage);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

@@ -1,0 +1,96 @@
+import { generateKeyPairSync } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { createStore } from "../../src/stores/create-store.ts";
+import { RedisStore } from "../../src/stores/redis-store.ts";
+import type { Store } from "../../src/stores/store.ts";
+import { KeyManager, type KeyManagerOptions } from "../../src/tokens/key-manager.ts";
+import { serviceUrl } from "../support/require-service.ts";
+
+const DAY = 86_400_000;
+const logger = pino({ level: "silent" });
+const policy = { rotateEvery: 10 * DAY, announceFor: DAY, retainFor: DAY };
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function embeddedStore(dataDir = mkdtempSync(join(tmpdir(), "keys-"))): Promise<{ store: Store; dataDir: string }> {
+  const store = await createStore("embedded", { dataDir, logger });
+  cleanups.push(() => store.close());
+  return { store, dataDir };
+}
+
+async function open(store: Store, clock: () => number, extra: Partial<KeyManagerOptions> = {}) {
+  const manager = await KeyManager.open({ store, clock, logger, modulusLength: 2048, policy, ...extra });
+  cleanups.push(() => manager.close());
+  return manager;
+}
+
+const kids = (m: KeyManager) => m.keys.jwks.keys.map((k) => k.kid);
+
+describe("signing key manager", () => {
+  it("generates one current key on first start and keeps it across a restart", async () => {
+    const { store, dataDir } = await embeddedStore();
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const first = await open(store, () => 0);
+    expect(first.keys.jwks.keys).toHaveLength(1);
+    const kid = first.keys.signing.kid;
+    await store.close();
+
+    const { store: reopened } = await embeddedStore(dataDir);
+    const second = await open(reopened, () => 1000);
+    expect(second.keys.signing.kid).toBe(kid);
+  });
+
+  it("announces, promotes and finally drops keys as the clock moves", async () => {
+    const { store } = await embeddedStore();
+    let now = 0;
+    const manager = await open(store, () => now);
+    const original = manager.keys.signing.kid;
+
+    now = 9 * DAY; // one announce period before rotation: a next key is published, not signing
+    await manager.sync();
+    expect(kids(manager)).toHaveLength(2);
+    expect(manager.keys.signing.kid).toBe(original);
+    const next = kids(manager).find((k) => k !== original)!;
+
+    now = 10 * DAY; // rotation: next signs, the old key stays published (retired)
+    await manager.sync();
+    expect(manager.keys.signing.kid).toBe(next);
+    expect(kids(manager)).toContain(original);
+
+    now = 11 * DAY; // retained long enough for everything it signed to expire
+    await manager.sync();
+    expect(kids(manager)).toEqual([next]);
+  });
+
+  it("uses static keys from config as they are and generates nothing", async () => {
+    const { store } = await embeddedStore();
+    const pem = () => generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "pem", type: "pkcs8" }).toString();
+    const manager = await open(store, () => 0, {
+      staticKeys: [
+        { kid: "ops-2026-a", status: "retired", private_key_pem: pem() },
+        { kid: "ops-2026-b", status: "current", private_key_pem: pem() },
+        { kid: "ops-2026-c", status: "next", private_key_pem: pem() },
+      ],
+    });
+    expect(manager.keys.signing.kid).toBe("ops-2026-b");
+    expect(kids(manager)).toEqual(["ops-2026-a", "ops-2026-b", "ops-2026-c"]);
+    expect(await store.namespace("keys").get("signing-keys")).toBeUndefined();
+  });
+
+  const redisUrl = serviceUrl("redis");
+  it.skipIf(!redisUrl)("lets exactly one of several processes racing on first start create the key ring (Redis)", async () => {
+    const prefix = `keys-race-${Date.now()}`;
+    const stores = await Promise.all([0, 1, 2].map(() => RedisStore.open({ url: redisUrl!, keyPrefix: `${prefix}:` })));
+    for (const s of stores) cleanups.push(() => s.close());
+    const managers = await Promise.all(stores.map((s) => open(s, () => 0)));
+    const signing = new Set(managers.map((m) => m.keys.signing.kid));
+    expect(signing.size).toBe(1);
+    expect(managers.every((m) => m.keys.jwks.keys.length === 1)).toBe(true);
+  });
+});
