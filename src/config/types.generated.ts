@@ -48,7 +48,7 @@ export interface ListenConfig {
  */
 export interface StoreConfig {
   /**
-   * `embedded` (in-process, durable records under data_dir; one process only), `redis://…` or `postgres://…`. May be a ${env:NAME} reference.
+   * `embedded` (in-process, durable records under data_dir; one process only), `redis://…` or `postgres://…`. A network URL may end in `?prefix=NAME` to namespace every key, so several deployments can share one server. May be a ${env:NAME} reference.
    */
   url: string;
 }
@@ -345,7 +345,7 @@ export interface UserRecord {
    */
   sub: string;
   /**
-   * scrypt in PHC form (print with `portcullis hash-password`). Without it the user cannot use a password.
+   * scrypt in PHC form (print with `portcullis hash-password`): ln 10-20, r 1-16, p 1-16, a salt of at least 12 bytes and a key of at least 16 bytes. Without it the user cannot use a password.
    */
   password_hash?: string;
   /**

@@ -8,6 +8,10 @@ const DEFAULT = { ln: 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 /** Shortest stored key accepted when verifying (128 bits). */
 const MIN_KEY_LENGTH = 16;
+/** Upper bounds on the parameters a stored hash may ask for (ln=20, r=16 is 4 GiB of scrypt memory already). */
+const MAX_LN = 20;
+const MAX_R = 16;
+const MAX_P = 16;
 const PHC = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 
 function derive(password: string, salt: Buffer, ln: number, r: number, p: number, length: number): Promise<Buffer> {
@@ -36,6 +40,8 @@ export async function verifyPassword(password: string, phc: string): Promise<boo
   const m = PHC.exec(phc);
   if (!m) return false;
   const [, ln, r, p, salt, hash] = m as unknown as [string, string, string, string, string, string];
+  // Bound the cost a hash may ask for: a typo like ln=40 must not make one login allocate terabytes.
+  if (Number(ln) > MAX_LN || Number(r) > MAX_R || Number(p) > MAX_P) return false;
   const expected = Buffer.from(hash, "base64");
   // A truncated hash ("$A" decodes to 0 bytes) would otherwise match every password.
   if (expected.length < MIN_KEY_LENGTH) return false;

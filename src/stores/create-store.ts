@@ -16,6 +16,7 @@ export interface CreateStoreOptions {
  * - `embedded` (or `embedded:`): in process, durable kinds journaled under `<dataDir>/store`;
  * - `redis://…`, `rediss://…`: Redis;
  * - `postgres://…`, `postgresql://…`: PostgreSQL.
+ * Both network URLs take an optional `?prefix=NAME` (see splitKeyPrefix).
  * Network stores are returned even while their server is down: operations then fail fast with
  * StoreUnavailableError (503) until it is back.
  */
@@ -30,15 +31,28 @@ export async function createStore(url: string, options: CreateStoreOptions): Pro
       return new EmbeddedStore({ dir: join(options.dataDir, "store"), logger });
     case "redis":
     case "rediss":
-      return RedisStore.open({ url, logger });
+      return RedisStore.open({ logger, ...splitKeyPrefix(url) });
     case "postgres":
     case "postgresql":
-      return new PostgresStore({ url, logger });
+      return new PostgresStore({ logger, ...splitKeyPrefix(url) });
     default:
       throw new Error(
         `store URL scheme "${scheme ?? ""}" is not supported (in "${redactUrl(url)}"): use "embedded", "redis://", "rediss://", "postgres://" or "postgresql://"`,
       );
   }
+}
+
+/**
+ * `?prefix=NAME` on a Redis or PostgreSQL URL namespaces every key (`NAME:<kind>:<key>`), so several
+ * deployments — or test runs — can share one server. It is ours, so it is removed before the driver sees the URL.
+ */
+function splitKeyPrefix(url: string): { url: string; keyPrefix?: string } {
+  const parsed = new URL(url);
+  const prefix = parsed.searchParams.get("prefix");
+  if (prefix === null) return { url };
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix)) throw new Error(`store URL prefix "${prefix}" must be 1-64 letters, digits, '.', '_' or '-'`);
+  parsed.searchParams.delete("prefix");
+  return { url: parsed.toString(), keyPrefix: `${prefix}:` };
 }
 
 function schemeOf(url: string): string | undefined {

@@ -2,6 +2,7 @@ import * as oidc from "openid-client";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { BACKENDS } from "../support/backends.ts";
 
 /**
  * The non-interactive endpoints driven by openid-client v6, a certified relying-party library:
@@ -14,12 +15,14 @@ async function discover(clientId: string, auth: oidc.ClientAuth) {
   return oidc.discovery(new URL(op.issuer), clientId, undefined, auth, insecure);
 }
 
-beforeAll(async () => {
-  op = await startTestProvider();
-});
-afterAll(() => op.close());
+describe.each(BACKENDS)("foundation endpoints with openid-client on the $name store", (backend) => {
+  const storeUrl = backend.url();
+  if (storeUrl === undefined) return it.skip(`needs ${backend.name}`);
+  beforeAll(async () => {
+    op = await startTestProvider({ storeUrl });
+  });
+  afterAll(() => op.close());
 
-describe("foundation endpoints with openid-client", () => {
   it("discovers the provider and its endpoints", async () => {
     const config = await discover("demo-service", oidc.ClientSecretPost("demo-service-secret"));
     const meta = config.serverMetadata();

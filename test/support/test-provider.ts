@@ -1,10 +1,10 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { parseDocument } from "yaml";
 import { startProvider, type RunningProvider } from "../../src/http/start-provider.ts";
+import { freePort } from "./services.ts";
 
 export const DEMO_CONFIG = resolve(import.meta.dirname, "../../config");
 
@@ -21,17 +21,6 @@ export interface TestProviderOptions {
   storeUrl?: string;
   /** Edits to the copied config, as YAML paths → values, per file (e.g. { "provider.yaml": { "logging.level": "debug" } }). */
   edits?: Record<string, Record<string, unknown>>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
 }
 
 /** Copies a config directory to a temp dir and applies dotted-path edits to its YAML files. */

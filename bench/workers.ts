@@ -1,0 +1,45 @@
+import type { ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { spawnTracked } from "./child-processes.ts";
+import { pinnedNode } from "./cpu-pinning.ts";
+
+export const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/**
+ * Starts a TypeScript worker from bench/workers/ through tsx (as the provider itself runs), pinned to
+ * `cpu`. Workers talk back with JSON lines on stdout; stderr is kept for error messages.
+ */
+export function startWorker(cpu: number, script: string, args: readonly string[]): ChildProcess {
+  const { command, args: pinned } = pinnedNode(cpu, ["bin/tsx-run.js", `bench/workers/${script}`, ...args]);
+  return spawnTracked(command, pinned, { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** The first JSON line the worker prints; rejects with its stderr if it exits first. */
+export function firstJsonLine<T>(child: ChildProcess, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    let stderr = "";
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-4_000);
+    });
+    const onData = (chunk: string) => {
+      stdout += chunk;
+      const newline = stdout.indexOf("\n");
+      if (newline < 0) return;
+      child.stdout?.off("data", onData);
+      child.off("close", onExit);
+      try {
+        resolve(JSON.parse(stdout.slice(0, newline)) as T);
+      } catch (error) {
+        reject(new Error(`${what}: unreadable output ${JSON.stringify(stdout.slice(0, 200))}: ${(error as Error).message}`));
+      }
+    };
+    const onExit = (code: number | null, signal: string | null) => {
+      reject(new Error(`${what} exited (${code ?? signal}) before reporting${stderr ? `:\n${stderr.trim()}` : ""}`));
+    };
+    child.stdout?.setEncoding("utf8").on("data", onData);
+    // "close", not "exit": stdout may still hold the line when the process has exited.
+    child.once("close", onExit);
+    child.once("error", (error) => reject(new Error(`${what} could not start: ${error.message}`)));
+  });
+}

@@ -1,0 +1,22 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * The node:http floor: the least a Node HTTP server can do per request — a fixed small JSON body,
+ * no framework, no logging. Listens on a free loopback port, prints `{"port":N}` and serves until killed.
+ */
+const BODY = JSON.stringify({ status: "ok", service: "bare-node-http", note: "floor for the Portcullis bench" });
+const LENGTH = String(Buffer.byteLength(BODY));
+
+const server = createServer((_req, res) => {
+  res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": LENGTH });
+  res.end(BODY);
+});
+server.keepAliveTimeout = 65_000;
+server.listen(0, "127.0.0.1", () => {
+  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
+});
+process.on("SIGTERM", () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+});

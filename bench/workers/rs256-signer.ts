@@ -1,0 +1,43 @@
+import { generateKeyPairSync, sign } from "node:crypto";
+
+/**
+ * The RS256 floor: RSA-2048 signatures per second on the core this process is pinned to, signing a
+ * JWS signing input the size of a client_credentials access token, exactly as the provider does
+ * (node:crypto sign with a parsed KeyObject). argv: warm-up seconds, measured seconds.
+ * Prints one JSON line: { signatures, seconds, sigsPerSecond }.
+ */
+const warmupSeconds = Number(process.argv[2] ?? 1);
+const seconds = Number(process.argv[3] ?? 3);
+
+const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const header = Buffer.from(JSON.stringify({ alg: "RS256", kid: "bench-key-000001", typ: "at+jwt" })).toString("base64url");
+const payload = Buffer.from(
+  JSON.stringify({
+    iss: "http://localhost:3000",
+    sub: "demo-service",
+    aud: "acme-api",
+    exp: 1_795_252_355,
+    iat: 1_795_248_755,
+    jti: "1c0e2cde-902c-456a-a855-11542f03ce58",
+    client_id: "demo-service",
+    scope: "acme acme.api.msg",
+  }),
+).toString("base64url");
+const signingInput = Buffer.from(`${header}.${payload}`);
+
+function signFor(limitSeconds: number): { signatures: number; seconds: number } {
+  const start = process.hrtime.bigint();
+  const limit = BigInt(Math.round(limitSeconds * 1e9));
+  let signatures = 0;
+  let elapsed = 0n;
+  while (elapsed < limit) {
+    sign("sha256", signingInput, privateKey);
+    signatures++;
+    elapsed = process.hrtime.bigint() - start;
+  }
+  return { signatures, seconds: Number(elapsed) / 1e9 };
+}
+
+signFor(warmupSeconds);
+const measured = signFor(seconds);
+process.stdout.write(`${JSON.stringify({ ...measured, sigsPerSecond: measured.signatures / measured.seconds })}\n`);
