@@ -12,6 +12,8 @@ export interface Rs256Floor {
   sigsPerSecond: number;
   signatures: number;
   seconds: number;
+  /** Share of the window the core was taken by other processes. */
+  wait: number;
 }
 
 /** RSA-2048 signatures per second on one core (node:crypto sign in a loop, after a warm-up). */

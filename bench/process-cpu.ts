@@ -2,18 +2,26 @@ import { readFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 
 /**
- * CPU time (user + system, all threads) a process has used so far, from /proc/<pid>/stat. The bench
- * samples it around each recorded window: a server at ~100% of its core is saturated, so the number is
- * the server's limit and not the load generator's.
+ * How a process used its core, from /proc. The bench samples the server around each recorded window:
+ * - cpuSeconds: CPU time (user + system, all threads) from /proc/<pid>/stat. A server at ~100% of its
+ *   core is saturated, so the number is the server's limit and not the load generator's.
+ * - waitSeconds: time its main thread was runnable but waiting for the core, from /proc/<pid>/schedstat.
+ *   Pinning keeps the bench's processes apart, not other people's: this is how much was taken by them.
  */
-export function cpuSeconds(pid: number): number {
+export interface CpuSample {
+  cpuSeconds: number;
+  waitSeconds: number;
+}
+
+export function sampleCpu(pid: number): CpuSample {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   // Field 2 (comm) may contain spaces and parentheses; everything after the last ")" is space-separated.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // After comm, the state is field 3; utime and stime are fields 14 and 15 → indexes 11 and 12 here.
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  return (utime + stime) / clockTicksPerSecond();
+  const cpuSeconds = (Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond();
+  // schedstat: time on the CPU (ns), time waiting on a run queue (ns), timeslices.
+  const schedstat = readFileSync(`/proc/${pid}/schedstat`, "utf8").trim().split(" ");
+  return { cpuSeconds, waitSeconds: Number(schedstat[1]) / 1e9 };
 }
 
 let ticks: number | undefined;

@@ -1,5 +1,5 @@
 import autocannon from "autocannon";
-import { cpuSeconds } from "../process-cpu.ts";
+import { sampleCpu } from "../process-cpu.ts";
 import type { LoadJob, LoadResult } from "../load-protocol.ts";
 
 /**
@@ -29,7 +29,7 @@ if (job.warmupSeconds > 0) {
 
 let latencies = new Float64Array(1 << 16);
 let count = 0;
-const serverCpuBefore = cpuSeconds(job.serverPid);
+const serverBefore = sampleCpu(job.serverPid);
 const selfCpuBefore = process.cpuUsage();
 const started = process.hrtime.bigint();
 
@@ -46,7 +46,7 @@ instance.on("response", (_client: unknown, statusCode: number, _bytes: number, r
 const result = await instance;
 
 const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-const serverCpu = (cpuSeconds(job.serverPid) - serverCpuBefore) / wallSeconds;
+const serverAfter = sampleCpu(job.serverPid);
 const self = process.cpuUsage(selfCpuBefore);
 const sorted = latencies.subarray(0, count).sort();
 
@@ -65,7 +65,8 @@ const output: LoadResult = {
   errors: result.errors,
   timeouts: result.timeouts,
   statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
-  serverCpu,
+  serverCpu: (serverAfter.cpuSeconds - serverBefore.cpuSeconds) / wallSeconds,
+  serverWait: (serverAfter.waitSeconds - serverBefore.waitSeconds) / wallSeconds,
   loadCpu: (self.user + self.system) / 1e6 / wallSeconds,
 };
 process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -14,8 +14,8 @@ export function collectParams(search: URLSearchParams, limits: ParamLimits): Par
   for (const [name, value] of search) {
     // RFC 6749 §3.1: parameters sent without a value are treated as omitted.
     if (value === "") continue;
-    if (params.has(name)) throw invalidRequest(`parameter "${name.slice(0, 64)}" is repeated`);
-    if (value.length > limits.maxParameterLength) throw invalidRequest(`parameter "${name.slice(0, 64)}" is too long`);
+    if (params.has(name)) throw invalidRequest(`parameter '${name.slice(0, 64)}' is repeated`);
+    if (value.length > limits.maxParameterLength) throw invalidRequest(`parameter '${name.slice(0, 64)}' is too long`);
     params.set(name, value);
   }
   return params;

@@ -14,6 +14,8 @@ export interface RefreshGrant {
   amr?: string[];
   acr?: string;
   sid?: string;
+  /** Access tokens issued alongside this family (jti, exp in epoch seconds): revoked with it (RFC 7009 §2.1). */
+  accessTokens: Array<{ jti: string; exp: number }>;
 }
 
 const hash = (token: string) => createHash("sha256").update(token).digest("base64url");
@@ -24,11 +26,11 @@ const hash = (token: string) => createHash("sha256").update(token).digest("base6
  */
 export class RefreshTokens {
   private readonly tokens: RecordStore<RefreshGrant>;
-  private readonly revokedFamilies: RecordStore<true>;
+  private readonly revoked: RecordStore<true>;
 
   constructor(store: Store, private readonly clock: Clock) {
     this.tokens = store.namespace("refreshTokens");
-    this.revokedFamilies = store.namespace("revokedTokens");
+    this.revoked = store.namespace("revokedTokens");
   }
 
   async issue(grant: Omit<RefreshGrant, "familyId"> & { familyId?: string }): Promise<string> {
@@ -54,11 +56,17 @@ export class RefreshTokens {
     return true;
   }
 
+  /** Revokes every token of the family, and the access tokens issued with it that have not yet expired. */
   async revokeFamily(grant: RefreshGrant): Promise<void> {
-    await this.revokedFamilies.set(`family:${grant.familyId}`, true, Math.max(1, grant.expiresAt - this.clock()));
+    const now = this.clock();
+    await this.revoked.set(`family:${grant.familyId}`, true, Math.max(1, grant.expiresAt - now));
+    for (const { jti, exp } of grant.accessTokens) {
+      const ttl = exp * 1000 - now;
+      if (ttl > 0) await this.revoked.set(jti, true, ttl);
+    }
   }
 
   private async isFamilyRevoked(familyId: string): Promise<boolean> {
-    return (await this.revokedFamilies.get(`family:${familyId}`)) === true;
+    return (await this.revoked.get(`family:${familyId}`)) === true;
   }
 }

@@ -1,9 +1,11 @@
 import type { RecordStore } from "../stores/store.ts";
 
 /**
- * Counts failed attempts per subject (an account, or account + method) in the shared store, so every
- * provider process sees the same count. A locked subject is told exactly what a wrong answer is told:
- * callers check `isLocked` but answer a lock and a failure alike.
+ * Limits attempts per subject (an account, or account + method) through a counter in the shared
+ * store, so every provider process sees the same count. An attempt is counted atomically *before*
+ * the secret is checked: otherwise guesses sent together all pass a "not locked yet" check while the
+ * earlier ones are still being verified. A success resets the count. Callers answer a refused
+ * attempt exactly as they answer a wrong secret, so a lockout is not observable.
  */
 export class AttemptLimiter {
   constructor(
@@ -13,17 +15,19 @@ export class AttemptLimiter {
     private readonly windowMs: number,
   ) {}
 
-  async isLocked(subject: string): Promise<boolean> {
-    return ((await this.counters.get(this.key(subject))) ?? 0) >= this.maxFailures;
+  /** Counts one attempt; false when the subject has used up its attempts in this window. */
+  async tryAttempt(subject: string): Promise<boolean> {
+    return (await this.counters.increment(this.key(subject), this.windowMs)) <= this.maxFailures;
   }
 
-  /** Records one failure; atomic, so concurrent failures are all counted. */
-  async recordFailure(subject: string): Promise<number> {
-    return this.counters.increment(this.key(subject), this.windowMs);
-  }
-
-  async reset(subject: string): Promise<void> {
+  /** The attempt succeeded: its count (and earlier failures) no longer stand against the subject. */
+  async succeeded(subject: string): Promise<void> {
     await this.counters.delete(this.key(subject));
+  }
+
+  /** Attempts counted in the current window (for operators and tests). */
+  async count(subject: string): Promise<number> {
+    return (await this.counters.get(this.key(subject))) ?? 0;
   }
 
   private key(subject: string): string {

@@ -36,7 +36,7 @@ export function tokenEndpoint(provider: Provider) {
       const grantType = ctx.params!.get("grant_type");
       if (grantType === undefined) throw invalidRequest("grant_type is required");
       const grant = Object.hasOwn(grantHandlers, grantType) ? grantHandlers[grantType as GrantType] : undefined;
-      if (!grant) throw unsupportedGrantType(`grant_type "${grantType.slice(0, 64)}" is not supported`);
+      if (!grant) throw unsupportedGrantType(`grant_type '${grantType.slice(0, 64)}' is not supported`);
       if (!ctx.client!.grantTypes.has(grantType as GrantType)) throw unauthorizedClient(`the client may not use ${grantType}`);
       ctx.grant = grant;
     },

@@ -4,11 +4,23 @@ import { OAuthError, temporarilyUnavailable } from "../../oauth/oauth-error.ts";
 import { StoreUnavailableError } from "../../stores/store-unavailable-error.ts";
 import { sendJson } from "../send-json.ts";
 
-/** body-parser failures are client mistakes: they get a protocol error, never a 500. */
+/**
+ * body-parser failures are client mistakes (too large, bad encoding, a corrupt gzip body whose zlib
+ * error carries only a status): they get a protocol error, never a 500.
+ */
 function fromBodyParser(err: { type?: unknown; status?: unknown }): OAuthError | undefined {
   if (err.type === "entity.too.large") return new OAuthError(413, "invalid_request", "the request body is too large");
-  if (typeof err.type === "string" && typeof err.status === "number" && err.status < 500) return new OAuthError(400, "invalid_request", "the request body cannot be read");
+  if (typeof err.status === "number" && err.status >= 400 && err.status < 500) return new OAuthError(400, "invalid_request", "the request body cannot be read");
   return undefined;
+}
+
+/**
+ * RFC 6749 §5.2 allows only %x20-21 / %x23-5B / %x5D-7E in error_description: no quotes, no
+ * backslash, nothing outside printable ASCII. Descriptions may mention request values, so they are
+ * cleaned here, in one place, rather than trusted at every throw.
+ */
+export function wireDescription(description: string): string {
+  return description.replace(/"/g, "'").replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, "").slice(0, 200);
 }
 
 /** Turns every error into the wire format. Unknown errors become a generic server_error, logged with their stack. */
@@ -26,6 +38,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (res.headersSent) return res.end();
     for (const [name, value] of Object.entries(oauth.headers)) res.setHeader(name, value);
     if (oauth.status === 503) res.setHeader("Retry-After", "5");
-    sendJson(res, oauth.status, { error: oauth.error, error_description: oauth.description });
+    sendJson(res, oauth.status, { error: oauth.error, error_description: wireDescription(oauth.description) });
   };
 }

@@ -17,8 +17,8 @@ export function clientCredentialsScope(requested: string | undefined, client: Cl
   const wanted = parseScope(requested);
   if (wanted.length === 0) throw invalidScope("scope is empty");
   const idScope = wanted.find((s) => scopes.isIdentityScope(s));
-  if (idScope !== undefined) throw invalidScope(`"${idScope}" is an ID scope; client_credentials takes API scopes only`);
+  if (idScope !== undefined) throw invalidScope(`'${idScope}' is an ID scope; client_credentials takes API scopes only`);
   const notAllowed = wanted.find((s) => !client.allowedScopes.has(s) || !scopes.isApiScope(s));
-  if (notAllowed !== undefined) throw invalidScope(`scope "${notAllowed}" is not allowed for this client`);
+  if (notAllowed !== undefined) throw invalidScope(`scope '${notAllowed}' is not allowed for this client`);
   return wanted;
 }

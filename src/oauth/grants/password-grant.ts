@@ -25,7 +25,7 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
   const sub = await checkPassword(provider, username, password);
   const authTime = epochSeconds(provider.clock);
   const amr = ["password"];
-  const { token } = provider.accessTokens.issue({
+  const { token, claims } = provider.accessTokens.issue({
     sub,
     clientId: client.id,
     scopes,
@@ -41,19 +41,17 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
     expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000,
     authTime,
     amr,
+    accessTokens: [{ jti: claims.jti, exp: claims.exp }],
   });
   return { ...response, refresh_token: refreshToken };
 };
 
 async function checkPassword(provider: Provider, username: string, password: string): Promise<string> {
   const user = provider.users.findByUsername(username);
-  const locked = await provider.passwordAttempts.isLocked(username);
-  const usable = user !== undefined && !user.disabled && user.password_hash !== undefined && !locked;
-  const matches = await verifyPassword(password, usable ? user.password_hash! : await decoyHash);
-  if (!usable || !matches) {
-    await provider.passwordAttempts.recordFailure(username);
-    throw invalidGrant(WRONG);
-  }
-  await provider.passwordAttempts.reset(username);
-  return user.sub;
+  const allowed = await provider.passwordAttempts.tryAttempt(username);
+  const hash = allowed && user !== undefined && !user.disabled ? user.password_hash : undefined;
+  const matches = await verifyPassword(password, hash ?? (await decoyHash));
+  if (hash === undefined || !matches) throw invalidGrant(WRONG);
+  await provider.passwordAttempts.succeeded(username);
+  return user!.sub;
 }

@@ -13,6 +13,6 @@ export function userGrantScope(requested: string | undefined, client: Client): s
   const wanted = parseScope(requested);
   if (wanted.length === 0) throw invalidScope("scope is empty");
   const notAllowed = wanted.find((s) => !client.allowedScopes.has(s));
-  if (notAllowed !== undefined) throw invalidScope(`scope "${notAllowed}" is not allowed for this client`);
+  if (notAllowed !== undefined) throw invalidScope(`scope '${notAllowed}' is not allowed for this client`);
   return wanted;
 }

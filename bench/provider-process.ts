@@ -1,0 +1,99 @@
+import type { ChildProcess } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { parseDocument } from "yaml";
+import { onBenchExit, spawnTracked, stop } from "./child-processes.ts";
+import { pinnedNode } from "./cpu-pinning.ts";
+import { PROJECT_ROOT } from "./workers.ts";
+
+const STARTUP_TIMEOUT_MS = 30_000;
+
+export interface RunningProvider {
+  baseUrl: string;
+  pid: number;
+  /** Where its stdout (JSON logs) and stderr (banner, errors) go. */
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `portcullis start` pinned to `cpu`, on a copy of config/ whose data_dir is a temp dir, so
+ * the bench never touches the working tree's var/. Its output goes to a log file in that temp dir
+ * (removed when the bench exits). Extra node flags for the provider only, e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof` (not allowed in NODE_OPTIONS), go in BENCH_PROVIDER_NODE_ARGS.
+ */
+export async function startProvider(cpu: number, env: NodeJS.ProcessEnv): Promise<RunningProvider> {
+  const root = mkdtempSync(join(tmpdir(), "portcullis-bench-"));
+  onBenchExit(() => rmSync(root, { recursive: true, force: true }));
+  const configDir = prepareConfig(root);
+  const logFile = join(root, "provider.log");
+  const port = await freePort();
+
+  const log = openSync(logFile, "a");
+  const nodeArgs = (env.BENCH_PROVIDER_NODE_ARGS ?? "").split(/\s+/).filter((a) => a !== "");
+  const { command, args } = pinnedNode(cpu, [...nodeArgs, "bin/portcullis.js", "start", "--config", configDir, "--port", String(port)]);
+  const child = spawnTracked(command, args, { cwd: PROJECT_ROOT, stdio: ["ignore", log, log] });
+  closeSync(log);
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilServing(child, `${baseUrl}/.well-known/openid-configuration`, logFile);
+  } catch (error) {
+    await stop(child);
+    throw error;
+  }
+  return { baseUrl, pid: child.pid!, logFile, stop: () => stop(child, 10_000) };
+}
+
+/** config/ copied to `root`/config with data_dir set to `root`/data (comments and layout kept). */
+function prepareConfig(root: string): string {
+  const configDir = join(root, "config");
+  const dataDir = join(root, "data");
+  cpSync(join(PROJECT_ROOT, "config"), configDir, { recursive: true });
+  mkdirSync(dataDir);
+  const providerFile = join(configDir, "provider.yaml");
+  const doc = parseDocument(readFileSync(providerFile, "utf8"));
+  doc.setIn(["data_dir"], dataDir);
+  writeFileSync(providerFile, doc.toString());
+  return configDir;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function waitUntilServing(child: ChildProcess, url: string, logFile: string): Promise<void> {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the provider exited (${child.exitCode ?? child.signalCode}) during startup:\n${logTail(logFile)}`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(100);
+  }
+  throw new Error(`the provider did not answer ${url} within ${STARTUP_TIMEOUT_MS / 1000} s:\n${logTail(logFile)}`);
+}
+
+export function logTail(logFile: string, lines = 20): string {
+  try {
+    return readFileSync(logFile, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}

@@ -1,0 +1,134 @@
+import { availableParallelism, cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { assertPinnable } from "./cpu-pinning.ts";
+import { ENDPOINTS, type Endpoint } from "./endpoints.ts";
+import { measureBareHttpFloor, measureRs256Floor, type Rs256Floor } from "./floors.ts";
+import { runLoad } from "./load.ts";
+import { problems } from "./load-protocol.ts";
+import { parseOptions, UsageError, USAGE, type BenchOptions } from "./options.ts";
+import { logTail, startProvider, type RunningProvider } from "./provider-process.ts";
+import { formatReport, writeResultsJson } from "./report.ts";
+import type { BenchResults, EndpointMeasurement, LoadMeasurement } from "./results.ts";
+import { evaluateTargets } from "./targets.ts";
+import { PROJECT_ROOT } from "./workers.ts";
+
+/**
+ * `npm run bench`: this machine's floors and the provider's endpoints, measured in one run with the
+ * server side pinned to one core and autocannon to another. See docs/performance.md.
+ */
+const RESULTS_FILE = join(PROJECT_ROOT, "bench", "results", "latest.json");
+
+async function main(): Promise<number> {
+  let parsed: BenchOptions | "help";
+  try {
+    parsed = parseOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS"))) throw error;
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed === "help") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const options = parsed;
+  assertPinnable([options.serverCpu, options.loadCpu]);
+
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    machine: { node: process.version, cpuModel: cpus()[0]?.model.trim() ?? "unknown", cores: availableParallelism(), loadAverage: loadavg() },
+    options,
+    floors: {},
+    measurements: [],
+    targets: [],
+  };
+  const endpoints = options.only.map((name) => ENDPOINTS[name]);
+
+  // Floors and endpoints are interleaved so each floor is measured close in time to what is divided by it.
+  if (endpoints.some((e) => e.floor === "bare_http")) {
+    progress(`floor: bare node:http, ${options.connections} connections`);
+    const result = await measureBareHttpFloor({
+      serverCpu: options.serverCpu,
+      loadCpu: options.loadCpu,
+      connections: options.connections,
+      warmupSeconds: options.warmupSeconds,
+      durationSeconds: options.durationSeconds,
+    });
+    results.floors.bare_http = { result, problems: problems(result) };
+  }
+
+  progress("starting the provider");
+  const provider = await startProvider(options.serverCpu, process.env);
+  try {
+    await preflight(provider, endpoints);
+    const rs256Samples: Rs256Floor[] = [];
+    for (const endpoint of endpoints) {
+      if (endpoint.floor === "rs256") rs256Samples.push(await rs256Floor(options));
+      const connections = endpoint.connections === "token" ? options.tokenConnections : options.connections;
+      progress(`${endpoint.name}: ${connections} connections`);
+      const result = await runLoad({
+        name: endpoint.name,
+        baseUrl: provider.baseUrl,
+        request: endpoint.request,
+        connections,
+        warmupSeconds: options.warmupSeconds,
+        durationSeconds: options.durationSeconds,
+        serverPid: provider.pid,
+        loadCpu: options.loadCpu,
+      });
+      if (endpoint.floor === "rs256") rs256Samples.push(await rs256Floor(options));
+      results.measurements.push({ endpoint: endpoint.name, floor: endpoint.floor, result, problems: problems(result), ratio: null });
+    }
+    if (rs256Samples.length > 0) {
+      const mean = rs256Samples.reduce((sum, s) => sum + s.sigsPerSecond, 0) / rs256Samples.length;
+      results.floors.rs256 = { sigsPerSecond: mean, samples: rs256Samples };
+    }
+  } finally {
+    await provider.stop();
+  }
+
+  for (const m of results.measurements) m.ratio = ratio(m, results);
+  results.targets = evaluateTargets(results.measurements);
+
+  process.stdout.write(`\n${formatReport(results)}\n`);
+  writeResultsJson(results, RESULTS_FILE);
+  process.stdout.write(`\nresults written to ${RESULTS_FILE}\n`);
+
+  const failed = results.targets.some((t) => t.status !== "PASS");
+  return options.check && failed ? 1 : 0;
+}
+
+async function rs256Floor(options: BenchOptions): Promise<Rs256Floor> {
+  progress("floor: RS256 signatures on one core");
+  return measureRs256Floor(options.serverCpu);
+}
+
+/** One request per endpoint before any load: a misconfiguration is one clear error, not N failed requests. */
+async function preflight(provider: RunningProvider, endpoints: readonly Endpoint[]): Promise<void> {
+  for (const endpoint of endpoints) {
+    const { path, method, headers, body } = endpoint.request;
+    const response = await fetch(new URL(path, provider.baseUrl), { method, ...(headers ? { headers } : {}), ...(body !== undefined ? { body } : {}) });
+    const problem = endpoint.preflight(response.status, await response.text());
+    if (problem) throw new Error(`${endpoint.name} preflight failed: ${problem}\nprovider log:\n${logTail(provider.logFile)}`);
+  }
+}
+
+function ratio(m: EndpointMeasurement, results: BenchResults): number | null {
+  if (m.problems.length > 0) return null;
+  if (m.floor === "rs256") return results.floors.rs256 ? m.result.reqPerSec / results.floors.rs256.sigsPerSecond : null;
+  const floor: LoadMeasurement | undefined = results.floors.bare_http;
+  return floor && floor.problems.length === 0 ? m.result.reqPerSec / floor.result.reqPerSec : null;
+}
+
+function progress(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    // process.exit runs the exit hooks: child processes are killed, temp dirs removed.
+    process.exit(1);
+  },
+);

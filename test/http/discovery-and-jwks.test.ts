@@ -1,0 +1,146 @@
+/**
+ * Discovery and JWKS (SPEC "Discovery", "Token validation by clients"): the metadata tells the truth
+ * about what is served, and the key set publishes public RSA keys only.
+ */
+import { readFileSync } from "node:fs";
+import { request } from "node:http";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { clientCredentialsToken, decodeJwt, DISCOVERY, JWKS, LEGACY, requestPassword, send, SERVICE } from "./helpers.ts";
+
+let p: TestProvider;
+let metadata: Record<string, unknown>;
+
+beforeAll(async () => {
+  p = await startTestProvider();
+  const res = await fetch(p.url + DISCOVERY);
+  expect(res.status).toBe(200);
+  metadata = (await res.json()) as Record<string, unknown>;
+});
+afterAll(() => p?.close());
+
+/** A real, successful token request for each grant type the provider may advertise at this stage. */
+const GRANT_CHECKS: Record<string, () => Promise<number>> = {
+  client_credentials: async () => (await postForm(p.url + "/connect/token", { grant_type: "client_credentials", client_id: SERVICE.id, client_secret: SERVICE.secret })).status,
+  password: async () => (await requestPassword(p, "alice", "alice-password")).status,
+};
+
+describe("discovery", () => {
+  it("names the provider's issuer", () => {
+    expect(metadata.issuer).toBe(p.issuer);
+  });
+
+  it("never takes the issuer or endpoint URLs from Host or X-Forwarded-* headers", async () => {
+    const { hostname, port } = new URL(p.url);
+    const headers = { host: "evil.example", "x-forwarded-host": "evil2.example", "x-forwarded-proto": "https", forwarded: "host=evil3.example;proto=https" };
+    const text = await new Promise<string>((resolve, reject) => {
+      const req = request({ hostname, port, path: DISCOVERY, headers }, (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        res.on("end", () => resolve(body));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(JSON.parse(text)).toEqual(metadata);
+    expect(text).not.toMatch(/evil|https:/);
+  });
+
+  it("advertises only endpoint URLs under the issuer that are really served", async () => {
+    const endpoints = Object.entries(metadata).filter(([key]) => key.endsWith("_endpoint") || key === "jwks_uri");
+    expect(endpoints.map(([key]) => key)).toEqual(expect.arrayContaining(["introspection_endpoint", "jwks_uri", "revocation_endpoint", "token_endpoint"]));
+    for (const [key, value] of endpoints) {
+      expect(value, key).toEqual(expect.any(String));
+      expect((value as string).startsWith(p.issuer + "/"), key).toBe(true);
+      expect((await send(value as string)).status, key).not.toBe(404);
+    }
+  });
+
+  it("advertises exactly client_credentials and password, and each one works", async () => {
+    expect([...(metadata.grant_types_supported as string[])].sort()).toEqual(["client_credentials", "password"]);
+    for (const grant of metadata.grant_types_supported as string[]) {
+      expect(GRANT_CHECKS[grant], `no check for advertised grant ${grant}`).toBeDefined();
+      expect(await GRANT_CHECKS[grant]!(), grant).toBe(200);
+    }
+  });
+
+  it("advertises client_secret_post and client_secret_basic at the token endpoint, and both work", async () => {
+    expect([...(metadata.token_endpoint_auth_methods_supported as string[])].sort()).toEqual(["client_secret_basic", "client_secret_post"]);
+    const viaPost = await postForm(metadata.token_endpoint as string, { grant_type: "client_credentials", client_id: SERVICE.id, client_secret: SERVICE.secret });
+    const viaBasic = await postForm(metadata.token_endpoint as string, { grant_type: "client_credentials" }, { authorization: basic(SERVICE.id, SERVICE.secret) });
+    expect([viaPost.status, viaBasic.status]).toEqual([200, 200]);
+  });
+
+  it("lists every scope declared in scopes.yaml, and offline_access", () => {
+    const file = parse(readFileSync(join(p.configDir, "scopes.yaml"), "utf8")) as {
+      identity_scopes: Array<{ name: string }>;
+      api_resources: Array<{ scopes: Array<{ name: string }> }>;
+    };
+    const declared = [...file.identity_scopes.map((s) => s.name), ...file.api_resources.flatMap((r) => r.scopes.map((s) => s.name))];
+    expect(declared).toEqual(expect.arrayContaining(["openid", "profile", "acme", "acme.api.msg"]));
+    expect(metadata.scopes_supported).toEqual(expect.arrayContaining([...declared, "offline_access"]));
+  });
+
+  it("advertises RS256 as the only ID token signing algorithm", () => {
+    expect(metadata.id_token_signing_alg_values_supported).toEqual(["RS256"]);
+  });
+
+  it("answers HEAD with 200, and POST with 405 and Allow: GET, HEAD", async () => {
+    expect((await fetch(p.url + DISCOVERY, { method: "HEAD" })).status).toBe(200);
+    const post = await send(p.url + DISCOVERY, { method: "POST" });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET, HEAD");
+    expect(post.json?.error).toBe("invalid_request");
+  });
+});
+
+describe("JWKS", () => {
+  let keys: Array<Record<string, unknown>>;
+
+  beforeAll(async () => {
+    const res = await fetch(metadata.jwks_uri as string);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    keys = ((await res.json()) as { keys: Array<Record<string, unknown>> }).keys;
+  });
+
+  it("is served at the SPEC path and announced as jwks_uri", () => {
+    expect(metadata.jwks_uri).toBe(p.issuer + JWKS);
+  });
+
+  it("publishes at least one key", () => {
+    expect(keys.length).toBeGreaterThan(0);
+  });
+
+  it("gives every key exactly kid, kty RSA, use sig, alg RS256, e and n", () => {
+    for (const key of keys) {
+      expect(Object.keys(key).sort()).toEqual(["alg", "e", "kid", "kty", "n", "use"]);
+      expect(key).toMatchObject({ kty: "RSA", use: "sig", alg: "RS256", kid: expect.any(String), e: expect.stringMatching(/^[A-Za-z0-9_-]+$/) });
+      expect(key.n).toMatch(/^[A-Za-z0-9_-]{342,}$/); // RSA-2048 or larger
+    }
+  });
+
+  it("publishes no private key member", () => {
+    for (const key of keys) for (const member of ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]) expect(key).not.toHaveProperty(member);
+  });
+
+  it("gives each key a distinct kid", () => {
+    expect(new Set(keys.map((k) => k.kid)).size).toBe(keys.length);
+  });
+
+  it("contains the kid of an issued access token", async () => {
+    const { header } = decodeJwt(await clientCredentialsToken(p));
+    expect(keys.map((k) => k.kid)).toContain(header.kid);
+    const user = await requestPassword(p, "alice", "alice-password", {}, LEGACY);
+    expect(keys.map((k) => k.kid)).toContain(decodeJwt(user.json!.access_token as string).header.kid);
+  });
+
+  it("answers HEAD with 200, and POST with 405", async () => {
+    expect((await fetch(p.url + JWKS, { method: "HEAD" })).status).toBe(200);
+    const post = await send(p.url + JWKS, { method: "POST" });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET, HEAD");
+  });
+});

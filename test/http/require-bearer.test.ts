@@ -1,0 +1,118 @@
+/**
+ * requireBearer (RFC 6750) in front of a resource server of our own, with tokens from a real provider:
+ * the challenge, invalid_token and insufficient_scope answers, and the claims the handler sees.
+ */
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requireBearer, bearerClaims } from "../../src/http/middleware/require-bearer.ts";
+import { errorHandler } from "../../src/http/middleware/error-handler.ts";
+import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { appendAt, clientCredentialsToken, clientEntry, decodeJwt, expectNoInternals, revoke, send, SERVICE, sleep, type FormResponse } from "./helpers.ts";
+
+const SHORT = { id: "short-service", secret: "short-service-secret" } as const;
+
+let p: TestProvider;
+let server: Server;
+let api: string;
+
+beforeAll(async () => {
+  p = await startTestProvider({
+    edits: { "clients.yaml": appendAt("clients", 4, [clientEntry(SHORT.id, SHORT.secret, ["client_credentials"], ["acme.api.msg"], { lifetimes: { access_token: "1s" } })]) },
+  });
+  const app = express();
+  app.get("/messages", requireBearer(p.provider.accessTokenVerifier, { scopes: ["acme.api.msg"] }), (_req, res) => {
+    res.json({ claims: bearerClaims(res) });
+  });
+  app.use(errorHandler(p.provider.logger));
+  server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/messages`;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await p?.close();
+});
+
+const call = (authorization?: string, path = "") => send(api + path, { headers: authorization === undefined ? {} : { authorization } });
+
+/** 401 invalid_token, in the body and in the challenge. */
+function expectInvalidToken(res: FormResponse) {
+  expect({ status: res.status, error: res.json?.error }, res.text).toEqual({ status: 401, error: "invalid_token" });
+  expect(res.headers.get("www-authenticate")).toMatch(/^Bearer realm="[^"]+", error="invalid_token"/);
+  expectNoInternals(res.text);
+}
+
+describe("no token", () => {
+  it("answers 401 with a bare Bearer challenge that names the realm and no error", async () => {
+    const res = await call();
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get("www-authenticate")!;
+    expect(challenge).toMatch(/^Bearer realm="[^"]+"$/);
+    expect(challenge).not.toContain("error=");
+  });
+
+  it("treats a Basic header as no token", async () => {
+    const res = await call(`Basic ${Buffer.from("demo-service:demo-service-secret").toString("base64")}`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer realm="[^"]+"$/);
+  });
+
+  it("does not accept a token in the query string", async () => {
+    const token = await clientCredentialsToken(p, SERVICE, "acme.api.msg");
+    const res = await call(undefined, `?access_token=${token}`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).not.toContain("error=");
+  });
+});
+
+describe("bad tokens", () => {
+  it.each(["garbage", "a.b.c", "eyJhbGciOiJub25lIn0.e30."])("answers the garbage token %j with 401 invalid_token", async (token) => {
+    expectInvalidToken(await call(`Bearer ${token}`));
+  });
+
+  it("answers a revoked token with 401 invalid_token", async () => {
+    const token = await clientCredentialsToken(p, SERVICE, "acme.api.msg");
+    expect((await call(`Bearer ${token}`)).status).toBe(200);
+    expect((await revoke(p, token, SERVICE)).status).toBe(200);
+    expectInvalidToken(await call(`Bearer ${token}`));
+  });
+
+  it("answers an expired token with 401 invalid_token", async () => {
+    const token = await clientCredentialsToken(p, SHORT);
+    await sleep(2100);
+    expectInvalidToken(await call(`Bearer ${token}`));
+  });
+
+  it("answers a provider-signed token typed JWT instead of at+jwt with 401 invalid_token", async () => {
+    const { payload } = decodeJwt(await clientCredentialsToken(p, SERVICE, "acme.api.msg"));
+    expectInvalidToken(await call(`Bearer ${p.provider.signer.sign(payload, "JWT")}`));
+  });
+});
+
+describe("scopes", () => {
+  it("answers a valid token without the required scope with 403 insufficient_scope naming the scope", async () => {
+    const token = await clientCredentialsToken(p, SERVICE, "acme");
+    const res = await call(`Bearer ${token}`);
+    expect({ status: res.status, error: res.json?.error }).toEqual({ status: 403, error: "insufficient_scope" });
+    const challenge = res.headers.get("www-authenticate")!;
+    expect(challenge).toMatch(/^Bearer realm="[^"]+"/);
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="acme.api.msg"');
+  });
+
+  it("lets a token with the required scope through and hands the handler its verified claims", async () => {
+    const token = await clientCredentialsToken(p, SERVICE, "acme acme.api.msg");
+    const res = await call(`Bearer ${token}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json!.claims).toEqual(decodeJwt(token).payload);
+    expect(res.json!.claims).toMatchObject({ sub: SERVICE.id, client_id: SERVICE.id, iss: p.issuer, scope: "acme acme.api.msg" });
+  });
+
+  it("accepts the scheme name in any case", async () => {
+    const token = await clientCredentialsToken(p, SERVICE, "acme.api.msg");
+    expect((await call(`bearer ${token}`)).status).toBe(200);
+  });
+});
