@@ -118,8 +118,9 @@ export class PostgresStore implements Store {
     this.#tableReady ??= this.#pool.query(KEYV_TABLE_DDL).then(
       () => undefined,
       (error: { code?: string }) => {
-        // Two processes creating the table at once: one of them gets a unique violation on the catalog.
-        if (error.code === "23505" || error.code === "42P07") return;
+        // Two processes creating the table at once: the loser waits for the winner's commit, then gets a
+        // unique violation on the catalog, "relation exists" or "type exists" (the table's row type).
+        if (error.code === "23505" || error.code === "42P07" || error.code === "42710") return;
         this.#tableReady = undefined;
         throw error;
       },
