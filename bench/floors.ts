@@ -10,6 +10,8 @@ import { firstJsonLine, startWorker } from "./workers.ts";
 
 export interface Rs256Floor {
   sigsPerSecond: number;
+  /** Signatures per second of CPU time: what the core could do if nothing else ran on it. */
+  sigsPerCpuSecond: number;
   signatures: number;
   seconds: number;
   /** Share of the window the core was taken by other processes. */

@@ -27,6 +27,8 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
   /** Server CPU time / wall time in the window: ~1.0 means its core was saturated. */
   serverCpu: number;
+  /** Server CPU time per 2xx response, in µs: unlike req/s, barely moved by other processes taking the core. */
+  serverCpuUsPerRequest: number;
   /** Time the server's main thread waited for its core (taken by other processes) / wall time. */
   serverWait: number;
   /** The load generator's own CPU time / wall time: near 1.0 means it may be the limit, not the server. */

@@ -23,10 +23,10 @@ export interface BenchOptions {
 
 export const USAGE = `usage: npm run bench -- [options]
 
-  --duration S            seconds recorded per measurement (env BENCH_DURATION, default 8)
+  --duration S            seconds recorded per measurement (env BENCH_DURATION, default 4)
   --warmup S              seconds of unrecorded load before each (env BENCH_WARMUP, default 2)
   --connections N         connections for discovery, JWKS and the node:http floor (env BENCH_CONNECTIONS, default 32)
-  --token-connections N   connections for client_credentials (env BENCH_TOKEN_CONNECTIONS, default 8)
+  --token-connections N   connections for client_credentials (env BENCH_TOKEN_CONNECTIONS, default 4)
   --only NAME[,NAME]      load only these: ${ENDPOINT_NAMES.join(", ")} (env BENCH_ONLY)
   --check                 exit 1 when a target fails or a measurement is invalid (env BENCH_CHECK=1)
   --server-cpu N          core for the server side (env BENCH_SERVER_CPU, default 0)
@@ -59,7 +59,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     durationSeconds: number("--duration", values.duration ?? env.BENCH_DURATION, 8, 1),
     warmupSeconds: number("--warmup", values.warmup ?? env.BENCH_WARMUP, 2, 0),
     connections: integer("--connections", values.connections ?? env.BENCH_CONNECTIONS, 32, 1),
-    tokenConnections: integer("--token-connections", values["token-connections"] ?? env.BENCH_TOKEN_CONNECTIONS, 8, 1),
+    tokenConnections: integer("--token-connections", values["token-connections"] ?? env.BENCH_TOKEN_CONNECTIONS, 4, 1),
     only: endpointList(values.only ?? (env.BENCH_ONLY ? [env.BENCH_ONLY] : [])),
     check: values.check ?? env.BENCH_CHECK === "1",
     serverCpu: integer("--server-cpu", values["server-cpu"] ?? env.BENCH_SERVER_CPU, 0, 0),

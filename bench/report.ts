@@ -1,40 +1,47 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { FloorName } from "./endpoints.ts";
+import type { LoadResult } from "./load-protocol.ts";
 import type { BenchResults, LoadMeasurement } from "./results.ts";
 
 const FLOOR_LABEL: Record<FloorName, string> = { bare_http: "node:http", rs256: "RS256" };
 
-/** The human-readable report: floors, one row per endpoint with its ratio, then the stage targets. */
+/** Above this share of the server core taken by other processes, a run is flagged as noisy. */
+const NOISY_WAIT = 0.1;
+/** Above this, the load generator may be what limits the number. */
+const BUSY_LOAD_GENERATOR = 0.9;
+
+/** The human-readable report: floors, one row per endpoint with its ratios, warnings, then the targets. */
 export function formatReport(results: BenchResults): string {
   const o = results.options;
-  const out: string[] = [];
-  out.push(
+  const out: string[] = [
     `Portcullis bench ${results.date}  node ${results.machine.node}  ${results.machine.cpuModel} (${results.machine.cores} cores)`,
-    `server on core ${o.serverCpu}, load generator on core ${o.loadCpu}; ${o.durationSeconds} s recorded after ${o.warmupSeconds} s warm-up; load average at start ${results.machine.loadAverage.map((l) => l.toFixed(2)).join(" ")}`,
+    `server on core ${o.serverCpu}, load generator on core ${o.loadCpu}; ${o.durationSeconds} s recorded after ${o.warmupSeconds} s warm-up; ` +
+      `load average at start ${results.machine.loadAverage.map((l) => l.toFixed(2)).join(" ")}`,
     "",
-  );
+  ];
 
-  const rows: string[][] = [["", "conns", "req/s", "p50 ms", "p99 ms", "failed", "server CPU", "core taken", "load CPU", "ratio"]];
+  const rows: string[][] = [["", "conns", "req/s", "p50 ms", "p99 ms", "failed", "server CPU", "core taken", "load CPU", "CPU µs/req", "ratio", "ratio/CPU"]];
   const { rs256, bare_http } = results.floors;
   if (rs256) {
-    const samples = rs256.samples.map((s) => fmt(s.sigsPerSecond, 0)).join(" / ");
-    const taken = rs256.samples.map((s) => pct(s.wait)).join(" / ");
-    rows.push([`floor: RS256 sign/s (1 core)`, "-", fmt(rs256.sigsPerSecond, 0), "-", "-", "-", "100%", taken, "-", `(${samples})`]);
+    const taken = Math.max(...rs256.samples.map((s) => s.wait));
+    rows.push(["floor: RS256 signatures/s", "-", fmt(rs256.sigsPerSecond, 0), "-", "-", "-", "100%", pct(taken), "-", fmt(1e6 / rs256.sigsPerCpuSecond, 0), "-", "-"]);
   }
-  if (bare_http) rows.push(loadRow("floor: bare node:http", bare_http, "-"));
+  if (bare_http) rows.push(loadRow("floor: bare node:http", bare_http, null, null));
   for (const m of results.measurements) {
-    rows.push(loadRow(m.endpoint, m, m.ratio === null ? "-" : `${fmt(m.ratio, 2)} of ${FLOOR_LABEL[m.floor]}`));
+    const vs = ` × ${FLOOR_LABEL[m.floor]}`;
+    rows.push(loadRow(m.endpoint, m, m.ratio === null ? null : `${fmt(m.ratio, 2)}${vs}`, m.cpuRatio === null ? null : `${fmt(m.cpuRatio, 2)}${vs}`));
   }
   out.push(...table(rows), "");
 
-  const invalid = [...(bare_http ? [["bare node:http", bare_http] as const] : []), ...results.measurements.map((m) => [m.endpoint, m] as const)]
-    .filter(([, m]) => m.problems.length > 0);
-  for (const [name, m] of invalid) out.push(`INVALID ${name}: ${m.problems.join("; ")}`);
-  if (invalid.length > 0) out.push("");
+  if (rs256 && rs256.samples.length > 1) {
+    out.push(`RS256 floor = mean of ${rs256.samples.map((s) => fmt(s.sigsPerSecond, 0)).join(" and ")} sigs/s (measured right before and right after client_credentials)`);
+  }
+  out.push(...warnings(results));
+  out.push("");
 
   for (const t of results.targets) {
-    const measured = t.ratio === null ? "not measured validly" : `measured ${fmt(t.ratio, 2)}`;
+    const measured = t.ratio === null ? "no valid measurement" : `measured ${fmt(t.ratio, 2)}`;
     out.push(`target  ${t.label}: ${measured}  ${t.status}   (${t.reference})`);
   }
   return out.join("\n");
@@ -45,8 +52,34 @@ export function writeResultsJson(results: BenchResults, file: string): void {
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
 }
 
-function loadRow(name: string, m: LoadMeasurement, ratio: string): string[] {
-  const r = m.result;
+/** What makes a number in this run less trustworthy than it looks. */
+function warnings(results: BenchResults): string[] {
+  const lines: string[] = [];
+  const loads: Array<[string, LoadMeasurement]> = [
+    ...(results.floors.bare_http ? [["bare node:http", results.floors.bare_http] as [string, LoadMeasurement]] : []),
+    ...results.measurements.map((m) => [m.endpoint, m] as [string, LoadMeasurement]),
+  ];
+  for (const [name, m] of loads) {
+    if (m.problems.length > 0) lines.push(`INVALID ${name}: ${m.problems.join("; ")} — not a number`);
+  }
+  const waits = [...loads.map(([name, m]) => [name, m.result.serverWait] as const), ...(results.floors.rs256?.samples ?? []).map((s) => ["RS256 floor", s.wait] as const)];
+  const noisy = waits.filter(([, w]) => w > NOISY_WAIT);
+  if (noisy.length > 0) {
+    lines.push(
+      `NOISY: other processes took the server core during ${noisy.map(([n, w]) => `${n} (${pct(w)})`).join(", ")}; ` +
+        `req/s ratios are less reliable than usual, ratio/CPU is the steadier cross-check — rerun when the machine is quieter`,
+    );
+  }
+  for (const [name, m] of loads) {
+    if (m.result.loadCpu > BUSY_LOAD_GENERATOR) {
+      lines.push(`note: the load generator used ${pct(m.result.loadCpu)} of its core during ${name}: that number may be partly the generator's limit`);
+    }
+  }
+  return lines;
+}
+
+function loadRow(name: string, m: LoadMeasurement, ratio: string | null, cpuRatio: string | null): string[] {
+  const r: LoadResult = m.result;
   const valid = m.problems.length === 0;
   return [
     name,
@@ -58,7 +91,9 @@ function loadRow(name: string, m: LoadMeasurement, ratio: string): string[] {
     pct(r.serverCpu),
     pct(r.serverWait),
     pct(r.loadCpu),
-    valid ? ratio : "-",
+    fmt(r.serverCpuUsPerRequest, 0),
+    valid && ratio !== null ? ratio : "-",
+    valid && cpuRatio !== null ? cpuRatio : "-",
   ];
 }
 

@@ -10,7 +10,7 @@ export interface BenchResults {
   options: BenchOptions;
   floors: {
     /** Measured right before and right after client_credentials; the ratio uses their mean. */
-    rs256?: { sigsPerSecond: number; samples: Rs256Floor[] };
+    rs256?: { sigsPerSecond: number; sigsPerCpuSecond: number; samples: Rs256Floor[] };
     bare_http?: LoadMeasurement;
   };
   measurements: EndpointMeasurement[];
@@ -26,8 +26,13 @@ export interface LoadMeasurement {
 export interface EndpointMeasurement extends LoadMeasurement {
   endpoint: EndpointName;
   floor: FloorName;
-  /** req/s divided by the floor; null when either side is invalid. */
+  /** req/s divided by the floor; null when either side is invalid. The targets use this one. */
   ratio: number | null;
+  /**
+   * The same ratio per CPU second (floor's CPU time per unit / server CPU time per request). Close to
+   * `ratio` on a quiet machine; when other processes take the server's core it is the steadier one.
+   */
+  cpuRatio: number | null;
 }
 
 export interface TargetResult {

@@ -77,17 +77,17 @@ async function main(): Promise<number> {
         loadCpu: options.loadCpu,
       });
       if (endpoint.floor === "rs256") rs256Samples.push(await rs256Floor(options));
-      results.measurements.push({ endpoint: endpoint.name, floor: endpoint.floor, result, problems: problems(result), ratio: null });
+      results.measurements.push({ endpoint: endpoint.name, floor: endpoint.floor, result, problems: problems(result), ratio: null, cpuRatio: null });
     }
     if (rs256Samples.length > 0) {
-      const mean = rs256Samples.reduce((sum, s) => sum + s.sigsPerSecond, 0) / rs256Samples.length;
-      results.floors.rs256 = { sigsPerSecond: mean, samples: rs256Samples };
+      const mean = (f: (s: Rs256Floor) => number) => rs256Samples.reduce((sum, s) => sum + f(s), 0) / rs256Samples.length;
+      results.floors.rs256 = { sigsPerSecond: mean((s) => s.sigsPerSecond), sigsPerCpuSecond: mean((s) => s.sigsPerCpuSecond), samples: rs256Samples };
     }
   } finally {
     await provider.stop();
   }
 
-  for (const m of results.measurements) m.ratio = ratio(m, results);
+  for (const m of results.measurements) Object.assign(m, ratios(m, results));
   results.targets = evaluateTargets(results.measurements);
 
   process.stdout.write(`\n${formatReport(results)}\n`);
@@ -113,11 +113,18 @@ async function preflight(provider: RunningProvider, endpoints: readonly Endpoint
   }
 }
 
-function ratio(m: EndpointMeasurement, results: BenchResults): number | null {
-  if (m.problems.length > 0) return null;
-  if (m.floor === "rs256") return results.floors.rs256 ? m.result.reqPerSec / results.floors.rs256.sigsPerSecond : null;
+/** Each measurement against its floor, by req/s and by CPU time per unit of work. */
+function ratios(m: EndpointMeasurement, results: BenchResults): Pick<EndpointMeasurement, "ratio" | "cpuRatio"> {
+  const none = { ratio: null, cpuRatio: null };
+  if (m.problems.length > 0) return none;
+  const { reqPerSec, serverCpuUsPerRequest } = m.result;
+  if (m.floor === "rs256") {
+    const floor = results.floors.rs256;
+    return floor ? { ratio: reqPerSec / floor.sigsPerSecond, cpuRatio: 1e6 / floor.sigsPerCpuSecond / serverCpuUsPerRequest } : none;
+  }
   const floor: LoadMeasurement | undefined = results.floors.bare_http;
-  return floor && floor.problems.length === 0 ? m.result.reqPerSec / floor.result.reqPerSec : null;
+  if (!floor || floor.problems.length > 0) return none;
+  return { ratio: reqPerSec / floor.result.reqPerSec, cpuRatio: floor.result.serverCpuUsPerRequest / serverCpuUsPerRequest };
 }
 
 function progress(message: string): void {

@@ -66,6 +66,7 @@ const output: LoadResult = {
   timeouts: result.timeouts,
   statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
   serverCpu: (serverAfter.cpuSeconds - serverBefore.cpuSeconds) / wallSeconds,
+  serverCpuUsPerRequest: count === 0 ? 0 : ((serverAfter.cpuSeconds - serverBefore.cpuSeconds) / count) * 1e6,
   serverWait: (serverAfter.waitSeconds - serverBefore.waitSeconds) / wallSeconds,
   loadCpu: (self.user + self.system) / 1e6 / wallSeconds,
 };

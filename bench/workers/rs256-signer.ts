@@ -5,8 +5,8 @@ import { sampleCpu } from "../process-cpu.ts";
  * The RS256 floor: RSA-2048 signatures per second on the core this process is pinned to, signing a
  * JWS signing input the size of a client_credentials access token, exactly as the provider does
  * (node:crypto sign with a parsed KeyObject). argv: warm-up seconds, measured seconds.
- * Prints one JSON line: { signatures, seconds, sigsPerSecond, wait } (wait: share of the window the core
- * was taken by other processes).
+ * Prints one JSON line: { signatures, seconds, sigsPerSecond, sigsPerCpuSecond, wait } (wait: share of the
+ * window the core was taken by other processes; sigsPerCpuSecond does not depend on it).
  */
 const warmupSeconds = Number(process.argv[2] ?? 1);
 const seconds = Number(process.argv[3] ?? 3);
@@ -43,5 +43,12 @@ function signFor(limitSeconds: number): { signatures: number; seconds: number } 
 signFor(warmupSeconds);
 const before = sampleCpu(process.pid);
 const measured = signFor(seconds);
-const wait = (sampleCpu(process.pid).waitSeconds - before.waitSeconds) / measured.seconds;
-process.stdout.write(`${JSON.stringify({ ...measured, sigsPerSecond: measured.signatures / measured.seconds, wait })}\n`);
+const after = sampleCpu(process.pid);
+process.stdout.write(
+  `${JSON.stringify({
+    ...measured,
+    sigsPerSecond: measured.signatures / measured.seconds,
+    sigsPerCpuSecond: measured.signatures / (after.cpuSeconds - before.cpuSeconds),
+    wait: (after.waitSeconds - before.waitSeconds) / measured.seconds,
+  })}\n`,
+);

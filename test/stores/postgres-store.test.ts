@@ -68,6 +68,21 @@ describe.skipIf(url === undefined)("postgres store", () => {
     await second.close();
   });
 
+  it("creates its table once when several processes start on an empty database at the same moment", async () => {
+    const database = `race_${randomBytes(4).toString("hex")}`;
+    await raw.query(`CREATE DATABASE ${database}`);
+    const fresh = new URL(url!);
+    fresh.pathname = `/${database}`;
+    const stores = Array.from({ length: 6 }, () => new PostgresStore({ url: fresh.toString(), keyPrefix }));
+    try {
+      await Promise.all(stores.map((s) => s.namespace("codes").set("k", 1, 60_000)));
+      expect(await stores[0]!.namespace("codes").get("k")).toBe(1);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+      await raw.query(`DROP DATABASE ${database}`);
+    }
+  });
+
   it("refuses keys longer than the key column", async () => {
     const store = open();
     try {
