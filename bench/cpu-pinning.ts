@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { availableParallelism } from "node:os";
+import { BenchError } from "./bench-error.ts";
 
 const TASKSET = "/usr/bin/taskset";
 
@@ -15,10 +16,10 @@ export function pinnedNode(cpu: number, args: readonly string[]): { command: str
 export function assertPinnable(cpus: readonly number[]): void {
   const probe = spawnSync(TASKSET, ["-p", String(process.pid)], { encoding: "utf8" });
   if (probe.error || probe.status !== 0) {
-    throw new Error(`${TASKSET} is needed to pin the server and the load generator to separate cores (${probe.error?.message ?? probe.stderr.trim()})`);
+    throw new BenchError(`${TASKSET} is needed to pin the server and the load generator to separate cores (${probe.error?.message ?? probe.stderr.trim()})`);
   }
   const cores = availableParallelism();
   for (const cpu of cpus) {
-    if (cpu >= cores) throw new Error(`core ${cpu} is not available: this machine has ${cores} (see --server-cpu / --load-cpu)`);
+    if (cpu >= cores) throw new BenchError(`core ${cpu} is not available: this machine has ${cores} (see --server-cpu / --load-cpu)`);
   }
 }

@@ -14,13 +14,13 @@ export interface Rs256Floor {
   sigsPerCpuSecond: number;
   signatures: number;
   seconds: number;
-  /** Share of the window the core was taken by other processes. */
-  wait: number;
+  /** Share of the window other processes or the hypervisor took the core. */
+  coreTaken: number;
 }
 
 /** RSA-2048 signatures per second on one core (node:crypto sign in a loop, after a warm-up). */
 export async function measureRs256Floor(serverCpu: number, warmupSeconds = 1, seconds = 3): Promise<Rs256Floor> {
-  const worker = startWorker(serverCpu, "rs256-signer.ts", [String(warmupSeconds), String(seconds)]);
+  const worker = startWorker(serverCpu, "rs256-signer.ts", [String(warmupSeconds), String(seconds), String(serverCpu)]);
   const result = await firstJsonLine<Rs256Floor>(worker, "RS256 signer");
   await exited(worker);
   return result;
@@ -47,6 +47,7 @@ export async function measureBareHttpFloor(spec: BareHttpFloorSpec): Promise<Loa
       warmupSeconds: spec.warmupSeconds,
       durationSeconds: spec.durationSeconds,
       serverPid: server.pid!,
+      serverCpu: spec.serverCpu,
       loadCpu: spec.loadCpu,
     });
   } finally {

@@ -9,6 +9,8 @@ export interface LoadJob {
   durationSeconds: number;
   /** The server process, whose CPU use during the recorded window is reported. */
   serverPid: number;
+  /** The core it is pinned to. */
+  serverCpu: number;
 }
 
 /** One recorded load window, as the worker prints it. */
@@ -24,13 +26,17 @@ export interface LoadResult {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** Non-2xx responses, errors and timeouts during the (unrecorded) warm-up. */
+  warmupFailures: number;
   statusCodes: Record<string, number>;
   /** Server CPU time / wall time in the window: ~1.0 means its core was saturated. */
   serverCpu: number;
   /** Server CPU time per 2xx response, in µs: unlike req/s, barely moved by other processes taking the core. */
   serverCpuUsPerRequest: number;
-  /** Time the server's main thread waited for its core (taken by other processes) / wall time. */
+  /** Time the server's main thread waited for its core (other processes or its own helper threads) / wall time. */
   serverWait: number;
+  /** Share of the server core used by other processes or stolen by the hypervisor during the window. */
+  coreTaken: number;
   /** The load generator's own CPU time / wall time: near 1.0 means it may be the limit, not the server. */
   loadCpu: number;
 }
@@ -41,6 +47,7 @@ export function problems(result: LoadResult): string[] {
   if (result.non2xx > 0) found.push(`${result.non2xx} non-2xx (${JSON.stringify(result.statusCodes)})`);
   if (result.errors > 0) found.push(`${result.errors} connection errors`);
   if (result.timeouts > 0) found.push(`${result.timeouts} timeouts`);
+  if (result.warmupFailures > 0) found.push(`${result.warmupFailures} failures during the warm-up`);
   if (result.ok === 0) found.push("no successful responses");
   return found;
 }

@@ -12,6 +12,8 @@ export interface LoadSpec {
   warmupSeconds: number;
   durationSeconds: number;
   serverPid: number;
+  /** The core the server is pinned to. */
+  serverCpu: number;
   /** The core the load generator is pinned to (not the server's). */
   loadCpu: number;
 }
@@ -25,6 +27,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     warmupSeconds: spec.warmupSeconds,
     durationSeconds: spec.durationSeconds,
     serverPid: spec.serverPid,
+    serverCpu: spec.serverCpu,
   };
   const worker = startWorker(spec.loadCpu, "load-generator.ts", [JSON.stringify(job)]);
   const result = await firstJsonLine<LoadResult>(worker, `load generator (${spec.name})`);

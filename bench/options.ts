@@ -23,7 +23,7 @@ export interface BenchOptions {
 
 export const USAGE = `usage: npm run bench -- [options]
 
-  --duration S            seconds recorded per measurement (env BENCH_DURATION, default 4)
+  --duration S            seconds recorded per measurement (env BENCH_DURATION, default 8)
   --warmup S              seconds of unrecorded load before each (env BENCH_WARMUP, default 2)
   --connections N         connections for discovery, JWKS and the node:http floor (env BENCH_CONNECTIONS, default 32)
   --token-connections N   connections for client_credentials (env BENCH_TOKEN_CONNECTIONS, default 4)

@@ -5,8 +5,9 @@ import { spawnSync } from "node:child_process";
  * How a process used its core, from /proc. The bench samples the server around each recorded window:
  * - cpuSeconds: CPU time (user + system, all threads) from /proc/<pid>/stat. A server at ~100% of its
  *   core is saturated, so the number is the server's limit and not the load generator's.
- * - waitSeconds: time its main thread was runnable but waiting for the core, from /proc/<pid>/schedstat.
- *   Pinning keeps the bench's processes apart, not other people's: this is how much was taken by them.
+ * - waitSeconds: time its main thread was runnable but waiting for the core, from /proc/<pid>/schedstat:
+ *   the core was busy with something else — other processes, or the server's own V8 helper threads
+ *   (GC, compiler), which are pinned to the same core.
  */
 export interface CpuSample {
   cpuSeconds: number;
@@ -22,6 +23,24 @@ export function sampleCpu(pid: number): CpuSample {
   // schedstat: time on the CPU (ns), time waiting on a run queue (ns), timeslices.
   const schedstat = readFileSync(`/proc/${pid}/schedstat`, "utf8").trim().split(" ");
   return { cpuSeconds, waitSeconds: Number(schedstat[1]) / 1e9 };
+}
+
+/**
+ * How one core spent its time so far, from /proc/stat: busy (user, nice, system, irq, softirq) and
+ * steal (taken by the hypervisor). Busy time minus the server's own CPU time is what other processes
+ * used on the server's core: pinning keeps the bench's processes apart, not other people's.
+ */
+export interface CoreSample {
+  busySeconds: number;
+  stealSeconds: number;
+}
+
+export function sampleCore(cpu: number): CoreSample {
+  const line = readFileSync("/proc/stat", "utf8").split("\n").find((l) => l.startsWith(`cpu${cpu} `));
+  if (!line) throw new Error(`/proc/stat has no line for cpu${cpu}`);
+  const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+  const tick = clockTicksPerSecond();
+  return { busySeconds: ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0)) / tick, stealSeconds: (steal ?? 0) / tick };
 }
 
 let ticks: number | undefined;

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseDocument } from "yaml";
+import { BenchError } from "./bench-error.ts";
 import { onBenchExit, spawnTracked, stop } from "./child-processes.ts";
 import { pinnedNode } from "./cpu-pinning.ts";
 import { PROJECT_ROOT } from "./workers.ts";
@@ -76,7 +77,7 @@ async function waitUntilServing(child: ChildProcess, url: string, logFile: strin
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`the provider exited (${child.exitCode ?? child.signalCode}) during startup:\n${logTail(logFile)}`);
+      throw new BenchError(`the provider exited (${child.exitCode ?? child.signalCode}) during startup:\n${logTail(logFile)}`);
     }
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
@@ -87,7 +88,7 @@ async function waitUntilServing(child: ChildProcess, url: string, logFile: strin
     }
     await sleep(100);
   }
-  throw new Error(`the provider did not answer ${url} within ${STARTUP_TIMEOUT_MS / 1000} s:\n${logTail(logFile)}`);
+  throw new BenchError(`the provider did not answer ${url} within ${STARTUP_TIMEOUT_MS / 1000} s:\n${logTail(logFile)}`);
 }
 
 export function logTail(logFile: string, lines = 20): string {

@@ -6,7 +6,7 @@ import type { BenchResults, LoadMeasurement } from "./results.ts";
 
 const FLOOR_LABEL: Record<FloorName, string> = { bare_http: "node:http", rs256: "RS256" };
 
-/** Above this share of the server core taken by other processes, a run is flagged as noisy. */
+/** Above this share of the server core taken by other processes (or the hypervisor), a run is flagged as noisy. */
 const NOISY_WAIT = 0.1;
 /** Above this, the load generator may be what limits the number. */
 const BUSY_LOAD_GENERATOR = 0.9;
@@ -24,7 +24,7 @@ export function formatReport(results: BenchResults): string {
   const rows: string[][] = [["", "conns", "req/s", "p50 ms", "p99 ms", "failed", "server CPU", "core taken", "load CPU", "CPU µs/req", "ratio", "ratio/CPU"]];
   const { rs256, bare_http } = results.floors;
   if (rs256) {
-    const taken = Math.max(...rs256.samples.map((s) => s.wait));
+    const taken = Math.max(...rs256.samples.map((s) => s.coreTaken));
     rows.push(["floor: RS256 signatures/s", "-", fmt(rs256.sigsPerSecond, 0), "-", "-", "-", "100%", pct(taken), "-", fmt(1e6 / rs256.sigsPerCpuSecond, 0), "-", "-"]);
   }
   if (bare_http) rows.push(loadRow("floor: bare node:http", bare_http, null, null));
@@ -62,7 +62,10 @@ function warnings(results: BenchResults): string[] {
   for (const [name, m] of loads) {
     if (m.problems.length > 0) lines.push(`INVALID ${name}: ${m.problems.join("; ")} — not a number`);
   }
-  const waits = [...loads.map(([name, m]) => [name, m.result.serverWait] as const), ...(results.floors.rs256?.samples ?? []).map((s) => ["RS256 floor", s.wait] as const)];
+  const waits = [
+    ...loads.map(([name, m]) => [name, m.result.coreTaken] as const),
+    ...(results.floors.rs256?.samples ?? []).map((s) => ["RS256 floor", s.coreTaken] as const),
+  ];
   const noisy = waits.filter(([, w]) => w > NOISY_WAIT);
   if (noisy.length > 0) {
     lines.push(
@@ -81,19 +84,21 @@ function warnings(results: BenchResults): string[] {
 function loadRow(name: string, m: LoadMeasurement, ratio: string | null, cpuRatio: string | null): string[] {
   const r: LoadResult = m.result;
   const valid = m.problems.length === 0;
+  // An invalid measurement shows its failures and conditions, but no performance numbers.
+  const number = (text: string) => (valid ? text : "-");
   return [
     name,
     String(r.connections),
     valid ? fmt(r.reqPerSec, 0) : "INVALID",
-    fmt(r.latencyMs.p50, 2),
-    fmt(r.latencyMs.p99, 2),
-    String(r.non2xx + r.errors + r.timeouts),
+    number(fmt(r.latencyMs.p50, 2)),
+    number(fmt(r.latencyMs.p99, 2)),
+    String(r.non2xx + r.errors + r.timeouts + r.warmupFailures),
     pct(r.serverCpu),
-    pct(r.serverWait),
+    pct(r.coreTaken),
     pct(r.loadCpu),
-    fmt(r.serverCpuUsPerRequest, 0),
-    valid && ratio !== null ? ratio : "-",
-    valid && cpuRatio !== null ? cpuRatio : "-",
+    number(fmt(r.serverCpuUsPerRequest, 0)),
+    number(ratio ?? "-"),
+    number(cpuRatio ?? "-"),
   ];
 }
 

@@ -1,5 +1,6 @@
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { join } from "node:path";
+import { BenchError } from "./bench-error.ts";
 import { assertPinnable } from "./cpu-pinning.ts";
 import { ENDPOINTS, type Endpoint } from "./endpoints.ts";
 import { measureBareHttpFloor, measureRs256Floor, type Rs256Floor } from "./floors.ts";
@@ -44,7 +45,7 @@ async function main(): Promise<number> {
   };
   const endpoints = options.only.map((name) => ENDPOINTS[name]);
 
-  // Floors and endpoints are interleaved so each floor is measured close in time to what is divided by it.
+  // Each floor is measured close in time to what is divided by it.
   if (endpoints.some((e) => e.floor === "bare_http")) {
     progress(`floor: bare node:http, ${options.connections} connections`);
     const result = await measureBareHttpFloor({
@@ -61,28 +62,7 @@ async function main(): Promise<number> {
   const provider = await startProvider(options.serverCpu, process.env);
   try {
     await preflight(provider, endpoints);
-    const rs256Samples: Rs256Floor[] = [];
-    for (const endpoint of endpoints) {
-      if (endpoint.floor === "rs256") rs256Samples.push(await rs256Floor(options));
-      const connections = endpoint.connections === "token" ? options.tokenConnections : options.connections;
-      progress(`${endpoint.name}: ${connections} connections`);
-      const result = await runLoad({
-        name: endpoint.name,
-        baseUrl: provider.baseUrl,
-        request: endpoint.request,
-        connections,
-        warmupSeconds: options.warmupSeconds,
-        durationSeconds: options.durationSeconds,
-        serverPid: provider.pid,
-        loadCpu: options.loadCpu,
-      });
-      if (endpoint.floor === "rs256") rs256Samples.push(await rs256Floor(options));
-      results.measurements.push({ endpoint: endpoint.name, floor: endpoint.floor, result, problems: problems(result), ratio: null, cpuRatio: null });
-    }
-    if (rs256Samples.length > 0) {
-      const mean = (f: (s: Rs256Floor) => number) => rs256Samples.reduce((sum, s) => sum + f(s), 0) / rs256Samples.length;
-      results.floors.rs256 = { sigsPerSecond: mean((s) => s.sigsPerSecond), sigsPerCpuSecond: mean((s) => s.sigsPerCpuSecond), samples: rs256Samples };
-    }
+    await measureEndpoints(provider, endpoints, options, results);
   } finally {
     await provider.stop();
   }
@@ -94,8 +74,39 @@ async function main(): Promise<number> {
   writeResultsJson(results, RESULTS_FILE);
   process.stdout.write(`\nresults written to ${RESULTS_FILE}\n`);
 
-  const failed = results.targets.some((t) => t.status !== "PASS");
+  const invalid = [results.floors.bare_http, ...results.measurements].some((m) => m !== undefined && m.problems.length > 0);
+  const failed = invalid || results.targets.some((t) => t.status !== "PASS");
   return options.check && failed ? 1 : 0;
+}
+
+/**
+ * Loads each endpoint in turn. The RS256 floor is measured right before and right after
+ * client_credentials (the provider sits idle meanwhile), and the mean is used: drift shows as a spread.
+ */
+async function measureEndpoints(provider: RunningProvider, endpoints: readonly Endpoint[], options: BenchOptions, results: BenchResults): Promise<void> {
+  const rs256Samples: Rs256Floor[] = [];
+  for (const endpoint of endpoints) {
+    if (endpoint.floor === "rs256") rs256Samples.push(await rs256Floor(options));
+    const connections = endpoint.connections === "token" ? options.tokenConnections : options.connections;
+    progress(`${endpoint.name}: ${connections} connections`);
+    const result = await runLoad({
+      name: endpoint.name,
+      baseUrl: provider.baseUrl,
+      request: endpoint.request,
+      connections,
+      warmupSeconds: options.warmupSeconds,
+      durationSeconds: options.durationSeconds,
+      serverPid: provider.pid,
+      serverCpu: options.serverCpu,
+      loadCpu: options.loadCpu,
+    });
+    if (endpoint.floor === "rs256") rs256Samples.push(await rs256Floor(options));
+    results.measurements.push({ endpoint: endpoint.name, floor: endpoint.floor, result, problems: problems(result), ratio: null, cpuRatio: null });
+  }
+  if (rs256Samples.length > 0) {
+    const mean = (f: (s: Rs256Floor) => number) => rs256Samples.reduce((sum, s) => sum + f(s), 0) / rs256Samples.length;
+    results.floors.rs256 = { sigsPerSecond: mean((s) => s.sigsPerSecond), sigsPerCpuSecond: mean((s) => s.sigsPerCpuSecond), samples: rs256Samples };
+  }
 }
 
 async function rs256Floor(options: BenchOptions): Promise<Rs256Floor> {
@@ -109,7 +120,7 @@ async function preflight(provider: RunningProvider, endpoints: readonly Endpoint
     const { path, method, headers, body } = endpoint.request;
     const response = await fetch(new URL(path, provider.baseUrl), { method, ...(headers ? { headers } : {}), ...(body !== undefined ? { body } : {}) });
     const problem = endpoint.preflight(response.status, await response.text());
-    if (problem) throw new Error(`${endpoint.name} preflight failed: ${problem}\nprovider log:\n${logTail(provider.logFile)}`);
+    if (problem) throw new BenchError(`${endpoint.name} preflight failed: ${problem}\nprovider log:\n${logTail(provider.logFile)}`);
   }
 }
 
@@ -134,7 +145,8 @@ function progress(message: string): void {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    const text = error instanceof BenchError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`bench failed: ${text}\n`);
     // process.exit runs the exit hooks: child processes are killed, temp dirs removed.
     process.exit(1);
   },

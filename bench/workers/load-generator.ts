@@ -1,5 +1,5 @@
 import autocannon from "autocannon";
-import { sampleCpu } from "../process-cpu.ts";
+import { sampleCore, sampleCpu } from "../process-cpu.ts";
 import type { LoadJob, LoadResult } from "../load-protocol.ts";
 
 /**
@@ -19,17 +19,17 @@ const options: autocannon.Options = {
   timeout: 10,
 };
 
+// Failures during the warm-up count too: a server that fails while warming up is not measured as healthy.
+let warmupFailures = 0;
 if (job.warmupSeconds > 0) {
   const warm = await autocannon({ ...options, duration: job.warmupSeconds });
-  if (warm.non2xx + warm.errors + warm.timeouts > 0) {
-    // Keep going: the recorded run will show the errors too, and the report marks the run invalid.
-    process.stderr.write(`warm-up: ${warm.non2xx} non-2xx, ${warm.errors} errors, ${warm.timeouts} timeouts\n`);
-  }
+  warmupFailures = warm.non2xx + warm.errors + warm.timeouts;
 }
 
 let latencies = new Float64Array(1 << 16);
 let count = 0;
 const serverBefore = sampleCpu(job.serverPid);
+const coreBefore = sampleCore(job.serverCpu);
 const selfCpuBefore = process.cpuUsage();
 const started = process.hrtime.bigint();
 
@@ -47,6 +47,10 @@ const result = await instance;
 
 const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
 const serverAfter = sampleCpu(job.serverPid);
+const coreAfter = sampleCore(job.serverCpu);
+const serverCpuSeconds = serverAfter.cpuSeconds - serverBefore.cpuSeconds;
+const othersSeconds = coreAfter.busySeconds - coreBefore.busySeconds - serverCpuSeconds;
+const stealSeconds = coreAfter.stealSeconds - coreBefore.stealSeconds;
 const self = process.cpuUsage(selfCpuBefore);
 const sorted = latencies.subarray(0, count).sort();
 
@@ -64,10 +68,13 @@ const output: LoadResult = {
   non2xx: result.non2xx,
   errors: result.errors,
   timeouts: result.timeouts,
+  warmupFailures,
   statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
-  serverCpu: (serverAfter.cpuSeconds - serverBefore.cpuSeconds) / wallSeconds,
-  serverCpuUsPerRequest: count === 0 ? 0 : ((serverAfter.cpuSeconds - serverBefore.cpuSeconds) / count) * 1e6,
+  serverCpu: serverCpuSeconds / wallSeconds,
+  serverCpuUsPerRequest: count === 0 ? 0 : (serverCpuSeconds / count) * 1e6,
   serverWait: (serverAfter.waitSeconds - serverBefore.waitSeconds) / wallSeconds,
+  // /proc/stat counts in 10 ms ticks: a small negative remainder is rounding, not time.
+  coreTaken: Math.max(0, othersSeconds + stealSeconds) / wallSeconds,
   loadCpu: (self.user + self.system) / 1e6 / wallSeconds,
 };
 process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -1,15 +1,17 @@
 import { generateKeyPairSync, sign } from "node:crypto";
-import { sampleCpu } from "../process-cpu.ts";
+import { sampleCore, sampleCpu } from "../process-cpu.ts";
 
 /**
  * The RS256 floor: RSA-2048 signatures per second on the core this process is pinned to, signing a
  * JWS signing input the size of a client_credentials access token, exactly as the provider does
- * (node:crypto sign with a parsed KeyObject). argv: warm-up seconds, measured seconds.
- * Prints one JSON line: { signatures, seconds, sigsPerSecond, sigsPerCpuSecond, wait } (wait: share of the
- * window the core was taken by other processes; sigsPerCpuSecond does not depend on it).
+ * (node:crypto sign with a parsed KeyObject). argv: warm-up seconds, measured seconds, the core it is
+ * pinned to. Prints one JSON line: { signatures, seconds, sigsPerSecond, sigsPerCpuSecond, coreTaken }
+ * (coreTaken: share of the window other processes or the hypervisor took the core; sigsPerCpuSecond
+ * does not depend on it).
  */
 const warmupSeconds = Number(process.argv[2] ?? 1);
 const seconds = Number(process.argv[3] ?? 3);
+const cpu = Number(process.argv[4] ?? 0);
 
 const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const header = Buffer.from(JSON.stringify({ alg: "RS256", kid: "bench-key-000001", typ: "at+jwt" })).toString("base64url");
@@ -42,13 +44,17 @@ function signFor(limitSeconds: number): { signatures: number; seconds: number } 
 
 signFor(warmupSeconds);
 const before = sampleCpu(process.pid);
+const coreBefore = sampleCore(cpu);
 const measured = signFor(seconds);
 const after = sampleCpu(process.pid);
+const coreAfter = sampleCore(cpu);
+const ownSeconds = after.cpuSeconds - before.cpuSeconds;
+const takenSeconds = coreAfter.busySeconds - coreBefore.busySeconds - ownSeconds + (coreAfter.stealSeconds - coreBefore.stealSeconds);
 process.stdout.write(
   `${JSON.stringify({
     ...measured,
     sigsPerSecond: measured.signatures / measured.seconds,
-    sigsPerCpuSecond: measured.signatures / (after.cpuSeconds - before.cpuSeconds),
-    wait: (after.waitSeconds - before.waitSeconds) / measured.seconds,
+    sigsPerCpuSecond: measured.signatures / ownSeconds,
+    coreTaken: Math.max(0, takenSeconds) / measured.seconds,
   })}\n`,
 );
