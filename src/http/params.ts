@@ -1,4 +1,4 @@
-import type { Request } from "express";
+import type { Exchange } from "./exchange.ts";
 import { invalidRequest } from "../oauth/oauth-error.ts";
 
 /** Request parameters after the RFC 6749 rules: each at most once, empty ones treated as omitted. */
@@ -24,13 +24,11 @@ export function collectParams(search: URLSearchParams, limits: ParamLimits): Par
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
 
 /**
- * Parses the raw body of a POST as application/x-www-form-urlencoded. The body arrives as a Buffer
- * from a size-limited raw parser, so an oversized body never reaches here (it is a 413).
+ * Parses the body of a POST as application/x-www-form-urlencoded. The body was read with a size
+ * limit, so an oversized body never reaches here (it is a 413).
  */
-export function readFormBody(req: Request, limits: ParamLimits): Params {
-  const type = req.headers["content-type"] ?? "";
+export function readFormBody(ex: Exchange, limits: ParamLimits): Params {
+  const type = ex.req.headers["content-type"] ?? "";
   if (!FORM_TYPE.test(type)) throw invalidRequest("the request body must be application/x-www-form-urlencoded");
-  const body: unknown = req.body;
-  const text = Buffer.isBuffer(body) ? body.toString("utf8") : "";
-  return collectParams(new URLSearchParams(text), limits);
+  return collectParams(new URLSearchParams(ex.body?.toString("utf8") ?? ""), limits);
 }

@@ -1,4 +1,3 @@
-import type { Request, Response } from "express";
 import type { Provider } from "../../provider.ts";
 import type { ApiResource } from "../../oauth/scope-registry.ts";
 import { invalidClient, invalidRequest, OAuthError } from "../../oauth/oauth-error.ts";
@@ -6,13 +5,15 @@ import { extractClientCredentials } from "../../oauth/client-credentials-extract
 import { verifySecret } from "../../crypto/secret-hash.ts";
 import { parseScope, formatScope } from "../../oauth/scope.ts";
 import type { AccessTokenClaims } from "../../tokens/access-token.ts";
-import { endpoint } from "../steps.ts";
+import { runSteps, type Step } from "../steps.ts";
+import type { Exchange } from "../exchange.ts";
+import type { ProtocolRoute } from "../protocol-route.ts";
+import { paths } from "../paths.ts";
 import { readFormBody, type Params } from "../params.ts";
-import { sendJson } from "../send-json.ts";
+import { writeJson } from "../write-response.ts";
 
 interface IntrospectionContext {
-  req: Request;
-  res: Response;
+  ex: Exchange;
   params?: Params;
   resource?: ApiResource;
   claims?: AccessTokenClaims;
@@ -24,16 +25,16 @@ const INACTIVE = JSON.stringify({ active: false });
  * POST /connect/introspect (RFC 7662). The caller is an API resource with its name and ApiSecret;
  * a token is active only for the resource whose scopes it carries, and the answer shows only those scopes.
  */
-export function introspectionEndpoint(provider: Provider) {
+export function introspectionEndpoint(provider: Provider): ProtocolRoute {
   const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
-  return endpoint<IntrospectionContext>((req, res) => ({ req, res }), [
+  const steps: Step<IntrospectionContext>[] = [
     // The body is a form with each parameter at most once.
     (ctx) => {
-      ctx.params = readFormBody(ctx.req, limits);
+      ctx.params = readFormBody(ctx.ex, limits);
     },
     // The caller is an API resource that has an ApiSecret, and presents it.
     (ctx) => {
-      const presented = extractClientCredentials(ctx.req.headers.authorization, ctx.params!);
+      const presented = extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!);
       const resource = provider.scopes.resource(presented.clientId);
       const ok = resource?.secretHash !== undefined && presented.secret !== undefined && verifySecret(presented.secret, resource.secretHash);
       if (!ok) throw invalidClient("API resource authentication failed", presented.usedBasic);
@@ -46,7 +47,7 @@ export function introspectionEndpoint(provider: Provider) {
       try {
         ctx.claims = await provider.accessTokenVerifier.verify(token);
       } catch (err) {
-        if (err instanceof OAuthError && err.error === "invalid_token") return sendJson(ctx.res, 200, INACTIVE);
+        if (err instanceof OAuthError && err.error === "invalid_token") return writeJson(ctx.ex.res, 200, INACTIVE);
         throw err;
       }
     },
@@ -54,9 +55,9 @@ export function introspectionEndpoint(provider: Provider) {
     (ctx) => {
       const claims = ctx.claims!;
       const ownScopes = parseScope(claims.scope).filter((s) => ctx.resource!.scopes.has(s));
-      if (ownScopes.length === 0) return sendJson(ctx.res, 200, INACTIVE);
+      if (ownScopes.length === 0) return writeJson(ctx.ex.res, 200, INACTIVE);
       const { iss, sub, aud, exp, iat, jti, client_id, auth_time, amr, acr } = claims;
-      sendJson(ctx.res, 200, {
+      writeJson(ctx.ex.res, 200, {
         active: true,
         token_type: "Bearer",
         scope: formatScope(ownScopes),
@@ -72,5 +73,6 @@ export function introspectionEndpoint(provider: Provider) {
         ...(acr !== undefined && { acr }),
       });
     },
-  ]);
+  ];
+  return { path: paths.introspection, methods: ["POST"], readsBody: true, handle: (ex) => runSteps({ ex }, steps) };
 }

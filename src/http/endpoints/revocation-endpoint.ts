@@ -1,16 +1,18 @@
-import type { Request, Response } from "express";
 import type { Provider } from "../../provider.ts";
 import type { Client } from "../../oauth/client-registry.ts";
 import { invalidRequest, OAuthError } from "../../oauth/oauth-error.ts";
 import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateClient } from "../../oauth/authenticate-client.ts";
 import { epochSeconds } from "../../clock.ts";
-import { endpoint } from "../steps.ts";
+import { writeEmpty } from "../write-response.ts";
+import { runSteps, type Step } from "../steps.ts";
+import type { Exchange } from "../exchange.ts";
+import type { ProtocolRoute } from "../protocol-route.ts";
+import { paths } from "../paths.ts";
 import { readFormBody, type Params } from "../params.ts";
 
 interface RevocationContext {
-  req: Request;
-  res: Response;
+  ex: Exchange;
   params?: Params;
   client?: Client;
 }
@@ -20,7 +22,7 @@ interface RevocationContext {
  * denylist by jti until they expire. A token of another client, or garbage, is left alone — the answer
  * is 200 either way, so the endpoint tells nobody whether a token exists.
  */
-export function revocationEndpoint(provider: Provider) {
+export function revocationEndpoint(provider: Provider): ProtocolRoute {
   const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
   const revoked = provider.store.namespace<true>("revokedTokens");
 
@@ -36,14 +38,14 @@ export function revocationEndpoint(provider: Provider) {
     }
   }
 
-  return endpoint<RevocationContext>((req, res) => ({ req, res }), [
+  const steps: Step<RevocationContext>[] = [
     // The body is a form with each parameter at most once.
     (ctx) => {
-      ctx.params = readFormBody(ctx.req, limits);
+      ctx.params = readFormBody(ctx.ex, limits);
     },
     // The client authenticates (the spec uses Basic; client_secret_post is accepted as at the token endpoint).
     (ctx) => {
-      ctx.client = authenticateClient(provider.clients, extractClientCredentials(ctx.req.headers.authorization, ctx.params!));
+      ctx.client = authenticateClient(provider.clients, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!));
     },
     // Revoke what the token is, trying the hinted type first; unknown hints are ignored (RFC 7009 §2.1).
     async (ctx) => {
@@ -54,8 +56,8 @@ export function revocationEndpoint(provider: Provider) {
       const asAccess = () => revokeAccessToken(token, client);
       const order = ctx.params!.get("token_type_hint") === "refresh_token" ? [asRefresh, asAccess] : [asAccess, asRefresh];
       for (const attempt of order) if (await attempt()) break;
-      ctx.res.setHeader("Cache-Control", "no-store");
-      ctx.res.status(200).end();
+      writeEmpty(ctx.ex.res);
     },
-  ]);
+  ];
+  return { path: paths.revocation, methods: ["POST"], readsBody: true, handle: (ex) => runSteps({ ex }, steps) };
 }

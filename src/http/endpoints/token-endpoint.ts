@@ -1,4 +1,3 @@
-import type { Request, Response } from "express";
 import type { Provider } from "../../provider.ts";
 import type { Client, GrantType } from "../../oauth/client-registry.ts";
 import { invalidRequest, unauthorizedClient, unsupportedGrantType } from "../../oauth/oauth-error.ts";
@@ -6,30 +5,31 @@ import { extractClientCredentials } from "../../oauth/client-credentials-extract
 import { authenticateClient } from "../../oauth/authenticate-client.ts";
 import { grantHandlers } from "../../oauth/grants/grant-handlers.ts";
 import type { GrantHandler } from "../../oauth/grants/grant-handler.ts";
-import { endpoint } from "../steps.ts";
+import { runSteps, type Step } from "../steps.ts";
 import { readFormBody, type Params } from "../params.ts";
-import { sendJson } from "../send-json.ts";
+import { writeJson } from "../write-response.ts";
+import type { Exchange } from "../exchange.ts";
+import type { ProtocolRoute } from "../protocol-route.ts";
+import { paths } from "../paths.ts";
 
 interface TokenContext {
-  req: Request;
-  res: Response;
-  provider: Provider;
+  ex: Exchange;
   params?: Params;
   client?: Client;
   grant?: GrantHandler;
 }
 
 /** POST /connect/token (RFC 6749 §3.2). */
-export function tokenEndpoint(provider: Provider) {
+export function tokenEndpoint(provider: Provider): ProtocolRoute {
   const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
-  return endpoint<TokenContext>((req, res) => ({ req, res, provider }), [
+  const steps: Step<TokenContext>[] = [
     // The body is a form with each parameter at most once.
     (ctx) => {
-      ctx.params = readFormBody(ctx.req, limits);
+      ctx.params = readFormBody(ctx.ex, limits);
     },
     // The client proves who it is (Basic or client_secret_post, not both).
     (ctx) => {
-      ctx.client = authenticateClient(provider.clients, extractClientCredentials(ctx.req.headers.authorization, ctx.params!));
+      ctx.client = authenticateClient(provider.clients, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!));
     },
     // The grant type is one we serve, and one this client may use.
     (ctx) => {
@@ -42,7 +42,8 @@ export function tokenEndpoint(provider: Provider) {
     },
     // The grant checks its own parameters and issues the tokens.
     async (ctx) => {
-      sendJson(ctx.res, 200, await ctx.grant!({ provider, client: ctx.client!, params: ctx.params! }));
+      writeJson(ctx.ex.res, 200, await ctx.grant!({ provider, client: ctx.client!, params: ctx.params! }));
     },
-  ]);
+  ];
+  return { path: paths.token, methods: ["POST"], readsBody: true, handle: (ex) => runSteps({ ex }, steps) };
 }

@@ -1,0 +1,47 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import { OAuthError } from "../oauth/oauth-error.ts";
+import type { Exchange } from "./exchange.ts";
+import type { ProtocolRoute } from "./protocol-route.ts";
+import { readBody } from "./read-body.ts";
+import { beginRequest } from "./request-log.ts";
+import { writeError } from "./write-error.ts";
+
+export interface ProtocolRouterOptions {
+  logger: Logger;
+  logRequests: boolean;
+  maxBodyBytes: number;
+  /** Everything that is not a protocol route: the Express application (pages, flows). */
+  fallback: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/**
+ * Serves the non-interactive protocol endpoints (token, introspection, revocation, discovery, JWKS)
+ * straight on node:http, by exact path, and hands every other request to Express. These endpoints are
+ * the provider's hot path; going through Express's router and middleware stack cost about a fifth of a
+ * token request's CPU (docs/performance.md).
+ */
+export function createProtocolRouter(routes: readonly ProtocolRoute[], options: ProtocolRouterOptions) {
+  const byPath = new Map(routes.map((r) => [r.path, r]));
+  const requestLogger = options.logRequests ? options.logger : undefined;
+
+  async function serve(route: ProtocolRoute, ex: Exchange): Promise<void> {
+    if (!route.methods.includes(ex.req.method ?? "")) {
+      const allow = route.methods.join(", ");
+      throw new OAuthError(405, "invalid_request", `use ${allow}`, { headers: { Allow: allow } });
+    }
+    if (route.readsBody) ex.body = await readBody(ex.req, options.maxBodyBytes);
+    await route.handle(ex);
+  }
+
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    const path = query === -1 ? url : url.slice(0, query);
+    const route = byPath.get(path);
+    if (!route) return options.fallback(req, res);
+    const reqId = beginRequest(req, res, path, requestLogger);
+    const ex: Exchange = { req, res, reqId, path, body: undefined };
+    serve(route, ex).catch((err: unknown) => writeError(res, err, options.logger, ex));
+  };
+}

@@ -1,0 +1,53 @@
+import type { IncomingMessage } from "node:http";
+import { gunzipSync, inflateSync } from "node:zlib";
+import { OAuthError, invalidRequest } from "../oauth/oauth-error.ts";
+
+const tooLarge = () => new OAuthError(413, "invalid_request", "the request body is too large", { headers: { Connection: "close" } });
+
+/**
+ * Reads a request body of at most `maxBytes` (before and after decompression). A declared or actual
+ * size over the limit is a 413 without reading further; a body that does not decode is a 400.
+ */
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > maxBytes) {
+    req.resume();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.off("data", onData);
+        req.resume(); // discard the rest; the answer closes the connection
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.once("error", () => reject(invalidRequest("the request body cannot be read")));
+    req.once("end", () => {
+      if (size > maxBytes) return;
+      try {
+        resolve(decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), req.headers["content-encoding"], maxBytes));
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
+}
+
+function decode(body: Buffer, encoding: string | undefined, maxBytes: number): Buffer {
+  const coding = encoding?.trim().toLowerCase();
+  if (coding === undefined || coding === "" || coding === "identity") return body;
+  if (coding !== "gzip" && coding !== "deflate") throw new OAuthError(415, "invalid_request", "unsupported Content-Encoding");
+  try {
+    return (coding === "gzip" ? gunzipSync : inflateSync)(body, { maxOutputLength: maxBytes });
+  } catch (err) {
+    if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge();
+    throw invalidRequest("the request body cannot be read");
+  }
+}

@@ -1,0 +1,25 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import { REQUEST_ID } from "./write-response.ts";
+
+const INCOMING_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Gives the request an id (X-Request-Id when well-formed, else a new one), keeps it on the response
+ * for the writers to echo, and logs one line when the response finishes. Only the path is logged:
+ * query strings and bodies carry codes, tokens and passwords.
+ */
+export function beginRequest(req: IncomingMessage, res: ServerResponse, path: string, logger: Logger | undefined): string {
+  const incoming = req.headers["x-request-id"];
+  const reqId = typeof incoming === "string" && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+  (res as ServerResponse & { [REQUEST_ID]?: string })[REQUEST_ID] = reqId;
+  if (logger) {
+    const started = performance.now();
+    res.once("finish", () => {
+      const ms = Math.round((performance.now() - started) * 100) / 100;
+      logger.info({ reqId, method: req.method, path, status: res.statusCode, ms }, "request");
+    });
+  }
+  return reqId;
+}

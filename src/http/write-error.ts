@@ -1,0 +1,48 @@
+import type { ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import { OAuthError, temporarilyUnavailable } from "../oauth/oauth-error.ts";
+import { StoreUnavailableError } from "../stores/store-unavailable-error.ts";
+import { writeJson } from "./write-response.ts";
+
+/**
+ * body-parser failures are client mistakes (too large, bad encoding, a corrupt gzip body whose zlib
+ * error carries only a status): they get a protocol error, never a 500.
+ */
+function fromBodyParser(err: { type?: unknown; status?: unknown }): OAuthError | undefined {
+  if (err.type === "entity.too.large") return new OAuthError(413, "invalid_request", "the request body is too large");
+  if (typeof err.status === "number" && err.status >= 400 && err.status < 500) return new OAuthError(400, "invalid_request", "the request body cannot be read");
+  return undefined;
+}
+
+/**
+ * RFC 6749 §5.2 allows only %x20-21 / %x23-5B / %x5D-7E in error_description: no quotes, no
+ * backslash, nothing outside printable ASCII. Descriptions may mention request values, so they are
+ * cleaned here, in one place, rather than trusted at every throw.
+ */
+export function wireDescription(description: string): string {
+  return description.replace(/"/g, "'").replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, "").slice(0, 200);
+}
+
+/** The OAuth error an arbitrary thrown value is answered with; unknown ones are logged with their stack. */
+export function toOAuthError(err: unknown, logger: Logger, context: { reqId: string; path: string }): OAuthError {
+  if (err instanceof OAuthError) return err;
+  if (err instanceof StoreUnavailableError) {
+    logger.warn({ reqId: context.reqId, backend: err.backend, cause: String(err.cause ?? "") }, "store unavailable");
+    return temporarilyUnavailable(err);
+  }
+  const mapped = fromBodyParser((err ?? {}) as { type?: unknown; status?: unknown });
+  if (mapped) return mapped;
+  logger.error({ reqId: context.reqId, err, path: context.path }, "unhandled error");
+  return new OAuthError(500, "server_error", "an unexpected error occurred", { expose: false });
+}
+
+/** Writes any error in the RFC 6749 §5.2 JSON format, with its headers and no-store. */
+export function writeError(res: ServerResponse, err: unknown, logger: Logger, context: { reqId: string; path: string }): void {
+  const oauth = toOAuthError(err, logger, context);
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const headers = oauth.status === 503 ? { ...oauth.headers, "Retry-After": "5" } : oauth.headers;
+  writeJson(res, oauth.status, { error: oauth.error, error_description: wireDescription(oauth.description) }, { headers });
+}
