@@ -25,7 +25,10 @@ export function resolveReferences(source: ConfigSource, configDir: string, env: 
       }
     } else if (isSeq(node)) {
       node.items.forEach((item, index) => visit(item, [...at, index]));
-    } else if (isScalar(node) && typeof node.value === "string" && node.value.includes("${")) {
+    } else if (isScalar(node) && typeof node.value === "string" && !node.value.includes("${")) {
+      const problem = plainSecretProblem(at, node.value);
+      if (problem) issues.push({ file: source.name, at, message: problem });
+    } else if (isScalar(node) && typeof node.value === "string") {
       const original = node.value;
       node.value = original.replace(REFERENCE, (reference, kind: string, target: string) => {
         const result = lookup(kind, target, configDir, env);
@@ -38,6 +41,22 @@ export function resolveReferences(source: ConfigSource, configDir: string, env: 
   };
   visit(source.doc?.contents, []);
   return issues;
+}
+
+/** Keys whose value is a secret itself: it must come from the environment or a file, never the YAML. */
+const SECRET_KEYS = new Set(["signing_key", "private_key_pem"]);
+const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]+@/i;
+
+/** Why a plain (unreferenced) value is not allowed where it stands, if it is not. */
+function plainSecretProblem(at: KeyPath, value: string): string | undefined {
+  const key = at[at.length - 1];
+  if (typeof key === "string" && SECRET_KEYS.has(key)) {
+    return "is a secret: give it as ${env:NAME} or ${file:PATH}, not in plain text";
+  }
+  if (key === "url" && URL_WITH_PASSWORD.test(value)) {
+    return "holds a password: give the URL as ${env:NAME} or ${file:PATH}, not in plain text";
+  }
+  return undefined;
 }
 
 function lookup(kind: string, target: string, configDir: string, env: NodeJS.ProcessEnv): string | { problem: string } {

@@ -44,6 +44,26 @@ describe("loadConfig", () => {
     expect(config.clients.clients[0]?.require_pkce).toBe(true);
   });
 
+  it("refuses secrets written in plain text, and accepts them as references", async () => {
+    const plain = await tempConfigDir({
+      "provider.yaml": "issuer: http://localhost:3000\nstore:\n  url: redis://portcullis:hunter2@127.0.0.1:6379\n",
+      "clients.yaml": clientsYaml(...CONFIDENTIAL, "    grant_types: [client_credentials]", "    allowed_scopes: [acme]", "    signing_key: a-signing-key-in-plain-text"),
+    });
+    const lines = await issueLines(plain);
+    expect(lines).toEqual([
+      `${plain}/provider.yaml:3:8 store.url: holds a password: give the URL as \${env:NAME} or \${file:PATH}, not in plain text`,
+      `${plain}/clients.yaml:7:18 clients[0].signing_key: is a secret: give it as \${env:NAME} or \${file:PATH}, not in plain text`,
+    ]);
+    expect(lines.join("\n")).not.toMatch(/hunter2|a-signing-key/);
+
+    const referenced = await tempConfigDir({
+      "provider.yaml": "issuer: http://localhost:3000\nstore:\n  url: ${env:STORE_URL}\n",
+      "clients.yaml": clientsYaml(...CONFIDENTIAL, "    grant_types: [client_credentials]", "    allowed_scopes: [acme]", "    signing_key: ${env:SIGNING_KEY}"),
+    });
+    const config = await loadConfig(referenced, { STORE_URL: "redis://portcullis:hunter2@127.0.0.1:6379", SIGNING_KEY: "a-signing-key-from-env" });
+    expect(config.clients.clients[0]?.signing_key).toBe("a-signing-key-from-env");
+  });
+
   it("reports a value of the wrong type with its line and the value", async () => {
     const dir = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\nlisten:\n  port: abc\n" });
     expect(await issueLines(dir)).toEqual([`${dir}/provider.yaml:3:9 listen.port: must be integer (got "abc")`]);
