@@ -19,6 +19,8 @@ export interface TestProvider extends RunningProvider {
 
 export interface TestProviderOptions {
   storeUrl?: string;
+  /** The issuer, when several nodes of one deployment must share it; default: this node's own address. */
+  issuer?: string;
   /** Edits to the copied config, as YAML paths → values, per file (e.g. { "provider.yaml": { "logging.level": "debug" } }). */
   edits?: Record<string, Record<string, unknown>>;
 }
@@ -42,7 +44,7 @@ export function copyConfig(edits: Record<string, Record<string, unknown>> = {}, 
  */
 export async function startTestProvider(options: TestProviderOptions = {}): Promise<TestProvider> {
   const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
+  const issuer = options.issuer ?? `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), "portcullis-data-"));
   const edits = { ...options.edits };
   edits["provider.yaml"] = {
