@@ -20,7 +20,9 @@ export interface WriteOptions {
 
 export function writeJson(res: ServerResponse, status: number, body: unknown, options: WriteOptions = {}): void {
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  const headers = [...JSON_TYPE, ...(options.cacheable ? CACHEABLE : NO_STORE), ...SECURITY, "X-Request-Id", requestId(res)];
+  // Content-Length up front: writeHead without it makes node send the body chunked, which costs a
+  // second write and the chunk framing on every response.
+  const headers = [...JSON_TYPE, ...(options.cacheable ? CACHEABLE : NO_STORE), ...SECURITY, "X-Request-Id", requestId(res), "Content-Length", String(Buffer.byteLength(text))];
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.push(name, value);
   res.writeHead(status, headers);
   res.end(text);
