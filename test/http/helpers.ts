@@ -6,6 +6,7 @@ import { expect } from "vitest";
 import { createLocalJWKSet, jwtVerify, type JWTPayload, type JWTHeaderParameters } from "jose";
 import { hashSecret } from "../../src/crypto/secret-hash.ts";
 import { basic, postForm, type TestProvider } from "../support/test-provider.ts";
+export { send } from "../support/test-provider.ts";
 
 export const TOKEN = "/connect/token";
 export const INTROSPECT = "/connect/introspect";
@@ -89,19 +90,6 @@ export function expectOAuthError(res: FormResponse, status: number, error: strin
 /** No stack frame, source path or dependency path in a response body. */
 export function expectNoInternals(text: string): void {
   expect(text).not.toMatch(STACK_FRAME);
-}
-
-/** Any request, read like postForm's answer. */
-export async function send(url: string, init: RequestInit = {}): Promise<FormResponse> {
-  const res = await fetch(url, init);
-  const text = await res.text();
-  let json: Record<string, unknown> | undefined;
-  try {
-    json = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, json, text };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

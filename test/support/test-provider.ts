@@ -79,10 +79,9 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
   };
 }
 
-/** POSTs a form and returns status, headers and parsed JSON (or text). */
-export async function postForm(url: string, form: Record<string, string> | string, headers: Record<string, string> = {}) {
-  const body = typeof form === "string" ? form : new URLSearchParams(form).toString();
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body });
+/** Any request, answered as status, headers, the text, and the parsed JSON when it is JSON. */
+export async function send(url: string, init: RequestInit = {}) {
+  const res = await fetch(url, init);
   const text = await res.text();
   let json: Record<string, unknown> | undefined;
   try {
@@ -91,6 +90,12 @@ export async function postForm(url: string, form: Record<string, string> | strin
     json = undefined;
   }
   return { status: res.status, headers: res.headers, json, text };
+}
+
+/** POSTs a form (see send for the answer). */
+export function postForm(url: string, form: Record<string, string> | string, headers: Record<string, string> = {}) {
+  const body = typeof form === "string" ? form : new URLSearchParams(form).toString();
+  return send(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body });
 }
 
 export const basic = (id: string, secret: string) =>
