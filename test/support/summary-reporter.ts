@@ -1,0 +1,18 @@
+import type { Reporter, TestModule } from "vitest/node";
+
+/**
+ * Ends every run with one plain line, `N passed, N failed, N skipped`, that any CI log reader
+ * understands, after vitest's own summary.
+ */
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const counts = { passed: 0, failed: 0, skipped: 0 };
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === "passed" || state === "failed" || state === "skipped") counts[state]++;
+      }
+    }
+    process.stdout.write(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+  }
+}
