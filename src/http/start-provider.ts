@@ -6,6 +6,9 @@ import { createLogger } from "../logging/create-logger.ts";
 import { createProvider, type Provider } from "../provider.ts";
 import { createApp } from "./create-app.ts";
 
+/** How long requests in flight may take to finish when the provider stops. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
 export interface StartOptions {
   configDir: string;
   /** Overrides listen.port (0 = any free port). */
@@ -49,10 +52,12 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
     provider,
     server,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      // Stop accepting, let requests in flight finish (nothing half-done is lost), then cut what is left.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      await closed;
+      clearTimeout(deadline);
       await provider.close();
     },
   };

@@ -10,8 +10,9 @@ const SECURITY = Object.entries(SECURITY_HEADERS).flat();
 const JSON_TYPE = ["Content-Type", "application/json; charset=utf-8"];
 // Protocol answers carry tokens or decisions about them: none may be cached (RFC 6749 §5.1).
 const NO_STORE = ["Cache-Control", "no-store", "Pragma", "no-cache"];
-// Discovery and JWKS: relying parties poll them; new keys are announced a day ahead, so 5 minutes is safe.
-const CACHEABLE = ["Cache-Control", "public, max-age=300"];
+// Discovery and JWKS: public documents that relying parties (browser apps too) poll; new keys are
+// announced a day ahead, so 5 minutes of caching is safe, and any origin may read them.
+const CACHEABLE = ["Cache-Control", "public, max-age=300", "Access-Control-Allow-Origin", "*"];
 
 export interface WriteOptions {
   cacheable?: boolean;

@@ -144,3 +144,11 @@ describe("JWKS", () => {
     expect(post.headers.get("allow")).toBe("GET, HEAD");
   });
 });
+
+describe("cross-origin reads", () => {
+  it("lets any origin read discovery and JWKS, but not the token endpoint's answers", async () => {
+    for (const path of [DISCOVERY, JWKS]) expect((await fetch(p.url + path)).headers.get("access-control-allow-origin")).toBe("*");
+    const token = await postForm(p.url + "/connect/token", { grant_type: "client_credentials", client_id: SERVICE.id, client_secret: SERVICE.secret });
+    expect(token.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
