@@ -8,6 +8,7 @@ import { KeyManager } from "./tokens/key-manager.ts";
 import { JwsSigner } from "./tokens/jws-signer.ts";
 import { AccessTokenIssuer } from "./tokens/access-token.ts";
 import { AccessTokenVerifier } from "./tokens/access-token-verifier.ts";
+import { AccessTokenDenylist } from "./tokens/access-token-denylist.ts";
 import { ClientRegistry } from "./oauth/client-registry.ts";
 import { ScopeRegistry } from "./oauth/scope-registry.ts";
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
@@ -31,6 +32,7 @@ export interface Provider {
   readonly users: UserDirectory;
   readonly accessTokens: AccessTokenIssuer;
   readonly accessTokenVerifier: AccessTokenVerifier;
+  readonly accessTokenDenylist: AccessTokenDenylist;
   readonly refreshTokens: RefreshTokens;
   readonly passwordAttempts: AttemptLimiter;
   close(): Promise<void>;
@@ -64,6 +66,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     },
   });
   const signer = new JwsSigner(() => keys.keys);
+  const denylist = new AccessTokenDenylist(store, clock);
   const attempts = settings.security.password_attempts;
 
   return {
@@ -78,8 +81,9 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     scopes,
     users: new UserDirectory(config.users),
     accessTokens: new AccessTokenIssuer(signer, settings.issuer, scopes, clock),
-    accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, store.namespace("revokedTokens")),
-    refreshTokens: new RefreshTokens(store, clock),
+    accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist),
+    accessTokenDenylist: denylist,
+    refreshTokens: new RefreshTokens(store, clock, denylist),
     passwordAttempts: new AttemptLimiter(store.namespace("rateLimits"), "password", attempts.max_failures, parseDuration(attempts.window) * 1000),
     async close() {
       keys.close();

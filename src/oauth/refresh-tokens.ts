@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Clock } from "../clock.ts";
 import type { Store, RecordStore } from "../stores/store.ts";
+import type { AccessTokenDenylist } from "../tokens/access-token-denylist.ts";
 
 /** What a refresh token stands for. Stored under the SHA-256 of the token, never the token itself. */
 export interface RefreshGrant {
@@ -28,7 +29,11 @@ export class RefreshTokens {
   private readonly tokens: RecordStore<RefreshGrant>;
   private readonly revoked: RecordStore<true>;
 
-  constructor(store: Store, private readonly clock: Clock) {
+  constructor(
+    store: Store,
+    private readonly clock: Clock,
+    private readonly accessTokens: AccessTokenDenylist,
+  ) {
     this.tokens = store.namespace("refreshTokens");
     this.revoked = store.namespace("revokedTokens");
   }
@@ -58,12 +63,8 @@ export class RefreshTokens {
 
   /** Revokes every token of the family, and the access tokens issued with it that have not yet expired. */
   async revokeFamily(grant: RefreshGrant): Promise<void> {
-    const now = this.clock();
-    await this.revoked.set(`family:${grant.familyId}`, true, Math.max(1, grant.expiresAt - now));
-    for (const { jti, exp } of grant.accessTokens) {
-      const ttl = exp * 1000 - now;
-      if (ttl > 0) await this.revoked.set(jti, true, ttl);
-    }
+    await this.revoked.set(`family:${grant.familyId}`, true, Math.max(1, grant.expiresAt - this.clock()));
+    for (const { jti, exp } of grant.accessTokens) await this.accessTokens.revoke(jti, exp);
   }
 
   private async isFamilyRevoked(familyId: string): Promise<boolean> {

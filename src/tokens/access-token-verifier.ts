@@ -1,6 +1,6 @@
 import { jwtVerify, type JWTHeaderParameters } from "jose";
 import type { Clock } from "../clock.ts";
-import type { RecordStore } from "../stores/store.ts";
+import type { AccessTokenDenylist } from "./access-token-denylist.ts";
 import type { KeySet } from "./key-set.ts";
 import { ACCESS_TOKEN_TYPE, type AccessTokenClaims } from "./access-token.ts";
 import { invalidToken, joseErrorToOAuth } from "./jose-errors.ts";
@@ -14,7 +14,7 @@ export class AccessTokenVerifier {
     private readonly keys: () => KeySet,
     private readonly issuer: string,
     private readonly clock: Clock,
-    private readonly revoked: RecordStore<true>,
+    private readonly denylist: AccessTokenDenylist,
   ) {}
 
   async verify(token: string): Promise<AccessTokenClaims> {
@@ -31,7 +31,7 @@ export class AccessTokenVerifier {
     } catch (err) {
       throw joseErrorToOAuth(err);
     }
-    if (await this.revoked.get(claims.jti)) throw invalidToken("the token has been revoked");
+    if (await this.denylist.isRevoked(claims.jti)) throw invalidToken("the token has been revoked");
     return claims;
   }
 

@@ -11,6 +11,7 @@ import type { Store } from "../../src/stores/store.ts";
 import { KeySet } from "../../src/tokens/key-set.ts";
 import { JwsSigner } from "../../src/tokens/jws-signer.ts";
 import { AccessTokenVerifier } from "../../src/tokens/access-token-verifier.ts";
+import { AccessTokenDenylist } from "../../src/tokens/access-token-denylist.ts";
 import { OAuthError } from "../../src/oauth/oauth-error.ts";
 
 const ISSUER = "https://op.example";
@@ -21,6 +22,7 @@ const keys = new KeySet([{ kid: "k1", status: "current", privateKey: ourKey.priv
 const signer = new JwsSigner(() => keys);
 let store: Store;
 let verifier: AccessTokenVerifier;
+let denylist: AccessTokenDenylist;
 
 const claims = (extra: Record<string, unknown> = {}) => ({
   iss: ISSUER, sub: "E10001", aud: "acme-api", iat: NOW / 1000, exp: NOW / 1000 + 3600, jti: `j-${Math.random()}`, client_id: "c", scope: "acme", ...extra,
@@ -40,7 +42,8 @@ async function rejection(token: string): Promise<string> {
 
 beforeAll(async () => {
   store = await createStore("embedded", { dataDir: mkdtempSync(join(tmpdir(), "verifier-")), logger: pino({ level: "silent" }) });
-  verifier = new AccessTokenVerifier(() => keys, ISSUER, () => NOW, store.namespace("revokedTokens"));
+  denylist = new AccessTokenDenylist(store, () => NOW);
+  verifier = new AccessTokenVerifier(() => keys, ISSUER, () => NOW, denylist);
 });
 afterAll(() => store.close());
 
@@ -84,7 +87,7 @@ describe("access token verification (signature rules)", () => {
   it("rejects a revoked token", async () => {
     const c = claims();
     const token = signer.sign(c, "at+jwt");
-    await store.namespace<true>("revokedTokens").set(c.jti, true, 60_000);
+    await denylist.revoke(c.jti, c.exp);
     expect(await rejection(token)).toMatch(/revoked/);
   });
 

@@ -3,7 +3,6 @@ import type { Client } from "../../oauth/client-registry.ts";
 import { invalidRequest, OAuthError } from "../../oauth/oauth-error.ts";
 import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateClient } from "../../oauth/authenticate-client.ts";
-import { epochSeconds } from "../../clock.ts";
 import { writeEmpty } from "../write-response.ts";
 import { runSteps, type Step } from "../steps.ts";
 import type { Exchange } from "../exchange.ts";
@@ -24,13 +23,12 @@ interface RevocationContext {
  */
 export function revocationEndpoint(provider: Provider): ProtocolRoute {
   const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
-  const revoked = provider.store.namespace<true>("revokedTokens");
 
   async function revokeAccessToken(token: string, client: Client): Promise<boolean> {
     try {
       const claims = await provider.accessTokenVerifier.verify(token);
       if (claims.client_id !== client.id) return true; // found, but not this client's: nothing to do
-      await revoked.set(claims.jti, true, Math.max(1, claims.exp - epochSeconds(provider.clock)) * 1000);
+      await provider.accessTokenDenylist.revoke(claims.jti, claims.exp);
       return true;
     } catch (err) {
       if (err instanceof OAuthError) return false; // not a live access token of ours
