@@ -14,6 +14,8 @@ import { ScopeRegistry } from "./oauth/scope-registry.ts";
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
 import { UserDirectory } from "./users/user-directory.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
+import { SecretBox } from "./crypto/secret-box.ts";
+import { encryptionKeyMaterial } from "./crypto/encryption-key.ts";
 
 /**
  * Everything a request needs, built once from a loaded configuration: the composition root.
@@ -27,6 +29,8 @@ export interface Provider {
   readonly store: Store;
   readonly keys: KeyManager;
   readonly signer: JwsSigner;
+  /** Seals secrets kept in the store (signing keys; later TOTP seeds). */
+  readonly secretBox: SecretBox;
   readonly clients: ClientRegistry;
   readonly scopes: ScopeRegistry;
   readonly users: UserDirectory;
@@ -53,8 +57,10 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const clients = new ClientRegistry(config.clients.clients, settings.lifetimes);
   const scopes = new ScopeRegistry(config.scopes);
 
+  const secretBox = new SecretBox(encryptionKeyMaterial(settings.secrets.encryption_key, settings.data_dir));
   const keys = await KeyManager.open({
     store,
+    box: secretBox,
     clock,
     logger,
     modulusLength: settings.keys.modulus_length,
@@ -77,6 +83,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     store,
     keys,
     signer,
+    secretBox,
     clients,
     scopes,
     users: new UserDirectory(config.users),

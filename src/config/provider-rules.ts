@@ -12,6 +12,15 @@ export const PROVIDER_RULES: CrossFieldRule[] = [
   {
     file: "provider",
     needs: ["provider"],
+    description: "A Redis or PostgreSQL store needs `secrets.encryption_key`: what the provider keeps there (signing keys) is encrypted with it.",
+    check: ({ provider }) =>
+      provider.store.url !== "embedded" && provider.secrets.encryption_key === undefined
+        ? [{ file: "provider", at: ["store", "url"], message: "a Redis or PostgreSQL store needs secrets.encryption_key (give it as ${env:NAME} or ${file:PATH})" }]
+        : [],
+  },
+  {
+    file: "provider",
+    needs: ["provider"],
     description: "`issuer` does not end with `/` (it is compared byte for byte, and endpoint URLs are built by appending to it).",
     check: ({ provider }) =>
       provider.issuer.endsWith("/")

@@ -22,6 +22,15 @@ export interface ProviderFile {
   data_dir: string;
   store: StoreConfig;
   keys: KeysConfig;
+  /**
+   * Encryption of secrets the provider keeps in its store (generated signing keys; later TOTP seeds).
+   */
+  secrets: {
+    /**
+     * At least 32 characters of high-entropy key material (e.g. `openssl rand -base64 48`), given as ${env:NAME} or ${file:PATH}. Secrets are sealed with AES-256-GCM under a key derived from it. Required with a Redis or PostgreSQL store, whose contents leave this machine; with the embedded store a random key is generated once under data_dir when this is absent.
+     */
+    encryption_key?: string;
+  };
   lifetimes: ProviderLifetimes;
   security: SecurityConfig;
   logging: LoggingConfig;

@@ -3,10 +3,13 @@ import { promisify } from "node:util";
 import type { Logger } from "pino";
 import type { Store, RecordStore } from "../stores/store.ts";
 import type { Clock } from "../clock.ts";
+import type { SecretBox } from "../crypto/secret-box.ts";
 import { KeySet, type KeyEntry, type KeyStatus } from "./key-set.ts";
 import { nextRotationStep, type KeyRing, type RotationPolicy, type StoredKey } from "./key-rotation.ts";
 
 const generateRsa = promisify(generateKeyPair);
+/** Binds a sealed key to its kid: a sealed key moved to another entry of the ring does not open. */
+const sealContext = (kid: string) => `signing-key:${kid}`;
 const RING = "signing-keys";
 const LOCK = "signing-keys.lock";
 const LOCK_TTL_MS = 30_000;
@@ -24,6 +27,8 @@ export interface KeyManagerOptions {
   logger: Logger;
   modulusLength: number;
   policy: RotationPolicy;
+  /** Seals generated private keys before they reach the store. */
+  box: SecretBox;
   /** Operator-managed keys from provider.yaml; when given, nothing is generated or rotated. */
   staticKeys?: readonly StaticKey[];
 }
@@ -110,8 +115,8 @@ export class KeyManager {
   private async generate(status: KeyStatus, now: number): Promise<StoredKey> {
     const { privateKey } = await generateRsa("rsa", { modulusLength: this.options.modulusLength });
     const kid = randomBytes(12).toString("base64url");
-    const pkcs8Pem = privateKey.export({ format: "pem", type: "pkcs8" }).toString();
-    return { kid, status, pkcs8Pem, createdAt: now, ...(status === "current" ? { activatedAt: now } : {}) };
+    const sealedPkcs8 = this.options.box.seal(privateKey.export({ format: "pem", type: "pkcs8" }).toString(), sealContext(kid));
+    return { kid, status, sealedPkcs8, createdAt: now, ...(status === "current" ? { activatedAt: now } : {}) };
   }
 
   private async readRing(): Promise<KeyRing | undefined> {
@@ -122,7 +127,7 @@ export class KeyManager {
   private toEntry(k: StoredKey): KeyEntry {
     let privateKey = this.parsed.get(k.kid);
     if (!privateKey) {
-      privateKey = createPrivateKey(k.pkcs8Pem);
+      privateKey = createPrivateKey(this.options.box.open(k.sealedPkcs8, sealContext(k.kid)));
       this.parsed.set(k.kid, privateKey);
     }
     return { kid: k.kid, status: k.status, privateKey };

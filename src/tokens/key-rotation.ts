@@ -4,7 +4,8 @@ import type { KeyStatus } from "./key-set.ts";
 export interface StoredKey {
   kid: string;
   status: KeyStatus;
-  pkcs8Pem: string;
+  /** The PKCS#8 PEM sealed by the SecretBox with context `signing-key:<kid>`. */
+  sealedPkcs8: string;
   createdAt: number;
   activatedAt?: number;
   retiredAt?: number;

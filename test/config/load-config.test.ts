@@ -46,22 +46,31 @@ describe("loadConfig", () => {
 
   it("refuses secrets written in plain text, and accepts them as references", async () => {
     const plain = await tempConfigDir({
-      "provider.yaml": "issuer: http://localhost:3000\nstore:\n  url: redis://portcullis:hunter2@127.0.0.1:6379\n",
+      "provider.yaml": "issuer: http://localhost:3000\nstore:\n  url: redis://portcullis:hunter2@127.0.0.1:6379\nsecrets:\n  encryption_key: an-encryption-key-in-plain-text-32-chars\n",
       "clients.yaml": clientsYaml(...CONFIDENTIAL, "    grant_types: [client_credentials]", "    allowed_scopes: [acme]", "    signing_key: a-signing-key-in-plain-text"),
     });
     const lines = await issueLines(plain);
     expect(lines).toEqual([
       `${plain}/provider.yaml:3:8 store.url: holds a password: give the URL as \${env:NAME} or \${file:PATH}, not in plain text`,
+      `${plain}/provider.yaml:5:19 secrets.encryption_key: is a secret: give it as \${env:NAME} or \${file:PATH}, not in plain text`,
       `${plain}/clients.yaml:7:18 clients[0].signing_key: is a secret: give it as \${env:NAME} or \${file:PATH}, not in plain text`,
     ]);
-    expect(lines.join("\n")).not.toMatch(/hunter2|a-signing-key/);
+    expect(lines.join("\n")).not.toMatch(/hunter2|a-signing-key|an-encryption-key/);
 
     const referenced = await tempConfigDir({
-      "provider.yaml": "issuer: http://localhost:3000\nstore:\n  url: ${env:STORE_URL}\n",
+      "provider.yaml": "issuer: http://localhost:3000\nstore:\n  url: ${env:STORE_URL}\nsecrets:\n  encryption_key: ${env:ENCRYPTION_KEY}\n",
       "clients.yaml": clientsYaml(...CONFIDENTIAL, "    grant_types: [client_credentials]", "    allowed_scopes: [acme]", "    signing_key: ${env:SIGNING_KEY}"),
     });
-    const config = await loadConfig(referenced, { STORE_URL: "redis://portcullis:hunter2@127.0.0.1:6379", SIGNING_KEY: "a-signing-key-from-env" });
+    const config = await loadConfig(referenced, { STORE_URL: "redis://portcullis:hunter2@127.0.0.1:6379", SIGNING_KEY: "a-signing-key-from-env", ENCRYPTION_KEY: "an-encryption-key-from-env-of-32-chars" });
     expect(config.clients.clients[0]?.signing_key).toBe("a-signing-key-from-env");
+  });
+
+  it("requires an encryption key with a Redis or PostgreSQL store, not with the embedded one", async () => {
+    const dir = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\nstore:\n  url: redis://127.0.0.1:6379\n" });
+    expect(await issueLines(dir)).toEqual([
+      `${dir}/provider.yaml:3:8 store.url: a Redis or PostgreSQL store needs secrets.encryption_key (give it as \${env:NAME} or \${file:PATH})`,
+    ]);
+    await expect(loadConfig(DEMO_CONFIG_DIR, {})).resolves.toBeDefined();
   });
 
   it("reports a value of the wrong type with its line and the value", async () => {

@@ -54,7 +54,11 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
     "store.url": options.storeUrl ?? "embedded",
     ...edits["provider.yaml"],
   };
+  // A network store needs an encryption key (config rule); the embedded one generates its own.
+  const networkStore = (options.storeUrl ?? "embedded") !== "embedded";
+  if (networkStore) edits["provider.yaml"] = { "secrets.encryption_key": "${file:encryption.key}", ...edits["provider.yaml"] };
   const configDir = copyConfig(edits);
+  if (networkStore) writeFileSync(join(configDir, "encryption.key"), "test-encryption-key-material-of-more-than-32-characters\n");
   const chunks: string[] = [];
   const destination = new Writable({
     write(chunk, _enc, done) {

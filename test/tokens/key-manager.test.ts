@@ -8,6 +8,8 @@ import { createStore } from "../../src/stores/create-store.ts";
 import { RedisStore } from "../../src/stores/redis-store.ts";
 import type { Store } from "../../src/stores/store.ts";
 import { KeyManager, type KeyManagerOptions } from "../../src/tokens/key-manager.ts";
+import { SecretBox } from "../../src/crypto/secret-box.ts";
+import type { KeyRing } from "../../src/tokens/key-rotation.ts";
 import { serviceUrl } from "../support/require-service.ts";
 
 const DAY = 86_400_000;
@@ -24,8 +26,10 @@ async function embeddedStore(dataDir = mkdtempSync(join(tmpdir(), "keys-"))): Pr
   return { store, dataDir };
 }
 
+const box = new SecretBox("a-test-encryption-key-of-at-least-32-characters");
+
 async function open(store: Store, clock: () => number, extra: Partial<KeyManagerOptions> = {}) {
-  const manager = await KeyManager.open({ store, clock, logger, modulusLength: 2048, policy, ...extra });
+  const manager = await KeyManager.open({ store, clock, logger, modulusLength: 2048, policy, box, ...extra });
   cleanups.push(() => manager.close());
   return manager;
 }
@@ -44,6 +48,17 @@ describe("signing key manager", () => {
     const { store: reopened } = await embeddedStore(dataDir);
     const second = await open(reopened, () => 1000);
     expect(second.keys.signing.kid).toBe(kid);
+  });
+
+  it("keeps generated private keys in the store only sealed, and refuses a ring sealed under another key", async () => {
+    const { store } = await embeddedStore();
+    const manager = await open(store, () => 0);
+    const ring = (await store.namespace<KeyRing>("keys").get("signing-keys"))!;
+    expect(JSON.stringify(ring)).not.toContain("PRIVATE KEY");
+    expect(ring.keys[0]!.sealedPkcs8).toMatch(/^v1\./);
+    manager.close();
+    const otherBox = new SecretBox("another-encryption-key-of-at-least-32-characters");
+    await expect(KeyManager.open({ store, clock: () => 0, logger, modulusLength: 2048, policy, box: otherBox })).rejects.toThrow();
   });
 
   it("announces, promotes and finally drops keys as the clock moves", async () => {

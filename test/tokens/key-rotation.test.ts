@@ -4,7 +4,7 @@ import { nextRotationStep, type KeyRing, type RotationPolicy } from "../../src/t
 const DAY = 86_400_000;
 const policy: RotationPolicy = { rotateEvery: 90 * DAY, announceFor: DAY, retainFor: DAY / 24 };
 const key = (kid: string, status: "next" | "current" | "retired", createdAt: number, extra = {}) =>
-  ({ kid, status, pkcs8Pem: "", createdAt, ...extra }) as KeyRing["keys"][number];
+  ({ kid, status, sealedPkcs8: "", createdAt, ...extra }) as KeyRing["keys"][number];
 
 describe("key rotation lifecycle", () => {
   it("generates a current key for an empty ring", () => {
