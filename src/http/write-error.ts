@@ -27,7 +27,8 @@ export function wireDescription(description: string): string {
 export function toOAuthError(err: unknown, logger: Logger, context: { reqId: string; path: string }): OAuthError {
   if (err instanceof OAuthError) return err;
   if (err instanceof StoreUnavailableError) {
-    logger.warn({ reqId: context.reqId, backend: err.backend, cause: String(err.cause ?? "") }, "store unavailable");
+    // The cause was logged (scrubbed) by the store itself; its raw text may quote data.
+    logger.warn({ reqId: context.reqId, backend: err.backend }, "store unavailable");
     return temporarilyUnavailable(err);
   }
   const mapped = fromBodyParser((err ?? {}) as { type?: unknown; status?: unknown });

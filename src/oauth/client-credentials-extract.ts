@@ -15,7 +15,7 @@ export interface PresentedCredentials {
 export function extractClientCredentials(authorization: string | undefined, params: Params): PresentedCredentials {
   const formId = params.get("client_id");
   const formSecret = params.get("client_secret");
-  if (authorization !== undefined && /^basic /i.test(authorization)) {
+  if (authorization !== undefined && /^basic\s/i.test(authorization)) {
     if (formSecret !== undefined) throw invalidRequest("use one client authentication method, not both Basic and client_secret");
     const basic = decodeBasic(authorization.slice(6).trim());
     if (formId !== undefined && formId !== basic.clientId) throw invalidRequest("client_id does not match the Basic credentials");

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { RecordStore } from "../stores/store.ts";
 
 /**
@@ -30,7 +31,11 @@ export class AttemptLimiter {
     return (await this.counters.get(this.key(subject))) ?? 0;
   }
 
+  /**
+   * The subject is caller input (a user name): it is hashed, so a store key has a fixed length and
+   * no control characters whatever was typed, and the same name in any letter case counts once.
+   */
   private key(subject: string): string {
-    return `${this.scope}:${subject.toLowerCase()}`;
+    return `${this.scope}:${createHash("sha256").update(subject.toLowerCase()).digest("base64url")}`;
   }
 }

@@ -47,7 +47,13 @@ export async function createStore(url: string, options: CreateStoreOptions): Pro
  * deployments — or test runs — can share one server. It is ours, so it is removed before the driver sees the URL.
  */
 function splitKeyPrefix(url: string): { url: string; keyPrefix?: string } {
-  const parsed = new URL(url);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // URL's own error carries the whole input, password included: say what is wrong without it.
+    throw new Error(`store URL "${redactUrl(url)}" is not a valid URL`);
+  }
   const prefix = parsed.searchParams.get("prefix");
   if (prefix === null) return { url };
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix)) throw new Error(`store URL prefix "${prefix}" must be 1-64 letters, digits, '.', '_' or '-'`);

@@ -46,8 +46,9 @@ export class AccessTokenIssuer {
   issue(request: AccessTokenRequest): { token: string; claims: AccessTokenClaims } {
     const iat = epochSeconds(this.clock);
     const aud = this.scopes.resourcesFor(request.scopes);
-    // A token that may read userinfo names the userinfo endpoint as an audience too.
-    if (request.scopes.includes("openid")) aud.push(this.userinfoAudience);
+    // A token that may read userinfo names the userinfo endpoint as an audience too; a token with
+    // identity scopes only has it as its one audience (RFC 9068 requires one).
+    if (request.scopes.includes("openid") || aud.length === 0) aud.push(this.userinfoAudience);
     const claims: AccessTokenClaims = {
       iss: this.issuer,
       sub: request.sub,

@@ -8,7 +8,7 @@ import { generateKeyPair, SignJWT } from "jose";
 import { hashSecret } from "../../src/crypto/secret-hash.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import {
-  ACME_API, appendAt, clientCredentialsToken, clientEntry, decodeJwt, expectOAuthError, introspect, INTROSPECT, revoke, SERVICE, sleep,
+  ACME_API, appendAt, clientCredentialsToken, clientEntry, decodeJwt, expectOAuthError, introspect, INTROSPECT, requestPassword, revoke, SERVICE, sleep,
 } from "./helpers.ts";
 
 const OTHER_API = { id: "other-api", secret: "other-api-secret" } as const;
@@ -66,6 +66,12 @@ describe("caller authentication", () => {
       iat: payload.iat,
     });
     expect(res.json!.exp).toBe((res.json!.iat as number) + 3600);
+  });
+
+  it("names only the calling resource as the audience, not the other resources the token serves", async () => {
+    const userToken = (await requestPassword(p, "alice", "alice-password", { scope: "openid acme" })).json!.access_token as string;
+    expect(decodeJwt(userToken).payload.aud).toEqual(["acme-api", `${p.issuer}/connect/userinfo`]);
+    expect((await introspect(p, userToken)).json).toMatchObject({ active: true, aud: "acme-api" });
   });
 
   it("accepts the resource's credentials as client_id and client_secret in the form", async () => {

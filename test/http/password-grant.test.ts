@@ -29,6 +29,13 @@ beforeAll(async () => {
 afterAll(() => p?.close());
 
 describe("successful login", () => {
+  it("gives a token with identity scopes only the userinfo endpoint as its audience, never an empty one", async () => {
+    const res = await requestPassword(p, "alice", "alice-password", { scope: "profile" });
+    expect(res.status, res.text).toBe(200);
+    const { payload } = await verifyWithJwks(p, res.json!.access_token as string);
+    expect(payload.aud).toBe(`${p.issuer}/connect/userinfo`);
+  });
+
   it("issues an access token for alice with sub E10001 and amr [password]", async () => {
     const res = await requestPassword(p, "alice", "alice-password");
     expect(res.status, res.text).toBe(200);

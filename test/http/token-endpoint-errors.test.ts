@@ -87,6 +87,14 @@ describe("Basic credentials are decoded per RFC 6749 §2.3.1", () => {
     expect(res.status, res.text).toBe(200);
   });
 
+  it("accepts Basic followed by a tab or several spaces (RFC 7617 whitespace)", async () => {
+    for (const gap of ["\t", "   "]) {
+      const token = Buffer.from(`${SERVICE.id}:${SERVICE.secret}`).toString("base64");
+      const res = await postForm(url, { grant_type: "client_credentials" }, { authorization: `Basic${gap}${token}` });
+      expect(res.status, res.text).toBe(200);
+    }
+  });
+
   it("accepts the same secret with client_secret_post", async () => {
     const res = await postForm(url, { grant_type: "client_credentials", client_id: SPECIAL.id, client_secret: SPECIAL.secret });
     expect(res.status, res.text).toBe(200);

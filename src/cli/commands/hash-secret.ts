@@ -14,6 +14,7 @@ export const hashSecretCommand: Command = {
   async run({ positionals, stdout, stderr }) {
     const [given] = positionals;
     if (given !== undefined) {
+      stderr.write("warning: a secret on the command line lands in your shell history; run without it to generate one\n");
       stdout.write(`${hashSecret(given)}\n`);
       return 0;
     }

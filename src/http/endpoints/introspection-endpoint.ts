@@ -1,8 +1,8 @@
 import type { Provider } from "../../provider.ts";
 import type { ApiResource } from "../../oauth/scope-registry.ts";
-import { invalidClient, invalidRequest, OAuthError } from "../../oauth/oauth-error.ts";
+import { invalidRequest, OAuthError } from "../../oauth/oauth-error.ts";
 import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
-import { verifySecret } from "../../crypto/secret-hash.ts";
+import { authenticateApiResource } from "../../oauth/authenticate-api-resource.ts";
 import { parseScope, formatScope } from "../../oauth/scope.ts";
 import type { AccessTokenClaims } from "../../tokens/access-token.ts";
 import { runSteps, type Step } from "../steps.ts";
@@ -34,11 +34,7 @@ export function introspectionEndpoint(provider: Provider): ProtocolRoute {
     },
     // The caller is an API resource that has an ApiSecret, and presents it.
     (ctx) => {
-      const presented = extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!);
-      const resource = provider.scopes.resource(presented.clientId);
-      const ok = resource?.secretHash !== undefined && presented.secret !== undefined && verifySecret(presented.secret, resource.secretHash);
-      if (!ok) throw invalidClient("API resource authentication failed", presented.usedBasic);
-      ctx.resource = resource;
+      ctx.resource = authenticateApiResource(provider.scopes, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!));
     },
     // The token is present; an unreadable, expired or revoked one is simply inactive.
     async (ctx) => {
@@ -56,7 +52,9 @@ export function introspectionEndpoint(provider: Provider): ProtocolRoute {
       const claims = ctx.claims!;
       const ownScopes = parseScope(claims.scope).filter((s) => ctx.resource!.scopes.has(s));
       if (ownScopes.length === 0) return writeJson(ctx.ex.res, 200, INACTIVE);
-      const { iss, sub, aud, exp, iat, jti, client_id, auth_time, amr, acr } = claims;
+      // Only this resource is named as the audience: the others a token serves are not its business.
+      const { iss, sub, exp, iat, jti, client_id, auth_time, amr, acr } = claims;
+      const aud = ctx.resource!.name;
       writeJson(ctx.ex.res, 200, {
         active: true,
         token_type: "Bearer",
