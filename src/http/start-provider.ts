@@ -38,10 +38,15 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   // Keep-alive longer than common proxies' idle timeouts, so they close first and never hit a dead socket.
   server.keepAliveTimeout = 65_000;
   const host = options.host ?? settings.listen.host;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? settings.listen.port, host, resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? settings.listen.port, host, resolve);
+    });
+  } catch (err) {
+    await provider.close(); // release the store (and its data-directory lock) before giving up
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   logger.info({ url, issuer: provider.issuer, store: provider.store.backend }, "portcullis listening");

@@ -7,6 +7,7 @@ import { KeyvRecordStore } from "./keyv-record-store.ts";
 import { RECORD_KINDS, type RecordKind, type RecordStore, type Store } from "./store.ts";
 import { createOperationRunner, silentStoreLogger, type OperationRunner, type StoreLogger } from "./store-operation.ts";
 import { StoreUnavailableError } from "./store-unavailable-error.ts";
+import { lockDirectory } from "./directory-lock.ts";
 
 export interface EmbeddedStoreOptions {
   /** Where durable kinds keep their journals (`<dir>/<kind>.jsonl`); created with mode 0700. */
@@ -25,7 +26,8 @@ const openDirs = new Set<string>();
  *
  * One process, one store per directory: two instances on the same directory (in one process or in two)
  * are not supported — their journals would interleave and each would miss the other's writes. This
- * process refuses a second open; across processes, use Redis or PostgreSQL to run more than one provider.
+ * process refuses a second open, and a LOCK file makes another process refuse too (directory-lock.ts);
+ * use Redis or PostgreSQL to run more than one provider.
  */
 export class EmbeddedStore implements Store {
   readonly backend = "embedded";
@@ -34,6 +36,7 @@ export class EmbeddedStore implements Store {
   readonly #namespaces = new Map<RecordKind, RecordStore<unknown>>();
   readonly #run: OperationRunner;
   readonly #sweeper: NodeJS.Timeout;
+  readonly #unlock: () => void;
   #closed = false;
 
   constructor(options: EmbeddedStoreOptions) {
@@ -41,6 +44,8 @@ export class EmbeddedStore implements Store {
     this.#dir = resolve(options.dir);
     if (openDirs.has(this.#dir)) throw new Error(`an embedded store is already open on ${this.#dir}`);
     mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+    // Before the journals are read (and compacted): a second process must not rewrite them under the first.
+    this.#unlock = lockDirectory(this.#dir);
     const now = Date.now();
     try {
       for (const kind of Object.keys(RECORD_KINDS) as RecordKind[]) {
@@ -54,6 +59,7 @@ export class EmbeddedStore implements Store {
       }
     } catch (error) {
       for (const map of this.#maps.values()) map.close();
+      this.#unlock();
       throw error;
     }
     openDirs.add(this.#dir);
@@ -83,6 +89,7 @@ export class EmbeddedStore implements Store {
     this.#closed = true;
     clearInterval(this.#sweeper);
     for (const map of this.#maps.values()) map.close();
+    this.#unlock();
     openDirs.delete(this.#dir);
   }
 

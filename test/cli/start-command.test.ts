@@ -56,3 +56,46 @@ describe("portcullis start", () => {
     expect(run.stderr()).toMatch(/alice \/ alice-password/);
   });
 });
+
+describe("portcullis start on a data directory already in use", () => {
+  it("refuses to start a second provider on the same embedded store, without touching the first one's records", async () => {
+    const config = tempConfig();
+    const first = spawn(process.execPath, [BIN, "start", "--config", config, "--port", String(await freePort())], { env: { ...process.env, PORTCULLIS_CONFIG: "", PORT: "" } });
+    let firstErr = "";
+    first.stderr.on("data", (c) => (firstErr += c));
+    first.stdout.resume();
+    for (let i = 0; i < 100 && !/listening on (\S+)/.test(firstErr); i++) await new Promise((r) => setTimeout(r, 100));
+    const url = /listening on (\S+)/.exec(firstErr)![1]!;
+    try {
+      const second = await runStart(["--config", config, "--port", String(await freePort())], {});
+      expect(second.url).toBeUndefined();
+      expect(second.code).toBe(1);
+      expect(second.stderr()).toMatch(/in use by process \d+/);
+      expect(second.stderr()).not.toMatch(/^\s+at /m);
+      // The first provider's durable records are still the ones on disk: a revocation it makes survives its restart.
+      const form = "grant_type=client_credentials&client_id=demo-service&client_secret=demo-service-secret";
+      const issued = await fetch(`${url}/connect/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form });
+      const token = ((await issued.json()) as { access_token: string }).access_token;
+      const auth = { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("demo-service:demo-service-secret").toString("base64")}` };
+      expect((await fetch(`${url}/connect/revocation`, { method: "POST", headers: auth, body: `token=${token}` })).status).toBe(200);
+      first.kill("SIGTERM");
+      await new Promise((r) => first.once("close", r));
+      const restarted = spawn(process.execPath, [BIN, "start", "--config", config, "--port", String(await freePort())], { env: { ...process.env, PORTCULLIS_CONFIG: "", PORT: "" } });
+      let restartedErr = "";
+      restarted.stderr.on("data", (c) => (restartedErr += c));
+      restarted.stdout.resume();
+      for (let i = 0; i < 100 && !/listening on (\S+)/.test(restartedErr); i++) await new Promise((r) => setTimeout(r, 100));
+      const again = /listening on (\S+)/.exec(restartedErr)![1]!;
+      const introspected = await fetch(`${again}/connect/introspect`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("acme-api:acme-api-secret").toString("base64")}` },
+        body: `token=${token}`,
+      });
+      expect(await introspected.json()).toEqual({ active: false });
+      restarted.kill("SIGTERM");
+      await new Promise((r) => restarted.once("close", r));
+    } finally {
+      first.kill("SIGKILL");
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { ConfigError } from "../../config/config-error.ts";
 import { StoreUnavailableError } from "../../stores/store-unavailable-error.ts";
+import { DirectoryInUseError } from "../../stores/directory-lock.ts";
 import { CliError } from "../cli-error.ts";
 import type { Command } from "../command.ts";
 import { printConfigError } from "../print-config-error.ts";
@@ -33,7 +34,7 @@ export const startCommand: Command = {
         return 1;
       }
       const code = (error as NodeJS.ErrnoException).code;
-      if (error instanceof StoreUnavailableError || (code !== undefined && LISTEN_ERRORS.has(code))) {
+      if (error instanceof StoreUnavailableError || error instanceof DirectoryInUseError || (code !== undefined && LISTEN_ERRORS.has(code))) {
         throw new CliError(`cannot start: ${(error as Error).message}`);
       }
       throw error;
