@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { isMap, isPair, isScalar, isSeq } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq } from "yaml";
 import type { ConfigSource } from "./config-source.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 import type { KeyPath } from "./key-path.ts";
@@ -25,11 +25,19 @@ export function resolveReferences(source: ConfigSource, configDir: string, env: 
       }
     } else if (isSeq(node)) {
       node.items.forEach((item, index) => visit(item, [...at, index]));
+    } else if (isAlias(node)) {
+      // An alias would carry a value from elsewhere past the checks below.
+      if (isSecretPosition(at)) issues.push({ file: source.name, at, message: "must not be a YAML alias: give the value itself as a reference" });
     } else if (isScalar(node) && typeof node.value === "string" && !node.value.includes("${")) {
       const problem = plainSecretProblem(at, node.value);
       if (problem) issues.push({ file: source.name, at, message: problem });
     } else if (isScalar(node) && typeof node.value === "string") {
       const original = node.value;
+      const problem = referenceFormProblem(at, original, node.anchor);
+      if (problem) {
+        issues.push({ file: source.name, at, message: problem });
+        return;
+      }
       node.value = original.replace(REFERENCE, (reference, kind: string, target: string) => {
         const result = lookup(kind, target, configDir, env);
         if (typeof result === "string") return result;
@@ -46,6 +54,28 @@ export function resolveReferences(source: ConfigSource, configDir: string, env: 
 /** Keys whose value is a secret itself: it must come from the environment or a file, never the YAML. */
 const SECRET_KEYS = new Set(["signing_key", "private_key_pem", "encryption_key"]);
 const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]+@/i;
+
+const WHOLE_REFERENCE = /^\$\{(env|file):[^}]*\}$/;
+
+function isSecretPosition(at: KeyPath): boolean {
+  const key = at[at.length - 1];
+  return typeof key === "string" && (SECRET_KEYS.has(key) || key === "url");
+}
+
+/**
+ * Why a value containing `${` is not acceptable as written: a `${` that is no reference (it would
+ * otherwise pass as plain text), a secret that is not exactly one reference, or an anchor on a value
+ * with a reference (an alias elsewhere would copy the resolved secret where messages may echo it).
+ */
+function referenceFormProblem(at: KeyPath, value: string, anchor: string | undefined): string | undefined {
+  if (value.replace(REFERENCE, "").includes("${")) return "contains '${' that is not a ${env:NAME} or ${file:PATH} reference";
+  const key = at[at.length - 1];
+  if (typeof key === "string" && SECRET_KEYS.has(key) && !WHOLE_REFERENCE.test(value)) {
+    return "is a secret: give it as exactly one ${env:NAME} or ${file:PATH}, with nothing around it";
+  }
+  if (anchor !== undefined) return `a value with a reference must not carry an anchor (&${anchor})`;
+  return undefined;
+}
 
 /** Why a plain (unreferenced) value is not allowed where it stands, if it is not. */
 function plainSecretProblem(at: KeyPath, value: string): string | undefined {

@@ -65,6 +65,34 @@ describe("loadConfig", () => {
     expect(config.clients.clients[0]?.signing_key).toBe("a-signing-key-from-env");
   });
 
+  it("closes the ways around the reference rules: anchors on references, aliases at secret keys, stray '${'", async () => {
+    const dir = await tempConfigDir({
+      "secret.txt": "TOPSECRET-value-that-must-never-print",
+      "provider.yaml": [
+        "issuer: http://localhost:3000",
+        "data_dir: &x ${file:secret.txt}",
+        "logging:",
+        "  level: *x",
+        "secrets:",
+        '  encryption_key: "${}plain-text-dressed-up-as-a-reference-32+"',
+        "keys:",
+        "  static:",
+        "    - kid: k1",
+        "      status: current",
+        "      private_key_pem: prefix-${file:secret.txt}",
+        "",
+      ].join("\n"),
+    });
+    const lines = await issueLines(dir);
+    expect(lines).toContain(`${dir}/provider.yaml:2:14 data_dir: a value with a reference must not carry an anchor (&x)`);
+    expect(lines).toContain(`${dir}/provider.yaml:6:19 secrets.encryption_key: contains '\${' that is not a \${env:NAME} or \${file:PATH} reference`);
+    expect(lines).toContain(`${dir}/provider.yaml:11:24 keys.static[0].private_key_pem: is a secret: give it as exactly one \${env:NAME} or \${file:PATH}, with nothing around it`);
+    expect(lines.join("\n")).not.toMatch(/TOPSECRET|plain-text-dressed/);
+
+    const aliased = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\nlogging:\n  level: &k info\nsecrets:\n  encryption_key: *k\n" });
+    expect(await issueLines(aliased)).toContain(`${aliased}/provider.yaml:5:19 secrets.encryption_key: must not be a YAML alias: give the value itself as a reference`);
+  });
+
   it("requires an encryption key with a Redis or PostgreSQL store, not with the embedded one", async () => {
     const dir = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\nstore:\n  url: redis://127.0.0.1:6379\n" });
     expect(await issueLines(dir)).toEqual([
