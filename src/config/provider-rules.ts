@@ -1,6 +1,7 @@
 import { createPrivateKey } from "node:crypto";
 import type { CrossFieldRule } from "./cross-field-rule.ts";
 import { findDuplicates } from "./find-duplicates.ts";
+import { parseDuration } from "./duration.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 import type { StaticKeyConfig } from "./types.generated.ts";
 
@@ -9,6 +10,19 @@ const MIN_RSA_BITS = 2048;
 
 /** Rules on provider.yaml: the issuer's exact form and operator-managed signing keys. */
 export const PROVIDER_RULES: CrossFieldRule[] = [
+  {
+    file: "provider",
+    needs: ["provider"],
+    description: "Generated keys rotate no faster than hourly, and are announced at least 5 minutes (and less than `rotate_every`) before they sign, so every node and JWKS cache has seen a key before tokens carry it.",
+    check: ({ provider }) => {
+      const { rotate_every, announce_for } = provider.keys;
+      const issues: IssueDraft[] = [];
+      if (parseDuration(rotate_every) < 3600) issues.push({ file: "provider", at: ["keys", "rotate_every"], message: "must be at least 1h", value: rotate_every });
+      if (parseDuration(announce_for) < 300) issues.push({ file: "provider", at: ["keys", "announce_for"], message: "must be at least 5m", value: announce_for });
+      else if (parseDuration(announce_for) >= parseDuration(rotate_every)) issues.push({ file: "provider", at: ["keys", "announce_for"], message: "must be shorter than keys.rotate_every", value: announce_for });
+      return issues;
+    },
+  },
   {
     file: "provider",
     needs: ["provider"],

@@ -261,19 +261,19 @@ export interface ClientConfig {
  */
 export interface ClientLifetimes {
   /**
-   * A duration: a whole number followed by s, m, h or d.
+   * A duration: a positive whole number followed by s, m, h or d.
    */
   access_token?: string;
   /**
-   * A duration: a whole number followed by s, m, h or d.
+   * A duration: a positive whole number followed by s, m, h or d.
    */
   id_token?: string;
   /**
-   * A duration: a whole number followed by s, m, h or d.
+   * A duration: a positive whole number followed by s, m, h or d.
    */
   refresh_token?: string;
   /**
-   * A duration: a whole number followed by s, m, h or d.
+   * A duration: a positive whole number followed by s, m, h or d.
    */
   authorization_code?: string;
 }

@@ -14,6 +14,7 @@ const RING = "signing-keys";
 const LOCK = "signing-keys.lock";
 const LOCK_TTL_MS = 30_000;
 const SYNC_EVERY_MS = 60_000;
+const MAX_STEPS_PER_SYNC = 4;
 
 export interface StaticKey {
   kid: string;
@@ -96,7 +97,9 @@ export class KeyManager {
   }
 
   private async applyDueSteps(ring: KeyRing): Promise<KeyRing> {
-    for (;;) {
+    // A lifecycle needs at most a few steps at once (generate, promote, prune); the bound keeps a policy
+    // that is always due from generating keys forever.
+    for (let i = 0; i < MAX_STEPS_PER_SYNC; i++) {
       const now = this.options.clock();
       const step = nextRotationStep(ring, now, this.options.policy);
       if (step.kind === "none") return ring;
@@ -110,6 +113,8 @@ export class KeyManager {
         ring = step.ring;
       }
     }
+    this.options.logger.warn("key rotation still due after the step limit; continuing at the next sync");
+    return ring;
   }
 
   private async generate(status: KeyStatus, now: number): Promise<StoredKey> {

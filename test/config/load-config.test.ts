@@ -93,6 +93,17 @@ describe("loadConfig", () => {
     expect(await issueLines(aliased)).toContain(`${aliased}/provider.yaml:5:19 secrets.encryption_key: must not be a YAML alias: give the value itself as a reference`);
   });
 
+  it("refuses zero durations and key rotation too fast for nodes and caches to follow", async () => {
+    const dir = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\nkeys:\n  rotate_every: 30m\n  announce_for: 1m\nlifetimes:\n  refresh_token: 0s\n" });
+    const lines = await issueLines(dir);
+    expect(lines).toEqual([expect.stringMatching(/provider\.yaml:6:18 lifetimes\.refresh_token: /)]);
+    const rules = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\nkeys:\n  rotate_every: 30m\n  announce_for: 1m\n" });
+    expect(await issueLines(rules)).toEqual([
+      `${rules}/provider.yaml:3:17 keys.rotate_every: must be at least 1h (got "30m")`,
+      `${rules}/provider.yaml:4:17 keys.announce_for: must be at least 5m (got "1m")`,
+    ]);
+  });
+
   it("requires an encryption key with a Redis or PostgreSQL store, not with the embedded one", async () => {
     const dir = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\nstore:\n  url: redis://127.0.0.1:6379\n" });
     expect(await issueLines(dir)).toEqual([
