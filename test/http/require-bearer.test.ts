@@ -8,7 +8,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireBearer, bearerClaims } from "../../src/http/middleware/require-bearer.ts";
 import { errorHandler } from "../../src/http/middleware/error-handler.ts";
-import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { appendAt, clientCredentialsToken, clientEntry, decodeJwt, expectNoInternals, revoke, send, SERVICE, sleep, type FormResponse } from "./helpers.ts";
 
 const SHORT = { id: "short-service", secret: "short-service-secret" } as const;
@@ -24,6 +24,9 @@ beforeAll(async () => {
   const app = express();
   app.get("/messages", requireBearer(p.provider.accessTokenVerifier, { scopes: ["acme.api.msg"] }), (_req, res) => {
     res.json({ claims: bearerClaims(res) });
+  });
+  app.get("/userinfo-like", requireBearer(p.provider.accessTokenVerifier, { audience: `${p.issuer}/connect/userinfo` }), (_req, res) => {
+    res.json({ ok: true });
   });
   app.use(errorHandler(p.provider.logger));
   server = await new Promise<Server>((resolve) => {
@@ -109,6 +112,15 @@ describe("scopes", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json!.claims).toEqual(decodeJwt(token).payload);
     expect(res.json!.claims).toMatchObject({ sub: SERVICE.id, client_id: SERVICE.id, iss: p.issuer, scope: "acme acme.api.msg" });
+  });
+
+  it("answers a valid token meant for another audience with 401 invalid_token", async () => {
+    const apiToken = await clientCredentialsToken(p, SERVICE); // aud: acme-api
+    const res = await send(api.replace("/messages", "/userinfo-like"), { headers: { authorization: `Bearer ${apiToken}` } });
+    expect(res.status).toBe(401);
+    expect(res.json?.error).toBe("invalid_token");
+    const userToken = (await postForm(`${p.url}/connect/token`, { grant_type: "password", username: "alice", password: "alice-password", scope: "openid" }, { authorization: basic("demo-legacy", "demo-legacy-secret") })).json!.access_token as string;
+    expect((await send(api.replace("/messages", "/userinfo-like"), { headers: { authorization: `Bearer ${userToken}` } })).status).toBe(200);
   });
 
   it("accepts the scheme name in any case", async () => {

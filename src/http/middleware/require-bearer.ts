@@ -2,9 +2,12 @@ import type { RequestHandler, Response } from "express";
 import type { AccessTokenVerifier } from "../../tokens/access-token-verifier.ts";
 import type { AccessTokenClaims } from "../../tokens/access-token.ts";
 import { OAuthError } from "../../oauth/oauth-error.ts";
+import { invalidToken } from "../../tokens/jose-errors.ts";
 import { parseScope } from "../../oauth/scope.ts";
 
 export interface RequireBearerOptions {
+  /** The API's own name (its resource name in scopes.yaml, or the userinfo URL): the token's aud must include it. */
+  audience?: string;
   /** Every one of these scopes must be in the token. */
   scopes?: readonly string[];
   /** Also accept `access_token` in a form body (RFC 6750 §2.2), as userinfo does. Never in a query. */
@@ -20,7 +23,7 @@ export function bearerClaims(res: Response): AccessTokenClaims {
 
 /**
  * Protects a route with an access token (RFC 6750): no token → 401 with a bare challenge; a bad
- * token → 401 invalid_token; missing scopes → 403 insufficient_scope. Verified claims land in
+ * token, or one for another audience → 401 invalid_token; missing scopes → 403 insufficient_scope. Verified claims land in
  * res.locals.bearer (see bearerClaims).
  */
 export function requireBearer(verifier: AccessTokenVerifier, options: RequireBearerOptions = {}): RequestHandler {
@@ -29,6 +32,9 @@ export function requireBearer(verifier: AccessTokenVerifier, options: RequireBea
     try {
       const token = presentedToken(req.headers.authorization, options.allowFormBody ? req.body : undefined);
       const claims = await verifier.verify(token);
+      if (options.audience !== undefined && ![claims.aud].flat().includes(options.audience)) {
+        throw invalidToken("the token is not meant for this API");
+      }
       const granted = new Set(parseScope(claims.scope));
       const missing = required.filter((s) => !granted.has(s));
       if (missing.length > 0) {
