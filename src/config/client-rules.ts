@@ -22,6 +22,17 @@ const URI_KEYS = ["backchannel_logout_uri", "frontchannel_logout_uri"] as const;
 export const CLIENT_RULES: CrossFieldRule[] = [
   {
     file: "clients",
+    needs: ["clients", "users"],
+    description: "No `client_id` equals a user's `sub`: a client_credentials token's `sub` is its client id, and an API must never mistake it for an employee (RFC 9068 §5).",
+    check: ({ clients, users }) => {
+      const subs = new Set(users.users.map((u) => u.sub));
+      return forEachClient(clients.clients, (client, i) =>
+        subs.has(client.client_id) ? [{ file: "clients", at: ["clients", i, "client_id"], message: "equals the sub (employee number) of a user in users.yaml", value: client.client_id }] : [],
+      );
+    },
+  },
+  {
+    file: "clients",
     needs: ["clients"],
     description: "`client_id` values are unique.",
     check: ({ clients }) =>

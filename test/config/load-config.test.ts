@@ -104,6 +104,11 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("refuses a client_id that equals a user's sub (employee number)", async () => {
+    const dir = await tempConfigDir({ "clients.yaml": ["clients:", "  - client_id: E10001", ...CONFIDENTIAL, "    grant_types: [client_credentials]", "    allowed_scopes: [acme]", ""].join("\n") });
+    expect(await issueLines(dir)).toEqual([`${dir}/clients.yaml:2:16 clients[0].client_id: equals the sub (employee number) of a user in users.yaml (got "E10001")`]);
+  });
+
   it("requires an encryption key with a Redis or PostgreSQL store, not with the embedded one", async () => {
     const dir = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\nstore:\n  url: redis://127.0.0.1:6379\n" });
     expect(await issueLines(dir)).toEqual([
