@@ -11,18 +11,25 @@ const BIN = fileURLToPath(new URL("../../bin/portcullis.js", import.meta.url));
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-/** `portcullis start` as an operator runs it: serve until SIGTERM, then stop cleanly. */
-async function runStart(args: string[], env: NodeJS.ProcessEnv) {
+/** Spawns `portcullis start` and waits until it says where it listens (url undefined if it never does). */
+async function spawnStart(args: string[], env: NodeJS.ProcessEnv = {}) {
   const child = spawn(process.execPath, [BIN, "start", ...args], { env: { ...process.env, PORTCULLIS_CONFIG: "", PORT: "", ...env } });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
   child.stdout.resume();
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-  for (let i = 0; i < 100 && !/listening on (\S+)/.test(stderr); i++) await new Promise((r) => setTimeout(r, 100));
-  const url = /listening on (\S+)/.exec(stderr)?.[1];
-  const status = url ? (await fetch(`${url}/.well-known/openid-configuration`)).status : undefined;
-  child.kill("SIGTERM");
-  return { url, status, code: await exited, stderr: () => stderr };
+  let done = false;
+  void exited.then(() => (done = true));
+  for (let i = 0; i < 100 && !done && !/listening on (\S+)/.test(stderr); i++) await new Promise((r) => setTimeout(r, 100));
+  return { child, url: /listening on (\S+)/.exec(stderr)?.[1], exited, stderr: () => stderr };
+}
+
+/** `portcullis start` as an operator runs it: serve until SIGTERM, then stop cleanly. */
+async function runStart(args: string[], env: NodeJS.ProcessEnv) {
+  const started = await spawnStart(args, env);
+  const status = started.url ? (await fetch(`${started.url}/.well-known/openid-configuration`)).status : undefined;
+  started.child.kill("SIGTERM");
+  return { url: started.url, status, code: await started.exited, stderr: started.stderr };
 }
 
 function tempConfig(): string {
@@ -60,12 +67,8 @@ describe("portcullis start", () => {
 describe("portcullis start on a data directory already in use", () => {
   it("refuses to start a second provider on the same embedded store, without touching the first one's records", async () => {
     const config = tempConfig();
-    const first = spawn(process.execPath, [BIN, "start", "--config", config, "--port", String(await freePort())], { env: { ...process.env, PORTCULLIS_CONFIG: "", PORT: "" } });
-    let firstErr = "";
-    first.stderr.on("data", (c) => (firstErr += c));
-    first.stdout.resume();
-    for (let i = 0; i < 100 && !/listening on (\S+)/.test(firstErr); i++) await new Promise((r) => setTimeout(r, 100));
-    const url = /listening on (\S+)/.exec(firstErr)![1]!;
+    const first = await spawnStart(["--config", config, "--port", String(await freePort())]);
+    const url = first.url!;
     try {
       const second = await runStart(["--config", config, "--port", String(await freePort())], {});
       expect(second.url).toBeUndefined();
@@ -78,24 +81,20 @@ describe("portcullis start on a data directory already in use", () => {
       const token = ((await issued.json()) as { access_token: string }).access_token;
       const auth = { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("demo-service:demo-service-secret").toString("base64")}` };
       expect((await fetch(`${url}/connect/revocation`, { method: "POST", headers: auth, body: `token=${token}` })).status).toBe(200);
-      first.kill("SIGTERM");
-      await new Promise((r) => first.once("close", r));
-      const restarted = spawn(process.execPath, [BIN, "start", "--config", config, "--port", String(await freePort())], { env: { ...process.env, PORTCULLIS_CONFIG: "", PORT: "" } });
-      let restartedErr = "";
-      restarted.stderr.on("data", (c) => (restartedErr += c));
-      restarted.stdout.resume();
-      for (let i = 0; i < 100 && !/listening on (\S+)/.test(restartedErr); i++) await new Promise((r) => setTimeout(r, 100));
-      const again = /listening on (\S+)/.exec(restartedErr)![1]!;
+      first.child.kill("SIGTERM");
+      await first.exited;
+      const restarted = await spawnStart(["--config", config, "--port", String(await freePort())]);
+      const again = restarted.url!;
       const introspected = await fetch(`${again}/connect/introspect`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("acme-api:acme-api-secret").toString("base64")}` },
         body: `token=${token}`,
       });
       expect(await introspected.json()).toEqual({ active: false });
-      restarted.kill("SIGTERM");
-      await new Promise((r) => restarted.once("close", r));
+      restarted.child.kill("SIGTERM");
+      await restarted.exited;
     } finally {
-      first.kill("SIGKILL");
+      first.child.kill("SIGKILL");
     }
   });
 });

@@ -2,7 +2,7 @@ import * as oidc from "openid-client";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { BACKENDS } from "../support/backends.ts";
+import { availableBackends } from "../support/backends.ts";
 
 /**
  * The non-interactive endpoints driven by openid-client v6, a certified relying-party library:
@@ -15,9 +15,7 @@ async function discover(clientId: string, auth: oidc.ClientAuth) {
   return oidc.discovery(new URL(op.issuer), clientId, undefined, auth, insecure);
 }
 
-describe.each(BACKENDS)("foundation endpoints with openid-client on the $name store", (backend) => {
-  const storeUrl = backend.url();
-  if (storeUrl === undefined) return it.skip(`needs ${backend.name}`);
+describe.each(availableBackends())("foundation endpoints with openid-client on the $name store", ({ url: storeUrl }) => {
   beforeAll(async () => {
     op = await startTestProvider({ storeUrl });
   });
