@@ -57,10 +57,14 @@ const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]+@/i;
 
 const WHOLE_REFERENCE = /^\$\{(env|file):[^}]*\}$/;
 
-function isSecretPosition(at: KeyPath): boolean {
+/** The key a value stands under (undefined for a list item). */
+function keyOf(at: KeyPath): string | undefined {
   const key = at[at.length - 1];
-  return typeof key === "string" && (SECRET_KEYS.has(key) || key === "url");
+  return typeof key === "string" ? key : undefined;
 }
+
+const isSecretKey = (at: KeyPath) => SECRET_KEYS.has(keyOf(at) ?? "");
+const isSecretPosition = (at: KeyPath) => isSecretKey(at) || keyOf(at) === "url";
 
 /**
  * Why a value containing `${` is not acceptable as written: a `${` that is no reference (it would
@@ -69,8 +73,7 @@ function isSecretPosition(at: KeyPath): boolean {
  */
 function referenceFormProblem(at: KeyPath, value: string, anchor: string | undefined): string | undefined {
   if (value.replace(REFERENCE, "").includes("${")) return "contains '${' that is not a ${env:NAME} or ${file:PATH} reference";
-  const key = at[at.length - 1];
-  if (typeof key === "string" && SECRET_KEYS.has(key) && !WHOLE_REFERENCE.test(value)) {
+  if (isSecretKey(at) && !WHOLE_REFERENCE.test(value)) {
     return "is a secret: give it as exactly one ${env:NAME} or ${file:PATH}, with nothing around it";
   }
   if (anchor !== undefined) return `a value with a reference must not carry an anchor (&${anchor})`;
@@ -79,11 +82,8 @@ function referenceFormProblem(at: KeyPath, value: string, anchor: string | undef
 
 /** Why a plain (unreferenced) value is not allowed where it stands, if it is not. */
 function plainSecretProblem(at: KeyPath, value: string): string | undefined {
-  const key = at[at.length - 1];
-  if (typeof key === "string" && SECRET_KEYS.has(key)) {
-    return "is a secret: give it as ${env:NAME} or ${file:PATH}, not in plain text";
-  }
-  if (key === "url" && URL_WITH_PASSWORD.test(value)) {
+  if (isSecretKey(at)) return "is a secret: give it as ${env:NAME} or ${file:PATH}, not in plain text";
+  if (keyOf(at) === "url" && URL_WITH_PASSWORD.test(value)) {
     return "holds a password: give the URL as ${env:NAME} or ${file:PATH}, not in plain text";
   }
   return undefined;

@@ -13,6 +13,10 @@ const NO_STORE = ["Cache-Control", "no-store", "Pragma", "no-cache"];
 // Discovery and JWKS: public documents that relying parties (browser apps too) poll; new keys are
 // announced a day ahead, so 5 minutes of caching is safe, and any origin may read them.
 const CACHEABLE = ["Cache-Control", "public, max-age=300", "Access-Control-Allow-Origin", "*"];
+// The constant part of each header list, built once rather than spread together per response.
+const PRIVATE_JSON = [...JSON_TYPE, ...NO_STORE, ...SECURITY];
+const PUBLIC_JSON = [...JSON_TYPE, ...CACHEABLE, ...SECURITY];
+const PRIVATE_EMPTY = [...NO_STORE, ...SECURITY];
 
 export interface WriteOptions {
   cacheable?: boolean;
@@ -23,7 +27,7 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, op
   const text = typeof body === "string" ? body : JSON.stringify(body);
   // Content-Length up front: writeHead without it makes node send the body chunked, which costs a
   // second write and the chunk framing on every response.
-  const headers = [...JSON_TYPE, ...(options.cacheable ? CACHEABLE : NO_STORE), ...SECURITY, "X-Request-Id", requestId(res), "Content-Length", String(Buffer.byteLength(text))];
+  const headers = (options.cacheable ? PUBLIC_JSON : PRIVATE_JSON).concat("X-Request-Id", requestIdOf(res), "Content-Length", String(Buffer.byteLength(text)));
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.push(name, value);
   res.writeHead(status, headers);
   res.end(text);
@@ -31,13 +35,14 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, op
 
 /** An empty 200 (revocation). */
 export function writeEmpty(res: ServerResponse, status = 200): void {
-  res.writeHead(status, [...NO_STORE, ...SECURITY, "X-Request-Id", requestId(res), "Content-Length", "0"]);
+  res.writeHead(status, PRIVATE_EMPTY.concat("X-Request-Id", requestIdOf(res), "Content-Length", "0"));
   res.end();
 }
 
 /** The request id is kept on the response so every writer can echo it without threading it through. */
 export const REQUEST_ID = Symbol("portcullis.requestId");
 
-function requestId(res: ServerResponse): string {
+/** The id request-log.ts gave this request ("" before it did). */
+export function requestIdOf(res: ServerResponse): string {
   return (res as ServerResponse & { [REQUEST_ID]?: string })[REQUEST_ID] ?? "";
 }
