@@ -16,6 +16,8 @@ import { UserDirectory } from "./users/user-directory.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
 import { SecretBox } from "./crypto/secret-box.ts";
 import { encryptionKeyMaterial } from "./crypto/encryption-key.ts";
+import { SsoSessions } from "./sessions/sso-sessions.ts";
+import { cookieJar, type CookieJar } from "./http/cookies.ts";
 
 /**
  * Everything a request needs, built once from a loaded configuration: the composition root.
@@ -39,6 +41,8 @@ export interface Provider {
   readonly accessTokenDenylist: AccessTokenDenylist;
   readonly refreshTokens: RefreshTokens;
   readonly passwordAttempts: AttemptLimiter;
+  readonly sessions: SsoSessions;
+  readonly cookies: CookieJar;
   close(): Promise<void>;
 }
 
@@ -92,6 +96,11 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     accessTokenDenylist: denylist,
     refreshTokens: new RefreshTokens(store, clock, denylist),
     passwordAttempts: new AttemptLimiter(store.namespace("rateLimits"), "password", attempts.max_failures, parseDuration(attempts.window) * 1000),
+    sessions: new SsoSessions(store, clock, {
+      idle: parseDuration(settings.lifetimes.sso_session_idle),
+      absolute: parseDuration(settings.lifetimes.sso_session_absolute),
+    }),
+    cookies: cookieJar(settings.issuer),
     async close() {
       keys.close();
       if (!options.store) await store.close();

@@ -2,7 +2,18 @@
 export const paths = {
   discovery: "/.well-known/openid-configuration",
   jwks: "/.well-known/openid-configuration/jwks",
+  authorize: "/connect/authorize",
+  /** SPEC: discouraged alias of authorize with prompt=login. */
+  accountLogin: "/Account/Login",
+  /** SPEC: the login served inside an iframe of a client's page. */
+  iframeAuthorize: "/connect/iframe_authz",
   token: "/connect/token",
+  userinfo: "/connect/userinfo",
+  endSession: "/connect/endsession",
   introspection: "/connect/introspect",
   revocation: "/connect/revocation",
+  /** The flow runtime's pages: /interaction/<id>. */
+  interaction: "/interaction",
+  /** Static files of the login pages (stylesheet). */
+  assets: "/assets",
 } as const;

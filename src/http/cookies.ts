@@ -1,0 +1,41 @@
+import type { IncomingMessage } from "node:http";
+import { parse, serialize } from "cookie";
+
+/** The provider's cookies. Names carry the __Host- prefix behind https, which pins Path=/ and no Domain. */
+export interface CookieJar {
+  read(req: IncomingMessage, name: string): string | undefined;
+  /** A Set-Cookie value: HttpOnly, SameSite=Lax, Secure behind https. `maxAge` in seconds; omitted = browser session. */
+  set(name: string, value: string, options?: { maxAge?: number; path?: string; sameSiteNone?: boolean }): string;
+  clear(name: string, options?: { path?: string }): string;
+  name(base: string): string;
+}
+
+export function cookieJar(issuer: string): CookieJar {
+  const secure = issuer.startsWith("https:");
+  // __Host- requires Path=/; path-scoped cookies (one per interaction) use the __Secure- prefix instead.
+  const name = (base: string, path = "/") => (secure ? (path === "/" ? `__Host-${base}` : `__Secure-${base}`) : base);
+  return {
+    name,
+    read(req, base) {
+      const header = req.headers.cookie;
+      if (!header) return undefined;
+      const cookies = parse(header);
+      return cookies[name(base)] ?? cookies[name(base, "/interaction")];
+    },
+    set(base, value, options = {}) {
+      const path = options.path ?? "/";
+      return serialize(name(base, path), value, {
+        httpOnly: true,
+        secure,
+        // SameSite=None needs Secure; without https a framed login works only for same-site clients.
+        sameSite: options.sameSiteNone && secure ? "none" : "lax",
+        path,
+        maxAge: options.maxAge,
+      });
+    },
+    clear(base, options = {}) {
+      const path = options.path ?? "/";
+      return serialize(name(base, path), "", { httpOnly: true, secure, sameSite: "lax", path, maxAge: 0 });
+    },
+  };
+}

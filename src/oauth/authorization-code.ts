@@ -1,0 +1,21 @@
+import type { Authentication } from "./authorization-request.ts";
+
+/**
+ * What an authorization code stands for (SPEC "Authorization code"): everything the token endpoint must
+ * check the redemption against, and the authentication facts the ID token reports. Stored under the
+ * SHA-256 of the code, taken atomically on redemption.
+ */
+export interface AuthorizationCodeGrant extends Authentication {
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  nonce?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: "S256" | "plain";
+  /** The SSO session's sid (absent for login types that keep no session). */
+  sid?: string;
+  /** login_type of the authorize request: the token request must repeat it (Mfa, MyVendor, eID). */
+  loginType?: string;
+  /** Extra ID-token claims a login type or acr value adds (chnl, gps, faceid, custom_scan, ...). */
+  idTokenClaims?: Record<string, unknown>;
+}

@@ -1,0 +1,39 @@
+/**
+ * A validated authorization request (OIDC Core §3.1.2.1 plus the spec's extensions), as the authorize
+ * endpoint hands it to the login flow and the code issuer. Plain data: it is stored with the interaction.
+ */
+export interface AuthorizationRequest {
+  clientId: string;
+  redirectUri: string;
+  responseMode: ResponseMode;
+  scopes: string[];
+  state?: string;
+  nonce?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: "S256" | "plain";
+  /** OIDC prompt values that were sent (none, login, force_login). */
+  prompt: string[];
+  /** Seconds; 0 means "authenticate now". */
+  maxAge?: number;
+  loginHint?: string;
+  /** The UI language asked for (`lang`, else ui_locales); resolved against Accept-Language at render time. */
+  lang?: string;
+  acrValues?: string[];
+  loginType?: string;
+  /** The subject of a valid id_token_hint: prompt=none must keep this user. */
+  hintSub?: string;
+  /** Served in an iframe (/connect/iframe_authz): the response finishes in the top window. */
+  framed: boolean;
+}
+
+export type ResponseMode = "query" | "fragment" | "form_post";
+export const RESPONSE_MODES: readonly ResponseMode[] = ["query", "fragment", "form_post"];
+
+/** What a completed login proves about the user; becomes the SSO session and the code's claims. */
+export interface Authentication {
+  sub: string;
+  /** Epoch seconds of the authentication. */
+  authTime: number;
+  amr: string[];
+  acr: string;
+}

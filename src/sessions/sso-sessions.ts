@@ -1,0 +1,87 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Clock } from "../clock.ts";
+import type { RecordStore, Store } from "../stores/store.ts";
+import type { Authentication } from "../oauth/authorization-request.ts";
+
+/** A client that received a code in this session: logout notifies it. */
+export interface SessionClient {
+  clientId: string;
+}
+
+/** One browser's single sign-on session. Stored under the SHA-256 of the cookie value. */
+export interface SsoSession extends Authentication {
+  /** The session id in ID tokens (`sid`) and logout tokens; not the cookie value. */
+  sid: string;
+  /** Epoch ms. */
+  createdAt: number;
+  lastSeenAt: number;
+  clients: string[];
+}
+
+export interface SessionLifetimes {
+  /** Seconds without use after which the session ends. */
+  idle: number;
+  /** Seconds after creation after which the session ends whatever its use. */
+  absolute: number;
+}
+
+const hash = (cookieValue: string) => createHash("sha256").update(cookieValue).digest("base64url");
+
+/**
+ * SSO sessions. The browser holds only a random handle (the cookie value); the store holds the session
+ * under its hash, so a store dump reveals no usable cookie. A login always starts a new handle (session
+ * fixation); logout deletes the record.
+ */
+export class SsoSessions {
+  private readonly records: RecordStore<SsoSession>;
+
+  constructor(
+    store: Store,
+    private readonly clock: Clock,
+    private readonly lifetimes: SessionLifetimes,
+  ) {
+    this.records = store.namespace("sessions");
+  }
+
+  /** The live session behind a cookie value, or undefined when absent, idle too long or too old. */
+  async find(cookieValue: string | undefined): Promise<SsoSession | undefined> {
+    if (!cookieValue || cookieValue.length > 128) return undefined;
+    const session = await this.records.get(hash(cookieValue));
+    if (!session) return undefined;
+    const now = this.clock();
+    const expired = now - session.lastSeenAt > this.lifetimes.idle * 1000 || now - session.createdAt > this.lifetimes.absolute * 1000;
+    return expired ? undefined : session;
+  }
+
+  /** Starts a session for a fresh login; returns the new cookie value. Any previous handle is removed. */
+  async create(auth: Authentication, previousCookie?: string): Promise<{ cookie: string; session: SsoSession }> {
+    if (previousCookie) await this.destroy(previousCookie);
+    const now = this.clock();
+    const session: SsoSession = { ...auth, sid: randomBytes(16).toString("base64url"), createdAt: now, lastSeenAt: now, clients: [] };
+    const cookie = randomBytes(32).toString("base64url");
+    await this.save(cookie, session);
+    return { cookie, session };
+  }
+
+  /** Records that `clientId` got a code in this session and marks the session used now. */
+  async touch(cookieValue: string, session: SsoSession, clientId: string): Promise<SsoSession> {
+    const clients = session.clients.includes(clientId) ? session.clients : [...session.clients, clientId];
+    const updated: SsoSession = { ...session, clients, lastSeenAt: this.clock() };
+    await this.save(cookieValue, updated);
+    return updated;
+  }
+
+  /** Ends the session behind a cookie value; returns what it was, for single sign-out. */
+  async destroy(cookieValue: string): Promise<SsoSession | undefined> {
+    if (cookieValue.length > 128) return undefined;
+    const session = await this.records.take(hash(cookieValue));
+    return session;
+  }
+
+  private async save(cookieValue: string, session: SsoSession): Promise<void> {
+    // Kept until the earlier of the idle and the absolute end; find() re-checks both.
+    const now = this.clock();
+    const ttl = Math.min(session.lastSeenAt + this.lifetimes.idle * 1000, session.createdAt + this.lifetimes.absolute * 1000) - now;
+    await this.records.set(hash(cookieValue), session, Math.max(1, ttl));
+  }
+}
