@@ -12,12 +12,19 @@ import { AccessTokenDenylist } from "./tokens/access-token-denylist.ts";
 import { ClientRegistry } from "./oauth/client-registry.ts";
 import { ScopeRegistry } from "./oauth/scope-registry.ts";
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
+import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
+import { IdTokenIssuer } from "./tokens/id-token.ts";
 import { UserDirectory } from "./users/user-directory.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
 import { SecretBox } from "./crypto/secret-box.ts";
 import { encryptionKeyMaterial } from "./crypto/encryption-key.ts";
 import { SsoSessions } from "./sessions/sso-sessions.ts";
+import { BackChannelLogout } from "./sessions/back-channel-logout.ts";
+import { LogoutTokenIssuer } from "./tokens/logout-token.ts";
 import { cookieJar, type CookieJar } from "./http/cookies.ts";
+import { Interactions } from "./runtime/interactions.ts";
+import { loadMethodPlugins } from "./runtime/method-plugins.ts";
+import { buildLoginFlows, type RunnableFlow } from "./runtime/login-flows.ts";
 
 /**
  * Everything a request needs, built once from a loaded configuration: the composition root.
@@ -40,9 +47,16 @@ export interface Provider {
   readonly accessTokenVerifier: AccessTokenVerifier;
   readonly accessTokenDenylist: AccessTokenDenylist;
   readonly refreshTokens: RefreshTokens;
+  readonly codes: AuthorizationCodes;
+  readonly idTokens: IdTokenIssuer;
   readonly passwordAttempts: AttemptLimiter;
   readonly sessions: SsoSessions;
+  /** Back-channel logout deliveries of ended sessions (in the background; stopped by close()). */
+  readonly backChannelLogout: BackChannelLogout;
   readonly cookies: CookieJar;
+  readonly interactions: Interactions;
+  /** The login flows by id, with their factor plugins wired in. */
+  readonly flows: ReadonlyMap<string, RunnableFlow>;
   close(): Promise<void>;
 }
 
@@ -78,8 +92,11 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const signer = new JwsSigner(() => keys.keys);
   const denylist = new AccessTokenDenylist(store, clock);
   const attempts = settings.security.password_attempts;
+  const backChannelLogout = new BackChannelLogout({ clients, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger });
+  const methods = await loadMethodPlugins(config.login);
+  const flows = new Map<string, RunnableFlow>();
 
-  return {
+  const provider: Provider = {
     config,
     issuer: settings.issuer,
     clock,
@@ -95,17 +112,26 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist),
     accessTokenDenylist: denylist,
     refreshTokens: new RefreshTokens(store, clock, denylist),
+    codes: new AuthorizationCodes(store, clock),
+    idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
     passwordAttempts: new AttemptLimiter(store.namespace("rateLimits"), "password", attempts.max_failures, parseDuration(attempts.window) * 1000),
     sessions: new SsoSessions(store, clock, {
       idle: parseDuration(settings.lifetimes.sso_session_idle),
       absolute: parseDuration(settings.lifetimes.sso_session_absolute),
     }),
+    backChannelLogout,
     cookies: cookieJar(settings.issuer),
+    interactions: new Interactions(store, clock, parseDuration(settings.lifetimes.interaction)),
+    flows,
     async close() {
       keys.close();
+      await backChannelLogout.close();
       if (!options.store) await store.close();
     },
   };
+  // The flows' actors are bound to this provider, so they are built once it exists.
+  for (const [id, flow] of buildLoginFlows(provider, config.login, methods)) flows.set(id, flow);
+  return provider;
 }
 
 /** The longest a signed token can stay valid: how long a retired key must stay published. */

@@ -31,6 +31,9 @@ const NAMED_TYPES: Record<ConfigFileName, Record<string, string>> = {
     "/properties/users/items": "UserRecord",
     "/properties/users/items/properties/claims": "UserClaims",
   },
+  login: {
+    "/properties/default_flow": "DefaultFlowConfig",
+  },
 };
 
 const BANNER = `/**

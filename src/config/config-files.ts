@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 
 /**
- * The four files of a configuration directory, each with the JSON Schema that defines it. The loader,
+ * The files of a configuration directory, each with the JSON Schema that defines it. The loader,
  * the schema validator and the generators (types, docs) all iterate this one table, so adding a file
  * is one line here plus its schema.
  */
@@ -10,6 +10,7 @@ export const CONFIG_FILES = [
   { name: "clients", file: "clients.yaml", schema: "clients.schema.json" },
   { name: "scopes", file: "scopes.yaml", schema: "scopes.schema.json" },
   { name: "users", file: "users.yaml", schema: "users.schema.json" },
+  { name: "login", file: "login.yaml", schema: "login.schema.json" },
 ] as const;
 
 export type ConfigFileName = (typeof CONFIG_FILES)[number]["name"];

@@ -1,13 +1,14 @@
 import type { ConfigFileName } from "./config-files.ts";
 import type { IssueDraft } from "./issue-draft.ts";
-import type { ClientsFile, ProviderFile, ScopesFile, UsersFile } from "./types.generated.ts";
+import type { ClientsFile, LoginFile, ProviderFile, ScopesFile, UsersFile } from "./types.generated.ts";
 
-/** The parsed, schema-valid, defaults-filled content of the four files. */
+/** The parsed, schema-valid, defaults-filled content of the config files. */
 export interface ConfigData {
   provider: ProviderFile;
   clients: ClientsFile;
   scopes: ScopesFile;
   users: UsersFile;
+  login: LoginFile;
 }
 
 /**

@@ -389,6 +389,30 @@ export interface UserClaims {
   role?: string[];
 }
 
+/**
+ * config/login.yaml: the factor methods (plugins under flows/methods/<id>/) and which of them the default login flow offers.
+ */
+export interface LoginFile {
+  /**
+   * Factor methods by id. Each id names a plugin folder flows/methods/<id>/; its value holds the plugin's own settings, validated by the plugin's config schema at start-up.
+   */
+  methods: {
+    [k: string]: {};
+  };
+  default_flow: DefaultFlowConfig;
+}
+/**
+ * The login flow for an authorize request without login_type or acr_values.
+ */
+export interface DefaultFlowConfig {
+  /**
+   * First-factor methods offered on the login page, in this order; the first is shown first.
+   *
+   * @minItems 1
+   */
+  methods: string[];
+}
+
 export type GrantType = ClientConfig["grant_types"][number];
 export type ClaimName = IdentityScopeConfig["claims"][number];
 export type KeyStatus = StaticKeyConfig["status"];

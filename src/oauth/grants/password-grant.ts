@@ -1,4 +1,4 @@
-import { verifyPassword, hashPassword } from "../../crypto/password-hash.ts";
+import { verifyUserPassword } from "../../users/verify-user-password.ts";
 import { epochSeconds } from "../../clock.ts";
 import { invalidGrant, invalidRequest } from "../oauth-error.ts";
 import { formatScope } from "../scope.ts";
@@ -7,9 +7,6 @@ import type { Provider } from "../../provider.ts";
 import type { GrantHandler } from "./grant-handler.ts";
 import { userGrantScope } from "./user-grant-scope.ts";
 
-// Verified against when there is no real hash to check, so unknown, disabled and locked accounts
-// cost the same scrypt time as a wrong password and cannot be told apart by timing.
-const decoyHash = hashPassword("portcullis-decoy-password");
 const WRONG = "the user name or password is incorrect";
 
 /**
@@ -47,11 +44,7 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
 };
 
 async function checkPassword(provider: Provider, username: string, password: string): Promise<string> {
-  const user = provider.users.findByUsername(username);
-  const allowed = await provider.passwordAttempts.tryAttempt(username);
-  const hash = allowed && user !== undefined && !user.disabled ? user.password_hash : undefined;
-  const matches = await verifyPassword(password, hash ?? (await decoyHash));
-  if (hash === undefined || !matches) throw invalidGrant(WRONG);
-  await provider.passwordAttempts.succeeded(username);
-  return user!.sub;
+  const sub = await verifyUserPassword(provider, username, password);
+  if (sub === undefined) throw invalidGrant(WRONG);
+  return sub;
 }

@@ -1,0 +1,22 @@
+import { readFileSync } from "node:fs";
+import { fromPromise } from "xstate";
+import type { FactorPlugin } from "../../../src/runtime/factor-plugin.ts";
+import { verifyUserPassword } from "../../../src/users/verify-user-password.ts";
+import { passwordMachine, type PasswordVerdict } from "./password.machine.ts";
+
+/** Trusted password (trusted class): the embedded directory's scrypt passwords, with per-account attempt limits. */
+const passwordPlugin: FactorPlugin = {
+  id: "password",
+  class: "trusted",
+  amr: "password",
+  configSchema: { type: "object", additionalProperties: false, properties: {} },
+  machine: passwordMachine,
+  actors: ({ provider }) => ({
+    checkPassword: fromPromise<PasswordVerdict, { username: string; password: string }>(async ({ input }) => ({
+      sub: await verifyUserPassword(provider, input.username, input.password),
+    })),
+  }),
+  views: { password: readFileSync(new URL("./password.hbs", import.meta.url), "utf8") },
+};
+
+export default passwordPlugin;

@@ -1,0 +1,139 @@
+import type { Provider } from "../../provider.ts";
+import type { Client } from "../../oauth/client-registry.ts";
+import { OAuthError } from "../../oauth/oauth-error.ts";
+import type { AuthorizationRequest, ResponseMode } from "../../oauth/authorization-request.ts";
+import type { SsoSession } from "../../sessions/sso-sessions.ts";
+import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
+import { INTERACTION_COOKIE } from "../../runtime/interaction-cookie.ts";
+import { toOAuthError } from "../write-error.ts";
+import { IdTokenHintVerifier } from "../../tokens/id-token-hint.ts";
+import type { Exchange } from "../exchange.ts";
+import type { ProtocolRoute } from "../protocol-route.ts";
+import type { BrowserPages } from "../browser-pages.ts";
+import { runSteps, type Step } from "../steps.ts";
+import { paths } from "../paths.ts";
+import { checkAuthorizeRequest, checkClientAndRedirect, readAuthorizeParams, type RawAuthorizeParams } from "./authorize-params.ts";
+import { writeAuthorizationResponse } from "./authorization-response.ts";
+import { completeAuthorization } from "./complete-authorization.ts";
+
+interface AuthorizeContext {
+  ex: Exchange;
+  /** Served at /connect/iframe_authz: even errors leave the iframe. */
+  framed: boolean;
+  raw?: RawAuthorizeParams;
+  client?: Client;
+  /** Known once client and redirect_uri are trusted: from then on errors go to the client. */
+  redirect?: { redirectUri: string; responseMode: ResponseMode };
+  request?: AuthorizationRequest;
+  sessionCookie?: string;
+  session?: SsoSession;
+}
+
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
+
+/**
+ * GET|POST /connect/authorize (OIDC Core §3.1.2), and its two SPEC variants: /Account/Login (as
+ * prompt=login) and /connect/iframe_authz (the login runs in an iframe and finishes in the top
+ * window). Served on node:http: with an SSO session this is the hot half of the code flow.
+ */
+export function authorizeEndpoints(provider: Provider, pages: BrowserPages): ProtocolRoute[] {
+  const security = provider.config.provider.security;
+  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, provider.clients);
+  const variant = (framed: boolean, forcePrompt?: string): Step<AuthorizeContext>[] => [
+    // The parameters: the query of a GET, the form body of a POST.
+    (ctx) => {
+      const { req, body } = ctx.ex;
+      if (req.method === "POST" && !FORM_TYPE.test(req.headers["content-type"] ?? "")) {
+        throw new OAuthError(400, "invalid_request", "the request body must be application/x-www-form-urlencoded");
+      }
+      const search = req.method === "POST" ? new URLSearchParams(body?.toString("utf8") ?? "") : new URL(req.url ?? "/", "http://x").searchParams;
+      ctx.raw = readAuthorizeParams(search, security.max_parameter_length);
+    },
+    // The client and its exact redirect_uri: until both are trusted, errors are a page, not a redirect.
+    (ctx) => {
+      const { client, redirectUri, responseMode } = checkClientAndRedirect(provider, ctx.raw!);
+      ctx.client = client;
+      ctx.redirect = { redirectUri, responseMode };
+    },
+    // Everything else about the request; errors from here on go back to the client.
+    (ctx) => {
+      ctx.request = checkAuthorizeRequest(provider, ctx.client!, ctx.raw!, { ...ctx.redirect!, framed, forcePrompt });
+    },
+    // id_token_hint: an ID token we signed (expired or not) naming the user the client expects.
+    async (ctx) => {
+      const hint = ctx.raw!.values.get("id_token_hint");
+      if (hint === undefined) return;
+      try {
+        ctx.request!.hintSub = (await hints.verify(hint)).sub;
+      } catch (err) {
+        throw err instanceof OAuthError ? new OAuthError(400, err.error, err.description, { allowRedirect: true }) : err;
+      }
+    },
+    // The browser's SSO session, if any; prompt=force_login ends it first.
+    async (ctx) => {
+      ctx.sessionCookie = provider.cookies.read(ctx.ex.req, SESSION_COOKIE);
+      ctx.session = await provider.sessions.find(ctx.sessionCookie);
+      if (ctx.session && ctx.request!.prompt.includes("force_login")) {
+        await provider.sessions.destroy(ctx.sessionCookie!);
+        ctx.session = undefined;
+        ctx.ex.res.setHeader("Set-Cookie", provider.cookies.clear(SESSION_COOKIE));
+      }
+    },
+    // A session that satisfies the request gets a code straight away (SSO); prompt=none may go no further.
+    async (ctx) => {
+      const request = ctx.request!;
+      const reason = loginReason(request, ctx.session, provider.clock());
+      if (reason === undefined) return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, request, { existing: ctx.session!, cookie: ctx.sessionCookie! });
+      if (request.prompt.includes("none")) {
+        throw new OAuthError(400, "login_required", reason, { allowRedirect: true });
+      }
+    },
+    // Otherwise the user must act: an interaction runs the login flow.
+    async (ctx) => {
+      const request = ctx.request!;
+      const flow = provider.flows.get("default")!;
+      const signedInAs = ctx.session && request.prompt.includes("login") ? ctx.session.sub : undefined;
+      const { interaction, browserCookie } = await provider.interactions.create({ request, flowId: flow.id, flowHash: flow.hash, signedInAs });
+      const location = `${paths.interaction}/${interaction.id}`;
+      ctx.ex.res.appendHeader("Set-Cookie", provider.cookies.set(INTERACTION_COOKIE, browserCookie, { path: location, sameSiteNone: request.framed }));
+      ctx.ex.res.writeHead(303, { Location: location, "Cache-Control": "no-store" });
+      ctx.ex.res.end();
+    },
+  ];
+
+  const route = (path: string, steps: Step<AuthorizeContext>[]): ProtocolRoute => ({
+    path,
+    methods: ["GET", "POST"],
+    readsBody: true,
+    handle: async (ex) => {
+      const ctx: AuthorizeContext = { ex, framed: path === paths.iframeAuthorize };
+      try {
+        await runSteps(ctx, steps);
+      } catch (err) {
+        answerError(provider, pages, ctx, err);
+      }
+    },
+  });
+  return [route(paths.authorize, variant(false)), route(paths.accountLogin, variant(false, "login")), route(paths.iframeAuthorize, variant(true))];
+}
+
+/** Why the user must log in for this request, or undefined when the session will do. */
+function loginReason(request: AuthorizationRequest, session: SsoSession | undefined, now: number): string | undefined {
+  if (!session) return "the user is not logged in";
+  if (request.prompt.includes("login")) return "prompt=login asks for a new login";
+  if (request.hintSub !== undefined && request.hintSub !== session.sub) return "the logged-in user is not the one id_token_hint names";
+  if (request.maxAge !== undefined && now / 1000 - session.authTime > request.maxAge) return "the login is older than max_age";
+  return undefined;
+}
+
+/** Errors go back to the client once its redirect_uri is trusted (with state and iss); before that, a page. */
+function answerError(provider: Provider, pages: BrowserPages, ctx: AuthorizeContext, err: unknown): void {
+  const { req, res } = ctx.ex;
+  const error = toOAuthError(err, provider.logger, ctx.ex);
+  if (res.headersSent) return void res.end();
+  if (error.allowRedirect && ctx.redirect) {
+    const request = { ...ctx.redirect, state: ctx.raw?.values.get("state"), framed: ctx.framed };
+    return writeAuthorizationResponse(res, pages, request, { error: error.error, error_description: error.description, iss: provider.issuer });
+  }
+  pages.error(req, res, error.status, error.error, error.expose ? error.description : "an unexpected error occurred", ctx.raw?.values.get("lang"));
+}

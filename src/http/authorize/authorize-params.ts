@@ -1,0 +1,141 @@
+import type { Client } from "../../oauth/client-registry.ts";
+import { OAuthError, invalidRequest, invalidScope } from "../../oauth/oauth-error.ts";
+import { RESPONSE_MODES, type AuthorizationRequest, type ResponseMode } from "../../oauth/authorization-request.ts";
+import { parseScope } from "../../oauth/scope.ts";
+import type { Provider } from "../../provider.ts";
+
+/** Authorize parameters as sent: the first value of each, and which were repeated (an error, but only once the client is known). */
+export interface RawAuthorizeParams {
+  values: Map<string, string>;
+  repeated: Set<string>;
+}
+
+export function readAuthorizeParams(search: URLSearchParams, maxLength: number): RawAuthorizeParams {
+  const values = new Map<string, string>();
+  const repeated = new Set<string>();
+  for (const [name, value] of search) {
+    if (value === "") continue; // RFC 6749 §3.1: sent without a value = omitted
+    if (values.has(name)) repeated.add(name);
+    else values.set(name, value.length > maxLength ? "\u0000too-long" : value);
+  }
+  return { values, repeated };
+}
+
+/** Thrown for a client or redirect_uri we cannot trust: shown as a page, never sent to the redirect_uri. */
+export class UntrustedRequestError extends OAuthError {}
+
+const untrusted = (description: string) => new UntrustedRequestError(400, "invalid_request", description);
+const redirectable = (error: OAuthError) => new OAuthError(error.status, error.error, error.description, { allowRedirect: true });
+
+const PROMPTS = new Set(["none", "login", "force_login"]);
+const PKCE_CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
+const TOO_LONG = "\u0000too-long";
+
+/**
+ * Step 1 (before anything can be redirected): the client exists and may use the code flow, and
+ * redirect_uri is byte-for-byte one of its registered URIs. Failures here are untrusted: an error page.
+ */
+export function checkClientAndRedirect(provider: Provider, raw: RawAuthorizeParams): { client: Client; redirectUri: string; responseMode: ResponseMode } {
+  if (raw.repeated.has("client_id")) throw untrusted("client_id is repeated");
+  if (raw.repeated.has("redirect_uri")) throw untrusted("redirect_uri is repeated");
+  const clientId = raw.values.get("client_id");
+  if (clientId === undefined) throw untrusted("client_id is required");
+  const client = provider.clients.get(clientId);
+  if (!client || !client.grantTypes.has("authorization_code")) throw untrusted("unknown client, or a client that may not use the authorization code flow");
+  const redirectUri = raw.values.get("redirect_uri");
+  if (redirectUri === undefined) throw untrusted("redirect_uri is required");
+  if (!client.redirectUris.has(redirectUri)) throw untrusted("redirect_uri is not registered for this client");
+  // The response mode decides how even an error is returned; an unknown one falls back to query.
+  const mode = raw.values.get("response_mode");
+  const responseMode = mode !== undefined && (RESPONSE_MODES as readonly string[]).includes(mode) ? (mode as ResponseMode) : "query";
+  return { client, redirectUri, responseMode };
+}
+
+/**
+ * Step 2: every other parameter, with errors that go back to the client's redirect_uri. Unknown
+ * parameters are ignored (OIDC Core §3.1.2.1).
+ */
+export function checkAuthorizeRequest(provider: Provider, client: Client, raw: RawAuthorizeParams, base: { redirectUri: string; responseMode: ResponseMode; framed: boolean; forcePrompt?: string }): AuthorizationRequest {
+  try {
+    return buildRequest(provider, client, raw, base);
+  } catch (err) {
+    throw err instanceof OAuthError ? redirectable(err) : err;
+  }
+}
+
+function buildRequest(provider: Provider, client: Client, raw: RawAuthorizeParams, base: { redirectUri: string; responseMode: ResponseMode; framed: boolean; forcePrompt?: string }): AuthorizationRequest {
+  const get = (name: string) => raw.values.get(name);
+  // Parameters are single-valued (OAuth 2.0 §3.1); a repeated one, or one over the length limit, is refused.
+  const repeated = [...raw.repeated][0];
+  if (repeated !== undefined) throw invalidRequest(`parameter '${repeated.slice(0, 64)}' is repeated`);
+  for (const [name, value] of raw.values) if (value === TOO_LONG) throw invalidRequest(`parameter '${name.slice(0, 64)}' is too long`);
+
+  // The response mode must be one we serve.
+  const mode = get("response_mode");
+  if (mode !== undefined && mode !== base.responseMode) throw invalidRequest("response_mode must be query, fragment or form_post");
+
+  // Only the authorization code flow (DESIGN: code only; implicit and hybrid are not supported).
+  const responseType = get("response_type");
+  if (responseType === undefined) throw invalidRequest("response_type is required");
+  if (responseType !== "code") throw new OAuthError(400, "unsupported_response_type", "only response_type=code is supported");
+
+  // scope: includes openid, and every scope is allowed for this client.
+  const scopes = parseScope(get("scope"));
+  if (!scopes.includes("openid")) throw invalidScope("scope must include openid");
+  const notAllowed = scopes.find((s) => !client.allowedScopes.has(s));
+  if (notAllowed !== undefined) throw invalidScope(`scope '${notAllowed.slice(0, 64)}' is not allowed for this client`);
+
+  const pkce = checkPkce(client, get("code_challenge"), get("code_challenge_method"));
+  const prompt = checkPrompt(get("prompt"), base.forcePrompt);
+  const maxAge = checkMaxAge(get("max_age"));
+  const acr = get("acr_values");
+  const lang = get("lang") ?? get("ui_locales");
+
+  const loginType = get("login_type");
+  // Login types arrive with the login-policy stage; until then a request for one is refused rather than silently downgraded.
+  if (loginType !== undefined) throw invalidRequest(`login_type '${loginType.slice(0, 32)}' is not supported`);
+
+  return {
+    clientId: client.id,
+    redirectUri: base.redirectUri,
+    responseMode: base.responseMode,
+    scopes,
+    state: get("state"),
+    nonce: get("nonce"),
+    ...pkce,
+    prompt,
+    maxAge,
+    loginHint: get("login_hint"),
+    lang,
+    acrValues: acr === undefined ? undefined : acr.split(" ").filter(Boolean),
+    framed: base.framed,
+  };
+}
+
+/** PKCE (RFC 7636): S256, or plain only for clients that allow it; required for public clients. */
+function checkPkce(client: Client, challenge: string | undefined, method: string | undefined): Pick<AuthorizationRequest, "codeChallenge" | "codeChallengeMethod"> {
+  if (challenge === undefined) {
+    if (method !== undefined) throw invalidRequest("code_challenge_method without code_challenge");
+    if (client.requirePkce) throw invalidRequest("this client must use PKCE (code_challenge with S256)");
+    return {};
+  }
+  const chosen = method ?? "plain"; // RFC 7636 §4.3 default
+  if (chosen !== "S256" && chosen !== "plain") throw invalidRequest("code_challenge_method must be S256 or plain");
+  if (chosen === "plain" && !client.allowPlainPkce) throw invalidRequest("this client must use code_challenge_method=S256");
+  if (!PKCE_CHALLENGE.test(challenge)) throw invalidRequest("code_challenge must be 43 to 128 characters of [A-Za-z0-9-._~]");
+  return { codeChallenge: challenge, codeChallengeMethod: chosen };
+}
+
+function checkPrompt(value: string | undefined, forced: string | undefined): string[] {
+  const prompt = new Set((value ?? "").split(" ").filter(Boolean));
+  for (const p of prompt) if (!PROMPTS.has(p)) throw invalidRequest(`prompt '${p.slice(0, 32)}' is not supported`);
+  if (forced) prompt.add(forced);
+  if (prompt.has("none") && prompt.size > 1) throw invalidRequest("prompt=none cannot be combined with other values");
+  return [...prompt];
+}
+
+function checkMaxAge(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,10}$/.test(value)) throw invalidRequest("max_age must be a non-negative integer");
+  return Number(value);
+}

@@ -1,0 +1,47 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AuthorizationRequest, Authentication } from "../../oauth/authorization-request.ts";
+import type { Provider } from "../../provider.ts";
+import type { SsoSession } from "../../sessions/sso-sessions.ts";
+import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
+import type { BrowserPages } from "../browser-pages.ts";
+import { writeAuthorizationResponse } from "./authorization-response.ts";
+
+/** The SSO session an authorization completes in: an existing one (SSO), or a fresh login. */
+export type SessionSource = { existing: SsoSession; cookie: string } | { login: Authentication };
+
+/**
+ * Finishes an authorize request for an authenticated user: starts the SSO session after a login
+ * (a new cookie every time: no session fixation), records the client in it for single sign-out,
+ * issues the code, and answers the client.
+ */
+export async function completeAuthorization(provider: Provider, pages: BrowserPages, req: IncomingMessage, res: ServerResponse, request: AuthorizationRequest, source: SessionSource): Promise<void> {
+  const headers: Record<string, string> = {};
+  let cookie: string;
+  let session: SsoSession;
+  if ("existing" in source) {
+    ({ cookie, session } = { cookie: source.cookie, session: source.existing });
+  } else {
+    ({ cookie, session } = await provider.sessions.create(source.login, provider.cookies.read(req, SESSION_COOKIE)));
+    headers["Set-Cookie"] = provider.cookies.set(SESSION_COOKIE, cookie, { sameSiteNone: request.framed });
+  }
+  session = await provider.sessions.touch(cookie, session, request.clientId);
+  const client = provider.clients.get(request.clientId)!;
+  const code = await provider.codes.issue(
+    {
+      clientId: request.clientId,
+      redirectUri: request.redirectUri,
+      scopes: request.scopes,
+      nonce: request.nonce,
+      codeChallenge: request.codeChallenge,
+      codeChallengeMethod: request.codeChallengeMethod,
+      sub: session.sub,
+      authTime: session.authTime,
+      amr: session.amr,
+      acr: session.acr,
+      sid: session.sid,
+      loginType: request.loginType,
+    },
+    client.lifetimes.authorizationCode,
+  );
+  writeAuthorizationResponse(res, pages, request, { code, iss: provider.issuer }, headers);
+}

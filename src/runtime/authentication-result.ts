@@ -1,0 +1,14 @@
+import type { Authentication } from "../oauth/authorization-request.ts";
+import type { ConfiguredMethod } from "./method-plugins.ts";
+
+/**
+ * What a finished login flow proves (DESIGN "amr values", "acr claim"): amr lists the methods' amr
+ * values in the order used, plus `mfa` when both classes were used; acr is `2fa` then, else `1fa`.
+ */
+export function authenticationResult(output: { sub: string; methods: string[] }, methods: ReadonlyMap<string, ConfiguredMethod>, nowMs: number): Authentication {
+  const used = output.methods.map((id) => methods.get(id)!.plugin);
+  const classes = new Set(used.map((p) => p.class));
+  const twoFactor = classes.has("trusted") && classes.has("untrusted");
+  const amr = [...new Set(used.map((p) => p.amr))];
+  return { sub: output.sub, authTime: Math.floor(nowMs / 1000), amr: twoFactor ? [...amr, "mfa"] : amr, acr: twoFactor ? "2fa" : "1fa" };
+}

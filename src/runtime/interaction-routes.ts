@@ -1,0 +1,108 @@
+import express, { type Request, type Response, type Router } from "express";
+import type { Provider } from "../provider.ts";
+import type { BrowserPages } from "../http/browser-pages.ts";
+import { completeAuthorization } from "../http/authorize/complete-authorization.ts";
+import { paths } from "../http/paths.ts";
+import { originOf, writePage } from "../views/page-headers.ts";
+import { resolveLang } from "../views/lang.ts";
+import type { ViewEngine } from "../views/view-engine.ts";
+import { authenticationResult } from "./authentication-result.ts";
+import { currentView, runFlowStep, type FlowEvent, type StepResult } from "./flow-step.ts";
+import { INTERACTION_COOKIE } from "./interaction-cookie.ts";
+import type { Interaction } from "./interaction.ts";
+import { Interactions } from "./interactions.ts";
+import type { RunnableFlow } from "./login-flows.ts";
+
+/** Form fields the runtime itself reads; every other field is event data. */
+const RESERVED_FIELDS = new Set(["csrf", "event", "type"]);
+const EVENT_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+/** The partial name a view is registered under: a method's views are namespaced by its id. */
+export const partialName = (owner: string, view: string) => (owner === "flow" ? `flow-${view}` : `method-${owner}-${view}`);
+
+/**
+ * The generic flow runtime over HTTP. GET /interaction/:id shows the current step; POST sends the
+ * form as an event to the flow, waits for it to settle, persists the snapshot and shows the next step,
+ * or — when the flow is done — completes the authorization with its output.
+ */
+export function interactionRoutes(provider: Provider, views: ViewEngine, pages: BrowserPages): Router {
+  const router = express.Router();
+  const form = express.urlencoded({ extended: false, limit: provider.config.provider.security.max_body_bytes, parameterLimit: 50 });
+
+  router.get(`${paths.interaction}/:id`, (req, res, next) => {
+    step(req, res).catch(next);
+  });
+  router.post(`${paths.interaction}/:id`, form, (req, res, next) => {
+    step(req, res, req.body as Record<string, unknown>).catch(next);
+  });
+
+  async function step(req: Request, res: Response, body?: Record<string, unknown>): Promise<void> {
+    const id = String(req.params.id);
+    const interaction = await provider.interactions.find(id, provider.cookies.read(req, INTERACTION_COOKIE));
+    if (!interaction) return pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", undefined);
+    const flow = provider.flows.get(interaction.flowId);
+    if (!flow) return pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", interaction.request.lang);
+    // A flow that changed since the snapshot was taken starts again from its beginning.
+    const persisted = interaction.flowHash === flow.hash ? interaction.snapshot : undefined;
+    if (body && !Interactions.csrfMatches(interaction, body.csrf)) {
+      const result = await runFlowStep(flow, { input: flowInput(interaction), persisted });
+      return render(req, res, interaction, flow, result, 403, "error.csrf");
+    }
+    const event = body ? toEvent(body) : undefined;
+    const result = await runFlowStep(flow, { input: flowInput(interaction), persisted, event });
+    if (result.snapshot.status === "done") return finish(req, res, interaction, flow, result);
+    await provider.interactions.save({ ...interaction, flowHash: flow.hash, snapshot: result.persisted });
+    render(req, res, interaction, flow, result, 200);
+  }
+
+  async function finish(req: Request, res: Response, interaction: Interaction, flow: RunnableFlow, result: StepResult): Promise<void> {
+    // An interaction completes once, even if the last form is posted twice.
+    if (!(await provider.interactions.finish(interaction.id))) {
+      return pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", interaction.request.lang);
+    }
+    res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: `${paths.interaction}/${interaction.id}` }));
+    const login = authenticationResult(result.snapshot.output as { sub: string; methods: string[] }, flow.methods, provider.clock());
+    await completeAuthorization(provider, pages, req, res, interaction.request, { login });
+  }
+
+  function render(req: Request, res: Response, interaction: Interaction, flow: RunnableFlow, result: StepResult, status: number, errorKey?: string): void {
+    const view = currentView(result);
+    if (!view) throw new Error(`flow ${flow.id} is in a state without a view and not done`);
+    const client = provider.clients.get(interaction.request.clientId)!;
+    const methodContext = (result.method?.snapshot.context ?? {}) as Record<string, unknown>;
+    const signedIn = interaction.signedInAs ? provider.users.findBySub(interaction.signedInAs) : undefined;
+    const html = views.render(
+      "login",
+      {
+        clientName: client.name,
+        csrf: interaction.csrf,
+        action: `${paths.interaction}/${interaction.id}`,
+        signedInAs: signedIn ? (signedIn.claims.name ?? signedIn.username) : undefined,
+        errorKey: errorKey ?? methodContext.errorKey,
+        methodPartial: partialName(view.owner, view.view),
+        method: methodContext,
+        loginHint: interaction.request.loginHint,
+        otherMethods: [...flow.methods.keys()].filter((id) => id !== result.method?.id).map((id) => ({ id, labelKey: `method.${id}.label` })),
+      },
+      resolveLang(interaction.request.lang, req.headers["accept-language"]),
+    );
+    // Only the iframe login may be framed, and only by the client's own registered origins.
+    const frameAncestors = interaction.request.framed ? [...new Set([...client.redirectUris].map(originOf).filter((o): o is string => !!o))] : undefined;
+    writePage(res, status, html, { frameAncestors });
+  }
+
+  return router;
+}
+
+function flowInput(interaction: Interaction) {
+  return { loginHint: interaction.request.loginHint };
+}
+
+/** The form as an event: `event` names it, other string fields are its data. */
+function toEvent(body: Record<string, unknown>): FlowEvent | undefined {
+  const type = body.event;
+  if (typeof type !== "string" || !EVENT_NAME.test(type)) return undefined;
+  const event: FlowEvent = { type };
+  for (const [name, value] of Object.entries(body)) if (!RESERVED_FIELDS.has(name) && typeof value === "string") event[name] = value;
+  return event;
+}

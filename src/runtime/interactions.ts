@@ -1,0 +1,61 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Clock } from "../clock.ts";
+import type { RecordStore, Store } from "../stores/store.ts";
+import type { Interaction } from "./interaction.ts";
+
+const digest = (value: string) => createHash("sha256").update(value).digest();
+const random = () => randomBytes(24).toString("base64url");
+
+/** Interactions in the store, with their browser binding and CSRF checks. */
+export class Interactions {
+  private readonly records: RecordStore<Interaction>;
+
+  constructor(
+    store: Store,
+    private readonly clock: Clock,
+    private readonly lifetimeSeconds: number,
+  ) {
+    this.records = store.namespace("interactions");
+  }
+
+  /** A new interaction and the cookie value that binds it to this browser. */
+  async create(fields: Pick<Interaction, "request" | "flowId" | "flowHash" | "signedInAs">): Promise<{ interaction: Interaction; browserCookie: string }> {
+    const browserCookie = random();
+    const interaction: Interaction = {
+      ...fields,
+      id: random(),
+      browserHash: digest(browserCookie).toString("base64url"),
+      csrf: random(),
+      expiresAt: this.clock() + this.lifetimeSeconds * 1000,
+    };
+    await this.save(interaction);
+    return { interaction, browserCookie };
+  }
+
+  /** The interaction when it exists and belongs to the browser presenting `browserCookie`. */
+  async find(id: string, browserCookie: string | undefined): Promise<Interaction | undefined> {
+    if (!browserCookie || id.length > 64) return undefined;
+    const interaction = await this.records.get(id);
+    return interaction && sameDigest(interaction.browserHash, browserCookie) ? interaction : undefined;
+  }
+
+  async save(interaction: Interaction): Promise<void> {
+    await this.records.set(interaction.id, interaction, Math.max(1, interaction.expiresAt - this.clock()));
+  }
+
+  /** Ends the interaction; true for the one caller that ended it (an interaction completes once). */
+  async finish(id: string): Promise<boolean> {
+    return (await this.records.take(id)) !== undefined;
+  }
+
+  static csrfMatches(interaction: Interaction, presented: unknown): boolean {
+    if (typeof presented !== "string" || presented.length !== interaction.csrf.length) return false;
+    return timingSafeEqual(Buffer.from(presented), Buffer.from(interaction.csrf));
+  }
+}
+
+function sameDigest(storedBase64url: string, cookieValue: string): boolean {
+  const stored = Buffer.from(storedBase64url, "base64url");
+  const presented = digest(cookieValue);
+  return stored.length === presented.length && timingSafeEqual(stored, presented);
+}

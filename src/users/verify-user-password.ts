@@ -1,0 +1,21 @@
+import { hashPassword, verifyPassword } from "../crypto/password-hash.ts";
+import type { Provider } from "../provider.ts";
+
+// Verified against when there is no real hash to check, so unknown, disabled and locked accounts
+// cost the same scrypt time as a wrong password and cannot be told apart by timing.
+const decoyHash = hashPassword("portcullis-decoy-password");
+
+/**
+ * Checks a user name and password against the directory under the per-account attempt limit; the
+ * user's sub when they match. Wrong password, unknown user, disabled user and locked account all give
+ * undefined, after the same work, so callers cannot reveal which it was.
+ */
+export async function verifyUserPassword(provider: Pick<Provider, "users" | "passwordAttempts">, username: string, password: string): Promise<string | undefined> {
+  const user = provider.users.findByUsername(username);
+  const allowed = await provider.passwordAttempts.tryAttempt(username);
+  const hash = allowed && user !== undefined && !user.disabled ? user.password_hash : undefined;
+  const matches = await verifyPassword(password, hash ?? (await decoyHash));
+  if (hash === undefined || !matches) return undefined;
+  await provider.passwordAttempts.succeeded(username);
+  return user!.sub;
+}

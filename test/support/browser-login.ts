@@ -1,0 +1,48 @@
+import { expect } from "vitest";
+import { formAction, hiddenField, RawBrowser, type Answer } from "./raw-browser.ts";
+
+/** demo-web's authorize parameters; `extra` adds or replaces (undefined removes). */
+export function authorizeUrl(issuer: string, extra: Record<string, string | undefined> = {}, path = "/connect/authorize"): string {
+  const params: Record<string, string | undefined> = {
+    client_id: "demo-web",
+    redirect_uri: "http://localhost:3001/callback",
+    response_type: "code",
+    scope: "openid profile",
+    state: "st-1",
+    nonce: "n-1",
+    ...extra,
+  };
+  const url = new URL(path, issuer);
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+  return url.href;
+}
+
+/** Starts an authorize request and follows it to the login page. */
+export async function openLoginPage(browser: RawBrowser, url: string): Promise<Answer> {
+  const page = await browser.follow(await browser.get(url));
+  expect(page.status, page.text.slice(0, 300)).toBe(200);
+  return page;
+}
+
+/** Submits the password form of a login page. */
+export function submitPassword(browser: RawBrowser, page: Answer, username: string, password: string): Promise<Answer> {
+  return browser.post(formAction(page.text, page.url), {
+    csrf: hiddenField(page.text, "csrf") ?? "",
+    event: "SUBMIT_PASSWORD",
+    username,
+    password,
+  });
+}
+
+/** Logs in through the password form and returns the answer that goes back to the client. */
+export async function loginWithPassword(browser: RawBrowser, url: string, username = "alice", password = "alice-password"): Promise<Answer> {
+  const page = await openLoginPage(browser, url);
+  return submitPassword(browser, page, username, password);
+}
+
+/** The authorization response parameters of a redirect to the client (query or fragment). */
+export function responseParams(answer: Answer): URLSearchParams {
+  expect(answer.status, answer.text.slice(0, 300)).toBe(303);
+  const url = new URL(answer.location!);
+  return url.hash ? new URLSearchParams(url.hash.slice(1)) : url.searchParams;
+}
