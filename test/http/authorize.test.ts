@@ -283,3 +283,20 @@ describe("state", () => {
     );
   });
 });
+
+describe("discovery of the authorization endpoint", () => {
+  it("advertises exactly what authorize serves", async () => {
+    const doc = (await (await fetch(`${p.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(doc.authorization_endpoint).toBe(`${p.issuer}/connect/authorize`);
+    expect(doc.response_types_supported).toEqual(["code"]);
+    expect(doc.response_modes_supported).toEqual(["query", "fragment", "form_post"]);
+    expect(doc.prompt_values_supported).toEqual(["none", "login", "force_login"]);
+    expect(doc.code_challenge_methods_supported).toEqual(["S256", "plain"]);
+    expect(doc.authorization_response_iss_parameter_supported).toBe(true);
+    // Each advertised response mode works.
+    for (const mode of doc.response_modes_supported as string[]) {
+      const answer = await authorize({ prompt: "none", response_mode: mode });
+      expect(answer.status === 303 || answer.text.includes("login_required")).toBe(true);
+    }
+  });
+});

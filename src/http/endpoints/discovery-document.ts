@@ -2,6 +2,7 @@ import type { Provider } from "../../provider.ts";
 import { grantHandlers } from "../../oauth/grants/grant-handlers.ts";
 import { OFFLINE_ACCESS } from "../../oauth/scope-registry.ts";
 import { paths } from "../paths.ts";
+import { RESPONSE_MODES } from "../../oauth/authorization-request.ts";
 
 /**
  * OpenID Provider Metadata. Only what is implemented is advertised: grant types come from the grant
@@ -13,19 +14,36 @@ export function discoveryDocument(provider: Provider): Record<string, unknown> {
   return {
     issuer,
     jwks_uri: issuer + paths.jwks,
+    authorization_endpoint: issuer + paths.authorize,
     token_endpoint: issuer + paths.token,
     introspection_endpoint: issuer + paths.introspection,
     revocation_endpoint: issuer + paths.revocation,
+    userinfo_endpoint: issuer + paths.userinfo,
+    end_session_endpoint: issuer + paths.endSession,
     scopes_supported: [...scopes.identityScopeNames(), OFFLINE_ACCESS, ...scopes.apiScopeNames()],
-    claims_supported: [...new Set(["sub", "iss", "aud", "exp", "iat", "auth_time", "amr", ...scopes.allClaims()])],
+    claims_supported: [...new Set(["sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "acr", "sid", ...scopes.allClaims()])],
     grant_types_supported: Object.keys(grantHandlers),
-    token_endpoint_auth_methods_supported: clientAuth,
+    // Public clients authenticate with client_id alone (and prove themselves with PKCE).
+    token_endpoint_auth_methods_supported: [...clientAuth, "none"],
     introspection_endpoint_auth_methods_supported: clientAuth,
     revocation_endpoint_auth_methods_supported: clientAuth,
+    // The code flow only (DESIGN "response_type"), in every response mode, with RFC 9207 iss.
+    response_types_supported: ["code"],
+    response_modes_supported: RESPONSE_MODES,
+    prompt_values_supported: ["none", "login", "force_login"],
+    code_challenge_methods_supported: ["S256", "plain"],
+    authorization_response_iss_parameter_supported: true,
+    ui_locales_supported: ["zh-Hans", "zh-Hant", "en", "ja", "vi"],
+    display_values_supported: ["page"],
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: ["RS256"],
     claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
+    // Single sign-out (sessions/sign-out.ts): both channels, each with sid (and iss) when the client asks.
+    frontchannel_logout_supported: true,
+    frontchannel_logout_session_supported: true,
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   };
 }
