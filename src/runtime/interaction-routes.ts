@@ -3,6 +3,8 @@ import type { Provider } from "../provider.ts";
 import type { BrowserPages } from "../http/browser-pages.ts";
 import { completeAuthorization } from "../http/authorize/complete-authorization.ts";
 import { paths } from "../http/paths.ts";
+import { toOAuthError } from "../http/write-error.ts";
+import { requestIdOf } from "../http/write-response.ts";
 import { originOf, writePage } from "../views/page-headers.ts";
 import { resolveLang } from "../views/lang.ts";
 import type { ViewEngine } from "../views/view-engine.ts";
@@ -29,12 +31,19 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: provider.config.provider.security.max_body_bytes, parameterLimit: 50 });
 
-  router.get(`${paths.interaction}/:id`, (req, res, next) => {
-    step(req, res).catch(next);
+  router.get(`${paths.interaction}/:id`, (req, res) => {
+    step(req, res).catch((err: unknown) => failed(req, res, err));
   });
-  router.post(`${paths.interaction}/:id`, form, (req, res, next) => {
-    step(req, res, req.body as Record<string, unknown>).catch(next);
+  router.post(`${paths.interaction}/:id`, form, (req, res) => {
+    step(req, res, req.body as Record<string, unknown>).catch((err: unknown) => failed(req, res, err));
   });
+
+  /** A person is looking at these pages: failures (a store outage is a 503) are a page, not JSON. */
+  function failed(req: Request, res: Response, err: unknown): void {
+    const error = toOAuthError(err, provider.logger, { reqId: requestIdOf(res), path: req.path });
+    if (res.headersSent) return void res.end();
+    pages.error(req, res, error.status, error.error, error.expose ? error.description : "an unexpected error occurred");
+  }
 
   async function step(req: Request, res: Response, body?: Record<string, unknown>): Promise<void> {
     const id = String(req.params.id);

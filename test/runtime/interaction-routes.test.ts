@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { RawBrowser } from "../support/raw-browser.ts";
+import { authorizeUrl, openLoginPage, responseParams, submitPassword } from "../support/browser-login.ts";
+import type { Interaction } from "../../src/runtime/interaction.ts";
+
+let p: TestProvider;
+beforeAll(async () => {
+  p = await startTestProvider();
+});
+afterAll(() => p.close());
+
+const interactions = () => p.provider.store.namespace<Interaction>("interactions");
+const idOf = (url: string) => new URL(url).pathname.split("/").pop()!;
+
+describe("the flow runtime over HTTP", () => {
+  it("persists the snapshot with the flow id and definition hash, and never the password", async () => {
+    const browser = new RawBrowser();
+    const page = await openLoginPage(browser, authorizeUrl(p.issuer));
+    await submitPassword(browser, page, "alice", "Secret-Typed-Password-42");
+    const stored = (await interactions().get(idOf(page.url)))!;
+    expect(stored.flowId).toBe("default");
+    expect(stored.flowHash).toBe(p.provider.flows.get("default")!.hash);
+    expect(stored.snapshot).toBeDefined();
+    expect(JSON.stringify(stored)).not.toContain("Secret-Typed-Password-42");
+  });
+
+  it("restarts an interaction whose flow changed underneath it instead of failing", async () => {
+    const browser = new RawBrowser();
+    const page = await openLoginPage(browser, authorizeUrl(p.issuer));
+    await submitPassword(browser, page, "alice", "wrong-password");
+    const id = idOf(page.url);
+    const stored = (await interactions().get(id))!;
+    // A snapshot of some older machine: unknown states, another hash.
+    await interactions().set(id, { ...stored, flowHash: "an-older-definition", snapshot: { status: "active", value: { gone: "nowhere" }, context: {}, children: {} } }, 60_000);
+    const again = await browser.get(page.url);
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('name="password"');
+    expect(again.text).not.toContain("incorrect"); // started over: no error from the old run
+    const done = await submitPassword(browser, again, "alice", "alice-password");
+    expect(responseParams(done).get("code")).toBeTruthy();
+  });
+
+  it("answers 503 and keeps the previous step when the store fails during a step", async () => {
+    const browser = new RawBrowser();
+    const page = await openLoginPage(browser, authorizeUrl(p.issuer));
+    const limiter = p.provider.passwordAttempts as unknown as { tryAttempt: (s: string) => Promise<boolean> };
+    const original = limiter.tryAttempt;
+    const { StoreUnavailableError } = await import("../../src/stores/store-unavailable-error.ts");
+    limiter.tryAttempt = async () => {
+      throw new StoreUnavailableError("embedded", new Error("down"));
+    };
+    try {
+      const answer = await submitPassword(browser, page, "alice", "alice-password");
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(answer.text).toContain("temporarily_unavailable");
+      expect(answer.text).not.toMatch(/at .*\.ts:\d+/); // no stack
+    } finally {
+      limiter.tryAttempt = original;
+    }
+    const retry = await submitPassword(browser, page, "alice", "alice-password");
+    expect(responseParams(retry).get("code")).toBeTruthy();
+  });
+});
