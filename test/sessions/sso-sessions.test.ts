@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createStore } from "../../src/stores/create-store.ts";
+import type { Store } from "../../src/stores/store.ts";
+import { SsoSessions } from "../../src/sessions/sso-sessions.ts";
+
+const HOUR = 3600_000;
+const login = { sub: "E10001", authTime: 1_800_000_000, amr: ["password"], acr: "1fa" };
+
+describe("SsoSessions", () => {
+  let store: Store;
+  let dir: string;
+  let now: number;
+  let sessions: SsoSessions;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), "sessions-"));
+    store = await createStore("embedded", { dataDir: dir, logger: pino({ level: "silent" }) });
+    now = 1_800_000_000_000;
+    sessions = new SsoSessions(store, () => now, { idle: 8 * 3600, absolute: 24 * 3600 });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("finds a session by its cookie value, and stores only a hash of it", async () => {
+    const { cookie, session } = await sessions.create(login);
+    expect(await sessions.find(cookie)).toEqual(session);
+    expect(await store.namespace("sessions").get(cookie)).toBeUndefined();
+  });
+
+  it("ends a session left idle longer than the idle lifetime", async () => {
+    const { cookie } = await sessions.create(login);
+    now += 8 * HOUR + 1000;
+    expect(await sessions.find(cookie)).toBeUndefined();
+  });
+
+  it("keeps a used session alive past the idle lifetime, but never past the absolute one", async () => {
+    const { cookie, session } = await sessions.create(login);
+    let current = session;
+    for (let hours = 6; hours <= 24; hours += 6) {
+      now = 1_800_000_000_000 + hours * HOUR - 1000;
+      const found = await sessions.find(cookie);
+      expect(found, `at ${hours} h`).toBeDefined();
+      current = await sessions.touch(cookie, found!, "demo-web");
+    }
+    expect(current.clients).toEqual(["demo-web"]);
+    now = 1_800_000_000_000 + 24 * HOUR + 1000;
+    expect(await sessions.find(cookie)).toBeUndefined();
+  });
+
+  it("replaces the previous session at a new login (a new cookie value every time)", async () => {
+    const first = await sessions.create(login);
+    const second = await sessions.create(login, first.cookie);
+    expect(second.cookie).not.toBe(first.cookie);
+    expect(second.session.sid).not.toBe(first.session.sid);
+    expect(await sessions.find(first.cookie)).toBeUndefined();
+    expect(await sessions.find(second.cookie)).toBeDefined();
+  });
+
+  it("records each client once and ends the session on destroy", async () => {
+    const { cookie, session } = await sessions.create(login);
+    const once = await sessions.touch(cookie, session, "demo-web");
+    const twice = await sessions.touch(cookie, once, "demo-spa");
+    expect((await sessions.touch(cookie, twice, "demo-web")).clients).toEqual(["demo-web", "demo-spa"]);
+    expect((await sessions.destroy(cookie))?.sid).toBe(session.sid);
+    expect(await sessions.find(cookie)).toBeUndefined();
+    expect(await sessions.destroy(cookie)).toBeUndefined();
+  });
+
+  it("ignores absent and oversized cookie values", async () => {
+    expect(await sessions.find(undefined)).toBeUndefined();
+    expect(await sessions.find("x".repeat(5000))).toBeUndefined();
+  });
+});
