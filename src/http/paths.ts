@@ -10,6 +10,8 @@ export const paths = {
   token: "/connect/token",
   userinfo: "/connect/userinfo",
   endSession: "/connect/endsession",
+  /** Where the logout confirmation page posts (end session without an id_token_hint). */
+  endSessionConfirm: "/connect/endsession/confirm",
   introspection: "/connect/introspect",
   revocation: "/connect/revocation",
   /** The flow runtime's pages: /interaction/<id>. */

@@ -21,6 +21,7 @@ export const RECORD_KINDS = {
   keys: { durable: true },
   revokedTokens: { durable: true },
   claims: { durable: false },
+  logoutRequests: { durable: false },
 } as const;
 
 export type RecordKind = keyof typeof RECORD_KINDS;

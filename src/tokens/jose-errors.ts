@@ -21,9 +21,14 @@ export function invalidToken(description: string): OAuthError {
   });
 }
 
+/** What a jose verification failure means for the caller; anything that is not a jose error is rethrown. */
+export function describeJoseError(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && code.startsWith("ERR_J")) return DESCRIPTIONS[code] ?? "the token is malformed";
+  throw err;
+}
+
 /** Maps a jose verification failure to 401 invalid_token; anything that is not a jose error is rethrown. */
 export function joseErrorToOAuth(err: unknown): OAuthError {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && code.startsWith("ERR_J")) return invalidToken(DESCRIPTIONS[code] ?? "the token is malformed");
-  throw err;
+  return invalidToken(describeJoseError(err));
 }

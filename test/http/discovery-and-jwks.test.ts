@@ -50,7 +50,7 @@ describe("discovery", () => {
 
   it("advertises only endpoint URLs under the issuer that are really served", async () => {
     const endpoints = Object.entries(metadata).filter(([key]) => key.endsWith("_endpoint") || key === "jwks_uri");
-    expect(endpoints.map(([key]) => key)).toEqual(expect.arrayContaining(["introspection_endpoint", "jwks_uri", "revocation_endpoint", "token_endpoint"]));
+    expect(endpoints.map(([key]) => key)).toEqual(expect.arrayContaining(["end_session_endpoint", "introspection_endpoint", "jwks_uri", "revocation_endpoint", "token_endpoint", "userinfo_endpoint"]));
     for (const [key, value] of endpoints) {
       expect(value, key).toEqual(expect.any(String));
       expect((value as string).startsWith(p.issuer + "/"), key).toBe(true);
@@ -85,6 +85,17 @@ describe("discovery", () => {
 
   it("advertises RS256 as the only ID token signing algorithm", () => {
     expect(metadata.id_token_signing_alg_values_supported).toEqual(["RS256"]);
+  });
+
+  it("advertises userinfo, end session, and front- and back-channel logout with session ids", () => {
+    expect(metadata.userinfo_endpoint).toBe(`${p.issuer}/connect/userinfo`);
+    expect(metadata.end_session_endpoint).toBe(`${p.issuer}/connect/endsession`);
+    expect(metadata).toMatchObject({
+      frontchannel_logout_supported: true,
+      frontchannel_logout_session_supported: true,
+      backchannel_logout_supported: true,
+      backchannel_logout_session_supported: true,
+    });
   });
 
   it("answers HEAD with 200, and POST with 405 and Allow: GET, HEAD", async () => {

@@ -1,0 +1,195 @@
+import type { ServerResponse } from "node:http";
+import type { Provider } from "../../provider.ts";
+import { invalidRequest } from "../../oauth/oauth-error.ts";
+import type { SsoSession } from "../../sessions/sso-sessions.ts";
+import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
+import { signOut } from "../../sessions/sign-out.ts";
+import { LogoutConfirmations, type LogoutOutcome } from "../../sessions/logout-confirmations.ts";
+import { IdTokenHintVerifier, type IdTokenHint } from "../../tokens/id-token-hint.ts";
+import { createNonce, originOf, writePage } from "../../views/page-headers.ts";
+import { resolveLang, type Lang } from "../../views/lang.ts";
+import type { ViewEngine } from "../../views/view-engine.ts";
+import { SECURITY_HEADERS } from "../middleware/security-headers.ts";
+import type { BrowserPages } from "../browser-pages.ts";
+import type { Exchange } from "../exchange.ts";
+import type { ProtocolRoute } from "../protocol-route.ts";
+import { runSteps, type Step } from "../steps.ts";
+import { paths } from "../paths.ts";
+import { collectParams, readFormBody, type Params } from "../params.ts";
+import { appendQuery } from "../append-query.ts";
+import { toOAuthError } from "../write-error.ts";
+import { requestIdOf } from "../write-response.ts";
+
+interface EndSessionContext {
+  ex: Exchange;
+  params?: Params;
+  lang?: Lang;
+  hint?: IdTokenHint;
+  /** The client that asked: the hint's, or client_id's. */
+  clientId?: string;
+  /** post_logout_redirect_uri (+ state), once allowed. */
+  redirect?: string;
+  cookie?: string;
+  session?: SsoSession;
+}
+
+interface ConfirmContext {
+  ex: Exchange;
+  params?: Params;
+  outcome?: LogoutOutcome;
+}
+
+/** The hidden CSRF field of every form (views/partials/csrf-field.hbs); the confirm page also posts confirm=yes|no. */
+export const CSRF_FIELD = "csrf";
+
+const BARE_HEADERS = ["Cache-Control", "no-store", "Pragma", "no-cache", ...Object.entries(SECURITY_HEADERS).flat()];
+
+/**
+ * GET|POST /connect/endsession (SPEC "End session", OIDC RP-Initiated Logout 1.0) and the POST of its
+ * confirmation page, /connect/endsession/confirm. docs/decisions.md ("End session") has the rules:
+ *
+ * - id_token_hint: an ID token we signed for a registered client, expiry not checked; invalid → 400 page.
+ * - post_logout_redirect_uri: only with a valid hint and registered for the hint's client; anything
+ *   else given is a 400 page. state is appended to it (and only to it), exactly as received.
+ * - A valid hint for the browser's own session (same sub, same sid when the hint has one) logs out at
+ *   once. Without a hint, or with a hint for someone or some session else, the user confirms on a page
+ *   whose form carries a single-use CSRF token bound to the session cookie. Without a session there is
+ *   nothing to log out: the browser goes on at once (to the allowed redirect, or the logged-out page).
+ *   "Stay signed in" ends nothing: a link back to the allowed redirect, else a 204 (the page stays).
+ * - Logout ends the SSO session (single sign-out: back-channel logout tokens in the background,
+ *   front-channel iframes on the logged-out page), clears the cookie, then redirects (303) or shows
+ *   the logged-out page; with front-channel iframes the page continues to the redirect by itself.
+ */
+export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages: BrowserPages): ProtocolRoute[] {
+  const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
+  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, provider.clients);
+  const confirmations = new LogoutConfirmations(provider.store);
+
+  /** Ends the browser's session (if any), then redirects or shows the logged-out page. */
+  async function finish(ex: Exchange, cookie: string | undefined, outcome: LogoutOutcome, lang: Lang): Promise<void> {
+    const { frontChannelUrls } = await signOut(provider, cookie);
+    if (cookie !== undefined) ex.res.setHeader("Set-Cookie", provider.cookies.clear(SESSION_COOKIE));
+    if (outcome.redirect !== undefined && frontChannelUrls.length === 0) return writeRedirect(ex.res, outcome.redirect);
+    const nonce = outcome.redirect !== undefined ? createNonce() : undefined;
+    const html = views.render("logged-out", { frontChannelUrls, postLogoutRedirectUri: outcome.redirect, nonce }, lang);
+    const frameSrc = frontChannelUrls.map(originOf).filter((origin): origin is string => origin !== undefined);
+    writePage(ex.res, 200, html, { nonce, frameSrc });
+  }
+
+  const endSession: Step<EndSessionContext>[] = [
+    // The parameters: the query of a GET, the form body of a POST, each at most once.
+    (ctx) => {
+      const { req } = ctx.ex;
+      ctx.params = req.method === "POST" ? readFormBody(ctx.ex, limits) : collectParams(new URL(req.url ?? "/", "http://x").searchParams, limits);
+      ctx.lang = resolveLang(ctx.params.get("lang") ?? ctx.params.get("ui_locales"), req.headers["accept-language"]);
+    },
+    // id_token_hint, when given, is an ID token we signed for a registered client; its expiry does not matter.
+    async (ctx) => {
+      const token = ctx.params!.get("id_token_hint");
+      if (token === undefined) return;
+      ctx.hint = await hints.verify(token);
+      ctx.clientId = ctx.hint.client.id;
+    },
+    // client_id, when given, is a registered client, and the hint's client when there is a hint.
+    (ctx) => {
+      const clientId = ctx.params!.get("client_id");
+      if (clientId === undefined) return;
+      if (ctx.hint && ctx.hint.client.id !== clientId) throw invalidRequest("client_id is not the client of id_token_hint");
+      if (!provider.clients.get(clientId)) throw invalidRequest("client_id is not a registered client");
+      ctx.clientId = clientId;
+    },
+    // post_logout_redirect_uri needs a valid hint and must be registered for its client; state rides on it only.
+    (ctx) => {
+      const uri = ctx.params!.get("post_logout_redirect_uri");
+      if (uri === undefined) return;
+      if (!ctx.hint) throw invalidRequest("post_logout_redirect_uri is allowed only with a valid id_token_hint");
+      if (!ctx.hint.client.postLogoutRedirectUris.has(uri)) throw invalidRequest("post_logout_redirect_uri is not registered for the client");
+      const state = ctx.params!.get("state");
+      ctx.redirect = state === undefined ? uri : appendQuery(uri, [["state", state]]);
+    },
+    // The browser's session: none, or a hint for this very session, means the logout happens now.
+    async (ctx) => {
+      ctx.cookie = provider.cookies.read(ctx.ex.req, SESSION_COOKIE);
+      ctx.session = await provider.sessions.find(ctx.cookie);
+      if (ctx.session && !(ctx.hint && isHintFor(ctx.hint, ctx.session))) return;
+      await finish(ctx.ex, ctx.cookie, { redirect: ctx.redirect, clientId: ctx.clientId }, ctx.lang!);
+    },
+    // Otherwise the user confirms, on a page whose form carries a CSRF token bound to this browser.
+    async (ctx) => {
+      const outcome: LogoutOutcome = { redirect: ctx.redirect, clientId: ctx.clientId, lang: ctx.lang };
+      const csrf = await confirmations.create(ctx.cookie!, outcome);
+      const clientName = ctx.clientId === undefined ? undefined : provider.clients.get(ctx.clientId)?.name;
+      // With an allowed redirect, "Stay signed in" is a link back to the client.
+      const data = { csrf, action: paths.endSessionConfirm, clientName, cancelUrl: ctx.redirect };
+      writePage(ctx.ex.res, 200, views.render("logout-confirm", data, ctx.lang!));
+    },
+  ];
+
+  const confirm: Step<ConfirmContext>[] = [
+    // The confirmation form's body.
+    (ctx) => {
+      ctx.params = readFormBody(ctx.ex, limits);
+    },
+    // Its CSRF token is the single-use one this browser's session was shown.
+    async (ctx) => {
+      const cookie = provider.cookies.read(ctx.ex.req, SESSION_COOKIE);
+      const choice = ctx.params!.get("confirm");
+      ctx.outcome = await confirmations.take(ctx.params!.get(CSRF_FIELD), cookie);
+      // "Stay signed in": nothing ends. Back to the client when it gave an allowed redirect, else the
+      // browser stays on the page (204).
+      if (choice === "no") return ctx.outcome?.redirect !== undefined ? writeRedirect(ctx.ex.res, ctx.outcome.redirect) : writeNoContent(ctx.ex.res);
+      if (!ctx.outcome) throw invalidRequest("the logout confirmation is not valid or has expired; start the logout again");
+      if (choice !== "yes") throw invalidRequest("confirm must be yes or no");
+      await finish(ctx.ex, cookie, ctx.outcome, langOf(ctx.outcome.lang, ctx.ex));
+    },
+  ];
+
+  function fail(ex: Exchange, err: unknown, lang: string | undefined): void {
+    const error = toOAuthError(err, provider.logger, ex);
+    if (ex.res.headersSent) return void ex.res.end();
+    pages.error(ex.req, ex.res, error.status, error.error, error.expose ? error.description : "an unexpected error occurred", lang);
+  }
+
+  return [
+    {
+      path: paths.endSession,
+      methods: ["GET", "POST"],
+      readsBody: true,
+      handle: async (ex) => {
+        const ctx: EndSessionContext = { ex };
+        await runSteps(ctx, endSession).catch((err: unknown) => fail(ex, err, ctx.lang ?? ctx.params?.get("lang")));
+      },
+    },
+    {
+      path: paths.endSessionConfirm,
+      methods: ["POST"],
+      readsBody: true,
+      handle: async (ex) => {
+        const ctx: ConfirmContext = { ex };
+        await runSteps(ctx, confirm).catch((err: unknown) => fail(ex, err, ctx.outcome?.lang));
+      },
+    },
+  ];
+}
+
+/**
+ * A hint speaks for the browser's session when it names the same user and, if it carries a session id,
+ * the same session. A hint for another user (or an earlier session) must not end this one unasked.
+ */
+function isHintFor(hint: IdTokenHint, session: SsoSession): boolean {
+  return hint.sub === session.sub && (hint.sid === undefined || hint.sid === session.sid);
+}
+
+function langOf(lang: string | undefined, ex: Exchange): Lang {
+  return resolveLang(lang, ex.req.headers["accept-language"]);
+}
+
+function writeNoContent(res: ServerResponse): void {
+  res.writeHead(204, BARE_HEADERS.concat("X-Request-Id", requestIdOf(res)));
+  res.end();
+}
+
+function writeRedirect(res: ServerResponse, location: string): void {
+  res.writeHead(303, BARE_HEADERS.concat("Location", location, "Content-Length", "0", "X-Request-Id", requestIdOf(res)));
+  res.end();
+}

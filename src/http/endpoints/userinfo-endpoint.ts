@@ -1,0 +1,157 @@
+import type { ServerResponse } from "node:http";
+import type { Provider } from "../../provider.ts";
+import { OAuthError, invalidRequest } from "../../oauth/oauth-error.ts";
+import { parseScope } from "../../oauth/scope.ts";
+import { invalidToken } from "../../tokens/jose-errors.ts";
+import { SECURITY_HEADERS } from "../middleware/security-headers.ts";
+import type { Exchange } from "../exchange.ts";
+import type { ProtocolRoute } from "../protocol-route.ts";
+import { paths } from "../paths.ts";
+import { collectParams } from "../params.ts";
+import { readBody } from "../read-body.ts";
+import { toOAuthError, wireDescription } from "../write-error.ts";
+import { requestIdOf } from "../write-response.ts";
+
+const REALM = 'Bearer realm="portcullis"';
+const BEARER = /^bearer /i;
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
+
+// Header lists built once (see write-response.ts): every answer is private and readable by any origin,
+// because single-page apps call userinfo with a bearer token (no cookies, so `*` is safe).
+const SECURITY = Object.entries(SECURITY_HEADERS).flat();
+const CORS = ["Access-Control-Allow-Origin", "*", "Access-Control-Expose-Headers", "WWW-Authenticate"];
+const NO_STORE = ["Cache-Control", "no-store", "Pragma", "no-cache"];
+const OK_HEADERS = ["Content-Type", "application/json; charset=utf-8", ...NO_STORE, ...CORS, ...SECURITY];
+const CHALLENGE_HEADERS = ["WWW-Authenticate", REALM, ...NO_STORE, ...CORS, ...SECURITY, "Content-Length", "0"];
+const PREFLIGHT_HEADERS = [
+  "Access-Control-Allow-Origin", "*",
+  "Access-Control-Allow-Methods", "GET, POST",
+  "Access-Control-Allow-Headers", "Authorization, Content-Type",
+  "Access-Control-Max-Age", "86400",
+  ...SECURITY,
+];
+const CORS_OBJECT: Record<string, string> = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "WWW-Authenticate" };
+
+/** What a granted scope string releases, computed once per distinct scope string. */
+interface ReleasePlan {
+  readonly openid: boolean;
+  readonly claims: ReadonlySet<string>;
+}
+const MAX_CACHED_PLANS = 1024;
+
+/**
+ * GET|POST /connect/userinfo (OIDC Core §5.3, RFC 6750). The token comes from `Authorization: Bearer`,
+ * or on POST from an `access_token` form field, never both and never from the query. It must be an
+ * access token of ours (RS256, typ at+jwt, live, not revoked) whose audience is this endpoint and whose
+ * scope has `openid`; the answer is `sub` plus what its identity scopes release (scopes.yaml).
+ *
+ * A hot path: no step table, header lists built once, the claim set per scope string cached.
+ * Errors (RFC 6750 §3.1): no token → 401 with a bare challenge and no error; a bad, expired or revoked
+ * token, one for another audience (client_credentials, ID tokens) or of a user who no longer exists →
+ * 401 invalid_token; a token for this endpoint without `openid` → 403 insufficient_scope.
+ */
+export function userinfoEndpoint(provider: Provider): ProtocolRoute {
+  const { accessTokenVerifier: verifier, users, scopes, logger } = provider;
+  const audience = provider.accessTokens.userinfoAudience;
+  const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
+  const maxBodyBytes = provider.config.provider.security.max_body_bytes;
+  const plans = new Map<string, ReleasePlan>();
+
+  function planFor(scope: string): ReleasePlan {
+    let plan = plans.get(scope);
+    if (plan === undefined) {
+      const granted = parseScope(scope);
+      plan = { openid: granted.includes("openid"), claims: scopes.claimsFor(granted) };
+      if (plans.size < MAX_CACHED_PLANS) plans.set(scope, plan);
+    }
+    return plan;
+  }
+
+  async function answer(ex: Exchange, token: string | undefined): Promise<void> {
+    if (token === undefined) return writeChallenge(ex.res);
+    const claims = await verifier.verify(token);
+    // The audience says the token was issued for userinfo: client_credentials tokens (API audiences
+    // only) and tokens of other kinds are not this endpoint's business.
+    const aud = claims.aud;
+    if (aud !== audience && !(Array.isArray(aud) && aud.includes(audience))) throw invalidToken("the token is not meant for the userinfo endpoint");
+    const plan = planFor(claims.scope);
+    if (!plan.openid) throw insufficientScope();
+    const user = users.findBySub(claims.sub);
+    if (user === undefined || user.disabled) throw invalidToken("the token's user is no longer known");
+    writeClaims(ex.res, JSON.stringify(users.claims(user, plan.claims)));
+  }
+
+  async function answerPost(ex: Exchange): Promise<void> {
+    const fromHeader = headerToken(ex.req.headers.authorization);
+    // RFC 6750 §2.2: the body method needs a form body; a JSON body (the spec's clients send that
+    // Content-Type with the header method) is not read.
+    if (!FORM_TYPE.test(ex.req.headers["content-type"] ?? "")) return answer(ex, fromHeader);
+    const body = await readBody(ex.req, maxBodyBytes);
+    const fromBody = collectParams(new URLSearchParams(body.toString("utf8")), limits).get("access_token");
+    if (fromHeader !== undefined && fromBody !== undefined) throw invalidRequest("present the access token in one place only");
+    return answer(ex, fromHeader ?? fromBody);
+  }
+
+  function fail(ex: Exchange, err: unknown): void {
+    const oauth = toOAuthError(err, logger, ex);
+    if (ex.res.headersSent) {
+      ex.res.end();
+      return;
+    }
+    const description = wireDescription(oauth.description);
+    const headers: Record<string, string> = { ...oauth.headers, ...CORS_OBJECT };
+    // Every refusal of a bearer request carries a challenge (RFC 6750 §3), the 400s included.
+    if (headers["WWW-Authenticate"] === undefined && oauth.status < 500) {
+      headers["WWW-Authenticate"] = `${REALM}, error="${oauth.error}", error_description="${description}"`;
+    }
+    if (oauth.status === 503) headers["Retry-After"] = "5";
+    const text = JSON.stringify({ error: oauth.error, error_description: description });
+    const list = NO_STORE.concat("Content-Type", "application/json; charset=utf-8", "X-Request-Id", requestIdOf(ex.res), "Content-Length", String(Buffer.byteLength(text)), ...SECURITY);
+    for (const name in headers) list.push(name, headers[name]!);
+    ex.res.writeHead(oauth.status, list);
+    ex.res.end(text);
+  }
+
+  return {
+    path: paths.userinfo,
+    methods: ["GET", "POST", "OPTIONS"],
+    // Only a POST with a form body is read, by answerPost itself.
+    readsBody: false,
+    handle(ex) {
+      const method = ex.req.method;
+      if (method === "OPTIONS") return writePreflight(ex.res);
+      const pending = method === "POST" ? answerPost(ex) : answer(ex, headerToken(ex.req.headers.authorization));
+      return pending.catch((err: unknown) => fail(ex, err));
+    },
+  };
+}
+
+/** The token of an `Authorization: Bearer` header; any other scheme counts as no token. */
+function headerToken(authorization: string | undefined): string | undefined {
+  if (authorization === undefined || !BEARER.test(authorization)) return undefined;
+  const token = authorization.slice(7).trim();
+  return token === "" ? undefined : token;
+}
+
+function insufficientScope(): OAuthError {
+  const description = "the token lacks the openid scope";
+  return new OAuthError(403, "insufficient_scope", description, {
+    headers: { "WWW-Authenticate": `${REALM}, error="insufficient_scope", error_description="${description}", scope="openid"` },
+  });
+}
+
+function writeClaims(res: ServerResponse, text: string): void {
+  res.writeHead(200, OK_HEADERS.concat("X-Request-Id", requestIdOf(res), "Content-Length", String(Buffer.byteLength(text))));
+  res.end(text);
+}
+
+/** RFC 6750 §3.1: a request without any token gets the challenge and no error information. */
+function writeChallenge(res: ServerResponse): void {
+  res.writeHead(401, CHALLENGE_HEADERS.concat("X-Request-Id", requestIdOf(res)));
+  res.end();
+}
+
+function writePreflight(res: ServerResponse): void {
+  res.writeHead(204, PREFLIGHT_HEADERS.concat("X-Request-Id", requestIdOf(res)));
+  res.end();
+}

@@ -1,0 +1,141 @@
+import type { Logger } from "pino";
+import type { Client, ClientRegistry } from "../oauth/client-registry.ts";
+import type { LogoutTokenIssuer } from "../tokens/logout-token.ts";
+import type { SsoSession } from "./sso-sessions.ts";
+
+export interface BackChannelLogoutOptions {
+  clients: ClientRegistry;
+  tokens: LogoutTokenIssuer;
+  logger: Logger;
+  /** Milliseconds one POST may take, connection included. */
+  timeoutMs?: number;
+  /** Milliseconds to wait before each retry; its length is the number of retries. */
+  retryDelaysMs?: readonly number[];
+}
+
+/** How one POST to a client ended. */
+type Outcome = { ok: true } | { ok: false; retry: boolean; status?: number; error?: string };
+
+const DEFAULT_TIMEOUT_MS = 5_000;
+/** Three attempts in all: now, after 1 s, after 4 s more — well inside the logout token's 2 minutes. */
+const DEFAULT_RETRY_DELAYS_MS = [1_000, 4_000];
+
+/**
+ * OpenID Connect Back-Channel Logout 1.0: POSTs a logout token (`logout_token=` form) to every client of
+ * an ended session that registered a backchannel_logout_uri. Delivery runs in the background — the
+ * browser's logout never waits for a slow relying party — with a timeout per attempt and retries after
+ * network errors, timeouts, 408, 429 and 5xx (other answers are final: the RP refused the token).
+ * Failures are logged with the client id and the reason, never the token. `close()` abandons what is
+ * still running (shutdown).
+ */
+export class BackChannelLogout {
+  private readonly clients: ClientRegistry;
+  private readonly tokens: LogoutTokenIssuer;
+  private readonly logger: Logger;
+  private readonly timeoutMs: number;
+  private readonly retryDelaysMs: readonly number[];
+  private readonly stop = new AbortController();
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(options: BackChannelLogoutOptions) {
+    this.clients = options.clients;
+    this.tokens = options.tokens;
+    this.logger = options.logger;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  }
+
+  /**
+   * Starts delivery to the session's clients and returns at once. The promise settles when every
+   * delivery has finished, succeeded or not (it never rejects); callers on a request path do not await it.
+   */
+  notify(session: Pick<SsoSession, "sub" | "sid" | "clients">): Promise<void> {
+    const deliveries: Promise<void>[] = [];
+    for (const clientId of session.clients) {
+      const client = this.clients.get(clientId);
+      const uri = client?.config.backchannel_logout_uri;
+      if (!client || uri === undefined || this.stop.signal.aborted) continue;
+      const sid = client.config.backchannel_logout_session_required ? session.sid : undefined;
+      deliveries.push(this.track(this.deliver(client, uri, this.tokens.issue({ clientId, sub: session.sub, sid }))));
+    }
+    return Promise.all(deliveries).then(() => undefined);
+  }
+
+  /** Resolves when no delivery is running (tests; shutdown after close()). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all(this.running);
+  }
+
+  /** Abandons running deliveries and refuses new ones. */
+  async close(): Promise<void> {
+    this.stop.abort();
+    await this.idle();
+  }
+
+  private track(delivery: Promise<void>): Promise<void> {
+    const tracked = delivery.catch((err: unknown) => this.logger.error({ err }, "back-channel logout crashed"));
+    this.running.add(tracked);
+    void tracked.finally(() => this.running.delete(tracked));
+    return tracked;
+  }
+
+  private async deliver(client: Client, uri: string, token: string): Promise<void> {
+    const body = `logout_token=${encodeURIComponent(token)}`;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.post(uri, body);
+      if (outcome.ok) {
+        this.logger.debug({ clientId: client.id, attempt }, "back-channel logout delivered");
+        return;
+      }
+      const { status, error } = outcome;
+      const delay = this.retryDelaysMs[attempt - 1];
+      if (!outcome.retry || delay === undefined || this.stop.signal.aborted) {
+        const reason = this.stop.signal.aborted ? "shutdown" : outcome.retry ? "attempts exhausted" : "refused by the client";
+        this.logger.warn({ clientId: client.id, attempts: attempt, status, error, reason }, "back-channel logout failed");
+        return;
+      }
+      this.logger.info({ clientId: client.id, attempt, status, error, retryInMs: delay }, "back-channel logout attempt failed; retrying");
+      await this.pause(delay);
+    }
+  }
+
+  private async post(uri: string, body: string): Promise<Outcome> {
+    try {
+      const res = await fetch(uri, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "cache-control": "no-store" },
+        body,
+        redirect: "manual",
+        signal: AbortSignal.any([this.stop.signal, AbortSignal.timeout(this.timeoutMs)]),
+      });
+      await res.body?.cancel().catch(() => undefined); // the answer's body means nothing; free the connection
+      if (res.status >= 200 && res.status < 300) return { ok: true };
+      const retry = res.status >= 500 || res.status === 408 || res.status === 429;
+      return { ok: false, retry, status: res.status };
+    } catch (err) {
+      return { ok: false, retry: true, error: failureName(err) };
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    const signal = this.stop.signal;
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+}
+
+/** A short, token-free name for a network failure: the system error code, or the error's name. */
+function failureName(err: unknown): string {
+  const cause = (err as { cause?: { code?: unknown } } | null)?.cause;
+  if (typeof cause?.code === "string") return cause.code;
+  const name = (err as { name?: unknown } | null)?.name;
+  return typeof name === "string" ? name : "error";
+}

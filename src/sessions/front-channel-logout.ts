@@ -1,0 +1,19 @@
+import type { ClientRegistry } from "../oauth/client-registry.ts";
+import { appendQuery } from "../http/append-query.ts";
+import type { SsoSession } from "./sso-sessions.ts";
+
+/**
+ * OpenID Connect Front-Channel Logout 1.0 §2–3: the iframe URL of every client of the session that
+ * registered a frontchannel_logout_uri, with `iss` and `sid` when it asked for them
+ * (frontchannel_logout_session_required, on by default).
+ */
+export function frontChannelLogoutUrls(clients: ClientRegistry, issuer: string, session: Pick<SsoSession, "sid" | "clients">): string[] {
+  const urls: string[] = [];
+  for (const clientId of session.clients) {
+    const config = clients.get(clientId)?.config;
+    const uri = config?.frontchannel_logout_uri;
+    if (uri === undefined) continue;
+    urls.push(config!.frontchannel_logout_session_required ? appendQuery(uri, [["iss", issuer], ["sid", session.sid]]) : uri);
+  }
+  return urls;
+}

@@ -1,0 +1,60 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { RecordStore, Store } from "../stores/store.ts";
+
+/** What the end-session request decided before asking the user; carried out once the user confirms. */
+export interface LogoutOutcome {
+  /** post_logout_redirect_uri with state, already validated against a valid id_token_hint. */
+  redirect?: string;
+  /** The client that asked (for its name on the pages). */
+  clientId?: string;
+  /** The UI language of the request. */
+  lang?: string;
+}
+
+interface LogoutConfirmation extends LogoutOutcome {
+  /** Binds the record to the browser: a hash of its session cookie value. */
+  bind: string;
+}
+
+/** How long the confirmation page stays usable. */
+const CONFIRMATION_TTL_MS = 10 * 60 * 1000;
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
+// A separate label keeps this hash of the cookie distinct from the session store's key for it.
+const bindingOf = (sessionCookie: string) => digest(`logout-confirmation\u0000${sessionCookie}`).toString("base64url");
+
+/**
+ * The CSRF protection of the logout confirmation page: a short-lived, single-use record per page,
+ * stored under the hash of a random token (the form's hidden field) and bound to the browser's session
+ * cookie. A POST is accepted only with the token of a page this same browser session was shown: a forged
+ * cross-site POST has no token, and a token fetched by someone else is bound to their cookie.
+ */
+export class LogoutConfirmations {
+  private readonly records: RecordStore<LogoutConfirmation>;
+
+  constructor(store: Store) {
+    this.records = store.namespace("logoutRequests");
+  }
+
+  /** Records a pending logout for the browser holding `sessionCookie`; returns the CSRF token for its form. */
+  async create(sessionCookie: string, outcome: LogoutOutcome): Promise<string> {
+    const token = randomBytes(32).toString("base64url");
+    await this.records.set(digest(token).toString("base64url"), { ...outcome, bind: bindingOf(sessionCookie) }, CONFIRMATION_TTL_MS);
+    return token;
+  }
+
+  /**
+   * Takes the pending logout of `token` (single use) if it was made for this browser's session cookie;
+   * undefined for a missing, unknown, used or expired token, or one made for another browser.
+   */
+  async take(token: string | undefined, sessionCookie: string | undefined): Promise<LogoutOutcome | undefined> {
+    if (!token || token.length > 128 || !sessionCookie) return undefined;
+    const record = await this.records.take(digest(token).toString("base64url"));
+    if (!record) return undefined;
+    const expected = Buffer.from(record.bind);
+    const presented = Buffer.from(bindingOf(sessionCookie));
+    if (expected.length !== presented.length || !timingSafeEqual(expected, presented)) return undefined;
+    const { bind: _bind, ...outcome } = record;
+    return outcome;
+  }
+}

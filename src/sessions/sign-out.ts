@@ -1,0 +1,24 @@
+import type { Provider } from "../provider.ts";
+import { frontChannelLogoutUrls } from "./front-channel-logout.ts";
+import type { SsoSession } from "./sso-sessions.ts";
+
+export interface SignOutResult {
+  /** The session that ended; undefined when the cookie named none (already gone, expired, or another request took it). */
+  session?: SsoSession;
+  /** Front-channel logout iframes for the page the browser is shown next. */
+  frontChannelUrls: string[];
+}
+
+/**
+ * Single sign-out of the SSO session behind a cookie value: the session is taken atomically (of two
+ * concurrent logouts only one notifies the clients), every client it served that registered a
+ * back-channel logout URI gets a logout token in the background, and the front-channel URLs are
+ * returned for the page. Clearing the cookie is the caller's job (it owns the response).
+ */
+export async function signOut(provider: Provider, cookieValue: string | undefined): Promise<SignOutResult> {
+  const session = cookieValue ? await provider.sessions.destroy(cookieValue) : undefined;
+  if (!session) return { frontChannelUrls: [] };
+  void provider.backChannelLogout.notify(session);
+  provider.logger.info({ sid: session.sid, clients: session.clients.length }, "sso session ended");
+  return { session, frontChannelUrls: frontChannelLogoutUrls(provider.clients, provider.issuer, session) };
+}
