@@ -4,6 +4,7 @@ import { OAuthError } from "../../oauth/oauth-error.ts";
 import type { AuthorizationRequest, ResponseMode } from "../../oauth/authorization-request.ts";
 import type { SsoSession } from "../../sessions/sso-sessions.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
+import { signOut } from "../../sessions/sign-out.ts";
 import { INTERACTION_COOKIE } from "../../runtime/interaction-cookie.ts";
 import { toOAuthError } from "../write-error.ts";
 import { IdTokenHintVerifier } from "../../tokens/id-token-hint.ts";
@@ -69,12 +70,13 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
         throw err instanceof OAuthError ? new OAuthError(400, err.error, err.description, { allowRedirect: true }) : err;
       }
     },
-    // The browser's SSO session, if any; prompt=force_login ends it first.
+    // The browser's SSO session, if any; prompt=force_login logs the user out first (single sign-out:
+    // the session's clients get back-channel logout tokens; there is no page here for front-channel iframes).
     async (ctx) => {
       ctx.sessionCookie = provider.cookies.read(ctx.ex.req, SESSION_COOKIE);
       ctx.session = await provider.sessions.find(ctx.sessionCookie);
       if (ctx.session && ctx.request!.prompt.includes("force_login")) {
-        await provider.sessions.destroy(ctx.sessionCookie!);
+        await signOut(provider, ctx.sessionCookie);
         ctx.session = undefined;
         ctx.ex.res.setHeader("Set-Cookie", provider.cookies.clear(SESSION_COOKIE));
       }
