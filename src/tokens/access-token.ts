@@ -28,6 +28,8 @@ export interface AccessTokenRequest {
   clientId: string;
   scopes: readonly string[];
   lifetime: number;
+  /** A jti chosen in advance, so that a record naming the token (for revocation) can exist before the token does. */
+  jti?: string;
   extra?: Record<string, unknown>;
 }
 
@@ -55,7 +57,7 @@ export class AccessTokenIssuer {
       aud: aud.length === 1 ? aud[0]! : aud,
       exp: iat + request.lifetime,
       iat,
-      jti: randomUUID(),
+      jti: request.jti ?? randomUUID(),
       client_id: request.clientId,
       scope: formatScope(request.scopes),
       ...request.extra,

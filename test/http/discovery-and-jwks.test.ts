@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { clientCredentialsToken, decodeJwt, DISCOVERY, JWKS, LEGACY, requestPassword, send, SERVICE } from "./helpers.ts";
+import { codeTokens, mintCode, redeemCode, refresh, SPA, SPA_REDIRECT } from "../support/code-grant.ts";
 
 let p: TestProvider;
 let metadata: Record<string, unknown>;
@@ -25,6 +26,8 @@ afterAll(() => p?.close());
 const GRANT_CHECKS: Record<string, () => Promise<number>> = {
   client_credentials: async () => (await postForm(p.url + "/connect/token", { grant_type: "client_credentials", client_id: SERVICE.id, client_secret: SERVICE.secret })).status,
   password: async () => (await requestPassword(p, "alice", "alice-password")).status,
+  authorization_code: async () => (await redeemCode(p, await mintCode(p))).status,
+  refresh_token: async () => (await refresh(p, (await codeTokens(p)).refresh_token!)).status,
 };
 
 describe("discovery", () => {
@@ -58,19 +61,22 @@ describe("discovery", () => {
     }
   });
 
-  it("advertises exactly client_credentials and password, and each one works", async () => {
-    expect([...(metadata.grant_types_supported as string[])].sort()).toEqual(["client_credentials", "password"]);
+  it("advertises exactly authorization_code, client_credentials, password and refresh_token, and each one works", async () => {
+    expect([...(metadata.grant_types_supported as string[])].sort()).toEqual(["authorization_code", "client_credentials", "password", "refresh_token"]);
     for (const grant of metadata.grant_types_supported as string[]) {
       expect(GRANT_CHECKS[grant], `no check for advertised grant ${grant}`).toBeDefined();
       expect(await GRANT_CHECKS[grant]!(), grant).toBe(200);
     }
   });
 
-  it("advertises client_secret_post and client_secret_basic at the token endpoint, and both work", async () => {
-    expect([...(metadata.token_endpoint_auth_methods_supported as string[])].sort()).toEqual(["client_secret_basic", "client_secret_post"]);
+  it("advertises client_secret_post, client_secret_basic and none at the token endpoint, and each works", async () => {
+    expect([...(metadata.token_endpoint_auth_methods_supported as string[])].sort()).toEqual(["client_secret_basic", "client_secret_post", "none"]);
     const viaPost = await postForm(metadata.token_endpoint as string, { grant_type: "client_credentials", client_id: SERVICE.id, client_secret: SERVICE.secret });
     const viaBasic = await postForm(metadata.token_endpoint as string, { grant_type: "client_credentials" }, { authorization: basic(SERVICE.id, SERVICE.secret) });
-    expect([viaPost.status, viaBasic.status]).toEqual([200, 200]);
+    // none: a public client with client_id alone (and PKCE).
+    const spaCode = await mintCode(p, { clientId: SPA.id, redirectUri: SPA_REDIRECT, scopes: ["openid"] });
+    const viaNone = await redeemCode(p, spaCode, { redirect_uri: SPA_REDIRECT }, SPA);
+    expect([viaPost.status, viaBasic.status, viaNone.status]).toEqual([200, 200, 200]);
   });
 
   it("lists every scope declared in scopes.yaml, and offline_access", () => {

@@ -1,0 +1,81 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Clock } from "../clock.ts";
+import type { Store, RecordStore } from "../stores/store.ts";
+import type { AuthorizationCodeGrant } from "./authorization-code.ts";
+
+/** What one redemption of a code issued, named before it was issued, so a reuse can revoke it. */
+export interface CodeRedemption {
+  /** The access token's jti and exp (epoch seconds). */
+  accessToken: { jti: string; exp: number };
+  /** The refresh-token family, when one was issued; expiresAt in ms. */
+  refreshFamily?: { familyId: string; expiresAt: number };
+}
+
+/**
+ * A second presentation that found no redemption record writes this in its place: the redemption in
+ * flight then learns, when it tries to write its record, that its code was reused.
+ */
+type RedeemedMarker = CodeRedemption | { reused: true };
+
+// How long a "reused" marker waits for a redemption in flight. A redemption writes its record right
+// after taking the code, so milliseconds would do; this is the code lifetime, to be generous.
+const IN_FLIGHT_MS = 300_000;
+
+const hash = (code: string) => createHash("sha256").update(code).digest("base64url");
+
+/**
+ * Authorization codes (SPEC "Authorization code"): 32 random bytes, stored under their SHA-256 so a
+ * store dump yields no usable code. Redemption is the store's atomic `take`; a "redeemed" marker under the
+ * same hash names what the redemption issued, so that a second presentation can revoke it (RFC 6749
+ * §4.1.2, RFC 9700 §4.2.4).
+ *
+ * The marker race is closed both ways with `add`: the redemption adds its marker, a second presentation
+ * that finds none adds a "reused" one. Whichever comes second learns of the other: either the second
+ * presentation reads the marker and revokes, or the redemption finds "reused" and revokes what it issues.
+ */
+export class AuthorizationCodes {
+  private readonly records: RecordStore<AuthorizationCodeGrant | RedeemedMarker>;
+
+  constructor(
+    store: Store,
+    private readonly clock: Clock,
+  ) {
+    this.records = store.namespace("codes");
+  }
+
+  /** A new code for `grant`, valid for `ttlSeconds` (client.lifetimes.authorizationCode). */
+  async issue(grant: AuthorizationCodeGrant, ttlSeconds: number): Promise<string> {
+    const code = randomBytes(32).toString("base64url");
+    await this.records.set(codeKey(code), grant, ttlSeconds * 1000);
+    return code;
+  }
+
+  /** The code's grant, removed for good: exactly one of any number of concurrent callers gets it. */
+  async take(code: string): Promise<AuthorizationCodeGrant | undefined> {
+    return (await this.records.take(codeKey(code))) as AuthorizationCodeGrant | undefined;
+  }
+
+  /**
+   * Records what the redemption of a taken code is about to issue. False when the code was presented
+   * again meanwhile: the caller must then revoke what it issues.
+   */
+  async recordRedemption(code: string, redemption: CodeRedemption): Promise<boolean> {
+    const ttl = Math.max(redemption.accessToken.exp * 1000, redemption.refreshFamily?.expiresAt ?? 0) - this.clock();
+    return this.records.add(redeemedKey(code), redemption, Math.max(1, ttl));
+  }
+
+  /**
+   * A presentation of a code that could not be taken: what its redemption issued, to be revoked, or
+   * undefined when nothing was (never issued, expired, failed its checks, or still in flight — in which
+   * case the redemption finds out by itself).
+   */
+  async reuse(code: string): Promise<CodeRedemption | undefined> {
+    if (await this.records.add(redeemedKey(code), { reused: true }, IN_FLIGHT_MS)) return undefined;
+    const marker = (await this.records.get(redeemedKey(code))) as RedeemedMarker | undefined;
+    return marker === undefined || "reused" in marker ? undefined : marker;
+  }
+}
+
+// Codes and markers share the namespace; a base64url hash contains no ':', so the prefix keeps them apart.
+const codeKey = (code: string) => hash(code);
+const redeemedKey = (code: string) => `redeemed:${hash(code)}`;

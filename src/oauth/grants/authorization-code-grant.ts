@@ -1,0 +1,118 @@
+import { randomBytes } from "node:crypto";
+import type { Provider } from "../../provider.ts";
+import type { Params } from "../../http/params.ts";
+import type { AuthorizationCodeGrant } from "../authorization-code.ts";
+import type { CodeRedemption } from "../authorization-codes.ts";
+import type { Client } from "../client-registry.ts";
+import { invalidGrant, invalidRequest } from "../oauth-error.ts";
+import { verifyPkce } from "../pkce.ts";
+import { OFFLINE_ACCESS } from "../scope-registry.ts";
+import type { GrantHandler, TokenResponse } from "./grant-handler.ts";
+import { grantedScope } from "./granted-scope.ts";
+import { plannedAccessToken } from "./planned-access-token.ts";
+import { issueUserTokens } from "./user-tokens.ts";
+
+// One answer for a code that never existed, has expired or was used: which one is none of the caller's business.
+const UNUSABLE = "the authorization code is invalid, expired or already used";
+
+/**
+ * authorization_code (RFC 6749 §4.1.3, OIDC Core §3.1.3, RFC 7636 §4.6). The code is taken before it
+ * is checked, so a failed check uses it up too: a code gets exactly one attempt.
+ */
+export const authorizationCodeGrant: GrantHandler = async ({ provider, client, params }) => {
+  const { code, redirectUri } = requiredParams(params);
+  const grant = await takeCode(provider, code);
+  // The code is bound to the client it was issued to.
+  if (grant.clientId !== client.id) throw invalidGrant("the authorization code was issued to another client");
+  // RFC 6749 §4.1.3: redirect_uri byte-equal to the authorize request's.
+  if (grant.redirectUri !== redirectUri) throw invalidGrant("redirect_uri does not match the authorization request");
+  checkPkce(grant, client, params.get("code_verifier"));
+  checkLoginType(grant, params.get("login_type"));
+  const scopes = grantedScope(params.get("scope"), grant.scopes);
+  return redeem(provider, client, code, grant, scopes);
+};
+
+/** code and redirect_uri are required (SPEC "Token" form fields). */
+function requiredParams(params: Params): { code: string; redirectUri: string } {
+  const code = params.get("code");
+  const redirectUri = params.get("redirect_uri");
+  if (code === undefined) throw invalidRequest("code is required");
+  if (redirectUri === undefined) throw invalidRequest("redirect_uri is required");
+  return { code, redirectUri };
+}
+
+/** The code's grant, taken for good; a code that is gone is refused, and if it was redeemed, what that issued is revoked. */
+async function takeCode(provider: Provider, code: string): Promise<AuthorizationCodeGrant> {
+  const grant = await provider.codes.take(code);
+  if (grant !== undefined) return grant;
+  const earlier = await provider.codes.reuse(code);
+  if (earlier !== undefined) await revokeRedemption(provider, earlier);
+  throw invalidGrant(UNUSABLE);
+}
+
+/** RFC 7636 §4.6: a code with a challenge needs the matching verifier; a code without one takes none. */
+function checkPkce(grant: AuthorizationCodeGrant, client: Client, verifier: string | undefined): void {
+  if (grant.codeChallenge === undefined) {
+    if (verifier !== undefined) throw invalidGrant("code_verifier was sent but the authorization request had no code_challenge");
+    // Defence in depth: the authorize endpoint already refuses such a request for this client.
+    if (client.requirePkce) throw invalidGrant("the client must use PKCE");
+    return;
+  }
+  if (verifier === undefined) throw invalidGrant("code_verifier is required");
+  // RFC 7636 §4.3: no method means plain.
+  if (!verifyPkce(grant.codeChallenge, grant.codeChallengeMethod ?? "plain", verifier)) throw invalidGrant("code_verifier does not match the code_challenge");
+}
+
+/** SPEC "Token": when the authorize request used a login_type that requires it, the token request repeats it. */
+function checkLoginType(grant: AuthorizationCodeGrant, loginType: string | undefined): void {
+  if (grant.loginType !== undefined && loginType !== grant.loginType) throw invalidGrant("login_type does not match the authorization request");
+}
+
+/**
+ * Issues the tokens. What they will be is recorded under the code first (jti and family id chosen in
+ * advance), so a second presentation of the code can revoke them whenever it comes.
+ */
+async function redeem(provider: Provider, client: Client, code: string, grant: AuthorizationCodeGrant, scopes: string[]): Promise<TokenResponse> {
+  const redemption: CodeRedemption = { accessToken: plannedAccessToken(provider.clock, client.lifetimes.accessToken) };
+  // SPEC "Refresh token": only with offline_access in the scope and offline access enabled for the client.
+  if (scopes.includes(OFFLINE_ACCESS) && client.offlineAccess) {
+    redemption.refreshFamily = { familyId: randomBytes(16).toString("base64url"), expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000 };
+  }
+  const uncontested = await provider.codes.recordRedemption(code, redemption);
+
+  const response = issueUserTokens({
+    provider,
+    client,
+    auth: grant,
+    scopes,
+    accessToken: redemption.accessToken,
+    ...(scopes.includes("openid") && { idToken: { nonce: grant.nonce } }),
+  });
+  if (redemption.refreshFamily) response.refresh_token = await issueRefreshToken(provider, client, grant, scopes, redemption);
+  // The code was presented again while this redemption was in flight: what it issued is revoked already at birth.
+  if (!uncontested) await revokeRedemption(provider, redemption);
+  return response;
+}
+
+function issueRefreshToken(provider: Provider, client: Client, grant: AuthorizationCodeGrant, scopes: string[], redemption: CodeRedemption): Promise<string> {
+  const { familyId, expiresAt } = redemption.refreshFamily!;
+  return provider.refreshTokens.issue({
+    clientId: client.id,
+    sub: grant.sub,
+    scopes,
+    familyId,
+    expiresAt,
+    authTime: grant.authTime,
+    amr: grant.amr,
+    acr: grant.acr,
+    sid: grant.sid,
+    idTokenClaims: grant.idTokenClaims,
+    accessTokens: [redemption.accessToken],
+  });
+}
+
+/** RFC 6749 §4.1.2: a code used twice revokes the tokens issued on it. */
+async function revokeRedemption(provider: Provider, redemption: CodeRedemption): Promise<void> {
+  await provider.accessTokenDenylist.revoke(redemption.accessToken.jti, redemption.accessToken.exp);
+  if (redemption.refreshFamily) await provider.refreshTokens.revokeFamily({ ...redemption.refreshFamily, accessTokens: [redemption.accessToken] });
+}

@@ -1,0 +1,32 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+
+export type PkceMethod = "S256" | "plain";
+
+/** RFC 7636 §4.1: code_verifier = 43*128unreserved. */
+const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+export function isCodeVerifier(verifier: string): boolean {
+  return CODE_VERIFIER.test(verifier);
+}
+
+/** RFC 7636 §4.2: the S256 challenge of a verifier, BASE64URL(SHA256(ASCII(code_verifier))). */
+export function s256Challenge(verifier: string): string {
+  return createHash("sha256").update(verifier, "ascii").digest("base64url");
+}
+
+/**
+ * RFC 7636 §4.6: does `verifier` prove possession for `challenge`? A verifier of the wrong syntax never
+ * does (even with plain, where it would otherwise only be compared). The comparison is constant-time, so
+ * the answer's timing says nothing about how much of a guess was right.
+ */
+export function verifyPkce(challenge: string, method: PkceMethod, verifier: string): boolean {
+  if (!isCodeVerifier(verifier)) return false;
+  const expected = method === "S256" ? s256Challenge(verifier) : verifier;
+  return constantTimeEqual(expected, challenge);
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  // Hash both sides first: timingSafeEqual needs equal lengths, and the lengths must not leak either.
+  const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
