@@ -1,0 +1,82 @@
+/**
+ * The data contract of each page in views/pages/ (documented again at the top of each template and
+ * in views/README.md). Type aliases rather than interfaces so that they fit ViewEngine.render's
+ * Record<string, unknown>. Strings are shown as text; URLs go through safeUrl (script schemes
+ * become about:blank).
+ */
+
+/** `error`: untrusted client or redirect_uri at authorize (never redirects), bad interaction links. */
+export type ErrorPageData = {
+  /** Heading; default: the translated "Something went wrong". */
+  title?: string;
+  /** OAuth error code, shown small. */
+  error: string;
+  /** error_description, shown as given. */
+  description: string;
+  /** A UI string key shown instead of description. */
+  descriptionKey?: string;
+};
+
+/** `form-post`: OAuth 2.0 Form Post Response Mode. CSP: formAction = [originOf(action)]. */
+export type FormPostPageData = {
+  action: string;
+  fields: { name: string; value: string }[];
+  /** CSP nonce for the auto-submit; without it the page shows a Continue button. */
+  nonce?: string;
+  /** "_top" when the login ran inside an iframe (iframe_authz). */
+  target?: string;
+};
+
+/** `top-redirect`: leaves the iframe of /connect/iframe_authz for the client's redirect. */
+export type TopRedirectPageData = {
+  url: string;
+  nonce?: string;
+};
+
+/** `login`: the frame around one step of a login flow. */
+export type LoginPageData = {
+  clientName: string;
+  csrf: string;
+  action: string;
+  signedInAs?: string;
+  errorKey?: string;
+  /** A registered partial, e.g. "method-password"; rendered with this whole object as context. */
+  methodPartial: string;
+  method: Record<string, unknown>;
+  loginHint?: string;
+  /** Posts event=CHOOSE_METHOD&method=<id> with the csrf field. */
+  otherMethods?: { id: string; labelKey: string }[];
+};
+
+/** `logout-confirm`: asks before an end-session request without a valid id_token_hint. */
+export type LogoutConfirmPageData = {
+  csrf: string;
+  action: string;
+  clientName?: string;
+  /** Where "Stay signed in" leads; without it the form posts confirm=no. */
+  cancelUrl?: string;
+};
+
+/** `logged-out`: front-channel logout frames, then the post-logout redirect. CSP: frameSrc = their origins. */
+export type LoggedOutPageData = {
+  frontChannelUrls: string[];
+  postLogoutRedirectUri?: string;
+  /** Needed for the automatic redirect (after the frames load or 3 s). */
+  nonce?: string;
+};
+
+/** `interaction-expired`: the login link is unknown, used or expired. */
+export type InteractionExpiredPageData = {
+  backUrl?: string;
+};
+
+/** Page name → its data. */
+export type PageDataByView = {
+  error: ErrorPageData;
+  "form-post": FormPostPageData;
+  "top-redirect": TopRedirectPageData;
+  login: LoginPageData;
+  "logout-confirm": LogoutConfirmPageData;
+  "logged-out": LoggedOutPageData;
+  "interaction-expired": InteractionExpiredPageData;
+};

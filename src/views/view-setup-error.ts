@@ -1,0 +1,12 @@
+/**
+ * A problem with the templates or UI strings found at start-up (missing translation key, template
+ * syntax, forbidden triple-stash...). Every problem found is listed, each naming its file and key,
+ * so one start shows them all.
+ */
+export class ViewSetupError extends Error {
+  override readonly name = "ViewSetupError";
+
+  constructor(readonly problems: readonly string[]) {
+    super(`views: ${problems.length} problem(s)\n  - ${problems.join("\n  - ")}`);
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Data for every page of views/pages: an ordinary case per page (the contract filled in as callers
+ * will) and hostile cases (every reflected field an attack). The tests check that each page has both.
+ */
+import type { PageDataByView } from "../../src/views/page-data.ts";
+import type { ViewEngine } from "../../src/views/view-engine.ts";
+
+export interface PageCase {
+  view: string;
+  label: string;
+  data: Record<string, unknown>;
+}
+
+/** A case whose data is checked against the page's contract (src/views/page-data.ts) by tsc. */
+function page<V extends keyof PageDataByView>(view: V, label: string, data: PageDataByView[V]): PageCase {
+  return { view, label, data };
+}
+
+/** A stand-in for a factor plugin's partial: shows the method data and the login hint. */
+export const TEST_METHOD_PARTIAL = {
+  name: "method-test",
+  source: `<form method="post" action="{{safeUrl action}}">{{> csrf-field}}
+<p class="hint">{{method.hint}}</p>
+<label for="username">{{t "password.username"}}</label><input id="username" name="username" value="{{loginHint}}">
+<label for="password">{{t "password.password"}}</label><input id="password" name="password" type="password">
+<button type="submit" name="event" value="SUBMIT">{{t "password.submit"}}</button></form>`,
+};
+
+export function withTestPartial(engine: ViewEngine): ViewEngine {
+  engine.registerPartial(TEST_METHOD_PARTIAL.name, TEST_METHOD_PARTIAL.source);
+  return engine;
+}
+
+export const NONCE = "bm9uY2Utbm9uY2Utbm9uY2U";
+
+export const ORDINARY: PageCase[] = [
+  page("error", "untrusted redirect_uri", { error: "invalid_request", description: "redirect_uri is not registered for this client" }),
+  page("error", "translated description", { title: "Sign-in link", error: "invalid_request", description: "", descriptionKey: "error.interaction_expired" }),
+  page("form-post", "code response", {
+    action: "https://client.example/cb",
+    fields: [{ name: "code", value: "abc" }, { name: "state", value: "xyz" }, { name: "iss", value: "https://op.example" }],
+    nonce: NONCE,
+  }),
+  page("form-post", "in an iframe, no script", { action: "https://client.example/cb", fields: [{ name: "code", value: "abc" }], target: "_top" }),
+  page("top-redirect", "iframe login done", { url: "https://client.example/cb?code=abc&state=xyz&iss=https%3A%2F%2Fop.example", nonce: NONCE }),
+  page("login", "password step", { clientName: "Demo App", csrf: "csrf-token", action: "/interaction/abc", methodPartial: "method-test", method: { hint: "hint" } }),
+  page("login", "re-login with error, hint and other methods", {
+    clientName: "Demo App",
+    csrf: "csrf-token",
+    action: "/interaction/abc",
+    signedInAs: "alice",
+    errorKey: "password.wrong",
+    methodPartial: "method-test",
+    method: { hint: "hint" },
+    loginHint: "alice",
+    otherMethods: [{ id: "totp", labelKey: "method.totp.label" }, { id: "fido", labelKey: "method.fido.label" }],
+  }),
+  page("logout-confirm", "with client", { csrf: "csrf-token", action: "/connect/endsession", clientName: "Demo App" }),
+  page("logout-confirm", "with cancel link", { csrf: "csrf-token", action: "/connect/endsession", cancelUrl: "https://client.example/" }),
+  page("logged-out", "no redirect", { frontChannelUrls: [] }),
+  page("logged-out", "front-channel and redirect", {
+    frontChannelUrls: ["https://a.example/logout?iss=x&sid=1", "https://b.example/logout"],
+    postLogoutRedirectUri: "https://client.example/bye?state=s",
+    nonce: NONCE,
+  }),
+  page("interaction-expired", "no way back", {}),
+  page("interaction-expired", "with way back", { backUrl: "https://client.example/" }),
+];
+
+/** Text that breaks out of element content, either attribute quote, or a template literal. */
+export const TEXT = `<script>alert(1)</script>"'\`=&<img src=x onerror=alert(2)>' onmouseover='alert(3)`;
+/** A URL that runs script, in the spellings browsers accept. */
+export const SCRIPT_URLS = ["javascript:alert(4)", " JaVaScRiPt:alert(4)", "java\tscript:alert(4)", "\u0001javascript:alert(4)", "vbscript:msgbox(4)", "data:text/html,<script>alert(4)</script>"];
+/** A real https URL that would end an inline script if embedded carelessly. */
+export const BREAKOUT_URL = `https://client.example/cb?x=</script><script>alert(5)</script>&y="'\`<!--`;
+
+export function hostileCases(): PageCase[] {
+  const jsUrl = SCRIPT_URLS[0]!;
+  const cases: PageCase[] = [
+    page("error", "hostile text", { title: TEXT, error: TEXT, description: TEXT }),
+    page("error", "hostile text, no title", { error: TEXT, description: TEXT }),
+    page("form-post", "hostile action and fields", { action: jsUrl, fields: [{ name: TEXT, value: TEXT }], nonce: NONCE, target: `_top" onclick="alert(6)` }),
+    page("form-post", "hostile nonce", { action: BREAKOUT_URL, fields: [], nonce: TEXT }),
+    page("top-redirect", "script-ending url", { url: BREAKOUT_URL, nonce: NONCE }),
+    page("login", "hostile fields", {
+      clientName: TEXT,
+      csrf: TEXT,
+      action: jsUrl,
+      signedInAs: TEXT,
+      errorKey: "error.login_failed",
+      methodPartial: "method-test",
+      method: { hint: TEXT },
+      loginHint: TEXT,
+      otherMethods: [{ id: TEXT, labelKey: "method.sms.label" }],
+    }),
+    page("logout-confirm", "hostile fields", { csrf: TEXT, action: jsUrl, clientName: TEXT, cancelUrl: jsUrl }),
+    page("logged-out", "script-ending redirect", { frontChannelUrls: [jsUrl, BREAKOUT_URL], postLogoutRedirectUri: BREAKOUT_URL, nonce: NONCE }),
+    page("interaction-expired", "hostile back link", { backUrl: jsUrl }),
+  ];
+  for (const url of SCRIPT_URLS) {
+    cases.push(
+      page("top-redirect", `url ${JSON.stringify(url)}`, { url, nonce: NONCE }),
+      page("logged-out", `redirect ${JSON.stringify(url)}`, { frontChannelUrls: [url], postLogoutRedirectUri: url, nonce: NONCE }),
+      page("form-post", `action ${JSON.stringify(url)}`, { action: url, fields: [], nonce: NONCE }),
+    );
+  }
+  return cases;
+}
