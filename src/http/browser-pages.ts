@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createNonce, originOf, writePage } from "../views/page-headers.ts";
-import { DEFAULT_LANG, resolveLang } from "../views/lang.ts";
+import { resolveLang } from "../views/lang.ts";
 import type { ViewEngine } from "../views/view-engine.ts";
 
 /**
@@ -10,10 +10,18 @@ import type { ViewEngine } from "../views/view-engine.ts";
 export interface BrowserPages {
   /** An error the user sees (untrusted client or redirect_uri, expired link); never a redirect. */
   error(req: IncomingMessage, res: ServerResponse, status: number, error: string, description: string, lang?: string): void;
-  /** OAuth 2.0 Form Post Response Mode: an auto-submitting form to `action`. */
-  formPost(res: ServerResponse, action: string, fields: Array<[string, string]>, target?: "_top"): void;
+  /** OAuth 2.0 Form Post Response Mode: an auto-submitting form to `action` (in the top window when framed). */
+  formPost(res: ServerResponse, action: string, fields: Array<[string, string]>, page: ResponsePage): void;
   /** Leaves an iframe: the top window goes to `url`. */
-  topRedirect(res: ServerResponse, url: string): void;
+  topRedirect(res: ServerResponse, url: string, page: ResponsePage): void;
+}
+
+/** How a page that carries an authorization response is shown. */
+export interface ResponsePage {
+  lang?: string;
+  acceptLanguage?: string;
+  /** Set when the page is inside iframe_authz: the origins allowed to frame it (it must show there to leave it). */
+  frameAncestors?: string[];
 }
 
 export function createBrowserPages(views: ViewEngine): BrowserPages {
@@ -22,15 +30,17 @@ export function createBrowserPages(views: ViewEngine): BrowserPages {
       const html = views.render("error", { error, description }, resolveLang(lang, req.headers["accept-language"]));
       writePage(res, status, html);
     },
-    formPost(res, action, fields, target) {
+    formPost(res, action, fields, page) {
       const nonce = createNonce();
-      const html = views.render("form-post", { action, fields: fields.map(([name, value]) => ({ name, value })), nonce, target }, DEFAULT_LANG);
+      const target = page.frameAncestors ? "_top" : undefined;
+      const html = views.render("form-post", { action, fields: fields.map(([name, value]) => ({ name, value })), nonce, target }, resolveLang(page.lang, page.acceptLanguage));
       const origin = originOf(action);
-      writePage(res, 200, html, { nonce, formAction: origin ? [origin] : [] });
+      writePage(res, 200, html, { nonce, formAction: origin ? [origin] : [], frameAncestors: page.frameAncestors });
     },
-    topRedirect(res, url) {
+    topRedirect(res, url, page) {
       const nonce = createNonce();
-      writePage(res, 200, views.render("top-redirect", { url, nonce }, DEFAULT_LANG), { nonce });
+      const html = views.render("top-redirect", { url, nonce }, resolveLang(page.lang, page.acceptLanguage));
+      writePage(res, 200, html, { nonce, frameAncestors: page.frameAncestors });
     },
   };
 }

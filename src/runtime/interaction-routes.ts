@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from "express";
 import type { Provider } from "../provider.ts";
 import type { BrowserPages } from "../http/browser-pages.ts";
 import { completeAuthorization } from "../http/authorize/complete-authorization.ts";
+import { clientFrameAncestors } from "../http/authorize/client-frame-ancestors.ts";
 import { paths } from "../http/paths.ts";
 import { toOAuthError } from "../http/write-error.ts";
 import { requestIdOf } from "../http/write-response.ts";
@@ -96,8 +97,9 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       resolveLang(interaction.request.lang, req.headers["accept-language"]),
     );
     // Only the iframe login may be framed, and only by the client's own registered origins.
-    const frameAncestors = interaction.request.framed ? [...new Set([...client.redirectUris].map(originOf).filter((o): o is string => !!o))] : undefined;
-    writePage(res, status, html, { frameAncestors });
+    const frameAncestors = interaction.request.framed ? clientFrameAncestors(client) : undefined;
+    // A successful login POST ends in a 303 to the client, and CSP form-action governs that redirect too.
+    writePage(res, status, html, { frameAncestors, formAction: [originOf(interaction.request.redirectUri) ?? "'self'"] });
   }
 
   return router;

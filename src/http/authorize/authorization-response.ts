@@ -1,18 +1,19 @@
 import type { ServerResponse } from "node:http";
 import type { AuthorizationRequest } from "../../oauth/authorization-request.ts";
-import type { BrowserPages } from "../browser-pages.ts";
+import type { BrowserPages, ResponsePage } from "../browser-pages.ts";
 
 /**
  * Sends an authorization response — a code or an error — to the client's redirect_uri in the
  * requested response mode (OAuth 2.0 Multiple Response Types, Form Post Response Mode). Every response
  * carries `iss` (RFC 9207) and `state` exactly as sent. A login that ran in an iframe finishes in the
- * top window.
+ * top window (`page.frameAncestors` is set for iframe_authz).
  */
 export function writeAuthorizationResponse(
   res: ServerResponse,
   pages: BrowserPages,
-  request: Pick<AuthorizationRequest, "redirectUri" | "responseMode" | "state" | "framed">,
+  request: Pick<AuthorizationRequest, "redirectUri" | "responseMode" | "state">,
   params: Record<string, string | undefined>,
+  page: ResponsePage,
   headers: Record<string, string | string[]> = {},
 ): void {
   const fields = Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined);
@@ -20,13 +21,13 @@ export function writeAuthorizationResponse(
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 
   if (request.responseMode === "form_post") {
-    return pages.formPost(res, request.redirectUri, fields, request.framed ? "_top" : undefined);
+    return pages.formPost(res, request.redirectUri, fields, page);
   }
   const url = new URL(request.redirectUri);
   const encoded = new URLSearchParams(fields);
   if (request.responseMode === "fragment") url.hash = encoded.toString();
   else for (const [name, value] of encoded) url.searchParams.append(name, value);
-  if (request.framed) return pages.topRedirect(res, url.href);
+  if (page.frameAncestors) return pages.topRedirect(res, url.href, page);
   res.writeHead(303, { Location: url.href, "Cache-Control": "no-store" });
   res.end();
 }

@@ -16,6 +16,7 @@ import { paths } from "../paths.ts";
 import { checkAuthorizeRequest, checkClientAndRedirect, readAuthorizeParams, type RawAuthorizeParams } from "./authorize-params.ts";
 import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { completeAuthorization } from "./complete-authorization.ts";
+import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 
 interface AuthorizeContext {
   ex: Exchange;
@@ -134,8 +135,9 @@ function answerError(provider: Provider, pages: BrowserPages, ctx: AuthorizeCont
   const error = toOAuthError(err, provider.logger, ctx.ex);
   if (res.headersSent) return void res.end();
   if (error.allowRedirect && ctx.redirect) {
-    const request = { ...ctx.redirect, state: ctx.raw?.values.get("state"), framed: ctx.framed };
-    return writeAuthorizationResponse(res, pages, request, { error: error.error, error_description: error.description, iss: provider.issuer });
+    const request = { ...ctx.redirect, state: ctx.raw?.values.get("state") };
+    const page = { lang: ctx.raw?.values.get("lang"), acceptLanguage: req.headers["accept-language"], frameAncestors: ctx.framed ? clientFrameAncestors(ctx.client!) : undefined };
+    return writeAuthorizationResponse(res, pages, request, { error: error.error, error_description: error.description, iss: provider.issuer }, page);
   }
   pages.error(req, res, error.status, error.error, error.expose ? error.description : "an unexpected error occurred", ctx.raw?.values.get("lang"));
 }

@@ -5,6 +5,7 @@ import type { SsoSession } from "../../sessions/sso-sessions.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import type { BrowserPages } from "../browser-pages.ts";
 import { writeAuthorizationResponse } from "./authorization-response.ts";
+import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 
 /** The SSO session an authorization completes in: an existing one (SSO), or a fresh login. */
 export type SessionSource = { existing: SsoSession; cookie: string } | { login: Authentication };
@@ -43,5 +44,6 @@ export async function completeAuthorization(provider: Provider, pages: BrowserPa
     },
     client.lifetimes.authorizationCode,
   );
-  writeAuthorizationResponse(res, pages, request, { code, iss: provider.issuer }, headers);
+  const page = { lang: request.lang, acceptLanguage: req.headers["accept-language"], frameAncestors: request.framed ? clientFrameAncestors(client) : undefined };
+  writeAuthorizationResponse(res, pages, request, { code, iss: provider.issuer }, page, headers);
 }
