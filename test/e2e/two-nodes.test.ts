@@ -1,4 +1,9 @@
+import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authorizeUrl, openLoginPage, responseParams } from "../support/browser-login.ts";
+import { verifyIdToken } from "../support/code-grant.ts";
+import { startSiblingProcess, type ProviderProcess } from "../support/provider-process.ts";
+import { formAction, hiddenField, RawBrowser } from "../support/raw-browser.ts";
 import { serviceUrl } from "../support/require-service.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
@@ -53,5 +58,107 @@ describe.skipIf(!redisUrl)("two provider nodes sharing one Redis store", () => {
     const right = await attempt(b, "bob-password");
     expect(right.status).toBe(400);
     expect(right.json?.error).toBe("invalid_grant");
+  });
+});
+
+describe.skipIf(!redisUrl)("two provider processes on one Redis: authorize on one, login POST on the other, token on the first", () => {
+  let a: TestProvider;
+  let b: ProviderProcess;
+  const web = { client_id: "demo-web", redirect_uri: "http://localhost:3001/callback" };
+  const spa = { client_id: "demo-spa", redirect_uri: "http://localhost:3002/callback", scope: "openid profile" };
+
+  beforeAll(async () => {
+    // Node A runs in this test process; node B is `portcullis start` on a copy of A's config (same
+    // issuer, same Redis URL and prefix, same encryption key file), as a second machine would run it.
+    a = await startTestProvider({ storeUrl: `${redisUrl}?prefix=two-processes-${Date.now()}` });
+    b = await startSiblingProcess(a);
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.close();
+  });
+
+  /** The same path and query on another node. */
+  const onNode = (url: string, node: { url: string }) => {
+    const moved = new URL(url);
+    const target = new URL(node.url);
+    moved.host = target.host;
+    return moved.href;
+  };
+
+  /** demo-web's openid-client configuration, discovered through the issuer (node A). */
+  const webClient = () =>
+    oidc.discovery(new URL(a.issuer), "demo-web", undefined, oidc.ClientSecretBasic("demo-web-secret"), {
+      execute: [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks],
+    });
+
+  /** Authorize on node A, open the login page there, post the password form to node B; B's answer. */
+  async function loginAcrossNodes(browser: RawBrowser, params: Record<string, string>) {
+    const page = await openLoginPage(browser, authorizeUrl(a.issuer, params));
+    expect(new URL(page.url).origin).toBe(a.url);
+    const action = onNode(formAction(page.text, page.url), b);
+    expect(new URL(action).pathname).toBe(new URL(page.url).pathname);
+    const answer = await browser.post(action, { csrf: hiddenField(page.text, "csrf") ?? "", event: "SUBMIT_PASSWORD", username: "alice", password: "alice-password" });
+    expect(responseParams(answer).get("code"), "node B completes the login started on node A").toBeTruthy();
+    return answer;
+  }
+
+  /** Redeems the code of a redirect at node B's token endpoint; the sid of its verified ID token (sub must be alice's). */
+  async function redeemedSid(location: string, clientId: string, proof: Record<string, string>, redirectUri = web.redirect_uri) {
+    const code = new URL(location).searchParams.get("code")!;
+    const form = { grant_type: "authorization_code", client_id: clientId, code, redirect_uri: redirectUri, ...proof };
+    const res = await postForm(`${b.url}/connect/token`, form);
+    expect(res.status, res.text).toBe(200);
+    const claims = await verifyIdToken(a, res.json!.id_token as string, clientId);
+    expect(claims.sub).toBe("E10001");
+    return claims.sid;
+  }
+
+  it("runs node B in an OS process of its own that serves the same issuer", async () => {
+    expect(b.pid).not.toBe(process.pid);
+    expect(b.url).not.toBe(a.url);
+    const discovery = (await (await fetch(`${b.url}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(discovery.issuer).toBe(a.issuer);
+  });
+
+  it("completes a login that hops from node A to node B, and redeems the code at node A", async () => {
+    const config = await webClient();
+    const pkceCodeVerifier = oidc.randomPKCECodeVerifier();
+    const checks = { pkceCodeVerifier, expectedState: oidc.randomState(), expectedNonce: oidc.randomNonce() };
+    const params = {
+      ...web,
+      scope: "openid profile",
+      state: checks.expectedState,
+      nonce: checks.expectedNonce,
+      code_challenge: await oidc.calculatePKCECodeChallenge(pkceCodeVerifier),
+      code_challenge_method: "S256",
+    };
+
+    const answer = await loginAcrossNodes(new RawBrowser(), params);
+    const response = responseParams(answer);
+    expect(answer.location!.startsWith(`${web.redirect_uri}?`)).toBe(true);
+    expect(response.get("iss")).toBe(a.issuer);
+    expect(response.get("state")).toBe(checks.expectedState);
+
+    // openid-client redeems at the discovered token endpoint: node A's.
+    expect(config.serverMetadata().token_endpoint).toBe(`${a.url}/connect/token`);
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(answer.location!), checks);
+    expect(tokens.claims()).toMatchObject({ iss: a.issuer, sub: "E10001", aud: "demo-web", amr: ["password"] });
+  });
+
+  it("signs the browser in on node B as well: an authorize there with the session cookie gets a code at once (SSO)", async () => {
+    const browser = new RawBrowser();
+    const login = await loginAcrossNodes(browser, { ...web, scope: "openid profile" });
+    const sid = await redeemedSid(login.location!, web.client_id, { client_secret: "demo-web-secret" });
+
+    const verifier = oidc.randomPKCECodeVerifier();
+    const challenge = { code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" };
+    const answer = await browser.get(authorizeUrl(b.url, { ...spa, ...challenge, state: "on-b" }));
+    const response = responseParams(answer);
+    expect(answer.location!.startsWith(`${spa.redirect_uri}?`)).toBe(true);
+    expect(response.get("state")).toBe("on-b");
+    expect(response.get("iss")).toBe(a.issuer);
+
+    expect(await redeemedSid(answer.location!, spa.client_id, { code_verifier: verifier }, spa.redirect_uri)).toBe(sid);
   });
 });
