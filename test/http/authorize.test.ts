@@ -302,3 +302,30 @@ describe("discovery of the authorization endpoint", () => {
     }
   });
 });
+
+describe("cookies behind https", () => {
+  let secure: TestProvider;
+  beforeAll(async () => {
+    const port = 40000 + Math.floor(Math.random() * 20000);
+    secure = await startTestProvider({ issuer: `https://login.example.test:${port}`, edits: { "provider.yaml": { "listen.port": 0 } } });
+  });
+  afterAll(() => secure?.close());
+
+  it("are Secure, and carry the __Host- / __Secure- prefixes", async () => {
+    const browser = new RawBrowser();
+    // The issuer is https behind a (simulated) TLS-terminating proxy; requests reach the listener over http.
+    const url = authorizeUrl(secure.url);
+    const start = await browser.get(url);
+    const interaction = start.headers.getSetCookie().find((c) => c.includes("portcullis_interaction="))!;
+    expect(interaction).toMatch(/^__Secure-portcullis_interaction=/);
+    expect(interaction).toMatch(/; Secure/i);
+    const page = await browser.get(`${secure.url}${new URL(start.location!).pathname}`);
+    const done = await submitPassword(browser, page, "alice", "alice-password");
+    const session = done.headers.getSetCookie().find((c) => c.includes("portcullis_session="))!;
+    expect(session).toMatch(/^__Host-portcullis_session=/);
+    expect(session).toMatch(/; Secure/i);
+    expect(session).toMatch(/; Path=\//);
+    expect(session).toMatch(/HttpOnly/i);
+    expect(session).toMatch(/SameSite=Lax/i);
+  });
+});
