@@ -121,7 +121,8 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
       const clientName = ctx.clientId === undefined ? undefined : provider.clients.get(ctx.clientId)?.name;
       // With an allowed redirect, "Stay signed in" is a link back to the client.
       const data = { csrf, action: paths.endSessionConfirm, clientName, cancelUrl: ctx.redirect };
-      writePage(ctx.ex.res, 200, views.render("logout-confirm", data, ctx.lang!));
+      // Confirming may end in a 303 to the client's post-logout URI, and CSP form-action governs that redirect too.
+      writePage(ctx.ex.res, 200, views.render("logout-confirm", data, ctx.lang!), { formAction: [originOf(ctx.redirect ?? "") ?? "'self'"] });
     },
   ];
 
