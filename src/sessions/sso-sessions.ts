@@ -53,11 +53,17 @@ export class SsoSessions {
     return expired ? undefined : session;
   }
 
-  /** Starts a session for a fresh login; returns the new cookie value. Any previous handle is removed. */
-  async create(auth: Authentication, previousCookie?: string): Promise<{ cookie: string; session: SsoSession }> {
+  /**
+   * Starts a session for a fresh login; returns the new cookie value. The previous handle, if any, is
+   * removed (a new handle at every login: no session fixation). `continues` is the session this login
+   * renews for the same user: its sid and clients carry over, so the clients' ID tokens (and a later
+   * single sign-out) still name the session they were issued in.
+   */
+  async create(auth: Authentication, previousCookie?: string, continues?: SsoSession): Promise<{ cookie: string; session: SsoSession }> {
     if (previousCookie) await this.destroy(previousCookie);
     const now = this.clock();
-    const session: SsoSession = { ...auth, sid: randomBytes(16).toString("base64url"), createdAt: now, lastSeenAt: now, clients: [] };
+    const kept = continues && continues.sub === auth.sub ? { sid: continues.sid, clients: continues.clients } : { sid: randomBytes(16).toString("base64url"), clients: [] };
+    const session: SsoSession = { ...auth, ...kept, createdAt: now, lastSeenAt: now };
     const cookie = randomBytes(32).toString("base64url");
     await this.save(cookie, session);
     return { cookie, session };

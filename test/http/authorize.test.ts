@@ -169,6 +169,21 @@ describe("authorize: login and SSO", () => {
     expect(responseParams(await stale.get(authorizeUrl(p.issuer, { prompt: "none" }))).get("error")).toBe("login_required");
   });
 
+  it("a new login by the same user keeps the session id; another user's login starts a new session", async () => {
+    const browser = await loggedInBrowser();
+    const sessionOf = async () => (await p.provider.sessions.find(browser.cookies.get("portcullis_session")!.value))!;
+    const before = await sessionOf();
+    await loginWithPassword(browser, authorizeUrl(p.issuer, { prompt: "login" }));
+    const renewed = await sessionOf();
+    expect(renewed.sid).toBe(before.sid);
+    expect(renewed.authTime).toBeGreaterThanOrEqual(before.authTime);
+    await loginWithPassword(browser, authorizeUrl(p.issuer, { prompt: "login" }), "bob", "bob-password");
+    const bobs = await sessionOf();
+    expect(bobs.sub).toBe("E10002");
+    expect(bobs.sid).not.toBe(before.sid);
+    expect(bobs.clients).toEqual(["demo-web"]);
+  });
+
   it("prompt=login shows the login page, saying who is signed in", async () => {
     const browser = await loggedInBrowser();
     const page = await openLoginPage(browser, authorizeUrl(p.issuer, { prompt: "login" }));

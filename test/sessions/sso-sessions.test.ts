@@ -62,6 +62,17 @@ describe("SsoSessions", () => {
     expect(await sessions.find(second.cookie)).toBeDefined();
   });
 
+  it("renews the same user's session with its sid and clients, but never another user's", async () => {
+    const first = await sessions.create(login);
+    const used = await sessions.touch(first.cookie, first.session, "demo-web");
+    const renewed = await sessions.create({ ...login, authTime: login.authTime + 60 }, first.cookie, used);
+    expect(renewed.cookie).not.toBe(first.cookie);
+    expect(renewed.session).toMatchObject({ sid: used.sid, clients: ["demo-web"], authTime: login.authTime + 60 });
+    const other = await sessions.create({ ...login, sub: "E10002" }, renewed.cookie, renewed.session);
+    expect(other.session.sid).not.toBe(used.sid);
+    expect(other.session.clients).toEqual([]);
+  });
+
   it("records each client once and ends the session on destroy", async () => {
     const { cookie, session } = await sessions.create(login);
     const once = await sessions.touch(cookie, session, "demo-web");

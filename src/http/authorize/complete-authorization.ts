@@ -3,6 +3,7 @@ import type { AuthorizationRequest, Authentication } from "../../oauth/authoriza
 import type { Provider } from "../../provider.ts";
 import type { SsoSession } from "../../sessions/sso-sessions.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
+import { signOut } from "../../sessions/sign-out.ts";
 import type { BrowserPages } from "../browser-pages.ts";
 import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
@@ -22,7 +23,12 @@ export async function completeAuthorization(provider: Provider, pages: BrowserPa
   if ("existing" in source) {
     ({ cookie, session } = { cookie: source.cookie, session: source.existing });
   } else {
-    ({ cookie, session } = await provider.sessions.create(source.login, provider.cookies.read(req, SESSION_COOKIE)));
+    // A login over another user's session signs that user out of their clients first; the same user's
+    // session is renewed (same sid and clients, new cookie).
+    const previousCookie = provider.cookies.read(req, SESSION_COOKIE);
+    const previous = await provider.sessions.find(previousCookie);
+    if (previous && previous.sub !== source.login.sub) await signOut(provider, previousCookie);
+    ({ cookie, session } = await provider.sessions.create(source.login, previousCookie, previous));
     headers["Set-Cookie"] = provider.cookies.set(SESSION_COOKIE, cookie, { sameSiteNone: request.framed });
   }
   session = await provider.sessions.touch(cookie, session, request.clientId);
