@@ -3,7 +3,8 @@ import { parse, serialize } from "cookie";
 
 /** The provider's cookies. Names carry the __Host- prefix behind https, which pins Path=/ and no Domain. */
 export interface CookieJar {
-  read(req: IncomingMessage, name: string): string | undefined;
+  /** The cookie's value; `path` is the one it was set with (it decides the prefix behind https). */
+  read(req: IncomingMessage, name: string, path?: string): string | undefined;
   /** A Set-Cookie value: HttpOnly, SameSite=Lax, Secure behind https. `maxAge` in seconds; omitted = browser session. */
   set(name: string, value: string, options?: { maxAge?: number; path?: string; sameSiteNone?: boolean }): string;
   clear(name: string, options?: { path?: string }): string;
@@ -16,11 +17,9 @@ export function cookieJar(issuer: string): CookieJar {
   const name = (base: string, path = "/") => (secure ? (path === "/" ? `__Host-${base}` : `__Secure-${base}`) : base);
   return {
     name,
-    read(req, base) {
+    read(req, base, path = "/") {
       const header = req.headers.cookie;
-      if (!header) return undefined;
-      const cookies = parse(header);
-      return cookies[name(base)] ?? cookies[name(base, "/interaction")];
+      return header ? parse(header)[name(base, path)] : undefined;
     },
     set(base, value, options = {}) {
       const path = options.path ?? "/";

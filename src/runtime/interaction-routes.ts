@@ -48,7 +48,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
 
   async function step(req: Request, res: Response, body?: Record<string, unknown>): Promise<void> {
     const id = String(req.params.id);
-    const interaction = await provider.interactions.find(id, provider.cookies.read(req, INTERACTION_COOKIE));
+    const interaction = await provider.interactions.find(id, provider.cookies.read(req, INTERACTION_COOKIE, `${paths.interaction}/${id}`));
     if (!interaction) return pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", undefined);
     const flow = provider.flows.get(interaction.flowId);
     if (!flow) return pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", interaction.request.lang);

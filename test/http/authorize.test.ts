@@ -138,6 +138,8 @@ describe("authorize: login and SSO", () => {
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).not.toMatch(/Secure/i); // http issuer
+    // The finished interaction's binding cookie is cleared in the same response.
+    expect(answer.headers.getSetCookie().some((c) => /^portcullis_interaction=;.*Max-Age=0/i.test(c))).toBe(true);
   });
 
   it("prefills the user name from login_hint", async () => {

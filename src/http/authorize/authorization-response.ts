@@ -18,7 +18,7 @@ export function writeAuthorizationResponse(
 ): void {
   const fields = Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined);
   if (request.state !== undefined) fields.push(["state", request.state]);
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(headers)) res.appendHeader(name, value); // keeps cookies set earlier
 
   if (request.responseMode === "form_post") {
     return pages.formPost(res, request.redirectUri, fields, page);
