@@ -1,6 +1,7 @@
 import { exited, stop } from "./child-processes.ts";
 import { runLoad } from "./load.ts";
 import type { LoadResult } from "./load-protocol.ts";
+import type { LoopSample } from "./workers/tight-loop.ts";
 import { firstJsonLine, startWorker } from "./workers.ts";
 
 /**
@@ -8,20 +9,23 @@ import { firstJsonLine, startWorker } from "./workers.ts";
  * numbers are divided by. They move with the machine and its neighbours; the ratios mostly don't.
  */
 
-export interface Rs256Floor {
-  sigsPerSecond: number;
-  /** Signatures per second of CPU time: what the core could do if nothing else ran on it. */
-  sigsPerCpuSecond: number;
-  signatures: number;
-  seconds: number;
-  /** Share of the window other processes or the hypervisor took the core. */
-  coreTaken: number;
-}
+/** The floors measured as a tight loop of one operation on the server core. */
+export type LoopFloorName = "rs256" | "scrypt";
 
-/** RSA-2048 signatures per second on one core (node:crypto sign in a loop, after a warm-up). */
-export async function measureRs256Floor(serverCpu: number, warmupSeconds = 1, seconds = 3): Promise<Rs256Floor> {
-  const worker = startWorker(serverCpu, "rs256-signer.ts", [String(warmupSeconds), String(seconds), String(serverCpu)]);
-  const result = await firstJsonLine<Rs256Floor>(worker, "RS256 signer");
+export type { LoopSample };
+
+const LOOP_WORKERS: Record<LoopFloorName, { script: string; what: string; warmupSeconds: number; seconds: number }> = {
+  /** RSA-2048 signatures (node:crypto sign in a loop). */
+  rs256: { script: "rs256-signer.ts", what: "RS256 signer", warmupSeconds: 1, seconds: 3 },
+  /** scrypt password verifications with the demo users' parameters: ~10 per second, so a longer window. */
+  scrypt: { script: "scrypt-hasher.ts", what: "scrypt hasher", warmupSeconds: 1, seconds: 4 },
+};
+
+/** One sample of a loop floor on `serverCpu`: a warm-up, then the measured window. */
+export async function measureLoopFloor(floor: LoopFloorName, serverCpu: number): Promise<LoopSample> {
+  const { script, what, warmupSeconds, seconds } = LOOP_WORKERS[floor];
+  const worker = startWorker(serverCpu, script, [String(warmupSeconds), String(seconds), String(serverCpu)]);
+  const result = await firstJsonLine<LoopSample>(worker, what);
   await exited(worker);
   return result;
 }

@@ -1,6 +1,14 @@
-import type { LoadRequest } from "./endpoints.ts";
+/** What the bench and its load generator workers pass each other: jobs as JSON in argv, results as a JSON line. */
 
-/** What the bench asks of the load generator worker (passed as JSON in argv). */
+/** One HTTP request, as autocannon sends it over and over. */
+export interface LoadRequest {
+  path: string;
+  method: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** What the bench asks of the autocannon load generator (workers/load-generator.ts). */
 export interface LoadJob {
   url: string;
   request: LoadRequest;
@@ -13,25 +21,52 @@ export interface LoadJob {
   serverCpu: number;
 }
 
-/** One recorded load window, as the worker prints it. */
+/**
+ * The browser journeys of the code-flow load generator (workers/flow-generator.ts):
+ * - sso: a browser with an SSO session: authorize (303 with a code) → token (ID token + access token).
+ * - login: a fresh browser: authorize → login page → password form → token.
+ */
+export type FlowKind = "sso" | "login";
+
+/** What the bench asks of the code-flow load generator. */
+export interface FlowJob {
+  baseUrl: string;
+  flow: FlowKind;
+  /** Virtual users, each a loop of flows on its own keep-alive connection. */
+  users: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+  serverPid: number;
+  serverCpu: number;
+}
+
+/** One recorded load window, as a worker prints it. */
 export interface LoadResult {
+  /** What one unit of work is: one request (autocannon), or one whole flow (several dependent requests). */
+  unit: "request" | "flow";
+  /** Connections (autocannon) or virtual users with one connection each (flows). */
   connections: number;
   /** Length of the recorded window. */
   seconds: number;
-  /** 2xx responses in the window. */
+  /** 2xx responses (flows: completed flows) in the window. */
   ok: number;
-  /** 2xx responses per second. */
+  /** `ok` per second: req/s, or flows/s. */
   reqPerSec: number;
+  /** Per 2xx response, or per completed flow (first request sent → last response read). */
   latencyMs: { p50: number; p90: number; p99: number; max: number };
+  /** Unexpected responses (autocannon: non-2xx; flows: any status or body a browser would not expect). */
   non2xx: number;
   errors: number;
   timeouts: number;
   /** Non-2xx responses, errors and timeouts during the (unrecorded) warm-up. */
   warmupFailures: number;
+  /** Status codes seen in the window (flows: "<step> <status>"). */
   statusCodes: Record<string, number>;
+  /** Flows only: latency of each request of the flow, over the flows completed in the window. */
+  steps?: Record<string, LoadResult["latencyMs"]>;
   /** Server CPU time / wall time in the window: ~1.0 means its core was saturated. */
   serverCpu: number;
-  /** Server CPU time per 2xx response, in µs: unlike req/s, barely moved by other processes taking the core. */
+  /** Server CPU time per 2xx response (per flow), in µs: unlike req/s, barely moved by other processes taking the core. */
   serverCpuUsPerRequest: number;
   /** Time the server's main thread waited for its core (other processes or its own helper threads) / wall time. */
   serverWait: number;
@@ -44,10 +79,11 @@ export interface LoadResult {
 /** A run with any failed response is not a number: it is reported as invalid. */
 export function problems(result: LoadResult): string[] {
   const found: string[] = [];
-  if (result.non2xx > 0) found.push(`${result.non2xx} non-2xx (${JSON.stringify(result.statusCodes)})`);
+  const unexpected = result.unit === "flow" ? "unexpected responses" : "non-2xx";
+  if (result.non2xx > 0) found.push(`${result.non2xx} ${unexpected} (${JSON.stringify(result.statusCodes)})`);
   if (result.errors > 0) found.push(`${result.errors} connection errors`);
   if (result.timeouts > 0) found.push(`${result.timeouts} timeouts`);
   if (result.warmupFailures > 0) found.push(`${result.warmupFailures} failures during the warm-up`);
-  if (result.ok === 0) found.push("no successful responses");
+  if (result.ok === 0) found.push(result.unit === "flow" ? "no completed flows" : "no successful responses");
   return found;
 }

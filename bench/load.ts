@@ -1,5 +1,5 @@
 import { exited } from "./child-processes.ts";
-import type { LoadJob, LoadResult } from "./load-protocol.ts";
+import type { FlowJob, LoadJob, LoadResult } from "./load-protocol.ts";
 import { firstJsonLine, startWorker } from "./workers.ts";
 
 /** A LoadJob as the bench describes it: the base URL instead of the full one, plus where to run. */
@@ -15,8 +15,18 @@ export interface LoadSpec extends Omit<LoadJob, "url"> {
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const { name, baseUrl, loadCpu, ...rest } = spec;
   const job: LoadJob = { ...rest, url: new URL(spec.request.path, baseUrl).href };
-  const worker = startWorker(loadCpu, "load-generator.ts", [JSON.stringify(job)]);
-  const result = await firstJsonLine<LoadResult>(worker, `load generator (${name})`);
+  return runWorker(loadCpu, "load-generator.ts", job, `load generator (${name})`);
+}
+
+/** Loops code flows with virtual users from their own pinned process: warm-up, then the recorded window. */
+export async function runFlowLoad(spec: FlowJob & { name: string; loadCpu: number }): Promise<LoadResult> {
+  const { name, loadCpu, ...job } = spec;
+  return runWorker(loadCpu, "flow-generator.ts", job satisfies FlowJob, `flow load generator (${name})`);
+}
+
+async function runWorker(loadCpu: number, script: string, job: LoadJob | FlowJob, what: string): Promise<LoadResult> {
+  const worker = startWorker(loadCpu, script, [JSON.stringify(job)]);
+  const result = await firstJsonLine<LoadResult>(worker, what);
   await exited(worker);
   return result;
 }

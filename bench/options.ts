@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { ENDPOINT_NAMES, type EndpointName } from "./endpoints.ts";
+import { SCENARIO_NAMES, type ScenarioName } from "./scenarios.ts";
 
 /** What one `npm run bench` does. Every option has an environment variable so CI can set it without argv. */
 export interface BenchOptions {
@@ -7,30 +7,42 @@ export interface BenchOptions {
   durationSeconds: number;
   /** Seconds of load before each recorded window (JIT, connection setup, caches); not counted. */
   warmupSeconds: number;
-  /** Connections for the cheap endpoints (discovery, JWKS) and the bare node:http floor. */
+  /** Connections for the cheap endpoints (discovery, JWKS, userinfo) and the bare node:http floor. */
   connections: number;
   /** Connections for client_credentials: enough to keep one core busy signing, without a long queue. */
   tokenConnections: number;
-  /** Which provider endpoints to load; the floors they are compared with are measured too. */
-  only: readonly EndpointName[];
+  /** Virtual users (one connection each) looping code flows with an SSO session. */
+  flowUsers: number;
+  /** Virtual users looping code flows through the login page. */
+  loginUsers: number;
+  /** Which scenarios to load; the floors they are compared with are measured too. */
+  only: readonly ScenarioName[];
   /** Exit 1 when a target fails or a measurement is invalid. */
   check: boolean;
-  /** The core the server side (provider, bare server, signer) is pinned to. */
+  /** The core the server side (provider, bare server, signer, hasher) is pinned to. */
   serverCpu: number;
-  /** The core the load generator is pinned to. */
+  /** The core the load generators are pinned to. */
   loadCpu: number;
 }
+
+/**
+ * Logins in flight per demo account must stay within its password attempt limit (5 in the demo config:
+ * an attempt counts until it succeeds); virtual users alternate between the two demo accounts.
+ */
+const MAX_LOGIN_USERS = 10;
 
 export const USAGE = `usage: npm run bench -- [options]
 
   --duration S            seconds recorded per measurement (env BENCH_DURATION, default 8)
   --warmup S              seconds of unrecorded load before each (env BENCH_WARMUP, default 2)
-  --connections N         connections for discovery, JWKS and the node:http floor (env BENCH_CONNECTIONS, default 32)
+  --connections N         connections for discovery, JWKS, userinfo and the node:http floor (env BENCH_CONNECTIONS, default 32)
   --token-connections N   connections for client_credentials (env BENCH_TOKEN_CONNECTIONS, default 4)
-  --only NAME[,NAME]      load only these: ${ENDPOINT_NAMES.join(", ")} (env BENCH_ONLY)
+  --flow-users N          virtual users for code_flow_sso, one connection each (env BENCH_FLOW_USERS, default 4)
+  --login-users N         virtual users for code_flow_login, at most ${MAX_LOGIN_USERS} (env BENCH_LOGIN_USERS, default 2)
+  --only NAME[,NAME]      load only these: ${SCENARIO_NAMES.join(", ")} (env BENCH_ONLY)
   --check                 exit 1 when a target fails or a measurement is invalid (env BENCH_CHECK=1)
   --server-cpu N          core for the server side (env BENCH_SERVER_CPU, default 0)
-  --load-cpu N            core for the load generator (env BENCH_LOAD_CPU, default 1)
+  --load-cpu N            core for the load generators (env BENCH_LOAD_CPU, default 1)
   -h, --help              this text
 `;
 
@@ -46,6 +58,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
       warmup: { type: "string" },
       connections: { type: "string" },
       "token-connections": { type: "string" },
+      "flow-users": { type: "string" },
+      "login-users": { type: "string" },
       only: { type: "string", multiple: true },
       check: { type: "boolean" },
       "server-cpu": { type: "string" },
@@ -60,11 +74,16 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     warmupSeconds: number("--warmup", values.warmup ?? env.BENCH_WARMUP, 2, 0),
     connections: integer("--connections", values.connections ?? env.BENCH_CONNECTIONS, 32, 1),
     tokenConnections: integer("--token-connections", values["token-connections"] ?? env.BENCH_TOKEN_CONNECTIONS, 4, 1),
-    only: endpointList(values.only ?? (env.BENCH_ONLY ? [env.BENCH_ONLY] : [])),
+    flowUsers: integer("--flow-users", values["flow-users"] ?? env.BENCH_FLOW_USERS, 4, 1),
+    loginUsers: integer("--login-users", values["login-users"] ?? env.BENCH_LOGIN_USERS, 2, 1),
+    only: scenarioList(values.only ?? (env.BENCH_ONLY ? [env.BENCH_ONLY] : [])),
     check: values.check ?? env.BENCH_CHECK === "1",
     serverCpu: integer("--server-cpu", values["server-cpu"] ?? env.BENCH_SERVER_CPU, 0, 0),
     loadCpu: integer("--load-cpu", values["load-cpu"] ?? env.BENCH_LOAD_CPU, 1, 0),
   };
+  if (options.loginUsers > MAX_LOGIN_USERS) {
+    throw new UsageError(`--login-users must be at most ${MAX_LOGIN_USERS}: more logins in flight per demo account than its password attempt limit would be refused`);
+  }
   if (options.serverCpu === options.loadCpu) throw new UsageError("--server-cpu and --load-cpu must be different cores");
   return options;
 }
@@ -82,14 +101,14 @@ function integer(name: string, text: string | undefined, fallback: number, min: 
   return value;
 }
 
-function endpointList(items: readonly string[]): EndpointName[] {
+function scenarioList(items: readonly string[]): ScenarioName[] {
   const names = items.flatMap((item) => item.split(",")).map((s) => s.trim()).filter((s) => s !== "");
-  if (names.length === 0) return [...ENDPOINT_NAMES];
+  if (names.length === 0) return [...SCENARIO_NAMES];
   for (const name of names) {
-    if (!(ENDPOINT_NAMES as readonly string[]).includes(name)) {
-      throw new UsageError(`--only: unknown measurement "${name}" (known: ${ENDPOINT_NAMES.join(", ")})`);
+    if (!(SCENARIO_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(`--only: unknown measurement "${name}" (known: ${SCENARIO_NAMES.join(", ")})`);
     }
   }
   // Keep the canonical order, whatever order they were given in.
-  return ENDPOINT_NAMES.filter((n) => names.includes(n));
+  return SCENARIO_NAMES.filter((n) => names.includes(n));
 }

@@ -1,17 +1,25 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { FloorName } from "./endpoints.ts";
+import type { LoopFloorName } from "./floors.ts";
 import type { LoadResult } from "./load-protocol.ts";
-import type { BenchResults, LoadMeasurement } from "./results.ts";
+import type { BenchResults, LoadMeasurement, ScenarioMeasurement } from "./results.ts";
+import { SCENARIOS, type FloorName } from "./scenarios.ts";
 
-const FLOOR_LABEL: Record<FloorName, string> = { bare_http: "node:http", rs256: "RS256" };
+const FLOOR_LABEL: Record<FloorName, string> = { bare_http: "node:http", rs256: "RS256", scrypt: "scrypt" };
+const LOOP_FLOOR_ROW: Record<LoopFloorName, { row: string; unit: string }> = {
+  rs256: { row: "floor: RS256 signatures/s", unit: "sigs/s" },
+  scrypt: { row: "floor: scrypt verifications/s", unit: "verifications/s" },
+};
 
 /** Above this share of the server core taken by other processes (or the hypervisor), a run is flagged as noisy. */
 const NOISY_WAIT = 0.1;
 /** Above this, the load generator may be what limits the number. */
 const BUSY_LOAD_GENERATOR = 0.9;
 
-/** The human-readable report: floors, one row per endpoint with its ratios, warnings, then the targets. */
+/**
+ * The human-readable report: floors and single-request scenarios in one table, the code flows (units of
+ * several requests) in a second with the same columns per flow, warnings, then the targets.
+ */
 export function formatReport(results: BenchResults): string {
   const o = results.options;
   const out: string[] = [
@@ -21,28 +29,50 @@ export function formatReport(results: BenchResults): string {
     "",
   ];
 
+  const requests = results.measurements.filter((m) => m.result.unit !== "flow");
+  const flows = results.measurements.filter((m) => m.result.unit === "flow");
   const rows: string[][] = [["", "conns", "req/s", "p50 ms", "p99 ms", "failed", "server CPU", "core taken", "load CPU", "CPU µs/req", "ratio", "ratio/CPU"]];
-  const { rs256, bare_http } = results.floors;
-  if (rs256) {
-    const taken = Math.max(...rs256.samples.map((s) => s.coreTaken));
-    rows.push(["floor: RS256 signatures/s", "-", fmt(rs256.sigsPerSecond, 0), "-", "-", "-", "100%", pct(taken), "-", fmt(1e6 / rs256.sigsPerCpuSecond, 0), "-", "-"]);
+  for (const floor of ["rs256", "scrypt"] as const) {
+    const f = results.floors[floor];
+    if (!f) continue;
+    const taken = Math.max(...f.samples.map((s) => s.coreTaken));
+    rows.push([LOOP_FLOOR_ROW[floor].row, "-", fmt(f.perSecond, f.perSecond < 100 ? 1 : 0), "-", "-", "-", "100%", pct(taken), "-", fmt(1e6 / f.perCpuSecond, 0), "-", "-"]);
   }
-  if (bare_http) rows.push(loadRow("floor: bare node:http", bare_http, null, null));
-  for (const m of results.measurements) {
-    const vs = ` × ${FLOOR_LABEL[m.floor]}`;
-    rows.push(loadRow(m.endpoint, m, m.ratio === null ? null : `${fmt(m.ratio, 2)}${vs}`, m.cpuRatio === null ? null : `${fmt(m.cpuRatio, 2)}${vs}`));
-  }
+  if (results.floors.bare_http) rows.push(loadRow("floor: bare node:http", results.floors.bare_http, null, null));
+  for (const m of requests) rows.push(measurementRow(m));
   out.push(...table(rows), "");
 
-  if (rs256 && rs256.samples.length > 1) {
-    out.push(`RS256 floor = mean of ${rs256.samples.map((s) => fmt(s.sigsPerSecond, 0)).join(" and ")} sigs/s (measured right before and right after client_credentials)`);
+  if (flows.length > 0) {
+    const flowRows: string[][] = [["", "users", "flows/s", "p50 ms", "p99 ms", "failed", "server CPU", "core taken", "load CPU", "CPU µs/flow", "ratio", "ratio/CPU"]];
+    for (const m of flows) flowRows.push(measurementRow(m));
+    out.push(...table(flowRows));
+    for (const m of flows) {
+      const steps = Object.entries(m.result.steps ?? {});
+      if (m.problems.length > 0 || steps.length === 0) continue;
+      out.push(`  ${m.label}, per request: ${steps.map(([step, l]) => `${step} p50 ${fmt(l.p50, 2)} / p99 ${fmt(l.p99, 2)} ms`).join(", ")}`);
+    }
+    out.push("");
+  }
+
+  for (const floor of ["rs256", "scrypt"] as const) {
+    const f = results.floors[floor];
+    if (!f || f.samples.length < 2) continue;
+    const digits = f.perSecond < 100 ? 1 : 0;
+    out.push(
+      `${FLOOR_LABEL[floor]} floor = mean of ${f.samples.map((s) => fmt(s.perSecond, digits)).join(", ")} ${LOOP_FLOOR_ROW[floor].unit} ` +
+        `(measured right before and right after ${f.around.join(", ")})`,
+    );
   }
   out.push(...warnings(results));
   out.push("");
 
   for (const t of results.targets) {
     const measured = t.ratio === null ? "no valid measurement" : `measured ${fmt(t.ratio, 2)}`;
-    out.push(`target  ${t.label}: ${measured}  ${t.status}   (${t.reference})`);
+    out.push(`target  ${t.label}: ${measured}  ${t.status}${t.reference ? `   (${t.reference})` : ""}`);
+  }
+  for (const m of results.measurements) {
+    const why = SCENARIOS[m.scenario].noTarget;
+    if (why) out.push(`target  ${m.label}: none — ${why}`);
   }
   return out.join("\n");
 }
@@ -57,7 +87,7 @@ function warnings(results: BenchResults): string[] {
   const lines: string[] = [];
   const loads: Array<[string, LoadMeasurement]> = [
     ...(results.floors.bare_http ? [["bare node:http", results.floors.bare_http] as [string, LoadMeasurement]] : []),
-    ...results.measurements.map((m) => [m.endpoint, m] as [string, LoadMeasurement]),
+    ...results.measurements.map((m) => [m.label, m] as [string, LoadMeasurement]),
   ];
   for (const [name, m] of loads) {
     if (m.problems.length > 0) lines.push(`INVALID ${name}: ${m.problems.join("; ")} — not a number`);
@@ -65,6 +95,7 @@ function warnings(results: BenchResults): string[] {
   const waits = [
     ...loads.map(([name, m]) => [name, m.result.coreTaken] as const),
     ...(results.floors.rs256?.samples ?? []).map((s) => ["RS256 floor", s.coreTaken] as const),
+    ...(results.floors.scrypt?.samples ?? []).map((s) => ["scrypt floor", s.coreTaken] as const),
   ];
   const noisy = waits.filter(([, w]) => w > NOISY_WAIT);
   if (noisy.length > 0) {
@@ -81,6 +112,11 @@ function warnings(results: BenchResults): string[] {
   return lines;
 }
 
+function measurementRow(m: ScenarioMeasurement): string[] {
+  const vs = ` × ${FLOOR_LABEL[m.floor]}${m.floorOps > 1 ? `/${m.floorOps}` : ""}`;
+  return loadRow(m.label, m, m.ratio === null ? null : `${fmt(m.ratio, 2)}${vs}`, m.cpuRatio === null ? null : `${fmt(m.cpuRatio, 2)}${vs}`);
+}
+
 function loadRow(name: string, m: LoadMeasurement, ratio: string | null, cpuRatio: string | null): string[] {
   const r: LoadResult = m.result;
   const valid = m.problems.length === 0;
@@ -89,7 +125,7 @@ function loadRow(name: string, m: LoadMeasurement, ratio: string | null, cpuRati
   return [
     name,
     String(r.connections),
-    valid ? fmt(r.reqPerSec, 0) : "INVALID",
+    valid ? fmt(r.reqPerSec, r.reqPerSec < 100 ? 1 : 0) : "INVALID",
     number(fmt(r.latencyMs.p50, 2)),
     number(fmt(r.latencyMs.p99, 2)),
     String(r.non2xx + r.errors + r.timeouts + r.warmupFailures),

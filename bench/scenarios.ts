@@ -1,56 +1,133 @@
-/** The provider endpoints the bench loads, each with the floor it is compared with. */
+import { DEMO_USERS, USERINFO_PATH, httpSender, logInAndRedeem, oneConnection } from "./code-flow.ts";
+import type { FlowKind, LoadRequest } from "./load-protocol.ts";
 
-export const ENDPOINT_NAMES = ["discovery", "jwks", "client_credentials"] as const;
-export type EndpointName = (typeof ENDPOINT_NAMES)[number];
+/** What the bench loads the provider with, each scenario with the floor it is compared with. */
 
-/** bare_http: a minimal node:http server on the same core; rs256: RSA-2048 signatures per second on that core. */
-export type FloorName = "bare_http" | "rs256";
+export const SCENARIO_NAMES = ["discovery", "jwks", "client_credentials", "userinfo", "code_flow_sso", "code_flow_login"] as const;
+export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
-export interface LoadRequest {
-  path: string;
-  method: "GET" | "POST";
-  headers?: Record<string, string>;
-  body?: string;
+/**
+ * bare_http: a minimal node:http server on the same core; rs256: RSA-2048 signatures per second on that
+ * core; scrypt: password verifications per second on that core (the demo users' scrypt parameters).
+ */
+export type FloorName = "bare_http" | "rs256" | "scrypt";
+
+interface ScenarioBase {
+  name: ScenarioName;
+  /** How reports name it. */
+  label: string;
+  floor: FloorName;
+  /**
+   * Floor operations one unit of this scenario needs at least (a code flow signs two tokens): the
+   * ratio is to the floor divided by this.
+   */
+  floorOps: number;
+  /** Why a scenario has no target, printed with the targets. */
+  noTarget?: string;
 }
 
-export interface Endpoint {
-  name: EndpointName;
-  floor: FloorName;
-  request: LoadRequest;
+/** One request, repeated by autocannon over many connections. */
+export interface RequestScenario extends ScenarioBase {
+  kind: "request";
   /** Which connection count option applies: cheap responses get many, signing endpoints a few. */
   connections: "cheap" | "token";
+  /** The request to repeat; may take a setup against the provider (userinfo: an access token). */
+  prepare(baseUrl: string): Promise<LoadRequest>;
   /** Checks one response before the load starts, so a misconfiguration fails loudly instead of as N errors. */
   preflight(status: number, body: string): string | undefined;
 }
 
-const DEMO_CLIENT_CREDENTIALS = "grant_type=client_credentials&client_id=demo-service&client_secret=demo-service-secret";
+/** Whole browser flows of dependent requests, looped by virtual users (workers/flow-generator.ts). */
+export interface FlowScenario extends ScenarioBase {
+  kind: "flow";
+  flow: FlowKind;
+  /** Which virtual-user count option applies. */
+  users: "flow" | "login";
+}
 
-export const ENDPOINTS: Readonly<Record<EndpointName, Endpoint>> = {
+export type Scenario = RequestScenario | FlowScenario;
+
+const DEMO_CLIENT_CREDENTIALS = "grant_type=client_credentials&client_id=demo-service&client_secret=demo-service-secret";
+/** The userinfo scenario's token: what a web app that asks for profile and e-mail holds. */
+const USERINFO_SCOPE = "openid profile email";
+
+const fixed = (request: LoadRequest) => () => Promise.resolve(request);
+
+export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
   discovery: {
+    kind: "request",
     name: "discovery",
+    label: "discovery",
     floor: "bare_http",
-    request: { path: "/.well-known/openid-configuration", method: "GET" },
+    floorOps: 1,
+    prepare: fixed({ path: "/.well-known/openid-configuration", method: "GET" }),
     connections: "cheap",
     preflight: (status, body) => expectJson(status, body, "issuer"),
   },
   jwks: {
+    kind: "request",
     name: "jwks",
+    label: "jwks",
     floor: "bare_http",
-    request: { path: "/.well-known/openid-configuration/jwks", method: "GET" },
+    floorOps: 1,
+    prepare: fixed({ path: "/.well-known/openid-configuration/jwks", method: "GET" }),
     connections: "cheap",
     preflight: (status, body) => expectJson(status, body, "keys"),
   },
   client_credentials: {
+    kind: "request",
     name: "client_credentials",
+    label: "client_credentials",
     floor: "rs256",
-    request: {
+    floorOps: 1,
+    prepare: fixed({
       path: "/connect/token",
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: DEMO_CLIENT_CREDENTIALS,
-    },
+    }),
     connections: "token",
     preflight: (status, body) => expectJson(status, body, "access_token"),
+  },
+  userinfo: {
+    kind: "request",
+    name: "userinfo",
+    label: "userinfo",
+    floor: "bare_http",
+    floorOps: 1,
+    // One access token, from one code flow through the login page, presented on every request.
+    prepare: async (baseUrl) => {
+      const agent = oneConnection();
+      try {
+        const { tokens } = await logInAndRedeem(httpSender(baseUrl, agent), DEMO_USERS[0], USERINFO_SCOPE);
+        return { path: USERINFO_PATH, method: "GET", headers: { authorization: `Bearer ${tokens.access_token}` } };
+      } finally {
+        agent.destroy();
+      }
+    },
+    connections: "cheap",
+    preflight: (status, body) => expectJson(status, body, "email"),
+  },
+  code_flow_sso: {
+    kind: "flow",
+    name: "code_flow_sso",
+    label: "code flow (SSO)",
+    flow: "sso",
+    floor: "rs256",
+    // An ID token and an access token.
+    floorOps: 2,
+    users: "flow",
+  },
+  code_flow_login: {
+    kind: "flow",
+    name: "code_flow_login",
+    label: "code flow (login)",
+    flow: "login",
+    floor: "scrypt",
+    // One password verification (plus two signatures, ~1% of it: not counted).
+    floorOps: 1,
+    users: "login",
+    noTarget: "one scrypt password verification per flow dominates (see the scrypt floor); the ratio to that floor is for context",
   },
 };
 

@@ -1,13 +1,11 @@
 import { generateKeyPairSync, sign } from "node:crypto";
-import { sampleCore, sampleCpu } from "../process-cpu.ts";
+import { measureLoop } from "./tight-loop.ts";
 
 /**
  * The RS256 floor: RSA-2048 signatures per second on the core this process is pinned to, signing a
  * JWS signing input the size of a client_credentials access token, exactly as the provider does
  * (node:crypto sign with a parsed KeyObject). argv: warm-up seconds, measured seconds, the core it is
- * pinned to. Prints one JSON line: { signatures, seconds, sigsPerSecond, sigsPerCpuSecond, coreTaken }
- * (coreTaken: share of the window other processes or the hypervisor took the core; sigsPerCpuSecond
- * does not depend on it).
+ * pinned to. Prints one LoopSample (tight-loop.ts) as JSON; an operation is one signature.
  */
 const warmupSeconds = Number(process.argv[2] ?? 1);
 const seconds = Number(process.argv[3] ?? 3);
@@ -29,32 +27,4 @@ const payload = Buffer.from(
 ).toString("base64url");
 const signingInput = Buffer.from(`${header}.${payload}`);
 
-function signFor(limitSeconds: number): { signatures: number; seconds: number } {
-  const start = process.hrtime.bigint();
-  const limit = BigInt(Math.round(limitSeconds * 1e9));
-  let signatures = 0;
-  let elapsed = 0n;
-  while (elapsed < limit) {
-    sign("sha256", signingInput, privateKey);
-    signatures++;
-    elapsed = process.hrtime.bigint() - start;
-  }
-  return { signatures, seconds: Number(elapsed) / 1e9 };
-}
-
-signFor(warmupSeconds);
-const before = sampleCpu(process.pid);
-const coreBefore = sampleCore(cpu);
-const measured = signFor(seconds);
-const after = sampleCpu(process.pid);
-const coreAfter = sampleCore(cpu);
-const ownSeconds = after.cpuSeconds - before.cpuSeconds;
-const takenSeconds = coreAfter.busySeconds - coreBefore.busySeconds - ownSeconds + (coreAfter.stealSeconds - coreBefore.stealSeconds);
-process.stdout.write(
-  `${JSON.stringify({
-    ...measured,
-    sigsPerSecond: measured.signatures / measured.seconds,
-    sigsPerCpuSecond: measured.signatures / ownSeconds,
-    coreTaken: Math.max(0, takenSeconds) / measured.seconds,
-  })}\n`,
-);
+measureLoop(() => sign("sha256", signingInput, privateKey), warmupSeconds, seconds, cpu);
