@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import type { Clock } from "../clock.ts";
 import type { Store, RecordStore } from "../stores/store.ts";
 import type { AuthorizationCodeGrant } from "./authorization-code.ts";
@@ -21,7 +22,6 @@ type RedeemedMarker = CodeRedemption | { reused: true };
 // after taking the code, so milliseconds would do; this is the code lifetime, to be generous.
 const IN_FLIGHT_MS = 300_000;
 
-const hash = (code: string) => createHash("sha256").update(code).digest("base64url");
 
 /**
  * Authorization codes (SPEC "Authorization code"): 32 random bytes, stored under their SHA-256 so a
@@ -77,5 +77,5 @@ export class AuthorizationCodes {
 }
 
 // Codes and markers share the namespace; a base64url hash contains no ':', so the prefix keeps them apart.
-const codeKey = (code: string) => hash(code);
-const redeemedKey = (code: string) => `redeemed:${hash(code)}`;
+const codeKey = (code: string) => storeKeyHash(code);
+const redeemedKey = (code: string) => `redeemed:${storeKeyHash(code)}`;

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import type { Clock } from "../clock.ts";
 import type { Store, RecordStore } from "../stores/store.ts";
 import type { AccessTokenDenylist } from "../tokens/access-token-denylist.ts";
@@ -49,7 +50,6 @@ export interface Rotation {
 // taking the token, so seconds would do; minutes allow for a slow store.
 const IN_FLIGHT_MS = 300_000;
 
-const hash = (token: string) => createHash("sha256").update(token).digest("base64url");
 
 /**
  * Opaque refresh tokens, rotated on every use (RFC 9700 §4.14.2). A family is every token descended
@@ -82,7 +82,7 @@ export class RefreshTokens {
 
   /** The grant behind a live token of a live family, or undefined. A pure read: it consumes nothing. */
   async find(token: string): Promise<RefreshGrant | undefined> {
-    const grant = await this.tokens.get(hash(token));
+    const grant = await this.tokens.get(storeKeyHash(token));
     if (!grant || (await this.isFamilyRevoked(grant.familyId))) return undefined;
     return grant;
   }
@@ -94,7 +94,7 @@ export class RefreshTokens {
    * be taken. Callers check the grant with `find` first: a rotation consumes the token whatever follows.
    */
   async rotate(token: string, accessToken: IssuedAccessToken): Promise<Rotation | undefined> {
-    const current = await this.tokens.take(hash(token));
+    const current = await this.tokens.take(storeKeyHash(token));
     if (current === undefined) {
       await this.detectReuse(token);
       return undefined;
@@ -122,10 +122,10 @@ export class RefreshTokens {
 
   /** Revokes the token's whole family when the token belongs to `clientId`; false otherwise. */
   async revoke(token: string, clientId: string): Promise<boolean> {
-    const grant = await this.tokens.get(hash(token));
+    const grant = await this.tokens.get(storeKeyHash(token));
     if (!grant || grant.clientId !== clientId) return false;
     await this.revokeFamily(grant);
-    await this.tokens.delete(hash(token));
+    await this.tokens.delete(storeKeyHash(token));
     return true;
   }
 
@@ -147,7 +147,7 @@ export class RefreshTokens {
   private async store(grant: RefreshGrant): Promise<string> {
     const token = randomBytes(32).toString("base64url");
     await this.families.set(familyKey(grant.familyId), { accessTokens: grant.accessTokens }, this.ttl(grant));
-    await this.tokens.set(hash(token), grant, this.ttl(grant));
+    await this.tokens.set(storeKeyHash(token), grant, this.ttl(grant));
     return token;
   }
 
@@ -156,5 +156,5 @@ export class RefreshTokens {
   }
 }
 
-const rotatedKey = (token: string) => `rotated:${hash(token)}`;
+const rotatedKey = (token: string) => `rotated:${storeKeyHash(token)}`;
 const familyKey = (familyId: string) => `family:${familyId}`;

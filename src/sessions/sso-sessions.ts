@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import type { Clock } from "../clock.ts";
 import type { RecordStore, Store } from "../stores/store.ts";
 import type { Authentication } from "../oauth/authorization-request.ts";
@@ -25,7 +26,8 @@ export interface SessionLifetimes {
   absolute: number;
 }
 
-const hash = (cookieValue: string) => createHash("sha256").update(cookieValue).digest("base64url");
+const TOUCH_INTERVAL_MS = 60_000;
+
 
 /**
  * SSO sessions. The browser holds only a random handle (the cookie value); the store holds the session
@@ -46,7 +48,7 @@ export class SsoSessions {
   /** The live session behind a cookie value, or undefined when absent, idle too long or too old. */
   async find(cookieValue: string | undefined): Promise<SsoSession | undefined> {
     if (!cookieValue || cookieValue.length > 128) return undefined;
-    const session = await this.records.get(hash(cookieValue));
+    const session = await this.records.get(storeKeyHash(cookieValue));
     if (!session) return undefined;
     const now = this.clock();
     const expired = now - session.lastSeenAt > this.lifetimes.idle * 1000 || now - session.createdAt > this.lifetimes.absolute * 1000;
@@ -69,10 +71,17 @@ export class SsoSessions {
     return { cookie, session };
   }
 
-  /** Records that `clientId` got a code in this session and marks the session used now. */
+  /**
+   * Records that `clientId` got a code in this session and marks the session used now. A session that
+   * already lists the client and was marked within the last minute is not written again: SSO authorize
+   * requests are the hot path, and idle timeouts are hours.
+   */
   async touch(cookieValue: string, session: SsoSession, clientId: string): Promise<SsoSession> {
-    const clients = session.clients.includes(clientId) ? session.clients : [...session.clients, clientId];
-    const updated: SsoSession = { ...session, clients, lastSeenAt: this.clock() };
+    const now = this.clock();
+    const known = session.clients.includes(clientId);
+    if (known && now - session.lastSeenAt < TOUCH_INTERVAL_MS) return session;
+    const clients = known ? session.clients : [...session.clients, clientId];
+    const updated: SsoSession = { ...session, clients, lastSeenAt: now };
     await this.save(cookieValue, updated);
     return updated;
   }
@@ -80,7 +89,7 @@ export class SsoSessions {
   /** Ends the session behind a cookie value; returns what it was, for single sign-out. */
   async destroy(cookieValue: string): Promise<SsoSession | undefined> {
     if (cookieValue.length > 128) return undefined;
-    const session = await this.records.take(hash(cookieValue));
+    const session = await this.records.take(storeKeyHash(cookieValue));
     return session;
   }
 
@@ -88,6 +97,6 @@ export class SsoSessions {
     // Kept until the earlier of the idle and the absolute end; find() re-checks both.
     const now = this.clock();
     const ttl = Math.min(session.lastSeenAt + this.lifetimes.idle * 1000, session.createdAt + this.lifetimes.absolute * 1000) - now;
-    await this.records.set(hash(cookieValue), session, Math.max(1, ttl));
+    await this.records.set(storeKeyHash(cookieValue), session, Math.max(1, ttl));
   }
 }

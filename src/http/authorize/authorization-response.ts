@@ -28,6 +28,6 @@ export function writeAuthorizationResponse(
   if (request.responseMode === "fragment") url.hash = encoded.toString();
   else for (const [name, value] of encoded) url.searchParams.append(name, value);
   if (page.frameAncestors) return pages.topRedirect(res, url.href, page);
-  res.writeHead(303, { Location: url.href, "Cache-Control": "no-store" });
+  res.writeHead(303, { Location: url.href, "Cache-Control": "no-store", "Content-Length": "0" });
   res.end();
 }

@@ -99,7 +99,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       const { interaction, browserCookie } = await provider.interactions.create({ request, flowId: flow.id, flowHash: flow.hash, signedInAs });
       const location = `${paths.interaction}/${interaction.id}`;
       ctx.ex.res.appendHeader("Set-Cookie", provider.cookies.set(INTERACTION_COOKIE, browserCookie, { path: location, sameSiteNone: request.framed }));
-      ctx.ex.res.writeHead(303, { Location: location, "Cache-Control": "no-store" });
+      ctx.ex.res.writeHead(303, { Location: location, "Cache-Control": "no-store", "Content-Length": "0" });
       ctx.ex.res.end();
     },
   ];
