@@ -4,6 +4,7 @@ import { Keyv } from "keyv";
 import { EmbeddedMap } from "./embedded-map.ts";
 import { Journal } from "./embedded-journal.ts";
 import { KeyvRecordStore } from "./keyv-record-store.ts";
+import { MemoryRecordStore } from "./memory-record-store.ts";
 import { RECORD_KINDS, type RecordKind, type RecordStore, type Store } from "./store.ts";
 import { createOperationRunner, silentStoreLogger, type OperationRunner, type StoreLogger } from "./store-operation.ts";
 import { StoreUnavailableError } from "./store-unavailable-error.ts";
@@ -16,11 +17,6 @@ export interface EmbeddedStoreOptions {
   /** How often expired entries are evicted from memory. Default 30 s. */
   sweepIntervalMs?: number;
 }
-
-const PLAIN_JSON = {
-  serialize: (data: unknown) => JSON.stringify(data),
-  deserialize: (text: string) => JSON.parse(text) as { value?: never; expires?: number },
-};
 
 /** Directories opened by this process: a second store on the same journals would corrupt them. */
 const openDirs = new Set<string>();
@@ -77,13 +73,13 @@ export class EmbeddedStore implements Store {
     let namespace = this.#namespaces.get(kind);
     if (namespace === undefined) {
       const map = this.#map(kind);
-      // No prefix from Keyv: each kind has its own map, so the raw key is the key. Kinds that live only in
-      // memory use plain JSON: Keyv's default serializer walks every value in JavaScript and parses with a
-      // reviver, which cost a fifth of the provider's own work per code flow (docs/performance.md). Durable
-      // kinds keep it, so journals written before stay readable.
-      const plain = RECORD_KINDS[kind].durable ? {} : PLAIN_JSON;
-      const keyv = new Keyv(map, { namespace: undefined, useKeyPrefix: false, throwOnErrors: true, ...plain });
-      namespace = new KeyvRecordStore<unknown>({ kind, keyv, atomic: map.atomic, rawKey: (key) => key, run: this.#run });
+      if (RECORD_KINDS[kind].durable) {
+        // No prefix from Keyv: each kind has its own map, so the raw key is the key.
+        const keyv = new Keyv(map, { namespace: undefined, useKeyPrefix: false, throwOnErrors: true });
+        namespace = new KeyvRecordStore<unknown>({ kind, keyv, atomic: map.atomic, rawKey: (key) => key, run: this.#run });
+      } else {
+        namespace = new MemoryRecordStore<unknown>(kind, map, this.#run);
+      }
       this.#namespaces.set(kind, namespace);
     }
     return namespace as RecordStore<T>;
