@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { AuthorizationRequest } from "../../oauth/authorization-request.ts";
 import type { BrowserPages, ResponsePage } from "../browser-pages.ts";
+import { appendQuery } from "../append-query.ts";
 
 /**
  * Sends an authorization response — a code or an error — to the client's redirect_uri in the
@@ -23,11 +24,10 @@ export function writeAuthorizationResponse(
   if (request.responseMode === "form_post") {
     return pages.formPost(res, request.redirectUri, fields, page);
   }
-  const url = new URL(request.redirectUri);
-  const encoded = new URLSearchParams(fields);
-  if (request.responseMode === "fragment") url.hash = encoded.toString();
-  else for (const [name, value] of encoded) url.searchParams.append(name, value);
-  if (page.frameAncestors) return pages.topRedirect(res, url.href, page);
-  res.writeHead(303, { Location: url.href, "Cache-Control": "no-store", "Content-Length": "0" });
+  // The registered URI byte for byte (a URL object would normalise it); registered URIs have no fragment.
+  const location =
+    request.responseMode === "fragment" ? `${request.redirectUri}#${new URLSearchParams(fields).toString()}` : appendQuery(request.redirectUri, fields);
+  if (page.frameAncestors) return pages.topRedirect(res, location, page);
+  res.writeHead(303, { Location: location, "Cache-Control": "no-store", "Content-Length": "0" });
   res.end();
 }

@@ -48,7 +48,8 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       if (req.method === "POST" && !FORM_TYPE.test(req.headers["content-type"] ?? "")) {
         throw new OAuthError(400, "invalid_request", "the request body must be application/x-www-form-urlencoded");
       }
-      const search = req.method === "POST" ? new URLSearchParams(body?.toString("utf8") ?? "") : new URL(req.url ?? "/", "http://x").searchParams;
+      const url = req.url ?? "";
+      const search = new URLSearchParams(req.method === "POST" ? (body?.toString("utf8") ?? "") : url.slice(url.indexOf("?") + 1 || url.length));
       ctx.raw = readAuthorizeParams(search, security.max_parameter_length);
     },
     // The client and its exact redirect_uri: until both are trusted, errors are a page, not a redirect.
