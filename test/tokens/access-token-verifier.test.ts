@@ -1,4 +1,4 @@
-import { generateKeyPairSync, createHmac } from "node:crypto";
+import { generateKeyPairSync, createHmac, sign } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -82,6 +82,34 @@ describe("access token verification (signature rules)", () => {
       delete c[missing];
       await rejection(signer.sign(c, "at+jwt"));
     }
+  });
+
+  it("compares typ as jose does: case-insensitive, with or without application/", async () => {
+    for (const typ of ["application/at+jwt", "AT+JWT", "Application/At+Jwt"]) {
+      expect((await verifier.verify(signer.sign(claims(), typ))).sub).toBe("E10001");
+    }
+    for (const typ of ["at+jwt ", "application/jwt", "jwt", "+jwt"]) await rejection(signer.sign(claims(), typ));
+  });
+
+  it("reads a token only in canonical base64url: padding, whitespace and unused bits are malformed (jose let them through on the signature)", async () => {
+    const token = signer.sign(claims(), "at+jwt");
+    // A 256-byte signature leaves 4 unused bits in its last character: its alphabet neighbour decodes the same.
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const lastBitsFlipped = token.slice(0, -1) + alphabet[alphabet.indexOf(token.at(-1)!) ^ 1]!;
+    for (const variant of [`${token}==`, `${token} `, `${token}\n`, token.replace(".", ". "), lastBitsFlipped]) {
+      expect(await rejection(variant)).toBe("the token is malformed");
+    }
+  });
+
+  it("refuses critical header extensions but b64, and a b64 false (unencoded) payload, as jose did", async () => {
+    const signed = (header: object) => {
+      const input = `${Buffer.from(JSON.stringify({ alg: "RS256", kid: "k1", typ: "at+jwt", ...header })).toString("base64url")}.${Buffer.from(JSON.stringify(claims())).toString("base64url")}`;
+      return `${input}.${sign("sha256", Buffer.from(input), ourKey.privateKey).toString("base64url")}`;
+    };
+    expect((await verifier.verify(signed({ crit: ["b64"], b64: true }))).sub).toBe("E10001");
+    expect(await rejection(signed({ crit: ["exp"], exp: 1 }))).toMatch(/unsupported/);
+    expect(await rejection(signed({ crit: ["b64"], b64: false }))).toBe("the token is malformed");
+    expect(await rejection(signed({ crit: [] }))).toBe("the token is malformed");
   });
 
   it("rejects a revoked token", async () => {
