@@ -4,8 +4,9 @@ import type { KeySet } from "./key-set.ts";
 /**
  * Signs compact RS256 JWS with node:crypto directly. jose's SignJWT goes through WebCrypto and
  * measured ~25% slower per signature on this hardware, which is most of the token endpoint's
- * budget (see docs/performance.md). Verification stays with jose (jwtVerify), which is where
- * a hand-written mistake would be dangerous; tests verify every kind of token we sign with jose.
+ * budget (see docs/performance.md). Our own access tokens are verified with node:crypto too
+ * (jws-verifier.ts, held to jose's behaviour by a property test); everything else is verified with
+ * jose, and the tests verify every kind of token we sign with jose.
  */
 export class JwsSigner {
   private readonly headerCache = new Map<string, string>();
