@@ -1,4 +1,4 @@
-import express, { type Request, type Response, type Router } from "express";
+import express, { type ErrorRequestHandler, type Request, type Response, type Router } from "express";
 import type { Provider } from "../provider.ts";
 import type { BrowserPages } from "../http/browser-pages.ts";
 import { completeAuthorization } from "../http/authorize/complete-authorization.ts";
@@ -38,6 +38,9 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   router.post(`${paths.interaction}/:id`, form, (req, res) => {
     step(req, res, req.body as Record<string, unknown>).catch((err: unknown) => failed(req, res, err));
   });
+
+  // Body-parser refusals (too large, too many fields) on these routes are pages too.
+  router.use(`${paths.interaction}/:id`, ((err, req, res, _next) => failed(req, res, err)) as ErrorRequestHandler);
 
   /** A person is looking at these pages: failures (a store outage is a 503) are a page, not JSON. */
   function failed(req: Request, res: Response, err: unknown): void {

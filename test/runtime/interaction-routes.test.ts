@@ -62,4 +62,13 @@ describe("the flow runtime over HTTP", () => {
     const retry = await submitPassword(browser, page, "alice", "alice-password");
     expect(responseParams(retry).get("code")).toBeTruthy();
   });
+
+  it("answers an oversized login form with a page, not JSON or a 500", async () => {
+    const browser = new RawBrowser();
+    const page = await openLoginPage(browser, authorizeUrl(p.issuer));
+    const answer = await browser.post(page.url, { csrf: "x", event: "SUBMIT_PASSWORD", username: "alice", password: "p".repeat(300_000) });
+    expect(answer.status).toBe(413);
+    expect(answer.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(answer.text).not.toContain("ppppp");
+  });
 });
