@@ -78,8 +78,23 @@ function printBanner(url: string, provider: Provider): void {
     "",
     "  Try it (demo config):",
     `    curl -s -d grant_type=client_credentials -d client_id=demo-service -d client_secret=demo-service-secret ${url}/connect/token`,
+    ...browserLoginLines(provider),
     "  Demo users: alice / alice-password, bob / bob-password (see README.md)",
     "",
   ];
   process.stderr.write(lines.join("\n") + "\n");
+}
+
+/** A ready-made authorize URL for the first client that can log in with a browser without PKCE. */
+function browserLoginLines(provider: Provider): string[] {
+  const client = [...provider.clients.all()].find((c) => c.grantTypes.has("authorization_code") && !c.requirePkce && c.redirectUris.size > 0);
+  if (!client) return [];
+  const query = new URLSearchParams({
+    client_id: client.id,
+    redirect_uri: [...client.redirectUris][0]!,
+    response_type: "code",
+    scope: "openid profile",
+    state: "demo",
+  });
+  return ["  Log in with a browser (you end on the client's redirect URI with a code):", `    ${provider.issuer}/connect/authorize?${query}`];
 }

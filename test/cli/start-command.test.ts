@@ -57,10 +57,21 @@ describe("portcullis start", () => {
     expect(run.code).toBe(0);
   });
 
-  it("prints how to try the demo: the discovery URL and the demo users", async () => {
-    const run = await runStart(["--config", tempConfig(), "--port", String(await freePort())], {});
-    expect(run.stderr()).toContain("/.well-known/openid-configuration");
-    expect(run.stderr()).toMatch(/alice \/ alice-password/);
+  it("prints how to try the demo: the discovery URL, a browser login URL that works, and the demo users", async () => {
+    const started = await spawnStart(["--config", tempConfig(), "--port", String(await freePort())]);
+    try {
+      expect(started.stderr()).toContain("/.well-known/openid-configuration");
+      expect(started.stderr()).toMatch(/alice \/ alice-password/);
+      const login = /(http:\/\/\S+\/connect\/authorize\?\S+)/.exec(started.stderr())?.[1];
+      expect(login).toContain("client_id=demo-web");
+      // The printed URL starts a login: the browser is sent to the login page.
+      const answer = await fetch(login!.replace(/^http:\/\/[^/]+/, started.url!), { redirect: "manual" });
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get("location")).toMatch(/^\/interaction\//);
+    } finally {
+      started.child.kill("SIGTERM");
+      await started.exited;
+    }
   });
 });
 
