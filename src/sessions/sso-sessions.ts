@@ -4,11 +4,6 @@ import type { Clock } from "../clock.ts";
 import type { RecordStore, Store } from "../stores/store.ts";
 import type { Authentication } from "../oauth/authorization-request.ts";
 
-/** A client that received a code in this session: logout notifies it. */
-export interface SessionClient {
-  clientId: string;
-}
-
 /** One browser's single sign-on session. Stored under the SHA-256 of the cookie value. */
 export interface SsoSession extends Authentication {
   /** The session id in ID tokens (`sid`) and logout tokens; not the cookie value. */
@@ -27,7 +22,6 @@ export interface SessionLifetimes {
 }
 
 const TOUCH_INTERVAL_MS = 60_000;
-
 
 /**
  * SSO sessions. The browser holds only a random handle (the cookie value); the store holds the session
