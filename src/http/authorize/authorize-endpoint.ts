@@ -13,7 +13,7 @@ import type { ProtocolRoute } from "../protocol-route.ts";
 import type { BrowserPages } from "../browser-pages.ts";
 import { runSteps, type Step } from "../steps.ts";
 import { paths } from "../paths.ts";
-import { checkAuthorizeRequest, checkClientAndRedirect, readAuthorizeParams, type RawAuthorizeParams } from "./authorize-params.ts";
+import { checkAuthorizeRequest, checkClientAndRedirect, readAuthorizeParams, redirectable, type RawAuthorizeParams } from "./authorize-params.ts";
 import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { completeAuthorization } from "./complete-authorization.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
@@ -69,7 +69,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       try {
         ctx.request!.hintSub = (await hints.verify(hint)).sub;
       } catch (err) {
-        throw err instanceof OAuthError ? new OAuthError(400, err.error, err.description, { allowRedirect: true }) : err;
+        throw err instanceof OAuthError ? redirectable(err) : err;
       }
     },
     // The browser's SSO session, if any; prompt=force_login logs the user out first (single sign-out:

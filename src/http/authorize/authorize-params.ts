@@ -25,7 +25,8 @@ export function readAuthorizeParams(search: URLSearchParams, maxLength: number):
 export class UntrustedRequestError extends OAuthError {}
 
 const untrusted = (description: string) => new UntrustedRequestError(400, "invalid_request", description);
-const redirectable = (error: OAuthError) => new OAuthError(error.status, error.error, error.description, { allowRedirect: true });
+/** The same error, to be sent to the client's redirect_uri (once client and redirect_uri are trusted). */
+export const redirectable = (error: OAuthError) => new OAuthError(error.status, error.error, error.description, { allowRedirect: true });
 
 const PROMPTS = new Set(["none", "login", "force_login"]);
 const PKCE_CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
