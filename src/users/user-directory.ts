@@ -22,6 +22,12 @@ export class UserDirectory {
     return this.bySub.get(sub);
   }
 
+  /** Whether `sub` names a user who may still sign in: sessions, codes and refresh tokens of anyone else are dead. */
+  isActive(sub: string): boolean {
+    const user = this.bySub.get(sub);
+    return user !== undefined && !user.disabled;
+  }
+
   /** The user's userinfo claims limited to `names`; `sub` is always the employee number. */
   claims(user: UserRecord, names: ReadonlySet<string>): Record<string, unknown> {
     const out: Record<string, unknown> = { sub: user.sub };

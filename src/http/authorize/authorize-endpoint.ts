@@ -77,7 +77,8 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     async (ctx) => {
       ctx.sessionCookie = provider.cookies.read(ctx.ex.req, SESSION_COOKIE);
       ctx.session = await provider.sessions.find(ctx.sessionCookie);
-      if (ctx.session && ctx.request!.prompt.includes("force_login")) {
+      // A session of a user removed or disabled since is ended like a logout; so is one prompt=force_login ends.
+      if (ctx.session && (ctx.request!.prompt.includes("force_login") || !provider.users.isActive(ctx.session.sub))) {
         await signOut(provider, ctx.sessionCookie);
         ctx.session = undefined;
         ctx.ex.res.setHeader("Set-Cookie", provider.cookies.clear(SESSION_COOKIE));

@@ -47,9 +47,11 @@ export function introspectionEndpoint(provider: Provider): ProtocolRoute {
         throw err;
       }
     },
-    // The token carries scopes of this resource, else it is not this resource's business.
+    // The token carries scopes of this resource, else it is not this resource's business; a user-bound
+    // token (sub is not its client) is active only while its user is (removed or disabled users are not).
     (ctx) => {
       const claims = ctx.claims!;
+      if (claims.sub !== claims.client_id && !provider.users.isActive(claims.sub)) return writeJson(ctx.ex.res, 200, INACTIVE);
       const ownScopes = parseScope(claims.scope).filter((s) => ctx.resource!.scopes.has(s));
       if (ownScopes.length === 0) return writeJson(ctx.ex.res, 200, INACTIVE);
       // Only this resource is named as the audience: the others a token serves are not its business.

@@ -47,6 +47,11 @@ async function liveGrant(provider: Provider, token: string, client: Client): Pro
     throw invalidGrant(UNUSABLE);
   }
   if (grant.clientId !== client.id) throw invalidGrant("the refresh token was issued to another client");
+  // A user removed or disabled since the grant ends it, and everything it issued.
+  if (!provider.users.isActive(grant.sub)) {
+    await provider.refreshTokens.revokeFamily(grant);
+    throw invalidGrant(UNUSABLE);
+  }
   // The store's TTL already ends the family; this holds to the provider's clock as well.
   if (grant.expiresAt <= provider.clock()) throw invalidGrant(UNUSABLE);
   // An operator who turns offline access off for a client ends its refreshes too.
