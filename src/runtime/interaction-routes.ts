@@ -1,7 +1,8 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from "express";
 import type { Provider } from "../provider.ts";
 import type { BrowserPages } from "../http/browser-pages.ts";
-import { completeAuthorization } from "../http/authorize/complete-authorization.ts";
+import { completeAuthorization, responsePage } from "../http/authorize/complete-authorization.ts";
+import { writeAuthorizationResponse } from "../http/authorize/authorization-response.ts";
 import { clientFrameAncestors } from "../http/authorize/client-frame-ancestors.ts";
 import { paths } from "../http/paths.ts";
 import { toOAuthError } from "../http/write-error.ts";
@@ -75,7 +76,14 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     }
     res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: `${paths.interaction}/${interaction.id}` }));
     const login = authenticationResult(result.snapshot.output as { sub: string; methods: string[] }, flow.methods, provider.clock());
-    await completeAuthorization(provider, pages, req, res, interaction.request, { login });
+    const { request } = interaction;
+    // OIDC Core §3.1.2.1: the client asked for the user its id_token_hint names; someone else logged in.
+    if (request.hintSub !== undefined && login.sub !== request.hintSub) {
+      const client = provider.clients.get(request.clientId)!;
+      const error = { error: "login_required", error_description: "the user who logged in is not the one id_token_hint names", iss: provider.issuer };
+      return writeAuthorizationResponse(res, pages, request, error, responsePage(req, request, client));
+    }
+    await completeAuthorization(provider, pages, req, res, request, { login });
   }
 
   function render(req: Request, res: Response, interaction: Interaction, flow: RunnableFlow, result: StepResult, status: number, errorKey?: string): void {

@@ -273,7 +273,7 @@ describe.each(availableBackends())("the code flow driven by openid-client on the
     });
 
     it("accepts acr_values and still signs the user in", async () => {
-      const tokens = await signIn(await webApp(), new RawBrowser(), { acr_values: "1fa 2fa" });
+      const tokens = await signIn(await webApp(), new RawBrowser(), { acr_values: "1fa urn:example:loa:1" });
       const claims = tokens.claims()!;
       expect(claims.sub).toBe("E10001");
       expect(claims.acr).toBe("1fa");

@@ -66,12 +66,33 @@ describe("authorize: errors go back to the client with state and iss", () => {
     ["an unsupported response_mode", { response_mode: "web_message" }, "invalid_request"],
     ["a forged id_token_hint", { id_token_hint: "eyJhbGciOiJub25lIn0.eyJzdWIiOiJFMTAwMDEifQ." }, "invalid_request"],
     ["a login_type not served yet", { login_type: "2FA" }, "invalid_request"],
+    ["an acr value asking for two factors, not served yet", { acr_values: "urn:x 2fa" }, "invalid_request"],
+    ["an acr value naming methods, not served yet", { acr_values: "2fa:totp,fido" }, "invalid_request"],
+    ["an acr value asking for channel info, not served yet", { acr_values: "chnl_info" }, "invalid_request"],
+    ["a request object", { request: "eyJhbGciOiJub25lIn0.e30." }, "request_not_supported"],
+    ["a request_uri", { request_uri: "https://client.example/request.jwt" }, "request_uri_not_supported"],
+    ["a registration parameter", { registration: "{}" }, "registration_not_supported"],
   ])("%s → %s", async (_, extra, error) => {
     const params = responseParams(await authorize(extra));
     expect(params.get("error")).toBe(error);
     expect(params.get("state")).toBe("st-1");
     expect(params.get("iss")).toBe(p.issuer);
     expect(params.get("code")).toBeNull();
+  });
+
+  it("returns no state rather than a changed one when state is over the length limit", async () => {
+    const params = responseParams(await authorize({ state: "s".repeat(5000), prompt: "none" }));
+    expect(params.get("error")).toBe("invalid_request");
+    expect(params.has("state")).toBe(false);
+  });
+
+  it("refuses a login by another user than the one id_token_hint names", async () => {
+    const hint = p.provider.idTokens.issue({ sub: "E10002", clientId: "demo-web", authTime: Math.floor(Date.now() / 1000), amr: ["password"], acr: "1fa", lifetime: 3600 });
+    const answer = await loginWithPassword(new RawBrowser(), authorizeUrl(p.issuer, { id_token_hint: hint }));
+    const params = responseParams(answer);
+    expect(params.get("error")).toBe("login_required");
+    expect(params.get("code")).toBeNull();
+    expect(answer.headers.getSetCookie().some((c) => c.startsWith("portcullis_session=") && !c.startsWith("portcullis_session=;"))).toBe(false);
   });
 
   it("rejects a repeated parameter once the client is known", async () => {

@@ -13,7 +13,7 @@ import type { ProtocolRoute } from "../protocol-route.ts";
 import type { BrowserPages } from "../browser-pages.ts";
 import { runSteps, type Step } from "../steps.ts";
 import { paths } from "../paths.ts";
-import { checkAuthorizeRequest, checkClientAndRedirect, readAuthorizeParams, redirectable, type RawAuthorizeParams } from "./authorize-params.ts";
+import { checkAuthorizeRequest, checkClientAndRedirect, readAuthorizeParams, redirectable, stateToReturn, type RawAuthorizeParams } from "./authorize-params.ts";
 import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { completeAuthorization } from "./complete-authorization.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
@@ -137,7 +137,7 @@ function answerError(provider: Provider, pages: BrowserPages, ctx: AuthorizeCont
   const error = toOAuthError(err, provider.logger, ctx.ex);
   if (res.headersSent) return void res.end();
   if (error.allowRedirect && ctx.redirect) {
-    const request = { ...ctx.redirect, state: ctx.raw?.values.get("state") };
+    const request = { ...ctx.redirect, state: stateToReturn(ctx.raw) };
     const page = { lang: ctx.raw?.values.get("lang"), acceptLanguage: req.headers["accept-language"], frameAncestors: ctx.framed ? clientFrameAncestors(ctx.client!) : undefined };
     return writeAuthorizationResponse(res, pages, request, { error: error.error, error_description: error.description, iss: provider.issuer }, page);
   }

@@ -4,7 +4,8 @@ import type { Provider } from "../../provider.ts";
 import type { SsoSession } from "../../sessions/sso-sessions.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import { signOut } from "../../sessions/sign-out.ts";
-import type { BrowserPages } from "../browser-pages.ts";
+import type { BrowserPages, ResponsePage } from "../browser-pages.ts";
+import type { Client } from "../../oauth/client-registry.ts";
 import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 
@@ -50,6 +51,10 @@ export async function completeAuthorization(provider: Provider, pages: BrowserPa
     },
     client.lifetimes.authorizationCode,
   );
-  const page = { lang: request.lang, acceptLanguage: req.headers["accept-language"], frameAncestors: request.framed ? clientFrameAncestors(client) : undefined };
-  writeAuthorizationResponse(res, pages, request, { code, iss: provider.issuer }, page, headers);
+  writeAuthorizationResponse(res, pages, request, { code, iss: provider.issuer }, responsePage(req, request, client), headers);
+}
+
+/** How the response page of this request is shown: its language, and its framing for iframe_authz. */
+export function responsePage(req: IncomingMessage, request: AuthorizationRequest, client: Client): ResponsePage {
+  return { lang: request.lang, acceptLanguage: req.headers["accept-language"], frameAncestors: request.framed ? clientFrameAncestors(client) : undefined };
 }
