@@ -22,6 +22,8 @@ export interface SessionLifetimes {
 }
 
 const TOUCH_INTERVAL_MS = 60_000;
+/** Client slots per session: more distinct clients than this in one browser session are not tracked. */
+const MAX_CLIENTS_PER_SESSION = 256;
 
 /**
  * SSO sessions. The browser holds only a random handle (the cookie value); the store holds the session
@@ -30,6 +32,8 @@ const TOUCH_INTERVAL_MS = 60_000;
  */
 export class SsoSessions {
   private readonly records: RecordStore<SsoSession>;
+  /** `ended:<hash>` tombstones and `client:<sid>:<n>` entries share the namespace (a hash has no ':'). */
+  private readonly marks: RecordStore<string | true>;
 
   constructor(
     store: Store,
@@ -37,6 +41,7 @@ export class SsoSessions {
     private readonly lifetimes: SessionLifetimes,
   ) {
     this.records = store.namespace("sessions");
+    this.marks = store.namespace("sessions");
   }
 
   /** The live session behind a cookie value, or undefined when absent, idle too long or too old. */
@@ -74,23 +79,57 @@ export class SsoSessions {
     const now = this.clock();
     const known = session.clients.includes(clientId);
     if (known && now - session.lastSeenAt < TOUCH_INTERVAL_MS) return session;
+    if (!known) await this.recordClient(session.sid, clientId);
     const clients = known ? session.clients : [...session.clients, clientId];
     const updated: SsoSession = { ...session, clients, lastSeenAt: now };
     await this.save(cookieValue, updated);
     return updated;
   }
 
-  /** Ends the session behind a cookie value; returns what it was, for single sign-out. */
+  /**
+   * Ends the session behind a cookie value; returns what it was, with every client it served, for
+   * single sign-out. The tombstone goes first, so a touch racing this logout cannot bring it back (see save).
+   */
   async destroy(cookieValue: string): Promise<SsoSession | undefined> {
     if (cookieValue.length > 128) return undefined;
-    const session = await this.records.take(storeKeyHash(cookieValue));
-    return session;
+    const key = storeKeyHash(cookieValue);
+    await this.marks.set(`ended:${key}`, true, this.lifetimes.absolute * 1000);
+    const session = await this.records.take(key);
+    if (!session) return undefined;
+    return { ...session, clients: [...new Set([...session.clients, ...(await this.recordedClients(session.sid))])] };
+  }
+
+  /**
+   * The session record's client list is read, extended and written back; two clients signing in at
+   * once would each write a list without the other. So each client is also recorded on its own, in the
+   * first free slot `client:<sid>:<n>` taken with the atomic add, and logout reads the slots up to the
+   * first free one. Slots are filled from 0 (an expired one is reused), so they never leave a gap.
+   */
+  private async recordClient(sid: string, clientId: string): Promise<void> {
+    for (let n = 0; n < MAX_CLIENTS_PER_SESSION; n++) {
+      const slot = `client:${sid}:${n}`;
+      if (await this.marks.add(slot, clientId, this.lifetimes.absolute * 1000)) return;
+      if ((await this.marks.get(slot)) === clientId) return;
+    }
+  }
+
+  private async recordedClients(sid: string): Promise<string[]> {
+    const clients: string[] = [];
+    for (let n = 0; n < MAX_CLIENTS_PER_SESSION; n++) {
+      const clientId = await this.marks.get(`client:${sid}:${n}`);
+      if (typeof clientId !== "string") break;
+      clients.push(clientId);
+    }
+    return clients;
   }
 
   private async save(cookieValue: string, session: SsoSession): Promise<void> {
     // Kept until the earlier of the idle and the absolute end; find() re-checks both.
     const now = this.clock();
     const ttl = Math.min(session.lastSeenAt + this.lifetimes.idle * 1000, session.createdAt + this.lifetimes.absolute * 1000) - now;
-    await this.records.set(storeKeyHash(cookieValue), session, Math.max(1, ttl));
+    const key = storeKeyHash(cookieValue);
+    await this.records.set(key, session, Math.max(1, ttl));
+    // A logout that took the record while this write was on its way left a tombstone first: undo the write.
+    if ((await this.marks.get(`ended:${key}`)) !== undefined) await this.records.delete(key);
   }
 }
