@@ -9,6 +9,8 @@ const random = () => randomBytes(24).toString("base64url");
 /** Interactions in the store, with their browser binding and CSRF checks. */
 export class Interactions {
   private readonly records: RecordStore<Interaction>;
+  /** `done:<id>` markers share the namespace (an id has no ':'). */
+  private readonly done: RecordStore<true>;
 
   constructor(
     store: Store,
@@ -16,6 +18,7 @@ export class Interactions {
     private readonly lifetimeSeconds: number,
   ) {
     this.records = store.namespace("interactions");
+    this.done = store.namespace("interactions");
   }
 
   /** A new interaction and the cookie value that binds it to this browser. */
@@ -41,11 +44,18 @@ export class Interactions {
 
   async save(interaction: Interaction): Promise<void> {
     await this.records.set(interaction.id, interaction, Math.max(1, interaction.expiresAt - this.clock()));
+    // A step that ran while another request finished the interaction must not bring it back.
+    if ((await this.done.get(`done:${interaction.id}`)) !== undefined) await this.records.delete(interaction.id);
   }
 
-  /** Ends the interaction; true for the one caller that ended it (an interaction completes once). */
+  /**
+   * Ends the interaction; true for the one caller that ended it. The done marker, created atomically,
+   * decides: an interaction completes once, even when a concurrent step has just written it back.
+   */
   async finish(id: string): Promise<boolean> {
-    return (await this.records.take(id)) !== undefined;
+    const first = await this.done.add(`done:${id}`, true, this.lifetimeSeconds * 1000);
+    await this.records.delete(id);
+    return first;
   }
 
   static csrfMatches(interaction: Interaction, presented: unknown): boolean {

@@ -71,4 +71,17 @@ describe("the flow runtime over HTTP", () => {
     expect(answer.headers.get("content-type")).toMatch(/^text\/html/);
     expect(answer.text).not.toContain("ppppp");
   });
+
+  it("completes an interaction at most once, even when a failed attempt races the successful one", async () => {
+    for (let run = 0; run < 10; run++) {
+      const browser = new RawBrowser();
+      const page = await openLoginPage(browser, authorizeUrl(p.issuer));
+      const cookies = new Map(browser.cookies);
+      const answers = await Promise.all([submitPassword(browser, page, "alice", "alice-password"), submitPassword(browser, page, "alice", "wrong-password")]);
+      for (const [k, v] of cookies) browser.cookies.set(k, v);
+      answers.push(await submitPassword(browser, page, "alice", "alice-password"));
+      const codes = answers.filter((a) => a.status === 303 && new URL(a.location!).searchParams.has("code"));
+      expect(codes.length, `run ${run}`).toBe(1);
+    }
+  });
 });
