@@ -16,6 +16,7 @@ import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
 import { IdTokenIssuer } from "./tokens/id-token.ts";
 import { UserDirectory } from "./users/user-directory.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
+import { ConcurrencyGate } from "./security/concurrency-gate.ts";
 import { SecretBox } from "./crypto/secret-box.ts";
 import { encryptionKeyMaterial } from "./crypto/encryption-key.ts";
 import { SsoSessions } from "./sessions/sso-sessions.ts";
@@ -50,6 +51,10 @@ export interface Provider {
   readonly codes: AuthorizationCodes;
   readonly idTokens: IdTokenIssuer;
   readonly passwordAttempts: AttemptLimiter;
+  /** Bounds the scrypt verifications running and waiting in this process. */
+  readonly passwordChecks: ConcurrencyGate;
+  /** Login requests (logins started, login forms posted) per client address. */
+  readonly loginRequests: AttemptLimiter;
   readonly sessions: SsoSessions;
   /** Back-channel logout deliveries of ended sessions (in the background; stopped by close()). */
   readonly backChannelLogout: BackChannelLogout;
@@ -115,6 +120,13 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     codes: new AuthorizationCodes(store, clock),
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
     passwordAttempts: new AttemptLimiter(store.namespace("rateLimits"), "password", attempts.max_failures, parseDuration(attempts.window) * 1000),
+    passwordChecks: new ConcurrencyGate(settings.security.max_concurrent_password_checks),
+    loginRequests: new AttemptLimiter(
+      store.namespace("rateLimits"),
+      "login-ip",
+      settings.security.login_requests_per_ip.max,
+      parseDuration(settings.security.login_requests_per_ip.window) * 1000,
+    ),
     sessions: new SsoSessions(store, clock, {
       idle: parseDuration(settings.lifetimes.sso_session_idle),
       absolute: parseDuration(settings.lifetimes.sso_session_absolute),

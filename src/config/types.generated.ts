@@ -145,6 +145,23 @@ export interface SecurityConfig {
    * Longest accepted single form or query parameter value.
    */
   max_parameter_length: number;
+  /**
+   * Login requests per client address: logins started at authorize plus forms posted to login pages. Over the limit the address gets a 429 page (or `temporarily_unavailable` at authorize) until the window has passed. The address is the TCP peer, or with `listen.trust_proxy` the last X-Forwarded-For entry. Behind a proxy, set trust_proxy, or every user shares the proxy's budget.
+   */
+  login_requests_per_ip: {
+    /**
+     * Requests allowed per address within `window`.
+     */
+    max: number;
+    /**
+     * Counting window.
+     */
+    window: string;
+  };
+  /**
+   * scrypt password verifications running at once in one process (each takes ~32 MiB and a thread-pool thread). Up to 16 times as many wait in line; beyond that a login gets 503 rather than every login slowing down.
+   */
+  max_concurrent_password_checks: number;
   password_attempts: PasswordAttemptsConfig;
 }
 /**

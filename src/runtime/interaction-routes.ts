@@ -15,6 +15,7 @@ import { currentView, runFlowStep, type FlowEvent, type StepResult } from "./flo
 import { INTERACTION_COOKIE } from "./interaction-cookie.ts";
 import type { Interaction } from "./interaction.ts";
 import { Interactions } from "./interactions.ts";
+import { clientAddress } from "../security/client-address.ts";
 import type { RunnableFlow } from "./login-flows.ts";
 
 /** Form fields the runtime itself reads; every other field is event data. */
@@ -58,6 +59,10 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     if (!flow) return pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", interaction.request.lang);
     // A flow that changed since the snapshot was taken starts again from its beginning.
     const persisted = interaction.flowHash === flow.hash ? interaction.snapshot : undefined;
+    // Every posted form may cost a password check: each address has a budget.
+    if (body && !(await provider.loginRequests.tryAttempt(clientAddress(req, provider.config.provider.listen.trust_proxy)))) {
+      return pages.error(req, res, 429, "temporarily_unavailable", "too many login attempts from this address; try again later", interaction.request.lang);
+    }
     if (body && !Interactions.csrfMatches(interaction, body.csrf)) {
       const result = await runFlowStep(flow, { input: flowInput(interaction), persisted });
       return render(req, res, interaction, flow, result, 403, "error.csrf");

@@ -8,13 +8,15 @@ const decoyHash = hashPassword("portcullis-decoy-password");
 /**
  * Checks a user name and password against the directory under the per-account attempt limit; the
  * user's sub when they match. Wrong password, unknown user, disabled user and locked account all give
- * undefined, after the same work, so callers cannot reveal which it was.
+ * undefined, after the same work, so callers cannot reveal which it was. The scrypt runs through the
+ * provider's concurrency gate (503 when too many are waiting).
  */
-export async function verifyUserPassword(provider: Pick<Provider, "users" | "passwordAttempts">, username: string, password: string): Promise<string | undefined> {
+export async function verifyUserPassword(provider: Pick<Provider, "users" | "passwordAttempts" | "passwordChecks">, username: string, password: string): Promise<string | undefined> {
   const user = provider.users.findByUsername(username);
   const allowed = await provider.passwordAttempts.tryAttempt(username);
   const hash = allowed && user !== undefined && !user.disabled ? user.password_hash : undefined;
-  const matches = await verifyPassword(password, hash ?? (await decoyHash));
+  const decoy = await decoyHash;
+  const matches = await provider.passwordChecks.run(() => verifyPassword(password, hash ?? decoy));
   if (hash === undefined || !matches) return undefined;
   await provider.passwordAttempts.succeeded(username);
   return user!.sub;

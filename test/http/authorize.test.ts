@@ -70,6 +70,9 @@ describe("authorize: errors go back to the client with state and iss", () => {
     ["an acr value naming methods, not served yet", { acr_values: "2fa:totp,fido" }, "invalid_request"],
     ["an acr value asking for channel info, not served yet", { acr_values: "chnl_info" }, "invalid_request"],
     ["a request object", { request: "eyJhbGciOiJub25lIn0.e30." }, "request_not_supported"],
+    ["a nonce longer than 512 characters", { nonce: "n".repeat(513) }, "invalid_request"],
+    ["a login_hint longer than 512 characters", { login_hint: "u".repeat(513) }, "invalid_request"],
+    ["more than 16 acr values", { acr_values: Array.from({ length: 17 }, (_, i) => `urn:x:${i}`).join(" ") }, "invalid_request"],
     ["a request_uri", { request_uri: "https://client.example/request.jwt" }, "request_uri_not_supported"],
     ["a registration parameter", { registration: "{}" }, "registration_not_supported"],
   ])("%s → %s", async (_, extra, error) => {

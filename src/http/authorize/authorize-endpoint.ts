@@ -5,6 +5,7 @@ import type { AuthorizationRequest, ResponseMode } from "../../oauth/authorizati
 import type { SsoSession } from "../../sessions/sso-sessions.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import { signOut } from "../../sessions/sign-out.ts";
+import { clientAddress } from "../../security/client-address.ts";
 import { INTERACTION_COOKIE } from "../../runtime/interaction-cookie.ts";
 import { toOAuthError } from "../write-error.ts";
 import { IdTokenHintVerifier } from "../../tokens/id-token-hint.ts";
@@ -40,6 +41,7 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
  */
 export function authorizeEndpoints(provider: Provider, pages: BrowserPages): ProtocolRoute[] {
   const security = provider.config.provider.security;
+  const trustProxy = provider.config.provider.listen.trust_proxy;
   const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, provider.clients);
   const variant = (framed: boolean, forcePrompt?: string): Step<AuthorizeContext>[] => [
     // The parameters: the query of a GET, the form body of a POST.
@@ -93,9 +95,12 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
         throw new OAuthError(400, "login_required", reason, { allowRedirect: true });
       }
     },
-    // Otherwise the user must act: an interaction runs the login flow.
+    // Otherwise the user must act: an interaction runs the login flow, within the address's budget.
     async (ctx) => {
       const request = ctx.request!;
+      if (!(await provider.loginRequests.tryAttempt(clientAddress(ctx.ex.req, trustProxy)))) {
+        throw new OAuthError(429, "temporarily_unavailable", "too many login requests from this address; try again later", { allowRedirect: true });
+      }
       const flow = provider.flows.get("default")!;
       const signedInAs = ctx.session && request.prompt.includes("login") ? ctx.session.sub : undefined;
       const { interaction, browserCookie } = await provider.interactions.create({ request, flowId: flow.id, flowHash: flow.hash, signedInAs });

@@ -35,6 +35,11 @@ const untrusted = (description: string) => new UntrustedRequestError(400, "inval
 export const redirectable = (error: OAuthError) => new OAuthError(error.status, error.error, error.description, { allowRedirect: true });
 
 const PROMPTS = new Set(["none", "login", "force_login"]);
+const KEPT_LENGTHS: ReadonlyArray<[string, number]> = [
+  ["nonce", 512],
+  ["login_hint", 512],
+  ["acr_values", 1024],
+];
 const POLICY_ACR = /^(2fa(:.*)?|must_bfido|req_chnl(:.*)?|chnl_info|app_gps|app_faceid)$/;
 const isPolicyAcrValue = (value: string) => POLICY_ACR.test(value);
 const PKCE_CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -102,7 +107,10 @@ function buildRequest(provider: Provider, client: Client, raw: RawAuthorizeParam
   const pkce = checkPkce(client, get("code_challenge"), get("code_challenge_method"));
   const prompt = checkPrompt(get("prompt"), base.forcePrompt);
   const maxAge = checkMaxAge(get("max_age"));
+  // What an interaction keeps for up to its lifetime is bounded tighter than a parameter in general.
+  for (const [name, limit] of KEPT_LENGTHS) if ((get(name)?.length ?? 0) > limit) throw invalidRequest(`${name} is longer than ${limit} characters`);
   const acr = get("acr_values");
+  if ((acr?.split(" ").length ?? 0) > 16) throw invalidRequest("acr_values has more than 16 values");
   const policyAcr = acr?.split(" ").find(isPolicyAcrValue);
   // The spec's acr values ask for more than a password login (two factors, a channel, GPS, face): until
   // the login-policy stage serves them they are refused, never answered with a weaker login. Other
