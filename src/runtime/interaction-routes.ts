@@ -7,7 +7,7 @@ import { clientFrameAncestors } from "../http/authorize/client-frame-ancestors.t
 import { paths } from "../http/paths.ts";
 import { toOAuthError } from "../http/write-error.ts";
 import { requestIdOf } from "../http/write-response.ts";
-import { originOf, writePage } from "../views/page-headers.ts";
+import { redirectTargetSource, writePage } from "../views/page-headers.ts";
 import { resolveLang } from "../views/lang.ts";
 import type { ViewEngine } from "../views/view-engine.ts";
 import { authenticationResult } from "./authentication-result.ts";
@@ -56,7 +56,10 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     const interaction = await provider.interactions.find(id, provider.cookies.read(req, INTERACTION_COOKIE, `${paths.interaction}/${id}`));
     if (!interaction) return pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", undefined);
     const flow = provider.flows.get(interaction.flowId);
-    if (!flow) return pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", interaction.request.lang);
+    // A flow or client removed from the configuration since the login page was shown ends it.
+    if (!flow || !provider.clients.get(interaction.request.clientId)) {
+      return pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", interaction.request.lang);
+    }
     // A flow that changed since the snapshot was taken starts again from its beginning.
     const persisted = interaction.flowHash === flow.hash ? interaction.snapshot : undefined;
     // Every posted form may cost a password check: each address has a budget.
@@ -115,7 +118,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     // Only the iframe login may be framed, and only by the client's own registered origins.
     const frameAncestors = interaction.request.framed ? clientFrameAncestors(client) : undefined;
     // A successful login POST ends in a 303 to the client, and CSP form-action governs that redirect too.
-    writePage(res, status, html, { frameAncestors, formAction: [originOf(interaction.request.redirectUri) ?? "'self'"] });
+    writePage(res, status, html, { frameAncestors, formAction: [redirectTargetSource(interaction.request.redirectUri)] });
   }
 
   return router;

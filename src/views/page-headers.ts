@@ -35,6 +35,21 @@ export function originOf(url: string): string | undefined {
   }
 }
 
+/**
+ * The CSP source that lets a form's redirect reach `uri` (form-action governs redirects after a POST):
+ * its origin for http(s), its scheme for an app's private-use scheme (`com.example.app:`).
+ */
+export function redirectTargetSource(uri: string): string {
+  const origin = originOf(uri);
+  if (origin !== undefined) return origin;
+  try {
+    const scheme = new URL(uri).protocol;
+    return /^[a-z][a-z0-9+.-]*:$/i.test(scheme) && !/^(javascript|data|vbscript|blob|file):$/i.test(scheme) ? scheme : "'self'";
+  } catch {
+    return "'self'";
+  }
+}
+
 // A CSP source expression from configuration: anything that could end a directive or the header
 // (`;`, `,`, whitespace, quotes, control characters) is refused rather than passed on.
 const SOURCE = /^(?:'self'|[a-zA-Z][a-zA-Z0-9+.-]*:(?:\/\/[^\s;,'"\\]+)?|\*?[a-zA-Z0-9.-]+(?::[0-9]+)?(?:\/[^\s;,'"\\]*)?)$/;

@@ -85,3 +85,28 @@ describe("the flow runtime over HTTP", () => {
     }
   });
 });
+
+describe("a native app's private-use redirect URI", () => {
+  let native: TestProvider;
+  beforeAll(async () => {
+    native = await startTestProvider({ edits: { "clients.yaml": { "clients.1.redirect_uris.1": "com.example.app:/oauth2redirect" } } });
+  });
+  afterAll(() => native.close());
+
+  it("is allowed as the login form's redirect target, so the browser may follow the 303 to the app", async () => {
+    const url = authorizeUrl(native.issuer, { client_id: "demo-spa", redirect_uri: "com.example.app:/oauth2redirect", code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" });
+    const page = await openLoginPage(new RawBrowser(), url);
+    expect(page.headers.get("content-security-policy")).toContain("form-action 'self' com.example.app:;");
+  });
+
+  it("ends a login page whose client was removed from the configuration, with a page, not a 500", async () => {
+    const browser = new RawBrowser();
+    const page = await openLoginPage(browser, authorizeUrl(native.issuer));
+    const id = idOf(page.url);
+    const stored = (await native.provider.store.namespace<Interaction>("interactions").get(id))!;
+    await native.provider.store.namespace<Interaction>("interactions").set(id, { ...stored, request: { ...stored.request, clientId: "gone-client" } }, 60_000);
+    const answer = await submitPassword(browser, page, "alice", "alice-password");
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get("content-type")).toMatch(/^text\/html/);
+  });
+});

@@ -6,7 +6,7 @@ import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import { signOut } from "../../sessions/sign-out.ts";
 import { LogoutConfirmations, type LogoutOutcome } from "../../sessions/logout-confirmations.ts";
 import { IdTokenHintVerifier, type IdTokenHint } from "../../tokens/id-token-hint.ts";
-import { createNonce, originOf, writePage } from "../../views/page-headers.ts";
+import { createNonce, originOf, redirectTargetSource, writePage } from "../../views/page-headers.ts";
 import { resolveLang, type Lang } from "../../views/lang.ts";
 import type { ViewEngine } from "../../views/view-engine.ts";
 import { SECURITY_HEADERS } from "../middleware/security-headers.ts";
@@ -122,7 +122,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
       // With an allowed redirect, "Stay signed in" is a link back to the client.
       const data = { csrf, action: paths.endSessionConfirm, clientName, cancelUrl: ctx.redirect };
       // Confirming may end in a 303 to the client's post-logout URI, and CSP form-action governs that redirect too.
-      writePage(ctx.ex.res, 200, views.render("logout-confirm", data, ctx.lang!), { formAction: [originOf(ctx.redirect ?? "") ?? "'self'"] });
+      writePage(ctx.ex.res, 200, views.render("logout-confirm", data, ctx.lang!), { formAction: [ctx.redirect ? redirectTargetSource(ctx.redirect) : "'self'"] });
     },
   ];
 
