@@ -19,6 +19,7 @@ import { createViewEngine, type ViewEngine } from "../views/view-engine.ts";
 import { VIEWS_DIR } from "../views/views-dir.ts";
 import { handleAsset } from "../views/assets.ts";
 import { paths } from "./paths.ts";
+import { requestLineLogger } from "./request-log.ts";
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -73,7 +74,7 @@ function createPagesApp(provider: Provider, views: ViewEngine, pages: BrowserPag
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", settings.listen.trust_proxy);
-  app.use(requestLog(provider.logger, settings.logging.requests));
+  app.use(requestLog(requestLineLogger(provider.logger), settings.logging.requests));
   app.use(securityHeaders);
   app.use((req, res, next) => {
     if (!handleAsset(req, res, paths.assets)) next();

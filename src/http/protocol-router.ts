@@ -4,7 +4,7 @@ import { OAuthError } from "../oauth/oauth-error.ts";
 import type { Exchange } from "./exchange.ts";
 import type { ProtocolRoute } from "./protocol-route.ts";
 import { readBody } from "./read-body.ts";
-import { beginRequest } from "./request-log.ts";
+import { beginRequest, requestLineLogger } from "./request-log.ts";
 import { writeError } from "./write-error.ts";
 
 export interface ProtocolRouterOptions {
@@ -23,7 +23,7 @@ export interface ProtocolRouterOptions {
  */
 export function createProtocolRouter(routes: readonly ProtocolRoute[], options: ProtocolRouterOptions) {
   const byPath = new Map(routes.map((r) => [r.path, r]));
-  const requestLogger = options.logRequests ? options.logger : undefined;
+  const requestLogger = options.logRequests ? requestLineLogger(options.logger) : undefined;
 
   async function serve(route: ProtocolRoute, ex: Exchange): Promise<void> {
     if (!route.methods.includes(ex.req.method ?? "")) {

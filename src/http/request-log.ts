@@ -6,6 +6,15 @@ import { REQUEST_ID } from "./write-response.ts";
 const INCOMING_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
+ * The logger of the one line per request. That line is built from an allow-list (request id, method,
+ * path, status, duration), so the logger's redaction — a safety net for other log lines — has nothing to
+ * find in it and is skipped: it was a third of the line's cost on the hot endpoints.
+ */
+export function requestLineLogger(logger: Logger): Logger {
+  return logger.child({}, { redact: [] });
+}
+
+/**
  * Gives the request an id (X-Request-Id when well-formed, else a new one), keeps it on the response
  * for the writers to echo, and logs one line when the response finishes. Only the path is logged:
  * query strings and bodies carry codes, tokens and passwords.

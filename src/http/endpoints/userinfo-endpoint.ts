@@ -36,8 +36,11 @@ const CORS_OBJECT: Record<string, string> = { "Access-Control-Allow-Origin": "*"
 interface ReleasePlan {
   readonly openid: boolean;
   readonly claims: ReadonlySet<string>;
+  /** The answer body per user: the directory does not change while this provider runs. */
+  readonly bodies: Map<string, string>;
 }
 const MAX_CACHED_PLANS = 1024;
+const MAX_CACHED_BODIES_PER_PLAN = 10_000;
 
 /**
  * GET|POST /connect/userinfo (OIDC Core §5.3, RFC 6750). The token comes from `Authorization: Bearer`,
@@ -61,7 +64,7 @@ export function userinfoEndpoint(provider: Provider): ProtocolRoute {
     let plan = plans.get(scope);
     if (plan === undefined) {
       const granted = parseScope(scope);
-      plan = { openid: granted.includes("openid"), claims: scopes.claimsFor(granted) };
+      plan = { openid: granted.includes("openid"), claims: scopes.claimsFor(granted), bodies: new Map() };
       if (plans.size < MAX_CACHED_PLANS) plans.set(scope, plan);
     }
     return plan;
@@ -78,7 +81,13 @@ export function userinfoEndpoint(provider: Provider): ProtocolRoute {
     if (!plan.openid) throw insufficientScope();
     const user = users.findBySub(claims.sub);
     if (user === undefined || user.disabled) throw invalidToken("the token's user is no longer known");
-    writeClaims(ex.res, JSON.stringify(users.claims(user, plan.claims)));
+    let body = plan.bodies.get(user.sub);
+    if (body === undefined) {
+      body = JSON.stringify(users.claims(user, plan.claims));
+      if (plan.bodies.size >= MAX_CACHED_BODIES_PER_PLAN) plan.bodies.delete(plan.bodies.keys().next().value!);
+      plan.bodies.set(user.sub, body);
+    }
+    writeClaims(ex.res, body);
   }
 
   async function answerPost(ex: Exchange): Promise<void> {
