@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash } from "node:crypto";
+import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
 
 export type PkceMethod = "S256" | "plain";
 
@@ -11,7 +12,7 @@ export function isCodeVerifier(verifier: string): boolean {
 
 /** RFC 7636 §4.2: the S256 challenge of a verifier, BASE64URL(SHA256(ASCII(code_verifier))). */
 export function s256Challenge(verifier: string): string {
-  return createHash("sha256").update(verifier, "ascii").digest("base64url");
+  return hash("sha256", verifier, "base64url"); // the verifier syntax is ASCII only, so UTF-8 is ASCII here
 }
 
 /**
@@ -23,10 +24,4 @@ export function verifyPkce(challenge: string, method: PkceMethod, verifier: stri
   if (!isCodeVerifier(verifier)) return false;
   const expected = method === "S256" ? s256Challenge(verifier) : verifier;
   return constantTimeEqual(expected, challenge);
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  // Hash both sides first: timingSafeEqual needs equal lengths, and the lengths must not leak either.
-  const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
-  return timingSafeEqual(digest(a), digest(b));
 }

@@ -1,9 +1,10 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
+import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import type { Clock } from "../clock.ts";
 import type { RecordStore, Store } from "../stores/store.ts";
 import type { Interaction } from "./interaction.ts";
 
-const digest = (value: string) => createHash("sha256").update(value).digest();
 const random = () => randomBytes(24).toString("base64url");
 
 /** Interactions in the store, with their browser binding and CSRF checks. */
@@ -27,7 +28,7 @@ export class Interactions {
     const interaction: Interaction = {
       ...fields,
       id: random(),
-      browserHash: digest(browserCookie).toString("base64url"),
+      browserHash: storeKeyHash(browserCookie),
       csrf: random(),
       expiresAt: this.clock() + this.lifetimeSeconds * 1000,
     };
@@ -39,7 +40,7 @@ export class Interactions {
   async find(id: string, browserCookie: string | undefined): Promise<Interaction | undefined> {
     if (!browserCookie || id.length > 64) return undefined;
     const interaction = await this.records.get(id);
-    return interaction && sameDigest(interaction.browserHash, browserCookie) ? interaction : undefined;
+    return interaction && constantTimeEqual(interaction.browserHash, storeKeyHash(browserCookie)) ? interaction : undefined;
   }
 
   async save(interaction: Interaction): Promise<void> {
@@ -59,13 +60,6 @@ export class Interactions {
   }
 
   static csrfMatches(interaction: Interaction, presented: unknown): boolean {
-    if (typeof presented !== "string" || presented.length !== interaction.csrf.length) return false;
-    return timingSafeEqual(Buffer.from(presented), Buffer.from(interaction.csrf));
+    return typeof presented === "string" && constantTimeEqual(presented, interaction.csrf);
   }
-}
-
-function sameDigest(storedBase64url: string, cookieValue: string): boolean {
-  const stored = Buffer.from(storedBase64url, "base64url");
-  const presented = digest(cookieValue);
-  return stored.length === presented.length && timingSafeEqual(stored, presented);
 }

@@ -1,4 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
+import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import type { RecordStore, Store } from "../stores/store.ts";
 
 /** What the end-session request decided before asking the user; carried out once the user confirms. */
@@ -19,9 +21,8 @@ interface LogoutConfirmation extends LogoutOutcome {
 /** How long the confirmation page stays usable. */
 const CONFIRMATION_TTL_MS = 10 * 60 * 1000;
 
-const digest = (text: string) => createHash("sha256").update(text).digest();
 // A separate label keeps this hash of the cookie distinct from the session store's key for it.
-const bindingOf = (sessionCookie: string) => digest(`logout-confirmation\u0000${sessionCookie}`).toString("base64url");
+const bindingOf = (sessionCookie: string) => storeKeyHash(`logout-confirmation\u0000${sessionCookie}`);
 
 /**
  * The CSRF protection of the logout confirmation page: a short-lived, single-use record per page,
@@ -39,7 +40,7 @@ export class LogoutConfirmations {
   /** Records a pending logout for the browser holding `sessionCookie`; returns the CSRF token for its form. */
   async create(sessionCookie: string, outcome: LogoutOutcome): Promise<string> {
     const token = randomBytes(32).toString("base64url");
-    await this.records.set(digest(token).toString("base64url"), { ...outcome, bind: bindingOf(sessionCookie) }, CONFIRMATION_TTL_MS);
+    await this.records.set(storeKeyHash(token), { ...outcome, bind: bindingOf(sessionCookie) }, CONFIRMATION_TTL_MS);
     return token;
   }
 
@@ -49,11 +50,8 @@ export class LogoutConfirmations {
    */
   async take(token: string | undefined, sessionCookie: string | undefined): Promise<LogoutOutcome | undefined> {
     if (!token || token.length > 128 || !sessionCookie) return undefined;
-    const record = await this.records.take(digest(token).toString("base64url"));
-    if (!record) return undefined;
-    const expected = Buffer.from(record.bind);
-    const presented = Buffer.from(bindingOf(sessionCookie));
-    if (expected.length !== presented.length || !timingSafeEqual(expected, presented)) return undefined;
+    const record = await this.records.take(storeKeyHash(token));
+    if (!record || !constantTimeEqual(record.bind, bindingOf(sessionCookie))) return undefined;
     const { bind: _bind, ...outcome } = record;
     return outcome;
   }
