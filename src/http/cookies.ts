@@ -5,10 +5,11 @@ import { parse, serialize } from "cookie";
 export interface CookieJar {
   /** The cookie's value; `path` is the one it was set with (it decides the prefix behind https). */
   read(req: IncomingMessage, name: string, path?: string): string | undefined;
-  /** A Set-Cookie value: HttpOnly, SameSite=Lax, Secure behind https. `maxAge` in seconds; omitted = browser session. */
-  set(name: string, value: string, options?: { maxAge?: number; path?: string; sameSiteNone?: boolean }): string;
+  /** A Set-Cookie value: HttpOnly, SameSite=Lax, Secure behind https, a browser-session cookie (lifetimes are enforced server-side). */
+  set(name: string, value: string, options?: { path?: string; sameSiteNone?: boolean }): string;
   clear(name: string, options?: { path?: string }): string;
-  name(base: string): string;
+  /** The cookie's full name (with its prefix behind https). */
+  name(base: string, path?: string): string;
 }
 
 export function cookieJar(issuer: string): CookieJar {
@@ -29,7 +30,6 @@ export function cookieJar(issuer: string): CookieJar {
         // SameSite=None needs Secure; without https a framed login works only for same-site clients.
         sameSite: options.sameSiteNone && secure ? "none" : "lax",
         path,
-        maxAge: options.maxAge,
       });
     },
     clear(base, options = {}) {

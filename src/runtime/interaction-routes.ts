@@ -12,7 +12,7 @@ import { resolveLang } from "../views/lang.ts";
 import type { ViewEngine } from "../views/view-engine.ts";
 import { authenticationResult } from "./authentication-result.ts";
 import { currentView, runFlowStep, type FlowEvent, type StepResult } from "./flow-step.ts";
-import { INTERACTION_COOKIE } from "./interaction-cookie.ts";
+import { INTERACTION_COOKIE, interactionPath } from "./interaction-cookie.ts";
 import type { Interaction } from "./interaction.ts";
 import { Interactions } from "./interactions.ts";
 import { clientAddress } from "../security/client-address.ts";
@@ -44,6 +44,11 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   // Body-parser refusals (too large, too many fields) on these routes are pages too.
   router.use(`${paths.interaction}/:id`, ((err, req, res, _next) => failed(req, res, err)) as ErrorRequestHandler);
 
+  /** The page for a login link that no longer leads anywhere (unknown, finished, another browser's, or its client or flow removed). */
+  function expired(req: Request, res: Response, interaction?: Interaction): void {
+    pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", interaction?.request.lang);
+  }
+
   /** A person is looking at these pages: failures (a store outage is a 503) are a page, not JSON. */
   function failed(req: Request, res: Response, err: unknown): void {
     const error = toOAuthError(err, provider.logger, { reqId: requestIdOf(res), path: req.path });
@@ -53,13 +58,11 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
 
   async function step(req: Request, res: Response, body?: Record<string, unknown>): Promise<void> {
     const id = String(req.params.id);
-    const interaction = await provider.interactions.find(id, provider.cookies.read(req, INTERACTION_COOKIE, `${paths.interaction}/${id}`));
-    if (!interaction) return pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", undefined);
+    const interaction = await provider.interactions.find(id, provider.cookies.read(req, INTERACTION_COOKIE, interactionPath(id)));
+    if (!interaction) return expired(req, res);
     const flow = provider.flows.get(interaction.flowId);
     // A flow or client removed from the configuration since the login page was shown ends it.
-    if (!flow || !provider.clients.get(interaction.request.clientId)) {
-      return pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", interaction.request.lang);
-    }
+    if (!flow || !provider.clients.get(interaction.request.clientId)) return expired(req, res, interaction);
     // A flow that changed since the snapshot was taken starts again from its beginning.
     const persisted = interaction.flowHash === flow.hash ? interaction.snapshot : undefined;
     // Every posted form may cost a password check: each address has a budget.
@@ -79,10 +82,8 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
 
   async function finish(req: Request, res: Response, interaction: Interaction, flow: RunnableFlow, result: StepResult): Promise<void> {
     // An interaction completes once, even if the last form is posted twice.
-    if (!(await provider.interactions.finish(interaction.id))) {
-      return pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", interaction.request.lang);
-    }
-    res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: `${paths.interaction}/${interaction.id}` }));
+    if (!(await provider.interactions.finish(interaction.id))) return expired(req, res, interaction);
+    res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: interactionPath(interaction.id) }));
     const login = authenticationResult(result.snapshot.output as { sub: string; methods: string[] }, flow.methods, provider.clock());
     const { request } = interaction;
     // OIDC Core §3.1.2.1: the client asked for the user its id_token_hint names; someone else logged in.
@@ -105,7 +106,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       {
         clientName: client.name,
         csrf: interaction.csrf,
-        action: `${paths.interaction}/${interaction.id}`,
+        action: interactionPath(interaction.id),
         signedInAs: signedIn ? (signedIn.claims.name ?? signedIn.username) : undefined,
         errorKey: errorKey ?? methodContext.errorKey,
         methodPartial: partialName(view.owner, view.view),

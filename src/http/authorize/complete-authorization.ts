@@ -19,20 +19,9 @@ export type SessionSource = { existing: SsoSession; cookie: string } | { login: 
  */
 export async function completeAuthorization(provider: Provider, pages: BrowserPages, req: IncomingMessage, res: ServerResponse, request: AuthorizationRequest, source: SessionSource): Promise<void> {
   const headers: Record<string, string> = {};
-  let cookie: string;
-  let session: SsoSession;
-  if ("existing" in source) {
-    ({ cookie, session } = { cookie: source.cookie, session: source.existing });
-  } else {
-    // A login over another user's session signs that user out of their clients first; the same user's
-    // session is renewed (same sid and clients, new cookie).
-    const previousCookie = provider.cookies.read(req, SESSION_COOKIE);
-    const previous = await provider.sessions.find(previousCookie);
-    if (previous && previous.sub !== source.login.sub) await signOut(provider, previousCookie);
-    ({ cookie, session } = await provider.sessions.create(source.login, previousCookie, previous));
-    headers["Set-Cookie"] = provider.cookies.set(SESSION_COOKIE, cookie, { sameSiteNone: request.framed });
-  }
-  session = await provider.sessions.touch(cookie, session, request.clientId);
+  const { cookie, session: started } = "existing" in source ? { cookie: source.cookie, session: source.existing } : await startSession(provider, req, source.login);
+  if (!("existing" in source)) headers["Set-Cookie"] = provider.cookies.set(SESSION_COOKIE, cookie, { sameSiteNone: request.framed });
+  const session = await provider.sessions.touch(cookie, started, request.clientId);
   const client = provider.clients.get(request.clientId)!;
   const code = await provider.codes.issue(
     {
@@ -52,6 +41,17 @@ export async function completeAuthorization(provider: Provider, pages: BrowserPa
     client.lifetimes.authorizationCode,
   );
   writeAuthorizationResponse(res, pages, request, { code, iss: provider.issuer }, responsePage(req, request, client), headers);
+}
+
+/**
+ * The session of a fresh login. A login over another user's session signs that user out of their
+ * clients first; the same user's session is renewed (same sid and clients, new cookie).
+ */
+async function startSession(provider: Provider, req: IncomingMessage, login: Authentication): Promise<{ cookie: string; session: SsoSession }> {
+  const previousCookie = provider.cookies.read(req, SESSION_COOKIE);
+  const previous = await provider.sessions.find(previousCookie);
+  if (previous && previous.sub !== login.sub) await signOut(provider, previousCookie);
+  return provider.sessions.create(login, previousCookie, previous);
 }
 
 /** How the response page of this request is shown: its language, and its framing for iframe_authz. */
