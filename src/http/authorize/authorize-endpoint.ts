@@ -62,7 +62,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     },
     // Everything else about the request; errors from here on go back to the client.
     (ctx) => {
-      ctx.request = checkAuthorizeRequest(provider, ctx.client!, ctx.raw!, { ...ctx.redirect!, framed, forcePrompt });
+      ctx.request = checkAuthorizeRequest(ctx.client!, ctx.raw!, { ...ctx.redirect!, framed, forcePrompt });
     },
     // id_token_hint: an ID token we signed (expired or not) naming the user the client expects.
     async (ctx) => {

@@ -27,10 +27,8 @@ export function stateToReturn(raw: RawAuthorizeParams | undefined): string | und
   return state === TOO_LONG ? undefined : state;
 }
 
-/** Thrown for a client or redirect_uri we cannot trust: shown as a page, never sent to the redirect_uri. */
-export class UntrustedRequestError extends OAuthError {}
-
-const untrusted = (description: string) => new UntrustedRequestError(400, "invalid_request", description);
+/** A client or redirect_uri we cannot trust: the error is shown as a page, never sent to the redirect_uri. */
+const untrusted = (description: string) => new OAuthError(400, "invalid_request", description);
 /** The same error, to be sent to the client's redirect_uri (once client and redirect_uri are trusted). */
 export const redirectable = (error: OAuthError) => new OAuthError(error.status, error.error, error.description, { allowRedirect: true });
 
@@ -69,15 +67,24 @@ export function checkClientAndRedirect(provider: Provider, raw: RawAuthorizePara
  * Step 2: every other parameter, with errors that go back to the client's redirect_uri. Unknown
  * parameters are ignored (OIDC Core §3.1.2.1).
  */
-export function checkAuthorizeRequest(provider: Provider, client: Client, raw: RawAuthorizeParams, base: { redirectUri: string; responseMode: ResponseMode; framed: boolean; forcePrompt?: string }): AuthorizationRequest {
+export function checkAuthorizeRequest(client: Client, raw: RawAuthorizeParams, base: RequestBase): AuthorizationRequest {
   try {
-    return buildRequest(provider, client, raw, base);
+    return buildRequest(client, raw, base);
   } catch (err) {
     throw err instanceof OAuthError ? redirectable(err) : err;
   }
 }
 
-function buildRequest(provider: Provider, client: Client, raw: RawAuthorizeParams, base: { redirectUri: string; responseMode: ResponseMode; framed: boolean; forcePrompt?: string }): AuthorizationRequest {
+/** What the endpoint already knows: the trusted redirect, the response mode, and the variant served. */
+export interface RequestBase {
+  redirectUri: string;
+  responseMode: ResponseMode;
+  framed: boolean;
+  /** /Account/Login adds prompt=login. */
+  forcePrompt?: string;
+}
+
+function buildRequest(client: Client, raw: RawAuthorizeParams, base: RequestBase): AuthorizationRequest {
   const get = (name: string) => raw.values.get(name);
   // Parameters are single-valued (OAuth 2.0 §3.1); a repeated one, or one over the length limit, is refused.
   const repeated = [...raw.repeated][0];
@@ -109,9 +116,9 @@ function buildRequest(provider: Provider, client: Client, raw: RawAuthorizeParam
   const maxAge = checkMaxAge(get("max_age"));
   // What an interaction keeps for up to its lifetime is bounded tighter than a parameter in general.
   for (const [name, limit] of KEPT_LENGTHS) if ((get(name)?.length ?? 0) > limit) throw invalidRequest(`${name} is longer than ${limit} characters`);
-  const acr = get("acr_values");
-  if ((acr?.split(" ").length ?? 0) > 16) throw invalidRequest("acr_values has more than 16 values");
-  const policyAcr = acr?.split(" ").find(isPolicyAcrValue);
+  const acrValues = get("acr_values")?.split(" ").filter(Boolean);
+  if ((acrValues?.length ?? 0) > 16) throw invalidRequest("acr_values has more than 16 values");
+  const policyAcr = acrValues?.find(isPolicyAcrValue);
   // The spec's acr values ask for more than a password login (two factors, a channel, GPS, face): until
   // the login-policy stage serves them they are refused, never answered with a weaker login. Other
   // values are voluntary (OIDC Core §3.1.2.1) and accepted.
@@ -134,7 +141,7 @@ function buildRequest(provider: Provider, client: Client, raw: RawAuthorizeParam
     maxAge,
     loginHint: get("login_hint"),
     lang,
-    acrValues: acr === undefined ? undefined : acr.split(" ").filter(Boolean),
+    acrValues,
     framed: base.framed,
   };
 }
