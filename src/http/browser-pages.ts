@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createNonce, originOf, writePage } from "../views/page-headers.ts";
+import { createNonce, redirectTargetSource, writePage } from "../views/page-headers.ts";
 import { resolveLang } from "../views/lang.ts";
 import type { ViewEngine } from "../views/view-engine.ts";
 
@@ -34,8 +34,7 @@ export function createBrowserPages(views: ViewEngine): BrowserPages {
       const nonce = createNonce();
       const target = page.frameAncestors ? "_top" : undefined;
       const html = views.render("form-post", { action, fields: fields.map(([name, value]) => ({ name, value })), nonce, target }, resolveLang(page.lang, page.acceptLanguage));
-      const origin = originOf(action);
-      writePage(res, 200, html, { nonce, formAction: origin ? [origin] : [], frameAncestors: page.frameAncestors });
+      writePage(res, 200, html, { nonce, formAction: [redirectTargetSource(action)], frameAncestors: page.frameAncestors });
     },
     topRedirect(res, url, page) {
       const nonce = createNonce();
