@@ -25,7 +25,9 @@ import { LogoutTokenIssuer } from "./tokens/logout-token.ts";
 import { cookieJar, type CookieJar } from "./http/cookies.ts";
 import { Interactions } from "./runtime/interactions.ts";
 import { loadMethodPlugins } from "./runtime/method-plugins.ts";
-import { buildLoginFlows, type RunnableFlow } from "./runtime/login-flows.ts";
+import { loadMethods, type LoadedMethod } from "./runtime/loaded-methods.ts";
+import { buildFlows, type RunnableFlow } from "./runtime/login-flows.ts";
+import { Enrollments } from "./enrollments/enrollments.ts";
 
 /**
  * Everything a request needs, built once from a loaded configuration: the composition root.
@@ -50,6 +52,7 @@ export interface Provider {
   readonly refreshTokens: RefreshTokens;
   readonly codes: AuthorizationCodes;
   readonly idTokens: IdTokenIssuer;
+  /** Failed password checks per account: the password method's limit, which the password grant shares. */
   readonly passwordAttempts: AttemptLimiter;
   /** Bounds the scrypt verifications running and waiting in this process. */
   readonly passwordChecks: ConcurrencyGate;
@@ -60,7 +63,11 @@ export interface Provider {
   readonly backChannelLogout: BackChannelLogout;
   readonly cookies: CookieJar;
   readonly interactions: Interactions;
-  /** The login flows by id, with their factor plugins wired in. */
+  /** Every user's enrolled factor methods (durable). */
+  readonly enrollments: Enrollments;
+  /** The factor methods configured in login.yaml, bound to this provider. */
+  readonly methods: ReadonlyMap<string, LoadedMethod>;
+  /** The login flows and the enrollment flows by id, with their factor plugins wired in. */
   readonly flows: ReadonlyMap<string, RunnableFlow>;
   close(): Promise<void>;
 }
@@ -98,7 +105,8 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const denylist = new AccessTokenDenylist(store, clock);
   const attempts = settings.security.password_attempts;
   const backChannelLogout = new BackChannelLogout({ clients, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger });
-  const methods = await loadMethodPlugins(config.login);
+  const configuredMethods = await loadMethodPlugins(config.login, config.dir);
+  const methods = new Map<string, LoadedMethod>();
   const flows = new Map<string, RunnableFlow>();
 
   const provider: Provider = {
@@ -119,7 +127,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     refreshTokens: new RefreshTokens(store, clock, denylist),
     codes: new AuthorizationCodes(store, clock),
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
-    passwordAttempts: new AttemptLimiter(store.namespace("rateLimits"), "password", attempts.max_failures, parseDuration(attempts.window) * 1000),
+    passwordAttempts: new AttemptLimiter(store.namespace("rateLimits"), "method:password", attempts.max_failures, parseDuration(attempts.window) * 1000),
     passwordChecks: new ConcurrencyGate(settings.security.max_concurrent_password_checks),
     loginRequests: new AttemptLimiter(
       store.namespace("rateLimits"),
@@ -134,6 +142,8 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     backChannelLogout,
     cookies: cookieJar(settings.issuer),
     interactions: new Interactions(store, clock, parseDuration(settings.lifetimes.interaction)),
+    enrollments: new Enrollments(store, clock),
+    methods,
     flows,
     async close() {
       keys.close();
@@ -141,8 +151,9 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
       if (!options.store) await store.close();
     },
   };
-  // The flows' actors are bound to this provider, so they are built once it exists.
-  for (const [id, flow] of buildLoginFlows(provider, config.login, methods)) flows.set(id, flow);
+  // The methods' actors are bound to this provider, so they and the flows are built once it exists.
+  for (const [id, method] of loadMethods(provider, configuredMethods)) methods.set(id, method);
+  for (const [id, flow] of buildFlows(config.login, methods)) flows.set(id, flow);
   return provider;
 }
 

@@ -414,7 +414,32 @@ export interface LoginFile {
    * Factor methods by id. Each id names a plugin folder flows/methods/<id>/; its value holds the plugin's own settings, validated by the plugin's config schema at start-up.
    */
   methods: {
-    [k: string]: {};
+    /**
+     * The method's settings: the runtime's keys below, and the plugin's own keys (validated by the plugin's config schema at start-up).
+     */
+    [k: string]: {
+      /**
+       * The plugin folder (holding index.ts), relative to the config directory. Default: flows/methods/<id>/ of the installation.
+       */
+      from?: string;
+      /**
+       * The amr value tokens carry for this method, replacing the plugin's (DESIGN: the method id).
+       */
+      amr?: string;
+      /**
+       * Failed attempts per account for this method before it locks for the window; a locked account gets the same answer as a wrong code. Default: provider.yaml security.password_attempts.
+       */
+      attempts?: {
+        /**
+         * Failures allowed within `window`.
+         */
+        max_failures?: number;
+        /**
+         * Counting window; also how long the lock lasts.
+         */
+        window?: string;
+      };
+    };
   };
   default_flow: DefaultFlowConfig;
 }

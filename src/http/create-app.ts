@@ -19,6 +19,9 @@ import { createViewEngine, type ViewEngine } from "../views/view-engine.ts";
 import { VIEWS_DIR } from "../views/views-dir.ts";
 import { handleAsset } from "../views/assets.ts";
 import { paths } from "./paths.ts";
+import { join } from "node:path";
+import { accountRoutes } from "../runtime/account-routes.ts";
+import { methodRoutesPath } from "../runtime/loaded-methods.ts";
 import { requestLineLogger } from "./request-log.ts";
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -51,18 +54,12 @@ export function createApp(provider: Provider): RequestListener {
   );
 }
 
-/** The view engine with every configured factor method's partials registered (compiled once, here). */
+/** The view engine with every configured factor method's strings and partials (compiled once, here). */
 function createViews(provider: Provider): ViewEngine {
-  const views = createViewEngine({ viewsDir: VIEWS_DIR, assetsUrl: paths.assets });
-  const registered = new Set<string>();
-  for (const flow of provider.flows.values()) {
-    for (const [id, { plugin }] of flow.methods) {
-      for (const [view, source] of Object.entries(plugin.views)) {
-        const name = partialName(id, view);
-        if (!registered.has(name)) views.registerPartial(name, source);
-        registered.add(name);
-      }
-    }
+  const strings = [...provider.methods].map(([id, method]) => ({ dir: join(method.dir, "i18n"), prefix: `method.${id}` }));
+  const views = createViewEngine({ viewsDir: VIEWS_DIR, assetsUrl: paths.assets, strings });
+  for (const [id, { plugin }] of provider.methods) {
+    for (const [view, source] of Object.entries(plugin.views)) views.registerPartial(partialName(id, view), source);
   }
   return views;
 }
@@ -80,6 +77,10 @@ function createPagesApp(provider: Provider, views: ViewEngine, pages: BrowserPag
     if (!handleAsset(req, res, paths.assets)) next();
   });
   app.use(interactionRoutes(provider, views, pages));
+  app.use(accountRoutes(provider, views, pages));
+  for (const [id, method] of provider.methods) {
+    if (method.plugin.routes) app.use(methodRoutesPath(id), method.plugin.routes(method.context));
+  }
   app.use((_req, _res, next) => next(new OAuthError(404, "not_found", "no such endpoint")));
   app.use(errorHandler(provider.logger));
   return app;

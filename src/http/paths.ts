@@ -16,6 +16,10 @@ export const paths = {
   revocation: "/connect/revocation",
   /** The flow runtime's pages: /interaction/<id>. */
   interaction: "/interaction",
+  /** The signed-in user's own page: enrolled factor methods, enroll and remove. */
+  account: "/account",
+  /** Factor plugins' own routes: /methods/<id>/... */
+  methods: "/methods",
   /** Static files of the login pages (stylesheet). */
   assets: "/assets",
 } as const;

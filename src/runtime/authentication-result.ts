@@ -6,9 +6,9 @@ import type { ConfiguredMethod } from "./method-plugins.ts";
  * values in the order used, plus `mfa` when both classes were used; acr is `2fa` then, else `1fa`.
  */
 export function authenticationResult(output: { sub: string; methods: string[] }, methods: ReadonlyMap<string, ConfiguredMethod>, nowMs: number): Authentication {
-  const used = output.methods.map((id) => methods.get(id)!.plugin);
-  const classes = new Set(used.map((p) => p.class));
+  const used = output.methods.map((id) => methods.get(id)!);
+  const classes = new Set(used.map((m) => m.plugin.class));
   const twoFactor = classes.has("trusted") && classes.has("untrusted");
-  const amr = [...new Set(used.map((p) => p.amr))];
+  const amr = [...new Set(used.map((m) => m.amr))];
   return { sub: output.sub, authTime: Math.floor(nowMs / 1000), amr: twoFactor ? [...amr, "mfa"] : amr, acr: twoFactor ? "2fa" : "1fa" };
 }

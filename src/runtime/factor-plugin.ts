@@ -1,14 +1,20 @@
+import type { Router } from "express";
 import type { AnyActorLogic, AnyStateMachine } from "xstate";
 import type { Provider } from "../provider.ts";
+import type { AttemptLimiter } from "../security/attempt-limiter.ts";
+import type { MethodEnrollments } from "../enrollments/enrollments.ts";
 
 /** The two method classes of the spec: a 2FA login needs one of each. */
 export type FactorClass = "trusted" | "untrusted";
 
-/** What a login flow passes to the method machine it invokes. */
+/** What a login flow (or the enrollment runtime) passes to the method machine it invokes. */
 export interface MethodInput {
   /** login_hint of the authorize request: prefills a user name. */
   loginHint?: string;
-  /** The user a previous factor already identified (second factors verify this user, not a typed one). */
+  /**
+   * The user already known: identified by a previous factor (second factors verify this user, not a
+   * typed one), or the signed-in user an enrollment machine enrolls.
+   */
   sub?: string;
 }
 
@@ -17,28 +23,70 @@ export interface MethodOutput {
   sub: string;
 }
 
-/** Everything a plugin's actors may use. The plugin's own settings come from config/login.yaml. */
+/**
+ * Fields the runtime adds to every event it delivers from a form. A form cannot set them: they are
+ * reserved, and the runtime overwrites whatever was posted under these names.
+ */
+export interface RequestFacts {
+  /** The client's address (trust_proxy applied): for per-address limits such as sending codes. */
+  clientAddress: string;
+}
+
+/** Everything a plugin's actors and routes may use. */
 export interface PluginContext<Settings = Record<string, unknown>> {
   provider: Provider;
+  /** The plugin's own settings from config/login.yaml (`methods.<id>`), validated by its configSchema. */
   settings: Settings;
+  /** The method id as configured (the plugin's id). */
+  methodId: string;
+  /**
+   * Failed attempts per account for this method, counted in the shared store so every provider
+   * process sees them (`methods.<id>.attempts` in login.yaml, else provider.yaml's password_attempts).
+   * Count an attempt *before* checking, answer a refused attempt exactly like a wrong one, and call
+   * `succeeded` after a pass.
+   */
+  attempts: AttemptLimiter;
+  /** This method's durable per-user enrollment records. */
+  enrollments: MethodEnrollments;
+  /** Where the plugin's routes are mounted (`/methods/<id>`), for links in pages and QR codes. */
+  routesPath: string;
 }
 
 /**
- * A factor method (DESIGN "Flows and factor plugins"): one folder flows/methods/<id>/ whose index.ts
- * default-exports this object. The machine is pure: it names its actors, and `actors()` supplies them
- * (all I/O lives there); the runtime wires them in with `machine.provide`. The machine's states name
- * their page fragment in `meta.view`, resolved against `views` of the plugin.
+ * A factor method (DESIGN "Flows and factor plugins"): one folder whose index.ts default-exports this
+ * object — `flows/methods/<id>/`, or any folder `methods.<id>.from` in login.yaml names. The machines
+ * are pure: they name their actors, and `actors()` supplies them (all I/O lives there); the runtime
+ * wires them in with `machine.provide`. States name their page fragment in `meta.view`, resolved
+ * against `views`. UI strings live in the folder's `i18n/<lang>.yaml` (cn, tw, en, jp, vn), keys
+ * relative to `method.<id>.`; `label` is required (the "choose another method" list shows it).
+ * See flows/README.md for the worked example.
  */
 export interface FactorPlugin<Settings = Record<string, unknown>> {
   id: string;
   class: FactorClass;
-  /** The amr value the method adds to tokens (DESIGN: the method id unless configured otherwise). */
+  /** The amr value the method adds to tokens (DESIGN: the method id; login.yaml `methods.<id>.amr` overrides). */
   amr: string;
-  /** JSON Schema of the plugin's settings in config/login.yaml (`methods.<id>`). */
+  /** JSON Schema of the plugin's settings in config/login.yaml (`methods.<id>`, without the runtime's own keys). */
   configSchema: Record<string, unknown>;
-  /** challenge → verify → done; its final output is a MethodOutput. */
+  /** challenge → verify → done; input MethodInput, final output MethodOutput. */
   machine: AnyStateMachine;
+  /**
+   * Enrolls the method for a signed-in user: input `{ sub }` (MethodInput), reaches a final state once
+   * the enrollment is recorded (its actors write it through `enrollments`). Absent: nothing to enroll.
+   */
+  enrollment?: AnyStateMachine;
+  /** The actors both machines name, bound to this provider and these settings. */
   actors(context: PluginContext<Settings>): Record<string, AnyActorLogic>;
-  /** Handlebars partials by view name (the values of `meta.view` in the machine), as template source. */
+  /** Handlebars partials by view name (the values of `meta.view` in the machines), as template source. */
   views: Record<string, string>;
+  /**
+   * Extra HTTP routes, mounted at `/methods/<id>` (e.g. WebAuthn options, a long-poll, a script the
+   * partial loads with `<script nonce="{{nonce}}" src="…">`). Pages may fetch them (connect-src 'self').
+   */
+  routes?(context: PluginContext<Settings>): Router;
+  /**
+   * Operator enrollment from the CLI (`portcullis methods enroll <user> <id> [key=value ...]`): records
+   * an enrollment for `sub` and returns what to show the operator (e.g. an otpauth:// URI to hand over).
+   */
+  enrollByOperator?(context: PluginContext<Settings>, sub: string, options: Record<string, string>): Promise<string>;
 }

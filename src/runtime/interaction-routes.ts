@@ -13,7 +13,13 @@ import type { ViewEngine } from "../views/view-engine.ts";
 import { authenticationResult } from "./authentication-result.ts";
 import { currentView, runFlowStep, type FlowEvent, type StepResult } from "./flow-step.ts";
 import { INTERACTION_COOKIE, interactionPath } from "./interaction-cookie.ts";
-import type { Interaction } from "./interaction.ts";
+import type { EnrollmentInteraction, Interaction, LoginInteraction } from "./interaction.ts";
+import type { RequestFacts } from "./factor-plugin.ts";
+import { methodRoutesPath } from "./loaded-methods.ts";
+import { currentSession } from "../sessions/current-session.ts";
+import { createNonce } from "../views/page-headers.ts";
+import type { LoginFlowInput } from "../../flows/login.flow.ts";
+import type { EnrollmentFlowInput } from "../../flows/enrollment.flow.ts";
 import { Interactions } from "./interactions.ts";
 import { clientAddress } from "../security/client-address.ts";
 import type { RunnableFlow } from "./login-flows.ts";
@@ -46,7 +52,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
 
   /** The page for a login link that no longer leads anywhere (unknown, finished, another browser's, or its client or flow removed). */
   function expired(req: Request, res: Response, interaction?: Interaction): void {
-    pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", interaction?.request.lang);
+    pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", interaction && langOf(interaction));
   }
 
   /** A person is looking at these pages: failures (a store outage is a 503) are a page, not JSON. */
@@ -61,30 +67,40 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     const interaction = await provider.interactions.find(id, provider.cookies.read(req, INTERACTION_COOKIE, interactionPath(id)));
     if (!interaction) return expired(req, res);
     const flow = provider.flows.get(interaction.flowId);
-    // A flow or client removed from the configuration since the login page was shown ends it.
-    if (!flow || !provider.clients.get(interaction.request.clientId)) return expired(req, res, interaction);
+    // A flow, client or method removed from the configuration since the page was shown ends it; so
+    // does the end of the session an enrollment runs in.
+    if (!flow || !(await stillValid(req, interaction))) return expired(req, res, interaction);
     // A flow that changed since the snapshot was taken starts again from its beginning.
     const persisted = interaction.flowHash === flow.hash ? interaction.snapshot : undefined;
-    // Every posted form may cost a password check: each address has a budget.
-    if (body && !(await provider.loginRequests.tryAttempt(clientAddress(req, provider.config.provider.listen.trust_proxy)))) {
-      return pages.error(req, res, 429, "temporarily_unavailable", "too many login attempts from this address; try again later", interaction.request.lang);
+    const address = clientAddress(req, provider.config.provider.listen.trust_proxy);
+    // Every posted form may cost a secret check or a message sent: each address has a budget.
+    if (body && !(await provider.loginRequests.tryAttempt(address))) {
+      return pages.error(req, res, 429, "temporarily_unavailable", "too many login attempts from this address; try again later", langOf(interaction));
     }
     if (body && !Interactions.csrfMatches(interaction, body.csrf)) {
       const result = await runFlowStep(flow, { input: flowInput(interaction), persisted });
       return render(req, res, interaction, flow, result, 403, "error.csrf");
     }
-    const event = body ? toEvent(body) : undefined;
+    const event = body ? toEvent(body, { clientAddress: address }) : undefined;
     const result = await runFlowStep(flow, { input: flowInput(interaction), persisted, event });
-    if (result.snapshot.status === "done") return finish(req, res, interaction, flow, result);
+    if (result.snapshot.status === "done") {
+      // An interaction completes once, even if the last form is posted twice.
+      if (!(await provider.interactions.finish(interaction.id))) return expired(req, res, interaction);
+      res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: interactionPath(interaction.id) }));
+      const output = result.snapshot.output as { sub: string; methods: string[] };
+      return interaction.kind === "login" ? finishLogin(req, res, interaction, flow, output) : finishEnrollment(res, interaction);
+    }
     await provider.interactions.save({ ...interaction, flowHash: flow.hash, snapshot: result.persisted });
     render(req, res, interaction, flow, result, 200);
   }
 
-  async function finish(req: Request, res: Response, interaction: Interaction, flow: RunnableFlow, result: StepResult): Promise<void> {
-    // An interaction completes once, even if the last form is posted twice.
-    if (!(await provider.interactions.finish(interaction.id))) return expired(req, res, interaction);
-    res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: interactionPath(interaction.id) }));
-    const login = authenticationResult(result.snapshot.output as { sub: string; methods: string[] }, flow.methods, provider.clock());
+  async function stillValid(req: Request, interaction: Interaction): Promise<boolean> {
+    if (interaction.kind === "login") return provider.clients.get(interaction.request.clientId) !== undefined;
+    return provider.methods.has(interaction.method) && (await currentSession(provider, req))?.sub === interaction.sub;
+  }
+
+  async function finishLogin(req: Request, res: Response, interaction: LoginInteraction, flow: RunnableFlow, output: { sub: string; methods: string[] }): Promise<void> {
+    const login = authenticationResult(output, flow.methods, provider.clock());
     const { request } = interaction;
     // OIDC Core §3.1.2.1: the client asked for the user its id_token_hint names; someone else logged in.
     if (request.hintSub !== undefined && login.sub !== request.hintSub) {
@@ -95,45 +111,73 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     await completeAuthorization(provider, pages, req, res, request, { login });
   }
 
+  /** The method is enrolled (its machine recorded it): back to the account page, which says so. */
+  function finishEnrollment(res: Response, interaction: EnrollmentInteraction): void {
+    provider.logger.info({ event: "method_enrolled", sub: interaction.sub, method: interaction.method }, "factor method enrolled");
+    res.writeHead(303, { Location: `${paths.account}?enrolled=${encodeURIComponent(interaction.method)}`, "Cache-Control": "no-store", "Content-Length": "0" });
+    res.end();
+  }
+
   function render(req: Request, res: Response, interaction: Interaction, flow: RunnableFlow, result: StepResult, status: number, errorKey?: string): void {
     const view = currentView(result);
     if (!view) throw new Error(`flow ${flow.id} is in a state without a view and not done`);
-    const client = provider.clients.get(interaction.request.clientId)!;
     const methodContext = (result.method?.snapshot.context ?? {}) as Record<string, unknown>;
+    const nonce = createNonce();
+    const common = {
+      csrf: interaction.csrf,
+      action: interactionPath(interaction.id),
+      nonce,
+      errorKey: errorKey ?? methodContext.errorKey,
+      methodPartial: partialName(view.owner, view.view),
+      method: methodContext,
+      methodPath: result.method ? methodRoutesPath(result.method.id) : undefined,
+    };
+    const lang = resolveLang(langOf(interaction), req.headers["accept-language"]);
+    // Method pages may load their own script (with the nonce) and poll their routes (connect-src 'self').
+    const headers = { nonce, connectSrc: ["'self'"] };
+    if (interaction.kind === "enrollment") {
+      const html = views.render("enroll", { ...common, methodLabelKey: `method.${interaction.method}.label` }, lang);
+      return writePage(res, status, html, headers);
+    }
+    const client = provider.clients.get(interaction.request.clientId)!;
     const signedIn = interaction.signedInAs ? provider.users.findBySub(interaction.signedInAs) : undefined;
     const html = views.render(
       "login",
       {
+        ...common,
         clientName: client.name,
-        csrf: interaction.csrf,
-        action: interactionPath(interaction.id),
         signedInAs: signedIn ? (signedIn.claims.name ?? signedIn.username) : undefined,
-        errorKey: errorKey ?? methodContext.errorKey,
-        methodPartial: partialName(view.owner, view.view),
-        method: methodContext,
         loginHint: interaction.request.loginHint,
         otherMethods: [...flow.methods.keys()].filter((id) => id !== result.method?.id).map((id) => ({ id, labelKey: `method.${id}.label` })),
       },
-      resolveLang(interaction.request.lang, req.headers["accept-language"]),
+      lang,
     );
     // Only the iframe login may be framed, and only by the client's own registered origins.
     const frameAncestors = interaction.request.framed ? clientFrameAncestors(client) : undefined;
     // A successful login POST ends in a 303 to the client, and CSP form-action governs that redirect too.
-    writePage(res, status, html, { frameAncestors, formAction: [redirectTargetSource(interaction.request.redirectUri)] });
+    writePage(res, status, html, { ...headers, frameAncestors, formAction: [redirectTargetSource(interaction.request.redirectUri)] });
   }
 
   return router;
 }
 
-function flowInput(interaction: Interaction) {
-  return { loginHint: interaction.request.loginHint };
+/** A login flow starts from the login_hint; an enrollment flow from the signed-in user. */
+function flowInput(interaction: Interaction): LoginFlowInput | EnrollmentFlowInput {
+  return interaction.kind === "login" ? { loginHint: interaction.request.loginHint } : { sub: interaction.sub };
 }
 
-/** The form as an event: `event` names it, other string fields are its data. */
-function toEvent(body: Record<string, unknown>): FlowEvent | undefined {
+function langOf(interaction: Interaction): string | undefined {
+  return interaction.kind === "login" ? interaction.request.lang : interaction.lang;
+}
+
+/**
+ * The form as an event: `event` names it, other string fields are its data, and the request's facts
+ * (RequestFacts) are added by the runtime, replacing any form field of the same name.
+ */
+function toEvent(body: Record<string, unknown>, facts: RequestFacts): FlowEvent | undefined {
   const type = body.event;
   if (typeof type !== "string" || !EVENT_NAME.test(type)) return undefined;
   const event: FlowEvent = { type };
   for (const [name, value] of Object.entries(body)) if (!RESERVED_FIELDS.has(name) && typeof value === "string") event[name] = value;
-  return event;
+  return { ...event, ...facts };
 }

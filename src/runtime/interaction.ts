@@ -1,23 +1,44 @@
 import type { AuthorizationRequest } from "../oauth/authorization-request.ts";
+import type { Lang } from "../views/lang.ts";
 
 /**
- * One authorize request that needs the user: the login flow's persisted snapshot and everything needed
- * to finish the authorization. Bound to the browser that started it by a cookie (stored as a hash), and
- * to its forms by a CSRF token.
+ * One run of a flow for a person at a browser: a login for an authorize request, or the enrollment of
+ * a factor method by a signed-in user. It holds the flow's persisted snapshot and what is needed to
+ * finish. Bound to the browser that started it by a cookie (stored as a hash), and to its forms by a
+ * CSRF token.
  */
-export interface Interaction {
+export type Interaction = LoginInteraction | EnrollmentInteraction;
+
+interface InteractionBase {
   id: string;
   /** SHA-256 of the browser-binding cookie value. */
   browserHash: string;
   csrf: string;
-  request: AuthorizationRequest;
   flowId: string;
   /** Hash of the flow's machine definitions when the snapshot was taken: a changed flow restarts cleanly. */
   flowHash: string;
   /** XState persisted snapshot, never taken while an invoked actor runs. Absent before the first step. */
   snapshot?: unknown;
-  /** prompt=login over a live session: whom the page says is signed in. */
-  signedInAs?: string;
   /** Epoch ms. */
   expiresAt: number;
 }
+
+/** A login that answers an authorize request. */
+export interface LoginInteraction extends InteractionBase {
+  kind: "login";
+  request: AuthorizationRequest;
+  /** prompt=login over a live session: whom the page says is signed in. */
+  signedInAs?: string;
+}
+
+/** A signed-in user enrolling one factor method (from the account page). */
+export interface EnrollmentInteraction extends InteractionBase {
+  kind: "enrollment";
+  sub: string;
+  method: string;
+  lang: Lang;
+}
+
+/** What the creator of an interaction provides; the store adds id, binding, CSRF token and expiry. */
+export type NewInteraction = Omit<LoginInteraction, keyof InteractionBase | "flowId" | "flowHash"> & Pick<InteractionBase, "flowId" | "flowHash">
+  | Omit<EnrollmentInteraction, keyof InteractionBase | "flowId" | "flowHash"> & Pick<InteractionBase, "flowId" | "flowHash">;

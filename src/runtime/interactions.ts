@@ -3,7 +3,7 @@ import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import type { Clock } from "../clock.ts";
 import type { RecordStore, Store } from "../stores/store.ts";
-import type { Interaction } from "./interaction.ts";
+import type { Interaction, NewInteraction } from "./interaction.ts";
 
 const random = () => randomBytes(24).toString("base64url");
 
@@ -23,7 +23,7 @@ export class Interactions {
   }
 
   /** A new interaction and the cookie value that binds it to this browser. */
-  async create(fields: Pick<Interaction, "request" | "flowId" | "flowHash" | "signedInAs">): Promise<{ interaction: Interaction; browserCookie: string }> {
+  async create(fields: NewInteraction): Promise<{ interaction: Interaction; browserCookie: string }> {
     const browserCookie = random();
     const interaction: Interaction = {
       ...fields,

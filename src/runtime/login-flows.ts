@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { AnyStateMachine } from "xstate";
 import { createLoginFlow } from "../../flows/login.flow.ts";
+import { createEnrollmentFlow } from "../../flows/enrollment.flow.ts";
 import type { LoginFile } from "../config/types.generated.ts";
-import type { Provider } from "../provider.ts";
-import type { ConfiguredMethod } from "./method-plugins.ts";
+import type { LoadedMethod } from "./loaded-methods.ts";
 
 /** A flow ready to run: its machine with every method machine and actor provided, and its definition hash. */
 export interface RunnableFlow {
@@ -11,27 +11,33 @@ export interface RunnableFlow {
   machine: AnyStateMachine;
   hash: string;
   /** The methods the flow may invoke, by id (the runtime derives amr and acr from them, and finds their views). */
-  methods: ReadonlyMap<string, ConfiguredMethod>;
+  methods: ReadonlyMap<string, LoadedMethod>;
 }
 
+/** The id of the flow that enrolls a method. */
+export const enrollmentFlowId = (methodId: string) => `enroll.${methodId}`;
+
 /**
- * Builds the runnable flows named in login.yaml. This is where the runtime wires plugins in: a flow
- * invokes a method by id; here that id is bound to the plugin's machine, whose actors the plugin
- * supplies for this provider.
+ * Builds the runnable flows: the login flows named in login.yaml, and one enrollment flow per method
+ * that can be enrolled. This is where the runtime wires plugins in: a flow invokes a method by id;
+ * here that id is bound to the plugin's machine, whose actors the plugin supplies for this provider.
  */
-export function buildLoginFlows(provider: Provider, login: LoginFile, methods: ReadonlyMap<string, ConfiguredMethod>): Map<string, RunnableFlow> {
+export function buildFlows(login: LoginFile, methods: ReadonlyMap<string, LoadedMethod>): Map<string, RunnableFlow> {
   const flows = new Map<string, RunnableFlow>();
   const defaultMethods = new Map(login.default_flow.methods.map((id) => [id, methods.get(id)!]));
-  flows.set("default", runnable("default", createLoginFlow([...defaultMethods.keys()]), defaultMethods, provider));
+  flows.set("default", runnable("default", createLoginFlow([...defaultMethods.keys()]), defaultMethods, (m) => m.plugin.machine));
+  for (const [id, method] of methods) {
+    if (!method.plugin.enrollment) continue;
+    const flowId = enrollmentFlowId(id);
+    flows.set(flowId, runnable(flowId, createEnrollmentFlow(id), new Map([[id, method]]), (m) => m.plugin.enrollment!));
+  }
   return flows;
 }
 
-function runnable(id: string, flow: AnyStateMachine, methods: ReadonlyMap<string, ConfiguredMethod>, provider: Provider): RunnableFlow {
-  const actors = Object.fromEntries(
-    [...methods].map(([methodId, { plugin, settings }]) => [methodId, plugin.machine.provide({ actors: plugin.actors({ provider, settings }) })]),
-  );
+function runnable(id: string, flow: AnyStateMachine, methods: ReadonlyMap<string, LoadedMethod>, machineOf: (m: LoadedMethod) => AnyStateMachine): RunnableFlow {
+  const actors = Object.fromEntries([...methods].map(([methodId, method]) => [methodId, machineOf(method).provide({ actors: method.actors })]));
   const hash = createHash("sha256").update(describe(flow));
-  for (const [methodId, { plugin }] of methods) hash.update(`\n${methodId}:`).update(describe(plugin.machine));
+  for (const [methodId, method] of methods) hash.update(`\n${methodId}:`).update(describe(machineOf(method)));
   return { id, machine: flow.provide({ actors }), hash: hash.digest("base64url").slice(0, 22), methods };
 }
 

@@ -1,14 +1,31 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
 import { ConfigError, type ConfigIssue } from "../config/config-error.ts";
 import type { LoginFile } from "../config/types.generated.ts";
 import type { FactorPlugin } from "./factor-plugin.ts";
 
-/** A configured method: its plugin and its validated settings from login.yaml. */
+/** The runtime's own keys of `methods.<id>` in login.yaml; everything else is the plugin's settings. */
+export interface RuntimeMethodSettings {
+  /** The plugin folder, relative to the config directory (default: flows/methods/<id>/). */
+  from?: string;
+  /** Replaces the plugin's amr value in tokens. */
+  amr?: string;
+  /** Failed attempts per account before the method locks for the window (default: provider.yaml's password_attempts). */
+  attempts?: { max_failures?: number; window?: string };
+}
+
+const RUNTIME_KEYS: ReadonlySet<string> = new Set(["from", "amr", "attempts"]);
+
+/** A configured method: its plugin, its folder, the runtime's settings and its own validated settings. */
 export interface ConfiguredMethod {
   plugin: FactorPlugin;
+  /** The folder the plugin was loaded from (its i18n/ lives there). */
+  dir: string;
+  /** The amr value tokens carry for it (config override, else the plugin's). */
+  amr: string;
+  runtime: RuntimeMethodSettings;
   settings: Record<string, unknown>;
 }
 
@@ -16,18 +33,19 @@ export interface ConfiguredMethod {
 export const METHODS_DIR = new URL("../../flows/methods/", import.meta.url).pathname;
 
 /**
- * Finds the plugin of every method configured in login.yaml — folder `<dir>/<id>/index.ts`, searched
- * in `dirs` in order — and validates its settings against the plugin's own schema. Every problem is
- * reported at once, as a config error on login.yaml.
+ * Finds the plugin of every method configured in login.yaml — `methods.<id>.from` (relative to the
+ * config directory), else `flows/methods/<id>/` — and validates its settings against the plugin's own
+ * schema. Every problem is reported at once, as a config error on login.yaml.
  */
-export async function loadMethodPlugins(login: LoginFile, dirs: readonly string[] = [METHODS_DIR]): Promise<Map<string, ConfiguredMethod>> {
+export async function loadMethodPlugins(login: LoginFile, configDir: string): Promise<Map<string, ConfiguredMethod>> {
   const methods = new Map<string, ConfiguredMethod>();
   const issues: ConfigIssue[] = [];
   const ajv = new Ajv({ strict: true, allErrors: true, useDefaults: true });
-  for (const [id, settings] of Object.entries(login.methods)) {
-    const dir = dirs.map((d) => join(d, id)).find((d) => existsSync(join(d, "index.ts")));
-    if (!dir) {
-      issues.push({ file: "login.yaml", path: `methods.${id}`, message: `no factor plugin "${id}" (looked for ${dirs.map((d) => join(d, id, "index.ts")).join(", ")})` });
+  for (const [id, configured] of Object.entries(login.methods)) {
+    const { runtime, settings } = splitSettings(configured);
+    const dir = runtime.from === undefined ? join(METHODS_DIR, id) : isAbsolute(runtime.from) ? runtime.from : resolve(configDir, runtime.from);
+    if (!existsSync(join(dir, "index.ts"))) {
+      issues.push({ file: "login.yaml", path: `methods.${id}`, message: `no factor plugin "${id}" (looked for ${join(dir, "index.ts")})` });
       continue;
     }
     const plugin = ((await import(pathToFileURL(join(dir, "index.ts")).href)) as { default: FactorPlugin }).default;
@@ -36,13 +54,19 @@ export async function loadMethodPlugins(login: LoginFile, dirs: readonly string[
       continue;
     }
     const validate = ajv.compile(plugin.configSchema);
-    const own = structuredClone(settings) as Record<string, unknown>;
-    if (!validate(own)) {
+    if (!validate(settings)) {
       for (const e of validate.errors ?? []) issues.push({ file: "login.yaml", path: `methods.${id}${e.instancePath.replaceAll("/", ".")}`, message: e.message ?? "invalid" });
       continue;
     }
-    methods.set(id, { plugin, settings: own });
+    methods.set(id, { plugin, dir, amr: runtime.amr ?? plugin.amr, runtime, settings });
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return methods;
+}
+
+function splitSettings(configured: Record<string, unknown>): { runtime: RuntimeMethodSettings; settings: Record<string, unknown> } {
+  const runtime: Record<string, unknown> = {};
+  const settings: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(structuredClone(configured))) (RUNTIME_KEYS.has(key) ? runtime : settings)[key] = value;
+  return { runtime: runtime as RuntimeMethodSettings, settings };
 }

@@ -20,13 +20,29 @@ export interface Translations {
   translate(lang: Lang, key: string, params?: Readonly<Record<string, unknown>>): string;
 }
 
-const KEY_PATTERN = /^[a-z0-9_-]+(\.[a-z0-9_-]+)+$/;
+const KEY_PATTERN = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/;
 const PLACEHOLDER = /\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g;
 
-export function loadTranslations(i18nDir: string): Translations {
+/** More UI strings from another folder (a factor plugin's `i18n/`), their keys under `prefix.`. */
+export interface StringSource {
+  dir: string;
+  prefix: string;
+}
+
+export function loadTranslations(i18nDir: string, more: readonly StringSource[] = []): Translations {
   const problems: string[] = [];
   const tables = new Map<Lang, Map<string, string>>();
   for (const lang of LANGS) tables.set(lang, readTable(join(i18nDir, `${lang}.yaml`), problems));
+  for (const { dir, prefix } of more) {
+    for (const lang of LANGS) {
+      const table = tables.get(lang)!;
+      for (const [key, text] of readTable(join(dir, `${lang}.yaml`), problems)) {
+        const full = `${prefix}.${key}`;
+        if (table.has(full)) problems.push(`${join(dir, `${lang}.yaml`)}: key "${key}" is already defined as "${full}"`);
+        table.set(full, text);
+      }
+    }
+  }
 
   const reference = tables.get("en")!;
   const allKeys = new Set<string>();

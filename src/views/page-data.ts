@@ -46,6 +46,33 @@ export type LoginPageData = {
   loginHint?: string;
   /** Posts event=CHOOSE_METHOD&method=<id> with the csrf field. */
   otherMethods?: { id: string; labelKey: string }[];
+  /** CSP nonce for a method's own <script> elements. */
+  nonce?: string;
+  /** Where the current method's routes are mounted (/methods/<id>). */
+  methodPath?: string;
+};
+
+/** `enroll`: one step of a method's enrollment machine. */
+export type EnrollPageData = {
+  methodLabelKey: string;
+  csrf: string;
+  action: string;
+  errorKey?: string;
+  methodPartial: string;
+  method: Record<string, unknown>;
+  nonce?: string;
+  methodPath?: string;
+};
+
+/** `account`: the signed-in user's factor methods, with enroll and remove forms. */
+export type AccountPageData = {
+  userName: string;
+  csrf: string;
+  enrollAction: string;
+  removeAction: string;
+  /** A UI string key: what the last action did. */
+  notice?: string;
+  methods: { id: string; labelKey: string; enrolledAt?: string }[];
 };
 
 /** `logout-confirm`: asks before an end-session request without a valid id_token_hint. */
@@ -76,6 +103,8 @@ export type PageDataByView = {
   "form-post": FormPostPageData;
   "top-redirect": TopRedirectPageData;
   login: LoginPageData;
+  enroll: EnrollPageData;
+  account: AccountPageData;
   "logout-confirm": LogoutConfirmPageData;
   "logged-out": LoggedOutPageData;
   "interaction-expired": InteractionExpiredPageData;

@@ -3,7 +3,7 @@ import { basename, join } from "node:path";
 import Handlebars from "handlebars";
 import { checkTemplate } from "./check-template.ts";
 import { htmlLang, isLang, type Lang } from "./lang.ts";
-import { loadTranslations, type Translations } from "./load-translations.ts";
+import { loadTranslations, type StringSource, type Translations } from "./load-translations.ts";
 import { ViewSetupError } from "./view-setup-error.ts";
 
 /**
@@ -35,6 +35,8 @@ export interface ViewEngineOptions {
   viewsDir: string;
   /** Where the stylesheet is served, relative to the issuer's host (default "/assets"). */
   assetsUrl?: string;
+  /** More UI strings: the factor plugins' i18n/ folders, each under its own key prefix. */
+  strings?: readonly StringSource[];
 }
 
 type Template = Handlebars.TemplateDelegate;
@@ -50,7 +52,7 @@ const COMPILE_OPTIONS: CompileOptions = {
 export function createViewEngine(options: ViewEngineOptions): ViewEngine {
   const { viewsDir } = options;
   const assetsUrl = (options.assetsUrl ?? "/assets").replace(/\/+$/, "");
-  const translations = loadTranslations(join(viewsDir, "i18n"));
+  const translations = loadTranslations(join(viewsDir, "i18n"), options.strings);
   const hbs = Handlebars.create();
   registerHelpers(hbs, translations);
 

@@ -3,6 +3,7 @@ import { fromPromise } from "xstate";
 import { createLoginFlow } from "../../flows/login.flow.ts";
 import passwordPlugin from "../../flows/methods/password/index.ts";
 import type { RunnableFlow } from "../../src/runtime/login-flows.ts";
+import type { LoadedMethod } from "../../src/runtime/loaded-methods.ts";
 import { currentView, runFlowStep } from "../../src/runtime/flow-step.ts";
 
 /** The default flow over the real password machine, with its checkPassword actor replaced by a table. */
@@ -11,7 +12,7 @@ function flowWith(check: (u: string, p: string) => Promise<string | undefined>):
     actors: { checkPassword: fromPromise(async ({ input }: { input: { username: string; password: string } }) => ({ sub: await check(input.username, input.password) })) },
   });
   const machine = createLoginFlow(["password"]).provide({ actors: { password: method } });
-  return { id: "default", machine, hash: "h", methods: new Map([["password", { plugin: passwordPlugin, settings: {} }]]) };
+  return { id: "default", machine, hash: "h", methods: new Map([["password", { plugin: passwordPlugin, amr: "password" } as LoadedMethod]]) };
 }
 
 const alice = async (u: string, p: string) => (u === "alice" && p === "right" ? "E10001" : undefined);
@@ -37,7 +38,7 @@ describe("runFlowStep", () => {
     const first = await runFlowStep(flow, { input: {} });
     const wrong = await runFlowStep(flow, { input: {}, persisted: first.persisted, event: { type: "SUBMIT_PASSWORD", username: "alice", password: "s3cret-guess" } });
     expect(currentView(wrong)?.view).toBe("password");
-    expect(wrong.method?.snapshot.context).toMatchObject({ username: "alice", errorKey: "password.wrong" });
+    expect(wrong.method?.snapshot.context).toMatchObject({ username: "alice", errorKey: "method.password.wrong" });
     expect(JSON.stringify(wrong.persisted)).not.toContain("s3cret-guess");
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { RawBrowser } from "../support/raw-browser.ts";
 import { authorizeUrl, openLoginPage, responseParams, submitPassword } from "../support/browser-login.ts";
-import type { Interaction } from "../../src/runtime/interaction.ts";
+import type { Interaction, LoginInteraction } from "../../src/runtime/interaction.ts";
 
 let p: TestProvider;
 beforeAll(async () => {
@@ -44,7 +44,7 @@ describe("the flow runtime over HTTP", () => {
   it("answers 503 and keeps the previous step when the store fails during a step", async () => {
     const browser = new RawBrowser();
     const page = await openLoginPage(browser, authorizeUrl(p.issuer));
-    const limiter = p.provider.passwordAttempts as unknown as { tryAttempt: (s: string) => Promise<boolean> };
+    const limiter = p.provider.methods.get("password")!.context.attempts as unknown as { tryAttempt: (s: string) => Promise<boolean> };
     const original = limiter.tryAttempt;
     const { StoreUnavailableError } = await import("../../src/stores/store-unavailable-error.ts");
     limiter.tryAttempt = async () => {
@@ -103,8 +103,8 @@ describe("a native app's private-use redirect URI", () => {
     const browser = new RawBrowser();
     const page = await openLoginPage(browser, authorizeUrl(native.issuer));
     const id = idOf(page.url);
-    const stored = (await native.provider.store.namespace<Interaction>("interactions").get(id))!;
-    await native.provider.store.namespace<Interaction>("interactions").set(id, { ...stored, request: { ...stored.request, clientId: "gone-client" } }, 60_000);
+    const stored = (await native.provider.store.namespace<LoginInteraction>("interactions").get(id))!;
+    await native.provider.store.namespace<LoginInteraction>("interactions").set(id, { ...stored, request: { ...stored.request, clientId: "gone-client" } }, 60_000);
     const answer = await submitPassword(browser, page, "alice", "alice-password");
     expect(answer.status).toBe(400);
     expect(answer.headers.get("content-type")).toMatch(/^text\/html/);

@@ -8,7 +8,7 @@ import { createNonce, originOf, writePage, type PageHeaderOptions } from "../../
 import { createViewEngine } from "../../src/views/view-engine.ts";
 import { VIEWS_DIR } from "../../src/views/views-dir.ts";
 import { inCi } from "../support/require-service.ts";
-import { hostileCases, TEXT, withTestPartial, type PageCase } from "./page-fixtures.ts";
+import { hostileCases, PLUGIN_STRINGS, TEXT, withTestPartial, type PageCase } from "./page-fixtures.ts";
 
 /**
  * The pages in a real browser (Debian's chromium): hostile data leaves no element, attribute or
@@ -23,7 +23,7 @@ if (!haveChromium) {
   console.warn(`!!! SKIPPED: browser page suite — ${CHROMIUM} missing (apt-get install chromium)`);
 }
 
-const engine = withTestPartial(createViewEngine({ viewsDir: VIEWS_DIR }));
+const engine = withTestPartial(createViewEngine({ viewsDir: VIEWS_DIR, strings: PLUGIN_STRINGS }));
 
 interface Served {
   html: string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { LANGS } from "../../src/views/lang.ts";
 import { createViewEngine, safeUrl, scriptJson } from "../../src/views/view-engine.ts";
 import { VIEWS_DIR } from "../../src/views/views-dir.ts";
-import { BREAKOUT_URL, hostileCases, NONCE, ORDINARY, SCRIPT_URLS, withTestPartial } from "./page-fixtures.ts";
+import { BREAKOUT_URL, hostileCases, NONCE, ORDINARY, PLUGIN_STRINGS, SCRIPT_URLS, withTestPartial } from "./page-fixtures.ts";
 
 /**
  * Every reflected value must come out as text: hostile values (markup, both quotes, backticks, `=`,
@@ -10,7 +10,7 @@ import { BREAKOUT_URL, hostileCases, NONCE, ORDINARY, SCRIPT_URLS, withTestParti
  * language, and the output is checked tag by tag. test/views/escaping-in-browser.test.ts checks the
  * same pages in Chromium.
  */
-const engine = withTestPartial(createViewEngine({ viewsDir: VIEWS_DIR }));
+const engine = withTestPartial(createViewEngine({ viewsDir: VIEWS_DIR, strings: PLUGIN_STRINGS }));
 
 // Attributes our templates write; an injected attribute (onclick=…, src=…) is anything else.
 const ATTRIBUTES = new Set([
@@ -18,7 +18,7 @@ const ATTRIBUTES = new Set([
   "type", "value", "role", "for", "src", "title", "aria-hidden", "tabindex", "nonce",
 ]);
 const TAGS = new Set(["html", "head", "meta", "title", "link", "body", "main", "footer", "h1", "h2", "p", "div", "section",
-  "form", "input", "button", "ul", "li", "a", "label", "noscript", "iframe", "script"]);
+  "form", "input", "button", "ul", "li", "a", "label", "noscript", "iframe", "script", "span", "img", "video", "canvas", "strong"]);
 const URL_ATTRIBUTES = new Set(["href", "src", "action"]);
 
 function decode(value: string): string {

@@ -1,10 +1,12 @@
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { LANGS } from "../../src/views/lang.ts";
 import { loadTranslations } from "../../src/views/load-translations.ts";
 import { VIEWS_DIR } from "../../src/views/views-dir.ts";
+import { METHODS_DIR } from "../../src/runtime/method-plugins.ts";
 
 const files = Object.fromEntries(
   LANGS.map((lang) => [lang, parse(readFileSync(join(VIEWS_DIR, "i18n", `${lang}.yaml`), "utf8")) as Record<string, string>]),
@@ -29,14 +31,12 @@ describe("UI strings", () => {
   it("keeps simplified and traditional Chinese apart", () => {
     expect(files.cn!["login.title"]).toBe("登录");
     expect(files.tw!["login.title"]).toBe("登入");
-    expect(files.cn!["password.username"]).not.toBe(files.tw!["password.username"]);
+    expect(files.cn!["account.not_enrolled"]).not.toBe(files.tw!["account.not_enrolled"]);
   });
 
   it("has the keys other parts of the provider use", () => {
     const needed = [
-      "password.username", "password.password", "password.submit", "password.wrong",
       "error.interaction_expired", "error.csrf", "error.login_failed",
-      ...["qrcode", "appotp", "password", "totp", "fido", "sms", "email", "face"].map((id) => `method.${id}.label`),
     ];
     for (const key of needed) expect(en, key).toHaveProperty([key]);
   });
@@ -48,6 +48,19 @@ describe("UI strings", () => {
         expect(typeof value).toBe("string");
       }
     }
+  });
+
+  it("loads every shipped factor plugin's strings, each with a label, under method.<id>.", () => {
+    const pluginDirs = readdirSync(METHODS_DIR).filter((id) => existsSync(join(METHODS_DIR, id, "i18n")));
+    expect(pluginDirs).toContain("password");
+    const t = loadTranslations(join(VIEWS_DIR, "i18n"), pluginDirs.map((id) => ({ dir: join(METHODS_DIR, id, "i18n"), prefix: `method.${id}` })));
+    for (const id of pluginDirs) for (const lang of LANGS) expect(t.translate(lang, `method.${id}.label`), `${id} ${lang}`).not.toBe("");
+  });
+
+  it("refuses a plugin's strings that miss a language's key", () => {
+    const dir = mkdtempSync(join(tmpdir(), "plugin-i18n-"));
+    for (const lang of LANGS) writeFileSync(join(dir, `${lang}.yaml`), lang === "vn" ? "label: x\n" : "label: x\nhint: y\n");
+    expect(() => loadTranslations(join(VIEWS_DIR, "i18n"), [{ dir, prefix: "method.demo" }])).toThrow('vn.yaml: missing key "method.demo.hint"');
   });
 
   it("fills placeholders and refuses unknown keys", () => {

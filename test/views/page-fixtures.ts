@@ -21,9 +21,9 @@ export const TEST_METHOD_PARTIAL = {
   name: "method-test",
   source: `<form method="post" action="{{safeUrl action}}">{{> csrf-field}}
 <p class="hint">{{method.hint}}</p>
-<label for="username">{{t "password.username"}}</label><input id="username" name="username" value="{{loginHint}}">
-<label for="password">{{t "password.password"}}</label><input id="password" name="password" type="password">
-<button type="submit" name="event" value="SUBMIT">{{t "password.submit"}}</button></form>`,
+<label for="username">{{t "method.password.username"}}</label><input id="username" name="username" value="{{loginHint}}">
+<label for="password">{{t "method.password.password"}}</label><input id="password" name="password" type="password">
+<button type="submit" name="event" value="SUBMIT">{{t "method.password.submit"}}</button></form>`,
 };
 
 export function withTestPartial(engine: ViewEngine): ViewEngine {
@@ -49,11 +49,11 @@ export const ORDINARY: PageCase[] = [
     csrf: "csrf-token",
     action: "/interaction/abc",
     signedInAs: "alice",
-    errorKey: "password.wrong",
+    errorKey: "method.password.wrong",
     methodPartial: "method-test",
     method: { hint: "hint" },
     loginHint: "alice",
-    otherMethods: [{ id: "totp", labelKey: "method.totp.label" }, { id: "fido", labelKey: "method.fido.label" }],
+    otherMethods: [{ id: "totp", labelKey: "method.password.label" }, { id: "fido", labelKey: "enroll.back" }],
   }),
   page("logout-confirm", "with client", { csrf: "csrf-token", action: "/connect/endsession", clientName: "Demo App" }),
   page("logout-confirm", "with cancel link", { csrf: "csrf-token", action: "/connect/endsession", cancelUrl: "https://client.example/" }),
@@ -62,6 +62,15 @@ export const ORDINARY: PageCase[] = [
     frontChannelUrls: ["https://a.example/logout?iss=x&sid=1", "https://b.example/logout"],
     postLogoutRedirectUri: "https://client.example/bye?state=s",
     nonce: NONCE,
+  }),
+  page("enroll", "a method's step", { methodLabelKey: "method.password.label", csrf: "csrf-token", action: "/interaction/abc", methodPartial: "method-test", method: { hint: "hint" }, nonce: NONCE }),
+  page("account", "one enrolled, one not", {
+    userName: "Alice",
+    csrf: "csrf-token",
+    enrollAction: "/account/enroll",
+    removeAction: "/account/remove",
+    notice: "account.enrolled_notice",
+    methods: [{ id: "password", labelKey: "method.password.label", enrolledAt: "2026-11-21" }, { id: "other", labelKey: "method.password.label" }],
   }),
   page("interaction-expired", "no way back", {}),
   page("interaction-expired", "with way back", { backUrl: "https://client.example/" }),
@@ -91,8 +100,10 @@ export function hostileCases(): PageCase[] {
       methodPartial: "method-test",
       method: { hint: TEXT },
       loginHint: TEXT,
-      otherMethods: [{ id: TEXT, labelKey: "method.sms.label" }],
+      otherMethods: [{ id: TEXT, labelKey: "method.password.label" }],
     }),
+    page("enroll", "hostile fields", { methodLabelKey: "method.password.label", csrf: TEXT, action: jsUrl, errorKey: "error.csrf", methodPartial: "method-test", method: { hint: TEXT }, methodPath: TEXT }),
+    page("account", "hostile fields", { userName: TEXT, csrf: TEXT, enrollAction: jsUrl, removeAction: jsUrl, methods: [{ id: TEXT, labelKey: "method.password.label", enrolledAt: TEXT }] }),
     page("logout-confirm", "hostile fields", { csrf: TEXT, action: jsUrl, clientName: TEXT, cancelUrl: jsUrl }),
     page("logged-out", "script-ending redirect", { frontChannelUrls: [jsUrl, BREAKOUT_URL], postLogoutRedirectUri: BREAKOUT_URL, nonce: NONCE }),
     page("interaction-expired", "hostile back link", { backUrl: jsUrl }),
@@ -106,3 +117,6 @@ export function hostileCases(): PageCase[] {
   }
   return cases;
 }
+
+/** The password plugin's UI strings: the stand-in partial and the login page cases use them. */
+export const PLUGIN_STRINGS = [{ dir: new URL("../../flows/methods/password/i18n", import.meta.url).pathname, prefix: "method.password" }];

@@ -6,9 +6,9 @@ import { HTML_LANG, LANGS } from "../../src/views/lang.ts";
 import { createViewEngine } from "../../src/views/view-engine.ts";
 import { ViewSetupError } from "../../src/views/view-setup-error.ts";
 import { VIEWS_DIR } from "../../src/views/views-dir.ts";
-import { hostileCases, ORDINARY, withTestPartial } from "./page-fixtures.ts";
+import { hostileCases, ORDINARY, PLUGIN_STRINGS, withTestPartial } from "./page-fixtures.ts";
 
-const engine = withTestPartial(createViewEngine({ viewsDir: VIEWS_DIR }));
+const engine = withTestPartial(createViewEngine({ viewsDir: VIEWS_DIR, strings: PLUGIN_STRINGS }));
 const EN_KEYS = Object.keys(readYamlKeys("en"));
 
 function readYamlKeys(lang: string): Record<string, true> {
@@ -22,7 +22,7 @@ function readYamlKeys(lang: string): Record<string, true> {
 
 describe("pages", () => {
   it("has ordinary and hostile test data for every page", () => {
-    expect(engine.views).toEqual(["error", "form-post", "interaction-expired", "logged-out", "login", "logout-confirm", "top-redirect"]);
+    expect(engine.views).toEqual(["account", "enroll", "error", "form-post", "interaction-expired", "logged-out", "login", "logout-confirm", "top-redirect"]);
     expect(new Set(ORDINARY.map((c) => c.view))).toEqual(new Set(engine.views));
     expect(new Set(hostileCases().map((c) => c.view))).toEqual(new Set(engine.views));
   });
@@ -48,7 +48,7 @@ describe("pages", () => {
     expect(html).toContain('<div class="error-box" role="alert">The user name or password is incorrect.</div>');
     expect(html).toContain('<input id="username" name="username" value="alice">');
     expect(html).toContain('<input type="hidden" name="event" value="CHOOSE_METHOD">');
-    expect(html).toContain('<button type="submit" class="button secondary" name="method" value="totp">Code from an authenticator app</button>');
+    expect(html).toContain('<button type="submit" class="button secondary" name="method" value="totp">Password</button>');
     expect(html.match(/<input type="hidden" name="csrf" value="csrf-token">/g)).toHaveLength(2);
   });
 
@@ -137,10 +137,10 @@ describe("createViewEngine", () => {
 
   describe("registerPartial", () => {
     it("compiles a plugin's partial at once and renders it inside the login page", () => {
-      const local = createViewEngine({ viewsDir: VIEWS_DIR });
-      local.registerPartial("method-demo", `<p class="demo">{{t "method.email.label"}} {{method.address}}</p>`);
+      const local = createViewEngine({ viewsDir: VIEWS_DIR, strings: PLUGIN_STRINGS });
+      local.registerPartial("method-demo", `<p class="demo">{{t "method.password.label"}} {{method.address}}</p>`);
       const html = local.render("login", { clientName: "A", csrf: "c", action: "/i", methodPartial: "method-demo", method: { address: "a@b" } }, "vn");
-      expect(html).toContain('<p class="demo">Mã qua email a@b</p>');
+      expect(html).toContain('<p class="demo">Mật khẩu a@b</p>');
     });
 
     it.each([
@@ -151,13 +151,13 @@ describe("createViewEngine", () => {
       ["json outside a script", "method-e", '<a title="{{json x}}">', /json .*only inside <script>/],
       ["an unknown partial", "method-f", "{{> nope}}", /unknown partial "nope"/],
     ])("refuses %s", (_label, name, source, message) => {
-      const local = createViewEngine({ viewsDir: VIEWS_DIR });
+      const local = createViewEngine({ viewsDir: VIEWS_DIR, strings: PLUGIN_STRINGS });
       expect(() => local.registerPartial(name, source)).toThrow(ViewSetupError);
       expect(() => local.registerPartial(name, source)).toThrow(message);
     });
 
     it("refuses a bad or duplicate name", () => {
-      const local = createViewEngine({ viewsDir: VIEWS_DIR });
+      const local = createViewEngine({ viewsDir: VIEWS_DIR, strings: PLUGIN_STRINGS });
       expect(() => local.registerPartial("Method/../x", "x")).toThrow("not a partial name");
       expect(() => local.registerPartial("csrf-field", "x")).toThrow('partial "csrf-field" is already registered');
     });
@@ -204,8 +204,8 @@ describe("createViewEngine", () => {
     it("fails when a language misses a key, naming file and key", () => {
       const views = copyViews();
       const file = join(views, "i18n", "vn.yaml");
-      writeFileSync(file, readFileSync(file, "utf8").replace(/^password\.wrong:.*$/m, ""));
-      expect(() => createViewEngine({ viewsDir: views })).toThrow('vn.yaml: missing key "password.wrong"');
+      writeFileSync(file, readFileSync(file, "utf8").replace(/^login\.other_methods:.*$/m, ""));
+      expect(() => createViewEngine({ viewsDir: views })).toThrow('vn.yaml: missing key "login.other_methods"');
     });
 
     it("fails when a language has other placeholders than English", () => {
@@ -216,7 +216,7 @@ describe("createViewEngine", () => {
     });
 
     it("uses the given assets URL for the stylesheet", () => {
-      const local = createViewEngine({ viewsDir: VIEWS_DIR, assetsUrl: "/sso/assets/" });
+      const local = createViewEngine({ viewsDir: VIEWS_DIR, strings: PLUGIN_STRINGS, assetsUrl: "/sso/assets/" });
       expect(local.render("interaction-expired", {}, "en")).toContain('href="/sso/assets/portcullis.css"');
     });
   });

@@ -11,9 +11,9 @@ const passwordPlugin: FactorPlugin = {
   amr: "password",
   configSchema: { type: "object", additionalProperties: false, properties: {} },
   machine: passwordMachine,
-  actors: ({ provider }) => ({
+  actors: ({ provider, attempts }) => ({
     checkPassword: fromPromise<PasswordVerdict, { username: string; password: string }>(async ({ input }) => ({
-      sub: await verifyUserPassword(provider, input.username, input.password),
+      sub: await verifyUserPassword(provider, attempts, input.username, input.password),
     })),
   }),
   views: { password: readFileSync(new URL("./password.hbs", import.meta.url), "utf8") },

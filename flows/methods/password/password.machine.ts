@@ -30,7 +30,7 @@ export const passwordMachine = setup({
   actions: {
     setUsername: assign({ username: ({ event }) => event.username }),
     setSub: assign({ sub: (_, verdict: PasswordVerdict) => verdict.sub, errorKey: undefined }),
-    setWrongPassword: assign({ errorKey: "password.wrong" }),
+    setWrongPassword: assign({ errorKey: "method.password.wrong" }),
   },
 }).createMachine({
   id: "password",

@@ -103,7 +103,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       }
       const flow = provider.flows.get("default")!;
       const signedInAs = ctx.session && request.prompt.includes("login") ? ctx.session.sub : undefined;
-      const { interaction, browserCookie } = await provider.interactions.create({ request, flowId: flow.id, flowHash: flow.hash, signedInAs });
+      const { interaction, browserCookie } = await provider.interactions.create({ kind: "login", request, flowId: flow.id, flowHash: flow.hash, signedInAs });
       const location = interactionPath(interaction.id);
       ctx.ex.res.appendHeader("Set-Cookie", provider.cookies.set(INTERACTION_COOKIE, browserCookie, { path: location, sameSiteNone: request.framed }));
       ctx.ex.res.writeHead(303, { Location: location, "Cache-Control": "no-store", "Content-Length": "0" });

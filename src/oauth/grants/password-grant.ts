@@ -44,7 +44,7 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
 };
 
 async function checkPassword(provider: Provider, username: string, password: string): Promise<string> {
-  const sub = await verifyUserPassword(provider, username, password);
+  const sub = await verifyUserPassword(provider, provider.passwordAttempts, username, password);
   if (sub === undefined) throw invalidGrant(WRONG);
   return sub;
 }

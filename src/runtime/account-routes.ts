@@ -1,0 +1,102 @@
+import express, { type Request, type Response, type Router } from "express";
+import type { Provider } from "../provider.ts";
+import type { BrowserPages } from "../http/browser-pages.ts";
+import { paths } from "../http/paths.ts";
+import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
+import { storeKeyHash } from "../crypto/store-key-hash.ts";
+import { SESSION_COOKIE } from "../sessions/session-cookie.ts";
+import { currentSession } from "../sessions/current-session.ts";
+import { resolveLang } from "../views/lang.ts";
+import { writePage } from "../views/page-headers.ts";
+import type { ViewEngine } from "../views/view-engine.ts";
+import { INTERACTION_COOKIE, interactionPath } from "./interaction-cookie.ts";
+import { enrollmentFlowId } from "./login-flows.ts";
+
+/**
+ * The signed-in user's account page (`/account`): the factor methods config offers for enrollment,
+ * which of them the user has enrolled, and buttons to enroll (an enrollment flow in the runtime) or
+ * remove them. It needs the browser's SSO session; its forms carry a CSRF token derived from the
+ * session cookie, which a page of another origin can neither read nor compute.
+ */
+export function accountRoutes(provider: Provider, views: ViewEngine, pages: BrowserPages): Router {
+  const router = express.Router();
+  const form = express.urlencoded({ extended: false, limit: 4096, parameterLimit: 10 });
+  const enrollable = () => [...provider.methods].filter(([, m]) => m.plugin.enrollment !== undefined).map(([id]) => id);
+
+  router.get(paths.account, (req, res, next) => {
+    show(req, res).catch(next);
+  });
+  router.post(`${paths.account}/enroll`, form, (req, res, next) => {
+    enroll(req, res).catch(next);
+  });
+  router.post(`${paths.account}/remove`, form, (req, res, next) => {
+    remove(req, res).catch(next);
+  });
+
+  async function signedIn(req: Request, res: Response) {
+    const session = await currentSession(provider, req);
+    if (!session) pages.error(req, res, 401, "login_required", "sign in to an application first, then come back to this page");
+    return session;
+  }
+
+  /** The CSRF token of the account forms: a hash of the session cookie under its own label. */
+  const csrfOf = (req: Request) => storeKeyHash(`account-csrf:${provider.cookies.read(req, SESSION_COOKIE) ?? ""}`);
+  const csrfMatches = (req: Request) => typeof req.body?.csrf === "string" && constantTimeEqual(req.body.csrf, csrfOf(req));
+
+  async function show(req: Request, res: Response): Promise<void> {
+    const session = await signedIn(req, res);
+    if (!session) return;
+    const user = provider.users.findBySub(session.sub)!;
+    const ids = enrollable();
+    const enrolled = new Map((await provider.enrollments.list(session.sub, ids)).map((e) => [e.method, e]));
+    const notice = typeof req.query.enrolled === "string" ? "account.enrolled_notice" : typeof req.query.removed === "string" ? "account.removed_notice" : undefined;
+    const html = views.render(
+      "account",
+      {
+        userName: user.claims.name ?? user.username,
+        csrf: csrfOf(req),
+        enrollAction: `${paths.account}/enroll`,
+        removeAction: `${paths.account}/remove`,
+        notice,
+        methods: ids.map((id) => ({ id, labelKey: `method.${id}.label`, enrolledAt: enrolled.has(id) ? new Date(enrolled.get(id)!.updatedAt).toISOString().slice(0, 10) : undefined })),
+      },
+      resolveLang(typeof req.query.lang === "string" ? req.query.lang : undefined, req.headers["accept-language"]),
+    );
+    writePage(res, 200, html);
+  }
+
+  /** Starts the method's enrollment flow for the signed-in user, in an interaction bound to this browser. */
+  async function enroll(req: Request, res: Response): Promise<void> {
+    const session = await signedIn(req, res);
+    if (!session) return;
+    const method = String(req.body?.method ?? "");
+    if (!csrfMatches(req)) return pages.error(req, res, 403, "invalid_request", "this form has expired; reload the account page");
+    const flow = provider.flows.get(enrollmentFlowId(method));
+    if (!enrollable().includes(method) || !flow) return pages.error(req, res, 400, "invalid_request", "this method cannot be enrolled here");
+    const lang = resolveLang(undefined, req.headers["accept-language"]);
+    const { interaction, browserCookie } = await provider.interactions.create({ kind: "enrollment", sub: session.sub, method, lang, flowId: flow.id, flowHash: flow.hash });
+    const location = interactionPath(interaction.id);
+    res.writeHead(303, {
+      Location: location,
+      "Cache-Control": "no-store",
+      "Content-Length": "0",
+      "Set-Cookie": provider.cookies.set(INTERACTION_COOKIE, browserCookie, { path: location }),
+    });
+    res.end();
+  }
+
+  async function remove(req: Request, res: Response): Promise<void> {
+    const session = await signedIn(req, res);
+    if (!session) return;
+    const method = String(req.body?.method ?? "");
+    if (!csrfMatches(req)) return pages.error(req, res, 403, "invalid_request", "this form has expired; reload the account page");
+    if (!enrollable().includes(method)) return pages.error(req, res, 400, "invalid_request", "this method cannot be removed here");
+    if (await provider.enrollments.remove(method, session.sub)) {
+      provider.logger.info({ event: "method_removed", sub: session.sub, method }, "factor method removed by its user");
+    }
+    res.writeHead(303, { Location: `${paths.account}?removed=${encodeURIComponent(method)}`, "Cache-Control": "no-store", "Content-Length": "0" });
+    res.end();
+  }
+
+  return router;
+}

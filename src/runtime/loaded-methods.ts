@@ -1,0 +1,39 @@
+import type { AnyActorLogic } from "xstate";
+import { parseDuration } from "../config/duration.ts";
+import type { Provider } from "../provider.ts";
+import { paths } from "../http/paths.ts";
+import { AttemptLimiter } from "../security/attempt-limiter.ts";
+import type { PluginContext } from "./factor-plugin.ts";
+import type { ConfiguredMethod } from "./method-plugins.ts";
+
+/** A configured method bound to this provider: the context its actors and routes get, and those actors. */
+export interface LoadedMethod extends ConfiguredMethod {
+  context: PluginContext;
+  actors: Record<string, AnyActorLogic>;
+}
+
+/** Where a plugin's routes are mounted. */
+export const methodRoutesPath = (methodId: string) => `${paths.methods}/${methodId}`;
+
+/**
+ * Binds every configured method to the provider: its per-account attempt limiter in the shared store
+ * (the method's own `attempts`, else provider.yaml's password_attempts), its enrollments, and its
+ * actors, built once.
+ */
+export function loadMethods(provider: Provider, configured: ReadonlyMap<string, ConfiguredMethod>): Map<string, LoadedMethod> {
+  const defaults = provider.config.provider.security.password_attempts;
+  const loaded = new Map<string, LoadedMethod>();
+  for (const [id, method] of configured) {
+    const policy = { ...defaults, ...method.runtime.attempts };
+    const context: PluginContext = {
+      provider,
+      settings: method.settings,
+      methodId: id,
+      attempts: new AttemptLimiter(provider.store.namespace("rateLimits"), `method:${id}`, policy.max_failures, parseDuration(policy.window) * 1000),
+      enrollments: provider.enrollments.forMethod(id),
+      routesPath: methodRoutesPath(id),
+    };
+    loaded.set(id, { ...method, context, actors: method.plugin.actors(context) });
+  }
+  return loaded;
+}
