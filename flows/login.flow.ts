@@ -1,5 +1,6 @@
 import { assign, createMachine, setup, type AnyStateMachine } from "xstate";
 import type { MethodInput, MethodOutput } from "../src/runtime/factor-plugin.ts";
+import { IDENTIFY_USER } from "./identify-user.machine.ts";
 
 /** What the login flow receives from the runtime. */
 export interface LoginFlowInput {
@@ -24,26 +25,44 @@ type LoginFlowEvent = { type: "CHOOSE_METHOD"; method?: string };
 // It never imports a method: a placeholder stands for each until then.
 const methodPlaceholder: AnyStateMachine = createMachine({ id: "method-placeholder" });
 
+/** A method as the flow sees it: its id, and whether it finds out who the user is itself. */
+export interface FlowMethod {
+  id: string;
+  /** False for a method that verifies a known user (TOTP, SMS): the flow identifies the user first. */
+  identifiesUser: boolean;
+}
+
 /**
  * The default login flow (one factor): the user passes one of the configured first-factor methods,
- * starting with the first in config order, and may switch to another at any time. Built per method
- * list, so the statechart shows exactly the methods a deployment offers.
+ * starting with the first in config order, and may switch to another at any time. A method that
+ * verifies a known user runs after the identify-user step (login_hint, else a user-name form). Built
+ * per method list, so the statechart shows exactly the methods a deployment offers.
  */
-export function createLoginFlow(methodIds: readonly string[]) {
-  if (methodIds.length === 0) throw new Error("the login flow needs at least one method");
-  const chooseMethod = methodIds.map((id) => ({ guard: { type: "isChosenMethod" as const, params: { method: id } }, target: `#login.${id}` }));
+export function createLoginFlow(methods: readonly FlowMethod[]) {
+  if (methods.length === 0) throw new Error("the login flow needs at least one method");
+  const chooseMethod = methods.map(({ id }) => ({ guard: { type: "isChosenMethod" as const, params: { method: id } }, target: `#login.${id}` }));
+  const invokeMethod = (id: string) => ({
+    id: "method",
+    src: id,
+    input: ({ context }: { context: LoginFlowContext }): MethodInput => ({ loginHint: context.loginHint, sub: context.sub }),
+    onDone: { target: "#login.authenticated", actions: { type: "recordMethod" as const, params: ({ event }: { event: { output: MethodOutput } }) => ({ method: id, sub: event.output.sub }) } },
+  });
   const states = Object.fromEntries(
-    methodIds.map((id) => [
+    methods.map(({ id, identifiesUser }) => [
       id,
-      {
-        invoke: {
-          id: "method",
-          src: id,
-          input: ({ context }: { context: LoginFlowContext }): MethodInput => ({ loginHint: context.loginHint }),
-          onDone: { target: "#login.authenticated", actions: { type: "recordMethod" as const, params: ({ event }: { event: { output: MethodOutput } }) => ({ method: id, sub: event.output.sub }) } },
-        },
-        on: { CHOOSE_METHOD: chooseMethod },
-      },
+      identifiesUser
+        ? { invoke: invokeMethod(id), on: { CHOOSE_METHOD: chooseMethod } }
+        : {
+            initial: "identifying",
+            on: { CHOOSE_METHOD: chooseMethod },
+            states: {
+              identifying: {
+                always: { guard: "isUserKnown" as const, target: "verifying" },
+                invoke: { id: "method", src: IDENTIFY_USER, input: ({ context }: { context: LoginFlowContext }): MethodInput => ({ loginHint: context.loginHint }), onDone: { target: "verifying", actions: "setIdentifiedUser" as const } },
+              },
+              verifying: { invoke: invokeMethod(id) },
+            },
+          },
     ]),
   );
   return setup({
@@ -53,17 +72,19 @@ export function createLoginFlow(methodIds: readonly string[]) {
       output: {} as LoginFlowOutput,
       events: {} as LoginFlowEvent,
     },
-    actors: Object.fromEntries(methodIds.map((id) => [id, methodPlaceholder])),
+    actors: Object.fromEntries([IDENTIFY_USER, ...methods.map(({ id }) => id)].map((id) => [id, methodPlaceholder])),
     guards: {
       isChosenMethod: ({ event }, params: { method: string }) => event.method === params.method,
+      isUserKnown: ({ context }) => context.sub !== undefined,
     },
     actions: {
+      setIdentifiedUser: assign({ sub: ({ event }) => (event as unknown as { output: MethodOutput }).output.sub }),
       recordMethod: assign(({ context }, params: { method: string; sub: string }) => ({ sub: params.sub, methods: [...context.methods, params.method] })),
     },
   }).createMachine({
     id: "login",
     context: ({ input }) => ({ loginHint: input.loginHint, methods: [] }),
-    initial: methodIds[0]!,
+    initial: methods[0]!.id,
     states: { ...states, authenticated: { type: "final" } },
     output: ({ context }) => ({ sub: context.sub!, methods: context.methods }),
   });

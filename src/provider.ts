@@ -153,7 +153,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   };
   // The methods' actors are bound to this provider, so they and the flows are built once it exists.
   for (const [id, method] of loadMethods(provider, configuredMethods)) methods.set(id, method);
-  for (const [id, flow] of buildFlows(config.login, methods)) flows.set(id, flow);
+  for (const [id, flow] of buildFlows(provider, config.login, methods)) flows.set(id, flow);
   return provider;
 }
 

@@ -64,6 +64,13 @@ export interface PluginContext<Settings = Record<string, unknown>> {
 export interface FactorPlugin<Settings = Record<string, unknown>> {
   id: string;
   class: FactorClass;
+  /**
+   * True when the method finds out who the user is (a password form, a trusted-app scan). False when
+   * it verifies a user already known (a TOTP or SMS code): the flow then identifies the user first
+   * (login_hint, else a user-name form) and passes `sub` in MethodInput — for an unknown name a decoy
+   * sub that has no enrollments, so the method must simply never accept it.
+   */
+  identifiesUser: boolean;
   /** The amr value the method adds to tokens (DESIGN: the method id; login.yaml `methods.<id>.amr` overrides). */
   amr: string;
   /** JSON Schema of the plugin's settings in config/login.yaml (`methods.<id>`, without the runtime's own keys). */

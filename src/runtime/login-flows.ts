@@ -4,6 +4,9 @@ import { createLoginFlow } from "../../flows/login.flow.ts";
 import { createEnrollmentFlow } from "../../flows/enrollment.flow.ts";
 import type { LoginFile } from "../config/types.generated.ts";
 import type { LoadedMethod } from "./loaded-methods.ts";
+import type { Provider } from "../provider.ts";
+import { IDENTIFY_USER } from "../../flows/identify-user.machine.ts";
+import { identifyUserRunnable } from "./identify-user.ts";
 
 /** A flow ready to run: its machine with every method machine and actor provided, and its definition hash. */
 export interface RunnableFlow {
@@ -22,10 +25,12 @@ export const enrollmentFlowId = (methodId: string) => `enroll.${methodId}`;
  * that can be enrolled. This is where the runtime wires plugins in: a flow invokes a method by id;
  * here that id is bound to the plugin's machine, whose actors the plugin supplies for this provider.
  */
-export function buildFlows(login: LoginFile, methods: ReadonlyMap<string, LoadedMethod>): Map<string, RunnableFlow> {
+export function buildFlows(provider: Provider, login: LoginFile, methods: ReadonlyMap<string, LoadedMethod>): Map<string, RunnableFlow> {
   const flows = new Map<string, RunnableFlow>();
+  const builtIn = { [IDENTIFY_USER]: identifyUserRunnable(provider) };
   const defaultMethods = new Map(login.default_flow.methods.map((id) => [id, methods.get(id)!]));
-  flows.set("default", runnable("default", createLoginFlow([...defaultMethods.keys()]), defaultMethods, (m) => m.plugin.machine));
+  const flowMethods = [...defaultMethods].map(([id, m]) => ({ id, identifiesUser: m.plugin.identifiesUser }));
+  flows.set("default", runnable("default", createLoginFlow(flowMethods), defaultMethods, (m) => m.plugin.machine, builtIn));
   for (const [id, method] of methods) {
     if (!method.plugin.enrollment) continue;
     const flowId = enrollmentFlowId(id);
@@ -34,10 +39,17 @@ export function buildFlows(login: LoginFile, methods: ReadonlyMap<string, Loaded
   return flows;
 }
 
-function runnable(id: string, flow: AnyStateMachine, methods: ReadonlyMap<string, LoadedMethod>, machineOf: (m: LoadedMethod) => AnyStateMachine): RunnableFlow {
-  const actors = Object.fromEntries([...methods].map(([methodId, method]) => [methodId, machineOf(method).provide({ actors: method.actors })]));
+function runnable(
+  id: string,
+  flow: AnyStateMachine,
+  methods: ReadonlyMap<string, LoadedMethod>,
+  machineOf: (m: LoadedMethod) => AnyStateMachine,
+  builtIn: Record<string, AnyStateMachine> = {},
+): RunnableFlow {
+  const actors = { ...builtIn, ...Object.fromEntries([...methods].map(([methodId, method]) => [methodId, machineOf(method).provide({ actors: method.actors })])) };
   const hash = createHash("sha256").update(describe(flow));
   for (const [methodId, method] of methods) hash.update(`\n${methodId}:`).update(describe(machineOf(method)));
+  for (const [machineId, machine] of Object.entries(builtIn)) hash.update(`\n${machineId}:`).update(describe(machine));
   return { id, machine: flow.provide({ actors }), hash: hash.digest("base64url").slice(0, 22), methods };
 }
 

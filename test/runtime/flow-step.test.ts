@@ -11,7 +11,7 @@ function flowWith(check: (u: string, p: string) => Promise<string | undefined>):
   const method = passwordPlugin.machine.provide({
     actors: { checkPassword: fromPromise(async ({ input }: { input: { username: string; password: string } }) => ({ sub: await check(input.username, input.password) })) },
   });
-  const machine = createLoginFlow(["password"]).provide({ actors: { password: method } });
+  const machine = createLoginFlow([{ id: "password", identifiesUser: true }]).provide({ actors: { password: method } });
   return { id: "default", machine, hash: "h", methods: new Map([["password", { plugin: passwordPlugin, amr: "password" } as LoadedMethod]]) };
 }
 

@@ -8,6 +8,7 @@ import { passwordMachine, type PasswordVerdict } from "./password.machine.ts";
 const passwordPlugin: FactorPlugin = {
   id: "password",
   class: "trusted",
+  identifiesUser: true,
   amr: "password",
   configSchema: { type: "object", additionalProperties: false, properties: {} },
   machine: passwordMachine,
