@@ -1,27 +1,10 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../src/crypto/password-hash.ts";
 import { verifySecret } from "../../src/crypto/secret-hash.ts";
+import { portcullis } from "../support/run-cli.ts";
 import { DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "../config/temp-config-dir.ts";
 
 afterAll(removeTempConfigDirs);
-
-const BIN = fileURLToPath(new URL("../../bin/portcullis.js", import.meta.url));
-
-/** Runs the real CLI in a child process, as an operator would. */
-function portcullis(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, PORTCULLIS_CONFIG: "", PORT: "", ...options.env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? "");
-  });
-}
 
 /** A stack trace line, which an operator's mistake must never produce. */
 const STACK_LINE = /^\s+at /m;

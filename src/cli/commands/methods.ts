@@ -1,0 +1,100 @@
+import { ConfigError } from "../../config/config-error.ts";
+import { StoreUnavailableError } from "../../stores/store-unavailable-error.ts";
+import { DirectoryInUseError } from "../../stores/directory-lock.ts";
+import type { Provider } from "../../provider.ts";
+import { CliError } from "../cli-error.ts";
+import type { Command } from "../command.ts";
+import { printConfigError } from "../print-config-error.ts";
+import { resolveCliSettings } from "../resolve-cli-settings.ts";
+import { CONFIG_OPTION } from "./config-options.ts";
+
+const USAGE = "methods list USER | methods reset USER [METHOD] | methods enroll USER METHOD [KEY=VALUE ...]";
+
+/**
+ * `portcullis methods ...`: an operator's view of a user's factor methods, in the store the config
+ * names. list shows what the user enrolled; reset removes one enrollment or all (a lost phone, a
+ * new TOTP app); enroll records one for the user through the method's plugin (e.g. a TOTP secret to
+ * hand over). With the embedded store the provider must be stopped first (one process owns the
+ * data directory); with Redis or PostgreSQL it runs alongside.
+ */
+export const methodsCommand: Command = {
+  name: "methods",
+  summary: "list, reset or enroll a user's factor methods (operator)",
+  positionals: { usage: "list|reset|enroll USER [METHOD] [KEY=VALUE ...]", max: 12 },
+  options: { ...CONFIG_OPTION },
+  async run({ values, positionals, stdout, stderr, env }) {
+    const [action, username, method, ...pairs] = positionals;
+    if (!action || !["list", "reset", "enroll"].includes(action) || !username) throw new CliError(`expected ${USAGE}`, { showUsage: true });
+    const { configDir } = resolveCliSettings(values, env);
+    const provider = await openProvider(configDir, stderr);
+    if (!provider) return 1;
+    try {
+      const user = provider.users.findByUsername(username);
+      if (!user) throw new CliError(`no user "${username}" in users.yaml`);
+      const enrollable = [...provider.methods].filter(([, m]) => m.plugin.enrollment || m.plugin.enrollByOperator).map(([id]) => id);
+      if (action === "list") {
+        const enrolled = new Map((await provider.enrollments.list(user.sub, enrollable)).map((e) => [e.method, e]));
+        for (const id of enrollable) {
+          const e = enrolled.get(id);
+          stdout.write(`${id.padEnd(10)} ${e ? `enrolled ${new Date(e.createdAt).toISOString()}, changed ${new Date(e.updatedAt).toISOString()}` : "-"}\n`);
+        }
+        return 0;
+      }
+      if (action === "reset") {
+        const targets = method ? [checkedMethod(method, enrollable)] : enrollable;
+        for (const id of targets) {
+          const removed = await provider.enrollments.remove(id, user.sub);
+          stdout.write(`${id}: ${removed ? "removed" : "was not enrolled"}\n`);
+          if (removed) provider.logger.info({ event: "method_reset", sub: user.sub, method: id }, "factor method reset by an operator");
+        }
+        return 0;
+      }
+      const id = checkedMethod(method, enrollable);
+      const loaded = provider.methods.get(id)!;
+      if (!loaded.plugin.enrollByOperator) throw new CliError(`${id} is enrolled by its user on the account page (/account), not by an operator`);
+      const options = Object.fromEntries(pairs.map(parsePair));
+      try {
+        stdout.write(`${await loaded.plugin.enrollByOperator(loaded.context, user.sub, options)}\n`);
+      } catch (error) {
+        if (error instanceof StoreUnavailableError) throw error;
+        throw new CliError(`${id}: ${(error as Error).message}`);
+      }
+      provider.logger.info({ event: "method_enrolled_by_operator", sub: user.sub, method: id }, "factor method enrolled by an operator");
+      return 0;
+    } finally {
+      await provider.close();
+    }
+  },
+};
+
+function checkedMethod(method: string | undefined, enrollable: string[]): string {
+  if (!method) throw new CliError("name the method");
+  if (!enrollable.includes(method)) throw new CliError(`"${method}" is not a configured method that can be enrolled (${enrollable.join(", ") || "none"})`);
+  return method;
+}
+
+function parsePair(pair: string): [string, string] {
+  const eq = pair.indexOf("=");
+  if (eq <= 0) throw new CliError(`expected KEY=VALUE, got ${JSON.stringify(pair)}`);
+  return [pair.slice(0, eq), pair.slice(eq + 1)];
+}
+
+/** The provider on the configured store, quietly (warnings only); undefined after printing a config error. */
+async function openProvider(configDir: string, stderr: NodeJS.WritableStream): Promise<Provider | undefined> {
+  // Imported here: the other commands should not load the provider.
+  const { loadConfig } = await import("../../config/load-config.ts");
+  const { createLogger } = await import("../../logging/create-logger.ts");
+  const { createProvider } = await import("../../provider.ts");
+  try {
+    const config = await loadConfig(configDir);
+    return await createProvider(config, { logger: createLogger("warn", stderr as never) });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      printConfigError(error, configDir, stderr);
+      return undefined;
+    }
+    if (error instanceof DirectoryInUseError) throw new CliError(`${error.message} — stop the provider first (the embedded store belongs to one process), or use Redis or PostgreSQL`);
+    if (error instanceof StoreUnavailableError) throw new CliError(`cannot reach the store: ${error.message}`);
+    throw error;
+  }
+}
