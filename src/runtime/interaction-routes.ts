@@ -148,7 +148,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
         clientName: client.name,
         signedInAs: signedIn ? (signedIn.claims.name ?? signedIn.username) : undefined,
         loginHint: interaction.request.loginHint,
-        otherMethods: [...flow.methods.keys()].filter((id) => id !== result.method?.id).map((id) => ({ id, labelKey: `method.${id}.label` })),
+        otherMethods: [...flow.methods.keys()].filter((id) => id !== currentMethodId(result)).map((id) => ({ id, labelKey: `method.${id}.label` })),
       },
       lang,
     );
@@ -159,6 +159,12 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   }
 
   return router;
+}
+
+/** The method the flow is in: its top-level state (the running child may be the identify step before it). */
+function currentMethodId(result: StepResult): string | undefined {
+  const value = result.snapshot.value as string | Record<string, unknown>;
+  return typeof value === "string" ? value : Object.keys(value)[0];
 }
 
 /** A login flow starts from the login_hint; an enrollment flow from the signed-in user. */

@@ -104,6 +104,17 @@ describe("a factor method from outside the project (test/plugins/pin)", () => {
     expect(normalise(locked.text)).toBe(normalise(pages[0]!));
   });
 
+  it("asks who is logging in first when there is no login_hint, offering only the other methods meanwhile", async () => {
+    const browser = new RawBrowser();
+    const login = await openLoginPage(browser, authorizeUrl(p.issuer));
+    const identify = await submit(browser, login, { event: "CHOOSE_METHOD", method: "pin" });
+    expect(identify.text).toContain('name="event" value="SUBMIT_USERNAME"');
+    expect(identify.text).toContain('name="method" value="password"');
+    expect(identify.text).not.toContain('name="method" value="pin"');
+    const pinPage = await submit(browser, identify, { event: "SUBMIT_USERNAME", username: "alice" });
+    expect(pinPage.text).toContain('name="event" value="SUBMIT_PIN"');
+  });
+
   it("asks an unknown user's PIN like anyone's and never accepts it", async () => {
     const answer = await pinLogin("4711", "nobody-here");
     expect(answer.status).toBe(200);
