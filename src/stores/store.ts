@@ -18,6 +18,8 @@ export const RECORD_KINDS = {
   enrollments: { durable: true },
   rateLimits: { durable: false },
   qrSessions: { durable: false },
+  /** TOTP and FIDO2: claimed time steps, enrollment secrets shown once, WebAuthn challenges (all single use). */
+  methodChallenges: { durable: false },
   keys: { durable: true },
   revokedTokens: { durable: true },
   claims: { durable: false },

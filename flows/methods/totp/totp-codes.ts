@@ -1,0 +1,22 @@
+import { verify } from "otplib";
+import type { TotpKey } from "./totp-enrollment-record.ts";
+
+/** A code as typed: apps show "123 456", so spaces are dropped; anything but `digits` digits is no code. */
+export function normaliseCode(code: string, digits: number): string | undefined {
+  const compact = code.replace(/\s+/g, "");
+  return compact.length === digits && /^[0-9]+$/.test(compact) ? compact : undefined;
+}
+
+/**
+ * The time step `code` belongs to, if it is the key's code for the current step or one step either
+ * side (RFC 6238 §5.2: allow one step of clock drift), else undefined. otplib takes epochs in
+ * seconds; a tolerance of one period covers exactly the neighbouring steps. otplib is stateless:
+ * whether the step was used already is for the caller to decide (TimeStepClaims).
+ */
+export async function matchTimeStep(key: TotpKey, code: string, nowMs: number): Promise<number | undefined> {
+  const token = normaliseCode(code, key.digits);
+  if (token === undefined) return undefined;
+  const result = await verify({ secret: key.secret, token, digits: key.digits, period: key.period, epoch: Math.floor(nowMs / 1000), epochTolerance: key.period });
+  // The functional verify's type also covers HOTP results, which have no time step.
+  return result.valid && "timeStep" in result ? result.timeStep : undefined;
+}

@@ -1,0 +1,14 @@
+import { generateURI } from "otplib";
+import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import type { TotpKey } from "./totp-enrollment-record.ts";
+import type { TotpSettings } from "./totp-settings.ts";
+
+/**
+ * The otpauth:// URI an authenticator app scans (Key Uri Format): the configured issuer, the user's
+ * login name as the account (what they recognise; the sub is an internal number), the secret and
+ * its parameters.
+ */
+export function otpauthUri(context: PluginContext<TotpSettings>, sub: string, key: TotpKey): string {
+  const account = context.provider.users.findBySub(sub)?.username ?? sub;
+  return generateURI({ issuer: context.settings.issuer, label: account, secret: key.secret, digits: key.digits, period: key.period });
+}
