@@ -21,8 +21,10 @@ import { handleAsset } from "../views/assets.ts";
 import { paths } from "./paths.ts";
 import { join } from "node:path";
 import { accountRoutes } from "../runtime/account-routes.ts";
+import { diagramRoutes } from "../diagrams/diagram-routes.ts";
 import { methodRoutesPath } from "../runtime/loaded-methods.ts";
 import { requestLineLogger } from "./request-log.ts";
+import { DEVICE_API_PATH, deviceApiRoutes } from "../trusted-app/device-api-routes.ts";
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -78,9 +80,11 @@ function createPagesApp(provider: Provider, views: ViewEngine, pages: BrowserPag
   });
   app.use(interactionRoutes(provider, views, pages));
   app.use(accountRoutes(provider, views, pages));
+  app.use(diagramRoutes(provider, views));
   for (const [id, method] of provider.methods) {
     if (method.plugin.routes) app.use(methodRoutesPath(id), method.plugin.routes(method.context));
   }
+  app.use(DEVICE_API_PATH, deviceApiRoutes(provider));
   app.use((_req, _res, next) => next(new OAuthError(404, "not_found", "no such endpoint")));
   app.use(errorHandler(provider.logger));
   return app;

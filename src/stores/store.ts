@@ -18,8 +18,14 @@ export const RECORD_KINDS = {
   enrollments: { durable: true },
   rateLimits: { durable: false },
   qrSessions: { durable: false },
+  /** Trusted app: login QR challenges, enrollment pages, device JWS ids. */
+  appChallenges: { durable: false },
+  /** Trusted app: one-time device enrollment tokens (an operator may hand one out while the provider is stopped). */
+  appEnrollTokens: { durable: true },
   /** TOTP and FIDO2: claimed time steps, enrollment secrets shown once, WebAuthn challenges (all single use). */
   methodChallenges: { durable: false },
+  /** SMS and e-mail: one-time codes (HMACs only), one current code per user, method and login. */
+  oneTimeCodes: { durable: false },
   keys: { durable: true },
   revokedTokens: { durable: true },
   claims: { durable: false },

@@ -1,0 +1,151 @@
+import { randomBytes } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
+import { SignJWT, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
+import { DEVICE_API_PATH, parseAcmeAuthUri } from "../acmeauth-uri.ts";
+import { DEVICE_JWS_TYPES, type DeviceJwsType } from "../device-jws.ts";
+import { dynamicCode } from "../dynamic-code.ts";
+
+/** What the app keeps about its enrollment (a JSON file for the CLI): the private key and the seed are secrets. */
+export interface DeviceState {
+  version: 1;
+  issuer: string;
+  sub: string;
+  deviceId: string;
+  name: string;
+  /** The device's P-256 key pair (the private `d` included). */
+  privateJwk: JWK;
+  /** The base32 seed of the dynamic code. */
+  seed: string;
+  /** The scan token of the last QR code scanned, which `approve` and `deny` answer. */
+  pendingChallenge?: string;
+}
+
+/** A refusal from the provider's device API: its HTTP status and `{error, error_description}`. */
+export class TrustedAppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly description: string,
+  ) {
+    super(`${status} ${error}: ${description}`);
+  }
+}
+
+export interface ClientOptions {
+  /** Milliseconds since the epoch (tests move it); default Date.now. */
+  clock?: () => number;
+}
+
+/**
+ * The reference trusted app (DESIGN "The trusted app"): what a phone does, as a library the tests use
+ * and the `portcullis app` CLI wraps. It enrolls from an acmeauth://enroll QR code (a new P-256 key
+ * pair; the provider returns the dynamic-code seed), scans acmeauth://login QR codes and approves them
+ * with the number the login page shows, shows the dynamic code, and makes silent-login tokens. It
+ * talks only to the provider it enrolled with: a QR code naming another issuer is refused.
+ */
+export class TrustedAppClient {
+  private key?: Awaited<ReturnType<typeof importJWK>>;
+  private readonly clock: () => number;
+
+  constructor(
+    readonly state: DeviceState,
+    options: ClientOptions = {},
+  ) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** Enrolls a new device from an acmeauth://enroll URI (the QR code's text). */
+  static async enroll(qrUri: string, name: string, options: ClientOptions = {}): Promise<TrustedAppClient> {
+    const parsed = parseAcmeAuthUri(qrUri);
+    if (parsed?.kind !== "enroll") throw new Error("not an acmeauth://enroll code");
+    const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
+    const publicJwk = await exportJWK(publicKey);
+    const answer = await postJson(parsed.issuer, "/enroll", { token: parsed.token, name, public_jwk: publicJwk });
+    const { device_id: deviceId, seed, sub } = answer as { device_id: string; seed: string; sub: string };
+    const state: DeviceState = { version: 1, issuer: parsed.issuer, sub, deviceId, name, privateJwk: await exportJWK(privateKey), seed };
+    return new TrustedAppClient(state, options);
+  }
+
+  /** A device saved with `save`. */
+  static async load(path: string, options: ClientOptions = {}): Promise<TrustedAppClient> {
+    const state = JSON.parse(await readFile(path, "utf8")) as DeviceState;
+    if (state.version !== 1 || !state.deviceId || !state.privateJwk?.d) throw new Error(`${path} does not hold an enrolled trusted-app device`);
+    return new TrustedAppClient(state, options);
+  }
+
+  /** Saves the device (readable by its owner only: it holds the private key and the seed). */
+  async save(path: string): Promise<void> {
+    await writeFile(path, `${JSON.stringify(this.state, null, 2)}\n`, { mode: 0o600 });
+  }
+
+  /** Scans an acmeauth://login QR code: the login page then shows this device and a number to approve with. */
+  async scan(qrUri: string, extra: { gps?: unknown; faceid?: unknown } = {}): Promise<void> {
+    const parsed = parseAcmeAuthUri(qrUri);
+    if (parsed?.kind !== "login") throw new Error("not an acmeauth://login code");
+    if (parsed.issuer !== this.state.issuer) throw new Error(`the code is from ${parsed.issuer}, not from ${this.state.issuer} where this device is enrolled`);
+    await this.send("/scan", DEVICE_JWS_TYPES.scan, { challenge: parsed.challenge, ...extra });
+    this.state.pendingChallenge = parsed.challenge;
+  }
+
+  /** Approves the scanned sign-in with the number the login page shows. */
+  async approve(number: string): Promise<void> {
+    await this.send("/approve", DEVICE_JWS_TYPES.approve, { challenge: this.pending(), number: number.trim() });
+    this.state.pendingChallenge = undefined;
+  }
+
+  /** Declines the scanned sign-in. */
+  async deny(): Promise<void> {
+    await this.send("/deny", DEVICE_JWS_TYPES.deny, { challenge: this.pending() });
+    this.state.pendingChallenge = undefined;
+  }
+
+  /** Revokes this device at the provider. */
+  async unenroll(): Promise<void> {
+    await this.send("/unenroll", DEVICE_JWS_TYPES.unenroll, {});
+  }
+
+  /** The dynamic code (method appotp) now, or at `atMs`. */
+  code(atMs = this.clock()): Promise<string> {
+    return dynamicCode(this.state.seed, atMs);
+  }
+
+  /** A silent-login token for `clientId` (the embedded web view presents it), valid `seconds`. */
+  silentLoginToken(clientId: string, seconds = 60): Promise<string> {
+    return this.sign(DEVICE_JWS_TYPES.silentLogin, { client_id: clientId }, { exp: Math.floor(this.clock() / 1000) + seconds });
+  }
+
+  /** A device JWS of this type with these claims (sub, aud, iat, jti filled in; `overrides` replace them). */
+  async sign(typ: DeviceJwsType, claims: Record<string, unknown>, overrides: Record<string, unknown> = {}): Promise<string> {
+    const key = (this.key ??= await importJWK(this.state.privateJwk, "ES256"));
+    const payload = { sub: this.state.sub, aud: this.state.issuer, iat: Math.floor(this.clock() / 1000), jti: randomBytes(16).toString("base64url"), ...claims, ...overrides };
+    return new SignJWT(payload).setProtectedHeader({ alg: "ES256", typ, kid: this.state.deviceId }).sign(key);
+  }
+
+  /** Posts a device JWS to the device API (tests send the same one twice to see it refused). */
+  postJws(path: string, jws: string): Promise<Record<string, unknown>> {
+    return postJson(this.state.issuer, path, { jws });
+  }
+
+  private async send(path: string, typ: DeviceJwsType, claims: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.postJws(path, await this.sign(typ, claims));
+  }
+
+  private pending(): string {
+    if (!this.state.pendingChallenge) throw new Error("no sign-in to answer: scan a QR code first");
+    return this.state.pendingChallenge;
+  }
+}
+
+/** POSTs JSON to the provider's device API; a refusal throws TrustedAppError. */
+async function postJson(issuer: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${issuer}${DEVICE_API_PATH}${path}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) });
+  const text = await res.text();
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // not JSON: reported below with the status
+  }
+  if (!res.ok) throw new TrustedAppError(res.status, String(json.error ?? "http_error"), String(json.error_description ?? text.slice(0, 200)));
+  return json;
+}

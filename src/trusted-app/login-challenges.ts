@@ -1,0 +1,154 @@
+import { randomBytes, randomInt } from "node:crypto";
+import type { Provider } from "../provider.ts";
+import type { RecordStore } from "../stores/store.ts";
+import { storeKeyHash } from "../crypto/store-key-hash.ts";
+import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
+import { loginUri } from "./acmeauth-uri.ts";
+import type { Device } from "./device-registry.ts";
+
+/**
+ * A login QR challenge. It has two names: the *challenge id*, which only the login page knows (it
+ * polls by it and sees the matching number), and the *scan token* in the QR code, which the app gets.
+ * The app therefore never learns the number it must be told: number matching holds.
+ */
+export interface LoginChallenge {
+  state: "pending" | "scanned" | "approved" | "rejected" | "denied";
+  /** The scan token (in the QR code); not a secret from the page that shows it. */
+  scanToken: string;
+  ttlMs: number;
+  expiresAt: number;
+  /** Set by the scan: the device and its user. */
+  sub?: string;
+  deviceId?: string;
+  deviceName?: string;
+  /** Number matching: shown on the login page after the scan, typed into the app to approve. */
+  number?: string;
+}
+
+/** What the login page (and its machine) may know of a challenge. */
+export type ChallengeView =
+  | { state: "pending"; uri: string; expiresAt: number }
+  | { state: "scanned"; deviceName: string; number: string; expiresAt: number }
+  | { state: "approved" | "rejected" | "denied" | "expired" };
+
+/** Why a scan or a decision was refused; `reason` is safe to tell the app. */
+export class ChallengeError extends Error {
+  constructor(
+    readonly reason: string,
+    /** true: the approval carried the wrong number (the challenge is now spent). */
+    readonly wrongNumber = false,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * The login QR challenges of the qrcode method, in the shared store (any provider process can take
+ * the page's poll, the app's scan or its approval). Each step is decided once: a scan and a decision
+ * each claim the challenge with an atomic `add` before writing it, and the approved challenge is
+ * consumed with `take`, so it logs one browser in, once.
+ */
+export class LoginChallenges {
+  constructor(
+    private readonly provider: Provider,
+    private readonly records: RecordStore<unknown>,
+  ) {}
+
+  /** A fresh challenge valid for `ttlMs`; the page keeps only its id. */
+  async create(ttlMs: number): Promise<{ challengeId: string; expiresAt: number }> {
+    const challengeId = randomBytes(16).toString("base64url");
+    const scanToken = randomBytes(16).toString("base64url");
+    const expiresAt = this.provider.clock() + ttlMs;
+    const challenge: LoginChallenge = { state: "pending", scanToken, ttlMs, expiresAt };
+    // The records outlive the challenge a little, so a late poll learns "expired" rather than nothing.
+    const keep = ttlMs + 60_000;
+    await this.records.set(scanKey(scanToken), challengeId, keep);
+    await this.records.set(challengeKey(challengeId), challenge, keep);
+    return { challengeId, expiresAt };
+  }
+
+  /** The challenge as its page sees it (unknown ids look expired). */
+  async view(challengeId: string): Promise<ChallengeView> {
+    const challenge = await this.get(challengeId);
+    if (!challenge || this.isExpired(challenge)) return { state: "expired" };
+    if (challenge.state === "pending") return { state: "pending", uri: loginUri(this.provider.issuer, challenge.scanToken), expiresAt: challenge.expiresAt };
+    if (challenge.state === "scanned") return { state: "scanned", deviceName: challenge.deviceName!, number: challenge.number!, expiresAt: challenge.expiresAt };
+    return { state: challenge.state };
+  }
+
+  /**
+   * Consumes an approved challenge (once, in any process): the user it logs in. Undefined when it is
+   * not approved, already consumed or expired.
+   */
+  async consumeApproved(challengeId: string): Promise<string | undefined> {
+    const challenge = (await this.records.take(challengeKey(challengeId))) as LoginChallenge | undefined;
+    if (!challenge || challenge.state !== "approved" || this.isExpired(challenge)) return undefined;
+    return challenge.sub;
+  }
+
+  /** Forgets a challenge whose page moved on (a new QR). */
+  async discard(challengeId: string): Promise<void> {
+    const challenge = (await this.records.take(challengeKey(challengeId))) as LoginChallenge | undefined;
+    if (challenge) await this.records.delete(scanKey(challenge.scanToken));
+  }
+
+  /** A device scanned the QR: the first scan wins; the number to match is drawn now. */
+  async scan(scanToken: string, sub: string, device: Device): Promise<void> {
+    const { challengeId, challenge } = await this.byScanToken(scanToken);
+    if (challenge.state !== "pending" || !(await this.claim("scanned", challengeId, challenge))) throw new ChallengeError("the QR code was already scanned");
+    const scanned: LoginChallenge = {
+      ...challenge,
+      state: "scanned",
+      sub,
+      deviceId: device.id,
+      deviceName: device.name,
+      number: String(randomInt(10, 100)),
+      // The user gets the full time again to read the number and approve.
+      expiresAt: this.provider.clock() + challenge.ttlMs,
+    };
+    await this.records.set(challengeKey(challengeId), scanned, challenge.ttlMs + 60_000);
+  }
+
+  /**
+   * The scanning device decides: approve with the number the page shows, or deny. A wrong number
+   * spends the challenge (the page starts over with a new QR), so the number cannot be guessed twice.
+   */
+  async decide(scanToken: string, sub: string, device: Device, decision: { approve: true; number: unknown } | { approve: false }): Promise<void> {
+    const { challengeId, challenge } = await this.byScanToken(scanToken);
+    if (challenge.state !== "scanned" || challenge.deviceId !== device.id || challenge.sub !== sub) throw new ChallengeError("this device has not scanned the QR code");
+    if (!(await this.claim("decided", challengeId, challenge))) throw new ChallengeError("the sign-in was already decided");
+    const matches = decision.approve && typeof decision.number === "string" && constantTimeEqual(decision.number, challenge.number!);
+    const state: LoginChallenge["state"] = !decision.approve ? "denied" : matches ? "approved" : "rejected";
+    // An approval leaves the page a moment to notice it, however late in the challenge's life it came.
+    const expiresAt = state === "approved" ? Math.max(challenge.expiresAt, this.provider.clock() + APPROVED_GRACE_MS) : challenge.expiresAt;
+    await this.records.set(challengeKey(challengeId), { ...challenge, state, expiresAt }, challenge.ttlMs + 60_000);
+    if (decision.approve && !matches) throw new ChallengeError("the number does not match the one on the sign-in page", true);
+  }
+
+  private async byScanToken(scanToken: unknown): Promise<{ challengeId: string; challenge: LoginChallenge }> {
+    if (typeof scanToken !== "string" || scanToken.length > 128) throw new ChallengeError("the QR code is not valid");
+    const challengeId = (await this.records.get(scanKey(scanToken))) as string | undefined;
+    const challenge = challengeId === undefined ? undefined : await this.get(challengeId);
+    if (!challengeId || !challenge || this.isExpired(challenge)) throw new ChallengeError("the QR code has expired");
+    return { challengeId, challenge };
+  }
+
+  /** One writer per step of a challenge, in any process. */
+  private claim(step: string, challengeId: string, challenge: LoginChallenge): Promise<boolean> {
+    return this.records.add(`${step}:${challengeId}`, 1, Math.max(1, challenge.expiresAt - this.provider.clock()) + 60_000);
+  }
+
+  private async get(challengeId: string): Promise<LoginChallenge | undefined> {
+    return (await this.records.get(challengeKey(challengeId))) as LoginChallenge | undefined;
+  }
+
+  private isExpired(challenge: LoginChallenge): boolean {
+    return this.provider.clock() >= challenge.expiresAt;
+  }
+}
+
+/** How long an approved challenge waits at least for its page to consume it. */
+const APPROVED_GRACE_MS = 30_000;
+
+const challengeKey = (challengeId: string) => `challenge:${challengeId}`;
+const scanKey = (scanToken: string) => `scan:${storeKeyHash(scanToken)}`;

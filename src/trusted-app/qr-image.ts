@@ -1,0 +1,12 @@
+import type { ServerResponse } from "node:http";
+import QRCode from "qrcode";
+
+/**
+ * Answers with a QR code of `text` as SVG (the login and enrollment pages load it with <img>, which
+ * their CSP allows from 'self'). Not cacheable: every code is one-time. The SVG holds only paths.
+ */
+export async function writeQrSvg(res: ServerResponse, text: string): Promise<void> {
+  const svg = await QRCode.toString(text, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+  res.writeHead(200, { "Content-Type": "image/svg+xml", "Cache-Control": "no-store", "Content-Length": String(Buffer.byteLength(svg)) });
+  res.end(svg);
+}
