@@ -21,6 +21,7 @@ import { handleAsset } from "../views/assets.ts";
 import { paths } from "./paths.ts";
 import { join } from "node:path";
 import { accountRoutes } from "../runtime/account-routes.ts";
+import { diagramRoutes } from "../diagrams/diagram-routes.ts";
 import { methodRoutesPath } from "../runtime/loaded-methods.ts";
 import { requestLineLogger } from "./request-log.ts";
 import { DEVICE_API_PATH, deviceApiRoutes } from "../trusted-app/device-api-routes.ts";
@@ -79,6 +80,7 @@ function createPagesApp(provider: Provider, views: ViewEngine, pages: BrowserPag
   });
   app.use(interactionRoutes(provider, views, pages));
   app.use(accountRoutes(provider, views, pages));
+  app.use(diagramRoutes(provider, views));
   for (const [id, method] of provider.methods) {
     if (method.plugin.routes) app.use(methodRoutesPath(id), method.plugin.routes(method.context));
   }

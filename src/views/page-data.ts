@@ -97,6 +97,32 @@ export type InteractionExpiredPageData = {
   backUrl?: string;
 };
 
+/** `diagrams`: the index of the flow diagrams this provider runs (GET /diagrams). */
+export type DiagramsPageData = {
+  /** The diagram pages' own stylesheet (wider card). */
+  stylesheetUrl: string;
+  /** descriptionKey: a `diagrams.kind.*` UI string; subject: its {subject} (a flow or method id, or ""). */
+  diagrams: { name: string; url: string; descriptionKey: string; subject: string }[];
+};
+
+/**
+ * `diagram`: one machine as a Mermaid statechart (GET /diagrams/<name>). CSP: nonce and
+ * inlineStyles (mermaid styles the SVG it inserts; see src/diagrams/diagram-routes.ts).
+ */
+export type DiagramPageData = {
+  name: string;
+  descriptionKey: string;
+  subject: string;
+  /** The Mermaid source, shown as text in <pre class="mermaid"> until mermaid draws it. */
+  source: string;
+  indexUrl: string;
+  stylesheetUrl: string;
+  /** mermaid's browser bundle. */
+  scriptUrl: string;
+  /** Without it the page shows the source only. */
+  nonce?: string;
+};
+
 /** Page name → its data. */
 export type PageDataByView = {
   error: ErrorPageData;
@@ -108,4 +134,6 @@ export type PageDataByView = {
   "logout-confirm": LogoutConfirmPageData;
   "logged-out": LoggedOutPageData;
   "interaction-expired": InteractionExpiredPageData;
+  diagrams: DiagramsPageData;
+  diagram: DiagramPageData;
 };

@@ -18,6 +18,12 @@ export interface PageHeaderOptions {
   frameAncestors?: string[];
   /** connect-src sources, e.g. 'self' for a page that polls (QR login). */
   connectSrc?: string[];
+  /**
+   * Inline styles ('unsafe-inline' in style-src): only for a page whose renderer writes <style>
+   * elements and style attributes — mermaid's SVG on /diagrams/<name> — and which holds nothing a
+   * style could leak (no form, token or personal data). Scripts stay nonce-only.
+   */
+  inlineStyles?: boolean;
 }
 
 /** A fresh CSP nonce: 128 random bits, base64url. */
@@ -58,7 +64,7 @@ const NONCE = /^[A-Za-z0-9+/_-]+={0,2}$/;
 export function contentSecurityPolicy(options: PageHeaderOptions = {}): string {
   const directives = ["default-src 'none'"];
   if (options.nonce !== undefined) directives.push(`script-src 'nonce-${checkedNonce(options.nonce)}'`);
-  directives.push("style-src 'self'", "img-src 'self' data:");
+  directives.push(options.inlineStyles ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'", "img-src 'self' data:");
   if (options.connectSrc?.length) directives.push(`connect-src ${sources(options.connectSrc)}`);
   if (options.frameSrc?.length) directives.push(`frame-src ${sources(options.frameSrc)}`);
   directives.push(`form-action ${sources(["'self'", ...(options.formAction ?? [])])}`);

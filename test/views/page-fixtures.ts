@@ -72,6 +72,24 @@ export const ORDINARY: PageCase[] = [
     notice: "account.enrolled_notice",
     methods: [{ id: "password", labelKey: "method.password.label", enrolledAt: "2026-11-21" }, { id: "other", labelKey: "method.password.label" }],
   }),
+  page("diagrams", "the deployment's machines", {
+    stylesheetUrl: "/diagrams/diagrams.0123456789abcdef.css",
+    diagrams: [
+      { name: "login", url: "/diagrams/login", descriptionKey: "diagrams.kind.login", subject: "default" },
+      { name: "identify-user", url: "/diagrams/identify-user", descriptionKey: "diagrams.kind.identify", subject: "" },
+      { name: "method-password", url: "/diagrams/method-password", descriptionKey: "diagrams.kind.method", subject: "password" },
+    ],
+  }),
+  page("diagram", "a method's statechart", {
+    name: "method-password",
+    descriptionKey: "diagrams.kind.method",
+    subject: "password",
+    source: "stateDiagram-v2\n  state \"awaitingCredentials\" as s_awaitingCredentials\n  [*] --> s_awaitingCredentials\n  s_awaitingCredentials --> s_verified : SUBMIT_PASSWORD [hasCredentials]\n",
+    indexUrl: "/diagrams",
+    stylesheetUrl: "/diagrams/diagrams.0123456789abcdef.css",
+    scriptUrl: "/diagrams/mermaid.0123456789abcdef.js",
+    nonce: NONCE,
+  }),
   page("interaction-expired", "no way back", {}),
   page("interaction-expired", "with way back", { backUrl: "https://client.example/" }),
 ];
@@ -107,6 +125,17 @@ export function hostileCases(): PageCase[] {
     page("logout-confirm", "hostile fields", { csrf: TEXT, action: jsUrl, clientName: TEXT, cancelUrl: jsUrl }),
     page("logged-out", "script-ending redirect", { frontChannelUrls: [jsUrl, BREAKOUT_URL], postLogoutRedirectUri: BREAKOUT_URL, nonce: NONCE }),
     page("interaction-expired", "hostile back link", { backUrl: jsUrl }),
+    page("diagrams", "hostile names and links", { stylesheetUrl: jsUrl, diagrams: [{ name: TEXT, url: jsUrl, descriptionKey: "diagrams.kind.method", subject: TEXT }] }),
+    page("diagram", "hostile source and links", {
+      name: TEXT,
+      descriptionKey: "diagrams.kind.login",
+      subject: TEXT,
+      source: `${TEXT}\n${BREAKOUT_URL}`,
+      indexUrl: jsUrl,
+      stylesheetUrl: jsUrl,
+      scriptUrl: BREAKOUT_URL,
+      nonce: NONCE,
+    }),
   ];
   for (const url of SCRIPT_URLS) {
     cases.push(

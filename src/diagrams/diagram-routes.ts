@@ -1,0 +1,79 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import express, { type Request, type Router } from "express";
+import type { Provider } from "../provider.ts";
+import { resolveLang } from "../views/lang.ts";
+import { createNonce, writePage } from "../views/page-headers.ts";
+import type { DiagramPageData, DiagramsPageData } from "../views/page-data.ts";
+import type { ViewEngine } from "../views/view-engine.ts";
+import { deploymentMachines } from "./deployment-machines.ts";
+import { hashedFile, sendHashedFile, type HashedFile } from "./hashed-file.ts";
+import { descriptionKey, type DrawableMachine } from "./machine-catalog.ts";
+import { mermaidStatechart } from "./mermaid-statechart.ts";
+
+/** Where the diagrams are served: the index, `/diagrams/<name>`, and the page's script and stylesheet. */
+export const DIAGRAMS_PATH = "/diagrams";
+
+const STYLESHEET = hashedFile(DIAGRAMS_PATH, "diagrams", "css", readFileSync(new URL("./diagram-page.css", import.meta.url)), "text/css; charset=utf-8");
+
+// mermaid's browser bundle (5 MB): read and hashed on the first diagram page, then kept for the process.
+let mermaidBundle: HashedFile | undefined;
+function mermaidScript(): HashedFile {
+  mermaidBundle ??= hashedFile(DIAGRAMS_PATH, "mermaid", "js", readFileSync(createRequire(import.meta.url).resolve("mermaid/dist/mermaid.min.js")), "text/javascript; charset=utf-8");
+  return mermaidBundle;
+}
+
+interface Diagram extends DrawableMachine {
+  source: string;
+}
+
+/**
+ * The flow diagrams of this provider, drawn in the browser: `GET /diagrams` lists them and
+ * `GET /diagrams/<name>` shows one. They are generated once, at start-up, from the machines this
+ * provider runs (its login flows with the configured methods, and its plugins' machines), so an
+ * operator or auditor sees this deployment's flows, not the repository's demo (docs/diagrams/).
+ * The pages show only machine structure — state, event and guard names — and need no session.
+ *
+ * The diagram page renders the Mermaid source, escaped, inside `<pre class="mermaid">` and loads
+ * mermaid (served here under a content-hashed name, cached for a year) with the response's nonce.
+ * Its CSP also allows inline styles: mermaid writes a <style> element and style attributes into the
+ * SVG it inserts, and without them the drawing is unreadable (black boxes, clipped labels). That is
+ * safe here: the page has no form, token or user data to leak, nothing on it comes from a request,
+ * and scripts stay nonce-only.
+ */
+export function diagramRoutes(provider: Provider, views: ViewEngine): Router {
+  const diagrams = new Map<string, Diagram>(deploymentMachines(provider).map((m) => [m.name, { ...m, source: mermaidStatechart(m.machine) }]));
+  const router = express.Router();
+  const langOf = (req: Request) => resolveLang(typeof req.query.lang === "string" ? req.query.lang : undefined, req.headers["accept-language"]);
+
+  router.get(DIAGRAMS_PATH, (req, res) => {
+    const data: DiagramsPageData = {
+      stylesheetUrl: STYLESHEET.url,
+      diagrams: [...diagrams.values()].map((d) => ({ name: d.name, url: `${DIAGRAMS_PATH}/${d.name}`, descriptionKey: descriptionKey(d.kind), subject: d.subject })),
+    };
+    writePage(res, 200, views.render("diagrams", data, langOf(req)));
+  });
+
+  router.get(`${DIAGRAMS_PATH}/:name`, (req, res, next) => {
+    const name = req.params.name;
+    if (name === STYLESHEET.url.slice(DIAGRAMS_PATH.length + 1)) return sendHashedFile(req, res, STYLESHEET);
+    const script = mermaidScript();
+    if (name === script.url.slice(DIAGRAMS_PATH.length + 1)) return sendHashedFile(req, res, script);
+    const diagram = diagrams.get(name);
+    if (!diagram) return next();
+    const nonce = createNonce();
+    const data: DiagramPageData = {
+      name: diagram.name,
+      descriptionKey: descriptionKey(diagram.kind),
+      subject: diagram.subject,
+      source: diagram.source,
+      indexUrl: DIAGRAMS_PATH,
+      stylesheetUrl: STYLESHEET.url,
+      scriptUrl: script.url,
+      nonce,
+    };
+    writePage(res, 200, views.render("diagram", data, langOf(req)), { nonce, inlineStyles: true });
+  });
+
+  return router;
+}

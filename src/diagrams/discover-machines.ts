@@ -1,0 +1,72 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parse } from "yaml";
+import { createLoginFlow } from "../../flows/login.flow.ts";
+import type { FactorPlugin } from "../runtime/factor-plugin.ts";
+import { METHODS_DIR } from "../runtime/method-plugins.ts";
+import { catalogMachines, type DrawableMachine } from "./machine-catalog.ts";
+
+/** The demo configuration at the repository root (`config/`). */
+export const DEMO_CONFIG_DIR = fileURLToPath(new URL("../../config/", import.meta.url));
+
+/** Where to look; the defaults are the repository's own plugin folders and demo configuration. */
+export interface DiscoveryOptions {
+  methodsDir?: string;
+  configDir?: string;
+}
+
+/**
+ * Every machine of the repository, for `npm run diagrams` and the path tests: the default login flow
+ * built for the methods config/login.yaml's `default_flow` lists (in that order), the built-in
+ * machines, and every factor plugin folder `flows/methods/<id>/index.ts` found now — a new plugin
+ * is drawn and path-tested without a change here. A method the config loads from elsewhere
+ * (`methods.<id>.from`) is included too. Plugin modules are imported directly: no provider, no store.
+ */
+export async function discoverMachines(options: DiscoveryOptions = {}): Promise<DrawableMachine[]> {
+  const methodsDir = options.methodsDir ?? METHODS_DIR;
+  const configDir = options.configDir ?? DEMO_CONFIG_DIR;
+  const plugins = new Map<string, FactorPlugin>();
+  for (const id of pluginFolders(methodsDir)) plugins.set(id, await importPlugin(join(methodsDir, id), id));
+
+  const login = readLoginYaml(configDir);
+  for (const [id, settings] of Object.entries(login.methods)) {
+    const from = settings?.from;
+    if (typeof from !== "string" || plugins.has(id)) continue;
+    plugins.set(id, await importPlugin(isAbsolute(from) ? from : resolve(configDir, from), id));
+  }
+  const flowMethods = login.default_flow.methods.map((id) => {
+    const plugin = plugins.get(id);
+    if (!plugin) throw new Error(`config/login.yaml: default_flow names "${id}", which no plugin folder provides`);
+    return { id, identifiesUser: plugin.identifiesUser };
+  });
+  return catalogMachines({ loginFlows: [["default", createLoginFlow(flowMethods)]], plugins });
+}
+
+/** The folders under `dir` that hold a plugin (an index.ts), sorted. */
+export function pluginFolders(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, "index.ts")))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+async function importPlugin(dir: string, id: string): Promise<FactorPlugin> {
+  const plugin = ((await import(pathToFileURL(join(dir, "index.ts")).href)) as { default?: FactorPlugin }).default;
+  if (plugin?.id !== id || !plugin.machine) throw new Error(`${join(dir, "index.ts")} does not default-export a FactorPlugin with id "${id}"`);
+  return plugin;
+}
+
+interface LoginYaml {
+  methods: Record<string, { from?: unknown } | null>;
+  default_flow: { methods: string[] };
+}
+
+// Only the two keys the drawing needs; the provider's loader validates the whole file.
+function readLoginYaml(configDir: string): LoginYaml {
+  const file = join(configDir, "login.yaml");
+  const parsed = parse(readFileSync(file, "utf8")) as Partial<LoginYaml> | null;
+  const methods = parsed?.default_flow?.methods;
+  if (!Array.isArray(methods) || methods.some((id) => typeof id !== "string")) throw new Error(`${file}: default_flow.methods must be a list of method ids`);
+  return { methods: parsed?.methods ?? {}, default_flow: { methods } };
+}

@@ -1,0 +1,69 @@
+import type { AnyStateMachine } from "xstate";
+import { createEnrollmentFlow } from "../../flows/enrollment.flow.ts";
+import { identifyUserMachine } from "../../flows/identify-user.machine.ts";
+import type { FactorPlugin } from "../runtime/factor-plugin.ts";
+
+/** What a machine is, for its one-line description (`diagrams.kind.<kind>` in views/i18n). */
+export type DiagramKind = "login" | "identify" | "enrollment" | "method" | "method_enrollment";
+
+/** A machine to draw (and to path-test). */
+export interface DrawableMachine {
+  /** File and URL name: `login`, `identify-user`, `enrollment`, `method-<id>`, `method-<id>-enrollment`. */
+  name: string;
+  kind: DiagramKind;
+  /** The login flow's or the method's id, for the description ("" for the built-in machines). */
+  subject: string;
+  machine: AnyStateMachine;
+}
+
+/** The UI string that describes a machine of this kind; `{subject}` is its flow or method id. */
+export const descriptionKey = (kind: DiagramKind) => `diagrams.kind.${kind}`;
+
+/** The machines of a deployment or of the repository, before they are named and ordered. */
+export interface MachineSources {
+  /** Login flows by flow id (login.yaml's default flow is "default"). */
+  loginFlows: Iterable<readonly [string, AnyStateMachine]>;
+  /** Factor plugins by method id. */
+  plugins: Iterable<readonly [string, FactorPlugin]>;
+}
+
+// The machine the enrollment flow draws: its shape is the same for every method, so one diagram,
+// with the method's enrollment machine invoked under this placeholder name.
+const ENROLLMENT_PLACEHOLDER = "methodEnrollment";
+
+/**
+ * Every machine to draw, named and in a fixed order: the login flows, the built-in identify-user
+ * step, the enrollment flow, then each factor method's machine and enrollment machine by method id.
+ * Both the docs (discover-machines.ts) and a running provider (deployment-machines.ts) list their
+ * machines through here, so a diagram has the same name in docs/diagrams/ and under /diagrams.
+ */
+export function catalogMachines(sources: MachineSources): DrawableMachine[] {
+  const machines: DrawableMachine[] = [];
+  for (const [flowId, machine] of sortedById(sources.loginFlows)) {
+    machines.push({ name: flowId === "default" ? "login" : `login-${nameSegment(flowId)}`, kind: "login", subject: flowId, machine });
+  }
+  machines.push({ name: "identify-user", kind: "identify", subject: "", machine: identifyUserMachine });
+  machines.push({ name: "enrollment", kind: "enrollment", subject: "", machine: createEnrollmentFlow(ENROLLMENT_PLACEHOLDER) });
+  for (const [methodId, plugin] of sortedById(sources.plugins)) {
+    const name = `method-${nameSegment(methodId)}`;
+    machines.push({ name, kind: "method", subject: methodId, machine: plugin.machine });
+    if (plugin.enrollment) machines.push({ name: `${name}-enrollment`, kind: "method_enrollment", subject: methodId, machine: plugin.enrollment });
+  }
+  const seen = new Set<string>();
+  for (const { name } of machines) {
+    if (seen.has(name)) throw new Error(`two machines would share the diagram name "${name}": rename a flow or method id`);
+    seen.add(name);
+  }
+  return machines;
+}
+
+/** A name is used as a file name and a URL segment: lowercase letters, digits and `-`. */
+export const DIAGRAM_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+function nameSegment(id: string): string {
+  return id.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "x";
+}
+
+function sortedById<T>(entries: Iterable<readonly [string, T]>): (readonly [string, T])[] {
+  return [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
