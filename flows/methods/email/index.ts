@@ -1,0 +1,36 @@
+import { createSmtpSender, smtpSchema, type SmtpSettings } from "../../../src/delivery/smtp-sender.ts";
+import { outboxSchema, type OutboxSettings } from "../../../src/delivery/outbox.ts";
+import { createCodeMethodPlugin } from "../../../src/one-time-codes/code-method-plugin.ts";
+import { codeMethodSchema, type CodeMethodSettings } from "../../../src/one-time-codes/code-method-settings.ts";
+import { normaliseEmailAddress } from "./email-address.ts";
+
+type EmailSettings = CodeMethodSettings<SmtpSettings | OutboxSettings> & {
+  /** Send to the directory's `email` claim when the user has not confirmed an address (default true). */
+  use_directory_email: boolean;
+};
+
+/**
+ * E-mail code (class untrusted): a six-digit code by e-mail, over SMTP, to the address the user
+ * confirmed (enrollment "e-mail confirmation", or an operator) — else, when the settings allow it,
+ * to the directory's `email` claim. See README.md.
+ */
+const emailPlugin = createCodeMethodPlugin<EmailSettings>({
+  id: "email",
+  amr: "email",
+  configSchema: codeMethodSchema([smtpSchema, outboxSchema], {
+    use_directory_email: { type: "boolean", default: true, description: "Send to the directory's email claim when the user has not confirmed an address." },
+  }),
+  i18n: new URL("./i18n/", import.meta.url),
+  field: { inputType: "email", autocomplete: "email" },
+  normaliseTarget: normaliseEmailAddress,
+  operatorOption: "address",
+  createSender: ({ settings }) => createSmtpSender(settings.delivery as SmtpSettings),
+  fallbackTarget({ provider, settings }, sub) {
+    if (!settings.use_directory_email) return undefined;
+    const email = provider.users.findBySub(sub)?.claims.email;
+    return typeof email === "string" ? normaliseEmailAddress(email) : undefined;
+  },
+  message: (_ctx, composed) => ({ subject: composed.subject, text: composed.text }),
+});
+
+export default emailPlugin;

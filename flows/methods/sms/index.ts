@@ -1,0 +1,28 @@
+import { createHttpSmsSender, httpGatewaySchema, type HttpGatewaySettings } from "../../../src/delivery/http-sms-sender.ts";
+import { outboxSchema, type OutboxSettings } from "../../../src/delivery/outbox.ts";
+import { createCodeMethodPlugin } from "../../../src/one-time-codes/code-method-plugin.ts";
+import { codeMethodSchema, type CodeMethodSettings } from "../../../src/one-time-codes/code-method-settings.ts";
+import { normalisePhoneNumber } from "./phone-number.ts";
+
+type SmsSettings = CodeMethodSettings<HttpGatewaySettings | OutboxSettings>;
+
+/**
+ * SMS code (class untrusted): a six-digit code by text message to the phone number the user
+ * confirmed (enrollment "phone confirmation", or an operator), through a configured HTTP gateway.
+ * See README.md.
+ */
+const smsPlugin = createCodeMethodPlugin<SmsSettings>({
+  id: "sms",
+  amr: "sms",
+  configSchema: codeMethodSchema([httpGatewaySchema, outboxSchema]),
+  i18n: new URL("./i18n/", import.meta.url),
+  field: { inputType: "tel", autocomplete: "tel" },
+  normaliseTarget: normalisePhoneNumber,
+  operatorOption: "phone",
+  createSender: ({ settings, methodId }) => createHttpSmsSender(settings.delivery as HttpGatewaySettings, `methods.${methodId}.delivery`),
+  // The last line binds the code to this provider's origin (origin-bound one-time codes): phones
+  // offer to fill it in only on this site, which blunts relaying it to a phishing page.
+  message: ({ provider }, composed, code) => ({ text: `${composed.text}\n\n@${new URL(provider.issuer).host} #${code}` }),
+});
+
+export default smsPlugin;

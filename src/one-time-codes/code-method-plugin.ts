@@ -1,0 +1,104 @@
+import express from "express";
+import { parseDuration } from "../config/duration.ts";
+import { Outbox } from "../delivery/outbox.ts";
+import type { MessageSender, OutgoingMessage } from "../delivery/message-sender.ts";
+import type { Enrollment } from "../enrollments/enrollments.ts";
+import type { FactorPlugin, PluginContext } from "../runtime/factor-plugin.ts";
+import { CodeHasher } from "./code-hasher.ts";
+import { createCodeLoginMachine } from "./code-login.machine.ts";
+import { createCodeMethodActors, type TargetEnrollment } from "./code-method-actors.ts";
+import { sendPolicy, type CodeMethodSettings } from "./code-method-settings.ts";
+import { codeMethodViews, type TargetField } from "./code-views.ts";
+import { loadMessageTexts, type MessageTexts } from "./message-texts.ts";
+import { OneTimeCodes, type CodeRecord } from "./one-time-codes.ts";
+import { SendLimits } from "./send-limits.ts";
+import { createTargetConfirmationMachine } from "./target-confirmation.machine.ts";
+
+/** What makes one code method differ from another: its channel, its kind of address, its texts. */
+export interface CodeMethodDefinition<Settings extends CodeMethodSettings> {
+  id: string;
+  amr: string;
+  configSchema: Record<string, unknown>;
+  /** The plugin folder's i18n/ (page strings and the message texts). */
+  i18n: URL;
+  field: TargetField;
+  /** The canonical form of a valid address; undefined for an invalid one. */
+  normaliseTarget(typed: string): string | undefined;
+  /** The key=value option that names the address in `portcullis methods enroll` (e.g. "phone"). */
+  operatorOption: string;
+  /** The delivery adapter for the settings (other than the outbox, which the factory builds). */
+  createSender(ctx: PluginContext<Settings>): MessageSender;
+  /** Where a user without an enrollment gets codes, if anywhere (e-mail: the directory's address). */
+  fallbackTarget?(ctx: PluginContext<Settings>, sub: string): string | undefined;
+  /** The message for a composed text. */
+  message(ctx: PluginContext<Settings>, composed: MessageTexts, code: string): Omit<OutgoingMessage, "to">;
+}
+
+/**
+ * Builds the factor plugin of a one-time-code method (SMS, e-mail): class untrusted, verifies a user
+ * the flow identified; its login machine sends a code to the user's confirmed address, and its
+ * enrollment machine confirms an address. Everything the two methods share lives here; each
+ * plugin folder supplies only a CodeMethodDefinition.
+ */
+export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(definition: CodeMethodDefinition<Settings>): FactorPlugin<Settings> {
+  const texts = loadMessageTexts(definition.i18n);
+  // One sender per configured method: actors() and routes() get the same context, and the outbox
+  // they share must be one list.
+  const senders = new WeakMap<PluginContext<Settings>, MessageSender>();
+  const senderOf = (ctx: PluginContext<Settings>): MessageSender => {
+    let sender = senders.get(ctx);
+    if (!sender) {
+      sender = ctx.settings.delivery.kind === "outbox" ? new Outbox(ctx.methodId, ctx.provider.logger, ctx.provider.clock) : definition.createSender(ctx);
+      senders.set(ctx, sender);
+    }
+    return sender;
+  };
+
+  return {
+    id: definition.id,
+    class: "untrusted",
+    identifiesUser: false,
+    amr: definition.amr,
+    configSchema: definition.configSchema,
+    machine: createCodeLoginMachine(definition.id),
+    enrollment: createTargetConfirmationMachine(definition.id, definition.normaliseTarget),
+    actors(ctx) {
+      const { provider, settings } = ctx;
+      const codes = new OneTimeCodes(
+        provider.store.namespace<CodeRecord>("oneTimeCodes"),
+        provider.clock,
+        CodeHasher.forProvider(provider),
+        provider.secretBox,
+        parseDuration(settings.code_lifetime) * 1000,
+      );
+      const limits = new SendLimits(provider.store.namespace<number>("rateLimits"), ctx.methodId, sendPolicy(settings));
+      return createCodeMethodActors(ctx as unknown as PluginContext, {
+        codes,
+        limits,
+        sender: senderOf(ctx),
+        texts,
+        normaliseTarget: definition.normaliseTarget,
+        message: (composed, code) => definition.message(ctx, composed, code),
+        async findTarget(sub) {
+          // Decoy subs of unknown names, and disabled users, have nowhere to receive a code.
+          if (!provider.users.isActive(sub)) return undefined;
+          const enrolled = (await ctx.enrollments.get(sub)) as Enrollment<TargetEnrollment> | undefined;
+          return enrolled?.data.target ?? definition.fallbackTarget?.(ctx, sub);
+        },
+      });
+    },
+    views: codeMethodViews(definition.id, definition.field),
+    routes(ctx) {
+      const sender = senderOf(ctx);
+      return sender instanceof Outbox ? sender.router() : express.Router();
+    },
+    async enrollByOperator(ctx, sub, options) {
+      const typed = options[definition.operatorOption];
+      const target = typed === undefined ? undefined : definition.normaliseTarget(typed);
+      if (target === undefined) throw new Error(`give ${definition.operatorOption}=<${definition.field.inputType === "tel" ? "number in international format, +..." : "e-mail address"}>`);
+      if (!ctx.provider.users.findBySub(sub)) throw new Error(`no user with sub ${sub}`);
+      await ctx.enrollments.put(sub, { target, confirmedAt: ctx.provider.clock() } satisfies TargetEnrollment);
+      return `${definition.operatorOption} ${target} recorded as confirmed for ${sub} (method ${ctx.methodId})`;
+    },
+  };
+}
