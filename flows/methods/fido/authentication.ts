@@ -1,0 +1,71 @@
+import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from "@simplewebauthn/server";
+import type { Enrollment } from "../../../src/enrollments/enrollments.ts";
+import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import type { DecoyCredentials } from "./decoy-credentials.ts";
+import { FidoChallenges } from "./fido-challenges.ts";
+import type { FidoEnrollment } from "./fido-enrollment-record.ts";
+import type { FidoSettings, RelyingParty } from "./fido-settings.ts";
+import { parseCredentialJson } from "./parse-credential-json.ts";
+
+/** What authentication needs besides the plugin context. */
+export interface AuthenticationDeps {
+  context: PluginContext<FidoSettings>;
+  rp: RelyingParty;
+  decoys: DecoyCredentials;
+}
+
+/**
+ * Starts a login ceremony for the user: a fresh challenge with the user's credentials (or a decoy
+ * list) and the configured user-verification policy, stored server-side; the handle.
+ */
+export async function startAuthentication({ context, rp, decoys }: AuthenticationDeps, sub: string): Promise<string> {
+  const enrolled = (await context.enrollments.get(sub)) as Enrollment<FidoEnrollment> | undefined;
+  const credentials = enrolled?.data.credentials ?? [];
+  const options = await generateAuthenticationOptions({
+    rpID: rp.id,
+    allowCredentials: credentials.length > 0 ? credentials.map(({ id, transports }) => ({ id, transports })) : decoys.for(sub),
+    userVerification: rp.userVerification,
+    timeout: rp.timeoutMs,
+  });
+  return new FidoChallenges(context).create({ ceremony: "authentication", sub, challenge: options.challenge, options }, rp.timeoutMs);
+}
+
+/**
+ * Checks the browser's answer to the ceremony `handle` names: true when it is an assertion of one of
+ * the user's credentials over that challenge (single use: taken whatever the outcome), from an
+ * allowed origin, for our RP id, with user verification when required, and with a signature counter
+ * that moved forward (a counter that did not, while either side counts, means a cloned authenticator).
+ * The attempt is counted first; every refusal — including a locked account — is the same false.
+ */
+export async function verifyAuthentication({ context, rp }: AuthenticationDeps, sub: string, handle: string, credentialJson: string): Promise<boolean> {
+  const allowed = await context.attempts.tryAttempt(sub);
+  const pending = await new FidoChallenges(context).take(handle);
+  if (!allowed || pending?.ceremony !== "authentication" || pending.sub !== sub) return false;
+  const response = parseCredentialJson<AuthenticationResponseJSON>(credentialJson);
+  const enrolled = (await context.enrollments.get(sub)) as Enrollment<FidoEnrollment> | undefined;
+  const stored = enrolled?.data.credentials.find((c) => c.id === response?.id);
+  if (!response || !enrolled || !stored) return false;
+  // A discoverable credential names its user: it must be this one.
+  if (response.response.userHandle && response.response.userHandle !== enrolled.data.userHandle) return false;
+  let newCounter: number;
+  try {
+    const verification = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: pending.challenge,
+      expectedOrigin: rp.origins,
+      expectedRPID: rp.id,
+      credential: { id: stored.id, publicKey: Buffer.from(stored.publicKey, "base64url"), counter: stored.counter, transports: stored.transports },
+      requireUserVerification: rp.userVerification === "required",
+    });
+    if (!verification.verified) return false;
+    newCounter = verification.authenticationInfo.newCounter;
+  } catch {
+    // The library throws for every failed check (origin, RP id, challenge, signature, counter): the user's answer was not good.
+    return false;
+  }
+  const now = context.provider.clock();
+  const credentials = enrolled.data.credentials.map((c) => (c.id === stored.id ? { ...c, counter: Math.max(c.counter, newCounter), lastUsedAt: now } : c));
+  await context.enrollments.put(sub, { ...enrolled.data, credentials });
+  await context.attempts.succeeded(sub);
+  return true;
+}

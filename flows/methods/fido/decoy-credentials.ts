@@ -1,0 +1,22 @@
+import { createHmac, hkdfSync } from "node:crypto";
+import { encryptionKeyMaterial } from "../../../src/crypto/encryption-key.ts";
+import type { Provider } from "../../../src/provider.ts";
+
+/**
+ * The credential list shown for a user who has no FIDO2 credential — an unknown name's decoy sub, or
+ * a real user who never registered one: one credential id that is stable per sub and unguessable
+ * (HMAC under a key derived from the provider's encryption key), so the options a login page fetches
+ * do not say whether the name exists or has a key. No authenticator holds it, so nothing can answer.
+ */
+export class DecoyCredentials {
+  private readonly key: Buffer;
+
+  constructor(provider: Provider) {
+    const { secrets, data_dir } = provider.config.provider;
+    this.key = Buffer.from(hkdfSync("sha256", encryptionKeyMaterial(secrets.encryption_key, data_dir), "portcullis", "fido decoy credential ids", 32));
+  }
+
+  for(sub: string): { id: string }[] {
+    return [{ id: createHmac("sha256", this.key).update(sub).digest("base64url") }];
+  }
+}

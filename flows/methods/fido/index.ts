@@ -1,0 +1,44 @@
+import { readFileSync } from "node:fs";
+import { fromPromise } from "xstate";
+import type { FactorPlugin } from "../../../src/runtime/factor-plugin.ts";
+import { startAuthentication, verifyAuthentication } from "./authentication.ts";
+import { DecoyCredentials } from "./decoy-credentials.ts";
+import { fidoEnrollmentMachine } from "./fido-enrollment.machine.ts";
+import { fidoRoutes } from "./fido-routes.ts";
+import { fidoConfigSchema, relyingParty, type FidoSettings } from "./fido-settings.ts";
+import { fidoMachine, type FidoVerdict } from "./fido.machine.ts";
+import { startRegistration, verifyRegistration } from "./registration.ts";
+
+const view = (file: string) => readFileSync(new URL(file, import.meta.url), "utf8");
+
+type Answer = { sub: string; handle: string; credential: string };
+
+/**
+ * FIDO2 / WebAuthn (untrusted class): a security key or passkey of a user the flow already identified.
+ * RP id and origins from the settings (default: the issuer's), challenges kept server-side and
+ * answered once, the user-verification policy from the settings, signature counters checked, several
+ * credentials per user with their transports. See README.md.
+ */
+const fidoPlugin: FactorPlugin<FidoSettings> = {
+  id: "fido",
+  class: "untrusted",
+  identifiesUser: false,
+  amr: "fido",
+  configSchema: fidoConfigSchema,
+  machine: fidoMachine,
+  enrollment: fidoEnrollmentMachine,
+  actors: (context) => {
+    const rp = relyingParty(context.settings, context.provider.issuer);
+    const deps = { context, rp, decoys: new DecoyCredentials(context.provider) };
+    return {
+      startFidoLogin: fromPromise<{ handle: string }, { sub: string }>(async ({ input }) => ({ handle: await startAuthentication(deps, input.sub) })),
+      verifyFidoAssertion: fromPromise<FidoVerdict, Answer>(async ({ input }) => ({ accepted: await verifyAuthentication(deps, input.sub, input.handle, input.credential) })),
+      startFidoRegistration: fromPromise<{ handle: string }, { sub: string }>(async ({ input }) => ({ handle: await startRegistration(deps, input.sub) })),
+      verifyFidoRegistration: fromPromise<{ accepted: boolean }, Answer>(async ({ input }) => ({ accepted: await verifyRegistration(deps, input.sub, input.handle, input.credential) })),
+    };
+  },
+  views: { fido: view("./fido.hbs"), enroll: view("./fido-enroll.hbs") },
+  routes: fidoRoutes,
+};
+
+export default fidoPlugin;
