@@ -1,12 +1,17 @@
 import { createHmac, hkdfSync } from "node:crypto";
+import type { AuthenticatorTransport } from "@simplewebauthn/server";
 import { encryptionKeyMaterial } from "../../../src/crypto/encryption-key.ts";
 import type { Provider } from "../../../src/provider.ts";
 
+// Transports browsers commonly report for security keys and passkeys.
+const TRANSPORTS: AuthenticatorTransport[][] = [["usb"], ["internal"], ["hybrid", "internal"], ["nfc", "usb"]];
+
 /**
  * The credential list shown for a user who has no FIDO2 credential — an unknown name's decoy sub, or
- * a real user who never registered one: one credential id that is stable per sub and unguessable
- * (HMAC under a key derived from the provider's encryption key), so the options a login page fetches
- * do not say whether the name exists or has a key. No authenticator holds it, so nothing can answer.
+ * a real user who never registered one: one credential id and a common transport list, both stable
+ * per sub and unguessable (HMAC under a key derived from the provider's encryption key), so the
+ * options a login page fetches do not say whether the name exists or has a key. No authenticator
+ * holds that credential, so nothing can answer it.
  */
 export class DecoyCredentials {
   private readonly key: Buffer;
@@ -16,7 +21,8 @@ export class DecoyCredentials {
     this.key = Buffer.from(hkdfSync("sha256", encryptionKeyMaterial(secrets.encryption_key, data_dir), "portcullis", "fido decoy credential ids", 32));
   }
 
-  for(sub: string): { id: string }[] {
-    return [{ id: createHmac("sha256", this.key).update(sub).digest("base64url") }];
+  for(sub: string): { id: string; transports: AuthenticatorTransport[] }[] {
+    const mac = createHmac("sha256", this.key).update(sub).digest();
+    return [{ id: mac.toString("base64url"), transports: TRANSPORTS[mac[0]! % TRANSPORTS.length]! }];
   }
 }
