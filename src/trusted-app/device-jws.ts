@@ -21,6 +21,8 @@ export type DeviceJwsType = (typeof DEVICE_JWS_TYPES)[keyof typeof DEVICE_JWS_TY
 
 /** How far `iat` may be from the provider's clock, either way (phone clocks drift). */
 export const DEVICE_JWS_SKEW_SECONDS = 60;
+/** How far past its own `exp` a device JWS is still accepted. */
+const EXP_TOLERANCE_SECONDS = 5;
 /** Longer than any device JWS can be: a bigger one is refused before it is parsed. */
 export const MAX_DEVICE_JWS_LENGTH = 8192;
 
@@ -73,7 +75,8 @@ export async function verifyDeviceJws(provider: Provider, devices: DeviceRegistr
       subject: unverifiedSub,
       requiredClaims: ["iat", "jti", "sub", "aud"],
       currentDate: new Date(now),
-      clockTolerance: DEVICE_JWS_SKEW_SECONDS,
+      // exp (when present) is honoured nearly as written; the iat window below is the skew allowance.
+      clockTolerance: EXP_TOLERANCE_SECONDS,
     }));
   } catch (err) {
     throw new DeviceJwsError(describeJoseError(err).replace("token", "device JWS"));

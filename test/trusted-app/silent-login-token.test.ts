@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
+import { DEVICE_JWS_TYPES, DeviceJwsError } from "../../src/trusted-app/device-jws.ts";
+import { verifySilentLoginToken } from "../../src/trusted-app/silent-login-token.ts";
+import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { enrolledPhone } from "./trusted-app-support.ts";
+
+/**
+ * The embedded-web-view token: a short-lived JWS the trusted app's device signs for one client; a
+ * valid one names the user without a scan. Everything else is refused with DeviceJwsError.
+ */
+let p: TestProvider;
+let phone: TrustedAppClient;
+beforeAll(async () => {
+  p = await startTestProvider();
+  phone = await enrolledPhone(p);
+});
+afterAll(() => p.close());
+
+const verify = (token: unknown, clientId = "demo-web") => verifySilentLoginToken(p.provider, token, clientId);
+const refusal = (token: unknown, clientId = "demo-web") => verify(token, clientId).then(() => "accepted", (e: unknown) => (e instanceof DeviceJwsError ? e.reason : `not a refusal: ${String(e)}`));
+const now = () => Math.floor(Date.now() / 1000);
+
+describe("the silent-login token", () => {
+  it("names the device's user", async () => {
+    expect(await verify(await phone.silentLoginToken("demo-web"))).toBe("E10001");
+  });
+
+  it("is accepted once", async () => {
+    const token = await phone.silentLoginToken("demo-web");
+    expect(await verify(token)).toBe("E10001");
+    expect(await refusal(token)).toBe("the device JWS was already used");
+  });
+
+  it("is refused for another client than the one it was made for", async () => {
+    expect(await refusal(await phone.silentLoginToken("demo-web"), "demo-spa")).toBe("the silent-login token was made for another client");
+  });
+
+  it("is refused when it lives longer than two minutes, or has no exp", async () => {
+    expect(await refusal(await phone.silentLoginToken("demo-web", 600))).toBe("the silent-login token must expire within 120 s of iat");
+    expect(await refusal(await phone.sign(DEVICE_JWS_TYPES.silentLogin, { client_id: "demo-web" }))).toBe("the silent-login token must expire within 120 s of iat");
+  });
+
+  it("is refused when expired", async () => {
+    expect(await refusal(await phone.sign(DEVICE_JWS_TYPES.silentLogin, { client_id: "demo-web" }, { iat: now() - 50, exp: now() - 40 }))).toBe("the device JWS has expired");
+  });
+
+  it("is refused when it is a JWS made for something else (a scan)", async () => {
+    expect(await refusal(await phone.sign(DEVICE_JWS_TYPES.scan, { client_id: "demo-web" }, { exp: now() + 60 }))).toBe("a device JWS claim is not acceptable");
+  });
+
+  it("is refused from a revoked device", async () => {
+    const revoked = await enrolledPhone(p, "E10001", "old phone");
+    const token = await revoked.silentLoginToken("demo-web");
+    await revoked.unenroll();
+    expect(await refusal(token)).toBe("the device is not enrolled");
+  });
+
+  it("is refused when it is no JWS at all", async () => {
+    expect(await refusal(undefined)).toBe("a device JWS is required");
+    expect(await refusal("a.b.c")).toBe("the device JWS is malformed");
+  });
+});
