@@ -23,22 +23,25 @@ export async function diagramFiles(): Promise<GeneratedFile[]> {
   return diagramDocs(await discoverMachines(), (m) => strings.translate("en", descriptionKey(m.kind), { subject: m.subject }));
 }
 
-/** What differs between docs/diagrams/ and what it must hold: `stale: …`, `missing: …`, `extra: …`. */
-export async function diagramProblems(files?: readonly GeneratedFile[]): Promise<string[]> {
+/**
+ * What differs between docs/diagrams/ (under `root`, the repository by default) and what it must
+ * hold: `stale: …`, `missing: …`, `extra: …`.
+ */
+export async function diagramProblems(files?: readonly GeneratedFile[], root = REPO_ROOT): Promise<string[]> {
   const expected = files ?? (await diagramFiles());
   const problems: string[] = [];
   for (const file of expected) {
-    const committed = await readFile(join(REPO_ROOT, file.path), "utf8").catch(() => undefined);
+    const committed = await readFile(join(root, file.path), "utf8").catch(() => undefined);
     if (committed === undefined) problems.push(`missing: ${file.path}`);
     else if (committed !== file.content) problems.push(`stale: ${file.path}`);
   }
   const wanted = new Set(expected.map((file) => file.path));
-  for (const path of await committedMarkdown()) if (!wanted.has(path)) problems.push(`extra: ${path}`);
+  for (const path of await committedMarkdown(root)) if (!wanted.has(path)) problems.push(`extra: ${path}`);
   return problems;
 }
 
-async function committedMarkdown(): Promise<string[]> {
-  const names = await readdir(join(REPO_ROOT, DIAGRAM_DOCS_DIR)).catch(() => [] as string[]);
+async function committedMarkdown(root = REPO_ROOT): Promise<string[]> {
+  const names = await readdir(join(root, DIAGRAM_DOCS_DIR)).catch(() => [] as string[]);
   return names.filter((name) => name.endsWith(".md")).sort().map((name) => `${DIAGRAM_DOCS_DIR}/${name}`);
 }
 

@@ -3,7 +3,7 @@
  * - a named guard: `isX`;
  * - a parameterised guard `{ type, params }` with fixed params: `isChosenMethod(method=totp)`, keys
  *   sorted; params computed from the event (a function) cannot be shown, so just `isX`;
- * - the higher-order guards of xstate: `not isX`, `(isX and hasY)`, `(isX or hasY)`, `in(#id)`;
+ * - the higher-order guards of xstate: `not isX`, `(isX and hasY)`, `(isX or hasY)`, `in(id)`;
  * - an inline function: its name, or `inline guard` (setup()-style machines name their guards).
  */
 export function guardLabel(guard: unknown): string | undefined {
@@ -28,7 +28,8 @@ function functionGuardLabel(guard: GuardFunction): string {
   const operands = Array.isArray(guard.guards) ? guard.guards.map((g) => guardLabel(g) ?? "guard") : undefined;
   if (operands && guard.name === "not") return `not ${operands[0] ?? "guard"}`;
   if (operands && (guard.name === "and" || guard.name === "or")) return `(${operands.join(` ${guard.name} `)})`;
-  if (guard.name === "stateIn") return `in(${typeof guard.stateValue === "string" ? guard.stateValue : JSON.stringify(guard.stateValue)})`;
+  // `#` would start an entity code in Mermaid: a state id is shown without it.
+  if (guard.name === "stateIn") return `in(${typeof guard.stateValue === "string" ? guard.stateValue.replace(/^#/, "") : JSON.stringify(guard.stateValue)})`;
   // An arrow function written in place gets its property's name ("guard") or none.
   return guard.name && guard.name !== "anonymous" && guard.name !== "guard" ? guard.name : "inline guard";
 }
