@@ -1,10 +1,12 @@
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { assign, createMachine, fromPromise, setup } from "xstate";
 import { createLoginFlow } from "../../flows/login.flow.ts";
-import { discoverMachines } from "../../src/diagrams/discover-machines.ts";
+import { discoverMachines, pluginFolders } from "../../src/diagrams/discover-machines.ts";
 import { catalogMachines, type DrawableMachine } from "../../src/diagrams/machine-catalog.ts";
 import type { FactorPlugin } from "../../src/runtime/factor-plugin.ts";
+import { METHODS_DIR } from "../../src/runtime/method-plugins.ts";
 import { analyseMachinePaths } from "./machine-paths.ts";
 
 /**
@@ -18,18 +20,16 @@ import { analyseMachinePaths } from "./machine-paths.ts";
 const discovered = await discoverMachines();
 const pinPlugin = (await import("../plugins/pin/index.ts")).default as unknown as FactorPlugin;
 const testPluginMachines = catalogMachines({ loginFlows: [], plugins: [["pin", pinPlugin]] }).filter((m) => m.kind === "method" || m.kind === "method_enrollment");
-const allPlugins = discovered.filter((m) => m.kind === "method").map((m) => m.subject);
-const identifies = new Map(await Promise.all(allPlugins.map(async (id) => [id, await identifiesUser(id)] as const)));
+const allPlugins = pluginFolders(METHODS_DIR);
 const everyMethodLoginFlow: DrawableMachine = {
   name: "login (every plugin)",
   kind: "login",
   subject: "every",
-  machine: createLoginFlow([...identifies].map(([id, identifiesUser]) => ({ id, identifiesUser }))),
+  machine: createLoginFlow(await Promise.all(allPlugins.map(async (id) => ({ id, identifiesUser: (await importPlugin(id)).identifiesUser })))),
 };
 
-async function identifiesUser(id: string): Promise<boolean> {
-  const path = fileURLToPath(new URL(`../../flows/methods/${id}/index.ts`, import.meta.url));
-  return ((await import(path)) as { default: FactorPlugin }).default.identifiesUser;
+async function importPlugin(id: string): Promise<FactorPlugin> {
+  return ((await import(pathToFileURL(join(METHODS_DIR, id, "index.ts")).href)) as { default: FactorPlugin }).default;
 }
 
 const machines = [...discovered, ...testPluginMachines, everyMethodLoginFlow];
