@@ -1,7 +1,7 @@
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableBackends } from "../support/backends.ts";
-import { loginWithPassword, openLoginPage, submitPassword } from "../support/browser-login.ts";
+import { choosePassword, loginWithPassword, openLoginPage, submitPassword } from "../support/browser-login.ts";
 import { RawBrowser, type Answer } from "../support/raw-browser.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
@@ -261,7 +261,7 @@ describe.each(availableBackends())("the code flow driven by openid-client on the
       const pending = await startLogin(rp);
       const browser = new RawBrowser();
       const endpoint = rp.config.serverMetadata().authorization_endpoint!;
-      const page = await browser.follow(await browser.post(endpoint, Object.fromEntries(pending.url.searchParams)));
+      const page = await choosePassword(browser, await browser.follow(await browser.post(endpoint, Object.fromEntries(pending.url.searchParams))));
       expect(page.text).toContain('name="password"');
       const tokens = await finishLogin(rp, pending, await submitPassword(browser, page, ...ALICE));
       expect(tokens.claims()!.sub).toBe("E10001");

@@ -10,7 +10,10 @@ import { authorizeUrl, openLoginPage, responseParams, submitPassword } from "../
 describe("login requests per client address", () => {
   let p: TestProvider;
   beforeAll(async () => {
-    p = await startTestProvider({ edits: { "provider.yaml": { "security.login_requests_per_ip": { max: 4, window: "1m" }, "listen.trust_proxy": true } } });
+    // The password form first: the budget counts every login form posted, choosing a method too.
+    p = await startTestProvider({
+      edits: { "provider.yaml": { "security.login_requests_per_ip": { max: 4, window: "1m" }, "listen.trust_proxy": true }, "login.yaml": { "default_flow.methods": ["password"] } },
+    });
   });
   afterAll(() => p.close());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { RawBrowser } from "../support/raw-browser.ts";
-import { authorizeUrl, openLoginPage, responseParams, submitPassword } from "../support/browser-login.ts";
+import { authorizeUrl, choosePassword, openLoginPage, responseParams, submitPassword } from "../support/browser-login.ts";
 import type { Interaction, LoginInteraction } from "../../src/runtime/interaction.ts";
 
 let p: TestProvider;
@@ -33,7 +33,7 @@ describe("the flow runtime over HTTP", () => {
     const stored = (await interactions().get(id))!;
     // A snapshot of some older machine: unknown states, another hash.
     await interactions().set(id, { ...stored, flowHash: "an-older-definition", snapshot: { status: "active", value: { gone: "nowhere" }, context: {}, children: {} } }, 60_000);
-    const again = await browser.get(page.url);
+    const again = await choosePassword(browser, await browser.get(page.url));
     expect(again.status).toBe(200);
     expect(again.text).toContain('name="password"');
     expect(again.text).not.toContain("incorrect"); // started over: no error from the old run

@@ -17,15 +17,27 @@ export function authorizeUrl(issuer: string, extra: Record<string, string | unde
   return url.href;
 }
 
-/** Starts an authorize request and follows it to the login page. */
+/**
+ * Starts an authorize request and follows it to the login page, on the password form: when the
+ * flow starts with another method (the demo's first is qrcode), it chooses the password method.
+ */
 export async function openLoginPage(browser: RawBrowser, url: string): Promise<Answer> {
   const page = await browser.follow(await browser.get(url));
   expect(page.status, page.text.slice(0, 300)).toBe(200);
-  return page;
+  return choosePassword(browser, page);
 }
 
-/** Submits the password form of a login page. */
-export function submitPassword(browser: RawBrowser, page: Answer, username: string, password: string): Promise<Answer> {
+/** The password form: `page` itself, or the page after choosing the password method on it. */
+export async function choosePassword(browser: RawBrowser, page: Answer): Promise<Answer> {
+  if (page.text.includes('name="password"') || !page.text.includes('name="method" value="password"')) return page;
+  const chosen = await browser.post(formAction(page.text, page.url), { csrf: hiddenField(page.text, "csrf") ?? "", event: "CHOOSE_METHOD", method: "password" });
+  expect(chosen.status, chosen.text.slice(0, 300)).toBe(200);
+  return chosen;
+}
+
+/** Submits the password form of a login page (choosing the password method first when the page shows another). */
+export async function submitPassword(browser: RawBrowser, loginPage: Answer, username: string, password: string): Promise<Answer> {
+  const page = await choosePassword(browser, loginPage);
   return browser.post(formAction(page.text, page.url), {
     csrf: hiddenField(page.text, "csrf") ?? "",
     event: "SUBMIT_PASSWORD",
