@@ -28,7 +28,8 @@ const KEPT = 50;
  * The development outbox: instead of sending, it writes each message — code included, which is its
  * whole point — to a log line and keeps the newest ones for `GET /methods/<id>/outbox`. It exists
  * only when a method's settings say `delivery: { kind: outbox }`; there is no fallback to it. The
- * provider warns at start-up while one is configured, and the list answers loopback clients only.
+ * provider warns when it starts serving while one is configured, and the list answers loopback
+ * clients only.
  */
 export class Outbox implements MessageSender {
   readonly kind = "outbox";
@@ -38,9 +39,7 @@ export class Outbox implements MessageSender {
     private readonly methodId: string,
     private readonly logger: Logger,
     private readonly clock: Clock,
-  ) {
-    logger.warn({ event: "outbox_enabled", method: methodId }, "development outbox: codes of this method are logged and listed, not sent; never use it in production");
-  }
+  ) {}
 
   async send(message: OutgoingMessage): Promise<void> {
     this.kept.push({ ...message, at: this.clock() });
@@ -53,8 +52,13 @@ export class Outbox implements MessageSender {
     return this.kept.map((m) => ({ ...m }));
   }
 
-  /** `GET /outbox` (under the method's routes): the kept messages as JSON, for loopback clients. */
+  /**
+   * `GET /outbox` (under the method's routes): the kept messages as JSON, for loopback clients. Built
+   * once, when the provider starts serving — which is when it warns that the outbox is on (operator
+   * commands that only load the configuration stay quiet).
+   */
   router(): Router {
+    this.logger.warn({ event: "outbox_enabled", method: this.methodId }, "development outbox: codes of this method are logged and listed, not sent; never use it in production");
     return express.Router().get("/outbox", (req, res) => {
       if (!isLoopback(req.socket.remoteAddress)) return void res.status(404).json({ error: "not_found", error_description: "no such endpoint" });
       res.setHeader("Cache-Control", "no-store");

@@ -37,7 +37,7 @@ const newChallenge = () => randomBytes(16).toString("base64url");
  * redeems. Enrollment: `sendConfirmation` sends to the typed address (kept sealed with the code),
  * and `confirmCode` records the address the redeemed code was issued for.
  */
-export function createCodeMethodActors(ctx: PluginContext, parts: CodeMethodParts) {
+export function createCodeMethodActors<Settings>(ctx: PluginContext<Settings>, parts: CodeMethodParts) {
   const { provider, methodId, attempts, enrollments } = ctx;
   const { codes, limits } = parts;
   const minutes = Math.max(1, Math.round(codes.lifetimeMs / 60_000));

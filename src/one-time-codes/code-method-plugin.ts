@@ -72,7 +72,7 @@ export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(defi
         parseDuration(settings.code_lifetime) * 1000,
       );
       const limits = new SendLimits(provider.store.namespace<number>("rateLimits"), ctx.methodId, sendPolicy(settings));
-      return createCodeMethodActors(ctx as unknown as PluginContext, {
+      return createCodeMethodActors(ctx, {
         codes,
         limits,
         sender: senderOf(ctx),

@@ -24,9 +24,11 @@ function capturingLogger() {
 }
 
 describe("the development outbox", () => {
-  it("sends nothing: it logs each message and keeps the newest 50, and warns that it is on", () => {
+  it("sends nothing: it logs each message and keeps the newest 50, and warns that it is on when it is served", () => {
     const { logger, lines } = capturingLogger();
     const outbox = new Outbox("sms", logger, () => 1_700_000_000_000);
+    expect(lines).toEqual([]);
+    outbox.router();
     expect(lines.join("")).toMatch(/"event":"outbox_enabled".*never use it in production/);
     for (let i = 0; i < 55; i++) void outbox.send({ to: "+447700900123", text: `code ${String(i).padStart(6, "0")}` });
     const kept = outbox.messages();

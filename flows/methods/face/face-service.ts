@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import type { Logger } from "pino";
 import { parseDuration } from "../../../src/config/duration.ts";
 import { checkOutboundUrl } from "../../../src/delivery/outbound-url.ts";
 import { OutboundRequestError, sendOutbound } from "../../../src/delivery/outbound-request.ts";
@@ -101,9 +100,8 @@ export function createHttpFaceService(settings: HttpFaceServiceSettings, keyPath
   };
 }
 
-/** The development adapter: every frame matches, under a random key. It warns at start-up. */
-export function createDevelopmentFaceService(logger: Logger, methodId: string): FaceService {
-  logger.warn({ event: "face_development_adapter", method: methodId }, "development face adapter: ANY camera frame passes as the user; never use it in production");
+/** The development adapter: every frame matches, under a random key. The plugin warns when the provider starts serving. */
+export function createDevelopmentFaceService(): FaceService {
   return {
     kind: "development",
     async verify() {

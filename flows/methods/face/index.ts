@@ -39,11 +39,8 @@ const services = new WeakMap<PluginContext<FaceSettings>, FaceService>();
 function serviceOf(ctx: PluginContext<FaceSettings>): FaceService {
   let service = services.get(ctx);
   if (!service) {
-    const { settings, provider, methodId } = ctx;
-    service =
-      settings.service.kind === "development"
-        ? createDevelopmentFaceService(provider.logger, methodId)
-        : createHttpFaceService(settings.service, `methods.${methodId}.service`);
+    const { settings, methodId } = ctx;
+    service = settings.service.kind === "development" ? createDevelopmentFaceService() : createHttpFaceService(settings.service, `methods.${methodId}.service`);
     services.set(ctx, service);
   }
   return service;
@@ -100,6 +97,10 @@ const facePlugin: FactorPlugin<FaceSettings> = {
   },
   views: { capture: readFileSync(new URL("./capture.hbs", import.meta.url), "utf8") },
   routes(ctx) {
+    // Built once when the provider starts serving: the moment to say that any face passes.
+    if (serviceOf(ctx).kind === "development") {
+      ctx.provider.logger.warn({ event: "face_development_adapter", method: ctx.methodId }, "development face adapter: ANY camera frame passes as the user; never use it in production");
+    }
     const budget = ctx.provider.config.provider.security.max_body_bytes - FORM_OVERHEAD_BYTES;
     const script = CAPTURE_SCRIPT.replace("__MAX_FIELD_CHARS__", String(budget));
     return express.Router().get("/capture.js", (_req, res) => {
