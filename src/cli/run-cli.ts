@@ -6,13 +6,14 @@ import { hashPasswordCommand } from "./commands/hash-password.ts";
 import { hashSecretCommand } from "./commands/hash-secret.ts";
 import { startCommand } from "./commands/start.ts";
 import { methodsCommand } from "./commands/methods.ts";
+import { appCommand } from "./commands/app.ts";
 
 /**
  * `portcullis <command> [options]`. Operators' mistakes (unknown command or option, bad port, empty
  * password) get one line and the usage, exit 2; an invalid config exits 1 with every issue. Only a
  * bug in Portcullis itself prints a stack.
  */
-const COMMANDS: readonly Command[] = [startCommand, checkConfigCommand, hashSecretCommand, hashPasswordCommand, methodsCommand];
+const COMMANDS: readonly Command[] = [startCommand, checkConfigCommand, hashSecretCommand, hashPasswordCommand, methodsCommand, appCommand];
 
 const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;
 

@@ -89,14 +89,12 @@ export class TrustedAppClient {
 
   /** Approves the scanned sign-in with the number the login page shows. */
   async approve(number: string): Promise<void> {
-    await this.send("/approve", DEVICE_JWS_TYPES.approve, { challenge: this.pending(), number: number.trim() });
-    this.state.pendingChallenge = undefined;
+    await this.answer("/approve", DEVICE_JWS_TYPES.approve, { number: number.trim() });
   }
 
   /** Declines the scanned sign-in. */
   async deny(): Promise<void> {
-    await this.send("/deny", DEVICE_JWS_TYPES.deny, { challenge: this.pending() });
-    this.state.pendingChallenge = undefined;
+    await this.answer("/deny", DEVICE_JWS_TYPES.deny, {});
   }
 
   /** Revokes this device at the provider. */
@@ -128,6 +126,16 @@ export class TrustedAppClient {
 
   private async send(path: string, typ: DeviceJwsType, claims: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.postJws(path, await this.sign(typ, claims));
+  }
+
+  /** Answers the scanned sign-in; it is done with, whatever the answer (a refused one is spent too, or gone). */
+  private async answer(path: string, typ: DeviceJwsType, claims: Record<string, unknown>): Promise<void> {
+    const challenge = this.pending();
+    try {
+      await this.send(path, typ, { challenge, ...claims });
+    } finally {
+      this.state.pendingChallenge = undefined;
+    }
   }
 
   private pending(): string {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TrustedAppClient } from "../../../src/trusted-app/client/trusted-app-client.ts";
 import { TrustedAppError } from "../../../src/trusted-app/client/trusted-app-client.ts";
+import { DEVICE_JWS_TYPES } from "../../../src/trusted-app/device-jws.ts";
 import type { Interaction } from "../../../src/runtime/interaction.ts";
 import { startTestProvider, type TestProvider } from "../../support/test-provider.ts";
 import { responseParams } from "../../support/browser-login.ts";
@@ -65,8 +66,9 @@ describe("qrcode login", () => {
     expect(refused).toBeInstanceOf(TrustedAppError);
     expect(refused).toMatchObject({ status: 400, error: "access_denied" });
     // The right number no longer helps: the challenge is spent.
-    const late = await phone.approve(numberOn(approval)).catch((e: unknown) => e);
-    expect(late).toMatchObject({ status: 400 });
+    const challenge = new URL(uri).searchParams.get("challenge")!;
+    const late = await phone.postJws("/approve", await phone.sign(DEVICE_JWS_TYPES.approve, { challenge, number: numberOn(approval) })).catch((e: unknown) => e);
+    expect(late).toMatchObject({ status: 400, error: "invalid_grant", description: "this device has not scanned the QR code" });
 
     expect(await pollOnce(browser, approval, "scanned")).toEqual({ state: "rejected" });
     const again = await press(browser, approval, "CHECK");
