@@ -28,6 +28,8 @@ afterAll(() => {
 const methods = (...args: string[]) => portcullis(["methods", ...args, "--config", configDir]);
 // Other methods of the demo config may warn on stderr (development adapters): the command's own line is the last.
 const lastLine = (text: string) => text.trimEnd().split("\n").at(-1);
+// Each CLI run starts a process that loads the whole provider: slow on a busy machine.
+const CLI_TIMEOUT = 60_000;
 
 describe("portcullis methods enroll USER totp", () => {
   it("prints an otpauth:// URI whose codes log the user in once the provider runs", async () => {
@@ -49,17 +51,17 @@ describe("portcullis methods enroll USER totp", () => {
     } finally {
       await running.close();
     }
-  });
+  }, CLI_TIMEOUT);
 
   it("refuses options it does not know", async () => {
     const result = await methods("enroll", "bob", "totp", "digits=8");
     expect(result.code).toBe(1);
     expect(lastLine(result.stderr)).toBe("portcullis methods: totp: takes no options (got digits)");
-  });
+  }, CLI_TIMEOUT);
 
   it("leaves FIDO2 to the user's own authenticator", async () => {
     const result = await methods("enroll", "bob", "fido");
     expect(result.code).toBe(1);
     expect(lastLine(result.stderr)).toBe("portcullis methods: fido is enrolled by its user on the account page (/account), not by an operator");
-  });
+  }, CLI_TIMEOUT);
 });
