@@ -12,6 +12,8 @@ import type { FidoEnrollment } from "../../flows/methods/fido/fido-enrollment-re
  */
 const SUITE = "FIDO2 login suite (Chromium)";
 const haveChromium = chromiumAvailable(SUITE);
+// Several page loads and a sign-in per test: more than the default on a busy machine.
+const TIMEOUT = 45_000;
 
 describe.skipIf(!haveChromium)("FIDO2 in Chromium", () => {
   let suite: MethodSuite;
@@ -68,7 +70,7 @@ describe.skipIf(!haveChromium)("FIDO2 in Chromium", () => {
     const after = (await op.provider.enrollments.get("fido", "E10001"))!.data as FidoEnrollment;
     expect(after.credentials[0]!.counter).toBe(used!.signCount);
     expect(used!.signCount).toBeGreaterThan(0);
-  });
+  }, TIMEOUT);
 
   it("says so when no authenticator answers, and the login can go on after that", async () => {
     const { web, op } = suite;
@@ -95,5 +97,5 @@ describe.skipIf(!haveChromium)("FIDO2 in Chromium", () => {
     await page.getByRole("button", { name: "Use security key or passkey" }).click();
     await page.waitForURL((url) => url.href.startsWith(web.redirectUri));
     expect(web.signIns.at(-1)!.claims).toMatchObject({ sub: "E10002", amr: ["fido"] });
-  });
+  }, TIMEOUT);
 });

@@ -11,6 +11,8 @@ import { openPage, setUpOnAccountPage, signInWithPassword, startMethodSuite, typ
  */
 const SUITE = "TOTP login suite (Chromium)";
 const haveChromium = chromiumAvailable(SUITE);
+// Several page loads and a sign-in per test: more than the default on a busy machine.
+const TIMEOUT = 45_000;
 
 describe.skipIf(!haveChromium)("TOTP in Chromium", () => {
   let suite: MethodSuite;
@@ -65,7 +67,7 @@ describe.skipIf(!haveChromium)("TOTP in Chromium", () => {
     await opened.page.waitForURL((url) => url.href.startsWith(web.redirectUri));
     expect(await opened.page.locator("#status").textContent()).toBe("signed in as E10001");
     expect(web.signIns.at(-1)!.claims).toMatchObject({ sub: "E10001", amr: ["totp"], acr: "1fa" });
-  });
+  }, TIMEOUT);
 
   it("shows a reloaded enrollment page no secret, and offers to start over with a new one", async () => {
     const { web, op } = suite;
@@ -82,5 +84,5 @@ describe.skipIf(!haveChromium)("TOTP in Chromium", () => {
     await page.getByRole("button", { name: "Start over with a new key" }).click();
     await expect.poll(() => page.locator("#totp-secret-text").textContent()).toMatch(/^[A-Z2-7 ]+$/);
     expect(await page.locator("#totp-secret-text").textContent()).not.toBe(first);
-  });
+  }, TIMEOUT);
 });
