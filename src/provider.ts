@@ -152,8 +152,14 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     },
   };
   // The methods' actors are bound to this provider, so they and the flows are built once it exists.
-  for (const [id, method] of loadMethods(provider, configuredMethods)) methods.set(id, method);
-  for (const [id, flow] of buildFlows(provider, config.login, methods)) flows.set(id, flow);
+  try {
+    for (const [id, method] of loadMethods(provider, configuredMethods)) methods.set(id, method);
+    for (const [id, flow] of buildFlows(provider, config.login, methods)) flows.set(id, flow);
+  } catch (error) {
+    // A plugin refusing its settings (a ConfigError) must not leave the store and key timers open.
+    await provider.close();
+    throw error;
+  }
   return provider;
 }
 
