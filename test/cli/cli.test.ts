@@ -26,6 +26,15 @@ describe("portcullis CLI", () => {
     expect(result.stderr).not.toMatch(STACK_LINE);
   });
 
+  it("check-config checks each factor plugin's own settings", async () => {
+    const pin = new URL("../plugins/pin", import.meta.url).pathname;
+    const dir = await tempConfigDir({ "login.yaml": `methods:\n  password: {}\n  pin: { from: ${pin}, pepper: short }\ndefault_flow:\n  methods: [password]\n` });
+    const result = await portcullis(["check-config", "--config", dir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("login.yaml methods.pin.pepper: must NOT have fewer than 8 characters");
+    expect(result.stderr).not.toMatch(STACK_LINE);
+  });
+
   it("check-config takes the directory from PORTCULLIS_CONFIG", async () => {
     const dir = await tempConfigDir({ "users.yaml": null });
     const result = await portcullis(["check-config"], { env: { PORTCULLIS_CONFIG: dir } });
