@@ -18,6 +18,7 @@ import { checkAuthorizeRequest, checkClientAndRedirect, readAuthorizeParams, red
 import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { completeAuthorization } from "./complete-authorization.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
+import { silentLogin } from "./silent-login.ts";
 
 interface AuthorizeContext {
   ex: Exchange;
@@ -85,6 +86,11 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
         ctx.session = undefined;
         ctx.ex.res.setHeader("Set-Cookie", provider.cookies.clear(SESSION_COOKIE));
       }
+    },
+    // The trusted app's embedded web view: a valid silent-login token logs the device's user in, no page.
+    async (ctx) => {
+      const login = await silentLogin(provider, ctx.raw!, ctx.request!);
+      if (login) return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, ctx.request!, { login });
     },
     // A session that satisfies the request gets a code straight away (SSO); prompt=none may go no further.
     async (ctx) => {

@@ -1,0 +1,34 @@
+import type { Provider } from "../../provider.ts";
+import type { Authentication, AuthorizationRequest } from "../../oauth/authorization-request.ts";
+import { epochSeconds } from "../../clock.ts";
+import { DEVICE_ENROLLMENT_METHOD } from "../../trusted-app/device-registry.ts";
+import { DeviceJwsError } from "../../trusted-app/device-jws.ts";
+import { verifySilentLoginToken } from "../../trusted-app/silent-login-token.ts";
+import type { RawAuthorizeParams } from "./authorize-params.ts";
+
+/** The authorize parameter that carries the trusted app's silent-login token. */
+export const SILENT_LOGIN_PARAMETER = "acmeauth_token";
+
+/**
+ * The trusted app's embedded web view (DESIGN "Trusted environment"): the app opens the authorize
+ * request with a silent-login token its device signed for this client (src/trusted-app/
+ * silent-login-token.ts), and a valid one logs the device's user in without a page — a login by the
+ * trusted-app device, so its amr is the qrcode method's (the method that enrolls devices; without it
+ * configured there is no silent login). A refused token, or one for another user than id_token_hint
+ * names, is logged and ignored: the user logs in as usual.
+ */
+export async function silentLogin(provider: Provider, raw: RawAuthorizeParams, request: AuthorizationRequest): Promise<Authentication | undefined> {
+  const token = raw.values.get(SILENT_LOGIN_PARAMETER);
+  const method = provider.methods.get(DEVICE_ENROLLMENT_METHOD);
+  if (token === undefined || !method) return undefined;
+  let sub: string;
+  try {
+    sub = await verifySilentLoginToken(provider, token, request.clientId);
+  } catch (err) {
+    if (!(err instanceof DeviceJwsError)) throw err;
+    provider.logger.warn({ event: "silent_login_refused", client: request.clientId, reason: err.reason }, "silent-login token refused");
+    return undefined;
+  }
+  if (request.hintSub !== undefined && request.hintSub !== sub) return undefined;
+  return { sub, authTime: epochSeconds(provider.clock), amr: [method.amr], acr: "1fa" };
+}
