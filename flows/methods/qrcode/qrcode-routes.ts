@@ -37,7 +37,7 @@ export function qrcodeRoutes(provider: Provider): Router {
       const view = id === undefined ? { state: "expired" as const } : await app.challenges.view(id);
       // The page learns the number and device by posting CHECK (the page re-renders); the poll only says "something changed".
       return view.state === "pending" ? { state: view.state, uri: view.uri } : { state: view.state };
-    });
+    }, isFinal);
   });
 
   router.get("/challenges/:id/qr.svg", async (req, res) => {
@@ -50,7 +50,7 @@ export function qrcodeRoutes(provider: Provider): Router {
   router.get("/enrollments/:id", async (req, res) => {
     const id = checkedId(req);
     const sub = (await currentSession(provider, req))?.sub;
-    await longPoll(req, res, async () => (id === undefined || sub === undefined ? undefined : app.enrollments.session(id, sub)));
+    await longPoll(req, res, async () => (id === undefined || sub === undefined ? undefined : app.enrollments.session(id, sub)), isFinal);
   });
 
   router.get("/enrollments/:id/qr.svg", async (req, res) => {
@@ -63,6 +63,9 @@ export function qrcodeRoutes(provider: Provider): Router {
 
   return router;
 }
+
+/** States after which a challenge or an enrollment changes no more. */
+const isFinal = (state: string) => state !== "pending" && state !== "scanned";
 
 function checkedId(req: Request): string | undefined {
   const id = String(req.params.id);

@@ -116,6 +116,14 @@ describe("qrcode login", () => {
     expect(codes).toHaveLength(1);
   });
 
+  it("answers a poll of an unknown challenge at once, without a 25-second wait", async () => {
+    const started = Date.now();
+    const answer = await fetch(`${p.url}/methods/qrcode/challenges/${"x".repeat(22)}?seen=expired`);
+    expect(await answer.json()).toEqual({ state: "expired" });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect((await fetch(`${p.url}/methods/qrcode/challenges/${"x".repeat(22)}/qr.svg`)).status).toBe(404);
+  });
+
   it("does not let the app read the number: the poll needs the page's challenge id, which the QR code does not hold", async () => {
     const { browser, page, uri } = await openQrLogin(p);
     await phone.scan(uri);
