@@ -41,7 +41,8 @@ function descendants(node: AnyStateNode): AnyStateNode[] {
 /** A Mermaid id per state node; two paths that read alike after sanitising get `_2`, `_3`, ... */
 function assignIds(root: AnyStateNode): Map<AnyStateNode, string> {
   const ids = new Map<AnyStateNode, string>();
-  const taken = new Set<string>();
+  // "s_" is the machine itself when it is drawn (a parallel root).
+  const taken = new Set<string>(["s_"]);
   for (const node of descendants(root)) {
     const base = mermaidStateId(node.path);
     let id = base;
