@@ -78,6 +78,11 @@ export class DeviceRegistry {
     const { seedSealed: _dropped, ...rest } = target;
     const revoked = { ...rest, revokedAt: this.provider.clock() };
     const updated = devices.map((d) => (d === target ? revoked : d));
+    // Without an active device the user has no trusted app: the enrollment goes (the account page then offers "Set up").
+    if (!updated.some((d) => d.revokedAt === undefined)) {
+      await this.records.remove(sub);
+      return true;
+    }
     const kept = updated.filter((d) => d.revokedAt !== undefined).slice(-MAX_REVOKED);
     await this.records.put(sub, { devices: updated.filter((d) => d.revokedAt === undefined || kept.includes(d)) });
     return true;

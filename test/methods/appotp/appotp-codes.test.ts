@@ -86,6 +86,14 @@ describe("appotp dynamic codes", () => {
     expect(record!.data.devices.find((d) => d.id === deviceId)!.seedSealed).toBeUndefined();
   });
 
+  it("removes the user's enrollment with their last active device, so the account page offers the set-up again", async () => {
+    const { sub, seed, deviceId } = await enrolled();
+    expect(await app.devices.revoke(sub, deviceId)).toBe(true);
+    expect(await p.provider.enrollments.get("qrcode", sub)).toBeUndefined();
+    expect(await app.checkCode(sub, await codeAt(seed, 0))).toBe(false);
+    expect(await app.devices.revoke(sub, deviceId)).toBe(false);
+  });
+
   it("accepts a code typed with a space, and refuses anything that is not six digits", async () => {
     const { sub, seed } = await enrolled();
     const code = await codeAt(seed, 0);
