@@ -1,8 +1,8 @@
 import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
-import { matchTimeStep } from "./totp-codes.ts";
+import { matchTimeStep } from "../../../src/security/time-based-codes.ts";
 import type { TotpKey } from "./totp-enrollment-record.ts";
 import type { TotpSettings } from "./totp-settings.ts";
-import { TimeStepClaims } from "./time-step-claims.ts";
+import { TimeStepClaims } from "../../../src/security/time-step-claims.ts";
 
 /**
  * True when `code` is the key's code within one step of now (the provider's clock) and its time step

@@ -1,4 +1,5 @@
 import type { Provider } from "../../../src/provider.ts";
+import type { TotpKey } from "../../../src/security/time-based-codes.ts";
 import type { TotpSettings } from "./totp-settings.ts";
 
 /**
@@ -13,12 +14,7 @@ export interface TotpEnrollment {
   period: number;
 }
 
-/** A secret with the parameters it is used with, in plain text: only ever in memory. */
-export interface TotpKey {
-  secret: string;
-  digits: 6 | 8;
-  period: number;
-}
+export type { TotpKey };
 
 /**
  * The SecretBox context of a secret: bound to the method and the user, and to its stage, so a pending

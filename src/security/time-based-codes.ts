@@ -1,5 +1,17 @@
 import { verify } from "otplib";
-import type { TotpKey } from "./totp-enrollment-record.ts";
+
+/**
+ * RFC 6238 time-based codes, shared by the TOTP method (an authenticator app's secret) and the trusted
+ * app's dynamic code (a device seed): matching a code to its time step, and (TimeStepClaims) using each
+ * step once.
+ */
+
+/** A secret with the parameters it is used with, in plain text: only ever in memory. */
+export interface TotpKey {
+  secret: string;
+  digits: 6 | 8;
+  period: number;
+}
 
 /** A code as typed: apps show "123 456", so spaces are dropped; anything but `digits` digits is no code. */
 export function normaliseCode(code: string, digits: number): string | undefined {
