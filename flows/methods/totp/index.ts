@@ -4,7 +4,8 @@ import { fromPromise } from "xstate";
 import type { FactorPlugin } from "../../../src/runtime/factor-plugin.ts";
 import { checkTotpCode } from "./check-totp-code.ts";
 import { confirmPendingSecret, createPendingSecret, offerToShow } from "./pending-secrets.ts";
-import { totpMachine, type TotpVerdict } from "./totp.machine.ts";
+import { totpMachine } from "./totp.machine.ts";
+import type { CodeVerdict } from "../../typed-code.machine.ts";
 import { totpEnrollmentMachine, type Confirmation, type NewSecret } from "./totp-enrollment.machine.ts";
 import { newKeyParameters, sealKey, type TotpEnrollment } from "./totp-enrollment-record.ts";
 import { totpRoutes } from "./totp-routes.ts";
@@ -27,7 +28,7 @@ const totpPlugin: FactorPlugin<TotpSettings> = {
   machine: totpMachine,
   enrollment: totpEnrollmentMachine,
   actors: (context) => ({
-    checkTotpCode: fromPromise<TotpVerdict, { sub: string; code: string }>(async ({ input }) => ({
+    checkCode: fromPromise<CodeVerdict, { sub: string; code: string }>(async ({ input }) => ({
       accepted: await checkTotpCode(context, input.sub, input.code),
     })),
     createTotpSecret: fromPromise<NewSecret, { sub: string }>(({ input }) => createPendingSecret(context, input.sub)),
