@@ -1,3 +1,4 @@
+import { paths } from "../http/paths.ts";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import express, { type Request, type Router } from "express";
@@ -12,7 +13,7 @@ import { descriptionKey, type DrawableMachine } from "./machine-catalog.ts";
 import { mermaidStatechart } from "./mermaid-statechart.ts";
 
 /** Where the diagrams are served: the index, `/diagrams/<name>`, and the page's script and stylesheet. */
-export const DIAGRAMS_PATH = "/diagrams";
+export const DIAGRAMS_PATH = paths.diagrams;
 
 const STYLESHEET = hashedFile(DIAGRAMS_PATH, "diagrams", "css", readFileSync(new URL("./diagram-page.css", import.meta.url)), "text/css; charset=utf-8");
 

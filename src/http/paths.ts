@@ -18,6 +18,8 @@ export const paths = {
   interaction: "/interaction",
   /** The signed-in user's own page: enrolled factor methods, enroll and remove. */
   account: "/account",
+  /** The flows and factor methods drawn as statecharts. */
+  diagrams: "/diagrams",
   /** Factor plugins' own routes: /methods/<id>/... */
   methods: "/methods",
   /** Static files of the login pages (stylesheet). */

@@ -4,6 +4,7 @@ import type { DestinationStream } from "pino";
 import { loadConfig } from "../config/load-config.ts";
 import { createLogger } from "../logging/create-logger.ts";
 import { createProvider, type Provider } from "../provider.ts";
+import { paths } from "./paths.ts";
 import { createApp } from "./create-app.ts";
 
 /** How long requests in flight may take to finish when the provider stops. */
@@ -96,5 +97,10 @@ function browserLoginLines(provider: Provider): string[] {
     scope: "openid profile",
     state: "demo",
   });
-  return ["  Log in with a browser (you end on the client's redirect URI with a code):", `    ${provider.issuer}/connect/authorize?${query}`];
+  return [
+    "  Log in with a browser (you end on the client's redirect URI with a code):",
+    `    ${provider.issuer}/connect/authorize?${query}`,
+    `  Then set up more sign-in methods (TOTP, security key, phone, ...) at ${provider.issuer}${paths.account}`,
+    `  The login flows drawn as statecharts: ${provider.issuer}${paths.diagrams}`,
+  ];
 }
