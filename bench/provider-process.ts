@@ -61,6 +61,12 @@ function prepareConfig(root: string): string {
   // The load comes from one address: lift the per-address login budget, which is for real clients.
   doc.setIn(["security", "login_requests_per_ip", "max"], 1_000_000_000);
   writeFileSync(providerFile, doc.toString());
+  // The login scenario measures a password login: the login page opens on the password form, as it
+  // does for deployments that list password first (the demo opens on the trusted app's QR code).
+  const loginFile = join(configDir, "login.yaml");
+  const login = parseDocument(readFileSync(loginFile, "utf8"));
+  login.setIn(["default_flow", "methods"], ["password"]);
+  writeFileSync(loginFile, login.toString());
   return configDir;
 }
 
