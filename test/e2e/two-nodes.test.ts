@@ -6,6 +6,8 @@ import { startSiblingProcess, type ProviderProcess } from "../support/provider-p
 import { formAction, hiddenField, RawBrowser } from "../support/raw-browser.ts";
 import { serviceUrl } from "../support/require-service.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
+import { challengeOf, numberOn, openQrLogin, operatorEnrollUri, press } from "../trusted-app/trusted-app-support.ts";
 
 /**
  * Two provider processes of one deployment on one Redis (same issuer, same key prefix): whatever one
@@ -160,5 +162,43 @@ describe.skipIf(!redisUrl)("two provider processes on one Redis: authorize on on
     expect(response.get("iss")).toBe(a.issuer);
 
     expect(await redeemedSid(answer.location!, spa.client_id, { code_verifier: verifier }, spa.redirect_uri)).toBe(sid);
+  });
+});
+
+describe.skipIf(!redisUrl)("two provider processes on one Redis: a QR-code login whose phone talks to the other node", () => {
+  let a: TestProvider;
+  let b: ProviderProcess;
+
+  beforeAll(async () => {
+    a = await startTestProvider({ storeUrl: `${redisUrl}?prefix=two-processes-qr-${Date.now()}` });
+    b = await startSiblingProcess(a);
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.close();
+  });
+
+  it("wakes node A's long-poll when the phone scans and approves on node B, and finishes on node B", async () => {
+    // The phone enrolls, scans and approves through node B; the login page and its poll are on node A.
+    const phone = await TrustedAppClient.enroll(await operatorEnrollUri(a, "E10001"), "Alice's phone", { server: b.url });
+    const { browser, page, uri } = await openQrLogin(a);
+    const waiting = browser.get(`${challengeOf(page).pollUrl}?seen=pending`);
+    await phone.scan(uri);
+    expect(JSON.parse((await waiting).text)).toEqual({ state: "scanned" });
+
+    const approval = await press(browser, page, "CHECK");
+    expect(approval.text).toContain("Scanned by Alice&#x27;s phone.");
+    const approved = browser.get(`${challengeOf(approval).pollUrl}?seen=scanned`);
+    await phone.approve(numberOn(approval));
+    expect(JSON.parse((await approved).text)).toEqual({ state: "approved" });
+
+    // The page's CHECK reaches node B (a load balancer may send it anywhere).
+    const onB = new URL(formAction(approval.text, approval.url));
+    onB.host = new URL(b.url).host;
+    const done = await browser.post(onB.href, { csrf: hiddenField(approval.text, "csrf")!, event: "CHECK" });
+    const code = responseParams(done).get("code")!;
+    const tokens = await postForm(`${b.url}/connect/token`, { grant_type: "authorization_code", client_id: "demo-web", client_secret: "demo-web-secret", code, redirect_uri: "http://localhost:3001/callback" });
+    expect(tokens.status, tokens.text).toBe(200);
+    expect(await verifyIdToken(a, tokens.json!.id_token as string)).toMatchObject({ sub: "E10001", amr: ["qrcode"] });
   });
 });

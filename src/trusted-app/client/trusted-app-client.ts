@@ -34,6 +34,11 @@ export class TrustedAppError extends Error {
 export interface ClientOptions {
   /** Milliseconds since the epoch (tests move it); default Date.now. */
   clock?: () => number;
+  /**
+   * Where the device API is reached, when not at the issuer's address: one node of several behind a
+   * load balancer, as the tests that hop between nodes do. The JWS audience stays the issuer.
+   */
+  server?: string;
 }
 
 /**
@@ -46,12 +51,14 @@ export interface ClientOptions {
 export class TrustedAppClient {
   private key?: Awaited<ReturnType<typeof importJWK>>;
   private readonly clock: () => number;
+  private readonly server?: string;
 
   constructor(
     readonly state: DeviceState,
     options: ClientOptions = {},
   ) {
     this.clock = options.clock ?? Date.now;
+    this.server = options.server;
   }
 
   /** Enrolls a new device from an acmeauth://enroll URI (the QR code's text). */
@@ -60,7 +67,7 @@ export class TrustedAppClient {
     if (parsed?.kind !== "enroll") throw new Error("not an acmeauth://enroll code");
     const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
     const publicJwk = await exportJWK(publicKey);
-    const answer = await postJson(parsed.issuer, "/enroll", { token: parsed.token, name, public_jwk: publicJwk });
+    const answer = await postJson(options.server ?? parsed.issuer, "/enroll", { token: parsed.token, name, public_jwk: publicJwk });
     const { device_id: deviceId, seed, sub } = answer as { device_id: string; seed: string; sub: string };
     const state: DeviceState = { version: 1, issuer: parsed.issuer, sub, deviceId, name, privateJwk: await exportJWK(privateKey), seed };
     return new TrustedAppClient(state, options);
@@ -121,7 +128,7 @@ export class TrustedAppClient {
 
   /** Posts a device JWS to the device API (tests send the same one twice to see it refused). */
   postJws(path: string, jws: string): Promise<Record<string, unknown>> {
-    return postJson(this.state.issuer, path, { jws });
+    return postJson(this.server ?? this.state.issuer, path, { jws });
   }
 
   private async send(path: string, typ: DeviceJwsType, claims: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -145,8 +152,8 @@ export class TrustedAppClient {
 }
 
 /** POSTs JSON to the provider's device API; a refusal throws TrustedAppError. */
-async function postJson(issuer: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${issuer}${DEVICE_API_PATH}${path}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) });
+async function postJson(server: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${server}${DEVICE_API_PATH}${path}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) });
   const text = await res.text();
   let json: Record<string, unknown> = {};
   try {
