@@ -11,12 +11,15 @@ export interface LoginFlowInput {
 export interface LoginFlowOutput {
   sub: string;
   methods: string[];
+  /** What methods reported beyond the user, by method id (the face check's `faceid`), for claims. */
+  evidence?: Record<string, Record<string, unknown>>;
 }
 
 interface LoginFlowContext {
   loginHint?: string;
   sub?: string;
   methods: string[];
+  evidence?: Record<string, Record<string, unknown>>;
 }
 
 type LoginFlowEvent = { type: "CHOOSE_METHOD"; method?: string };
@@ -45,7 +48,7 @@ export function createLoginFlow(methods: readonly FlowMethod[]) {
     id: "method",
     src: id,
     input: ({ context }: { context: LoginFlowContext }): MethodInput => ({ loginHint: context.loginHint, sub: context.sub }),
-    onDone: { target: "#login.authenticated", actions: { type: "recordMethod" as const, params: ({ event }: { event: { output: MethodOutput } }) => ({ method: id, sub: event.output.sub }) } },
+    onDone: { target: "#login.authenticated", actions: { type: "recordMethod" as const, params: ({ event }: { event: { output: MethodOutput } }) => ({ method: id, output: event.output }) } },
   });
   const states = Object.fromEntries(
     methods.map(({ id, identifiesUser }) => [
@@ -79,13 +82,17 @@ export function createLoginFlow(methods: readonly FlowMethod[]) {
     },
     actions: {
       setIdentifiedUser: assign({ sub: ({ event }) => (event as unknown as { output: MethodOutput }).output.sub }),
-      recordMethod: assign(({ context }, params: { method: string; sub: string }) => ({ sub: params.sub, methods: [...context.methods, params.method] })),
+      recordMethod: assign(({ context }, params: { method: string; output: MethodOutput }) => {
+        const { sub, ...evidence } = params.output;
+        const kept = Object.keys(evidence).length > 0 ? { evidence: { ...context.evidence, [params.method]: evidence } } : {};
+        return { sub, methods: [...context.methods, params.method], ...kept };
+      }),
     },
   }).createMachine({
     id: "login",
     context: ({ input }) => ({ loginHint: input.loginHint, methods: [] }),
     initial: methods[0]!.id,
     states: { ...states, authenticated: { type: "final" } },
-    output: ({ context }) => ({ sub: context.sub!, methods: context.methods }),
+    output: ({ context }) => ({ sub: context.sub!, methods: context.methods, ...(context.evidence && { evidence: context.evidence }) }),
   });
 }

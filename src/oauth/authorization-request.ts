@@ -36,4 +36,6 @@ export interface Authentication {
   authTime: number;
   amr: string[];
   acr: string;
+  /** What the methods reported beyond the user, by method id (e.g. face: { faceid }), for claims. */
+  evidence?: Record<string, Record<string, unknown>>;
 }

@@ -18,9 +18,14 @@ export interface MethodInput {
   sub?: string;
 }
 
-/** What a method machine outputs when the user passed it. */
+/**
+ * What a method machine outputs when the user passed it: the user, and anything else the method
+ * established that tokens may carry later (the face method's `faceid`); the login flow keeps the
+ * extra fields as the method's evidence.
+ */
 export interface MethodOutput {
   sub: string;
+  [evidence: string]: unknown;
 }
 
 /**

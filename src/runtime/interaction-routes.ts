@@ -18,7 +18,7 @@ import type { RequestFacts } from "./factor-plugin.ts";
 import { methodRoutesPath } from "./loaded-methods.ts";
 import { currentSession } from "../sessions/current-session.ts";
 import { createNonce } from "../views/page-headers.ts";
-import type { LoginFlowInput } from "../../flows/login.flow.ts";
+import type { LoginFlowInput, LoginFlowOutput } from "../../flows/login.flow.ts";
 import type { EnrollmentFlowInput } from "../../flows/enrollment.flow.ts";
 import { Interactions } from "./interactions.ts";
 import { clientAddress } from "../security/client-address.ts";
@@ -87,7 +87,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       // An interaction completes once, even if the last form is posted twice.
       if (!(await provider.interactions.finish(interaction.id))) return expired(req, res, interaction);
       res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: interactionPath(interaction.id) }));
-      const output = result.snapshot.output as { sub: string; methods: string[] };
+      const output = result.snapshot.output as LoginFlowOutput;
       return interaction.kind === "login" ? finishLogin(req, res, interaction, flow, output) : finishEnrollment(res, interaction);
     }
     await provider.interactions.save({ ...interaction, flowHash: flow.hash, snapshot: result.persisted });
@@ -99,7 +99,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     return provider.methods.has(interaction.method) && (await currentSession(provider, req))?.sub === interaction.sub;
   }
 
-  async function finishLogin(req: Request, res: Response, interaction: LoginInteraction, flow: RunnableFlow, output: { sub: string; methods: string[] }): Promise<void> {
+  async function finishLogin(req: Request, res: Response, interaction: LoginInteraction, flow: RunnableFlow, output: LoginFlowOutput): Promise<void> {
     const login = authenticationResult(output, flow.methods, provider.clock());
     const { request } = interaction;
     // OIDC Core §3.1.2.1: the client asked for the user its id_token_hint names; someone else logged in.

@@ -63,6 +63,9 @@ describe("face recognition", () => {
     expect(service.requests).toHaveLength(1);
     expect(service.requests[0]!.headers.authorization).toBe("Bearer face-token");
     expect(service.requests[0]!.body).toEqual({ sub: "E10001", image: frame.toString("base64"), reference: "ref-alice-7" });
+    // The check is kept with the login (its SSO session) for the faceid claim.
+    const session = await p.provider.sessions.find(browser.cookies.get("portcullis_session")?.value);
+    expect(session?.evidence).toEqual({ face: { faceid: { result: "match", key: "face-key-1", time: expect.any(Number) } } });
     await method.context.enrollments.remove("E10001");
   });
 
