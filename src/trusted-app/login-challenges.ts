@@ -4,7 +4,7 @@ import type { RecordStore } from "../stores/store.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
 import { loginUri } from "./acmeauth-uri.ts";
-import type { Device } from "./device-registry.ts";
+import { DEVICE_ENROLLMENT_METHOD, type Device } from "./device-registry.ts";
 
 /**
  * A login QR challenge. It has two names: the *challenge id*, which only the login page knows (it
@@ -111,13 +111,18 @@ export class LoginChallenges {
 
   /**
    * The scanning device decides: approve with the number the page shows, or deny. A wrong number
-   * spends the challenge (the page starts over with a new QR), so the number cannot be guessed twice.
+   * spends the challenge (the page starts over with a new QR), so the number cannot be guessed twice,
+   * and counts against the user's qrcode attempt limit: once it is used up, even the right number is
+   * refused exactly like a wrong one until the window passes.
    */
   async decide(scanToken: string, sub: string, device: Device, decision: { approve: true; number: unknown } | { approve: false }): Promise<void> {
     const { challengeId, challenge } = await this.byScanToken(scanToken);
     if (challenge.state !== "scanned" || challenge.deviceId !== device.id || challenge.sub !== sub) throw new ChallengeError("this device has not scanned the QR code");
     if (!(await this.claim("decided", challengeId, challenge))) throw new ChallengeError("the sign-in was already decided");
-    const matches = decision.approve && typeof decision.number === "string" && constantTimeEqual(decision.number, challenge.number!);
+    const attempts = this.provider.methods.get(DEVICE_ENROLLMENT_METHOD)?.context.attempts;
+    const allowed = !decision.approve || !attempts || (await attempts.tryAttempt(sub));
+    const matches = decision.approve && allowed && typeof decision.number === "string" && constantTimeEqual(decision.number, challenge.number!);
+    if (matches) await attempts?.succeeded(sub);
     const state: LoginChallenge["state"] = !decision.approve ? "denied" : matches ? "approved" : "rejected";
     // An approval leaves the page a moment to notice it, however late in the challenge's life it came.
     const expiresAt = state === "approved" ? Math.max(challenge.expiresAt, this.provider.clock() + APPROVED_GRACE_MS) : challenge.expiresAt;

@@ -132,6 +132,30 @@ describe("qrcode login", () => {
   });
 });
 
+describe("qrcode approvals under the attempt limit", () => {
+  it("counts wrong approval numbers per account; once locked, the right number is refused exactly like a wrong one", async () => {
+    const attempts = p.provider.methods.get("qrcode")!.context.attempts;
+    const limit = p.provider.config.provider.security.password_attempts.max_failures;
+    const approveWith = async (pick: (number: string) => string) => {
+      const { browser, page, uri } = await openQrLogin(p);
+      await phone.scan(uri);
+      const number = numberOn(await press(browser, page, "CHECK"));
+      return phone.approve(pick(number)).then(() => "approved", (e: unknown) => e);
+    };
+    const wrong = (n: string) => String(((Number(n) - 10 + 1) % 90) + 10);
+    try {
+      for (let i = 0; i < limit; i++) expect(await approveWith(wrong)).toMatchObject({ status: 400, error: "access_denied" });
+      expect(await attempts.count("E10001")).toBe(limit);
+      const locked = await approveWith((n) => n);
+      expect(locked).toBeInstanceOf(TrustedAppError);
+      expect(locked).toMatchObject({ status: 400, error: "access_denied", description: "the number does not match the one on the sign-in page" });
+    } finally {
+      await attempts.succeeded("E10001");
+    }
+    expect(await approveWith((n) => n)).toBe("approved");
+  });
+});
+
 describe("qrcode QR expiry", () => {
   let short: TestProvider;
   let shortPhone: TrustedAppClient;
