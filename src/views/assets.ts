@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { sendStaticFile } from "../http/send-static-file.ts";
 import { extname, join } from "node:path";
 import { VIEWS_DIR } from "./views-dir.ts";
 
@@ -57,18 +58,6 @@ export function handleAsset(req: IncomingMessage, res: ServerResponse, prefix = 
   if (!pathname.startsWith(`${prefix}/`)) return false;
   const asset = serveAsset(pathname.slice(prefix.length + 1));
   if (!asset) return false;
-  const headers = [
-    "Content-Type", asset.type,
-    "Cache-Control", "public, max-age=3600",
-    "ETag", asset.etag,
-    "X-Content-Type-Options", "nosniff",
-  ];
-  if (req.headers["if-none-match"] === asset.etag) {
-    res.writeHead(304, headers);
-    res.end();
-    return true;
-  }
-  res.writeHead(200, headers.concat("Content-Length", String(asset.body.length)));
-  res.end(req.method === "HEAD" ? undefined : asset.body);
+  sendStaticFile(req, res, asset, "public, max-age=3600");
   return true;
 }
