@@ -16,6 +16,7 @@ import {
   type HttpFaceServiceSettings,
 } from "./face-service.ts";
 import { faceMachine, type FaceVerdict } from "./face.machine.ts";
+import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
 
 interface FaceSettings {
   service: HttpFaceServiceSettings | DevelopmentFaceServiceSettings;
@@ -103,11 +104,7 @@ const facePlugin: FactorPlugin<FaceSettings> = {
     }
     const budget = ctx.provider.config.provider.security.max_body_bytes - FORM_OVERHEAD_BYTES;
     const script = CAPTURE_SCRIPT.replace("__MAX_FIELD_CHARS__", String(budget));
-    return express.Router().get("/capture.js", (_req, res) => {
-      res.setHeader("Content-Type", "text/javascript; charset=utf-8");
-      res.setHeader("Cache-Control", "no-cache");
-      res.send(script);
-    });
+    return express.Router().get("/capture.js", methodPageScript(script));
   },
   async enrollByOperator({ provider, enrollments }, sub, options) {
     const key = options.key;

@@ -3,6 +3,7 @@ import express, { type Router } from "express";
 import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
 import { FidoChallenges } from "./fido-challenges.ts";
 import type { FidoSettings } from "./fido-settings.ts";
+import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
 
 const PAGE_SCRIPT = readFileSync(new URL("./fido.js", import.meta.url), "utf8");
 
@@ -16,9 +17,7 @@ const PAGE_SCRIPT = readFileSync(new URL("./fido.js", import.meta.url), "utf8");
 export function fidoRoutes(context: PluginContext<FidoSettings>): Router {
   const router = express.Router();
   const challenges = new FidoChallenges(context);
-  router.get("/fido.js", (_req, res) => {
-    res.set({ "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" }).send(PAGE_SCRIPT);
-  });
+  router.get("/fido.js", methodPageScript(PAGE_SCRIPT));
   router.post("/options", express.json({ limit: 1024 }), (req, res, next) => {
     const handle = (req.body as { handle?: unknown } | undefined)?.handle;
     const pending = typeof handle === "string" && handle.length <= 64 ? challenges.find(handle) : Promise.resolve(undefined);

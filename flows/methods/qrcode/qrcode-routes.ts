@@ -5,6 +5,7 @@ import { currentSession } from "../../../src/sessions/current-session.ts";
 import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
 import { writeQrSvg } from "../../../src/trusted-app/qr-image.ts";
 import { longPoll } from "./long-poll.ts";
+import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
 
 /** The page script of the scan, approval and enrollment steps (loaded with the page's CSP nonce). */
 const PAGE_SCRIPT = readFileSync(new URL("./qrcode-page.js", import.meta.url), "utf8");
@@ -27,9 +28,7 @@ export function qrcodeRoutes(provider: Provider): Router {
   const router = express.Router();
   const app = trustedApp(provider);
 
-  router.get("/qrcode-page.js", (_req, res) => {
-    res.set({ "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" }).send(PAGE_SCRIPT);
-  });
+  router.get("/qrcode-page.js", methodPageScript(PAGE_SCRIPT));
 
   router.get("/challenges/:id", async (req, res) => {
     const id = checkedId(req);

@@ -5,6 +5,7 @@ import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
 import { takeSecretToShow } from "./pending-secrets.ts";
 import { otpauthUri } from "./totp-uri.ts";
 import type { TotpSettings } from "./totp-settings.ts";
+import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
 
 const ENROLL_SCRIPT = readFileSync(new URL("./totp-enroll.js", import.meta.url), "utf8");
 
@@ -16,9 +17,7 @@ const ENROLL_SCRIPT = readFileSync(new URL("./totp-enroll.js", import.meta.url),
  */
 export function totpRoutes(context: PluginContext<TotpSettings>): Router {
   const router = express.Router();
-  router.get("/enroll.js", (_req, res) => {
-    res.set({ "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" }).send(ENROLL_SCRIPT);
-  });
+  router.get("/enroll.js", methodPageScript(ENROLL_SCRIPT));
   router.post("/enrollment-secret", express.json({ limit: 1024 }), (req, res, next) => {
     showSecret(context, req.body as unknown)
       .then((shown) => {
