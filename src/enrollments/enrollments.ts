@@ -1,5 +1,6 @@
 import type { Clock } from "../clock.ts";
 import type { RecordStore, Store } from "../stores/store.ts";
+import { StoreUnavailableError } from "../stores/store-unavailable-error.ts";
 
 /** One user's enrollment of one method: durable, its `data` owned by the method's plugin. */
 export interface Enrollment<Data = unknown> {
@@ -20,12 +21,14 @@ export interface Enrollment<Data = unknown> {
  */
 export class Enrollments {
   private readonly records: RecordStore<Enrollment>;
+  private readonly locks: RecordStore<true>;
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     private readonly clock: Clock,
   ) {
     this.records = store.namespace("enrollments");
+    this.locks = store.namespace("locks");
   }
 
   /** The enrollments of one method, for its plugin. */
@@ -34,6 +37,7 @@ export class Enrollments {
       method,
       get: (sub) => this.get<Data>(method, sub),
       put: (sub, data) => this.put(method, sub, data),
+      update: (sub, change) => this.update(method, sub, change),
       remove: (sub) => this.remove(method, sub),
     };
   }
@@ -49,6 +53,40 @@ export class Enrollments {
     const record: Enrollment<Data> = { method, sub, createdAt: existing?.createdAt ?? now, updatedAt: now, data };
     await this.records.set(key(method, sub), record);
     return record;
+  }
+
+  /**
+   * Reads, changes and writes the user's record as one step among every caller in every process (a
+   * lock in the store around it), so two changes at once — two devices enrolled, two logins moving a
+   * signature counter — do not lose one. `change` gets the current data (undefined when none) and
+   * returns the new data (the same object: no change, nothing written), or undefined to remove the
+   * record; what it throws is rethrown.
+   */
+  async update<Data>(method: string, sub: string, change: (current: Data | undefined) => Data | undefined | Promise<Data | undefined>): Promise<Enrollment<Data> | undefined> {
+    const lock = `enrollment:${key(method, sub)}`;
+    await this.acquire(lock);
+    try {
+      const current = await this.get<Data>(method, sub);
+      const next = await change(current?.data);
+      if (current && next === current.data) return current; // unchanged: nothing to write
+      if (next === undefined) {
+        await this.remove(method, sub);
+        return undefined;
+      }
+      return await this.put(method, sub, next);
+    } finally {
+      await this.locks.delete(lock);
+    }
+  }
+
+  /** Waits for the lock (held at most LOCK_TTL_MS, so a crashed holder cannot block it for long). */
+  private async acquire(lock: string): Promise<void> {
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (let delay = 5; !(await this.locks.add(lock, true, LOCK_TTL_MS)); delay = Math.min(delay * 2, 100)) {
+      // Answered like an outage (503 temporarily_unavailable): the user can simply try again.
+      if (Date.now() > deadline) throw new StoreUnavailableError(this.store.backend, { cause: new Error(`enrollment record busy: ${lock}`) });
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
   }
 
   /** Removes the user's enrollment of the method (operator reset, the user removing it); true when one existed. */
@@ -72,8 +110,15 @@ export interface MethodEnrollments<Data = unknown> {
   readonly method: string;
   get(sub: string): Promise<Enrollment<Data> | undefined>;
   put(sub: string, data: Data): Promise<Enrollment<Data>>;
+  /** Read-modify-write as one step across processes (see Enrollments.update). */
+  update(sub: string, change: (current: Data | undefined) => Data | undefined | Promise<Data | undefined>): Promise<Enrollment<Data> | undefined>;
   remove(sub: string): Promise<boolean>;
 }
+
+/** A lock outlives no holder by more than this; a change of one record takes milliseconds. */
+const LOCK_TTL_MS = 5_000;
+/** How long a caller waits for a busy record before giving up (a 503 to the user). */
+const LOCK_WAIT_MS = 3_000;
 
 // The sub is an employee number from config, the method an id: neither holds ':' (both patterns say so).
 const key = (method: string, sub: string) => `${method}:${sub}`;

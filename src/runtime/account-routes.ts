@@ -58,7 +58,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
         enrollAction: `${paths.account}/enroll`,
         removeAction: `${paths.account}/remove`,
         notice,
-        methods: ids.map((id) => ({ id, labelKey: `method.${id}.label`, enrolledAt: enrolled.has(id) ? new Date(enrolled.get(id)!.updatedAt).toISOString().slice(0, 10) : undefined })),
+        methods: ids.map((id) => ({ id, labelKey: `method.${id}.label`, enrolledAt: enrolled.has(id) ? new Date(enrolled.get(id)!.createdAt).toISOString().slice(0, 10) : undefined })),
       },
       resolveLang(typeof req.query.lang === "string" ? req.query.lang : undefined, req.headers["accept-language"]),
     );

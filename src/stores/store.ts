@@ -30,6 +30,8 @@ export const RECORD_KINDS = {
   revokedTokens: { durable: true },
   claims: { durable: false },
   logoutRequests: { durable: false },
+  /** Short-lived mutual-exclusion markers (read-modify-write of one record across processes). */
+  locks: { durable: false },
 } as const;
 
 export type RecordKind = keyof typeof RECORD_KINDS;

@@ -51,12 +51,15 @@ export class DeviceRegistry {
 
   /** Records a new device for the user; returns it with its dynamic-code seed (shown to the app once). */
   async add(sub: string, name: string, publicJwk: JWK): Promise<{ device: Device; seed: string }> {
-    const devices = await this.all(sub);
-    if (devices.filter((d) => d.revokedAt === undefined).length >= MAX_DEVICES) throw new TooManyDevicesError(`at most ${MAX_DEVICES} devices per user`);
     const id = randomBytes(16).toString("base64url");
     const seed = generateSecret({ length: 20 });
     const device: Device = { id, name, publicJwk, seedSealed: this.provider.secretBox.seal(seed, seedContext(sub, id)), createdAt: this.provider.clock() };
-    await this.records.put(sub, { devices: [...devices, device] });
+    // Under the record's lock: two phones enrolled at the same moment are both kept.
+    await this.records.update(sub, (current) => {
+      const devices = current?.devices ?? [];
+      if (devices.filter((d) => d.revokedAt === undefined).length >= MAX_DEVICES) throw new TooManyDevicesError(`at most ${MAX_DEVICES} devices per user`);
+      return { devices: [...devices, device] };
+    });
     return { device, seed };
   }
 
@@ -72,20 +75,20 @@ export class DeviceRegistry {
 
   /** Revokes one device: it can no longer sign or produce codes. True when it was active. */
   async revoke(sub: string, deviceId: string): Promise<boolean> {
-    const devices = await this.all(sub);
-    const target = devices.find((d) => d.id === deviceId && d.revokedAt === undefined);
-    if (!target) return false;
-    const { seedSealed: _dropped, ...rest } = target;
-    const revoked = { ...rest, revokedAt: this.provider.clock() };
-    const updated = devices.map((d) => (d === target ? revoked : d));
-    // Without an active device the user has no trusted app: the enrollment goes (the account page then offers "Set up").
-    if (!updated.some((d) => d.revokedAt === undefined)) {
-      await this.records.remove(sub);
-      return true;
-    }
-    const kept = updated.filter((d) => d.revokedAt !== undefined).slice(-MAX_REVOKED);
-    await this.records.put(sub, { devices: updated.filter((d) => d.revokedAt === undefined || kept.includes(d)) });
-    return true;
+    let found = false;
+    await this.records.update(sub, (current) => {
+      const devices = current?.devices ?? [];
+      const target = devices.find((d) => d.id === deviceId && d.revokedAt === undefined);
+      if (!target) return current;
+      found = true;
+      const { seedSealed: _dropped, ...rest } = target;
+      const updated = devices.map((d) => (d === target ? { ...rest, revokedAt: this.provider.clock() } : d));
+      // Without an active device the user has no trusted app: the enrollment goes (the account page then offers "Set up").
+      if (!updated.some((d) => d.revokedAt === undefined)) return undefined;
+      const kept = updated.filter((d) => d.revokedAt !== undefined).slice(-MAX_REVOKED);
+      return { devices: updated.filter((d) => d.revokedAt === undefined || kept.includes(d)) };
+    });
+    return found;
   }
 
   /** The device's dynamic-code seed; throws when the sealed value was not sealed for this device. */

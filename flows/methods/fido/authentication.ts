@@ -64,8 +64,17 @@ export async function verifyAuthentication({ context, rp }: AuthenticationDeps, 
     return false;
   }
   const now = context.provider.clock();
-  const credentials = enrolled.data.credentials.map((c) => (c.id === stored.id ? { ...c, counter: Math.max(c.counter, newCounter), lastUsedAt: now } : c));
-  await context.enrollments.put(sub, { ...enrolled.data, credentials });
+  // Under the record's lock, against its current state: a login verified at the same moment with a
+  // counter no higher than the one just stored is refused, and no update is lost.
+  let counterMoved = true;
+  await context.enrollments.update(sub, (current) => {
+    const data = current as FidoEnrollment | undefined;
+    const credential = data?.credentials.find((c) => c.id === stored.id);
+    if (!data || !credential) return (counterMoved = false), data;
+    if (newCounter !== 0 && newCounter <= credential.counter) return (counterMoved = false), data;
+    return { ...data, credentials: data.credentials.map((c) => (c === credential ? { ...c, counter: Math.max(c.counter, newCounter), lastUsedAt: now } : c)) };
+  });
+  if (!counterMoved) return false;
   await context.attempts.succeeded(sub);
   return true;
 }

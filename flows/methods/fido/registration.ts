@@ -61,9 +61,6 @@ export async function verifyRegistration({ context, rp }: RegistrationDeps, sub:
   } catch {
     return false;
   }
-  const enrolled = (await context.enrollments.get(sub)) as Enrollment<FidoEnrollment> | undefined;
-  const existing = enrolled?.data.credentials ?? [];
-  if (existing.length >= MAX_CREDENTIALS || existing.some((c) => c.id === info.credential.id)) return false;
   const credential = {
     id: info.credential.id,
     publicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
@@ -74,6 +71,14 @@ export async function verifyRegistration({ context, rp }: RegistrationDeps, sub:
     aaguid: info.aaguid,
     createdAt: context.provider.clock(),
   };
-  await context.enrollments.put(sub, { userHandle: enrolled?.data.userHandle ?? pending.userHandle, credentials: [...existing, credential] });
-  return true;
+  // Under the record's lock: two registrations at once both land, and the limits hold.
+  let added = false;
+  await context.enrollments.update(sub, (current) => {
+    const data = current as FidoEnrollment | undefined;
+    const existing = data?.credentials ?? [];
+    if (existing.length >= MAX_CREDENTIALS || existing.some((c) => c.id === credential.id)) return data;
+    added = true;
+    return { userHandle: data?.userHandle ?? pending.userHandle, credentials: [...existing, credential] };
+  });
+  return added;
 }

@@ -209,6 +209,14 @@ describe("FIDO2 login refuses", () => {
     expect((await recordOf("erin"))!.data.credentials[0]!.counter).toBe(stored + 1);
   });
 
+  it("two logins at the same moment carrying the same counter (a cloned key racing the original): one passes", async () => {
+    const stored = (await recordOf("erin"))!.data.credentials[0]!.counter;
+    const logins = await Promise.all([loginPage("erin"), loginPage("erin"), loginPage("erin")]);
+    const answers = await Promise.all(logins.map(({ browser, page }) => answer(browser, page, key, { signCount: stored + 5 })));
+    expect(answers.filter((a) => a.status === 303 && a.location?.includes("code="))).toHaveLength(1);
+    expect((await recordOf("erin"))!.data.credentials[0]!.counter).toBe(stored + 5);
+  });
+
   it("another user's credential, and any assertion for a user without credentials or an unknown name", async () => {
     const franks = new SoftwareAuthenticator(p.url);
     await registerFor("frank", franks);
