@@ -2,7 +2,7 @@
  * `npm run generate`: writes the files derived from schemas/*.schema.json, which are the only place a
  * config key, its type, default and description are defined:
  *   - src/config/types.generated.ts (TypeScript types of the loaded config)
- *   - docs/configuration.md (the configuration reference)
+ *   - docs/configuration.md (the configuration reference, with each shipped factor plugin's settings)
  * test/config/generated-files.test.ts calls `generatedFiles()` and fails when a committed copy is stale.
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -18,7 +18,7 @@ export const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
 export async function generatedFiles(): Promise<{ path: string; content: string }[]> {
   return [
     { path: "src/config/types.generated.ts", content: await generateTypes() },
-    { path: "docs/configuration.md", content: generateDocs() },
+    { path: "docs/configuration.md", content: await generateDocs() },
   ];
 }
 
