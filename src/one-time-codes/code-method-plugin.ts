@@ -5,14 +5,14 @@ import type { MessageSender, OutgoingMessage } from "../delivery/message-sender.
 import type { Enrollment } from "../enrollments/enrollments.ts";
 import type { FactorPlugin, PluginContext } from "../runtime/factor-plugin.ts";
 import { CodeHasher } from "./code-hasher.ts";
-import { createCodeLoginMachine } from "./code-login.machine.ts";
+import { createCodeLoginMachine } from "../../flows/code-login.machine.ts";
 import { createCodeMethodActors, type TargetEnrollment } from "./code-method-actors.ts";
 import { sendPolicy, type CodeMethodSettings } from "./code-method-settings.ts";
 import { codeMethodViews, type TargetField } from "./code-views.ts";
 import { loadMessageTexts, type MessageTexts } from "./message-texts.ts";
 import { OneTimeCodes, type CodeRecord } from "./one-time-codes.ts";
 import { SendLimits } from "./send-limits.ts";
-import { createTargetConfirmationMachine } from "./target-confirmation.machine.ts";
+import { createTargetConfirmationMachine } from "../../flows/target-confirmation.machine.ts";
 
 /** What makes one code method differ from another: its channel, its kind of address, its texts. */
 export interface CodeMethodDefinition<Settings extends CodeMethodSettings> {
