@@ -7,6 +7,7 @@ import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import { SESSION_COOKIE } from "../sessions/session-cookie.ts";
 import { currentSession } from "../sessions/current-session.ts";
 import { resolveLang } from "../views/lang.ts";
+import { clientAddress } from "../security/client-address.ts";
 import { writePage } from "../views/page-headers.ts";
 import type { ViewEngine } from "../views/view-engine.ts";
 import { INTERACTION_COOKIE, interactionPath } from "./interaction-cookie.ts";
@@ -15,7 +16,8 @@ import { enrollmentFlowId } from "./login-flows.ts";
 /**
  * The signed-in user's account page (`/account`): the factor methods config offers for enrollment,
  * which of them the user has enrolled, and buttons to enroll (an enrollment flow in the runtime) or
- * remove them. It needs the browser's SSO session; its forms carry a CSRF token derived from the
+ * remove them. It needs the browser's SSO session — without one it offers to sign in
+ * (`/account/sign-in`, the default login flow) — and its forms carry a CSRF token derived from the
  * session cookie, which a page of another origin can neither read nor compute.
  */
 export function accountRoutes(provider: Provider, views: ViewEngine, pages: BrowserPages): Router {
@@ -26,6 +28,9 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
   router.get(paths.account, (req, res, next) => {
     show(req, res).catch(next);
   });
+  router.get(`${paths.account}/sign-in`, (req, res, next) => {
+    signIn(req, res).catch(next);
+  });
   router.post(`${paths.account}/enroll`, form, (req, res, next) => {
     enroll(req, res).catch(next);
   });
@@ -33,10 +38,39 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     remove(req, res).catch(next);
   });
 
+  /** The session of the form's browser; without one, an error page (the forms need a signed-in user). */
   async function signedIn(req: Request, res: Response) {
     const session = await currentSession(provider, req);
-    if (!session) pages.error(req, res, 401, "login_required", "sign in to an application first, then come back to this page");
+    if (!session) pages.error(req, res, 401, "login_required", "sign in first: open the account page again");
     return session;
+  }
+
+  const langOf = (req: Request) => resolveLang(typeof req.query.lang === "string" ? req.query.lang : undefined, req.headers["accept-language"]);
+
+  /**
+   * Signing in to the account page itself: the default login flow in an interaction of its own kind,
+   * which ends in an SSO session and this page (no client, no code). Within the address's budget of
+   * logins started, like authorize.
+   */
+  async function signIn(req: Request, res: Response): Promise<void> {
+    if (!(await provider.loginRequests.tryAttempt(clientAddress(req, provider.config.provider.listen.trust_proxy)))) {
+      return pages.error(req, res, 429, "temporarily_unavailable", "too many logins from this address; try again later");
+    }
+    const flow = provider.flows.get("default")!;
+    const { interaction, browserCookie } = await provider.interactions.create({ kind: "account", lang: langOf(req), flowId: flow.id, flowHash: flow.hash });
+    redirectToInteraction(res, interaction.id, browserCookie);
+  }
+
+  /** 303 to an interaction's page, with the cookie that binds it to this browser. */
+  function redirectToInteraction(res: Response, id: string, browserCookie: string): void {
+    const location = interactionPath(id);
+    res.writeHead(303, {
+      Location: location,
+      "Cache-Control": "no-store",
+      "Content-Length": "0",
+      "Set-Cookie": provider.cookies.set(INTERACTION_COOKIE, browserCookie, { path: location }),
+    });
+    res.end();
   }
 
   /** The CSRF token of the account forms: a hash of the session cookie under its own label. */
@@ -44,8 +78,8 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
   const csrfMatches = (req: Request) => typeof req.body?.csrf === "string" && constantTimeEqual(req.body.csrf, csrfOf(req));
 
   async function show(req: Request, res: Response): Promise<void> {
-    const session = await signedIn(req, res);
-    if (!session) return;
+    const session = await currentSession(provider, req);
+    if (!session) return writePage(res, 200, views.render("account", { signInUrl: `${paths.account}/sign-in`, methods: [] }, langOf(req)));
     const user = provider.users.findBySub(session.sub)!;
     const ids = enrollable();
     const enrolled = new Map((await provider.enrollments.list(session.sub, ids)).map((e) => [e.method, e]));
@@ -60,7 +94,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
         notice,
         methods: ids.map((id) => ({ id, labelKey: `method.${id}.label`, enrolledAt: enrolled.has(id) ? new Date(enrolled.get(id)!.createdAt).toISOString().slice(0, 10) : undefined })),
       },
-      resolveLang(typeof req.query.lang === "string" ? req.query.lang : undefined, req.headers["accept-language"]),
+      langOf(req),
     );
     writePage(res, 200, html);
   }
@@ -75,14 +109,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     if (!enrollable().includes(method) || !flow) return pages.error(req, res, 400, "invalid_request", "this method cannot be enrolled here");
     const lang = resolveLang(undefined, req.headers["accept-language"]);
     const { interaction, browserCookie } = await provider.interactions.create({ kind: "enrollment", sub: session.sub, method, lang, flowId: flow.id, flowHash: flow.hash });
-    const location = interactionPath(interaction.id);
-    res.writeHead(303, {
-      Location: location,
-      "Cache-Control": "no-store",
-      "Content-Length": "0",
-      "Set-Cookie": provider.cookies.set(INTERACTION_COOKIE, browserCookie, { path: location }),
-    });
-    res.end();
+    redirectToInteraction(res, interaction.id, browserCookie);
   }
 
   async function remove(req: Request, res: Response): Promise<void> {

@@ -17,6 +17,8 @@ import type { EnrollmentInteraction, Interaction, LoginInteraction } from "./int
 import type { RequestFacts } from "./factor-plugin.ts";
 import { methodRoutesPath } from "./loaded-methods.ts";
 import { currentSession } from "../sessions/current-session.ts";
+import { startSession } from "../sessions/start-session.ts";
+import { SESSION_COOKIE } from "../sessions/session-cookie.ts";
 import { createNonce } from "../views/page-headers.ts";
 import type { LoginFlowInput, LoginFlowOutput } from "../../flows/login.flow.ts";
 import type { EnrollmentFlowInput } from "../../flows/enrollment.flow.ts";
@@ -88,7 +90,9 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       if (!(await provider.interactions.finish(interaction.id))) return expired(req, res, interaction);
       res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: interactionPath(interaction.id) }));
       const output = result.snapshot.output as LoginFlowOutput;
-      return interaction.kind === "login" ? finishLogin(req, res, interaction, flow, output) : finishEnrollment(res, interaction);
+      if (interaction.kind === "login") return finishLogin(req, res, interaction, flow, output);
+      if (interaction.kind === "account") return finishAccountLogin(req, res, flow, output);
+      return finishEnrollment(res, interaction);
     }
     await provider.interactions.save({ ...interaction, flowHash: flow.hash, snapshot: result.persisted });
     render(req, res, interaction, flow, result, 200);
@@ -96,6 +100,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
 
   async function stillValid(req: Request, interaction: Interaction): Promise<boolean> {
     if (interaction.kind === "login") return provider.clients.get(interaction.request.clientId) !== undefined;
+    if (interaction.kind === "account") return true;
     return provider.methods.has(interaction.method) && (await currentSession(provider, req))?.sub === interaction.sub;
   }
 
@@ -109,6 +114,14 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       return writeAuthorizationResponse(res, pages, request, error, responsePage(req, request, client));
     }
     await completeAuthorization(provider, pages, req, res, request, { login });
+  }
+
+  /** Signed in to the account page: the SSO session starts (as after any login), and the page shows. */
+  async function finishAccountLogin(req: Request, res: Response, flow: RunnableFlow, output: LoginFlowOutput): Promise<void> {
+    const { cookie } = await startSession(provider, req, authenticationResult(output, flow.methods, provider.clock()));
+    res.appendHeader("Set-Cookie", provider.cookies.set(SESSION_COOKIE, cookie));
+    res.writeHead(303, { Location: paths.account, "Cache-Control": "no-store", "Content-Length": "0" });
+    res.end();
   }
 
   /** The method is enrolled (its machine recorded it): back to the account page, which says so. */
@@ -139,16 +152,23 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       const html = views.render("enroll", { ...common, methodLabelKey: `method.${interaction.method}.label` }, lang);
       return writePage(res, status, html, headers);
     }
+    const loginPage = {
+      ...common,
+      otherMethods: [...flow.methods.keys()].filter((id) => id !== currentMethodId(result)).map((id) => ({ id, labelKey: `method.${id}.label` })),
+    };
+    if (interaction.kind === "account") {
+      const html = views.render("login", { ...loginPage, clientName: views.translate(lang, "app.name") }, lang);
+      return writePage(res, status, html, headers);
+    }
     const client = provider.clients.get(interaction.request.clientId)!;
     const signedIn = interaction.signedInAs ? provider.users.findBySub(interaction.signedInAs) : undefined;
     const html = views.render(
       "login",
       {
-        ...common,
+        ...loginPage,
         clientName: client.name,
         signedInAs: signedIn ? (signedIn.claims.name ?? signedIn.username) : undefined,
         loginHint: interaction.request.loginHint,
-        otherMethods: [...flow.methods.keys()].filter((id) => id !== currentMethodId(result)).map((id) => ({ id, labelKey: `method.${id}.label` })),
       },
       lang,
     );
@@ -167,9 +187,10 @@ function currentMethodId(result: StepResult): string | undefined {
   return typeof value === "string" ? value : Object.keys(value)[0];
 }
 
-/** A login flow starts from the login_hint; an enrollment flow from the signed-in user. */
+/** A login flow starts from the login_hint (none for the account page); an enrollment flow from the signed-in user. */
 function flowInput(interaction: Interaction): LoginFlowInput | EnrollmentFlowInput {
-  return interaction.kind === "login" ? { loginHint: interaction.request.loginHint } : { sub: interaction.sub };
+  if (interaction.kind === "login") return { loginHint: interaction.request.loginHint };
+  return interaction.kind === "account" ? {} : { sub: interaction.sub };
 }
 
 function langOf(interaction: Interaction): string | undefined {

@@ -2,12 +2,12 @@ import type { AuthorizationRequest } from "../oauth/authorization-request.ts";
 import type { Lang } from "../views/lang.ts";
 
 /**
- * One run of a flow for a person at a browser: a login for an authorize request, or the enrollment of
- * a factor method by a signed-in user. It holds the flow's persisted snapshot and what is needed to
+ * One run of a flow for a person at a browser: a login for an authorize request, a login to the account
+ * page, or the enrollment of a factor method by a signed-in user. It holds the flow's persisted snapshot and what is needed to
  * finish. Bound to the browser that started it by a cookie (stored as a hash), and to its forms by a
  * CSRF token.
  */
-export type Interaction = LoginInteraction | EnrollmentInteraction;
+export type Interaction = LoginInteraction | AccountLoginInteraction | EnrollmentInteraction;
 
 interface InteractionBase {
   id: string;
@@ -31,6 +31,12 @@ export interface LoginInteraction extends InteractionBase {
   signedInAs?: string;
 }
 
+/** A login to the provider's own account page (no client): it ends in an SSO session and /account. */
+export interface AccountLoginInteraction extends InteractionBase {
+  kind: "account";
+  lang: Lang;
+}
+
 /** A signed-in user enrolling one factor method (from the account page). */
 export interface EnrollmentInteraction extends InteractionBase {
   kind: "enrollment";
@@ -40,5 +46,6 @@ export interface EnrollmentInteraction extends InteractionBase {
 }
 
 /** What the creator of an interaction provides; the store adds id, binding, CSRF token and expiry. */
-export type NewInteraction = Omit<LoginInteraction, keyof InteractionBase | "flowId" | "flowHash"> & Pick<InteractionBase, "flowId" | "flowHash">
-  | Omit<EnrollmentInteraction, keyof InteractionBase | "flowId" | "flowHash"> & Pick<InteractionBase, "flowId" | "flowHash">;
+export type NewInteraction = NewOf<LoginInteraction> | NewOf<AccountLoginInteraction> | NewOf<EnrollmentInteraction>;
+
+type NewOf<T extends InteractionBase> = Omit<T, keyof InteractionBase | "flowId" | "flowHash"> & Pick<InteractionBase, "flowId" | "flowHash">;

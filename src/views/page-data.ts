@@ -66,10 +66,12 @@ export type EnrollPageData = {
 
 /** `account`: the signed-in user's factor methods, with enroll and remove forms. */
 export type AccountPageData = {
-  userName: string;
-  csrf: string;
-  enrollAction: string;
-  removeAction: string;
+  /** Set when no one is signed in: the page only offers to sign in there. */
+  signInUrl?: string;
+  userName?: string;
+  csrf?: string;
+  enrollAction?: string;
+  removeAction?: string;
   /** A UI string key: what the last action did. */
   notice?: string;
   methods: { id: string; labelKey: string; enrolledAt?: string }[];

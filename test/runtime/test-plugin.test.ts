@@ -130,10 +130,26 @@ describe("a factor method from outside the project (test/plugins/pin)", () => {
 });
 
 describe("the account page", () => {
-  it("needs a signed-in browser", async () => {
-    const page = await new RawBrowser().get(`${p.url}/account`);
-    expect(page.status).toBe(401);
-    expect(page.text).toContain("login_required");
+  it("offers a browser without a session to sign in, through the login flow, and then shows the user's methods", async () => {
+    const browser = new RawBrowser();
+    const page = await browser.get(`${p.url}/account`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('href="/account/sign-in"');
+    expect(page.text).not.toContain('value="pin"');
+    const login = await browser.follow(await browser.get(`${p.url}/account/sign-in`));
+    expect(login.url).toMatch(/\/interaction\//);
+    expect(login.text).toContain("<h1>Sign in to Portcullis</h1>");
+    const signedIn = await browser.follow(await submit(browser, login, { event: "SUBMIT_PASSWORD", username: "alice", password: "alice-password" }));
+    expect(signedIn.url).toBe(`${p.url}/account`);
+    expect(signedIn.text).toContain('name="method" value="pin"');
+    // A real SSO session: an application now gets a code without a login.
+    expect(responseParams(await browser.get(authorizeUrl(p.issuer, { prompt: "none" }))).get("code")).toBeTruthy();
+  });
+
+  it("refuses the enroll and remove forms of a browser without a session", async () => {
+    const browser = new RawBrowser();
+    expect((await browser.post(`${p.url}/account/enroll`, { csrf: "x", method: "pin" })).status).toBe(401);
+    expect((await browser.post(`${p.url}/account/remove`, { csrf: "x", method: "pin" })).status).toBe(401);
   });
 
   it("lists only the methods that can be enrolled", async () => {

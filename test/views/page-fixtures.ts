@@ -90,6 +90,7 @@ export const ORDINARY: PageCase[] = [
     scriptUrl: "/diagrams/mermaid.0123456789abcdef.js",
     nonce: NONCE,
   }),
+  page("account", "no one signed in", { signInUrl: "/account/sign-in", methods: [] }),
   page("interaction-expired", "no way back", {}),
   page("interaction-expired", "with way back", { backUrl: "https://client.example/" }),
 ];
@@ -121,6 +122,7 @@ export function hostileCases(): PageCase[] {
       otherMethods: [{ id: TEXT, labelKey: "method.password.label" }],
     }),
     page("enroll", "hostile fields", { methodLabelKey: "method.password.label", csrf: TEXT, action: jsUrl, errorKey: "error.csrf", methodPartial: "method-test", method: { hint: TEXT }, methodPath: TEXT }),
+    page("account", "hostile sign-in link", { signInUrl: jsUrl, methods: [] }),
     page("account", "hostile fields", { userName: TEXT, csrf: TEXT, enrollAction: jsUrl, removeAction: jsUrl, methods: [{ id: TEXT, labelKey: "method.password.label", enrolledAt: TEXT }] }),
     page("logout-confirm", "hostile fields", { csrf: TEXT, action: jsUrl, clientName: TEXT, cancelUrl: jsUrl }),
     page("logged-out", "script-ending redirect", { frontChannelUrls: [jsUrl, BREAKOUT_URL], postLogoutRedirectUri: BREAKOUT_URL, nonce: NONCE }),

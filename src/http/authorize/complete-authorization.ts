@@ -3,7 +3,7 @@ import type { AuthorizationRequest, Authentication } from "../../oauth/authoriza
 import type { Provider } from "../../provider.ts";
 import type { SsoSession } from "../../sessions/sso-sessions.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
-import { signOut } from "../../sessions/sign-out.ts";
+import { startSession } from "../../sessions/start-session.ts";
 import type { BrowserPages, ResponsePage } from "../browser-pages.ts";
 import type { Client } from "../../oauth/client-registry.ts";
 import { writeAuthorizationResponse } from "./authorization-response.ts";
@@ -41,17 +41,6 @@ export async function completeAuthorization(provider: Provider, pages: BrowserPa
     client.lifetimes.authorizationCode,
   );
   writeAuthorizationResponse(res, pages, request, { code, iss: provider.issuer }, responsePage(req, request, client), headers);
-}
-
-/**
- * The session of a fresh login. A login over another user's session signs that user out of their
- * clients first; the same user's session is renewed (same sid and clients, new cookie).
- */
-async function startSession(provider: Provider, req: IncomingMessage, login: Authentication): Promise<{ cookie: string; session: SsoSession }> {
-  const previousCookie = provider.cookies.read(req, SESSION_COOKIE);
-  const previous = await provider.sessions.find(previousCookie);
-  if (previous && previous.sub !== login.sub) await signOut(provider, previousCookie);
-  return provider.sessions.create(login, previousCookie, previous);
 }
 
 /** How the response page of this request is shown: its language, and its framing for iframe_authz. */

@@ -1,0 +1,18 @@
+import type { IncomingMessage } from "node:http";
+import type { Authentication } from "../oauth/authorization-request.ts";
+import type { Provider } from "../provider.ts";
+import { SESSION_COOKIE } from "./session-cookie.ts";
+import { signOut } from "./sign-out.ts";
+import type { SsoSession } from "./sso-sessions.ts";
+
+/**
+ * The SSO session of a fresh login (a new cookie every time: no session fixation). A login over another
+ * user's session signs that user out of their clients first; the same user's session is renewed (same
+ * sid and clients, new cookie).
+ */
+export async function startSession(provider: Provider, req: IncomingMessage, login: Authentication): Promise<{ cookie: string; session: SsoSession }> {
+  const previousCookie = provider.cookies.read(req, SESSION_COOKIE);
+  const previous = await provider.sessions.find(previousCookie);
+  if (previous && previous.sub !== login.sub) await signOut(provider, previousCookie);
+  return provider.sessions.create(login, previousCookie, previous);
+}
