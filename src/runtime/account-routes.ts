@@ -10,7 +10,8 @@ import { resolveLang } from "../views/lang.ts";
 import { clientAddress } from "../security/client-address.ts";
 import { writePage } from "../views/page-headers.ts";
 import type { ViewEngine } from "../views/view-engine.ts";
-import { INTERACTION_COOKIE, interactionPath } from "./interaction-cookie.ts";
+import { redirectToInteraction } from "./interaction-cookie.ts";
+import { seeOther } from "../http/see-other.ts";
 import { enrollmentFlowId } from "./login-flows.ts";
 
 /**
@@ -58,19 +59,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     }
     const flow = provider.flows.get("default")!;
     const { interaction, browserCookie } = await provider.interactions.create({ kind: "account", lang: langOf(req), flowId: flow.id, flowHash: flow.hash });
-    redirectToInteraction(res, interaction.id, browserCookie);
-  }
-
-  /** 303 to an interaction's page, with the cookie that binds it to this browser. */
-  function redirectToInteraction(res: Response, id: string, browserCookie: string): void {
-    const location = interactionPath(id);
-    res.writeHead(303, {
-      Location: location,
-      "Cache-Control": "no-store",
-      "Content-Length": "0",
-      "Set-Cookie": provider.cookies.set(INTERACTION_COOKIE, browserCookie, { path: location }),
-    });
-    res.end();
+    redirectToInteraction(provider, res, interaction.id, browserCookie);
   }
 
   /** The CSRF token of the account forms: a hash of the session cookie under its own label. */
@@ -99,30 +88,35 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     writePage(res, 200, html);
   }
 
+  /**
+   * What an enroll or remove form asks for: the signed-in user and an enrollable method, after its CSRF
+   * token; undefined once an error page has been sent.
+   */
+  async function methodForm(req: Request, res: Response): Promise<{ sub: string; method: string } | undefined> {
+    const session = await signedIn(req, res);
+    if (!session) return undefined;
+    const method = String(req.body?.method ?? "");
+    if (!csrfMatches(req)) return void pages.error(req, res, 403, "invalid_request", "this form has expired; reload the account page");
+    if (!enrollable().includes(method)) return void pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here");
+    return { sub: session.sub, method };
+  }
+
   /** Starts the method's enrollment flow for the signed-in user, in an interaction bound to this browser. */
   async function enroll(req: Request, res: Response): Promise<void> {
-    const session = await signedIn(req, res);
-    if (!session) return;
-    const method = String(req.body?.method ?? "");
-    if (!csrfMatches(req)) return pages.error(req, res, 403, "invalid_request", "this form has expired; reload the account page");
-    const flow = provider.flows.get(enrollmentFlowId(method));
-    if (!enrollable().includes(method) || !flow) return pages.error(req, res, 400, "invalid_request", "this method cannot be enrolled here");
-    const lang = resolveLang(undefined, req.headers["accept-language"]);
-    const { interaction, browserCookie } = await provider.interactions.create({ kind: "enrollment", sub: session.sub, method, lang, flowId: flow.id, flowHash: flow.hash });
-    redirectToInteraction(res, interaction.id, browserCookie);
+    const form = await methodForm(req, res);
+    if (!form) return;
+    const flow = provider.flows.get(enrollmentFlowId(form.method))!;
+    const { interaction, browserCookie } = await provider.interactions.create({ kind: "enrollment", ...form, lang: langOf(req), flowId: flow.id, flowHash: flow.hash });
+    redirectToInteraction(provider, res, interaction.id, browserCookie);
   }
 
   async function remove(req: Request, res: Response): Promise<void> {
-    const session = await signedIn(req, res);
-    if (!session) return;
-    const method = String(req.body?.method ?? "");
-    if (!csrfMatches(req)) return pages.error(req, res, 403, "invalid_request", "this form has expired; reload the account page");
-    if (!enrollable().includes(method)) return pages.error(req, res, 400, "invalid_request", "this method cannot be removed here");
-    if (await provider.enrollments.remove(method, session.sub)) {
-      provider.logger.info({ event: "method_removed", sub: session.sub, method }, "factor method removed by its user");
+    const form = await methodForm(req, res);
+    if (!form) return;
+    if (await provider.enrollments.remove(form.method, form.sub)) {
+      provider.logger.info({ event: "method_removed", ...form }, "factor method removed by its user");
     }
-    res.writeHead(303, { Location: `${paths.account}?removed=${encodeURIComponent(method)}`, "Cache-Control": "no-store", "Content-Length": "0" });
-    res.end();
+    seeOther(res, `${paths.account}?removed=${encodeURIComponent(form.method)}`);
   }
 
   return router;

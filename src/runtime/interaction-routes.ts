@@ -5,6 +5,7 @@ import { completeAuthorization, responsePage } from "../http/authorize/complete-
 import { writeAuthorizationResponse } from "../http/authorize/authorization-response.ts";
 import { clientFrameAncestors } from "../http/authorize/client-frame-ancestors.ts";
 import { paths } from "../http/paths.ts";
+import { seeOther } from "../http/see-other.ts";
 import { toOAuthError } from "../http/write-error.ts";
 import { requestIdOf } from "../http/write-response.ts";
 import { redirectTargetSource, writePage } from "../views/page-headers.ts";
@@ -120,15 +121,13 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   async function finishAccountLogin(req: Request, res: Response, flow: RunnableFlow, output: LoginFlowOutput): Promise<void> {
     const { cookie } = await startSession(provider, req, authenticationResult(output, flow.methods, provider.clock()));
     res.appendHeader("Set-Cookie", provider.cookies.set(SESSION_COOKIE, cookie));
-    res.writeHead(303, { Location: paths.account, "Cache-Control": "no-store", "Content-Length": "0" });
-    res.end();
+    seeOther(res, paths.account);
   }
 
   /** The method is enrolled (its machine recorded it): back to the account page, which says so. */
   function finishEnrollment(res: Response, interaction: EnrollmentInteraction): void {
     provider.logger.info({ event: "method_enrolled", sub: interaction.sub, method: interaction.method }, "factor method enrolled");
-    res.writeHead(303, { Location: `${paths.account}?enrolled=${encodeURIComponent(interaction.method)}`, "Cache-Control": "no-store", "Content-Length": "0" });
-    res.end();
+    seeOther(res, `${paths.account}?enrolled=${encodeURIComponent(interaction.method)}`);
   }
 
   function render(req: Request, res: Response, interaction: Interaction, flow: RunnableFlow, result: StepResult, status: number, errorKey?: string): void {

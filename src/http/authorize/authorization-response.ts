@@ -2,6 +2,7 @@ import type { ServerResponse } from "node:http";
 import type { AuthorizationRequest } from "../../oauth/authorization-request.ts";
 import type { BrowserPages, ResponsePage } from "../browser-pages.ts";
 import { appendQuery } from "../append-query.ts";
+import { seeOther } from "../see-other.ts";
 
 /**
  * Sends an authorization response — a code or an error — to the client's redirect_uri in the
@@ -28,6 +29,5 @@ export function writeAuthorizationResponse(
   const location =
     request.responseMode === "fragment" ? `${request.redirectUri}#${new URLSearchParams(fields).toString()}` : appendQuery(request.redirectUri, fields);
   if (page.frameAncestors) return pages.topRedirect(res, location, page);
-  res.writeHead(303, { Location: location, "Cache-Control": "no-store", "Content-Length": "0" });
-  res.end();
+  seeOther(res, location);
 }

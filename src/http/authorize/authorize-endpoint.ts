@@ -6,7 +6,7 @@ import type { SsoSession } from "../../sessions/sso-sessions.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import { signOut } from "../../sessions/sign-out.ts";
 import { clientAddress } from "../../security/client-address.ts";
-import { INTERACTION_COOKIE, interactionPath } from "../../runtime/interaction-cookie.ts";
+import { redirectToInteraction } from "../../runtime/interaction-cookie.ts";
 import { toOAuthError } from "../write-error.ts";
 import { IdTokenHintVerifier } from "../../tokens/id-token-hint.ts";
 import type { Exchange } from "../exchange.ts";
@@ -110,10 +110,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       const flow = provider.flows.get("default")!;
       const signedInAs = ctx.session && request.prompt.includes("login") ? ctx.session.sub : undefined;
       const { interaction, browserCookie } = await provider.interactions.create({ kind: "login", request, flowId: flow.id, flowHash: flow.hash, signedInAs });
-      const location = interactionPath(interaction.id);
-      ctx.ex.res.appendHeader("Set-Cookie", provider.cookies.set(INTERACTION_COOKIE, browserCookie, { path: location, sameSiteNone: request.framed }));
-      ctx.ex.res.writeHead(303, { Location: location, "Cache-Control": "no-store", "Content-Length": "0" });
-      ctx.ex.res.end();
+      redirectToInteraction(provider, ctx.ex.res, interaction.id, browserCookie, { sameSiteNone: request.framed });
     },
   ];
 
