@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createNonce, redirectTargetSource, writePage } from "../views/page-headers.ts";
 import { resolveLang } from "../views/lang.ts";
 import type { ViewEngine } from "../views/view-engine.ts";
+import type { OAuthError } from "../oauth/oauth-error.ts";
 
 /**
  * The pages the protocol layer sends to a browser. The authorize endpoint runs on plain node:http, so
@@ -10,6 +11,8 @@ import type { ViewEngine } from "../views/view-engine.ts";
 export interface BrowserPages {
   /** An error the user sees (untrusted client or redirect_uri, expired link); never a redirect. */
   error(req: IncomingMessage, res: ServerResponse, status: number, error: string, description: string, lang?: string): void;
+  /** An OAuthError as an error page: its status and headers (Allow, ...), its description only when it may be shown. */
+  oauthError(req: IncomingMessage, res: ServerResponse, error: OAuthError, lang?: string): void;
   /** OAuth 2.0 Form Post Response Mode: an auto-submitting form to `action` (in the top window when framed). */
   formPost(res: ServerResponse, action: string, fields: Array<[string, string]>, page: ResponsePage): void;
   /** Leaves an iframe: the top window goes to `url`. */
@@ -25,10 +28,14 @@ export interface ResponsePage {
 }
 
 export function createBrowserPages(views: ViewEngine): BrowserPages {
-  return {
+  const pages: BrowserPages = {
     error(req, res, status, error, description, lang) {
       const html = views.render("error", { error, description }, resolveLang(lang, req.headers["accept-language"]));
       writePage(res, status, html);
+    },
+    oauthError(req, res, error, lang) {
+      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+      pages.error(req, res, error.status, error.error, error.expose ? error.description : "an unexpected error occurred", lang);
     },
     formPost(res, action, fields, page) {
       const nonce = createNonce();
@@ -42,4 +49,5 @@ export function createBrowserPages(views: ViewEngine): BrowserPages {
       writePage(res, 200, html, { nonce, frameAncestors: page.frameAncestors });
     },
   };
+  return pages;
 }

@@ -86,6 +86,6 @@ function createPagesApp(provider: Provider, views: ViewEngine, pages: BrowserPag
   }
   app.use(DEVICE_API_PATH, deviceApiRoutes(provider));
   app.use((_req, _res, next) => next(new OAuthError(404, "not_found", "no such endpoint")));
-  app.use(errorHandler(provider.logger));
+  app.use(errorHandler(provider.logger, pages));
   return app;
 }

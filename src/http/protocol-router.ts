@@ -42,6 +42,6 @@ export function createProtocolRouter(routes: readonly ProtocolRoute[], options: 
     if (!route) return options.fallback(req, res);
     const reqId = beginRequest(req, res, path, requestLogger);
     const ex: Exchange = { req, res, reqId, path, body: undefined };
-    serve(route, ex).catch((err: unknown) => writeError(res, err, options.logger, ex));
+    serve(route, ex).catch((err: unknown) => (route.fail ? route.fail(ex, err) : writeError(res, err, options.logger, ex)));
   };
 }

@@ -62,7 +62,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   function failed(req: Request, res: Response, err: unknown): void {
     const error = toOAuthError(err, provider.logger, { reqId: requestIdOf(res), path: req.path });
     if (res.headersSent) return void res.end();
-    pages.error(req, res, error.status, error.error, error.expose ? error.description : "an unexpected error occurred");
+    pages.oauthError(req, res, error);
   }
 
   async function step(req: Request, res: Response, body?: Record<string, unknown>): Promise<void> {

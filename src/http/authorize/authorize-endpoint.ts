@@ -126,6 +126,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
         answerError(provider, pages, ctx, err);
       }
     },
+    fail: (ex, err) => answerError(provider, pages, { ex, framed: path === paths.iframeAuthorize }, err),
   });
   return [route(paths.authorize, variant(false)), route(paths.accountLogin, variant(false, "login")), route(paths.iframeAuthorize, variant(true))];
 }
@@ -149,5 +150,5 @@ function answerError(provider: Provider, pages: BrowserPages, ctx: AuthorizeCont
     const page = { lang: ctx.raw?.values.get("lang"), acceptLanguage: req.headers["accept-language"], frameAncestors: ctx.framed ? clientFrameAncestors(ctx.client!) : undefined };
     return writeAuthorizationResponse(res, pages, request, { error: error.error, error_description: error.description, iss: provider.issuer }, page);
   }
-  pages.error(req, res, error.status, error.error, error.expose ? error.description : "an unexpected error occurred", ctx.raw?.values.get("lang"));
+  pages.oauthError(req, res, error, ctx.raw?.values.get("lang"));
 }

@@ -148,7 +148,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
   function fail(ex: Exchange, err: unknown, lang: string | undefined): void {
     const error = toOAuthError(err, provider.logger, ex);
     if (ex.res.headersSent) return void ex.res.end();
-    pages.error(ex.req, ex.res, error.status, error.error, error.expose ? error.description : "an unexpected error occurred", lang);
+    pages.oauthError(ex.req, ex.res, error, lang);
   }
 
   return [
@@ -160,6 +160,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
         const ctx: EndSessionContext = { ex };
         await runSteps(ctx, endSession).catch((err: unknown) => fail(ex, err, ctx.lang ?? ctx.params?.get("lang")));
       },
+      fail: (ex, err) => fail(ex, err, undefined),
     },
     {
       path: paths.endSessionConfirm,
@@ -169,6 +170,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
         const ctx: ConfirmContext = { ex };
         await runSteps(ctx, confirm).catch((err: unknown) => fail(ex, err, ctx.outcome?.lang));
       },
+      fail: (ex, err) => fail(ex, err, undefined),
     },
   ];
 }

@@ -1,11 +1,20 @@
 import type { ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
-import { writeError } from "../write-error.ts";
+import type { BrowserPages } from "../browser-pages.ts";
+import { toOAuthError, writeError } from "../write-error.ts";
 import { requestIdOf } from "../write-response.ts";
 
-/** The Express end of the one error path (write-error.ts): every error becomes the wire format. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+/**
+ * The Express end of the one error path (write-error.ts). With `pages` (the provider's own app), a
+ * browser (it prefers HTML) gets an error page; API callers (the trusted app's device API, plugin routes
+ * called by scripts, a group API using requireBearer) get the JSON format.
+ */
+export function errorHandler(logger: Logger, pages?: BrowserPages): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    writeError(res, err, logger, { reqId: requestIdOf(res), path: req.path });
+    const context = { reqId: requestIdOf(res), path: req.path };
+    if (!pages || req.accepts(["json", "html"]) !== "html") return writeError(res, err, logger, context);
+    const error = toOAuthError(err, logger, context);
+    if (res.headersSent) return void res.end();
+    pages.oauthError(req, res, error);
   };
 }
