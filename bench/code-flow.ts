@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Agent, request, type IncomingHttpHeaders } from "node:http";
+import { DEMO_WEB, type DemoUser } from "./demo-accounts.ts";
+import type { SessionSource } from "./load-protocol.ts";
 
 /**
  * The authorization code flow as a browser and the demo-web client go through it, over node:http
@@ -8,22 +10,15 @@ import { Agent, request, type IncomingHttpHeaders } from "node:http";
  * checked before the load is exactly what runs under it.
  */
 
-/** The demo config's confidential web client (config/clients.yaml). */
-export const DEMO_WEB = { clientId: "demo-web", clientSecret: "demo-web-secret", redirectUri: "http://localhost:3001/callback" } as const;
-/**
- * The demo config's users. Virtual users alternate between them: the password attempt limit
- * (security.password_attempts.max_failures, 5 in the demo config) counts every attempt until it
- * succeeds, so more than 5 logins in flight for one account would be refused.
- */
-export const DEMO_USERS = [
-  { username: "alice", password: "alice-password" },
-  { username: "bob", password: "bob-password" },
-] as const;
-export type DemoUser = (typeof DEMO_USERS)[number];
-
 export const AUTHORIZE_PATH = "/connect/authorize";
 export const TOKEN_PATH = "/connect/token";
 export const USERINFO_PATH = "/connect/userinfo";
+/**
+ * The code-flow ceiling's bench-only way to an SSO session (workers/ceiling-code-flow.ts has no login
+ * page): POST a form with `username`, get a session cookie. The provider has no such path.
+ */
+export const BENCH_SESSION_PATH = "/bench/session";
+export const BENCH_SESSION_COOKIE = "bench_session";
 
 export interface HttpResponse {
   status: number;
@@ -176,6 +171,15 @@ export class Browser {
     return codeFrom("password", res, location, state);
   }
 
+  /** The code-flow ceiling's bench-only session for `user` (BENCH_SESSION_PATH): what logIn gives on the provider. */
+  async openBenchSession(user: DemoUser): Promise<void> {
+    const form = new URLSearchParams({ username: user.username }).toString();
+    const res = await this.post("session", BENCH_SESSION_PATH, { "content-type": "application/x-www-form-urlencoded" }, form);
+    if (res.status !== 204 || !this.jar.has(BENCH_SESSION_COOKIE)) {
+      throw new FlowError("session", res.status, `expected 204 with a ${BENCH_SESSION_COOKIE} cookie, got ${res.status}: ${res.body.slice(0, 200)}`);
+    }
+  }
+
   private async get(step: string, path: string): Promise<HttpResponse> {
     const res = await this.send(step, "GET", path, this.jar.headerFor(path));
     this.jar.store(res.headers["set-cookie"]);
@@ -224,6 +228,17 @@ export async function logInAndRedeem(send: Send, user: DemoUser, scope: string):
   if (!("loginPage" in first)) throw new FlowError("authorize", 303, "a fresh browser got a code without logging in");
   const code = await browser.logIn(first.loginPage, user, flow.state);
   return { browser, tokens: await redeemCode(send, code, flow.pkce) };
+}
+
+/**
+ * The cookies of a browser with an SSO session for `user`: through the provider's login page (one whole
+ * login flow), or from the code-flow ceiling's bench-only endpoint.
+ */
+export async function ssoSession(send: Send, user: DemoUser, from: SessionSource, scope: string): Promise<CookieJar> {
+  if (from === "login-page") return (await logInAndRedeem(send, user, scope)).browser.jar;
+  const browser = new Browser(send);
+  await browser.openBenchSession(user);
+  return browser.jar;
 }
 
 function expectRedirect(step: string, res: HttpResponse): string {

@@ -1,12 +1,13 @@
-import { exited, stop } from "./child-processes.ts";
-import { runLoad } from "./load.ts";
-import type { LoadResult } from "./load-protocol.ts";
+import { exited } from "./child-processes.ts";
+import { problems, type LoadResult } from "./load-protocol.ts";
+import type { FloorSample } from "./results.ts";
 import type { LoopSample } from "./workers/tight-loop.ts";
 import { firstJsonLine, startWorker } from "./workers.ts";
 
 /**
- * This machine's floors, measured in the same run as the provider, on the same core: what the provider's
- * numbers are divided by. They move with the machine and its neighbours; the ratios mostly don't.
+ * This machine's floors, measured in the same run as the provider, on the same core, around every round
+ * of the scenarios compared with them: what the provider's numbers are divided by. They move with the
+ * machine and its neighbours; the ratios mostly don't.
  */
 
 /** The floors measured as a tight loop of one operation on the server core. */
@@ -14,47 +15,27 @@ export type LoopFloorName = "rs256" | "scrypt";
 
 export type { LoopSample };
 
+/**
+ * A sample is a fresh process: 0.5 s of warm-up is plenty for a loop that spends its time in OpenSSL. The
+ * windows are short so that the floor is sampled close in time to each load window.
+ */
 const LOOP_WORKERS: Record<LoopFloorName, { script: string; what: string; warmupSeconds: number; seconds: number }> = {
   /** RSA-2048 signatures (node:crypto sign in a loop). */
-  rs256: { script: "rs256-signer.ts", what: "RS256 signer", warmupSeconds: 1, seconds: 3 },
-  /** scrypt password verifications with the demo users' parameters: ~10 per second, so a longer window. */
-  scrypt: { script: "scrypt-hasher.ts", what: "scrypt hasher", warmupSeconds: 1, seconds: 4 },
+  rs256: { script: "rs256-signer.ts", what: "RS256 signer", warmupSeconds: 0.5, seconds: 2 },
+  /** scrypt password verifications with the demo users' parameters: ~11 per second, so a longer window. */
+  scrypt: { script: "scrypt-hasher.ts", what: "scrypt hasher", warmupSeconds: 0.5, seconds: 3 },
 };
 
 /** One sample of a loop floor on `serverCpu`: a warm-up, then the measured window. */
-export async function measureLoopFloor(floor: LoopFloorName, serverCpu: number): Promise<LoopSample> {
+export async function sampleLoopFloor(floor: LoopFloorName, serverCpu: number): Promise<FloorSample> {
   const { script, what, warmupSeconds, seconds } = LOOP_WORKERS[floor];
   const worker = startWorker(serverCpu, script, [String(warmupSeconds), String(seconds), String(serverCpu)]);
-  const result = await firstJsonLine<LoopSample>(worker, what);
+  const sample = await firstJsonLine<LoopSample>(worker, what);
   await exited(worker);
-  return result;
+  return { perSecond: sample.perSecond, cpuUsPerOp: 1e6 / sample.perCpuSecond, coreTaken: sample.coreTaken, problems: [], raw: sample };
 }
 
-export interface BareHttpFloorSpec {
-  serverCpu: number;
-  loadCpu: number;
-  connections: number;
-  warmupSeconds: number;
-  durationSeconds: number;
-}
-
-/** Requests per second of a minimal node:http server on the server core, loaded from the load core. */
-export async function measureBareHttpFloor(spec: BareHttpFloorSpec): Promise<LoadResult> {
-  const server = startWorker(spec.serverCpu, "bare-http-server.ts", []);
-  try {
-    const { port } = await firstJsonLine<{ port: number }>(server, "bare node:http server");
-    return await runLoad({
-      name: "bare node:http",
-      baseUrl: `http://127.0.0.1:${port}`,
-      request: { path: "/", method: "GET" },
-      connections: spec.connections,
-      warmupSeconds: spec.warmupSeconds,
-      durationSeconds: spec.durationSeconds,
-      serverPid: server.pid!,
-      serverCpu: spec.serverCpu,
-      loadCpu: spec.loadCpu,
-    });
-  } finally {
-    await stop(server);
-  }
+/** One load window of the bare node:http server (workers/bare-http-server.ts) as a floor sample. */
+export function bareHttpFloorSample(result: LoadResult): FloorSample {
+  return { perSecond: result.reqPerSec, cpuUsPerOp: result.serverCpuUsPerRequest, coreTaken: result.coreTaken, problems: problems(result), raw: result };
 }

@@ -28,10 +28,18 @@ export interface LoadJob {
  */
 export type FlowKind = "sso" | "login";
 
+/**
+ * How an sso virtual user gets its session before the load: the provider's login page, or the code-flow
+ * ceiling's bench-only endpoint (code-flow.ts, BENCH_SESSION_PATH).
+ */
+export type SessionSource = "login-page" | "bench-endpoint";
+
 /** What the bench asks of the code-flow load generator. */
 export interface FlowJob {
   baseUrl: string;
   flow: FlowKind;
+  /** sso only. */
+  sessionFrom: SessionSource;
   /** Virtual users, each a loop of flows on its own keep-alive connection. */
   users: number;
   warmupSeconds: number;

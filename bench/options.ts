@@ -3,10 +3,17 @@ import { SCENARIO_NAMES, type ScenarioName } from "./scenarios.ts";
 
 /** What one `npm run bench` does. Every option has an environment variable so CI can set it without argv. */
 export interface BenchOptions {
-  /** Seconds each load measurement is recorded for, after its warm-up. */
+  /** Seconds each load window is recorded for, after its warm-up. */
   durationSeconds: number;
-  /** Seconds of load before each recorded window (JIT, connection setup, caches); not counted. */
+  /**
+   * Seconds of load before a server's first recorded window of a scenario (JIT, connection setup, caches);
+   * not counted. Later rounds use at most LATER_ROUND_WARMUP_SECONDS: the server is warm by then.
+   */
   warmupSeconds: number;
+  /** Rounds per scenario: each a floor sample and the scenario's windows, closed by the next floor sample. */
+  rounds: number;
+  /** Whether client_credentials and code flow (SSO) are also measured against their minimal reference servers. */
+  ceilings: boolean;
   /** Connections for the cheap endpoints (discovery, JWKS, userinfo) and the bare node:http floor. */
   connections: number;
   /** Connections for client_credentials: enough to keep one core busy signing, without a long queue. */
@@ -31,10 +38,21 @@ export interface BenchOptions {
  */
 const MAX_LOGIN_USERS = 10;
 
+/**
+ * The warm-up of every round after a server's first: new load-generator connections and a cache the floor
+ * sample has just walked over, not JIT (see docs/performance.md, "What it does").
+ */
+export const LATER_ROUND_WARMUP_SECONDS = 1;
+
 export const USAGE = `usage: npm run bench -- [options]
 
-  --duration S            seconds recorded per measurement (env BENCH_DURATION, default 8)
-  --warmup S              seconds of unrecorded load before each (env BENCH_WARMUP, default 2)
+  --rounds N              rounds per scenario; the reported ratio is the median of the rounds' (env BENCH_ROUNDS, default 3)
+  --duration S            seconds recorded per load window (env BENCH_DURATION, default 3)
+  --warmup S              seconds of unrecorded load before a server's first window of a scenario (env BENCH_WARMUP,
+                          default 2); later rounds warm up for at most ${LATER_ROUND_WARMUP_SECONDS} s
+  --ceilings, --no-ceilings
+                          also measure minimal node:http reference servers for client_credentials and code_flow_sso
+                          (env BENCH_CEILINGS=0 to turn off; default on)
   --connections N         connections for discovery, JWKS, userinfo and the node:http floor (env BENCH_CONNECTIONS, default 32)
   --token-connections N   connections for client_credentials (env BENCH_TOKEN_CONNECTIONS, default 4)
   --flow-users N          virtual users for code_flow_sso, one connection each (env BENCH_FLOW_USERS, default 4)
@@ -53,7 +71,10 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     args: [...argv],
     strict: true,
     allowPositionals: false,
+    allowNegative: true,
     options: {
+      rounds: { type: "string" },
+      ceilings: { type: "boolean" },
       duration: { type: "string" },
       warmup: { type: "string" },
       connections: { type: "string" },
@@ -70,8 +91,10 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
   if (values.help) return "help";
 
   const options: BenchOptions = {
-    durationSeconds: number("--duration", values.duration ?? env.BENCH_DURATION, 8, 1),
+    durationSeconds: number("--duration", values.duration ?? env.BENCH_DURATION, 3, 1),
     warmupSeconds: number("--warmup", values.warmup ?? env.BENCH_WARMUP, 2, 0),
+    rounds: integer("--rounds", values.rounds ?? env.BENCH_ROUNDS, 3, 1),
+    ceilings: values.ceilings ?? env.BENCH_CEILINGS !== "0",
     connections: integer("--connections", values.connections ?? env.BENCH_CONNECTIONS, 32, 1),
     tokenConnections: integer("--token-connections", values["token-connections"] ?? env.BENCH_TOKEN_CONNECTIONS, 4, 1),
     flowUsers: integer("--flow-users", values["flow-users"] ?? env.BENCH_FLOW_USERS, 4, 1),

@@ -1,79 +1,61 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { LoopFloorName } from "./floors.ts";
-import type { LoadResult } from "./load-protocol.ts";
-import type { BenchResults, LoadMeasurement, ScenarioMeasurement } from "./results.ts";
+import { LATER_ROUND_WARMUP_SECONDS } from "./options.ts";
+import type { BenchResults, FloorSeries, ScenarioMeasurement, ServerMeasurement, Spread } from "./results.ts";
+import { median, providerShareOfCeiling } from "./round-ratios.ts";
 import { SCENARIOS, type FloorName } from "./scenarios.ts";
 
-const FLOOR_LABEL: Record<FloorName, string> = { bare_http: "node:http", rs256: "RS256", scrypt: "scrypt" };
-const LOOP_FLOOR_ROW: Record<LoopFloorName, { row: string; unit: string }> = {
-  rs256: { row: "floor: RS256 signatures/s", unit: "sigs/s" },
-  scrypt: { row: "floor: scrypt verifications/s", unit: "verifications/s" },
+const FLOOR: Record<FloorName, { label: string; row: string; unit: string }> = {
+  rs256: { label: "RS256", row: "floor: RS256 signatures/s", unit: "sigs/s" },
+  scrypt: { label: "scrypt", row: "floor: scrypt verifications/s", unit: "verifications/s" },
+  bare_http: { label: "node:http", row: "floor: bare node:http", unit: "req/s" },
 };
 
-/** Above this share of the server core taken by other processes (or the hypervisor), a run is flagged as noisy. */
+/** Above this share of the server core taken by other processes (or the hypervisor), a window is flagged as noisy. */
 const NOISY_WAIT = 0.1;
+/** The NOISY warning names this many of the noisiest windows; the rest are counted. */
+const MAX_NOISY_LISTED = 4;
 /** Above this, the load generator may be what limits the number. */
 const BUSY_LOAD_GENERATOR = 0.9;
 
 /**
  * The human-readable report: floors and single-request scenarios in one table, the code flows (units of
- * several requests) in a second with the same columns per flow, warnings, then the targets.
+ * several requests) in a second, each row summarising its rounds (medians); each round's ratio; warnings;
+ * then floor, ceiling, Portcullis and target side by side.
  */
 export function formatReport(results: BenchResults): string {
   const o = results.options;
+  const { commit, uncommitted } = results.code;
   const out: string[] = [
     `Portcullis bench ${results.date}  node ${results.machine.node}  ${results.machine.cpuModel} (${results.machine.cores} cores)`,
-    `server on core ${o.serverCpu}, load generator on core ${o.loadCpu}; ${o.durationSeconds} s recorded after ${o.warmupSeconds} s warm-up; ` +
+    `code ${commit}${uncommitted.length > 0 ? ` with uncommitted changes to ${abbreviate(uncommitted)}` : ""}`,
+    `server on core ${o.serverCpu}, load generator on core ${o.loadCpu}; ${o.rounds} round${o.rounds === 1 ? "" : "s"} per scenario, ` +
+      `${o.durationSeconds} s recorded per window after ${o.warmupSeconds} s warm-up (later rounds ${Math.min(o.warmupSeconds, LATER_ROUND_WARMUP_SECONDS)} s); ` +
       `load average at start ${results.machine.loadAverage.map((l) => l.toFixed(2)).join(" ")}`,
+    "Each row is the median over its rounds (failed: the sum; core taken, load CPU: the highest). A round's ratio divides by the floor samples right before and after it.",
     "",
   ];
 
-  const requests = results.measurements.filter((m) => m.result.unit !== "flow");
-  const flows = results.measurements.filter((m) => m.result.unit === "flow");
-  const rows: string[][] = [["", "conns", "req/s", "p50 ms", "p99 ms", "failed", "server CPU", "core taken", "load CPU", "CPU µs/req", "ratio", "ratio/CPU"]];
-  for (const floor of ["rs256", "scrypt"] as const) {
-    const f = results.floors[floor];
-    if (!f) continue;
-    const taken = Math.max(...f.samples.map((s) => s.coreTaken));
-    rows.push([LOOP_FLOOR_ROW[floor].row, "-", fmt(f.perSecond, f.perSecond < 100 ? 1 : 0), "-", "-", "-", "100%", pct(taken), "-", fmt(1e6 / f.perCpuSecond, 0), "-", "-"]);
-  }
-  if (results.floors.bare_http) rows.push(loadRow("floor: bare node:http", results.floors.bare_http, null, null));
-  for (const m of requests) rows.push(measurementRow(m));
-  out.push(...table(rows), "");
-
+  const rows = (m: ScenarioMeasurement) => [measurementRow(m, m), ...(m.ceiling ? [measurementRow(m.ceiling, m)] : [])];
+  const requests = results.measurements.filter((m) => !isFlow(m));
+  const flows = results.measurements.filter(isFlow);
+  const head = (unit: string, who: string) => ["", who, `${unit}/s`, "p50 ms", "p99 ms", "failed", "server CPU", "core taken", "load CPU", `CPU µs/${unit}`, "ratio", "range", "ratio/CPU"];
+  const floorRows = (["rs256", "scrypt", "bare_http"] as const).flatMap((f) => (results.floors[f] ? [floorRow(f, results.floors[f])] : []));
+  out.push(...table([head("req", "conns"), ...floorRows, ...requests.flatMap(rows)]), "");
   if (flows.length > 0) {
-    const flowRows: string[][] = [["", "users", "flows/s", "p50 ms", "p99 ms", "failed", "server CPU", "core taken", "load CPU", "CPU µs/flow", "ratio", "ratio/CPU"]];
-    for (const m of flows) flowRows.push(measurementRow(m));
-    out.push(...table(flowRows));
-    for (const m of flows) {
-      const steps = Object.entries(m.result.steps ?? {});
+    out.push(...table([head("flow", "users"), ...flows.flatMap(rows)]));
+    for (const m of flows.flatMap((f) => [f, ...(f.ceiling ? [f.ceiling] : [])])) {
+      const steps = Object.keys(m.rounds[0]?.result.steps ?? {});
       if (m.problems.length > 0 || steps.length === 0) continue;
-      out.push(`  ${m.label}, per request: ${steps.map(([step, l]) => `${step} p50 ${fmt(l.p50, 2)} / p99 ${fmt(l.p99, 2)} ms`).join(", ")}`);
+      const perStep = (step: string, q: "p50" | "p99") => fmt(median(m.rounds.map((r) => r.result.steps?.[step]?.[q] ?? 0)), 2);
+      out.push(`  ${m.label}, per request: ${steps.map((step) => `${step} p50 ${perStep(step, "p50")} / p99 ${perStep(step, "p99")} ms`).join(", ")}`);
     }
     out.push("");
   }
 
-  for (const floor of ["rs256", "scrypt"] as const) {
-    const f = results.floors[floor];
-    if (!f || f.samples.length < 2) continue;
-    const digits = f.perSecond < 100 ? 1 : 0;
-    out.push(
-      `${FLOOR_LABEL[floor]} floor = mean of ${f.samples.map((s) => fmt(s.perSecond, digits)).join(", ")} ${LOOP_FLOOR_ROW[floor].unit} ` +
-        `(measured right before and right after ${f.around.join(", ")})`,
-    );
-  }
+  out.push(...roundsSection(results), "");
   out.push(...warnings(results));
-  out.push("");
-
-  for (const t of results.targets) {
-    const measured = t.ratio === null ? "no valid measurement" : `measured ${fmt(t.ratio, 2)}`;
-    out.push(`target  ${t.label}: ${measured}  ${t.status}${t.reference ? `   (${t.reference})` : ""}`);
-  }
-  for (const m of results.measurements) {
-    const why = SCENARIOS[m.scenario].noTarget;
-    if (why) out.push(`target  ${m.label}: none — ${why}`);
-  }
+  out.push("", ...targetsSection(results));
   return out.join("\n");
 }
 
@@ -82,60 +64,161 @@ export function writeResultsJson(results: BenchResults, file: string): void {
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
 }
 
-/** What makes a number in this run less trustworthy than it looks. */
-function warnings(results: BenchResults): string[] {
-  const lines: string[] = [];
-  const loads: Array<[string, LoadMeasurement]> = [
-    ...(results.floors.bare_http ? [["bare node:http", results.floors.bare_http] as [string, LoadMeasurement]] : []),
-    ...results.measurements.map((m) => [m.label, m] as [string, LoadMeasurement]),
-  ];
-  for (const [name, m] of loads) {
-    if (m.problems.length > 0) lines.push(`INVALID ${name}: ${m.problems.join("; ")} — not a number`);
-  }
-  const waits = [
-    ...loads.map(([name, m]) => [name, m.result.coreTaken] as const),
-    ...(results.floors.rs256?.samples ?? []).map((s) => ["RS256 floor", s.coreTaken] as const),
-    ...(results.floors.scrypt?.samples ?? []).map((s) => ["scrypt floor", s.coreTaken] as const),
-  ];
-  const noisy = waits.filter(([, w]) => w > NOISY_WAIT);
-  if (noisy.length > 0) {
-    lines.push(
-      `NOISY: other processes took the server core during ${noisy.map(([n, w]) => `${n} (${pct(w)})`).join(", ")}; ` +
-        `req/s ratios are less reliable than usual, ratio/CPU is the steadier cross-check — rerun when the machine is quieter`,
-    );
-  }
-  for (const [name, m] of loads) {
-    if (m.result.loadCpu > BUSY_LOAD_GENERATOR) {
-      lines.push(`note: the load generator used ${pct(m.result.loadCpu)} of its core during ${name}: that number may be partly the generator's limit`);
+function isFlow(m: ScenarioMeasurement): boolean {
+  return SCENARIOS[m.scenario].kind === "flow";
+}
+
+/** Each round's ratio, and each floor's samples in the order taken: drift shows here. */
+function roundsSection(results: BenchResults): string[] {
+  const lines = ["Rounds (ratio of each round, in order):"];
+  const width = Math.max(...results.measurements.flatMap((m) => [m.label.length, m.ceiling?.label.length ?? 0]));
+  for (const m of results.measurements) {
+    for (const s of [m, ...(m.ceiling ? [m.ceiling] : [])]) {
+      lines.push(`  ${s.label.padEnd(width)}  ${s.rounds.map((r) => (r.ratio === null ? "INVALID" : fmt(r.ratio, 2))).join("  ")}`);
     }
+  }
+  for (const floor of ["rs256", "scrypt", "bare_http"] as const) {
+    const f = results.floors[floor];
+    if (!f) continue;
+    const digits = (f.perSecond?.median ?? 0) < 100 ? 1 : 0;
+    const drift = f.perSecond ? `; range ${percentOf(f.perSecond.min, f.perSecond.median)} to ${percentOf(f.perSecond.max, f.perSecond.median)} of the median` : "";
+    lines.push(`  ${FLOOR[floor].label} floor samples (${FLOOR[floor].unit}): ${f.samples.map((s) => (s.problems.length > 0 ? "INVALID" : fmt(s.perSecond, digits))).join(", ")}${drift}`);
   }
   return lines;
 }
 
-function measurementRow(m: ScenarioMeasurement): string[] {
-  const vs = ` × ${FLOOR_LABEL[m.floor]}${m.floorOps > 1 ? `/${m.floorOps}` : ""}`;
-  return loadRow(m.label, m, m.ratio === null ? null : `${fmt(m.ratio, 2)}${vs}`, m.cpuRatio === null ? null : `${fmt(m.cpuRatio, 2)}${vs}`);
+/** Floor, ceiling, Portcullis and target, side by side: what the product owner judges the targets by. */
+function targetsSection(results: BenchResults): string[] {
+  const rows: string[][] = [["target", "floor", "ceiling", "Portcullis", "Portcullis/ceiling", "result"]];
+  const footnotes: string[] = [];
+  for (const t of results.targets) {
+    const m = results.measurements.find((x) => x.scenario === t.scenario)!;
+    const floor = results.floors[m.floor]?.perSecond;
+    const perUnit = floor ? `${fmt(floor.median / m.floorOps, floor.median / m.floorOps < 100 ? 1 : 0)} ${m.floorOps > 1 ? `${isFlow(m) ? "flows" : "units"}/s (÷${m.floorOps})` : FLOOR[m.floor].unit}` : "-";
+    const share = m.ceiling ? providerShareOfCeiling(m, m.ceiling) : null;
+    rows.push([t.label, perUnit, m.ceiling ? ratioWithRange(m.ceiling) : "-", ratioWithRange(m), share === null ? "-" : `${fmt(share * 100, 0)}%`, t.status]);
+    if (t.reference) footnotes.push(`  ${t.label}: ${t.reference}`);
+  }
+  const lines = rows.length > 1 ? table(rows) : [];
+  lines.push(...footnotes);
+  if (results.targets.some((t) => results.measurements.find((m) => m.scenario === t.scenario)?.ceiling)) {
+    lines.push(
+      "  Ratios: median (lowest–highest) of the rounds. A ceiling is a minimal node:http server doing the scenario's protocol work and nothing else",
+      "  (bench/workers/ceiling-*.ts): what a near-perfect Node implementation reaches on this machine. Portcullis/ceiling: median of the rounds'",
+      "  Portcullis ÷ ceiling (the floor cancels out within a round). Ceilings are context, not targets.",
+    );
+  }
+  for (const m of results.measurements) {
+    const why = SCENARIOS[m.scenario].noTarget;
+    if (why) lines.push(`target  ${m.label}: none — ${why}`);
+  }
+  return lines;
 }
 
-function loadRow(name: string, m: LoadMeasurement, ratio: string | null, cpuRatio: string | null): string[] {
-  const r: LoadResult = m.result;
-  const valid = m.problems.length === 0;
-  // An invalid measurement shows its failures and conditions, but no performance numbers.
-  const number = (text: string) => (valid ? text : "-");
-  return [
-    name,
-    String(r.connections),
-    valid ? fmt(r.reqPerSec, r.reqPerSec < 100 ? 1 : 0) : "INVALID",
-    number(fmt(r.latencyMs.p50, 2)),
-    number(fmt(r.latencyMs.p99, 2)),
-    String(r.non2xx + r.errors + r.timeouts + r.warmupFailures),
-    pct(r.serverCpu),
-    pct(r.coreTaken),
-    pct(r.loadCpu),
-    number(fmt(r.serverCpuUsPerRequest, 0)),
-    number(ratio ?? "-"),
-    number(cpuRatio ?? "-"),
+/** What makes a number in this run less trustworthy than it looks. */
+function warnings(results: BenchResults): string[] {
+  const lines: string[] = [];
+  const servers = results.measurements.flatMap((m) => [m, ...(m.ceiling ? [m.ceiling] : [])]);
+  for (const s of servers) {
+    if (s.problems.length > 0) lines.push(`INVALID ${s.label}: ${s.problems.join("; ")} — not a number`);
+  }
+  const floors = Object.entries(results.floors) as Array<[FloorName, FloorSeries]>;
+  for (const [floor, f] of floors) {
+    f.samples.forEach((s, i) => {
+      if (s.problems.length > 0) lines.push(`INVALID ${FLOOR[floor].label} floor sample ${i + 1}: ${s.problems.join("; ")}`);
+    });
+  }
+  const windows = [
+    ...servers.flatMap((s) => s.rounds.map((r) => ({ what: `${s.label} round ${r.round}`, taken: r.result.coreTaken }))),
+    ...floors.flatMap(([floor, f]) => f.samples.map((s, i) => ({ what: `${FLOOR[floor].label} floor sample ${i + 1}`, taken: s.coreTaken }))),
   ];
+  const noisy = windows.filter((w) => w.taken > NOISY_WAIT).sort((a, b) => b.taken - a.taken);
+  if (noisy.length > 0) {
+    const worst = noisy.slice(0, MAX_NOISY_LISTED).map((w) => `${w.what} ${pct(w.taken)}`);
+    lines.push(
+      `NOISY: other processes took more than ${pct(NOISY_WAIT)} of the server core in ${noisy.length} of ${windows.length} windows and floor samples ` +
+        `(${noisy.length > MAX_NOISY_LISTED ? "the worst: " : ""}${worst.join(", ")}); the rounds' range shows how far that moved the ratios, ` +
+        `ratio/CPU is the steadier cross-check — rerun when the machine is quieter`,
+    );
+  }
+  const loads: Array<[string, number[]]> = [
+    ...servers.map((s) => [s.label, s.rounds.map((r) => r.result.loadCpu)] as [string, number[]]),
+    ...(results.floors.bare_http ? [["bare node:http", results.floors.bare_http.samples.map((s) => ("loadCpu" in s.raw ? s.raw.loadCpu : 0))] as [string, number[]]] : []),
+  ];
+  for (const [name, cpu] of loads) {
+    const busy = cpu.filter((c) => c > BUSY_LOAD_GENERATOR);
+    if (busy.length > 0) {
+      lines.push(`note: the load generator used up to ${pct(Math.max(...busy))} of its core during ${name} (${busy.length} of ${cpu.length} windows): that number may be partly the generator's limit`);
+    }
+  }
+  lines.push(...results.notes.map((n) => `note: ${n}`));
+  return lines;
+}
+
+function floorRow(floor: FloorName, f: FloorSeries): string[] {
+  const taken = Math.max(...f.samples.map((s) => s.coreTaken));
+  const valid = f.perSecond !== null;
+  const rate = valid ? fmt(f.perSecond!.median, f.perSecond!.median < 100 ? 1 : 0) : "INVALID";
+  const cpuUs = valid ? fmt(f.cpuUsPerOp!.median, 0) : "-";
+  if (floor !== "bare_http") return [FLOOR[floor].row, "-", rate, "-", "-", "-", "100%", pct(taken), "-", cpuUs, "-", "-", "-"];
+  const windows = f.samples.map((s) => s.raw).filter((r) => "reqPerSec" in r);
+  const med = (pick: (r: (typeof windows)[number]) => number) => median(windows.map(pick));
+  return [
+    FLOOR[floor].row,
+    String(windows[0]?.connections ?? "-"),
+    rate,
+    valid ? fmt(med((r) => r.latencyMs.p50), 2) : "-",
+    valid ? fmt(med((r) => r.latencyMs.p99), 2) : "-",
+    String(windows.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts + r.warmupFailures, 0)),
+    pct(med((r) => r.serverCpu)),
+    pct(taken),
+    pct(Math.max(...windows.map((r) => r.loadCpu))),
+    cpuUs,
+    "-",
+    "-",
+    "-",
+  ];
+}
+
+function measurementRow(s: ServerMeasurement, m: ScenarioMeasurement): string[] {
+  const results = s.rounds.map((r) => r.result);
+  const valid = s.problems.length === 0 && results.length > 0;
+  // An invalid measurement shows its failures and conditions, but no performance numbers.
+  const med = (pick: (r: (typeof results)[number]) => number, digits: number) => (valid ? fmt(median(results.map(pick)), digits) : "-");
+  const vs = ` × ${FLOOR[m.floor].label}${m.floorOps > 1 ? `/${m.floorOps}` : ""}`;
+  const rate = valid ? median(results.map((r) => r.reqPerSec)) : 0;
+  return [
+    s.label,
+    String(results[0]?.connections ?? "-"),
+    valid ? fmt(rate, rate < 100 ? 1 : 0) : "INVALID",
+    med((r) => r.latencyMs.p50, 2),
+    med((r) => r.latencyMs.p99, 2),
+    String(results.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts + r.warmupFailures, 0)),
+    results.length > 0 ? pct(median(results.map((r) => r.serverCpu))) : "-",
+    results.length > 0 ? pct(Math.max(...results.map((r) => r.coreTaken))) : "-",
+    results.length > 0 ? pct(Math.max(...results.map((r) => r.loadCpu))) : "-",
+    med((r) => r.serverCpuUsPerRequest, 0),
+    s.ratio ? `${fmt(s.ratio.median, 2)}${vs}` : "-",
+    s.ratio ? range(s.ratio) : "-",
+    s.cpuRatio ? fmt(s.cpuRatio.median, 2) : "-",
+  ];
+}
+
+function ratioWithRange(s: ServerMeasurement): string {
+  return s.ratio ? `${fmt(s.ratio.median, 2)} (${range(s.ratio)})` : "INVALID";
+}
+
+function range(s: Spread): string {
+  return `${fmt(s.min, 2)}–${fmt(s.max, 2)}`;
+}
+
+function percentOf(value: number, of: number): string {
+  const delta = (value / of - 1) * 100;
+  return `${delta >= 0 ? "+" : "−"}${fmt(Math.abs(delta), 0)}%`;
+}
+
+function abbreviate(paths: readonly string[]): string {
+  return paths.length <= 3 ? paths.join(", ") : `${paths.slice(0, 3).join(", ")} and ${paths.length - 3} more`;
 }
 
 function pct(share: number): string {

@@ -1,52 +1,89 @@
 import type { FloorName, ScenarioName } from "./scenarios.ts";
-import type { LoopFloorName, LoopSample } from "./floors.ts";
+import type { LoopSample } from "./floors.ts";
 import type { LoadResult } from "./load-protocol.ts";
 import type { BenchOptions } from "./options.ts";
 
-/** Everything one bench run found; printed as tables and written to bench/results/latest.json. */
+/** Everything one bench run found, every round's raw numbers included; printed as tables and written to bench/results/latest.json. */
 export interface BenchResults {
   date: string;
   machine: { node: string; cpuModel: string; cores: number; loadAverage: number[] };
+  /** What was measured: HEAD, and the paths the provider runs from that differed from it (src/ may change during a run). */
+  code: { commit: string; uncommitted: string[] };
   options: BenchOptions;
-  floors: Partial<Record<LoopFloorName, LoopFloor>> & { bare_http?: LoadMeasurement };
+  floors: Partial<Record<FloorName, FloorSeries>>;
   measurements: ScenarioMeasurement[];
   targets: TargetResult[];
+  /** What the report should say besides the numbers (e.g. a ceiling whose tokens differ from the provider's). */
+  notes: string[];
 }
 
-/** A loop floor (RS256, scrypt), sampled right before and right after each scenario compared with it; the ratios use the mean. */
-export interface LoopFloor {
+/** The median and range of a set of values (the rounds' ratios, a floor's samples). */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+/** A floor's samples in the order they were taken: one before each scenario's first round and one after each round. */
+export interface FloorSeries {
+  samples: FloorSample[];
+  /** Over the valid samples, for the report's floor row; the ratios use each round's own two samples. */
+  perSecond: Spread | null;
+  cpuUsPerOp: Spread | null;
+}
+
+export interface FloorSample {
+  /** Signatures, verifications or (bare node:http) responses per second. */
   perSecond: number;
-  perCpuSecond: number;
-  samples: LoopSample[];
-  /** The scenarios it was sampled around. */
-  around: string[];
-}
-
-export interface LoadMeasurement {
-  result: LoadResult;
-  /** Why this is not a number (failed responses); empty when valid. */
+  /** The floor process's CPU time per operation. */
+  cpuUsPerOp: number;
+  /** Share of the server core other processes or the hypervisor took meanwhile. */
+  coreTaken: number;
+  /** Why it is not a number (bare node:http: failed responses); empty when valid. */
   problems: string[];
+  /** The measurement itself: a tight loop's sample (RS256, scrypt) or a load window (bare node:http). */
+  raw: LoopSample | LoadResult;
 }
 
-export interface ScenarioMeasurement extends LoadMeasurement {
-  scenario: ScenarioName;
+/** One round of one server (the provider or a ceiling): its load window and its ratios to the floor samples around the round. */
+export interface RoundResult {
+  /** From 1. */
+  round: number;
+  result: LoadResult;
+  /** Why this window is not a number (failed responses), or why its floor is not (an invalid floor sample); empty when valid. */
+  problems: string[];
+  /** Indexes in the floor's samples of the samples right before and right after the round. */
+  floorSamples: [number, number];
+  /** rate × floorOps ÷ the mean of those two samples; null when invalid. */
+  ratio: number | null;
+  /** The same by CPU time: floor CPU µs per operation × floorOps ÷ server CPU µs per unit; null when invalid. */
+  cpuRatio: number | null;
+}
+
+export interface ServerMeasurement {
   label: string;
+  rounds: RoundResult[];
+  /** Every round's problems; any makes the whole measurement invalid (no ratio). */
+  problems: string[];
+  /** Median and range of the rounds' ratios. The targets use the median. */
+  ratio: Spread | null;
+  cpuRatio: Spread | null;
+}
+
+/** A scenario as the provider served it, and its ceiling (a minimal reference server) when measured. */
+export interface ScenarioMeasurement extends ServerMeasurement {
+  scenario: ScenarioName;
   floor: FloorName;
   /** Floor operations per unit of work: the ratio is to the floor divided by this. */
   floorOps: number;
-  /** req/s (flows/s) divided by floor/floorOps; null when either side is invalid. The targets use this one. */
-  ratio: number | null;
-  /**
-   * The same ratio per CPU second (floor's CPU time per unit × floorOps / server CPU time per unit).
-   * Close to `ratio` on a quiet machine; when other processes take the server's core it is the steadier one.
-   */
-  cpuRatio: number | null;
+  ceiling?: ServerMeasurement;
 }
 
 export interface TargetResult {
   label: string;
   scenario: ScenarioName;
   minRatio: number;
+  /** The median of the rounds' ratios. */
   ratio: number | null;
   status: "PASS" | "FAIL" | "INVALID";
   reference: string | undefined;

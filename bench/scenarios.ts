@@ -1,4 +1,5 @@
-import { DEMO_USERS, USERINFO_PATH, httpSender, logInAndRedeem, oneConnection } from "./code-flow.ts";
+import { USERINFO_PATH, httpSender, logInAndRedeem, oneConnection } from "./code-flow.ts";
+import { DEMO_SERVICE, DEMO_USERS } from "./demo-accounts.ts";
 import type { FlowKind, LoadRequest } from "./load-protocol.ts";
 
 /** What the bench loads the provider with, each scenario with the floor it is compared with. */
@@ -24,6 +25,18 @@ interface ScenarioBase {
   floorOps: number;
   /** Why a scenario has no target, printed with the targets. */
   noTarget?: string;
+  /**
+   * The minimal reference server (bench/workers/) that does this scenario's protocol work and nothing
+   * else, measured in the same rounds: what a near-perfect Node implementation reaches. Context, not a target.
+   */
+  ceiling?: Ceiling;
+}
+
+export interface Ceiling {
+  /** How reports name its row. */
+  label: string;
+  /** Its script in bench/workers/. */
+  worker: string;
 }
 
 /** One request, repeated by autocannon over many connections. */
@@ -47,7 +60,13 @@ export interface FlowScenario extends ScenarioBase {
 
 export type Scenario = RequestScenario | FlowScenario;
 
-const DEMO_CLIENT_CREDENTIALS = "grant_type=client_credentials&client_id=demo-service&client_secret=demo-service-secret";
+/** What a back-end service sends: its credentials (client_secret_post) and the scopes it wants. */
+const DEMO_CLIENT_CREDENTIALS = new URLSearchParams({
+  grant_type: "client_credentials",
+  client_id: DEMO_SERVICE.clientId,
+  client_secret: DEMO_SERVICE.clientSecret,
+  scope: DEMO_SERVICE.allowedScopes.join(" "),
+}).toString();
 /** The userinfo scenario's token: what a web app that asks for profile and e-mail holds. */
 const USERINFO_SCOPE = "openid profile email";
 
@@ -88,6 +107,7 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     }),
     connections: "token",
     preflight: (status, body) => expectJson(status, body, "access_token"),
+    ceiling: { label: "ceiling: minimal node:http token handler", worker: "ceiling-client-credentials.ts" },
   },
   userinfo: {
     kind: "request",
@@ -117,6 +137,7 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     // An ID token and an access token.
     floorOps: 2,
     users: "flow",
+    ceiling: { label: "ceiling: minimal node:http code flow", worker: "ceiling-code-flow.ts" },
   },
   code_flow_login: {
     kind: "flow",

@@ -35,14 +35,18 @@ export const TARGETS: readonly Target[] = [
   },
 ];
 
-/** PASS/FAIL per target whose scenario was measured; INVALID when its measurement or floor was invalid. */
+/**
+ * PASS/FAIL per target whose scenario was measured, by the median of its rounds' ratios; INVALID when a
+ * round or a floor sample next to one was invalid.
+ */
 export function evaluateTargets(measurements: readonly ScenarioMeasurement[]): TargetResult[] {
   const results: TargetResult[] = [];
   for (const target of TARGETS) {
     const m = measurements.find((x) => x.scenario === target.scenario);
     if (!m) continue;
-    const status = m.ratio === null ? "INVALID" : m.ratio >= target.minRatio ? "PASS" : "FAIL";
-    results.push({ label: target.label, scenario: target.scenario, minRatio: target.minRatio, ratio: m.ratio, status, reference: target.reference });
+    const ratio = m.ratio?.median ?? null;
+    const status = ratio === null ? "INVALID" : ratio >= target.minRatio ? "PASS" : "FAIL";
+    results.push({ label: target.label, scenario: target.scenario, minRatio: target.minRatio, ratio, status, reference: target.reference });
   }
   return results;
 }

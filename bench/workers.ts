@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { spawnTracked } from "./child-processes.ts";
+import { spawnTracked, stop } from "./child-processes.ts";
 import { pinnedNode } from "./cpu-pinning.ts";
 
 export const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -42,4 +42,23 @@ export function firstJsonLine<T>(child: ChildProcess, what: string): Promise<T> 
     child.once("close", onExit);
     child.once("error", (error) => reject(new Error(`${what} could not start: ${error.message}`)));
   });
+}
+
+/** One of the bench's own servers (the bare node:http floor, a ceiling), running pinned on the server core. */
+export interface RunningServer {
+  baseUrl: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts a server worker (it prints `{"port":N}` once listening; see workers/loopback-server.ts). */
+export async function startServerWorker(cpu: number, script: string, what: string): Promise<RunningServer> {
+  const child = startWorker(cpu, script, []);
+  try {
+    const { port } = await firstJsonLine<{ port: number }>(child, what);
+    return { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stop(child) };
+  } catch (error) {
+    await stop(child);
+    throw error;
+  }
 }

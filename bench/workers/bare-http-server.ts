@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { serveOnLoopback } from "./loopback-server.ts";
 
 /**
  * The node:http floor: the least a Node HTTP server can do per request — a fixed small JSON body,
@@ -8,15 +8,9 @@ import type { AddressInfo } from "node:net";
 const BODY = JSON.stringify({ status: "ok", service: "bare-node-http", note: "floor for the Portcullis bench" });
 const LENGTH = String(Buffer.byteLength(BODY));
 
-const server = createServer((_req, res) => {
-  res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": LENGTH });
-  res.end(BODY);
-});
-server.keepAliveTimeout = 65_000;
-server.listen(0, "127.0.0.1", () => {
-  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
-});
-process.on("SIGTERM", () => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-});
+serveOnLoopback(
+  createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": LENGTH });
+    res.end(BODY);
+  }),
+);

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Browser, DEMO_USERS, FlowError, RequestTimeout, httpSender, logInAndRedeem, oneConnection, pkcePair, redeemCode, type Send } from "../code-flow.ts";
+import { Browser, FlowError, RequestTimeout, httpSender, logInAndRedeem, oneConnection, pkcePair, redeemCode, ssoSession, type Send } from "../code-flow.ts";
+import { DEMO_USERS, DEMO_WEB } from "../demo-accounts.ts";
 import type { FlowJob, LoadResult } from "../load-protocol.ts";
 import { Latencies, openWindow } from "../window.ts";
 
@@ -8,16 +9,14 @@ import { Latencies, openWindow } from "../window.ts";
  * The code-flow load generator, run pinned to its own core. autocannon repeats one request; a flow is
  * a chain of requests where each depends on the last (the code from authorize goes to token), so this
  * worker runs `users` virtual users, each looping whole flows on its own keep-alive connection:
- * - sso: each user logs in once through the login page (not measured), then loops authorize (with its
- *   SSO session cookie) → token.
+ * - sso: each user logs in once through the login page (the ceiling: its bench-only session endpoint;
+ *   not measured), then loops authorize (with its SSO session cookie) → token.
  * - login: each flow is a fresh browser (no cookies) on the user's connection: authorize → login page
  *   → password → token.
  * The load runs without a break from the warm-up into the recorded window; a flow counts when it
  * completes inside the window. argv[2]: a FlowJob as JSON. Prints one LoadResult (unit "flow") as JSON.
  */
 const job = JSON.parse(process.argv[2] ?? "") as FlowJob;
-/** What the demo web app asks for. */
-const SCOPE = "openid profile";
 /** After a failed flow, before the next: a dead server must not turn the loop into a busy spin. */
 const FAILURE_PAUSE_MS = 10;
 
@@ -39,7 +38,7 @@ interface VirtualUser {
   close(): void;
 }
 
-/** One virtual user: its connection, and for sso its login (through the login page, not measured). */
+/** One virtual user: its connection, and for sso its session (not measured). */
 async function prepare(index: number): Promise<VirtualUser> {
   const agent = oneConnection();
   const http = httpSender(job.baseUrl, agent);
@@ -51,7 +50,7 @@ async function prepare(index: number): Promise<VirtualUser> {
     if (phase === "window") statusCodes[`${step} ${res.status}`] = (statusCodes[`${step} ${res.status}`] ?? 0) + 1;
     return res;
   };
-  if (job.flow === "sso") user.browser = new Browser(user.send, (await logInAndRedeem(http, demoUser(index), SCOPE)).browser.jar);
+  if (job.flow === "sso") user.browser = new Browser(user.send, await ssoSession(http, demoUser(index), job.sessionFrom, DEMO_WEB.scope));
   return user;
 }
 
@@ -63,11 +62,11 @@ async function loop(user: VirtualUser): Promise<void> {
     const started = performance.now();
     try {
       if (user.browser) {
-        const answer = await user.browser.authorize({ scope: SCOPE, state: `s${user.index}.${n}`, nonce: `n${user.index}.${n}`, pkce });
+        const answer = await user.browser.authorize({ scope: DEMO_WEB.scope, state: `s${user.index}.${n}`, nonce: `n${user.index}.${n}`, pkce });
         if (!("code" in answer)) throw new FlowError("authorize", 303, "the SSO session was not honoured: sent to the login page");
         await redeemCode(user.send, answer.code, pkce);
       } else {
-        await logInAndRedeem(user.send, demoUser(user.index), SCOPE);
+        await logInAndRedeem(user.send, demoUser(user.index), DEMO_WEB.scope);
       }
       const ms = performance.now() - started;
       if (phase === "window") {

@@ -1,0 +1,80 @@
+import { BenchError } from "./bench-error.ts";
+import { Browser, httpSender, logInAndRedeem, oneConnection, pkcePair, redeemCode, ssoSession, type Tokens } from "./code-flow.ts";
+import { DEMO_USERS, DEMO_WEB } from "./demo-accounts.ts";
+import type { FlowKind, LoadRequest, SessionSource } from "./load-protocol.ts";
+import { logTail } from "./provider-process.ts";
+import type { Scenario, ScenarioName } from "./scenarios.ts";
+import type { BenchServers } from "./servers.ts";
+import { tokenDifferences } from "./token-claims.ts";
+
+export interface Preflight {
+  /** The request each request scenario repeats (userinfo's carries a token). */
+  requests: Map<ScenarioName, LoadRequest>;
+  /** Ceilings whose token responses differ from the provider's, for the report. */
+  notes: string[];
+}
+
+/**
+ * One request (or one whole flow) per scenario and server before any load: a misconfiguration is one
+ * clear error, not N failed requests. A ceiling gets the provider's very request, and its token response
+ * is compared with the provider's (token-claims.ts): a ceiling that no longer does the provider's work
+ * is reported, not silently trusted.
+ */
+export async function preflight(servers: BenchServers, scenarios: readonly Scenario[]): Promise<Preflight> {
+  const { provider } = servers;
+  const result: Preflight = { requests: new Map(), notes: [] };
+  for (const scenario of scenarios) {
+    const ceiling = servers.ceilings.get(scenario.name);
+    const providerAnswer = await failingAs(`${scenario.label} preflight failed`, `\nprovider log:\n${logTail(provider.logFile)}`, async () => {
+      if (scenario.kind === "flow") return oneFlow(provider.baseUrl, scenario.flow, "login-page");
+      const request = await scenario.prepare(provider.baseUrl);
+      result.requests.set(scenario.name, request);
+      return checkOnce(provider.baseUrl, scenario, request);
+    });
+    if (!ceiling) continue;
+    const label = scenario.ceiling!.label;
+    const ceilingAnswer = await failingAs(`${label} preflight failed`, "", () =>
+      scenario.kind === "flow" ? oneFlow(ceiling.baseUrl, scenario.flow, "bench-endpoint") : checkOnce(ceiling.baseUrl, scenario, result.requests.get(scenario.name)!),
+    );
+    const differences = tokenDifferences(providerAnswer, ceilingAnswer);
+    if (differences.length > 0) result.notes.push(`${label}: its tokens are not the provider's (${differences.join("; ")}); the ceiling needs updating`);
+  }
+  return result;
+}
+
+async function failingAs<T>(what: string, context: string, attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    throw error instanceof BenchError ? error : new BenchError(`${what}: ${(error as Error).message}${context}`);
+  }
+}
+
+/** The request once, checked as the scenario checks it; the parsed JSON answer. */
+async function checkOnce(baseUrl: string, scenario: Extract<Scenario, { kind: "request" }>, request: LoadRequest): Promise<Record<string, unknown>> {
+  const { path, method, headers, body } = request;
+  const response = await fetch(new URL(path, baseUrl), { method, ...(headers ? { headers } : {}), ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  const problem = scenario.preflight(response.status, text);
+  if (problem) throw new Error(problem);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/**
+ * One flow as the load generator runs it (same scope, PKCE, checks): login is one login flow; sso gets a
+ * session first, then authorizes on it. The last token response.
+ */
+async function oneFlow(baseUrl: string, flow: FlowKind, sessionFrom: SessionSource): Promise<Tokens> {
+  const agent = oneConnection();
+  try {
+    const send = httpSender(baseUrl, agent);
+    if (flow === "login") return (await logInAndRedeem(send, DEMO_USERS[0], DEMO_WEB.scope)).tokens;
+    const jar = await ssoSession(send, DEMO_USERS[0], sessionFrom, DEMO_WEB.scope);
+    const pkce = pkcePair();
+    const answer = await new Browser(send, jar).authorize({ scope: DEMO_WEB.scope, state: "preflight", nonce: "preflight", pkce });
+    if (!("code" in answer)) throw new Error("a browser with an SSO session was sent to the login page");
+    return await redeemCode(send, answer.code, pkce);
+  } finally {
+    agent.destroy();
+  }
+}

@@ -1,0 +1,46 @@
+import type { FloorName, ScenarioName } from "./scenarios.ts";
+
+/**
+ * The order of a bench run's measurements. Each scenario is measured in rounds; a round is a sample of
+ * the scenario's floor followed by the scenario's load windows (the provider's, and its ceiling's when
+ * there is one), and the next floor sample closes it. So every window has a floor sample of its own
+ * floor before and after it, taken minutes apart at most, and a round's ratio divides by what the
+ * machine could do around that very window, not by a floor measured at another time.
+ *
+ * Scenarios that share a floor run one after the other, and the sample that closes one scenario's last
+ * round opens the next one's first round. In a round with a ceiling the provider and the ceiling take
+ * turns going first, so a floor that drifts through a round does not favour either.
+ */
+
+export type ServerRole = "provider" | "ceiling";
+
+export type Step =
+  | { kind: "floor"; floor: FloorName }
+  /** `round` counts from 0: round 0 is the server's first window of the scenario, the one with the full warm-up. */
+  | { kind: "window"; scenario: ScenarioName; server: ServerRole; round: number };
+
+export interface PlannedScenario {
+  name: ScenarioName;
+  floor: FloorName;
+  withCeiling: boolean;
+}
+
+/** The floors' groups run in this order: the cheap endpoints, then the signing scenarios, then the logins. */
+const FLOOR_ORDER: readonly FloorName[] = ["bare_http", "rs256", "scrypt"];
+
+export function planRounds(scenarios: readonly PlannedScenario[], rounds: number): Step[] {
+  const steps: Step[] = [];
+  for (const floor of FLOOR_ORDER) {
+    const group = scenarios.filter((s) => s.floor === floor);
+    if (group.length === 0) continue;
+    steps.push({ kind: "floor", floor });
+    for (const scenario of group) {
+      for (let round = 0; round < rounds; round++) {
+        const servers: ServerRole[] = !scenario.withCeiling ? ["provider"] : round % 2 === 0 ? ["provider", "ceiling"] : ["ceiling", "provider"];
+        for (const server of servers) steps.push({ kind: "window", scenario: scenario.name, server, round });
+        steps.push({ kind: "floor", floor });
+      }
+    }
+  }
+  return steps;
+}

@@ -1,0 +1,91 @@
+import { bareHttpFloorSample, sampleLoopFloor } from "./floors.ts";
+import { runFlowLoad, runLoad } from "./load.ts";
+import { problems, type FlowKind, type LoadRequest, type LoadResult, type SessionSource } from "./load-protocol.ts";
+import { LATER_ROUND_WARMUP_SECONDS, type BenchOptions } from "./options.ts";
+import type { FloorSample } from "./results.ts";
+import type { RecordedWindow } from "./round-ratios.ts";
+import type { ServerRole, Step } from "./round-plan.ts";
+import { SCENARIOS, type FloorName, type Scenario, type ScenarioName } from "./scenarios.ts";
+import type { BenchServers } from "./servers.ts";
+import type { RunningServer } from "./workers.ts";
+
+/** What a run recorded, in the order it was taken: each floor's samples, each server's windows per scenario. */
+export interface Recorded {
+  floors: Partial<Record<FloorName, FloorSample[]>>;
+  windows: Map<`${ScenarioName} ${ServerRole}`, RecordedWindow[]>;
+}
+
+interface Run {
+  servers: BenchServers;
+  requests: ReadonlyMap<ScenarioName, LoadRequest>;
+  options: BenchOptions;
+  progress: (message: string) => void;
+}
+
+/** What a load generator repeats in a window: one request over many connections, or whole flows by virtual users. */
+type Load = { kind: "request"; request: LoadRequest; connections: number } | { kind: "flow"; flow: FlowKind; sessionFrom: SessionSource; users: number };
+
+const BARE_HTTP_REQUEST: LoadRequest = { path: "/", method: "GET" };
+
+/**
+ * Runs the plan (round-plan.ts) step by step. A window records the index of its floor's latest sample
+ * (right before its round) and of the next one (right after), which the plan guarantees will be taken.
+ */
+export async function runPlan(plan: readonly Step[], run: Run): Promise<Recorded> {
+  const recorded: Recorded = { floors: {}, windows: new Map() };
+  for (const step of plan) {
+    if (step.kind === "floor") {
+      const samples = (recorded.floors[step.floor] ??= []);
+      samples.push(await sampleFloor(run, step.floor, samples.length));
+      continue;
+    }
+    const scenario = SCENARIOS[step.scenario];
+    const provider = step.server === "provider";
+    const server = provider ? run.servers.provider : run.servers.ceilings.get(scenario.name)!;
+    const what = `${scenario.label}, round ${step.round + 1}/${run.options.rounds}: ${provider ? "provider" : scenario.ceiling!.label}`;
+    const result = await loadWindow(run, server, loadOf(run, scenario, step.server), warmup(run.options, step.round), what);
+    const before = recorded.floors[scenario.floor]!.length - 1;
+    const key = `${scenario.name} ${step.server}` as const;
+    if (!recorded.windows.has(key)) recorded.windows.set(key, []);
+    recorded.windows.get(key)!.push({ round: step.round, result, problems: problems(result), floorSamples: [before, before + 1] });
+  }
+  return recorded;
+}
+
+/** A server's first window of a scenario gets the full warm-up; in later rounds it is warm already. */
+function warmup(options: BenchOptions, round: number): number {
+  return round === 0 ? options.warmupSeconds : Math.min(options.warmupSeconds, LATER_ROUND_WARMUP_SECONDS);
+}
+
+function loadOf(run: Run, scenario: Scenario, role: ServerRole): Load {
+  const { options } = run;
+  if (scenario.kind === "request") {
+    return { kind: "request", request: run.requests.get(scenario.name)!, connections: scenario.connections === "token" ? options.tokenConnections : options.connections };
+  }
+  return {
+    kind: "flow",
+    flow: scenario.flow,
+    sessionFrom: role === "provider" ? "login-page" : "bench-endpoint",
+    users: scenario.users === "login" ? options.loginUsers : options.flowUsers,
+  };
+}
+
+async function sampleFloor(run: Run, floor: FloorName, index: number): Promise<FloorSample> {
+  if (floor === "bare_http") {
+    const load: Load = { kind: "request", request: BARE_HTTP_REQUEST, connections: run.options.connections };
+    return bareHttpFloorSample(await loadWindow(run, run.servers.bareHttp!, load, warmup(run.options, index), "floor: bare node:http"));
+  }
+  run.progress(floor === "rs256" ? "floor: RS256 signatures on one core" : "floor: scrypt password verifications on one core");
+  return sampleLoopFloor(floor, run.options.serverCpu);
+}
+
+function loadWindow(run: Run, server: RunningServer, load: Load, warmupSeconds: number, what: string): Promise<LoadResult> {
+  const { options } = run;
+  const common = { name: what, baseUrl: server.baseUrl, warmupSeconds, durationSeconds: options.durationSeconds, serverPid: server.pid, serverCpu: options.serverCpu, loadCpu: options.loadCpu };
+  if (load.kind === "request") {
+    run.progress(`${what}, ${load.connections} connections`);
+    return runLoad({ ...common, request: load.request, connections: load.connections });
+  }
+  run.progress(`${what}, ${load.users} virtual users`);
+  return runFlowLoad({ ...common, flow: load.flow, sessionFrom: load.sessionFrom, users: load.users });
+}

@@ -1,0 +1,27 @@
+/** The bench's options (bench/options.ts): rounds and ceilings. */
+import { describe, expect, it } from "vitest";
+import { parseOptions, UsageError, type BenchOptions } from "../../bench/options.ts";
+
+const parse = (argv: string[], env: NodeJS.ProcessEnv = {}) => parseOptions(argv, env) as BenchOptions;
+
+describe("parseOptions", () => {
+  it("measures 3 rounds of 3 s windows with the ceilings by default", () => {
+    expect(parse([])).toMatchObject({ rounds: 3, durationSeconds: 3, warmupSeconds: 2, ceilings: true });
+  });
+
+  it("takes the rounds from --rounds, or else from BENCH_ROUNDS", () => {
+    expect(parse(["--rounds", "5"], { BENCH_ROUNDS: "2" }).rounds).toBe(5);
+    expect(parse([], { BENCH_ROUNDS: "2" }).rounds).toBe(2);
+  });
+
+  it("refuses a round count that is not a whole number of at least 1", () => {
+    expect(() => parse(["--rounds", "0"])).toThrow(UsageError);
+    expect(() => parse(["--rounds", "1.5"])).toThrow(UsageError);
+  });
+
+  it("turns the ceilings off with --no-ceilings or BENCH_CEILINGS=0, and --ceilings wins over the environment", () => {
+    expect(parse(["--no-ceilings"]).ceilings).toBe(false);
+    expect(parse([], { BENCH_CEILINGS: "0" }).ceilings).toBe(false);
+    expect(parse(["--ceilings"], { BENCH_CEILINGS: "0" }).ceilings).toBe(true);
+  });
+});

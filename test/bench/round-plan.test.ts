@@ -1,0 +1,67 @@
+/** The order of a bench run's measurements (bench/round-plan.ts): every window between two samples of its own floor. */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { planRounds, type PlannedScenario, type Step } from "../../bench/round-plan.ts";
+import { SCENARIOS, SCENARIO_NAMES } from "../../bench/scenarios.ts";
+
+const planned = (name: keyof typeof SCENARIOS, withCeiling = false): PlannedScenario => ({ name, floor: SCENARIOS[name].floor, withCeiling });
+const describeStep = (s: Step) => (s.kind === "floor" ? `floor ${s.floor}` : `${s.scenario} ${s.server} ${s.round}`);
+
+describe("planRounds", () => {
+  it("opens each round with a floor sample and closes the last with one, sharing samples between scenarios of one floor", () => {
+    const plan = planRounds([planned("client_credentials", true), planned("code_flow_sso", true)], 2).map(describeStep);
+    expect(plan).toEqual([
+      "floor rs256",
+      "client_credentials provider 0",
+      "client_credentials ceiling 0",
+      "floor rs256",
+      "client_credentials ceiling 1",
+      "client_credentials provider 1",
+      "floor rs256",
+      "code_flow_sso provider 0",
+      "code_flow_sso ceiling 0",
+      "floor rs256",
+      "code_flow_sso ceiling 1",
+      "code_flow_sso provider 1",
+      "floor rs256",
+    ]);
+  });
+
+  it("groups the scenarios by floor: bare node:http, then RS256, then scrypt, whatever order they come in", () => {
+    const plan = planRounds([planned("code_flow_login"), planned("client_credentials"), planned("userinfo")], 1).map(describeStep);
+    expect(plan).toEqual(["floor bare_http", "userinfo provider 0", "floor bare_http", "floor rs256", "client_credentials provider 0", "floor rs256", "floor scrypt", "code_flow_login provider 0", "floor scrypt"]);
+  });
+
+  it("puts every window between a sample of its own floor before and after, with only its own round's windows in between", () => {
+    const scenarios = fc.subarray([...SCENARIO_NAMES], { minLength: 1 }).chain((names) =>
+      fc.tuple(fc.constant(names), fc.array(fc.boolean(), { minLength: names.length, maxLength: names.length })),
+    );
+    fc.assert(
+      fc.property(scenarios, fc.integer({ min: 1, max: 5 }), ([names, ceilings], rounds) => {
+        const plan = planRounds(names.map((name, i) => planned(name, ceilings[i]!)), rounds);
+        plan.forEach((step, i) => {
+          if (step.kind !== "window") return;
+          const floor = SCENARIOS[step.scenario].floor;
+          for (const direction of [-1, 1]) {
+            let j = i + direction;
+            while (plan[j]?.kind === "window") {
+              const other = plan[j] as Extract<Step, { kind: "window" }>;
+              expect([other.scenario, other.round]).toEqual([step.scenario, step.round]);
+              j += direction;
+            }
+            expect(plan[j]).toEqual({ kind: "floor", floor });
+          }
+        });
+      }),
+    );
+  });
+
+  it("measures each server of each scenario once per round, rounds in order", () => {
+    const plan = planRounds([planned("discovery"), planned("code_flow_sso", true)], 3);
+    const rounds = (scenario: string, server: string) => plan.flatMap((s) => (s.kind === "window" && s.scenario === scenario && s.server === server ? [s.round] : []));
+    expect(rounds("discovery", "provider")).toEqual([0, 1, 2]);
+    expect(rounds("discovery", "ceiling")).toEqual([]);
+    expect(rounds("code_flow_sso", "provider")).toEqual([0, 1, 2]);
+    expect(rounds("code_flow_sso", "ceiling")).toEqual([0, 1, 2]);
+  });
+});
