@@ -14,6 +14,8 @@ export class EmbeddedMap {
   namespace: string | undefined;
   readonly #entries: Map<string, EmbeddedEntry>;
   readonly #journal: Journal | undefined;
+  /** Where the sweep in slices (sweepSlice) goes on; undefined between passes. */
+  #sweepCursor: Iterator<[string, EmbeddedEntry]> | undefined;
 
   constructor(entries: Map<string, EmbeddedEntry>, journal: Journal | undefined) {
     this.#entries = entries;
@@ -72,6 +74,25 @@ export class EmbeddedMap {
   /** Drop every expired entry. Not journaled: the journal drops expired entries when it is compacted. */
   sweep(now: number): void {
     for (const [key, entry] of this.#entries) if (isExpired(entry, now)) this.#entries.delete(key);
+  }
+
+  /**
+   * One slice of a sweep: looks at up to `budget` entries from where the last slice stopped and drops the
+   * expired ones. True when the pass has reached the end. A Map iterator stays valid across deletions and
+   * sees entries added meanwhile, so a pass in slices misses nothing that was there when it began.
+   */
+  sweepSlice(now: number, budget: number): boolean {
+    this.#sweepCursor ??= this.#entries.entries();
+    for (let seen = 0; seen < budget; seen++) {
+      const next = this.#sweepCursor.next();
+      if (next.done) {
+        this.#sweepCursor = undefined;
+        return true;
+      }
+      const [key, entry] = next.value;
+      if (isExpired(entry, now)) this.#entries.delete(key);
+    }
+    return false;
   }
 
   /** Entries held in memory, expired or not (a test hook for eviction). */

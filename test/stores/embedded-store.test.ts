@@ -40,6 +40,25 @@ describe("embedded store", () => {
     }
   });
 
+  it("sweeps a large map in slices, letting other work run between them", async () => {
+    const store = new EmbeddedStore({ dir: tempDir(), sweepIntervalMs: 50 });
+    try {
+      const codes = store.namespace("codes");
+      await Promise.all(Array.from({ length: 60_000 }, (_, i) => codes.set(`code-${i}`, { i }, 1)));
+      // Ticks of a timer that fire while entries are still waiting to be swept show the loop was not held.
+      let ticksDuringSweep = 0;
+      const ticker = setInterval(() => {
+        const count = store.entryCount("codes");
+        if (count > 0 && count < 60_000) ticksDuringSweep++;
+      }, 0);
+      while (store.entryCount("codes") > 0) await sleep(5);
+      clearInterval(ticker);
+      expect(ticksDuringSweep).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("keeps durable kinds across close and reopen, and forgets the others", async () => {
     const dir = tempDir();
     const first = new EmbeddedStore({ dir });
