@@ -5,6 +5,16 @@ import { StoreUnavailableError } from "../stores/store-unavailable-error.ts";
 import { writeJson } from "./write-response.ts";
 
 /**
+ * The Express router's refusal of a path parameter that is not percent-encoded UTF-8 (`/interaction/%zz`):
+ * it throws the URIError of decodeURIComponent with status 400, which would otherwise pass for a
+ * body-parser failure and be described as an unreadable body.
+ */
+function fromPathDecoding(err: unknown): OAuthError | undefined {
+  if (err instanceof URIError && (err as { status?: unknown }).status === 400) return new OAuthError(400, "invalid_request", "the request path is not valid percent-encoded UTF-8");
+  return undefined;
+}
+
+/**
  * body-parser failures are client mistakes (too large, bad encoding, a corrupt gzip body whose zlib
  * error carries only a status): they get a protocol error, never a 500.
  */
@@ -31,7 +41,7 @@ export function toOAuthError(err: unknown, logger: Logger, context: { reqId: str
     logger.warn({ reqId: context.reqId, backend: err.backend }, "store unavailable");
     return temporarilyUnavailable(err);
   }
-  const mapped = fromBodyParser((err ?? {}) as { type?: unknown; status?: unknown });
+  const mapped = fromPathDecoding(err) ?? fromBodyParser((err ?? {}) as { type?: unknown; status?: unknown });
   if (mapped) return mapped;
   logger.error({ reqId: context.reqId, err, path: context.path }, "unhandled error");
   return new OAuthError(500, "server_error", "an unexpected error occurred", { expose: false });
