@@ -13,6 +13,8 @@ const FLOOR: Record<FloorName, { label: string; row: string; unit: string }> = {
 
 /** Above this share of the server core taken by other processes (or the hypervisor), a window is flagged as noisy. */
 const NOISY_WAIT = 0.1;
+/** A floor sample this far below its floor's median is pointed out, with the rounds it inflates. */
+const LOW_FLOOR_SAMPLE = 0.15;
 /** The NOISY warning names this many of the noisiest windows; the rest are counted. */
 const MAX_NOISY_LISTED = 4;
 /** Above this, the load generator may be what limits the number. */
@@ -141,6 +143,7 @@ function warnings(results: BenchResults): string[] {
         `ratio/CPU is the steadier cross-check — rerun when the machine is quieter`,
     );
   }
+  lines.push(...lowFloorSamples(results));
   const loads: Array<[string, number[]]> = [
     ...servers.map((s) => [s.label, s.rounds.map((r) => r.result.loadCpu)] as [string, number[]]),
     ...(results.floors.bare_http ? [["bare node:http", results.floors.bare_http.samples.map((s) => ("loadCpu" in s.raw ? s.raw.loadCpu : 0))] as [string, number[]]] : []),
@@ -152,6 +155,35 @@ function warnings(results: BenchResults): string[] {
     }
   }
   lines.push(...results.notes.map((n) => `note: ${n}`));
+  return lines;
+}
+
+/**
+ * Floor samples well below their floor's median. The slowdowns of this VM's host do not show in `core
+ * taken` (the guest sees its process running, only slower), and a floor sample caught in one inflates
+ * both rounds it closes and opens, which a median of three rounds cannot absorb.
+ */
+function lowFloorSamples(results: BenchResults): string[] {
+  const lines: string[] = [];
+  for (const [floor, f] of Object.entries(results.floors) as Array<[FloorName, FloorSeries]>) {
+    if (!f.perSecond) continue;
+    const median = f.perSecond.median;
+    f.samples.forEach((sample, i) => {
+      if (sample.problems.length > 0 || sample.perSecond >= median * (1 - LOW_FLOOR_SAMPLE)) return;
+      const divided = results.measurements
+        .filter((m) => m.floor === floor)
+        .flatMap((m) => [m, ...(m.ceiling ? [m.ceiling] : [])])
+        .flatMap((s) => {
+          const rounds = s.rounds.filter((r) => r.floorSamples.includes(i)).map((r) => r.round);
+          return rounds.length === 0 ? [] : [`${s.label} round${rounds.length > 1 ? "s" : ""} ${rounds.join(" and ")}`];
+        });
+      lines.push(
+        `note: ${FLOOR[floor].label} floor sample ${i + 1} (${fmt(sample.perSecond, sample.perSecond < 100 ? 1 : 0)} ${FLOOR[floor].unit}) is ` +
+          `${percentOf(sample.perSecond, median).slice(1)} below the floor's median, with ${pct(sample.coreTaken)} of the core taken: a slowdown of the machine; ` +
+          `the ratios of ${divided.join(", ")} read high`,
+      );
+    });
+  }
   return lines;
 }
 
