@@ -2,15 +2,17 @@
  * The ceiling servers (bench/workers/ceiling-*.ts) do the protocol work they stand for, refusals included:
  * a ceiling that skipped a check would flatter itself and make the provider look worse than it is.
  */
+import { spawn } from "node:child_process";
 import { hash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnTracked, stop } from "../../bench/child-processes.ts";
+import { stop } from "../../bench/child-processes.ts";
 import { Browser, FlowError, httpSender, oneConnection, pkcePair, redeemCode, TOKEN_PATH, type Send } from "../../bench/code-flow.ts";
 import { DEMO_SERVICE, DEMO_USERS, DEMO_WEB } from "../../bench/demo-accounts.ts";
 import { firstJsonLine, PROJECT_ROOT } from "../../bench/workers.ts";
 
 async function startCeiling(script: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
-  const child = spawnTracked(process.execPath, ["bin/tsx-run.js", `bench/workers/${script}`], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  // Not the bench's spawnTracked: that installs the bench's signal handlers, which are not the test runner's.
+  const child = spawn(process.execPath, ["bin/tsx-run.js", `bench/workers/${script}`], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const { port } = await firstJsonLine<{ port: number }>(child, script);
   return { baseUrl: `http://127.0.0.1:${port}`, stop: () => stop(child) };
 }
