@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import type { Clock } from "../clock.ts";
 import type { Store, RecordStore } from "../stores/store.ts";
 import type { AuthorizationCodeGrant } from "./authorization-code.ts";
+import { randomToken } from "../crypto/random-token.ts";
 
 /** What one redemption of a code issued, named before it was issued, so a reuse can revoke it. */
 export interface CodeRedemption {
@@ -45,7 +45,7 @@ export class AuthorizationCodes {
 
   /** A new code for `grant`, valid for `ttlSeconds` (client.lifetimes.authorizationCode). */
   async issue(grant: AuthorizationCodeGrant, ttlSeconds: number): Promise<string> {
-    const code = randomBytes(32).toString("base64url");
+    const code = randomToken(32);
     await this.records.set(codeKey(code), grant, ttlSeconds * 1000);
     return code;
   }

@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import type { Clock } from "../clock.ts";
 import type { Store, RecordStore } from "../stores/store.ts";
 import type { AccessTokenDenylist } from "../tokens/access-token-denylist.ts";
+import { randomToken } from "../crypto/random-token.ts";
 
 /** An access token named by its jti and exp (epoch seconds): enough to revoke it. */
 export interface IssuedAccessToken {
@@ -77,7 +77,7 @@ export class RefreshTokens {
   }
 
   async issue(grant: Omit<RefreshGrant, "familyId"> & { familyId?: string }): Promise<string> {
-    return this.store({ ...grant, familyId: grant.familyId ?? randomBytes(16).toString("base64url") });
+    return this.store({ ...grant, familyId: grant.familyId ?? randomToken(16) });
   }
 
   /** The grant behind a live token of a live family, or undefined. A pure read: it consumes nothing. */
@@ -145,7 +145,7 @@ export class RefreshTokens {
 
   /** Writes the family's access tokens, then the token: the family record is never behind a live token. */
   private async store(grant: RefreshGrant): Promise<string> {
-    const token = randomBytes(32).toString("base64url");
+    const token = randomToken(32);
     await this.families.set(familyKey(grant.familyId), { accessTokens: grant.accessTokens }, this.ttl(grant));
     await this.tokens.set(storeKeyHash(token), grant, this.ttl(grant));
     return token;

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { fromPromise } from "xstate";
 import type { PluginContext } from "../runtime/factor-plugin.ts";
 import { DeliveryError, type MessageSender, type OutgoingMessage } from "../delivery/message-sender.ts";
@@ -7,6 +6,7 @@ import type { CheckInput, CheckVerdict, SendInput, SendVerdict } from "./code-ve
 import { composeText, type MessageTexts } from "./message-texts.ts";
 import type { CodeSlot, OneTimeCodes } from "./one-time-codes.ts";
 import type { SendLimits } from "./send-limits.ts";
+import { randomToken } from "../crypto/random-token.ts";
 
 /** A code method's durable enrollment: the address confirmed with a code (or by an operator). */
 export interface TargetEnrollment {
@@ -28,7 +28,7 @@ export interface CodeMethodParts {
   message(composed: MessageTexts, code: string): Omit<OutgoingMessage, "to">;
 }
 
-const newChallenge = () => randomBytes(16).toString("base64url");
+const newChallenge = () => randomToken(16);
 
 /**
  * The actors of both machines of a code method. Login: `sendCode` sends to the user's confirmed

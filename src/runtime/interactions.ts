@@ -1,11 +1,11 @@
-import { randomBytes } from "node:crypto";
 import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import type { Clock } from "../clock.ts";
 import type { RecordStore, Store } from "../stores/store.ts";
 import type { Interaction, NewInteraction } from "./interaction.ts";
+import { randomToken } from "../crypto/random-token.ts";
 
-const random = () => randomBytes(24).toString("base64url");
+const random = () => randomToken(24);
 
 /** Interactions in the store, with their browser binding and CSRF checks. */
 export class Interactions {

@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import type { RecordStore, Store } from "../stores/store.ts";
+import { randomToken } from "../crypto/random-token.ts";
 
 /** What the end-session request decided before asking the user; carried out once the user confirms. */
 export interface LogoutOutcome {
@@ -39,7 +39,7 @@ export class LogoutConfirmations {
 
   /** Records a pending logout for the browser holding `sessionCookie`; returns the CSRF token for its form. */
   async create(sessionCookie: string, outcome: LogoutOutcome): Promise<string> {
-    const token = randomBytes(32).toString("base64url");
+    const token = randomToken(32);
     await this.records.set(storeKeyHash(token), { ...outcome, bind: bindingOf(sessionCookie) }, CONFIRMATION_TTL_MS);
     return token;
   }

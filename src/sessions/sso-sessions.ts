@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import type { Clock } from "../clock.ts";
 import type { RecordStore, Store } from "../stores/store.ts";
 import type { Authentication } from "../oauth/authorization-request.ts";
+import { randomToken } from "../crypto/random-token.ts";
 
 /** One browser's single sign-on session. Stored under the SHA-256 of the cookie value. */
 export interface SsoSession extends Authentication {
@@ -63,9 +63,9 @@ export class SsoSessions {
   async create(auth: Authentication, previousCookie?: string, continues?: SsoSession): Promise<{ cookie: string; session: SsoSession }> {
     if (previousCookie) await this.destroy(previousCookie);
     const now = this.clock();
-    const kept = continues && continues.sub === auth.sub ? { sid: continues.sid, clients: continues.clients } : { sid: randomBytes(16).toString("base64url"), clients: [] };
+    const kept = continues && continues.sub === auth.sub ? { sid: continues.sid, clients: continues.clients } : { sid: randomToken(16), clients: [] };
     const session: SsoSession = { ...auth, ...kept, createdAt: now, lastSeenAt: now };
-    const cookie = randomBytes(32).toString("base64url");
+    const cookie = randomToken(32);
     await this.save(cookie, session);
     return { cookie, session };
   }

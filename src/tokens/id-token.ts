@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Clock } from "../clock.ts";
 import { epochSeconds } from "../clock.ts";
 import type { JwsSigner } from "./jws-signer.ts";
@@ -57,7 +57,8 @@ export class IdTokenIssuer {
 
 /** OIDC Core §3.1.3.6: base64url of the left half of the SHA-256 (RS256's hash) of the token's ASCII. */
 export function atHash(accessToken: string): string {
-  const digest = createHash("sha256").update(accessToken, "ascii").digest();
+  // A JWS is ASCII, so its UTF-8 (what hash() reads) is its ASCII.
+  const digest = hash("sha256", accessToken, "buffer");
   return digest.subarray(0, digest.length / 2).toString("base64url");
 }
 

@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import type { Provider } from "../provider.ts";
 import type { RecordStore } from "../stores/store.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import { enrollUri } from "./acmeauth-uri.ts";
+import { randomToken } from "../crypto/random-token.ts";
 
 /** A one-time enrollment token (durable: an operator may hand one out while the provider is stopped). */
 interface EnrollToken {
@@ -42,7 +42,7 @@ export class DeviceEnrollments {
 
   /** A token for `sub` valid for `ttlMs`, and its acmeauth://enroll URI (an operator's hand-out). */
   async issue(sub: string, ttlMs: number, sessionId?: string): Promise<{ token: string; uri: string; expiresAt: number }> {
-    const token = randomBytes(24).toString("base64url");
+    const token = randomToken(24);
     const expiresAt = this.provider.clock() + ttlMs;
     await this.tokens.set(storeKeyHash(token), { sub, sessionId, expiresAt }, ttlMs);
     return { token, uri: enrollUri(this.provider.issuer, token), expiresAt };
@@ -50,7 +50,7 @@ export class DeviceEnrollments {
 
   /** Starts an account-page enrollment for `sub`: a session id (not a secret by itself) for the machine. */
   async startSession(sub: string, ttlMs: number): Promise<{ sessionId: string; expiresAt: number }> {
-    const sessionId = randomBytes(16).toString("base64url");
+    const sessionId = randomToken(16);
     const { token, expiresAt } = await this.issue(sub, ttlMs, sessionId);
     const session: EnrollSession = { sub, tokenSealed: this.provider.secretBox.seal(token, sessionContext(sessionId)), state: "pending", expiresAt };
     await this.sessions.set(sessionKey(sessionId), session, ttlMs);

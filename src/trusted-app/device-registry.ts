@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import type { JWK } from "jose";
 import { generateSecret } from "otplib";
 import type { Provider } from "../provider.ts";
 import type { MethodEnrollments } from "../enrollments/enrollments.ts";
+import { randomToken } from "../crypto/random-token.ts";
 
 /**
  * The enrollment record that holds a user's trusted-app devices: the qrcode method's, because its
@@ -51,7 +51,7 @@ export class DeviceRegistry {
 
   /** Records a new device for the user; returns it with its dynamic-code seed (shown to the app once). */
   async add(sub: string, name: string, publicJwk: JWK): Promise<{ device: Device; seed: string }> {
-    const id = randomBytes(16).toString("base64url");
+    const id = randomToken(16);
     const seed = generateSecret({ length: 20 });
     const device: Device = { id, name, publicJwk, seedSealed: this.provider.secretBox.seal(seed, seedContext(sub, id)), createdAt: this.provider.clock() };
     // Under the record's lock: two phones enrolled at the same moment are both kept.

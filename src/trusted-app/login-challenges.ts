@@ -1,10 +1,11 @@
-import { randomBytes, randomInt } from "node:crypto";
+import { randomInt } from "node:crypto";
 import type { Provider } from "../provider.ts";
 import type { RecordStore } from "../stores/store.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
 import { loginUri } from "./acmeauth-uri.ts";
 import { DEVICE_ENROLLMENT_METHOD, type Device } from "./device-registry.ts";
+import { randomToken } from "../crypto/random-token.ts";
 
 /**
  * A login QR challenge. It has two names: the *challenge id*, which only the login page knows (it
@@ -56,8 +57,8 @@ export class LoginChallenges {
 
   /** A fresh challenge valid for `ttlMs`; the page keeps only its id. */
   async create(ttlMs: number): Promise<{ challengeId: string; expiresAt: number }> {
-    const challengeId = randomBytes(16).toString("base64url");
-    const scanToken = randomBytes(16).toString("base64url");
+    const challengeId = randomToken(16);
+    const scanToken = randomToken(16);
     const expiresAt = this.provider.clock() + ttlMs;
     const challenge: LoginChallenge = { state: "pending", scanToken, ttlMs, expiresAt };
     // The records outlive the challenge a little, so a late poll learns "expired" rather than nothing.

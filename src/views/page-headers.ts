@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { requestIdOf } from "../http/write-response.ts";
+import { randomToken } from "../crypto/random-token.ts";
 
 /**
  * The response headers of a server-rendered page. The Content-Security-Policy allows only our own
@@ -28,7 +28,7 @@ export interface PageHeaderOptions {
 
 /** A fresh CSP nonce: 128 random bits, base64url. */
 export function createNonce(): string {
-  return randomBytes(16).toString("base64url");
+  return randomToken(16);
 }
 
 /** The origin (scheme://host[:port]) of an absolute http(s) URL, as a CSP source; undefined otherwise. */

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { Provider } from "../../provider.ts";
 import type { Params } from "../../http/params.ts";
 import type { AuthorizationCodeGrant } from "../authorization-code.ts";
@@ -11,6 +10,7 @@ import type { GrantHandler, TokenResponse } from "./grant-handler.ts";
 import { grantedScope } from "./granted-scope.ts";
 import { plannedAccessToken } from "./planned-access-token.ts";
 import { issueUserTokens } from "./user-tokens.ts";
+import { randomToken } from "../../crypto/random-token.ts";
 
 // One answer for a code that never existed, has expired or was used: which one is none of the caller's business.
 const UNUSABLE = "the authorization code is invalid, expired or already used";
@@ -78,7 +78,7 @@ async function redeem(provider: Provider, client: Client, code: string, grant: A
   const redemption: CodeRedemption = { accessToken: plannedAccessToken(provider.clock, client.lifetimes.accessToken) };
   // SPEC "Refresh token": only with offline_access in the scope and offline access enabled for the client.
   if (scopes.includes(OFFLINE_ACCESS) && client.offlineAccess) {
-    redemption.refreshFamily = { familyId: randomBytes(16).toString("base64url"), expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000 };
+    redemption.refreshFamily = { familyId: randomToken(16), expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000 };
   }
   const uncontested = await provider.codes.recordRedemption(code, redemption);
 
