@@ -54,7 +54,7 @@ export interface RoundResult {
   problems: string[];
   /** Indexes in the floor's samples of the samples right before and right after the round. */
   floorSamples: [number, number];
-  /** rate × floorOps ÷ the mean of those two samples; null when invalid. */
+  /** rate × floorOps ÷ the higher of those two samples; null when invalid. */
   ratio: number | null;
   /** The same by CPU time: floor CPU µs per operation × floorOps ÷ server CPU µs per unit; null when invalid. */
   cpuRatio: number | null;

@@ -28,8 +28,11 @@ export function floorSeries(samples: FloorSample[]): FloorSeries {
 }
 
 /**
- * One round's ratios: the window's rate ÷ (the mean of the floor samples right before and right after
- * it ÷ floorOps), and the same computed from CPU time per unit of work.
+ * One round's ratios: the window's rate ÷ (the better of the floor samples right before and right after
+ * it ÷ floorOps), and the same computed from CPU time per unit of work. The better, not the mean: the
+ * host slows this VM in stretches of 0.5–2 s that neither `core taken` nor CPU time shows, so a floor
+ * sample can only read too low, never too high, and a low one would inflate both rounds beside it
+ * (docs/performance.md, "Rounds and ceilings").
  */
 export function roundRatios(
   window: Pick<LoadResult, "reqPerSec" | "serverCpuUsPerRequest">,
@@ -37,8 +40,8 @@ export function roundRatios(
   after: Pick<FloorSample, "perSecond" | "cpuUsPerOp">,
   floorOps: number,
 ): { ratio: number; cpuRatio: number } {
-  const floorPerSecond = (before.perSecond + after.perSecond) / 2;
-  const floorCpuUsPerOp = (before.cpuUsPerOp + after.cpuUsPerOp) / 2;
+  const floorPerSecond = Math.max(before.perSecond, after.perSecond);
+  const floorCpuUsPerOp = Math.min(before.cpuUsPerOp, after.cpuUsPerOp);
   return { ratio: (window.reqPerSec * floorOps) / floorPerSecond, cpuRatio: (floorOps * floorCpuUsPerOp) / window.serverCpuUsPerRequest };
 }
 

@@ -33,15 +33,16 @@ describe("median and spread", () => {
 });
 
 describe("roundRatios", () => {
-  it("divides the window's rate by the mean of the floor samples before and after it", () => {
-    const { ratio } = roundRatios({ reqPerSec: 2_000, serverCpuUsPerRequest: 500 }, floorSample(3_900, 250), floorSample(4_100, 250), 1);
+  it("divides the window's rate by the better of the floor samples before and after it", () => {
+    const { ratio, cpuRatio } = roundRatios({ reqPerSec: 2_000, serverCpuUsPerRequest: 500 }, floorSample(3_000, 300), floorSample(4_000, 250), 1);
     expect(ratio).toBeCloseTo(0.5, 10);
+    expect(cpuRatio).toBeCloseTo(0.5, 10);
   });
 
   it("compares with the floor divided by the floor operations of one unit (two signatures per code flow)", () => {
     const { ratio, cpuRatio } = roundRatios({ reqPerSec: 1_000, serverCpuUsPerRequest: 600 }, floorSample(4_000, 250), floorSample(4_000, 260), 2);
     expect(ratio).toBeCloseTo(0.5, 10);
-    expect(cpuRatio).toBeCloseTo((2 * 255) / 600, 10);
+    expect(cpuRatio).toBeCloseTo((2 * 250) / 600, 10);
   });
 });
 
@@ -49,10 +50,10 @@ describe("measureServer", () => {
   const floor = [floorSample(4_000, 250), floorSample(3_000, 250), floorSample(4_000, 250), floorSample(4_000, 250)];
 
   it("reports the median of the rounds' ratios and their range, each round against its own floor samples", () => {
-    // Round 1 against (4,000 + 3,000) / 2, round 2 against (3,000 + 4,000) / 2, round 3 against 4,000.
-    const m = measureServer("client_credentials", [window(0, 2_100, 400), window(1, 2_800, 400), window(2, 2_400, 400)], floor, 1);
-    expect(m.rounds.map((r) => r.ratio)).toEqual([0.6, 0.8, 0.6]);
-    expect(m.ratio).toEqual({ median: 0.6, min: 0.6, max: 0.8 });
+    // Every round against 4,000: the low sample between rounds 1 and 2 inflates neither.
+    const m = measureServer("client_credentials", [window(0, 2_400, 400), window(1, 3_200, 400), window(2, 2_800, 400)], floor, 1);
+    expect(m.rounds.map((r) => r.ratio)).toEqual([0.6, 0.8, 0.7]);
+    expect(m.ratio).toEqual({ median: 0.7, min: 0.6, max: 0.8 });
     expect(m.rounds.map((r) => r.round)).toEqual([1, 2, 3]);
     expect(m.problems).toEqual([]);
   });
