@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createNonce, redirectTargetSource, writePage } from "../views/page-headers.ts";
 import { resolveLang } from "../views/lang.ts";
 import type { ViewEngine } from "../views/view-engine.ts";
+import type { Logger } from "pino";
 import type { OAuthError } from "../oauth/oauth-error.ts";
+import { toOAuthError } from "./write-error.ts";
 
 /**
  * The pages the protocol layer sends to a browser. The authorize endpoint runs on plain node:http, so
@@ -50,4 +52,14 @@ export function createBrowserPages(views: ViewEngine): BrowserPages {
     },
   };
   return pages;
+}
+
+/**
+ * A failure a person is looking at, as an error page: the error as toOAuthError maps it (unexpected ones
+ * are logged there); a response already under way is only ended.
+ */
+export function answerWithErrorPage(pages: BrowserPages, logger: Logger, req: IncomingMessage, res: ServerResponse, err: unknown, context: { reqId: string; path: string }, lang?: string): void {
+  const error = toOAuthError(err, logger, context);
+  if (res.headersSent) return void res.end();
+  pages.oauthError(req, res, error, lang);
 }

@@ -1,12 +1,11 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from "express";
 import type { Provider } from "../provider.ts";
-import type { BrowserPages } from "../http/browser-pages.ts";
+import { answerWithErrorPage, type BrowserPages } from "../http/browser-pages.ts";
 import { completeAuthorization, responsePage } from "../http/authorize/complete-authorization.ts";
 import { writeAuthorizationResponse } from "../http/authorize/authorization-response.ts";
 import { clientFrameAncestors } from "../http/authorize/client-frame-ancestors.ts";
 import { paths } from "../http/paths.ts";
 import { seeOther } from "../http/see-other.ts";
-import { toOAuthError } from "../http/write-error.ts";
 import { requestIdOf } from "../http/write-response.ts";
 import { redirectTargetSource, writePage } from "../views/page-headers.ts";
 import { resolveLang } from "../views/lang.ts";
@@ -60,9 +59,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
 
   /** A person is looking at these pages: failures (a store outage is a 503) are a page, not JSON. */
   function failed(req: Request, res: Response, err: unknown): void {
-    const error = toOAuthError(err, provider.logger, { reqId: requestIdOf(res), path: req.path });
-    if (res.headersSent) return void res.end();
-    pages.oauthError(req, res, error);
+    answerWithErrorPage(pages, provider.logger, req, res, err, { reqId: requestIdOf(res), path: req.path });
   }
 
   async function step(req: Request, res: Response, body?: Record<string, unknown>): Promise<void> {

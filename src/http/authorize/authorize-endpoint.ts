@@ -114,20 +114,23 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     },
   ];
 
-  const route = (path: string, steps: Step<AuthorizeContext>[]): ProtocolRoute => ({
-    path,
-    methods: ["GET", "POST"],
-    readsBody: true,
-    handle: async (ex) => {
-      const ctx: AuthorizeContext = { ex, framed: path === paths.iframeAuthorize };
-      try {
-        await runSteps(ctx, steps);
-      } catch (err) {
-        answerError(provider, pages, ctx, err);
-      }
-    },
-    fail: (ex, err) => answerError(provider, pages, { ex, framed: path === paths.iframeAuthorize }, err),
-  });
+  const route = (path: string, steps: Step<AuthorizeContext>[]): ProtocolRoute => {
+    const framed = path === paths.iframeAuthorize;
+    return {
+      path,
+      methods: ["GET", "POST"],
+      readsBody: true,
+      handle: async (ex) => {
+        const ctx: AuthorizeContext = { ex, framed };
+        try {
+          await runSteps(ctx, steps);
+        } catch (err) {
+          answerError(provider, pages, ctx, err);
+        }
+      },
+      fail: (ex, err) => answerError(provider, pages, { ex, framed }, err),
+    };
+  };
   return [route(paths.authorize, variant(false)), route(paths.accountLogin, variant(false, "login")), route(paths.iframeAuthorize, variant(true))];
 }
 

@@ -10,14 +10,13 @@ import { createNonce, originOf, redirectTargetSource, writePage } from "../../vi
 import { resolveLang, type Lang } from "../../views/lang.ts";
 import type { ViewEngine } from "../../views/view-engine.ts";
 import { SECURITY_HEADERS } from "../middleware/security-headers.ts";
-import type { BrowserPages } from "../browser-pages.ts";
+import { answerWithErrorPage, type BrowserPages } from "../browser-pages.ts";
 import type { Exchange } from "../exchange.ts";
 import type { ProtocolRoute } from "../protocol-route.ts";
 import { runSteps, type Step } from "../steps.ts";
 import { paths } from "../paths.ts";
 import { collectParams, readFormBody, type Params } from "../params.ts";
 import { appendQuery } from "../append-query.ts";
-import { toOAuthError } from "../write-error.ts";
 import { requestIdOf } from "../write-response.ts";
 
 interface EndSessionContext {
@@ -146,9 +145,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
   ];
 
   function fail(ex: Exchange, err: unknown, lang: string | undefined): void {
-    const error = toOAuthError(err, provider.logger, ex);
-    if (ex.res.headersSent) return void ex.res.end();
-    pages.oauthError(ex.req, ex.res, error, lang);
+    answerWithErrorPage(pages, provider.logger, ex.req, ex.res, err, ex, lang);
   }
 
   return [

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
-import type { BrowserPages } from "../browser-pages.ts";
-import { toOAuthError, writeError } from "../write-error.ts";
+import { answerWithErrorPage, type BrowserPages } from "../browser-pages.ts";
+import { writeError } from "../write-error.ts";
 import { requestIdOf } from "../write-response.ts";
 
 /**
@@ -13,8 +13,6 @@ export function errorHandler(logger: Logger, pages?: BrowserPages): ErrorRequest
   return (err, req, res, _next) => {
     const context = { reqId: requestIdOf(res), path: req.path };
     if (!pages || req.accepts(["json", "html"]) !== "html") return writeError(res, err, logger, context);
-    const error = toOAuthError(err, logger, context);
-    if (res.headersSent) return void res.end();
-    pages.oauthError(req, res, error);
+    answerWithErrorPage(pages, logger, req, res, err, context);
   };
 }
