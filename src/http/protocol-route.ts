@@ -4,7 +4,7 @@ import type { Exchange } from "./exchange.ts";
 export interface ProtocolRoute {
   readonly path: string;
   readonly methods: readonly string[];
-  /** Whether the router reads the (size-limited) body before calling the handler. */
+  /** Whether the router reads the (size-limited) body of a POST before calling the handler. */
   readonly readsBody: boolean;
   handle(ex: Exchange): void | Promise<void>;
   /**

@@ -30,7 +30,9 @@ export function createProtocolRouter(routes: readonly ProtocolRoute[], options: 
       const allow = route.methods.join(", ");
       throw new OAuthError(405, "invalid_request", `use ${allow}`, { headers: { Allow: allow } });
     }
-    if (route.readsBody) ex.body = await readBody(ex.req, options.maxBodyBytes);
+    // Only a POST carries parameters in its body; a GET's body has no meaning (RFC 9110 §9.3.1), so it
+    // is left unread (node:http discards it) rather than waited for.
+    if (route.readsBody && ex.req.method === "POST") ex.body = await readBody(ex.req, options.maxBodyBytes);
     await route.handle(ex);
   }
 

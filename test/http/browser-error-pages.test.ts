@@ -3,6 +3,7 @@
  * own code runs (a body over the limit, a method it does not serve); API callers keep the JSON format.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeRawConnections, sendRaw } from "../support/raw-http.ts";
 import { postForm, send, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
 const HTML = "text/html";
@@ -16,6 +17,7 @@ beforeAll(async () => {
   tooLarge = `client_id=demo-web&padding=${"a".repeat(p.provider.config.provider.security.max_body_bytes + 1)}`;
 });
 afterAll(async () => {
+  closeRawConnections();
   await p?.close();
 });
 
@@ -36,6 +38,20 @@ describe.each(["/connect/authorize", "/Account/Login", "/connect/iframe_authz", 
     const res = await send(p.url + path, { method: "PUT" });
     expectErrorPage(res, 405);
     expect(res.headers.get("allow")).toMatch(/POST/);
+  });
+});
+
+describe("a GET with a body", () => {
+  it("is answered from its query: the body, however large, is not read", async () => {
+    const target = "/connect/authorize?client_id=demo-web&response_type=code&scope=openid";
+    const body = Buffer.from(tooLarge);
+    const headers = { accept: BROWSER_ACCEPT, "content-type": "application/x-www-form-urlencoded", "content-length": String(body.length) };
+    const res = await sendRaw(p.url, { method: "GET", target, headers, body }, 5000);
+    if (res.kind !== "answer") throw new Error(res.reason);
+    // The query lacks redirect_uri: that is the refusal, not the body's size.
+    expect(res.status).toBe(400);
+    expect(res.headers["content-type"]).toContain(HTML);
+    expect(res.text).toContain("redirect_uri");
   });
 });
 
