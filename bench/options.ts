@@ -111,14 +111,14 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
   return options;
 }
 
-function number(name: string, text: string | undefined, fallback: number, min: number): number {
+export function number(name: string, text: string | undefined, fallback: number, min: number): number {
   if (text === undefined || text === "") return fallback;
   const value = Number(text);
   if (!Number.isFinite(value) || value < min) throw new UsageError(`${name} must be a number ≥ ${min}, got "${text}"`);
   return value;
 }
 
-function integer(name: string, text: string | undefined, fallback: number, min: number): number {
+export function integer(name: string, text: string | undefined, fallback: number, min: number): number {
   const value = number(name, text, fallback, min);
   if (!Number.isInteger(value)) throw new UsageError(`${name} must be a whole number, got "${text}"`);
   return value;

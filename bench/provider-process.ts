@@ -22,21 +22,22 @@ export interface RunningProvider {
 
 /**
  * Starts `portcullis start` pinned to `cpu`, on a copy of config/ whose data_dir is a temp dir, so
- * the bench never touches the working tree's var/. Its output goes to a log file in that temp dir
+ * the bench never touches the working tree's var/. `root` is the project tree it runs from (another
+ * checkout when `npm run bench:compare` runs a base revision beside the working tree). Its output goes to a log file in that temp dir
  * (removed when the bench exits). Extra node flags for the provider only, e.g. `--cpu-prof
  * --cpu-prof-dir=/tmp/prof` (not allowed in NODE_OPTIONS), go in BENCH_PROVIDER_NODE_ARGS.
  */
-export async function startProvider(cpu: number, env: NodeJS.ProcessEnv): Promise<RunningProvider> {
+export async function startProvider(cpu: number, env: NodeJS.ProcessEnv, projectRoot = PROJECT_ROOT): Promise<RunningProvider> {
   const root = mkdtempSync(join(tmpdir(), "portcullis-bench-"));
   onBenchExit(() => rmSync(root, { recursive: true, force: true }));
-  const configDir = prepareConfig(root);
+  const configDir = prepareConfig(projectRoot, root);
   const logFile = join(root, "provider.log");
   const port = await freePort();
 
   const log = openSync(logFile, "a");
   const nodeArgs = (env.BENCH_PROVIDER_NODE_ARGS ?? "").split(/\s+/).filter((a) => a !== "");
   const { command, args } = pinnedNode(cpu, [...nodeArgs, "bin/portcullis.js", "start", "--config", configDir, "--port", String(port)]);
-  const child = spawnTracked(command, args, { cwd: PROJECT_ROOT, stdio: ["ignore", log, log] });
+  const child = spawnTracked(command, args, { cwd: projectRoot, stdio: ["ignore", log, log] });
   closeSync(log);
 
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -49,11 +50,11 @@ export async function startProvider(cpu: number, env: NodeJS.ProcessEnv): Promis
   return { baseUrl, pid: child.pid!, logFile, stop: () => stop(child, 10_000) };
 }
 
-/** config/ copied to `root`/config with data_dir set to `root`/data (comments and layout kept). */
-function prepareConfig(root: string): string {
+/** `projectRoot`/config copied to `root`/config with data_dir set to `root`/data (comments and layout kept). */
+function prepareConfig(projectRoot: string, root: string): string {
   const configDir = join(root, "config");
   const dataDir = join(root, "data");
-  cpSync(join(PROJECT_ROOT, "config"), configDir, { recursive: true });
+  cpSync(join(projectRoot, "config"), configDir, { recursive: true });
   mkdirSync(dataDir);
   const providerFile = join(configDir, "provider.yaml");
   const doc = parseDocument(readFileSync(providerFile, "utf8"));

@@ -61,7 +61,7 @@ export interface FlowScenario extends ScenarioBase {
 export type Scenario = RequestScenario | FlowScenario;
 
 /** What a back-end service sends: its credentials (client_secret_post) and the scopes it wants. */
-const DEMO_CLIENT_CREDENTIALS = new URLSearchParams({
+export const DEMO_CLIENT_CREDENTIALS = new URLSearchParams({
   grant_type: "client_credentials",
   client_id: DEMO_SERVICE.clientId,
   client_secret: DEMO_SERVICE.clientSecret,
