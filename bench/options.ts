@@ -66,6 +66,26 @@ export const USAGE = `usage: npm run bench -- [options]
 
 export class UsageError extends Error {}
 
+/**
+ * A command's options from `parse`, or the exit code to end with: 0 after printing `usage` for --help,
+ * 2 after printing the mistake and `usage` for bad options. Other errors are the command's own.
+ */
+export function optionsOrExitCode<T>(parse: () => T | "help", usage: string): { options: T } | { exitCode: number } {
+  let parsed: T | "help";
+  try {
+    parsed = parse();
+  } catch (error) {
+    if (!(error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS"))) throw error;
+    process.stderr.write(`${(error as Error).message}\n\n${usage}`);
+    return { exitCode: 2 };
+  }
+  if (parsed === "help") {
+    process.stdout.write(usage);
+    return { exitCode: 0 };
+  }
+  return { options: parsed };
+}
+
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions | "help" {
   const { values } = parseArgs({
     args: [...argv],

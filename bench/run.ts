@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { BenchError } from "./bench-error.ts";
 import { codeVersion } from "./code-version.ts";
 import { assertPinnable } from "./cpu-pinning.ts";
-import { parseOptions, UsageError, USAGE, type BenchOptions } from "./options.ts";
+import { optionsOrExitCode, parseOptions, USAGE } from "./options.ts";
 import { preflight } from "./preflight.ts";
 import { formatReport, writeResultsJson } from "./report.ts";
 import type { BenchResults, ScenarioMeasurement } from "./results.ts";
@@ -23,19 +23,9 @@ import { PROJECT_ROOT } from "./workers.ts";
 const RESULTS_FILE = join(PROJECT_ROOT, "bench", "results", "latest.json");
 
 async function main(): Promise<number> {
-  let parsed: BenchOptions | "help";
-  try {
-    parsed = parseOptions(process.argv.slice(2), process.env);
-  } catch (error) {
-    if (!(error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS"))) throw error;
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (parsed === "help") {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const options = parsed;
+  const parsed = optionsOrExitCode(() => parseOptions(process.argv.slice(2), process.env), USAGE);
+  if ("exitCode" in parsed) return parsed.exitCode;
+  const { options } = parsed;
   assertPinnable([options.serverCpu, options.loadCpu]);
 
   const results: BenchResults = {

@@ -2,12 +2,12 @@ import { spawnSync } from "node:child_process";
 import { BenchError } from "../bench-error.ts";
 import { onBenchExit } from "../child-processes.ts";
 import { assertPinnable } from "../cpu-pinning.ts";
-import { UsageError } from "../options.ts";
+import { optionsOrExitCode } from "../options.ts";
 import { startProvider } from "../provider-process.ts";
 import { PROJECT_ROOT } from "../workers.ts";
 import { checkOutBase } from "./base-tree.ts";
 import { prepareLoad } from "./compare-loads.ts";
-import { COMPARE_USAGE, parseCompareOptions, type CompareOptions } from "./compare-options.ts";
+import { COMPARE_USAGE, parseCompareOptions } from "./compare-options.ts";
 import { baseGoesFirst, pairRatios, quartiles, type PairRatios, type WindowFigures } from "./pair-stats.ts";
 
 /**
@@ -19,19 +19,9 @@ import { baseGoesFirst, pairRatios, quartiles, type PairRatios, type WindowFigur
 const WARMUP_SECONDS = 3;
 
 async function main(): Promise<number> {
-  let parsed: CompareOptions | "help";
-  try {
-    parsed = parseCompareOptions(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS"))) throw error;
-    process.stderr.write(`${(error as Error).message}\n\n${COMPARE_USAGE}`);
-    return 2;
-  }
-  if (parsed === "help") {
-    process.stdout.write(COMPARE_USAGE);
-    return 0;
-  }
-  const options = parsed;
+  const parsed = optionsOrExitCode(() => parseCompareOptions(process.argv.slice(2)), COMPARE_USAGE);
+  if ("exitCode" in parsed) return parsed.exitCode;
+  const { options } = parsed;
   assertPinnable([options.serverCpu, options.loadCpu]);
   // This process generates the load: it goes to the load core, every thread of it.
   spawnSync("/usr/bin/taskset", ["-a", "-p", "-c", String(options.loadCpu), String(process.pid)], { stdio: "ignore" });
