@@ -4,11 +4,11 @@ import { TrustedAppClient, TrustedAppError } from "../../src/trusted-app/client/
 import { DEVICE_JWS_TYPES } from "../../src/trusted-app/device-jws.ts";
 import { loginUri } from "../../src/trusted-app/acmeauth-uri.ts";
 import { trustedApp } from "../../src/trusted-app/trusted-app.ts";
-import { send, startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { send, type TestProvider } from "../support/test-provider.ts";
 import { RawBrowser } from "../support/raw-browser.ts";
 import { authorizeUrl, responseParams } from "../support/browser-login.ts";
 import { hiddenField } from "../support/raw-browser.ts";
-import { enrolledPhone } from "./trusted-app-support.ts";
+import { enrolledPhone, providerWithPhone } from "./trusted-app-support.ts";
 
 /**
  * Device-signed JWS (the scan, the approval, the silent login): only an active device of an active
@@ -16,10 +16,7 @@ import { enrolledPhone } from "./trusted-app-support.ts";
  */
 let p: TestProvider;
 let phone: TrustedAppClient;
-beforeAll(async () => {
-  p = await startTestProvider();
-  phone = await enrolledPhone(p);
-});
+beforeAll(async () => ({ p, phone } = await providerWithPhone()));
 afterAll(() => p.close());
 
 /** A fresh login challenge (its id, which the page knows) and its scan token (what the QR code holds). */

@@ -3,8 +3,8 @@ import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-
 import { authorizeUrl, responseParams } from "../support/browser-login.ts";
 import { redeemCode, verifyIdToken } from "../support/code-grant.ts";
 import { RawBrowser } from "../support/raw-browser.ts";
-import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { enrolledPhone } from "./trusted-app-support.ts";
+import type { TestProvider } from "../support/test-provider.ts";
+import { enrolledPhone, providerWithPhone } from "./trusted-app-support.ts";
 
 /**
  * The embedded web view of the trusted app on /connect/authorize: a valid silent-login token
@@ -13,10 +13,7 @@ import { enrolledPhone } from "./trusted-app-support.ts";
  */
 let p: TestProvider;
 let phone: TrustedAppClient;
-beforeAll(async () => {
-  p = await startTestProvider();
-  phone = await enrolledPhone(p);
-});
+beforeAll(async () => ({ p, phone } = await providerWithPhone()));
 afterAll(() => p.close());
 
 const isLoginPage = (location: string | undefined) => new URL(location!).pathname.startsWith("/interaction/");

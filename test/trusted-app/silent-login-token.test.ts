@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
 import { DEVICE_JWS_TYPES, DeviceJwsError } from "../../src/trusted-app/device-jws.ts";
 import { verifySilentLoginToken } from "../../src/trusted-app/silent-login-token.ts";
-import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { enrolledPhone } from "./trusted-app-support.ts";
+import type { TestProvider } from "../support/test-provider.ts";
+import { enrolledPhone, providerWithPhone } from "./trusted-app-support.ts";
 
 /**
  * The embedded-web-view token: a short-lived JWS the trusted app's device signs for one client; a
@@ -11,10 +11,7 @@ import { enrolledPhone } from "./trusted-app-support.ts";
  */
 let p: TestProvider;
 let phone: TrustedAppClient;
-beforeAll(async () => {
-  p = await startTestProvider();
-  phone = await enrolledPhone(p);
-});
+beforeAll(async () => ({ p, phone } = await providerWithPhone()));
 afterAll(() => p.close());
 
 const verify = (token: unknown, clientId = "demo-web") => verifySilentLoginToken(p.provider, token, clientId);

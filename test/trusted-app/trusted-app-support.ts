@@ -6,7 +6,7 @@ import { expect } from "vitest";
 import { TrustedAppClient, type ClientOptions } from "../../src/trusted-app/client/trusted-app-client.ts";
 import { authorizeUrl } from "../support/browser-login.ts";
 import { formAction, hiddenField, RawBrowser, type Answer } from "../support/raw-browser.ts";
-import type { TestProvider } from "../support/test-provider.ts";
+import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
 /** An acmeauth://enroll URI for the user, as `portcullis methods enroll USER qrcode` prints it. */
 export async function operatorEnrollUri(p: TestProvider, sub: string): Promise<string> {
@@ -18,6 +18,12 @@ export async function operatorEnrollUri(p: TestProvider, sub: string): Promise<s
 /** A phone enrolled for `sub` (E10001 is alice, E10002 bob in the demo users). */
 export async function enrolledPhone(p: TestProvider, sub = "E10001", name = "Alice's phone", options: ClientOptions = {}): Promise<TrustedAppClient> {
   return TrustedAppClient.enroll(await operatorEnrollUri(p, sub), name, options);
+}
+
+/** A demo-config test provider with alice's phone enrolled: the starting point of most trusted-app tests. */
+export async function providerWithPhone(): Promise<{ p: TestProvider; phone: TrustedAppClient }> {
+  const p = await startTestProvider();
+  return { p, phone: await enrolledPhone(p) };
 }
 
 /** The qrcode step of a login page: where it polls, its challenge id. */

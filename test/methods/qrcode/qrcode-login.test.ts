@@ -7,7 +7,7 @@ import { startTestProvider, type TestProvider } from "../../support/test-provide
 import { responseParams } from "../../support/browser-login.ts";
 import { hiddenField } from "../../support/raw-browser.ts";
 import { redeemCode, verifyIdToken } from "../../support/code-grant.ts";
-import { challengeOf, enrolledPhone, numberOn, openQrLogin, pollOnce, press } from "../../trusted-app/trusted-app-support.ts";
+import { challengeOf, enrolledPhone, numberOn, openQrLogin, pollOnce, press, providerWithPhone } from "../../trusted-app/trusted-app-support.ts";
 
 /**
  * The qrcode method over HTTP, as the page script drives it: the login page shows a QR code, the
@@ -16,10 +16,7 @@ import { challengeOf, enrolledPhone, numberOn, openQrLogin, pollOnce, press } fr
  */
 let p: TestProvider;
 let phone: TrustedAppClient;
-beforeAll(async () => {
-  p = await startTestProvider();
-  phone = await enrolledPhone(p);
-});
+beforeAll(async () => ({ p, phone } = await providerWithPhone()));
 afterAll(() => p.close());
 
 describe("qrcode login", () => {
