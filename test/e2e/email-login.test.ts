@@ -1,10 +1,9 @@
-import type { Browser, BrowserContext } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailable, launchChromium, newEnglishContext } from "../support/chromium.ts";
+import { openPage, startMethodSuite, type MethodSuite } from "../support/browser-methods.ts";
+import { chromiumAvailable } from "../support/chromium.ts";
 import { codeIn } from "../support/code-login.ts";
-import { startRelyingParty, type RelyingParty, type RpClient } from "../support/relying-party.ts";
 import { startSmtpTestServer, type SmtpTestServer } from "../support/smtp-test-server.ts";
-import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
 /**
  * The e-mail code method end to end: Chromium on the login page, the provider sending over SMTP to a
@@ -15,34 +14,19 @@ const SUITE = "e-mail code login (Chromium)";
 const haveChromium = chromiumAvailable(SUITE);
 
 describe.skipIf(!haveChromium)("e-mail code login in Chromium", () => {
-  let browser: Browser;
-  let rp: RelyingParty;
-  let web: RpClient;
+  let suite: MethodSuite;
   let smtp: SmtpTestServer;
-  let op: TestProvider;
   let context: BrowserContext | undefined;
 
   beforeAll(async () => {
-    [rp, smtp] = await Promise.all([startRelyingParty([{ clientId: "demo-web", secret: "demo-web-secret", configIndex: 0 }]), startSmtpTestServer()]);
-    web = rp.client("demo-web");
-    [op, browser] = await Promise.all([
-      startTestProvider({
-        edits: {
-          "clients.yaml": rp.configEdits(),
-          "login.yaml": {
-            "methods.email": { delivery: { kind: "smtp", host: smtp.host, port: smtp.port, starttls: "never", from: '"Acme sign-in" <no-reply@acme.example>' } },
-            "default_flow.methods": ["email"],
-          },
-        },
-      }),
-      launchChromium(),
-    ]);
-    await rp.connect(op.issuer);
+    smtp = await startSmtpTestServer();
+    suite = await startMethodSuite({
+      methods: ["email"],
+      edits: { "login.yaml": { "methods.email": { delivery: { kind: "smtp", host: smtp.host, port: smtp.port, starttls: "never", from: '"Acme sign-in" <no-reply@acme.example>' } } } },
+    });
   });
   afterAll(async () => {
-    await browser?.close();
-    await op?.close();
-    await rp?.close();
+    await suite?.close();
     await smtp?.close();
   });
   afterEach(async () => {
@@ -51,9 +35,10 @@ describe.skipIf(!haveChromium)("e-mail code login in Chromium", () => {
   });
 
   it("logs alice in with the code from the mail at her directory address; the ID token's amr is email", async () => {
-    context = await newEnglishContext(browser);
-    context.setDefaultTimeout(8_000);
-    const page = await context.newPage();
+    const { web, op } = suite;
+    const opened = await openPage(suite.browser);
+    context = opened.context;
+    const { page } = opened;
     await page.goto(web.loginUrl({ login_hint: "alice" }));
     expect(new URL(page.url()).pathname).toMatch(/^\/interaction\//);
     expect(smtp.mails).toHaveLength(0); // looking at the page sends nothing

@@ -1,10 +1,9 @@
-import type { Browser, BrowserContext } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailable, newEnglishContext } from "../support/chromium.ts";
+import { openPage, startMethodSuite, type MethodSuite } from "../support/browser-methods.ts";
+import { chromiumAvailable } from "../support/chromium.ts";
 import { launchChromiumWithCamera } from "../support/chromium-camera.ts";
 import { startFaceTestService, type FaceTestService } from "../support/face-test-service.ts";
-import { startRelyingParty, type RelyingParty, type RpClient } from "../support/relying-party.ts";
-import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
 /**
  * Face recognition end to end: Chromium's fake camera on the capture page (getUserMedia → canvas →
@@ -15,31 +14,20 @@ const SUITE = "face recognition login (Chromium)";
 const haveChromium = chromiumAvailable(SUITE);
 
 describe.skipIf(!haveChromium)("face recognition login in Chromium", () => {
-  let browser: Browser;
-  let rp: RelyingParty;
-  let web: RpClient;
+  let suite: MethodSuite;
   let service: FaceTestService;
-  let op: TestProvider;
   let context: BrowserContext | undefined;
 
   beforeAll(async () => {
-    [rp, service] = await Promise.all([startRelyingParty([{ clientId: "demo-web", secret: "demo-web-secret", configIndex: 0 }]), startFaceTestService()]);
-    web = rp.client("demo-web");
-    [op, browser] = await Promise.all([
-      startTestProvider({
-        edits: {
-          "clients.yaml": rp.configEdits(),
-          "login.yaml": { "methods.face": { service: { kind: "http", url: service.url } }, "default_flow.methods": ["face"] },
-        },
-      }),
-      launchChromiumWithCamera(),
-    ]);
-    await rp.connect(op.issuer);
+    service = await startFaceTestService();
+    suite = await startMethodSuite({
+      methods: ["face"],
+      edits: { "login.yaml": { "methods.face": { service: { kind: "http", url: service.url } } } },
+      launch: launchChromiumWithCamera,
+    });
   });
   afterAll(async () => {
-    await browser?.close();
-    await op?.close();
-    await rp?.close();
+    await suite?.close();
     await service?.close();
   });
   afterEach(async () => {
@@ -48,9 +36,11 @@ describe.skipIf(!haveChromium)("face recognition login in Chromium", () => {
   });
 
   it("captures a camera frame, has the face service match it, and logs alice in; the ID token's amr is face", async () => {
-    context = await newEnglishContext(browser);
+    const { web } = suite;
+    const opened = await openPage(suite.browser);
+    context = opened.context;
     context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
+    const { page } = opened;
     const cspViolations: string[] = [];
     page.on("console", (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());

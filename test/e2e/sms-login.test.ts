@@ -1,10 +1,9 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailable, launchChromium, newEnglishContext } from "../support/chromium.ts";
+import { openPage, startMethodSuite, type MethodSuite } from "../support/browser-methods.ts";
+import { chromiumAvailable } from "../support/chromium.ts";
 import { codeIn } from "../support/code-login.ts";
-import { startRelyingParty, type RelyingParty, type RpClient } from "../support/relying-party.ts";
 import { startSmsTestGateway, type SmsTestGateway } from "../support/sms-test-gateway.ts";
-import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
 /**
  * The SMS code method end to end in Chromium, against an SMS gateway on loopback: alice signs in with
@@ -16,31 +15,19 @@ const haveChromium = chromiumAvailable(SUITE);
 const PHONE = "+447700900123";
 
 describe.skipIf(!haveChromium)("SMS code login in Chromium", () => {
-  let browser: Browser;
-  let rp: RelyingParty;
-  let web: RpClient;
+  let suite: MethodSuite;
   let gateway: SmsTestGateway;
-  let op: TestProvider;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [rp, gateway] = await Promise.all([startRelyingParty([{ clientId: "demo-web", secret: "demo-web-secret", configIndex: 0 }]), startSmsTestGateway()]);
-    web = rp.client("demo-web");
-    [op, browser] = await Promise.all([
-      startTestProvider({
-        edits: {
-          "clients.yaml": rp.configEdits(),
-          "login.yaml": { "methods.sms": { delivery: { kind: "http", url: `${gateway.url}/v1/messages` } }, "default_flow.methods": ["password", "sms"] },
-        },
-      }),
-      launchChromium(),
-    ]);
-    await rp.connect(op.issuer);
+    gateway = await startSmsTestGateway();
+    suite = await startMethodSuite({
+      methods: ["password", "sms"],
+      edits: { "login.yaml": { "methods.sms": { delivery: { kind: "http", url: `${gateway.url}/v1/messages` } } } },
+    });
   });
   afterAll(async () => {
-    await browser?.close();
-    await op?.close();
-    await rp?.close();
+    await suite?.close();
     await gateway?.close();
   });
   afterEach(async () => {
@@ -48,14 +35,14 @@ describe.skipIf(!haveChromium)("SMS code login in Chromium", () => {
   });
 
   async function newPage(): Promise<Page> {
-    const context = await newEnglishContext(browser);
-    context.setDefaultTimeout(8_000);
+    const { context, page } = await openPage(suite.browser);
     contexts.push(context);
-    return context.newPage();
+    return page;
   }
   const lastCode = () => codeIn(gateway.messagesTo(PHONE).at(-1)!.text);
 
   it("confirms alice's phone on the account page, then logs her in with an SMS code; the ID token's amr is sms", async () => {
+    const { web, op } = suite;
     // Signed in with the password, on the account page.
     const first = await newPage();
     await first.goto(web.loginUrl({ login_hint: "alice" }));

@@ -29,6 +29,8 @@ export interface MethodSuiteOptions {
   localhost?: boolean;
   /** More config edits (merged per file). */
   edits?: TestProviderOptions["edits"];
+  /** How to start the browser (default: launchChromium; the face suite's needs a fake camera). */
+  launch?: () => Promise<Browser>;
 }
 
 export async function startMethodSuite(options: MethodSuiteOptions): Promise<MethodSuite> {
@@ -42,7 +44,7 @@ export async function startMethodSuite(options: MethodSuiteOptions): Promise<Met
     issuer = `http://localhost:${port}`;
     edits["provider.yaml"] = { "listen.port": port, ...edits["provider.yaml"] };
   }
-  const [op, browser] = await Promise.all([startTestProvider({ edits, ...(issuer && { issuer }) }), launchChromium()]);
+  const [op, browser] = await Promise.all([startTestProvider({ edits, ...(issuer && { issuer }) }), (options.launch ?? launchChromium)()]);
   await rp.connect(op.issuer);
   return {
     op,
