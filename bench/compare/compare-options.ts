@@ -13,6 +13,8 @@ export interface CompareOptions {
   windowSeconds: number;
   /** Virtual users (code_flow_sso) or connections (client_credentials), as many as `npm run bench` uses. */
   loops: number;
+  /** Extra node flags for the working tree's provider only: with `--base HEAD`, compares runtime flags. */
+  workNodeArgs: string;
   serverCpu: number;
   loadCpu: number;
 }
@@ -28,6 +30,8 @@ rate and CPU per operation are divided by the base's, and the report gives the m
   --pairs N           pairs of windows (default 16)
   --window S          seconds recorded per window (default 1.5)
   --loops N           virtual users or connections (default 4, as npm run bench)
+  --node-args FLAGS   extra node flags for the working tree's provider only; with --base HEAD this
+                      compares runtime flags, e.g. --node-args=--single-threaded-gc
   --server-cpu N      core for both providers (default 0)
   --load-cpu N        core for this process, which generates the load (default 1)
   -h, --help          this text
@@ -44,6 +48,7 @@ export function parseCompareOptions(argv: readonly string[]): CompareOptions | "
       pairs: { type: "string" },
       window: { type: "string" },
       loops: { type: "string" },
+      "node-args": { type: "string" },
       "server-cpu": { type: "string" },
       "load-cpu": { type: "string" },
       help: { type: "boolean", short: "h" },
@@ -59,6 +64,7 @@ export function parseCompareOptions(argv: readonly string[]): CompareOptions | "
     pairs: integer("--pairs", values.pairs, 16, 2),
     windowSeconds: number("--window", values.window, 1.5, 0.5),
     loops: integer("--loops", values.loops, 4, 1),
+    workNodeArgs: values["node-args"] ?? "",
     serverCpu: integer("--server-cpu", values["server-cpu"], 0, 0),
     loadCpu: integer("--load-cpu", values["load-cpu"], 1, 0),
   };
