@@ -29,7 +29,12 @@ async function main(): Promise<number> {
   const base = checkOutBase(PROJECT_ROOT, options.base);
   onBenchExit(() => base.remove());
   progress(`base ${base.commit.slice(0, 12)} checked out in ${base.root}; starting both providers`);
-  const [baseProvider, workProvider] = await Promise.all([startProvider(options.serverCpu, { ...process.env, BENCH_PROVIDER_NODE_ARGS: "" }, base.root), startProvider(options.serverCpu, { ...process.env, BENCH_PROVIDER_NODE_ARGS: options.workNodeArgs })]);
+  // Node flags go to the working tree's provider only (--node-args), never to the base's.
+  const withNodeArgs = (args: string) => ({ ...process.env, BENCH_PROVIDER_NODE_ARGS: args });
+  const [baseProvider, workProvider] = await Promise.all([
+    startProvider(options.serverCpu, withNodeArgs(""), base.root),
+    startProvider(options.serverCpu, withNodeArgs(options.workNodeArgs)),
+  ]);
   progress(`preparing the ${options.scenario} load (${options.loops} loops per provider)`);
   const baseLoad = await prepareLoad(options.scenario, baseProvider, options.loops);
   const workLoad = await prepareLoad(options.scenario, workProvider, options.loops);
