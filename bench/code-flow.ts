@@ -218,6 +218,16 @@ export async function redeemCode(send: Send, code: string, pkce?: { verifier: st
 }
 
 /**
+ * One code flow of a browser that has an SSO session (authorize → code → token), as the code_flow_sso
+ * load repeats it; `label` makes its state and nonce unique.
+ */
+export async function ssoCodeFlow(browser: Browser, send: Send, label: string, pkce: { verifier: string; challenge: string }): Promise<Tokens> {
+  const answer = await browser.authorize({ scope: DEMO_WEB.scope, state: `s${label}`, nonce: `n${label}`, pkce });
+  if (!("code" in answer)) throw new FlowError("authorize", 303, "the SSO session was not honoured: sent to the login page");
+  return redeemCode(send, answer.code, pkce);
+}
+
+/**
  * A whole login flow in a fresh browser (authorize → login page → password → token): the tokens, and
  * the browser, which now has an SSO session.
  */

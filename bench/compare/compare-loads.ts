@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BenchError } from "../bench-error.ts";
-import { Browser, httpSender, oneConnection, pkcePair, redeemCode, ssoSession, type Send } from "../code-flow.ts";
+import { Browser, httpSender, oneConnection, pkcePair, ssoCodeFlow, ssoSession, type Send } from "../code-flow.ts";
 import { DEMO_USERS, DEMO_WEB } from "../demo-accounts.ts";
 import { sampleCpu } from "../process-cpu.ts";
 import { DEMO_CLIENT_CREDENTIALS } from "../scenarios.ts";
@@ -33,9 +33,7 @@ export async function prepareLoad(scenario: ComparedScenario, provider: { baseUr
     for (const [i, send] of senders.entries()) browsers.push(new Browser(send, await ssoSession(send, DEMO_USERS[i % DEMO_USERS.length]!, "login-page", DEMO_WEB.scope)));
     const pkce = pkcePair();
     operation = async (send, loop, n) => {
-      const answer = await browsers[loop]!.authorize({ scope: DEMO_WEB.scope, state: `s${loop}.${n}`, nonce: `n${loop}.${n}`, pkce });
-      if (!("code" in answer)) throw new BenchError("code_flow_sso: the SSO session was not honoured (sent to the login page)");
-      await redeemCode(send, answer.code, pkce);
+      await ssoCodeFlow(browsers[loop]!, send, `${loop}.${n}`, pkce);
     };
   } else {
     operation = async (send) => {

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { BenchError } from "../bench-error.ts";
+import { FlowError } from "../code-flow.ts";
 import { onBenchExit } from "../child-processes.ts";
 import { assertPinnable } from "../cpu-pinning.ts";
 import { optionsOrExitCode } from "../options.ts";
@@ -74,7 +75,7 @@ function progress(message: string): void {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`bench:compare failed: ${error instanceof BenchError ? error.message : ((error as Error).stack ?? String(error))}\n`);
+    process.stderr.write(`bench:compare failed: ${error instanceof BenchError || error instanceof FlowError ? error.message : ((error as Error).stack ?? String(error))}\n`);
     process.exit(1);
   },
 );

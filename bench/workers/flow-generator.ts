@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Browser, FlowError, RequestTimeout, httpSender, logInAndRedeem, oneConnection, pkcePair, redeemCode, ssoSession, type Send } from "../code-flow.ts";
+import { Browser, FlowError, RequestTimeout, httpSender, logInAndRedeem, oneConnection, pkcePair, ssoCodeFlow, ssoSession, type Send } from "../code-flow.ts";
 import { DEMO_USERS, DEMO_WEB } from "../demo-accounts.ts";
 import type { FlowJob, LoadResult } from "../load-protocol.ts";
 import { Latencies, openWindow } from "../window.ts";
@@ -62,9 +62,7 @@ async function loop(user: VirtualUser): Promise<void> {
     const started = performance.now();
     try {
       if (user.browser) {
-        const answer = await user.browser.authorize({ scope: DEMO_WEB.scope, state: `s${user.index}.${n}`, nonce: `n${user.index}.${n}`, pkce });
-        if (!("code" in answer)) throw new FlowError("authorize", 303, "the SSO session was not honoured: sent to the login page");
-        await redeemCode(user.send, answer.code, pkce);
+        await ssoCodeFlow(user.browser, user.send, `${user.index}.${n}`, pkce);
       } else {
         await logInAndRedeem(user.send, demoUser(user.index), DEMO_WEB.scope);
       }
