@@ -6,6 +6,7 @@ import { createLogger } from "../logging/create-logger.ts";
 import { createProvider, type Provider } from "../provider.ts";
 import { paths } from "./paths.ts";
 import { createApp } from "./create-app.ts";
+import { answerUnparsableRequests } from "./answer-unparsable-request.ts";
 
 /** How long requests in flight may take to finish when the provider stops. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -36,6 +37,7 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   const logger = createLogger(settings.logging.level, options.logDestination);
   const provider = await createProvider(config, { logger });
   const server = createServer(createApp(provider));
+  answerUnparsableRequests(server);
   // Keep-alive longer than common proxies' idle timeouts, so they close first and never hit a dead socket.
   server.keepAliveTimeout = 65_000;
   const host = options.host ?? settings.listen.host;
