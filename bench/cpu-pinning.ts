@@ -8,8 +8,8 @@ const TASKSET = "/usr/bin/taskset";
  * A command line that runs `node args…` pinned to one core with taskset. taskset execs the command,
  * so the child's pid is node's own pid (the bench reads its CPU time from /proc by that pid).
  */
-export function pinnedNode(cpu: number, args: readonly string[]): { command: string; args: string[] } {
-  return { command: TASKSET, args: ["-c", String(cpu), process.execPath, ...args] };
+export function pinnedNode(cpu: number, args: readonly string[], node = process.execPath): { command: string; args: string[] } {
+  return { command: TASKSET, args: ["-c", String(cpu), node, ...args] };
 }
 
 /** Fails early, with a readable reason, when the two cores cannot be pinned on this machine. */

@@ -25,7 +25,8 @@ export interface RunningProvider {
  * the bench never touches the working tree's var/. `root` is the project tree it runs from (another
  * checkout when `npm run bench:compare` runs a base revision beside the working tree). Its output goes to a log file in that temp dir
  * (removed when the bench exits). Extra node flags for the provider only, e.g. `--cpu-prof
- * --cpu-prof-dir=/tmp/prof` (not allowed in NODE_OPTIONS), go in BENCH_PROVIDER_NODE_ARGS.
+ * --cpu-prof-dir=/tmp/prof` (not allowed in NODE_OPTIONS), go in BENCH_PROVIDER_NODE_ARGS; another node binary for
+ * the provider (to compare Node.js versions) in BENCH_PROVIDER_NODE.
  */
 export async function startProvider(cpu: number, env: NodeJS.ProcessEnv, projectRoot = PROJECT_ROOT): Promise<RunningProvider> {
   const root = mkdtempSync(join(tmpdir(), "portcullis-bench-"));
@@ -36,7 +37,7 @@ export async function startProvider(cpu: number, env: NodeJS.ProcessEnv, project
 
   const log = openSync(logFile, "a");
   const nodeArgs = (env.BENCH_PROVIDER_NODE_ARGS ?? "").split(/\s+/).filter((a) => a !== "");
-  const { command, args } = pinnedNode(cpu, [...nodeArgs, "bin/portcullis.js", "start", "--config", configDir, "--port", String(port)]);
+  const { command, args } = pinnedNode(cpu, [...nodeArgs, "bin/portcullis.js", "start", "--config", configDir, "--port", String(port)], env.BENCH_PROVIDER_NODE);
   const child = spawnTracked(command, args, { cwd: projectRoot, stdio: ["ignore", log, log] });
   closeSync(log);
 

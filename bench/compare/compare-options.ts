@@ -15,6 +15,8 @@ export interface CompareOptions {
   loops: number;
   /** Extra node flags for the working tree's provider only: with `--base HEAD`, compares runtime flags. */
   workNodeArgs: string;
+  /** Another node binary for the base's provider (default: the one running the comparison). */
+  baseNode: string | undefined;
   serverCpu: number;
   loadCpu: number;
 }
@@ -32,6 +34,8 @@ rate and CPU per operation are divided by the base's, and the report gives the m
   --loops N           virtual users or connections (default 4, as npm run bench)
   --node-args FLAGS   extra node flags for the working tree's provider only; with --base HEAD this
                       compares runtime flags, e.g. --node-args=--single-threaded-gc
+  --base-node PATH    the node binary for the base's provider; with the working tree on this node,
+                      compares Node.js versions (pick a base revision that runs on PATH's version)
   --server-cpu N      core for both providers (default 0)
   --load-cpu N        core for this process, which generates the load (default 1)
   -h, --help          this text
@@ -49,6 +53,7 @@ export function parseCompareOptions(argv: readonly string[]): CompareOptions | "
       window: { type: "string" },
       loops: { type: "string" },
       "node-args": { type: "string" },
+      "base-node": { type: "string" },
       "server-cpu": { type: "string" },
       "load-cpu": { type: "string" },
       help: { type: "boolean", short: "h" },
@@ -65,6 +70,7 @@ export function parseCompareOptions(argv: readonly string[]): CompareOptions | "
     windowSeconds: number("--window", values.window, 1.5, 0.5),
     loops: integer("--loops", values.loops, 4, 1),
     workNodeArgs: values["node-args"] ?? "",
+    baseNode: values["base-node"],
     serverCpu: integer("--server-cpu", values["server-cpu"], 0, 0),
     loadCpu: integer("--load-cpu", values["load-cpu"], 1, 0),
   };

@@ -30,10 +30,12 @@ async function main(): Promise<number> {
   const base = checkOutBase(PROJECT_ROOT, options.base);
   onBenchExit(() => base.remove());
   progress(`base ${base.commit.slice(0, 12)} checked out in ${base.root}; starting both providers`);
-  // Node flags go to the working tree's provider only (--node-args), never to the base's.
+  // Node flags go to the working tree's provider only (--node-args), never to the base's; another node
+  // binary (--base-node) to the base's only.
   const withNodeArgs = (args: string) => ({ ...process.env, BENCH_PROVIDER_NODE_ARGS: args });
+  const baseEnv = options.baseNode === undefined ? withNodeArgs("") : { ...withNodeArgs(""), BENCH_PROVIDER_NODE: options.baseNode };
   const [baseProvider, workProvider] = await Promise.all([
-    startProvider(options.serverCpu, withNodeArgs(""), base.root),
+    startProvider(options.serverCpu, baseEnv, base.root),
     startProvider(options.serverCpu, withNodeArgs(options.workNodeArgs)),
   ]);
   progress(`preparing the ${options.scenario} load (${options.loops} loops per provider)`);

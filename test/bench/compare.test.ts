@@ -20,6 +20,11 @@ describe("parseCompareOptions", () => {
     expect(parse(["--base", "HEAD", "--node-args=--single-threaded-gc --max-semi-space-size=4"]).workNodeArgs).toBe("--single-threaded-gc --max-semi-space-size=4");
   });
 
+  it("runs the base's provider on another node binary with --base-node, to compare Node.js versions", () => {
+    expect(parse(["--base", "HEAD~2", "--base-node", "/opt/node20/bin/node"]).baseNode).toBe("/opt/node20/bin/node");
+    expect(parse(["--base", "HEAD~2"]).baseNode).toBeUndefined();
+  });
+
   it("needs a base", () => {
     expect(() => parse([])).toThrow(UsageError);
   });
