@@ -407,7 +407,7 @@ export interface UserClaims {
 }
 
 /**
- * config/login.yaml: the factor methods (plugins under flows/methods/<id>/) and which of them the default login flow offers.
+ * config/login.yaml: the factor methods (plugins under flows/methods/<id>/), which of them the default login flow offers, and the login types an authorize request may name with login_type.
  */
 export interface LoginFile {
   /**
@@ -442,6 +442,49 @@ export interface LoginFile {
     };
   };
   default_flow: DefaultFlowConfig;
+  /**
+   * Login types by the login_type value that selects them. Each names its flow, the methods it offers in order, and its rules. acr_values 2fa selects the login type 2FA; /eID/authorize selects the login type eID.
+   */
+  login_types?: {
+    [k: string]: {
+      /**
+       * two_factor: the user passes one method of each class (trusted, untrusted). second_factor: a third party did the first factor; login_hint names the user and only the second verification runs. eid: the login is brokered to the upstream eID identity provider.
+       */
+      flow: "two_factor" | "second_factor" | "eid";
+      /**
+       * The methods offered, in this order (two_factor, second_factor). Extension methods (e.g. e-mail and SMS for MyVendor) are enabled by listing them here.
+       */
+      methods?: string[];
+      /**
+       * Whether the login uses an existing SSO session and creates or updates one. false: no SSO state is read, created or changed (the spec's Mfa and MyVendor).
+       */
+      sso: boolean;
+      /**
+       * required: login_hint must name the user. vendor: login_hint must be <client_id>:<account> naming the requesting client (MyVendor); the account is keyed by that value, which is also its sub.
+       */
+      login_hint: "optional" | "required" | "vendor";
+      /**
+       * Whether the token request must send login_type with the same value (invalid_grant otherwise).
+       */
+      repeat_login_type_at_token: boolean;
+      /**
+       * The scopes a request of this type may ask for (others: invalid_scope). Default: no limit beyond the client's.
+       */
+      scopes?: string[];
+      /**
+       * Whether the request must carry the MyVendor signature: SHA-1 of redirect_uri + login_hint + the client's signing key.
+       */
+      signature: boolean;
+      /**
+       * Whether the fa parameter (or acr_values 2fa:<methods>) may choose and order the offered methods.
+       */
+      fa: boolean;
+      /**
+       * Whether a user with none of the offered methods enrolled may enroll the first of them during this login (MyVendor, after a valid signature).
+       */
+      enroll_on_first_use: boolean;
+    };
+  };
 }
 /**
  * The login flow for an authorize request without login_type or acr_values.

@@ -1,0 +1,177 @@
+import type { AcrRequirements } from "./acr-values.ts";
+import { EID_TYPE, TWO_FACTOR_TYPE, type FlowKind, type LoginHintRule, type LoginPolicy, type LoginType, type MethodClass } from "./login-policy.ts";
+
+/** What an authorize request asks of the login, once its protocol parameters are known to be well-formed. */
+export interface LoginRequest {
+  /** /eID/authorize selects the eID login type when login_type is omitted. */
+  endpoint: "authorize" | "eid";
+  clientId: string;
+  /** The client's allowed_login_types (lower-cased); undefined: every declared type. */
+  allowedLoginTypes?: ReadonlySet<string>;
+  loginType?: string;
+  /** The fa parameter as sent. */
+  fa?: string;
+  acr: AcrRequirements;
+  loginHint?: string;
+  scopes: readonly string[];
+  signature?: string;
+}
+
+/** What an SSO session proves: the methods passed in it (step-up compares them with what a plan needs). */
+export interface SessionFacts {
+  methods: readonly string[];
+}
+
+/** What the login must do and what its tokens carry. */
+export interface LoginPlan {
+  /** The login type as the request named it (returned to redirect_uri with the code); none for the default flow. */
+  loginType?: string;
+  flow: FlowKind;
+  /** The methods the login page offers, in order; for a step-up only those of the classes still missing. */
+  methods: string[];
+  /** Classes the login must still pass (two_factor: both, minus what the session already has). */
+  missingClasses: MethodClass[];
+  sso: { use: boolean; create: boolean };
+  loginHint: LoginHintRule;
+  /** The account a vendor login is for (`<client_id>:<account>`): also its sub. */
+  vendorAccount?: string;
+  checkSignature: boolean;
+  repeatLoginTypeAtToken: boolean;
+  enrollOnFirstUse: boolean;
+  mustBfido: boolean;
+  claims: { channel?: { id?: string }; channelInfo: boolean; gps: boolean; faceid: boolean };
+}
+
+export type PlanError = "invalid_request" | "invalid_scope" | "unauthorized_client";
+export type PlanResult = { ok: true; plan: LoginPlan } | { ok: false; error: PlanError; description: string };
+
+const CLASSES: readonly MethodClass[] = ["trusted", "untrusted"];
+
+/**
+ * The login plan of one authorize request: which flow runs, which methods it offers in which order,
+ * whether SSO is used and created, what the token endpoint must check and which claims the tokens get.
+ * Pure: the same inputs give the same plan on every node, in the CLI's what-if and in the server.
+ */
+export function planLogin(policy: LoginPolicy, request: LoginRequest, session?: SessionFacts): PlanResult {
+  try {
+    return { ok: true, plan: buildPlan(policy, request, session) };
+  } catch (error) {
+    if (error instanceof PlanRefusal) return { ok: false, error: error.error, description: error.message };
+    throw error;
+  }
+}
+
+class PlanRefusal extends Error {
+  constructor(
+    readonly error: PlanError,
+    description: string,
+  ) {
+    super(description);
+  }
+}
+
+const refuse = (description: string, error: PlanError = "invalid_request"): never => {
+  throw new PlanRefusal(error, description);
+};
+
+function buildPlan(policy: LoginPolicy, request: LoginRequest, session: SessionFacts | undefined): LoginPlan {
+  const { acr } = request;
+  if (acr.mustBfido && (request.loginType !== undefined || request.fa !== undefined)) refuse("acr_values must_bfido cannot be combined with login_type or fa");
+  const type = chooseLoginType(policy, request);
+  const claims = { ...(acr.channel && { channel: acr.channel }), channelInfo: acr.channelInfo, gps: acr.gps, faceid: acr.faceid };
+  const common = { mustBfido: acr.mustBfido, claims };
+  if (type === undefined) {
+    if (request.fa !== undefined) refuse("fa chooses methods for login_type 2FA or Mfa: name one, or use acr_values 2fa:<methods>");
+    return { flow: "single_factor", methods: [...policy.defaultMethods], missingClasses: [], sso: { use: true, create: true }, loginHint: "optional", checkSignature: false, repeatLoginTypeAtToken: false, enrollOnFirstUse: false, ...common };
+  }
+  checkScopes(type, request.scopes);
+  const vendorAccount = checkLoginHint(type, request);
+  if (type.signature && request.signature === undefined) refuse(`login_type ${type.name} needs the signature parameter`);
+  const offered = offeredMethods(policy, type, request);
+  const missingClasses = type.flow === "two_factor" ? classesMissing(policy, session?.methods ?? [], type.sso) : [];
+  const methods = type.flow === "two_factor" ? offered.filter((m) => missingClasses.includes(policy.methodClasses.get(m)!)) : offered;
+  return {
+    // Returned to redirect_uri as sent; /eID/authorize, where it may be omitted, returns the type's name.
+    ...((request.loginType !== undefined || request.endpoint === "eid") && { loginType: request.loginType ?? type.name }),
+    flow: type.flow,
+    methods,
+    missingClasses,
+    sso: { use: type.sso, create: type.sso },
+    loginHint: type.loginHint,
+    ...(vendorAccount !== undefined && { vendorAccount }),
+    checkSignature: type.signature,
+    repeatLoginTypeAtToken: type.repeatLoginTypeAtToken,
+    enrollOnFirstUse: type.enrollOnFirstUse,
+    ...common,
+  };
+}
+
+/** The login type the request selects (login_type, acr_values 2fa, or the eID endpoint), allowed for this client. */
+function chooseLoginType(policy: LoginPolicy, request: LoginRequest): LoginType | undefined {
+  let wanted = request.loginType?.toLowerCase();
+  if (request.acr.twoFactor) {
+    if (wanted !== undefined && wanted !== TWO_FACTOR_TYPE) refuse(`acr_values 2fa asks for login_type 2FA; it cannot be combined with login_type ${shown(request.loginType!)}`);
+    wanted = TWO_FACTOR_TYPE;
+  }
+  if (request.endpoint === "eid") {
+    if (wanted !== undefined && wanted !== EID_TYPE) refuse("/eID/authorize serves login_type eID only");
+    wanted = EID_TYPE;
+  }
+  if (wanted === undefined) return undefined;
+  const type = policy.loginTypes.get(wanted);
+  if (type === undefined) refuse(`login_type ${shown(request.loginType ?? wanted)} is not declared on this server`);
+  if (request.endpoint !== "eid" && type!.flow === "eid") refuse("login_type eID is served at /eID/authorize");
+  if (request.allowedLoginTypes !== undefined && !request.allowedLoginTypes.has(wanted)) refuse(`this client may not use login_type ${type!.name}`, "unauthorized_client");
+  return type;
+}
+
+function checkScopes(type: LoginType, scopes: readonly string[]): void {
+  if (type.scopes === undefined) return;
+  const outside = scopes.find((scope) => !type.scopes!.has(scope));
+  if (outside !== undefined) refuse(`login_type ${type.name} allows only the scopes ${[...type.scopes].join(" ")}`, "invalid_scope");
+}
+
+/** login_hint by the type's rule; for a vendor login the account it names. */
+function checkLoginHint(type: LoginType, request: LoginRequest): string | undefined {
+  if (type.loginHint === "optional") return undefined;
+  const hint = request.loginHint;
+  if (hint === undefined) refuse(`login_type ${type.name} needs login_hint`);
+  if (type.loginHint === "required") return undefined;
+  const prefix = `${request.clientId}:`;
+  if (!hint!.startsWith(prefix) || hint!.length === prefix.length) refuse(`login_type ${type.name} needs login_hint <client_id>:<account> naming this client`);
+  return hint;
+}
+
+/** The type's methods, or the ones fa / 2fa:<methods> choose, in the order chosen. */
+function offeredMethods(policy: LoginPolicy, type: LoginType, request: LoginRequest): string[] {
+  const chosen = request.fa !== undefined ? splitMethods(request.fa) : request.acr.methods.length > 0 ? request.acr.methods : undefined;
+  if (chosen === undefined) return [...type.methods];
+  if (request.fa !== undefined && request.acr.methods.length > 0) refuse("fa and acr_values 2fa:<methods> cannot both choose the methods");
+  if (!type.fa) refuse(`login_type ${type.name} fixes its methods: fa cannot choose them`);
+  const unknown = chosen.find((m) => !type.methods.includes(m));
+  if (unknown !== undefined) refuse(`login_type ${type.name} does not offer the method '${shown(unknown)}'`);
+  if (type.flow === "two_factor") {
+    const lacking = CLASSES.find((c) => !chosen.some((m) => policy.methodClasses.get(m) === c));
+    if (lacking !== undefined) refuse(`a 2FA login needs a ${lacking} method among the chosen ones`);
+  }
+  return chosen;
+}
+
+/** fa: method ids separated by `,` or `/` (DESIGN), as acr_values 2fa:<methods>. */
+function splitMethods(fa: string): string[] {
+  const methods = fa.split(/[,/]/).map((m) => m.trim());
+  if (methods.some((m) => m === "")) refuse("fa has an empty method name");
+  const twice = methods.find((m, i) => methods.indexOf(m) !== i);
+  if (twice !== undefined) refuse(`fa names '${shown(twice)}' twice`);
+  return methods;
+}
+
+/** Classes a two-factor login still needs; the session counts only where the type uses SSO. */
+function classesMissing(policy: LoginPolicy, sessionMethods: readonly string[], sso: boolean): MethodClass[] {
+  const have = new Set(sso ? sessionMethods.map((m) => policy.methodClasses.get(m)) : []);
+  return CLASSES.filter((c) => !have.has(c));
+}
+
+function shown(value: string): string {
+  return value.slice(0, 32).replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, "?");
+}

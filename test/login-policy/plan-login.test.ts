@@ -1,0 +1,161 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseAcrValues, type AcrRequirements } from "../../src/login-policy/acr-values.ts";
+import type { LoginPolicy, LoginType, MethodClass } from "../../src/login-policy/login-policy.ts";
+import { planLogin, type LoginRequest, type PlanResult } from "../../src/login-policy/plan-login.ts";
+
+const CLASSES: Record<string, MethodClass> = { qrcode: "trusted", appotp: "trusted", password: "trusted", totp: "untrusted", fido: "untrusted", sms: "untrusted", email: "untrusted", face: "untrusted" };
+const ALL = Object.keys(CLASSES);
+
+function loginType(name: string, flow: LoginType["flow"], methods: string[], rules: Partial<LoginType> = {}): [string, LoginType] {
+  const secondFactor = flow === "second_factor";
+  return [name.toLowerCase(), { name, flow, methods, sso: !secondFactor, loginHint: secondFactor ? "required" : "optional", repeatLoginTypeAtToken: flow !== "two_factor", signature: false, fa: true, enrollOnFirstUse: false, ...rules }];
+}
+
+const POLICY: LoginPolicy = {
+  methodClasses: new Map(Object.entries(CLASSES)),
+  defaultMethods: ["qrcode", "password", "appotp"],
+  loginTypes: new Map([
+    loginType("2FA", "two_factor", ALL),
+    loginType("Mfa", "second_factor", ["appotp", "qrcode", "totp", "fido", "email", "sms"]),
+    loginType("MfaTotp", "second_factor", ["totp"], { fa: false }),
+    loginType("MyVendor", "second_factor", ["totp"], { loginHint: "vendor", signature: true, scopes: new Set(["openid", "profile"]), enrollOnFirstUse: true, fa: false }),
+    loginType("eID", "eid", [], { repeatLoginTypeAtToken: true }),
+  ]),
+};
+
+function acr(value?: string): AcrRequirements {
+  const parsed = parseAcrValues(value);
+  if (!parsed.ok) throw new Error(parsed.description);
+  return parsed.requirements;
+}
+
+const request = (overrides: Partial<Omit<LoginRequest, "acr">> & { acrValues?: string } = {}): LoginRequest => {
+  const { acrValues, ...rest } = overrides;
+  return { endpoint: "authorize", clientId: "demo-web", scopes: ["openid", "profile"], acr: acr(acrValues), ...rest };
+};
+
+function plan(result: PlanResult) {
+  if (!result.ok) throw new Error(`refused: ${result.error} ${result.description}`);
+  return result.plan;
+}
+function refusal(result: PlanResult) {
+  return result.ok ? "planned" : `${result.error}: ${result.description}`;
+}
+
+describe("planLogin", () => {
+  it("runs the default single-factor flow with SSO when the request names no login type", () => {
+    const p = plan(planLogin(POLICY, request()));
+    expect(p).toMatchObject({ flow: "single_factor", methods: ["qrcode", "password", "appotp"], sso: { use: true, create: true }, repeatLoginTypeAtToken: false });
+    expect(p.loginType).toBeUndefined();
+  });
+
+  it("plans a 2FA login with every method offered, both classes missing, full SSO, and login_type returned", () => {
+    expect(plan(planLogin(POLICY, request({ loginType: "2FA" })))).toMatchObject({ loginType: "2FA", flow: "two_factor", methods: ALL, missingClasses: ["trusted", "untrusted"], sso: { use: true, create: true } });
+  });
+
+  it("takes acr_values 2fa as login_type 2FA, and 2fa:<methods> as fa", () => {
+    const p = plan(planLogin(POLICY, request({ acrValues: "2fa:totp,password" })));
+    expect(p).toMatchObject({ flow: "two_factor", methods: ["totp", "password"] });
+    expect(p.loginType).toBeUndefined();
+  });
+
+  it("matches login_type without regard to case and returns it as sent", () => {
+    expect(plan(planLogin(POLICY, request({ loginType: "2fa" }))).loginType).toBe("2fa");
+  });
+
+  it("lets fa choose and order a 2FA login's methods, but only with one of each class", () => {
+    expect(plan(planLogin(POLICY, request({ loginType: "2FA", fa: "fido/qrcode" }))).methods).toEqual(["fido", "qrcode"]);
+    expect(refusal(planLogin(POLICY, request({ loginType: "2FA", fa: "qrcode,password" })))).toMatch(/invalid_request: a 2FA login needs a untrusted method/);
+  });
+
+  it("steps up a one-factor session: only the missing class is asked for", () => {
+    const p = plan(planLogin(POLICY, request({ acrValues: "2fa" }), { methods: ["password"] }));
+    expect(p.missingClasses).toEqual(["untrusted"]);
+    expect(p.methods).toEqual(["totp", "fido", "sms", "email", "face"]);
+  });
+
+  it("asks for nothing when the session already has a method of each class", () => {
+    expect(plan(planLogin(POLICY, request({ loginType: "2FA" }), { methods: ["qrcode", "totp"] }))).toMatchObject({ missingClasses: [], methods: [] });
+  });
+
+  it("plans Mfa without SSO, with login_hint required and login_type repeated at the token endpoint", () => {
+    expect(plan(planLogin(POLICY, request({ loginType: "Mfa", loginHint: "alice" }), { methods: ["qrcode", "totp"] }))).toMatchObject({
+      flow: "second_factor",
+      methods: ["appotp", "qrcode", "totp", "fido", "email", "sms"],
+      sso: { use: false, create: false },
+      repeatLoginTypeAtToken: true,
+    });
+    expect(refusal(planLogin(POLICY, request({ loginType: "Mfa" })))).toBe("invalid_request: login_type Mfa needs login_hint");
+  });
+
+  it("keeps a fixed Mfa variant's method: fa cannot change it", () => {
+    expect(plan(planLogin(POLICY, request({ loginType: "MfaTotp", loginHint: "alice" }))).methods).toEqual(["totp"]);
+    expect(refusal(planLogin(POLICY, request({ loginType: "MfaTotp", loginHint: "alice", fa: "sms" })))).toMatch(/fixes its methods/);
+  });
+
+  it("plans MyVendor: vendor login_hint of this client, signature required, scope limited", () => {
+    const vendor = { loginType: "MyVendor", loginHint: "demo-web:acct-7", signature: "ab12" };
+    expect(plan(planLogin(POLICY, request(vendor)))).toMatchObject({ vendorAccount: "demo-web:acct-7", checkSignature: true, enrollOnFirstUse: true, sso: { use: false, create: false } });
+    expect(refusal(planLogin(POLICY, request({ ...vendor, loginHint: "other-client:acct-7" })))).toMatch(/invalid_request: .*<client_id>:<account> naming this client/);
+    expect(refusal(planLogin(POLICY, request({ ...vendor, loginHint: "demo-web:" })))).toMatch(/naming this client/);
+    expect(refusal(planLogin(POLICY, request({ ...vendor, signature: undefined })))).toMatch(/needs the signature parameter/);
+    expect(refusal(planLogin(POLICY, request({ ...vendor, scopes: ["openid", "profile", "acme"] })))).toMatch(/^invalid_scope: login_type MyVendor allows only the scopes openid profile/);
+  });
+
+  it("serves eID at /eID/authorize only, where login_type may be omitted", () => {
+    expect(plan(planLogin(POLICY, request({ endpoint: "eid" })))).toMatchObject({ flow: "eid", loginType: "eID", repeatLoginTypeAtToken: true });
+    expect(refusal(planLogin(POLICY, request({ loginType: "eID" })))).toMatch(/served at \/eID\/authorize/);
+    expect(refusal(planLogin(POLICY, request({ endpoint: "eid", loginType: "2FA" })))).toMatch(/serves login_type eID only/);
+  });
+
+  it("enforces the client's allowed_login_types with unauthorized_client", () => {
+    expect(refusal(planLogin(POLICY, request({ loginType: "Mfa", loginHint: "a", allowedLoginTypes: new Set(["2fa"]) })))).toMatch(/^unauthorized_client: this client may not use login_type Mfa/);
+  });
+
+  it.each([
+    [{ loginType: "Nope" }, /login_type Nope is not declared/],
+    [{ loginType: "Mfa", loginHint: "a", acrValues: "2fa" }, /cannot be combined with login_type Mfa/],
+    [{ loginType: "2FA", acrValues: "must_bfido" }, /must_bfido cannot be combined with login_type or fa/],
+    [{ fa: "totp", acrValues: "must_bfido" }, /must_bfido cannot be combined with login_type or fa/],
+    [{ fa: "totp" }, /fa chooses methods for login_type 2FA or Mfa/],
+    [{ loginType: "2FA", fa: "totp,nope" }, /does not offer the method 'nope'/],
+    [{ loginType: "2FA", fa: "totp,,qrcode" }, /empty method name/],
+    [{ loginType: "2FA", fa: "totp,totp" }, /'totp' twice/],
+    [{ loginType: "2FA", fa: "totp", acrValues: "2fa:totp,qrcode" }, /cannot both choose the methods/],
+  ])("refuses contradictions and unknowns: %j", (overrides, description) => {
+    expect(refusal(planLogin(POLICY, request(overrides)))).toMatch(description);
+  });
+
+  it("carries the acr claims into the plan", () => {
+    expect(plan(planLogin(POLICY, request({ acrValues: "req_chnl:c1 chnl_info app_gps app_faceid" }))).claims).toEqual({ channel: { id: "c1" }, channelInfo: true, gps: true, faceid: true });
+  });
+
+  it("property: a 2FA plan's methods plus the session's cover both classes, and offer nothing of a class the session has", () => {
+    fc.assert(
+      fc.property(fc.subarray(ALL), fc.option(fc.shuffledSubarray(ALL, { minLength: 2 }), { nil: undefined }), (sessionMethods, fa) => {
+        const result = planLogin(POLICY, request({ loginType: "2FA", ...(fa && { fa: fa.join(",") }) }), { methods: sessionMethods });
+        if (!result.ok) {
+          // Refused only when fa lacks a class.
+          expect(fa !== undefined && new Set(fa.map((m) => CLASSES[m])).size < 2).toBe(true);
+          return;
+        }
+        const sessionClasses = new Set(sessionMethods.map((m) => CLASSES[m]));
+        for (const m of result.plan.methods) expect(sessionClasses.has(CLASSES[m]!)).toBe(false);
+        const offeredClasses = new Set(result.plan.methods.map((m) => CLASSES[m]));
+        for (const c of ["trusted", "untrusted"] as const) expect(sessionClasses.has(c) || offeredClasses.has(c)).toBe(true);
+      }),
+    );
+  });
+
+  it("property: never throws on any login_type, fa, login_hint and acr_values", () => {
+    fc.assert(
+      fc.property(fc.option(fc.string()), fc.option(fc.string()), fc.option(fc.string()), fc.string(), (loginType, fa, loginHint, acrValues) => {
+        const parsed = parseAcrValues(acrValues);
+        if (!parsed.ok) return;
+        planLogin(POLICY, { endpoint: "authorize", clientId: "demo-web", scopes: ["openid"], acr: parsed.requirements, ...(loginType !== null && { loginType }), ...(fa !== null && { fa }), ...(loginHint !== null && { loginHint }) });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
