@@ -1,6 +1,9 @@
 import type { CrossFieldRule } from "./cross-field-rule.ts";
+import type { IssueDraft } from "./issue-draft.ts";
 
-/** Rules on login.yaml: a flow offers only methods that are configured. */
+const declaredTypes = (types: Record<string, unknown> | undefined) => new Set(Object.keys(types ?? {}).map((name) => name.toLowerCase()));
+
+/** Rules on login.yaml: flows offer only configured methods; login types are distinct and usable. */
 export const LOGIN_RULES: CrossFieldRule[] = [
   {
     file: "login",
@@ -10,5 +13,42 @@ export const LOGIN_RULES: CrossFieldRule[] = [
       login.default_flow.methods.flatMap((id, i) =>
         Object.hasOwn(login.methods, id) ? [] : [{ file: "login" as const, at: ["default_flow", "methods", i], message: `method "${id}" is not configured under methods` }],
       ),
+  },
+  {
+    file: "login",
+    needs: ["login"],
+    description: "Every login type offers at least one method (except eID, whose upstream logs the user in), each configured under `methods`.",
+    check: ({ login }) =>
+      Object.entries(login.login_types ?? {}).flatMap(([name, type]): IssueDraft[] => {
+        const methods = type.methods ?? [];
+        if (type.flow !== "eid" && methods.length === 0) return [{ file: "login", at: ["login_types", name], message: `login type "${name}" offers no method (add methods: [...])` }];
+        return methods.flatMap((id, i) => (Object.hasOwn(login.methods, id) ? [] : [{ file: "login" as const, at: ["login_types", name, "methods", i], message: `method "${id}" is not configured under methods` }]));
+      }),
+  },
+  {
+    file: "login",
+    needs: ["login"],
+    description: "Login type names are distinct without regard to case (requests match them that way).",
+    check: ({ login }) => {
+      const seen = new Map<string, string>();
+      return Object.keys(login.login_types ?? {}).flatMap((name): IssueDraft[] => {
+        const first = seen.get(name.toLowerCase());
+        seen.set(name.toLowerCase(), first ?? name);
+        return first === undefined ? [] : [{ file: "login", at: ["login_types", name], message: `login type "${name}" differs from "${first}" only in case` }];
+      });
+    },
+  },
+  {
+    file: "clients",
+    needs: ["clients", "login"],
+    description: "A client's `allowed_login_types` name login types declared in login.yaml.",
+    check: ({ clients, login }) => {
+      const declared = declaredTypes(login.login_types);
+      return clients.clients.flatMap((client, c) =>
+        (client.allowed_login_types ?? []).flatMap((name, i): IssueDraft[] =>
+          declared.has(name.toLowerCase()) ? [] : [{ file: "clients", at: ["clients", c, "allowed_login_types", i], message: `login type "${name}" is not declared under login_types in login.yaml` }],
+        ),
+      );
+    },
   },
 ];
