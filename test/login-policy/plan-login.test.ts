@@ -159,3 +159,23 @@ describe("planLogin", () => {
     );
   });
 });
+
+describe("buildLoginPolicy", () => {
+  it("builds the demo's policy: every declared type by lower-cased name, with the schema's defaults", async () => {
+    const { loadConfig } = await import("../../src/config/load-config.ts");
+    const { buildLoginPolicy } = await import("../../src/login-policy/build-login-policy.ts");
+    const config = await loadConfig(new URL("../../config/", import.meta.url).pathname);
+    const policy = buildLoginPolicy(config.login, new Map(Object.entries(CLASSES)));
+    expect([...policy.loginTypes.keys()]).toEqual(["2fa", "mfa", "mfaacmeotp", "mfascan", "mfatotp", "mfafido", "mfamail", "mfasms", "mfaacmeapp", "myvendor", "eid"]);
+    expect(policy.loginTypes.get("2fa")).toMatchObject({ name: "2FA", flow: "two_factor", sso: true, loginHint: "optional", repeatLoginTypeAtToken: false, fa: true });
+    expect(policy.loginTypes.get("myvendor")).toMatchObject({ loginHint: "vendor", signature: true, sso: false, scopes: new Set(["openid", "profile"]), enrollOnFirstUse: true });
+    // The demo's policy plans MfaTotp like the hand-written one above.
+    expect(plan(planLogin(policy, request({ loginType: "MfaTotp", loginHint: "alice" })))).toMatchObject({ methods: ["totp"], sso: { use: false, create: false }, repeatLoginTypeAtToken: true });
+  });
+
+  it("refuses a two-factor login type that offers no method of some class", async () => {
+    const { buildLoginPolicy } = await import("../../src/login-policy/build-login-policy.ts");
+    const login = { methods: { password: {}, qrcode: {} }, default_flow: { methods: ["password"] }, login_types: { "2FA": { flow: "two_factor" as const, methods: ["password", "qrcode"], sso: true, login_hint: "optional" as const, repeat_login_type_at_token: false, signature: false, fa: true, enroll_on_first_use: false } } };
+    expect(() => buildLoginPolicy(login, new Map(Object.entries(CLASSES)))).toThrow(/login_types\.2FA: a two_factor login type must offer a untrusted method/);
+  });
+});
