@@ -64,7 +64,8 @@ export class AccessTokenIssuer {
 
   /** A token in the client's format; both formats carry the same claims, so introspection answers alike. */
   async issueAs(format: AccessTokenFormat, request: AccessTokenRequest): Promise<IssuedToken> {
-    if (format === "jwt") return this.issue(request);
+    // JWT unless reference is asked for by name: the schema's default, and for a client built by hand.
+    if (format !== "reference") return this.issue(request);
     const claims = this.claims(request);
     return { token: await this.references.issue(claims), claims };
   }
