@@ -5,7 +5,6 @@ import { epochSeconds } from "../clock.ts";
 import type { ScopeRegistry } from "../oauth/scope-registry.ts";
 import { formatScope } from "../oauth/scope.ts";
 import type { JwsSigner } from "./jws-signer.ts";
-import type { ReferenceTokens } from "./reference-tokens.ts";
 
 /** RFC 9068 access token claims, plus the authentication facts of a user-bound token. */
 export interface AccessTokenClaims {
@@ -40,6 +39,12 @@ export const ACCESS_TOKEN_TYPE = "at+jwt";
 /** A client's access-token format (clients.yaml `access_token_format`). */
 export type AccessTokenFormat = ClientConfig["access_token_format"];
 
+/** Where a reference token's claims go (reference-tokens.ts; named here so the two files do not import each other). */
+export interface ReferenceTokenIssuer {
+  /** Keeps the claims until they expire; the opaque handle that names them. */
+  issue(claims: AccessTokenClaims): Promise<string>;
+}
+
 export interface IssuedToken {
   token: string;
   claims: AccessTokenClaims;
@@ -57,7 +62,7 @@ export class AccessTokenIssuer {
     private readonly issuer: string,
     private readonly scopes: ScopeRegistry,
     private readonly clock: Clock,
-    private readonly references: ReferenceTokens,
+    private readonly references: ReferenceTokenIssuer,
   ) {
     this.userinfoAudience = `${issuer}/connect/userinfo`;
   }

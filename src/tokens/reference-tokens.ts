@@ -2,7 +2,7 @@ import type { Clock } from "../clock.ts";
 import { randomToken } from "../crypto/random-token.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import type { RecordStore, Store } from "../stores/store.ts";
-import type { AccessTokenClaims } from "./access-token.ts";
+import type { AccessTokenClaims, ReferenceTokenIssuer } from "./access-token.ts";
 
 /** 32 random bytes as base64url: 256 bits, the same strength as a refresh token. */
 const HANDLE_BYTES = 32;
@@ -24,7 +24,7 @@ export function looksLikeReferenceToken(token: string): boolean {
  * so a dump of it yields no usable token (as for refresh tokens and codes); and since the record is the
  * token, deleting it revokes the token on every node at once.
  */
-export class ReferenceTokens {
+export class ReferenceTokens implements ReferenceTokenIssuer {
   private readonly records: RecordStore<AccessTokenClaims>;
 
   constructor(store: Store, private readonly clock: Clock) {
