@@ -9,6 +9,7 @@ import { JwsSigner } from "./tokens/jws-signer.ts";
 import { AccessTokenIssuer } from "./tokens/access-token.ts";
 import { AccessTokenVerifier } from "./tokens/access-token-verifier.ts";
 import { AccessTokenDenylist } from "./tokens/access-token-denylist.ts";
+import { ReferenceTokens } from "./tokens/reference-tokens.ts";
 import { ClientRegistry } from "./oauth/client-registry.ts";
 import { ScopeRegistry } from "./oauth/scope-registry.ts";
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
@@ -49,6 +50,8 @@ export interface Provider {
   readonly accessTokens: AccessTokenIssuer;
   readonly accessTokenVerifier: AccessTokenVerifier;
   readonly accessTokenDenylist: AccessTokenDenylist;
+  /** The records of reference access tokens (clients with `access_token_format: reference`). */
+  readonly referenceTokens: ReferenceTokens;
   readonly refreshTokens: RefreshTokens;
   readonly codes: AuthorizationCodes;
   readonly idTokens: IdTokenIssuer;
@@ -103,6 +106,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   });
   const signer = new JwsSigner(() => keys.keys);
   const denylist = new AccessTokenDenylist(store, clock);
+  const referenceTokens = new ReferenceTokens(store, clock);
   const attempts = settings.security.password_attempts;
   const backChannelLogout = new BackChannelLogout({ clients, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger });
   const configuredMethods = await loadMethodPlugins(config.login, config.dir);
@@ -121,9 +125,10 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     clients,
     scopes,
     users: new UserDirectory(config.users),
-    accessTokens: new AccessTokenIssuer(signer, settings.issuer, scopes, clock),
-    accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist),
+    accessTokens: new AccessTokenIssuer(signer, settings.issuer, scopes, clock, referenceTokens),
+    accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist, referenceTokens),
     accessTokenDenylist: denylist,
+    referenceTokens,
     refreshTokens: new RefreshTokens(store, clock, denylist),
     codes: new AuthorizationCodes(store, clock),
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),

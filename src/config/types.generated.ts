@@ -244,9 +244,13 @@ export interface ClientConfig {
    */
   require_pkce: boolean;
   /**
-   * Accept code_challenge_method=plain. Off: only S256.
+   * Accept code_challenge_method=plain. Off: only S256. Discovery advertises `plain` only while at least one client sets this.
    */
   allow_plain_pkce: boolean;
+  /**
+   * What the client's access tokens are. `jwt`: a signed RFC 9068 JWT that an API can validate itself against the JWKS. `reference`: an opaque random handle whose claims stay in the provider's store; an API learns them through introspection, and revoking it ends it at once on every node. Every grant (code, refresh, client_credentials, password) issues this format.
+   */
+  access_token_format: "jwt" | "reference";
   /**
    * login_type values the client may request; omitted means every declared login type.
    */

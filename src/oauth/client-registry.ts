@@ -1,5 +1,6 @@
 import type { ClientConfig, ProviderFile } from "../config/types.generated.ts";
 import { parseDuration } from "../config/duration.ts";
+import type { AccessTokenFormat } from "../tokens/access-token.ts";
 
 export type GrantType = ClientConfig["grant_types"][number];
 
@@ -16,6 +17,8 @@ export interface Client {
   readonly offlineAccess: boolean;
   readonly requirePkce: boolean;
   readonly allowPlainPkce: boolean;
+  /** What every grant issues this client as its access token. */
+  readonly accessTokenFormat: AccessTokenFormat;
   readonly lifetimes: { accessToken: number; idToken: number; refreshToken: number; authorizationCode: number };
   readonly config: ClientConfig;
 }
@@ -50,6 +53,7 @@ function toClient(c: ClientConfig, defaults: ProviderFile["lifetimes"]): Client 
     offlineAccess: c.offline_access,
     requirePkce: c.require_pkce || c.type === "public",
     allowPlainPkce: c.allow_plain_pkce,
+    accessTokenFormat: c.access_token_format,
     lifetimes: {
       accessToken: parseDuration(own.access_token ?? defaults.access_token),
       idToken: parseDuration(own.id_token ?? defaults.id_token),

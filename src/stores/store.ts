@@ -28,6 +28,8 @@ export const RECORD_KINDS = {
   oneTimeCodes: { durable: false },
   keys: { durable: true },
   revokedTokens: { durable: true },
+  /** Reference access tokens: their claims under the handle's SHA-256 (durable, as a JWT outlives a restart too). */
+  referenceTokens: { durable: true },
   claims: { durable: false },
   logoutRequests: { durable: false },
   /** Short-lived mutual-exclusion markers (read-modify-write of one record across processes). */

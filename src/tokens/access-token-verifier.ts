@@ -6,6 +6,7 @@ import type { KeySet } from "./key-set.ts";
 import { ACCESS_TOKEN_TYPE, type AccessTokenClaims } from "./access-token.ts";
 import { invalidToken, joseErrorToOAuth } from "./jose-errors.ts";
 import { verifyRs256Jwt, type JoseHeader } from "./jws-verifier.ts";
+import { looksLikeReferenceToken, type ReferenceTokens } from "./reference-tokens.ts";
 
 /** Checked in this order, as jose checked its requiredClaims option plus the issuer; any missing one is the same failure. */
 const REQUIRED_CLAIMS = ["iss", "scope", "client_id", "sub", "jti", "iat", "exp"];
@@ -19,8 +20,15 @@ function normalizeTyp(typ: string): string {
 const EXPECTED_TYP = normalizeTyp(ACCESS_TOKEN_TYPE);
 
 /**
- * Strict bearer-token validation: RS256 only, a kid we publish, typ at+jwt, our issuer, exp/nbf with
- * the injected clock, the RFC 9068 claims present, and not on the revocation list.
+ * The one entry point for every access token we issue, whatever its format, told apart by shape
+ * (reference-tokens.ts): userinfo, introspection, revocation and requireBearer all call verify(), so
+ * the formats can never drift apart in what they accept.
+ *
+ * A reference handle is valid while its record exists, names our issuer and has not reached its exp
+ * by the injected clock. A JWT gets strict validation: RS256 only, a kid we publish, typ at+jwt, our
+ * issuer, exp/nbf with the injected clock, the RFC 9068 claims present. Both must then be off the
+ * revocation list, where a reused code or a revoked refresh family puts the access tokens it issued
+ * by jti (those paths know the jti, not the handle).
  *
  * This is every bearer-protected request's hot path, so the signature is checked synchronously with
  * node:crypto (jws-verifier.ts) rather than jose's jwtVerify; the claim rules below are the ones
@@ -33,18 +41,31 @@ export class AccessTokenVerifier {
     private readonly issuer: string,
     private readonly clock: Clock,
     private readonly denylist: AccessTokenDenylist,
+    private readonly references: ReferenceTokens,
   ) {}
 
   async verify(token: string): Promise<AccessTokenClaims> {
-    let claims: AccessTokenClaims;
+    const claims = looksLikeReferenceToken(token) ? await this.referenceClaims(token) : this.jwtClaims(token);
+    if (await this.denylist.isRevoked(claims.jti)) throw invalidToken("the token has been revoked");
+    return claims;
+  }
+
+  private async referenceClaims(handle: string): Promise<AccessTokenClaims> {
+    const claims = await this.references.find(handle);
+    // Never issued, revoked (its record deleted) or expired out of the store: the store cannot tell which.
+    if (claims === undefined || claims.iss !== this.issuer) throw invalidToken("the token is unknown, expired or revoked");
+    // A store's TTL may trail the clock (lazy expiry, a sweep); the token's own exp is what counts.
+    if (claims.exp <= epochSeconds(this.clock)) throw invalidToken("the token has expired");
+    return claims;
+  }
+
+  private jwtClaims(token: string): AccessTokenClaims {
     try {
       const jwt = verifyRs256Jwt(token, (header) => this.keyFor(header));
-      claims = this.checkClaims(jwt.header, jwt.claims);
+      return this.checkClaims(jwt.header, jwt.claims);
     } catch (err) {
       throw joseErrorToOAuth(err);
     }
-    if (await this.denylist.isRevoked(claims.jti)) throw invalidToken("the token has been revoked");
-    return claims;
   }
 
   /** Any key we publish (next, current or retired) for the token's kid. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.ts";
+import type { ClientConfig } from "../config/types.generated.ts";
 import { epochSeconds } from "../clock.ts";
 import type { ScopeRegistry } from "../oauth/scope-registry.ts";
 import { formatScope } from "../oauth/scope.ts";
@@ -35,23 +36,58 @@ export interface AccessTokenRequest {
 
 export const ACCESS_TOKEN_TYPE = "at+jwt";
 
-/** Issues RS256 JWT access tokens. The audience is every API resource whose scopes the token carries. */
+/** A client's access-token format (clients.yaml `access_token_format`). */
+export type AccessTokenFormat = ClientConfig["access_token_format"];
+
+/** Where a reference token's claims go (reference-tokens.ts; named here so the two files do not import each other). */
+export interface ReferenceTokenIssuer {
+  /** Keeps the claims until they expire; the opaque handle that names them. */
+  issue(claims: AccessTokenClaims): Promise<string>;
+}
+
+export interface IssuedToken {
+  token: string;
+  claims: AccessTokenClaims;
+}
+
+/**
+ * Issues access tokens: RS256 JWTs, or reference handles whose same claims stay in the store. The
+ * audience is every API resource whose scopes the token carries.
+ */
 export class AccessTokenIssuer {
+  readonly userinfoAudience: string;
+
   constructor(
     private readonly signer: JwsSigner,
     private readonly issuer: string,
     private readonly scopes: ScopeRegistry,
     private readonly clock: Clock,
-    readonly userinfoAudience = `${issuer}/connect/userinfo`,
-  ) {}
+    private readonly references: ReferenceTokenIssuer,
+  ) {
+    this.userinfoAudience = `${issuer}/connect/userinfo`;
+  }
 
-  issue(request: AccessTokenRequest): { token: string; claims: AccessTokenClaims } {
+  /** A token in the client's format; both formats carry the same claims, so introspection answers alike. */
+  async issueAs(format: AccessTokenFormat, request: AccessTokenRequest): Promise<IssuedToken> {
+    // JWT unless reference is asked for by name: the schema's default, and for a client built by hand.
+    if (format !== "reference") return this.issue(request);
+    const claims = this.claims(request);
+    return { token: await this.references.issue(claims), claims };
+  }
+
+  /** A JWT access token. */
+  issue(request: AccessTokenRequest): IssuedToken {
+    const claims = this.claims(request);
+    return { token: this.signer.sign(claims, ACCESS_TOKEN_TYPE), claims };
+  }
+
+  private claims(request: AccessTokenRequest): AccessTokenClaims {
     const iat = epochSeconds(this.clock);
     const aud = this.scopes.resourcesFor(request.scopes);
     // A token that may read userinfo names the userinfo endpoint as an audience too; a token with
     // identity scopes only has it as its one audience (RFC 9068 requires one).
     if (request.scopes.includes("openid") || aud.length === 0) aud.push(this.userinfoAudience);
-    const claims: AccessTokenClaims = {
+    return {
       iss: this.issuer,
       sub: request.sub,
       aud: aud.length === 1 ? aud[0]! : aud,
@@ -62,6 +98,5 @@ export class AccessTokenIssuer {
       scope: formatScope(request.scopes),
       ...request.extra,
     };
-    return { token: this.signer.sign(claims, ACCESS_TOKEN_TYPE), claims };
   }
 }

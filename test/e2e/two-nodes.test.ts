@@ -52,6 +52,16 @@ describe.skipIf(!redisUrl)("two provider nodes sharing one Redis store", () => {
     expect(await active(a, t)).toBe(false);
   });
 
+  it("serves a reference token issued on one node from the other, and ends it on both at the revocation", async () => {
+    const portal = { authorization: basic("demo-portal", "demo-portal-secret") };
+    const handle = (await postForm(`${a.url}/connect/token`, { grant_type: "client_credentials" }, portal)).json!.access_token as string;
+    expect(handle).toMatch(/^[\w-]{43}$/);
+    expect(await active(b, handle)).toBe(true);
+    expect((await postForm(`${b.url}/connect/revocation`, { token: handle }, portal)).status).toBe(200);
+    expect(await active(a, handle)).toBe(false);
+    expect(await active(b, handle)).toBe(false);
+  });
+
   it("counts password failures across nodes, so spreading guesses over nodes does not help", async () => {
     const legacy = { authorization: basic("demo-legacy", "demo-legacy-secret") };
     const attempt = (node: TestProvider, password: string) =>

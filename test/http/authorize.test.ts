@@ -334,7 +334,7 @@ describe("discovery of the authorization endpoint", () => {
     expect(doc.response_types_supported).toEqual(["code"]);
     expect(doc.response_modes_supported).toEqual(["query", "fragment", "form_post"]);
     expect(doc.prompt_values_supported).toEqual(["none", "login", "force_login"]);
-    expect(doc.code_challenge_methods_supported).toEqual(["S256", "plain"]);
+    expect(doc.code_challenge_methods_supported).toEqual(["S256"]); // no demo client allows plain (pkce-discovery.test.ts)
     expect(doc.authorization_response_iss_parameter_supported).toBe(true);
     // Each advertised response mode works.
     for (const mode of doc.response_modes_supported as string[]) {

@@ -12,6 +12,7 @@ import { basic, postForm, startTestProvider, type TestProvider } from "../suppor
 import { appendAt, clientCredentialsToken, clientEntry, decodeJwt, expectNoInternals, revoke, send, SERVICE, sleep, type FormResponse } from "./helpers.ts";
 
 const SHORT = { id: "short-service", secret: "short-service-secret" } as const;
+const OPAQUE = { id: "opaque-service", secret: "opaque-service-secret" } as const;
 
 let p: TestProvider;
 let server: Server;
@@ -19,7 +20,12 @@ let api: string;
 
 beforeAll(async () => {
   p = await startTestProvider({
-    edits: { "clients.yaml": appendAt("clients", 4, [clientEntry(SHORT.id, SHORT.secret, ["client_credentials"], ["acme.api.msg"], { lifetimes: { access_token: "1s" } })]) },
+    edits: {
+      "clients.yaml": appendAt("clients", 4, [
+        clientEntry(SHORT.id, SHORT.secret, ["client_credentials"], ["acme.api.msg"], { lifetimes: { access_token: "1s" } }),
+        clientEntry(OPAQUE.id, OPAQUE.secret, ["client_credentials"], ["acme", "acme.api.msg"], { access_token_format: "reference" }),
+      ]),
+    },
   });
   const app = express();
   app.get("/messages", requireBearer(p.provider.accessTokenVerifier, { scopes: ["acme.api.msg"] }), (_req, res) => {
@@ -121,6 +127,18 @@ describe("scopes", () => {
     expect(res.json?.error).toBe("invalid_token");
     const userToken = (await postForm(`${p.url}/connect/token`, { grant_type: "password", username: "alice", password: "alice-password", scope: "openid" }, { authorization: basic("demo-legacy", "demo-legacy-secret") })).json!.access_token as string;
     expect((await send(api.replace("/messages", "/userinfo-like"), { headers: { authorization: `Bearer ${userToken}` } })).status).toBe(200);
+  });
+
+  it("takes a reference token like a JWT: its claims through, a missing scope 403, and once revoked 401", async () => {
+    const token = await clientCredentialsToken(p, OPAQUE, "acme acme.api.msg");
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const res = await call(`Bearer ${token}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json!.claims).toMatchObject({ sub: OPAQUE.id, client_id: OPAQUE.id, iss: p.issuer, aud: "acme-api", scope: "acme acme.api.msg" });
+    expect((await call(`Bearer ${await clientCredentialsToken(p, OPAQUE, "acme")}`)).status).toBe(403);
+    expect((await revoke(p, token, OPAQUE)).status).toBe(200);
+    expectInvalidToken(await call(`Bearer ${token}`));
+    expectInvalidToken(await call(`Bearer ${"A".repeat(43)}`));
   });
 
   it("accepts the scheme name in any case", async () => {

@@ -11,6 +11,7 @@ import type { Store } from "../../src/stores/store.ts";
 import { KeySet } from "../../src/tokens/key-set.ts";
 import { AccessTokenVerifier } from "../../src/tokens/access-token-verifier.ts";
 import { AccessTokenDenylist } from "../../src/tokens/access-token-denylist.ts";
+import { ReferenceTokens } from "../../src/tokens/reference-tokens.ts";
 import { ACCESS_TOKEN_TYPE, type AccessTokenClaims } from "../../src/tokens/access-token.ts";
 import { invalidToken, joseErrorToOAuth } from "../../src/tokens/jose-errors.ts";
 import type { Clock } from "../../src/clock.ts";
@@ -78,7 +79,7 @@ beforeAll(async () => {
   store = await createStore("embedded", { dataDir: mkdtempSync(join(tmpdir(), "verifier-vs-jose-")), logger: pino({ level: "silent" }) });
   const denylist = new AccessTokenDenylist(store, () => NOW);
   await denylist.revoke(REVOKED_JTI, T + 3600);
-  verifier = new AccessTokenVerifier(() => keys, ISSUER, () => NOW, denylist);
+  verifier = new AccessTokenVerifier(() => keys, ISSUER, () => NOW, denylist, new ReferenceTokens(store, () => NOW));
   reference = new JoseAccessTokenVerifier(() => keys, ISSUER, () => NOW, denylist);
 });
 afterAll(() => store.close());

@@ -12,6 +12,7 @@ import { KeySet } from "../../src/tokens/key-set.ts";
 import { JwsSigner } from "../../src/tokens/jws-signer.ts";
 import { AccessTokenVerifier } from "../../src/tokens/access-token-verifier.ts";
 import { AccessTokenDenylist } from "../../src/tokens/access-token-denylist.ts";
+import { ReferenceTokens } from "../../src/tokens/reference-tokens.ts";
 import { OAuthError } from "../../src/oauth/oauth-error.ts";
 
 const ISSUER = "https://op.example";
@@ -43,7 +44,7 @@ async function rejection(token: string): Promise<string> {
 beforeAll(async () => {
   store = await createStore("embedded", { dataDir: mkdtempSync(join(tmpdir(), "verifier-")), logger: pino({ level: "silent" }) });
   denylist = new AccessTokenDenylist(store, () => NOW);
-  verifier = new AccessTokenVerifier(() => keys, ISSUER, () => NOW, denylist);
+  verifier = new AccessTokenVerifier(() => keys, ISSUER, () => NOW, denylist, new ReferenceTokens(store, () => NOW));
 });
 afterAll(() => store.close());
 

@@ -9,7 +9,7 @@ import { RESPONSE_MODES } from "../../oauth/authorization-request.ts";
  * handler table, scopes and claims from scopes.yaml, endpoints from the routes that are mounted.
  */
 export function discoveryDocument(provider: Provider): Record<string, unknown> {
-  const { issuer, scopes } = provider;
+  const { issuer, scopes, clients } = provider;
   const clientAuth = ["client_secret_post", "client_secret_basic"];
   return {
     issuer,
@@ -31,7 +31,9 @@ export function discoveryDocument(provider: Provider): Record<string, unknown> {
     response_types_supported: ["code"],
     response_modes_supported: RESPONSE_MODES,
     prompt_values_supported: ["none", "login", "force_login"],
-    code_challenge_methods_supported: ["S256", "plain"],
+    // RFC 7636 §4.2: S256 for every client; plain only where a client opts in, so it is not
+    // advertised to a deployment that refuses it everywhere.
+    code_challenge_methods_supported: [...clients.all()].some((c) => c.allowPlainPkce) ? ["S256", "plain"] : ["S256"],
     authorization_response_iss_parameter_supported: true,
     ui_locales_supported: ["zh-Hans", "zh-Hant", "en", "ja", "vi"],
     display_values_supported: ["page"],

@@ -3,6 +3,7 @@ import type { Client } from "../../oauth/client-registry.ts";
 import { invalidRequest, OAuthError } from "../../oauth/oauth-error.ts";
 import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateClient } from "../../oauth/authenticate-client.ts";
+import { looksLikeReferenceToken } from "../../tokens/reference-tokens.ts";
 import { writeEmpty } from "../write-response.ts";
 import { runSteps, type Step } from "../steps.ts";
 import type { Exchange } from "../exchange.ts";
@@ -17,9 +18,10 @@ interface RevocationContext {
 }
 
 /**
- * POST /connect/revocation (RFC 7009). Refresh tokens revoke their whole family; access tokens go on a
- * denylist by jti until they expire. A token of another client, or garbage, is left alone — the answer
- * is 200 either way, so the endpoint tells nobody whether a token exists.
+ * POST /connect/revocation (RFC 7009). Refresh tokens revoke their whole family; a reference access
+ * token's record is deleted, a JWT access token goes on a denylist by jti until it expires. A token of
+ * another client, or garbage, is left alone — the answer is 200 either way, so the endpoint tells
+ * nobody whether a token exists.
  */
 export function revocationEndpoint(provider: Provider): ProtocolRoute {
   const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
@@ -28,7 +30,9 @@ export function revocationEndpoint(provider: Provider): ProtocolRoute {
     try {
       const claims = await provider.accessTokenVerifier.verify(token);
       if (claims.client_id !== client.id) return true; // found, but not this client's: nothing to do
-      await provider.accessTokenDenylist.revoke(claims.jti, claims.exp);
+      // verify() has just read the record, so a handle of this shape is one of ours.
+      if (looksLikeReferenceToken(token)) await provider.referenceTokens.revoke(token);
+      else await provider.accessTokenDenylist.revoke(claims.jti, claims.exp);
       return true;
     } catch (err) {
       if (err instanceof OAuthError) return false; // not a live access token of ours

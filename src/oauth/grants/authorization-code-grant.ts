@@ -82,7 +82,7 @@ async function redeem(provider: Provider, client: Client, code: string, grant: A
   }
   const uncontested = await provider.codes.recordRedemption(code, redemption);
 
-  const response = issueUserTokens({
+  const response = await issueUserTokens({
     provider,
     client,
     auth: grant,

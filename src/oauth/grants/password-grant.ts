@@ -22,7 +22,7 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
   const sub = await checkPassword(provider, username, password);
   const authTime = epochSeconds(provider.clock);
   const amr = ["password"];
-  const { token, claims } = provider.accessTokens.issue({
+  const { token, claims } = await provider.accessTokens.issueAs(client.accessTokenFormat, {
     sub,
     clientId: client.id,
     scopes,

@@ -26,7 +26,7 @@ export const refreshTokenGrant: GrantHandler = async ({ provider, client, params
   const rotation = await provider.refreshTokens.rotate(token, accessToken);
   if (rotation === undefined) throw invalidGrant(UNUSABLE);
 
-  const response = issueUserTokens({
+  const response = await issueUserTokens({
     provider,
     client,
     auth: rotation.grant,

@@ -26,13 +26,13 @@ export interface UserTokensRequest {
 }
 
 /**
- * The access token of a user's authentication, with an ID token when asked for. The access token repeats
+ * The access token of a user's authentication, in the client's format, with an ID token when asked for. The access token repeats
  * the authentication facts (auth_time, amr, acr, sid) so that an API can check them too (SPEC: after a
  * 2fa login the client must check amr in the ID token and the access token).
  */
-export function issueUserTokens({ provider, client, auth, scopes, accessToken, idToken }: UserTokensRequest): TokenResponse {
+export async function issueUserTokens({ provider, client, auth, scopes, accessToken, idToken }: UserTokensRequest): Promise<TokenResponse> {
   const lifetime = client.lifetimes.accessToken;
-  const { token } = provider.accessTokens.issue({
+  const { token } = await provider.accessTokens.issueAs(client.accessTokenFormat, {
     sub: auth.sub,
     clientId: client.id,
     scopes,

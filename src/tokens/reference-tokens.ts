@@ -1,0 +1,50 @@
+import type { Clock } from "../clock.ts";
+import { randomToken } from "../crypto/random-token.ts";
+import { storeKeyHash } from "../crypto/store-key-hash.ts";
+import type { RecordStore, Store } from "../stores/store.ts";
+import type { AccessTokenClaims, ReferenceTokenIssuer } from "./access-token.ts";
+
+/** 32 random bytes as base64url: 256 bits, the same strength as a refresh token. */
+const HANDLE_BYTES = 32;
+
+/**
+ * The shape of a handle: exactly 43 base64url characters. A JWT always has two dots, so the shape alone
+ * tells the formats apart; a string of neither shape goes the JWT way and is refused as malformed there.
+ */
+const HANDLE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/** Whether a presented token has the shape of a reference handle (it may still be unknown). */
+export function looksLikeReferenceToken(token: string): boolean {
+  return HANDLE_SHAPE.test(token);
+}
+
+/**
+ * Reference (opaque) access tokens: a random handle for the client, and under the handle's SHA-256 the
+ * claims a JWT would have carried, until the token expires. The store never holds the handle itself,
+ * so a dump of it yields no usable token (as for refresh tokens and codes); and since the record is the
+ * token, deleting it revokes the token on every node at once.
+ */
+export class ReferenceTokens implements ReferenceTokenIssuer {
+  private readonly records: RecordStore<AccessTokenClaims>;
+
+  constructor(store: Store, private readonly clock: Clock) {
+    this.records = store.namespace("referenceTokens");
+  }
+
+  /** Stores the claims for their lifetime (to `exp`) and returns the handle that names them. */
+  async issue(claims: AccessTokenClaims): Promise<string> {
+    const handle = randomToken(HANDLE_BYTES);
+    await this.records.set(storeKeyHash(handle), claims, Math.max(1, claims.exp * 1000 - this.clock()));
+    return handle;
+  }
+
+  /** The claims of a handle, or undefined when it is unknown, revoked or its record has expired. */
+  find(handle: string): Promise<AccessTokenClaims | undefined> {
+    return this.records.get(storeKeyHash(handle));
+  }
+
+  /** Ends the token: its record is deleted, so no node finds it any more. */
+  async revoke(handle: string): Promise<void> {
+    await this.records.delete(storeKeyHash(handle));
+  }
+}
