@@ -109,6 +109,22 @@ describe("signing key manager", () => {
     expect(kids(manager)).toEqual([manager.keys.signing.kid]);
   });
 
+  it("adds its lost keys to a ring that a node started on the empty store has written meanwhile", async () => {
+    const { store } = await embeddedStore();
+    let now = 5 * DAY;
+    const survivor = await open(store, () => now);
+    const lost = survivor.keys.signing.kid;
+    await store.namespace("keys").delete("signing-keys");
+    const restarted = await open(store, () => now); // a node (re)started on the empty store: it knows no old key
+    expect(kids(restarted)).not.toContain(lost);
+
+    await survivor.sync();
+    expect(survivor.keys.signing.kid).toBe(restarted.keys.signing.kid); // one current key for the deployment
+    expect(kids(survivor)).toContain(lost);
+    await restarted.sync(); // its next periodic re-read
+    expect(kids(restarted).sort()).toEqual(kids(survivor).sort());
+  });
+
   it("does not bring back a key that rotation retired and pruned", async () => {
     const { store } = await embeddedStore();
     let now = 0;
