@@ -56,6 +56,8 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
     server.once("error", reject);
     server.listen(options.port ?? settings.listen.port, host, () => {
       server.off("error", reject);
+      // From now on a server error (an accept failing when out of file descriptors) is logged, not fatal.
+      server.on("error", (err) => logger.error({ err }, "http server error"));
       resolve();
     });
   });

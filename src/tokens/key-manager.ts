@@ -38,7 +38,8 @@ export interface KeyManagerOptions {
  * Owns the provider's signing keys. Static keys come from config as they are. Otherwise keys are
  * generated on first start, stored durably, and rotated next → current → retired; every provider
  * process re-reads the ring periodically, and a store-level lock keeps two processes from rotating
- * at once.
+ * at once. A process that finds keys it signed with missing from the ring (the store lost it) writes
+ * them back as retired, so the tokens they signed stay valid until they expire.
  */
 export class KeyManager {
   private keySet!: KeySet;
