@@ -62,6 +62,10 @@ describe("portcullis start stopping on SIGTERM with keep-alive clients", () => {
 
       // The idle connection is closed by the provider (at once; the client sees it before sending anything on it).
       await eventually(() => idleSocket!.destroyed, "the idle connection to be closed");
+      // A new request finds no pooled connection and no listener: refused before anything is sent.
+      const late = request({ ...target, path: "/.well-known/openid-configuration" });
+      late.end();
+      await expect(answerOf(late)).rejects.toMatchObject({ code: "ECONNREFUSED" });
 
       // The request in flight completes, and its connection does not go back to idle for reuse.
       const inFlightSocket = inFlight.socket!;
