@@ -31,9 +31,9 @@ export interface RunningProvider {
 export async function startProvider(cpu: number, env: NodeJS.ProcessEnv, projectRoot = PROJECT_ROOT): Promise<RunningProvider> {
   const root = mkdtempSync(join(tmpdir(), "portcullis-bench-"));
   onBenchExit(() => rmSync(root, { recursive: true, force: true }));
-  const configDir = prepareConfig(projectRoot, root);
-  const logFile = join(root, "provider.log");
   const port = await freePort();
+  const configDir = prepareConfig(projectRoot, root, port);
+  const logFile = join(root, "provider.log");
 
   const log = openSync(logFile, "a");
   const nodeArgs = (env.BENCH_PROVIDER_NODE_ARGS ?? "").split(/\s+/).filter((a) => a !== "");
@@ -51,8 +51,8 @@ export async function startProvider(cpu: number, env: NodeJS.ProcessEnv, project
   return { baseUrl, pid: child.pid!, logFile, stop: () => stop(child, 10_000) };
 }
 
-/** `projectRoot`/config copied to `root`/config with data_dir set to `root`/data (comments and layout kept). */
-function prepareConfig(projectRoot: string, root: string): string {
+/** `projectRoot`/config copied to `root`/config with data_dir set to `root`/data and listen.port to `port` (comments and layout kept). */
+function prepareConfig(projectRoot: string, root: string, port: number): string {
   const configDir = join(root, "config");
   const dataDir = join(root, "data");
   cpSync(join(projectRoot, "config"), configDir, { recursive: true });
@@ -60,6 +60,9 @@ function prepareConfig(projectRoot: string, root: string): string {
   const providerFile = join(configDir, "provider.yaml");
   const doc = parseDocument(readFileSync(providerFile, "utf8"));
   doc.setIn(["data_dir"], dataDir);
+  // listen.port as well as --port: an overridden port would move the demo's issuer, and tokens must carry
+  // DEMO_ISSUER as the ceilings' do (the provider then warns that nothing listens on the issuer's port).
+  doc.setIn(["listen", "port"], port);
   // The load comes from one address: lift the per-address login budget, which is for real clients.
   doc.setIn(["security", "login_requests_per_ip", "max"], 1_000_000_000);
   writeFileSync(providerFile, doc.toString());

@@ -86,30 +86,28 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const { provider: settings } = config;
   const clock = options.clock ?? systemClock;
   const logger = options.logger;
+  // Before the store is opened: a plugin folder that does not load leaves nothing to clean up.
+  const configuredMethods = await loadMethodPlugins(config.login, config.dir);
   const store = options.store ?? (await createStore(settings.store.url, { dataDir: settings.data_dir, logger }));
   const clients = new ClientRegistry(config.clients.clients, settings.lifetimes);
   const scopes = new ScopeRegistry(config.scopes);
 
-  const secretBox = new SecretBox(encryptionKeyMaterial(settings.secrets.encryption_key, settings.data_dir));
-  const keys = await KeyManager.open({
-    store,
-    box: secretBox,
-    clock,
-    logger,
-    modulusLength: settings.keys.modulus_length,
-    staticKeys: settings.keys.static,
-    policy: {
-      rotateEvery: parseDuration(settings.keys.rotate_every) * 1000,
-      announceFor: parseDuration(settings.keys.announce_for) * 1000,
-      retainFor: longestSignedLifetime(config, clients) * 1000,
-    },
-  });
+  let secretBox: SecretBox;
+  let keys: KeyManager;
+  try {
+    secretBox = new SecretBox(encryptionKeyMaterial(settings.secrets.encryption_key, settings.data_dir));
+    keys = await openKeys(config, clients, store, secretBox, clock, logger);
+  } catch (error) {
+    // A provider that cannot start must hold nothing open: a Redis client would keep reconnecting (and the
+    // process running) forever, and the embedded store would keep its data-directory lock.
+    if (!options.store) await store.close();
+    throw error;
+  }
   const signer = new JwsSigner(() => keys.keys);
   const denylist = new AccessTokenDenylist(store, clock);
   const referenceTokens = new ReferenceTokens(store, clock);
   const attempts = settings.security.password_attempts;
   const backChannelLogout = new BackChannelLogout({ clients, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger });
-  const configuredMethods = await loadMethodPlugins(config.login, config.dir);
   const methods = new Map<string, LoadedMethod>();
   const flows = new Map<string, RunnableFlow>();
 
@@ -166,6 +164,24 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     throw error;
   }
   return provider;
+}
+
+/** The signing keys: static ones from provider.yaml, or the generated ring in the store. */
+function openKeys(config: LoadedConfig, clients: ClientRegistry, store: Store, box: SecretBox, clock: Clock, logger: Logger): Promise<KeyManager> {
+  const settings = config.provider;
+  return KeyManager.open({
+    store,
+    box,
+    clock,
+    logger,
+    modulusLength: settings.keys.modulus_length,
+    staticKeys: settings.keys.static,
+    policy: {
+      rotateEvery: parseDuration(settings.keys.rotate_every) * 1000,
+      announceFor: parseDuration(settings.keys.announce_for) * 1000,
+      retainFor: longestSignedLifetime(config, clients) * 1000,
+    },
+  });
 }
 
 /** The longest a signed token can stay valid: how long a retired key must stay published. */

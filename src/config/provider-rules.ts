@@ -35,6 +35,15 @@ export const PROVIDER_RULES: CrossFieldRule[] = [
   {
     file: "provider",
     needs: ["provider"],
+    description: "`listen.headers_timeout` is at most `listen.request_timeout` (the headers are part of the request; node:http refuses the opposite).",
+    check: ({ provider }) =>
+      parseDuration(provider.listen.headers_timeout) > parseDuration(provider.listen.request_timeout)
+        ? [{ file: "provider", at: ["listen", "headers_timeout"], message: "must not be longer than listen.request_timeout", value: provider.listen.headers_timeout }]
+        : [],
+  },
+  {
+    file: "provider",
+    needs: ["provider"],
     description: "`issuer` does not end with `/` (it is compared byte for byte, and endpoint URLs are built by appending to it).",
     check: ({ provider }) =>
       provider.issuer.endsWith("/")

@@ -36,7 +36,7 @@ export interface ProviderFile {
   logging: LoggingConfig;
 }
 /**
- * The address the HTTP server binds. `--port` / PORT override the port.
+ * The address the HTTP server binds. `--port` / PORT override the port; a loopback issuer on `port` (the demo's http://localhost:3000) then moves to the overriding port with it. Any other loopback issuer on a port the provider does not listen on is kept, with a warning at start.
  */
 export interface ListenConfig {
   /**
@@ -51,6 +51,14 @@ export interface ListenConfig {
    * Trust X-Forwarded-* from a reverse proxy (needed for Secure cookies behind TLS termination).
    */
   trust_proxy: boolean;
+  /**
+   * A client must have sent a request's headers within this long of starting it (node:http `headersTimeout`); otherwise it gets 408 and the connection is closed. At most `request_timeout`.
+   */
+  headers_timeout: string;
+  /**
+   * A client must have sent a whole request, headers and body, within this long of starting it (node:http `requestTimeout`); otherwise it gets 408 and the connection is closed, so a client that declares a body and sends it slowly (or never) cannot hold a connection. Requests here are small forms: the default leaves ample room on slow mobile links.
+   */
+  request_timeout: string;
 }
 /**
  * Where records (codes, sessions, refresh tokens, keys, counters) live. All provider processes of one deployment must share one store.

@@ -1,19 +1,27 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DestinationStream } from "pino";
-import { loadConfig } from "../config/load-config.ts";
+import type { Clock } from "../clock.ts";
+import { loadConfig, type LoadedConfig } from "../config/load-config.ts";
 import { createLogger } from "../logging/create-logger.ts";
 import { createProvider, type Provider } from "../provider.ts";
+import { redactUrl } from "../stores/redact-url.ts";
+import { StoreUnavailableError } from "../stores/store-unavailable-error.ts";
+import { answerStarting } from "./answer-starting.ts";
+import { gracefulClose } from "./graceful-close.ts";
+import { issuerForPort, type IssuerForPort } from "./issuer-for-port.ts";
 import { paths } from "./paths.ts";
 import { createApp } from "./create-app.ts";
 import { answerUnparsableRequests } from "./answer-unparsable-request.ts";
+import { serverOptions } from "./server-options.ts";
+import { StartupError } from "./startup-error.ts";
 
 /** How long requests in flight may take to finish when the provider stops. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
 export interface StartOptions {
   configDir: string;
-  /** Overrides listen.port (0 = any free port). */
+  /** Overrides listen.port (0 = any free port); a loopback issuer on listen.port moves with it. */
   port?: number;
   /** Overrides listen.host. */
   host?: string;
@@ -21,6 +29,8 @@ export interface StartOptions {
   logDestination?: DestinationStream;
   /** Print the banner with demo instructions (the CLI does; tests don't). */
   banner?: boolean;
+  /** The provider's clock (tests move it); the system clock otherwise. */
+  clock?: Clock;
 }
 
 export interface RunningProvider {
@@ -30,52 +40,75 @@ export interface RunningProvider {
   close(): Promise<void>;
 }
 
-/** Loads the config, builds the provider and listens. Throws ConfigError for a bad configuration. */
+/**
+ * Loads the config, binds the port, builds the provider and serves. The port is bound before the store is
+ * opened or a key generated, so a busy port fails the start at once (EADDRINUSE) with nothing written.
+ * Throws ConfigError for a bad configuration, StartupError for a store that is down.
+ */
 export async function startProvider(options: StartOptions): Promise<RunningProvider> {
-  const config = await loadConfig(options.configDir);
-  const settings = config.provider;
+  const loaded = await loadConfig(options.configDir);
+  const settings = loaded.provider;
   const logger = createLogger(settings.logging.level, options.logDestination);
-  const provider = await createProvider(config, { logger });
-  const server = createServer(createApp(provider));
+  const server = createServer(serverOptions(settings.listen));
   answerUnparsableRequests(server);
-  // Keep-alive longer than common proxies' idle timeouts, so they close first and never hit a dead socket.
-  server.keepAliveTimeout = 65_000;
+  const close = gracefulClose(server, SHUTDOWN_GRACE_MS);
+  server.on("request", answerStarting);
   const host = options.host ?? settings.listen.host;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port ?? settings.listen.port, host, resolve);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? settings.listen.port, host, () => {
+      server.off("error", reject);
+      // From now on a server error (an accept failing when out of file descriptors) is logged, not fatal.
+      server.on("error", (err) => logger.error({ err }, "http server error"));
+      resolve();
     });
-  } catch (err) {
-    await provider.close(); // release the store (and its data-directory lock) before giving up
-    throw err;
-  }
+  });
   const { port } = server.address() as AddressInfo;
+  const issuer = issuerForPort(settings.issuer, { configured: settings.listen.port, override: options.port, listened: port });
+  let provider: Provider;
+  try {
+    provider = await createProvider(withIssuer(loaded, issuer.issuer), { logger, ...(options.clock && { clock: options.clock }) });
+  } catch (error) {
+    await close();
+    if (error instanceof StoreUnavailableError) throw storeDown(error, settings.store.url);
+    throw error;
+  }
+  server.off("request", answerStarting);
+  server.on("request", createApp(provider));
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   logger.info({ url, issuer: provider.issuer, store: provider.store.backend }, "portcullis listening");
-  if (options.banner) printBanner(url, provider);
+  if (issuer.movedFrom) logger.info({ issuer: provider.issuer, configured: issuer.movedFrom }, "issuer moved to the overriding port");
+  if (issuer.warning) logger.warn({ issuer: provider.issuer, port }, issuer.warning);
+  if (options.banner) printBanner(url, provider, issuer);
 
   return {
     url,
     provider,
     server,
     async close() {
-      // Stop accepting, let requests in flight finish (nothing half-done is lost), then cut what is left.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-      await closed;
-      clearTimeout(deadline);
+      await close();
       await provider.close();
     },
   };
 }
 
-function printBanner(url: string, provider: Provider): void {
+function withIssuer(config: LoadedConfig, issuer: string): LoadedConfig {
+  return issuer === config.provider.issuer ? config : { ...config, provider: { ...config.provider, issuer } };
+}
+
+/** One line that names the store (without credentials) and why it did not answer. */
+function storeDown(error: StoreUnavailableError, url: string): StartupError {
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  const reason = typeof code === "string" ? ` (${code})` : "";
+  return new StartupError(`the ${error.backend} store at ${redactUrl(url)} is unavailable${reason}: start it, or correct store.url in provider.yaml`);
+}
+
+function printBanner(url: string, provider: Provider, issuer: IssuerForPort): void {
+  const moved = issuer.movedFrom ? ` (moved with the port from ${issuer.movedFrom}, as provider.yaml's listen.port was overridden)` : "";
   const lines = [
     "",
     `  Portcullis is listening on ${url}`,
-    `  issuer:    ${provider.issuer}`,
+    `  issuer:    ${provider.issuer}${moved}`,
     `  discovery: ${provider.issuer}/.well-known/openid-configuration`,
     `  store:     ${provider.store.backend}`,
     "",

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { EmbeddedStore } from "./embedded-store.ts";
 import { PostgresStore } from "./postgres-store.ts";
 import { RedisStore } from "./redis-store.ts";
+import { redactUrl } from "./redact-url.ts";
 import type { Store } from "./store.ts";
 
 export interface CreateStoreOptions {
@@ -64,9 +65,4 @@ function splitKeyPrefix(url: string): { url: string; keyPrefix?: string } {
 function schemeOf(url: string): string | undefined {
   if (url === "embedded") return "embedded";
   return /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-}
-
-/** Error messages must not carry the password a connection URL may hold. */
-function redactUrl(url: string): string {
-  return url.replace(/\/\/([^/@]*)@/, "//***@");
 }

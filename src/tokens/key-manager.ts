@@ -38,10 +38,13 @@ export interface KeyManagerOptions {
  * Owns the provider's signing keys. Static keys come from config as they are. Otherwise keys are
  * generated on first start, stored durably, and rotated next → current → retired; every provider
  * process re-reads the ring periodically, and a store-level lock keeps two processes from rotating
- * at once.
+ * at once. A process that finds keys it signed with missing from the ring (the store lost it) writes
+ * them back as retired, so the tokens they signed stay valid until they expire.
  */
 export class KeyManager {
   private keySet!: KeySet;
+  /** The ring this process last used: what it still publishes if the store loses the ring. */
+  private ring: KeyRing | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly parsed = new Map<string, KeyObject>();
   private readonly records: RecordStore<KeyRing | number>;
@@ -73,10 +76,10 @@ export class KeyManager {
   /** Re-reads the ring from the store and applies any due lifecycle step. */
   async sync(): Promise<void> {
     let ring = await this.readRing();
-    for (let attempt = 0; ring === undefined || this.stepDue(ring); attempt++) {
+    for (let attempt = 0; ring === undefined || this.stepDue(ring) || this.lostKeys(ring).length > 0; attempt++) {
       if (await this.records.add(LOCK, 1, LOCK_TTL_MS)) {
         try {
-          ring = await this.applyDueSteps((await this.readRing()) ?? { keys: [] });
+          ring = await this.applyDueSteps(this.withLostKeys(await this.readRing()));
           await this.records.set(RING, ring);
         } finally {
           await this.records.delete(LOCK);
@@ -87,9 +90,38 @@ export class KeyManager {
       if (attempt > 40) throw new Error("timed out waiting for another process to write the signing keys");
       await new Promise((r) => setTimeout(r, 250));
       ring = await this.readRing();
-      if (ring !== undefined) break;
+      if (ring !== undefined && this.lostKeys(ring).length === 0) break;
     }
+    this.ring = ring!;
     this.keySet = new KeySet(ring!.keys.map((k) => this.toEntry(k)));
+  }
+
+  /**
+   * Keys this process signed with (or still publishes as retired) that the stored ring no longer has,
+   * and that may still have signed a valid token. A ring never loses such a key by rotation (a key is
+   * retired, and pruned only after `retainFor`), so they are missing because the store lost the ring:
+   * a Redis flush, or a new empty server. Without them every token still inside its lifetime would fail.
+   */
+  private lostKeys(ring: KeyRing | undefined): StoredKey[] {
+    if (this.ring === undefined) return [];
+    const now = this.options.clock();
+    const kept = new Set(ring?.keys.map((k) => k.kid));
+    return this.ring.keys.filter(
+      (k) => !kept.has(k.kid) && k.activatedAt !== undefined && (k.status !== "retired" || now - (k.retiredAt ?? now) < this.options.policy.retainFor),
+    );
+  }
+
+  /** The stored ring with the lost keys put back as retired: published and verifying until what they signed has expired. */
+  private withLostKeys(stored: KeyRing | undefined): KeyRing {
+    const lost = this.lostKeys(stored);
+    const now = this.options.clock();
+    if (lost.length > 0) {
+      this.options.logger.warn(
+        { kids: lost.map((k) => k.kid) },
+        "the signing key ring is missing from the store (flushed, or a new empty server): keeping this process's keys published as retired until the tokens they signed expire",
+      );
+    }
+    return { keys: [...(stored?.keys ?? []), ...lost.map((k): StoredKey => (k.status === "retired" ? k : { ...k, status: "retired", retiredAt: now }))] };
   }
 
   private stepDue(ring: KeyRing): boolean {

@@ -1,28 +1,15 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/services.ts";
+import { spawnStart } from "../support/start-process.ts";
 import { copyConfig } from "../support/test-provider.ts";
 
-const BIN = fileURLToPath(new URL("../../bin/portcullis.js", import.meta.url));
 const dirs: string[] = [];
+/** Each test spawns provider processes: generous, since start-up loads the sources on a busy machine. */
+const PROCESS_TEST_MS = 120_000;
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-/** Spawns `portcullis start` and waits until it says where it listens (url undefined if it never does). */
-async function spawnStart(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(process.execPath, [BIN, "start", ...args], { env: { ...process.env, PORTCULLIS_CONFIG: "", PORT: "", ...env } });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  child.stdout.resume();
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-  let done = false;
-  void exited.then(() => (done = true));
-  for (let i = 0; i < 100 && !done && !/listening on (\S+)/.test(stderr); i++) await new Promise((r) => setTimeout(r, 100));
-  return { child, url: /listening on (\S+)/.exec(stderr)?.[1], exited, stderr: () => stderr };
-}
 
 /** `portcullis start` as an operator runs it: serve until SIGTERM, then stop cleanly. */
 async function runStart(args: string[], env: NodeJS.ProcessEnv) {
@@ -47,7 +34,7 @@ describe("portcullis start", () => {
     expect(run.status).toBe(200);
     expect(run.code).toBe(0);
     expect(run.stderr()).toContain("SIGTERM received, shutting down");
-  });
+  }, PROCESS_TEST_MS);
 
   it("takes the directory from PORTCULLIS_CONFIG and the port from PORT", async () => {
     const port = await freePort();
@@ -55,7 +42,7 @@ describe("portcullis start", () => {
     expect(run.url).toBe(`http://127.0.0.1:${port}`);
     expect(run.status).toBe(200);
     expect(run.code).toBe(0);
-  });
+  }, PROCESS_TEST_MS);
 
   it("prints how to try the demo: the discovery URL, a browser login URL that works, and the demo users", async () => {
     const started = await spawnStart(["--config", tempConfig(), "--port", String(await freePort())]);
@@ -72,7 +59,7 @@ describe("portcullis start", () => {
       started.child.kill("SIGTERM");
       await started.exited;
     }
-  });
+  }, PROCESS_TEST_MS);
 });
 
 describe("portcullis start on a data directory already in use", () => {
@@ -107,5 +94,5 @@ describe("portcullis start on a data directory already in use", () => {
     } finally {
       first.child.kill("SIGKILL");
     }
-  });
+  }, PROCESS_TEST_MS);
 });

@@ -29,8 +29,9 @@ export interface ProviderProcess {
  */
 export async function startSiblingProcess(node: TestProvider): Promise<ProviderProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), "portcullis-data-"));
-  const configDir = copyConfig({ "provider.yaml": { data_dir: dataDir } }, node.configDir);
   const port = await freePort();
+  // listen.port too, not only --port: an overridden port would move the deployment's loopback issuer to this node.
+  const configDir = copyConfig({ "provider.yaml": { data_dir: dataDir, "listen.port": port } }, node.configDir);
   const child = spawn(process.execPath, [BIN, "start", "--config", configDir, "--port", String(port)], {
     env: { ...process.env, PORTCULLIS_CONFIG: "", PORT: "" },
     stdio: ["ignore", "ignore", "pipe"],

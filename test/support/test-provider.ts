@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { parseDocument } from "yaml";
+import type { Clock } from "../../src/clock.ts";
 import { startProvider, type RunningProvider } from "../../src/http/start-provider.ts";
 import { freePort } from "./services.ts";
 
@@ -21,6 +22,8 @@ export interface TestProviderOptions {
   storeUrl?: string;
   /** The issuer, when several nodes of one deployment must share it; default: this node's own address. */
   issuer?: string;
+  /** The provider's clock (a test moves it); the system clock otherwise. */
+  clock?: Clock;
   /** Edits to the copied config, as YAML paths → values, per file (e.g. { "provider.yaml": { "logging.level": "debug" } }). */
   edits?: Record<string, Record<string, unknown>>;
 }
@@ -66,7 +69,7 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
       done();
     },
   });
-  const running = await startProvider({ configDir, logDestination: destination });
+  const running = await startProvider({ configDir, logDestination: destination, ...(options.clock && { clock: options.clock }) });
   return {
     ...running,
     issuer,

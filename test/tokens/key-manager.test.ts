@@ -83,6 +83,60 @@ describe("signing key manager", () => {
     expect(kids(manager)).toEqual([next]);
   });
 
+  it("keeps publishing its keys as retired when the store loses the ring, until what they signed has expired", async () => {
+    const { store } = await embeddedStore();
+    let now = 5 * DAY;
+    const manager = await open(store, () => now);
+    const lost = manager.keys.signing.kid;
+    await store.namespace("keys").delete("signing-keys"); // as after a Redis FLUSHALL
+
+    now += 1000;
+    await manager.sync();
+    expect(manager.keys.signing.kid).not.toBe(lost);
+    expect(kids(manager)).toContain(lost);
+    expect(manager.keys.publicKey(lost)).toBeDefined();
+    // Written back to the store, so every other node (and one started now) publishes it too.
+    const ring = (await store.namespace<KeyRing>("keys").get("signing-keys"))!;
+    expect(ring.keys.find((k) => k.kid === lost)).toMatchObject({ status: "retired", retiredAt: now });
+    const other = await open(store, () => now);
+    expect(kids(other)).toEqual(kids(manager));
+
+    now += policy.retainFor - 1; // still inside the longest token lifetime
+    await manager.sync();
+    expect(kids(manager)).toContain(lost);
+    now += 1; // everything it signed has expired
+    await manager.sync();
+    expect(kids(manager)).toEqual([manager.keys.signing.kid]);
+  });
+
+  it("adds its lost keys to a ring that a node started on the empty store has written meanwhile", async () => {
+    const { store } = await embeddedStore();
+    let now = 5 * DAY;
+    const survivor = await open(store, () => now);
+    const lost = survivor.keys.signing.kid;
+    await store.namespace("keys").delete("signing-keys");
+    const restarted = await open(store, () => now); // a node (re)started on the empty store: it knows no old key
+    expect(kids(restarted)).not.toContain(lost);
+
+    await survivor.sync();
+    expect(survivor.keys.signing.kid).toBe(restarted.keys.signing.kid); // one current key for the deployment
+    expect(kids(survivor)).toContain(lost);
+    await restarted.sync(); // its next periodic re-read
+    expect(kids(restarted).sort()).toEqual(kids(survivor).sort());
+  });
+
+  it("does not bring back a key that rotation retired and pruned", async () => {
+    const { store } = await embeddedStore();
+    let now = 0;
+    const manager = await open(store, () => now);
+    const original = manager.keys.signing.kid;
+    for (now of [9 * DAY, 10 * DAY, 11 * DAY]) await manager.sync();
+    expect(kids(manager)).not.toContain(original);
+    now = 11 * DAY + 1;
+    await manager.sync();
+    expect(kids(manager)).not.toContain(original);
+  });
+
   it("uses static keys from config as they are and generates nothing", async () => {
     const { store } = await embeddedStore();
     const pem = () => generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "pem", type: "pkcs8" }).toString();

@@ -1,6 +1,7 @@
 import { ConfigError } from "../../config/config-error.ts";
 import { StoreUnavailableError } from "../../stores/store-unavailable-error.ts";
 import { DirectoryInUseError } from "../../stores/directory-lock.ts";
+import { StartupError } from "../../http/startup-error.ts";
 import { CliError } from "../cli-error.ts";
 import type { Command } from "../command.ts";
 import { printConfigError } from "../print-config-error.ts";
@@ -33,8 +34,12 @@ export const startCommand: Command = {
         printConfigError(error, configDir, stderr);
         return 1;
       }
+      // Whatever still runs (a store client retrying) must not keep a failed start alive: a supervisor
+      // restarts the provider only once it has exited.
+      setTimeout(() => process.exit(1), EXIT_GRACE_MS).unref();
       const code = (error as NodeJS.ErrnoException).code;
-      if (error instanceof StoreUnavailableError || error instanceof DirectoryInUseError || (code !== undefined && LISTEN_ERRORS.has(code))) {
+      if (code === "EADDRINUSE") throw new CliError(`cannot start: ${portInUse(error as ListenError)}`);
+      if (error instanceof StartupError || error instanceof StoreUnavailableError || error instanceof DirectoryInUseError || (code !== undefined && LISTEN_ERRORS.has(code))) {
         throw new CliError(`cannot start: ${(error as Error).message}`);
       }
       throw error;
@@ -48,6 +53,12 @@ export const startCommand: Command = {
     return 0;
   },
 };
+
+type ListenError = NodeJS.ErrnoException & { address?: string; port?: number };
+
+function portInUse(error: ListenError): string {
+  return `port ${error.port} on ${error.address} is already in use; choose another port with --port N or the PORT environment variable`;
+}
 
 function nextShutdownSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
