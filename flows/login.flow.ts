@@ -39,11 +39,12 @@ export interface FlowMethod {
  * The default login flow (one factor): the user passes one of the configured first-factor methods,
  * starting with the first in config order, and may switch to another at any time. A method that
  * verifies a known user runs after the identify-user step (login_hint, else a user-name form). Built
- * per method list, so the statechart shows exactly the methods a deployment offers.
+ * per method list, so the statechart shows exactly the methods a deployment offers. The switch is one
+ * transition of the `signingIn` state, not one per pair of methods, so the diagram shows it once.
  */
 export function createLoginFlow(methods: readonly FlowMethod[]) {
   if (methods.length === 0) throw new Error("the login flow needs at least one method");
-  const chooseMethod = methods.map(({ id }) => ({ guard: { type: "isChosenMethod" as const, params: { method: id } }, target: `#login.${id}` }));
+  const chooseMethod = methods.map(({ id }) => ({ guard: { type: "isChosenMethod" as const, params: { method: id } }, target: `#login.signingIn.${id}` }));
   const invokeMethod = (id: string) => ({
     id: "method",
     src: id,
@@ -54,10 +55,9 @@ export function createLoginFlow(methods: readonly FlowMethod[]) {
     methods.map(({ id, identifiesUser }) => [
       id,
       identifiesUser
-        ? { invoke: invokeMethod(id), on: { CHOOSE_METHOD: chooseMethod } }
+        ? { invoke: invokeMethod(id) }
         : {
             initial: "identifying",
-            on: { CHOOSE_METHOD: chooseMethod },
             states: {
               identifying: {
                 always: { guard: "isUserKnown" as const, target: "verifying" },
@@ -91,8 +91,11 @@ export function createLoginFlow(methods: readonly FlowMethod[]) {
   }).createMachine({
     id: "login",
     context: ({ input }) => ({ loginHint: input.loginHint, methods: [] }),
-    initial: methods[0]!.id,
-    states: { ...states, authenticated: { type: "final" } },
+    initial: "signingIn",
+    states: {
+      signingIn: { initial: methods[0]!.id, on: { CHOOSE_METHOD: chooseMethod }, states },
+      authenticated: { type: "final" },
+    },
     output: ({ context }) => ({ sub: context.sub!, methods: context.methods, ...(context.evidence && { evidence: context.evidence }) }),
   });
 }

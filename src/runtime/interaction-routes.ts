@@ -150,7 +150,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     }
     const loginPage = {
       ...common,
-      otherMethods: [...flow.methods.keys()].filter((id) => id !== currentMethodId(result)).map((id) => ({ id, labelKey: `method.${id}.label` })),
+      otherMethods: [...flow.methods.keys()].filter((id) => id !== currentMethodId(result, flow.methods)).map((id) => ({ id, labelKey: `method.${id}.label` })),
     };
     if (interaction.kind === "account") {
       const html = views.render("login", { ...loginPage, clientName: views.translate(lang, "app.name") }, lang);
@@ -177,10 +177,18 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   return router;
 }
 
-/** The method the flow is in: its top-level state (the running child may be the identify step before it). */
-function currentMethodId(result: StepResult): string | undefined {
-  const value = result.snapshot.value as string | Record<string, unknown>;
-  return typeof value === "string" ? value : Object.keys(value)[0];
+/**
+ * The method the flow is in: the outermost active state named after one of the flow's methods (the
+ * running child may be the identify step inside it), wherever the flow nests its methods.
+ */
+function currentMethodId(result: StepResult, methods: ReadonlyMap<string, unknown>): string | undefined {
+  let value: unknown = result.snapshot.value;
+  while (typeof value === "object" && value !== null) {
+    const [state, inner] = Object.entries(value)[0] ?? [];
+    if (state === undefined || methods.has(state)) return state;
+    value = inner;
+  }
+  return typeof value === "string" && methods.has(value) ? value : undefined;
 }
 
 /** A login flow starts from the login_hint (none for the account page); an enrollment flow from the signed-in user. */

@@ -18,7 +18,7 @@ describe("diagram pages", () => {
 
   beforeAll(async () => {
     op = await startTestProvider({
-      edits: { "login.yaml": { methods: { password: {}, pin: { from: PIN_PLUGIN } }, "default_flow.methods": ["password", "pin"] } },
+      edits: { "login.yaml": { methods: { password: {}, pin: { from: PIN_PLUGIN } }, "default_flow.methods": ["password", "pin"], login_types: {} } },
     });
   });
   afterAll(async () => {
@@ -44,7 +44,7 @@ describe("diagram pages", () => {
     expect(res.status).toBe(200);
     const source = mermaidStatechart(op.provider.flows.get("default")!.machine);
     // The deployment's own flow: the test plugin verifies a known user, so it is nested with the identify step.
-    expect(source).toContain("s_pin__identifying --> s_pin__verifying : always [isUserKnown]");
+    expect(source).toContain("s_signingIn__pin__identifying --> s_signingIn__pin__verifying : always [isUserKnown]");
     expect(res.text).toContain(`<pre class="mermaid">${escapeHtml(source)}</pre>`);
 
     const csp = res.headers.get("content-security-policy")!;

@@ -52,7 +52,7 @@ describe("discoverMachines", () => {
     const list = await discoverMachines({ methodsDir: TEST_PLUGINS, configDir });
     expect(list.map((m) => m.name)).toEqual(["login", "identify-user", "enrollment", "method-pin", "method-pin-enrollment"]);
     // pin verifies a known user: the login flow identifies the user first.
-    expect(Object.keys(list[0]!.machine.root.states.pin!.states)).toEqual(["identifying", "verifying"]);
+    expect(Object.keys(list[0]!.machine.root.states.signingIn!.states.pin!.states)).toEqual(["identifying", "verifying"]);
   });
 
   it("includes a plugin login.yaml loads from another folder, and ignores folders without index.ts", async () => {

@@ -39,22 +39,25 @@ describe("mermaidStatechart", () => {
     );
   });
 
-  it("nests a method that needs a known user, with its always step, and labels guards with their params", () => {
+  it("nests a method that needs a known user, with its always step, draws the method switch once, and labels guards with their params", () => {
     const diagram = mermaidStatechart(createLoginFlow([{ id: "password", identifiesUser: true }, { id: "totp", identifiesUser: false }]));
     expect(diagram).toContain(
       [
-        '  state "totp" as s_totp {',
-        '    state "identifying" as s_totp__identifying',
-        '    state "verifying" as s_totp__verifying',
-        "    [*] --> s_totp__identifying",
+        '    state "totp" as s_signingIn__totp {',
+        '      state "identifying" as s_signingIn__totp__identifying',
+        '      state "verifying" as s_signingIn__totp__verifying',
+        "      [*] --> s_signingIn__totp__identifying",
+        "    }",
+        "    [*] --> s_signingIn__password",
         "  }",
       ].join("\n"),
     );
-    expect(diagram).toContain("  [*] --> s_password\n  s_authenticated --> [*]\n");
-    expect(diagram).toContain("  s_password --> s_totp : CHOOSE_METHOD [isChosenMethod(method=totp)]\n");
-    expect(diagram).toContain("  s_totp --> s_password : CHOOSE_METHOD [isChosenMethod(method=password)]\n");
-    expect(diagram).toContain("  s_totp__identifying --> s_totp__verifying : always [isUserKnown]\n  s_totp__identifying --> s_totp__verifying : done: identify\n");
-    expect(diagram).toContain("  s_totp__verifying --> s_authenticated : done: totp\n");
+    expect(diagram).toContain("  [*] --> s_signingIn\n  s_authenticated --> [*]\n");
+    // One switch per method, from the state that holds them all: not one per pair of methods.
+    expect(diagram).toContain("  s_signingIn --> s_signingIn__password : CHOOSE_METHOD [isChosenMethod(method=password)]\n  s_signingIn --> s_signingIn__totp : CHOOSE_METHOD [isChosenMethod(method=totp)]\n");
+    expect(diagram.match(/CHOOSE_METHOD/g)).toHaveLength(2);
+    expect(diagram).toContain("  s_signingIn__totp__identifying --> s_signingIn__totp__verifying : always [isUserKnown]\n  s_signingIn__totp__identifying --> s_signingIn__totp__verifying : done: identify\n");
+    expect(diagram).toContain("  s_signingIn__totp__verifying --> s_authenticated : done: totp\n");
     expect(wellFormed(diagram)).toEqual([]);
   });
 
