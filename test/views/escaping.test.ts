@@ -15,7 +15,7 @@ const engine = withTestPartial(createViewEngine({ viewsDir: VIEWS_DIR, strings: 
 // Attributes our templates write; an injected attribute (onclick=…, src=…) is anything else.
 const ATTRIBUTES = new Set([
   "lang", "charset", "http-equiv", "content", "name", "rel", "href", "class", "id", "method", "action", "target",
-  "type", "value", "role", "for", "src", "title", "aria-hidden", "tabindex", "nonce",
+  "type", "value", "role", "for", "src", "title", "aria-hidden", "tabindex", "nonce", "sizes",
 ]);
 const TAGS = new Set(["html", "head", "meta", "title", "link", "body", "main", "footer", "h1", "h2", "p", "div", "section",
   "form", "input", "button", "ul", "li", "a", "label", "noscript", "iframe", "script", "span", "img", "video", "canvas", "strong", "pre"]);
