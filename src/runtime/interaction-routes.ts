@@ -25,6 +25,7 @@ import type { EnrollmentFlowInput } from "../../flows/enrollment.flow.ts";
 import { Interactions } from "./interactions.ts";
 import { clientAddress } from "../security/client-address.ts";
 import type { RunnableFlow } from "./login-flows.ts";
+import { missingCookieReason, redirectWithTestCookie } from "./cookies-blocked.ts";
 
 /** Form fields the runtime itself reads; every other field is event data. */
 const RESERVED_FIELDS = new Set(["csrf", "event", "type"]);
@@ -57,6 +58,21 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", interaction && langOf(interaction));
   }
 
+  /**
+   * The interaction is unknown or not bound to the cookies this request carries. When it is alive and
+   * the browser sent no cookies at all, cookies are the likely cause: find out, and say so.
+   */
+  async function withoutBinding(req: Request, res: Response, id: string): Promise<void> {
+    const unbound = await provider.interactions.peek(id);
+    if (!unbound) return expired(req, res);
+    const reason = missingCookieReason(req);
+    if (reason === "test") return redirectWithTestCookie(provider, req, res);
+    if (reason === "other-browser") return expired(req, res, unbound);
+    const lang = resolveLang(langOf(unbound), req.headers["accept-language"]);
+    const data = { title: views.translate(lang, "error.cookies_title"), error: "cookies_required", description: "", descriptionKey: "error.cookies_required" };
+    writePage(res, 400, views.render("error", data, lang));
+  }
+
   /** A person is looking at these pages: failures (a store outage is a 503) are a page, not JSON. */
   function failed(req: Request, res: Response, err: unknown): void {
     answerWithErrorPage(pages, provider.logger, req, res, err, { reqId: requestIdOf(res), path: req.path });
@@ -65,7 +81,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   async function step(req: Request, res: Response, body?: Record<string, unknown>): Promise<void> {
     const id = String(req.params.id);
     const interaction = await provider.interactions.find(id, provider.cookies.read(req, INTERACTION_COOKIE, interactionPath(id)));
-    if (!interaction) return expired(req, res);
+    if (!interaction) return withoutBinding(req, res, id);
     const flow = provider.flows.get(interaction.flowId);
     // A flow, client or method removed from the configuration since the page was shown ends it; so
     // does the end of the session an enrollment runs in.
