@@ -13,7 +13,9 @@ import type { ViewEngine } from "../views/view-engine.ts";
 import { authenticationResult } from "./authentication-result.ts";
 import { currentView, runFlowStep, type FlowEvent, type StepResult } from "./flow-step.ts";
 import { INTERACTION_COOKIE, interactionPath } from "./interaction-cookie.ts";
-import type { EnrollmentInteraction, Interaction, LoginInteraction } from "./interaction.ts";
+import type { AccountLoginInteraction, EnrollmentInteraction, Interaction, LoginInteraction } from "./interaction.ts";
+import { recordMethodUse } from "./record-method-use.ts";
+import { accountUrl } from "../account/account-params.ts";
 import type { RequestFacts } from "./factor-plugin.ts";
 import { methodRoutesPath } from "./loaded-methods.ts";
 import { currentSession } from "../sessions/current-session.ts";
@@ -105,7 +107,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: interactionPath(interaction.id) }));
       const output = result.snapshot.output as LoginFlowOutput;
       if (interaction.kind === "login") return finishLogin(req, res, interaction, flow, output);
-      if (interaction.kind === "account") return finishAccountLogin(req, res, flow, output);
+      if (interaction.kind === "account") return finishAccountLogin(req, res, interaction, flow, output);
       return finishEnrollment(res, interaction);
     }
     await provider.interactions.save({ ...interaction, flowHash: flow.hash, snapshot: result.persisted });
@@ -127,20 +129,22 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       const error = { error: "login_required", error_description: "the user who logged in is not the one id_token_hint names", iss: provider.issuer };
       return writeAuthorizationResponse(res, pages, request, error, responsePage(req, request, client));
     }
+    recordMethodUse(provider, output);
     await completeAuthorization(provider, pages, req, res, request, { login });
   }
 
   /** Signed in to the account page: the SSO session starts (as after any login), and the page shows. */
-  async function finishAccountLogin(req: Request, res: Response, flow: RunnableFlow, output: LoginFlowOutput): Promise<void> {
+  async function finishAccountLogin(req: Request, res: Response, interaction: AccountLoginInteraction, flow: RunnableFlow, output: LoginFlowOutput): Promise<void> {
     const { cookie } = await startSession(provider, req, authenticationResult(output, flow.methods, provider.clock()));
+    recordMethodUse(provider, output);
     res.appendHeader("Set-Cookie", provider.cookies.set(SESSION_COOKIE, cookie));
-    seeOther(res, paths.account);
+    seeOther(res, accountUrl(interaction.back ?? {}));
   }
 
   /** The method is enrolled (its machine recorded it): back to the account page, which says so. */
   function finishEnrollment(res: Response, interaction: EnrollmentInteraction): void {
     provider.logger.info({ event: "method_enrolled", sub: interaction.sub, method: interaction.method }, "factor method enrolled");
-    seeOther(res, `${paths.account}?enrolled=${encodeURIComponent(interaction.method)}`);
+    seeOther(res, accountUrl(interaction.back ?? {}, { enrolled: interaction.method }));
   }
 
   function render(req: Request, res: Response, interaction: Interaction, flow: RunnableFlow, result: StepResult, status: number, errorKey?: string): void {
