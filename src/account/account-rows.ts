@@ -20,6 +20,8 @@ export interface AccountRow {
   canEnroll: boolean;
   /** The user can remove it here. */
   canRemove: boolean;
+  /** Enrolling again adds one more (a phone, a key) instead of replacing what is there. */
+  addsAnother: boolean;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function accountRows(provider: Provider, views: ViewEngine, sub: st
       setUpNote: setUpBy === undefined ? undefined : noteOf(provider, views, lang, setUpBy),
       canEnroll: own,
       canRemove: own && setUp,
+      addsAnother: plugin.account?.several === true,
     });
   }
   return rows;

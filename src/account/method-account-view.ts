@@ -24,6 +24,8 @@ export type SetUpBy = "directory" | "administrator" | { method: string };
 /** How the account page shows a factor method; every part optional. */
 export interface MethodAccountView {
   setUpBy?: SetUpBy;
+  /** A user may enroll several (phones, security keys): enrolling again adds one rather than replacing it. */
+  several?: boolean;
   /** The user's enrollment record's data as the page lists it; an empty list means nothing is set up. */
   items?(data: unknown): EnrolledItem[];
 }

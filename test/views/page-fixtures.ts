@@ -34,7 +34,7 @@ export function withTestPartial(engine: ViewEngine): ViewEngine {
 export const NONCE = "bm9uY2Utbm9uY2Utbm9uY2U";
 
 const DAY = { iso: "2026-11-21", text: "21 Nov 2026" };
-const NO_ROW = { setUp: false, items: [], canEnroll: false, canRemove: false };
+const NO_ROW = { setUp: false, items: [], canEnroll: false, canRemove: false, addsAnother: false };
 const ACCOUNT_FRAME = { accountUrl: "/account", signOutUrl: "/connect/endsession" };
 
 export const ORDINARY: PageCase[] = [
@@ -140,7 +140,7 @@ export function hostileCases(): PageCase[] {
       csrf: TEXT,
       enrollAction: jsUrl,
       removeUrl: jsUrl,
-      methods: [{ id: TEXT, labelKey: "method.password.label", setUp: true, canEnroll: true, canRemove: true, items: [{ text: TEXT, addedAt: { iso: TEXT, text: TEXT } }], enrolledAt: { iso: TEXT, text: TEXT }, lastUsedAt: { iso: TEXT, text: TEXT }, setUpNote: TEXT }],
+      methods: [{ id: TEXT, labelKey: "method.password.label", setUp: true, canEnroll: true, canRemove: true, addsAnother: true, items: [{ text: TEXT, addedAt: { iso: TEXT, text: TEXT } }], enrolledAt: { iso: TEXT, text: TEXT }, lastUsedAt: { iso: TEXT, text: TEXT }, setUpNote: TEXT }],
     }),
     page("account-remove", "hostile fields", { ...hostileFrame, csrf: TEXT, action: jsUrl, method: TEXT, methodName: TEXT }),
     page("logout-confirm", "hostile fields", { csrf: TEXT, action: jsUrl, clientName: TEXT, cancelUrl: jsUrl }),

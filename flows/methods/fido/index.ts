@@ -30,6 +30,7 @@ const fidoPlugin: FactorPlugin<FidoSettings> = {
   enrollment: fidoEnrollmentMachine,
   // Authenticators have no names under `none` attestation: a synced passkey or a security key, with dates.
   account: {
+    several: true,
     items: (data) =>
       (data as FidoEnrollment).credentials.map((c) => ({
         textKey: c.deviceType === "multiDevice" ? "method.fido.account_passkey" : "method.fido.account_key",

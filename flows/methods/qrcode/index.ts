@@ -45,6 +45,7 @@ const qrcodePlugin: FactorPlugin<QrcodeSettings> = {
   enrollment: qrcodeEnrollmentMachine,
   // The active phones by the name their app gave; revoked ones are kept in the record, not shown.
   account: {
+    several: true,
     items: (data) =>
       (data as DeviceEnrollment).devices.filter((d) => d.revokedAt === undefined).map((d) => ({ text: d.name, addedAt: d.createdAt })),
   },
