@@ -290,19 +290,19 @@ export interface ClientConfig {
  */
 export interface ClientLifetimes {
   /**
-   * A duration: a positive whole number followed by s, m, h or d.
+   * Lifetime of this client's access tokens (a duration such as 15m); default: provider.yaml lifetimes.access_token.
    */
   access_token?: string;
   /**
-   * A duration: a positive whole number followed by s, m, h or d.
+   * Lifetime of this client's ID tokens (a duration such as 15m); default: provider.yaml lifetimes.id_token.
    */
   id_token?: string;
   /**
-   * A duration: a positive whole number followed by s, m, h or d.
+   * Lifetime of this client's refresh tokens (a duration such as 15m); default: provider.yaml lifetimes.refresh_token.
    */
   refresh_token?: string;
   /**
-   * A duration: a positive whole number followed by s, m, h or d.
+   * Lifetime of this client's authorization codes (a duration such as 15m); default: provider.yaml lifetimes.authorization_code.
    */
   authorization_code?: string;
 }
@@ -325,6 +325,9 @@ export interface IdentityScopeConfig {
    * Scope name.
    */
   name: string;
+  /**
+   * What the scope is for, in words (for people reading the configuration).
+   */
   description?: string;
   /**
    * UserInfo claims this scope releases.
@@ -352,18 +355,29 @@ export interface ApiResourceConfig {
    * Resource name: the audience of tokens carrying its scopes, and the introspection user name.
    */
   name: string;
+  /**
+   * What the API is, in words (for people reading the configuration).
+   */
   description?: string;
   /**
    * SHA-256 of the ApiSecret, `sha256:<hex>` (print with `portcullis hash-secret`). Without it the resource cannot introspect.
    */
   api_secret_hash?: string;
   /**
+   * The API scopes of this resource; a token with one of them has the resource in its audience.
+   *
    * @minItems 1
    */
   scopes: ApiScopeConfig[];
 }
 export interface ApiScopeConfig {
+  /**
+   * Scope name, unique across identity and API scopes.
+   */
   name: string;
+  /**
+   * What the scope allows, in words (for people reading the configuration).
+   */
   description?: string;
 }
 
@@ -371,6 +385,9 @@ export interface ApiScopeConfig {
  * config/users.yaml: the embedded employee directory.
  */
 export interface UsersFile {
+  /**
+   * The users who can sign in: one entry per employee.
+   */
   users: UserRecord[];
 }
 export interface UserRecord {
@@ -396,25 +413,61 @@ export interface UserRecord {
  * The userinfo claims of the spec. `sub` comes from the user's `sub`.
  */
 export interface UserClaims {
+  /**
+   * Employee number (claim `emp_no`).
+   */
   emp_no?: string;
+  /**
+   * Full name, shown on the login and account pages (claim `name`).
+   */
   name?: string;
+  /**
+   * Area (claim `area`).
+   */
   area?: string;
+  /**
+   * Business group (claim `bg`).
+   */
   bg?: string;
+  /**
+   * Business unit (claim `bu`).
+   */
   bu?: string;
+  /**
+   * Company (claim `company`).
+   */
   company?: string;
+  /**
+   * Cost code (claim `cost_code`).
+   */
   cost_code?: string;
   /**
    * yyyy/MM/dd
    */
   birthdate?: string;
+  /**
+   * Employee class (claim `class`).
+   */
   class?: string;
+  /**
+   * Job title (claim `job_title`).
+   */
   job_title?: string;
   /**
    * yyyy-MM-dd
    */
   hiredate?: string;
+  /**
+   * E-mail address (claim `email`); the e-mail code method may send to it.
+   */
   email?: string;
+  /**
+   * URL of a picture of the user (claim `picture`).
+   */
   picture?: string;
+  /**
+   * Roles (claim `role`, an array of strings).
+   */
   role?: string[];
 }
 

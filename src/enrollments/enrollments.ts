@@ -22,6 +22,8 @@ export interface Enrollment<Data = unknown> {
 export class Enrollments {
   private readonly records: RecordStore<Enrollment>;
   private readonly locks: RecordStore<true>;
+  /** Last sign-in per method and user (epoch ms), under `used:<method>:<sub>` in the same durable kind. */
+  private readonly uses: RecordStore<number>;
 
   constructor(
     private readonly store: Store,
@@ -29,6 +31,7 @@ export class Enrollments {
   ) {
     this.records = store.namespace("enrollments");
     this.locks = store.namespace("locks");
+    this.uses = store.namespace("enrollments");
   }
 
   /** The enrollments of one method, for its plugin. */
@@ -91,7 +94,23 @@ export class Enrollments {
 
   /** Removes the user's enrollment of the method (operator reset, the user removing it); true when one existed. */
   async remove(method: string, sub: string): Promise<boolean> {
+    await this.uses.delete(usedKey(method, sub));
     return this.records.delete(key(method, sub));
+  }
+
+  /**
+   * Records that the user just signed in with these methods (for "last used" on the account page). One
+   * write per method, kept apart from the plugin's record so it never takes the record's lock or
+   * rewrites its data; the caller does not wait for it.
+   */
+  async markUsed(sub: string, methods: Iterable<string>): Promise<void> {
+    const now = this.clock();
+    await Promise.all([...methods].map((method) => this.uses.set(usedKey(method, sub), now)));
+  }
+
+  /** When the user last signed in with the method (epoch ms), if recorded since markUsed existed. */
+  async lastUsed(method: string, sub: string): Promise<number | undefined> {
+    return this.uses.get(usedKey(method, sub));
   }
 
   /** The user's enrollments among `methods` (the configured ones), in that order. */
@@ -122,3 +141,5 @@ const LOCK_WAIT_MS = 3_000;
 
 // The sub is an employee number from config, the method an id: neither holds ':' (both patterns say so).
 const key = (method: string, sub: string) => `${method}:${sub}`;
+// Two colons: never the key of a record.
+const usedKey = (method: string, sub: string) => `used:${key(method, sub)}`;

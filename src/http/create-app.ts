@@ -18,6 +18,7 @@ import { interactionRoutes, partialName } from "../runtime/interaction-routes.ts
 import { createViewEngine, type ViewEngine } from "../views/view-engine.ts";
 import { VIEWS_DIR } from "../views/views-dir.ts";
 import { handleAsset } from "../views/assets.ts";
+import { handleFavicon } from "../views/favicon.ts";
 import { paths } from "./paths.ts";
 import { join } from "node:path";
 import { accountRoutes } from "../runtime/account-routes.ts";
@@ -76,7 +77,7 @@ function createPagesApp(provider: Provider, views: ViewEngine, pages: BrowserPag
   app.use(requestLog(requestLineLogger(provider.logger), settings.logging.requests));
   app.use(securityHeaders);
   app.use((req, res, next) => {
-    if (!handleAsset(req, res, paths.assets)) next();
+    if (!handleAsset(req, res, paths.assets) && !handleFavicon(req, res)) next();
   });
   app.use(interactionRoutes(provider, views, pages));
   app.use(accountRoutes(provider, views, pages));

@@ -13,6 +13,7 @@ import { loadMessageTexts, type MessageTexts } from "./message-texts.ts";
 import { OneTimeCodes, type CodeRecord } from "./one-time-codes.ts";
 import { SendLimits } from "./send-limits.ts";
 import { createTargetConfirmationMachine } from "../../flows/target-confirmation.machine.ts";
+import type { EnrolledItem } from "../account/method-account-view.ts";
 
 /** What makes one code method differ from another: its channel, its kind of address, its texts. */
 export interface CodeMethodDefinition<Settings extends CodeMethodSettings> {
@@ -28,6 +29,8 @@ export interface CodeMethodDefinition<Settings extends CodeMethodSettings> {
   operatorOption: string;
   /** The delivery adapter for the settings (other than the outbox, which the factory builds). */
   createSender(ctx: PluginContext<Settings>): MessageSender;
+  /** The confirmed address as the account page lists it, masked. */
+  maskTarget(target: string): Pick<EnrolledItem, "text" | "textKey" | "params">;
   /** Where a user without an enrollment gets codes, if anywhere (e-mail: the directory's address). */
   fallbackTarget?(ctx: PluginContext<Settings>, sub: string): string | undefined;
   /** The message for a composed text. */
@@ -62,6 +65,12 @@ export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(defi
     configSchema: definition.configSchema,
     machine: createCodeLoginMachine(definition.id),
     enrollment: createTargetConfirmationMachine(definition.id, definition.normaliseTarget),
+    account: {
+      items: (data) => {
+        const { target, confirmedAt } = data as TargetEnrollment;
+        return [{ ...definition.maskTarget(target), addedAt: confirmedAt }];
+      },
+    },
     actors(ctx) {
       const { provider, settings } = ctx;
       const codes = new OneTimeCodes(

@@ -13,18 +13,23 @@ import type { ViewEngine } from "../views/view-engine.ts";
 import { redirectToInteraction } from "./interaction-cookie.ts";
 import { seeOther } from "../http/see-other.ts";
 import { enrollmentFlowId } from "./login-flows.ts";
+import { accountParams, accountUrl, type AccountParams } from "../account/account-params.ts";
+import { accountRows } from "../account/account-rows.ts";
+import { returnLink } from "../account/return-link.ts";
 
 /**
- * The signed-in user's account page (`/account`): the factor methods config offers for enrollment,
- * which of them the user has enrolled, and buttons to enroll (an enrollment flow in the runtime) or
- * remove them. It needs the browser's SSO session — without one it offers to sign in
- * (`/account/sign-in`, the default login flow) — and its forms carry a CSRF token derived from the
- * session cookie, which a page of another origin can neither read nor compute.
+ * The signed-in user's account page (`/account`): every configured factor method with its state, what
+ * is enrolled (masked), when it was set up and last used, and buttons to enroll (an enrollment flow in
+ * the runtime) or remove it (after a confirmation page); sign out through the end-session endpoint, and
+ * back to the application named by `client_id` (only to what that client registered). It needs the
+ * browser's SSO session — without one it offers to sign in (`/account/sign-in`, the default login
+ * flow) — and its forms carry a CSRF token derived from the session cookie, which a page of another
+ * origin can neither read nor compute. `lang` and `client_id` travel with every link and form.
  */
 export function accountRoutes(provider: Provider, views: ViewEngine, pages: BrowserPages): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: 4096, parameterLimit: 10 });
-  const enrollable = () => [...provider.methods].filter(([, m]) => m.plugin.enrollment !== undefined).map(([id]) => id);
+  const enrollable = () => [...provider.methods].filter(([, m]) => m.plugin.enrollment !== undefined && m.plugin.account?.setUpBy === undefined).map(([id]) => id);
 
   router.get(paths.account, (req, res, next) => {
     show(req, res).catch(next);
@@ -34,6 +39,9 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
   });
   router.post(`${paths.account}/enroll`, form, (req, res, next) => {
     enroll(req, res).catch(next);
+  });
+  router.get(`${paths.account}/remove`, (req, res, next) => {
+    confirmRemove(req, res).catch(next);
   });
   router.post(`${paths.account}/remove`, form, (req, res, next) => {
     remove(req, res).catch(next);
@@ -46,7 +54,9 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     return session;
   }
 
-  const langOf = (req: Request) => resolveLang(typeof req.query.lang === "string" ? req.query.lang : undefined, req.headers["accept-language"]);
+  /** The page's parameters: from the query of a GET, from the form of a POST. */
+  const paramsOf = (req: Request): AccountParams => accountParams(req.method === "POST" ? req.body : req.query, provider.clients);
+  const langOf = (req: Request) => resolveLang(paramsOf(req).lang, req.headers["accept-language"]);
 
   /**
    * Signing in to the account page itself: the default login flow in an interaction of its own kind,
@@ -58,7 +68,8 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
       return pages.error(req, res, 429, "temporarily_unavailable", "too many logins from this address; try again later");
     }
     const flow = provider.flows.get("default")!;
-    const { interaction, browserCookie } = await provider.interactions.create({ kind: "account", lang: langOf(req), flowId: flow.id, flowHash: flow.hash });
+    const back = paramsOf(req);
+    const { interaction, browserCookie } = await provider.interactions.create({ kind: "account", lang: langOf(req), back, flowId: flow.id, flowHash: flow.hash });
     redirectToInteraction(provider, res, interaction.id, browserCookie);
   }
 
@@ -66,24 +77,39 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
   const csrfOf = (req: Request) => storeKeyHash(`account-csrf:${provider.cookies.read(req, SESSION_COOKIE) ?? ""}`);
   const csrfMatches = (req: Request) => typeof req.body?.csrf === "string" && constantTimeEqual(req.body.csrf, csrfOf(req));
 
+  /** Links and hidden fields every account page shares. */
+  function frame(req: Request) {
+    const params = paramsOf(req);
+    const client = params.clientId === undefined ? undefined : provider.clients.get(params.clientId);
+    const back = client && returnLink(client);
+    return {
+      lang: params.lang,
+      clientId: params.clientId,
+      backUrl: back,
+      backName: back === undefined ? undefined : client!.name,
+      accountUrl: accountUrl(params),
+      signOutUrl: accountUrl({ lang: params.lang }, {}, paths.endSession),
+    };
+  }
+
   async function show(req: Request, res: Response): Promise<void> {
+    const lang = langOf(req);
     const session = await currentSession(provider, req);
-    if (!session) return writePage(res, 200, views.render("account", { signInUrl: `${paths.account}/sign-in`, methods: [] }, langOf(req)));
+    if (!session) return writePage(res, 200, views.render("account", { ...frame(req), signInUrl: accountUrl(paramsOf(req), {}, `${paths.account}/sign-in`), methods: [] }, lang));
     const user = provider.users.findBySub(session.sub)!;
-    const ids = enrollable();
-    const enrolled = new Map((await provider.enrollments.list(session.sub, ids)).map((e) => [e.method, e]));
     const notice = typeof req.query.enrolled === "string" ? "account.enrolled_notice" : typeof req.query.removed === "string" ? "account.removed_notice" : undefined;
     const html = views.render(
       "account",
       {
+        ...frame(req),
         userName: user.claims.name ?? user.username,
         csrf: csrfOf(req),
         enrollAction: `${paths.account}/enroll`,
-        removeAction: `${paths.account}/remove`,
+        removeUrl: `${paths.account}/remove`,
         notice,
-        methods: ids.map((id) => ({ id, labelKey: `method.${id}.label`, enrolledAt: enrolled.has(id) ? new Date(enrolled.get(id)!.createdAt).toISOString().slice(0, 10) : undefined })),
+        methods: await accountRows(provider, views, session.sub, lang),
       },
-      langOf(req),
+      lang,
     );
     writePage(res, 200, html);
   }
@@ -106,8 +132,18 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     const form = await methodForm(req, res);
     if (!form) return;
     const flow = provider.flows.get(enrollmentFlowId(form.method))!;
-    const { interaction, browserCookie } = await provider.interactions.create({ kind: "enrollment", ...form, lang: langOf(req), flowId: flow.id, flowHash: flow.hash });
-    redirectToInteraction(provider, res, interaction.id, browserCookie);
+    const created = await provider.interactions.create({ kind: "enrollment", ...form, lang: langOf(req), back: paramsOf(req), flowId: flow.id, flowHash: flow.hash });
+    redirectToInteraction(provider, res, created.interaction.id, created.browserCookie);
+  }
+
+  /** "Remove" on the account page: a page that asks first, whose form posts to `remove`. */
+  async function confirmRemove(req: Request, res: Response): Promise<void> {
+    const session = await signedIn(req, res);
+    if (!session) return;
+    const method = typeof req.query.method === "string" ? req.query.method : "";
+    if (!enrollable().includes(method)) return pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here", paramsOf(req).lang);
+    const data = { ...frame(req), csrf: csrfOf(req), action: `${paths.account}/remove`, method, methodName: views.translate(langOf(req), `method.${method}.label`) };
+    writePage(res, 200, views.render("account-remove", data, langOf(req)));
   }
 
   async function remove(req: Request, res: Response): Promise<void> {
@@ -116,7 +152,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     if (await provider.enrollments.remove(form.method, form.sub)) {
       provider.logger.info({ event: "method_removed", ...form }, "factor method removed by its user");
     }
-    seeOther(res, `${paths.account}?removed=${encodeURIComponent(form.method)}`);
+    seeOther(res, accountUrl(paramsOf(req), { removed: form.method }));
   }
 
   return router;

@@ -3,6 +3,7 @@ import type { AnyActorLogic, AnyStateMachine } from "xstate";
 import type { Provider } from "../provider.ts";
 import type { AttemptLimiter } from "../security/attempt-limiter.ts";
 import type { MethodEnrollments } from "../enrollments/enrollments.ts";
+import type { MethodAccountView } from "../account/method-account-view.ts";
 
 /** The two method classes of the spec: a 2FA login needs one of each. */
 export type FactorClass = "trusted" | "untrusted";
@@ -87,6 +88,12 @@ export interface FactorPlugin<Settings = Record<string, unknown>> {
    * the enrollment is recorded (its actors write it through `enrollments`). Absent: nothing to enroll.
    */
   enrollment?: AnyStateMachine;
+  /**
+   * How the account page shows the method: what the user's record holds (masked where sensitive), or
+   * where the method is set up when it has no enrollment flow of its own. Absent: the page shows the
+   * method's own record by its dates alone.
+   */
+  account?: MethodAccountView;
   /** The actors both machines name, bound to this provider and these settings. */
   actors(context: PluginContext<Settings>): Record<string, AnyActorLogic>;
   /** Handlebars partials by view name (the values of `meta.view` in the machines), as template source. */

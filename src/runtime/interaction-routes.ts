@@ -13,7 +13,9 @@ import type { ViewEngine } from "../views/view-engine.ts";
 import { authenticationResult } from "./authentication-result.ts";
 import { currentView, runFlowStep, type FlowEvent, type StepResult } from "./flow-step.ts";
 import { INTERACTION_COOKIE, interactionPath } from "./interaction-cookie.ts";
-import type { EnrollmentInteraction, Interaction, LoginInteraction } from "./interaction.ts";
+import type { AccountLoginInteraction, EnrollmentInteraction, Interaction, LoginInteraction } from "./interaction.ts";
+import { recordMethodUse } from "./record-method-use.ts";
+import { accountUrl } from "../account/account-params.ts";
 import type { RequestFacts } from "./factor-plugin.ts";
 import { methodRoutesPath } from "./loaded-methods.ts";
 import { currentSession } from "../sessions/current-session.ts";
@@ -25,6 +27,7 @@ import type { EnrollmentFlowInput } from "../../flows/enrollment.flow.ts";
 import { Interactions } from "./interactions.ts";
 import { clientAddress } from "../security/client-address.ts";
 import type { RunnableFlow } from "./login-flows.ts";
+import { missingCookieReason, redirectWithTestCookie } from "./cookies-blocked.ts";
 
 /** Form fields the runtime itself reads; every other field is event data. */
 const RESERVED_FIELDS = new Set(["csrf", "event", "type"]);
@@ -57,6 +60,21 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     pages.error(req, res, 400, "interaction_expired", "this login page is no longer valid", interaction && langOf(interaction));
   }
 
+  /**
+   * The interaction is unknown or not bound to the cookies this request carries. When it is alive and
+   * the browser sent no cookies at all, cookies are the likely cause: find out, and say so.
+   */
+  async function withoutBinding(req: Request, res: Response, id: string): Promise<void> {
+    const unbound = await provider.interactions.peek(id);
+    if (!unbound) return expired(req, res);
+    const reason = missingCookieReason(req);
+    if (reason === "test") return redirectWithTestCookie(provider, req, res);
+    if (reason === "other-browser") return expired(req, res, unbound);
+    const lang = resolveLang(langOf(unbound), req.headers["accept-language"]);
+    const data = { title: views.translate(lang, "error.cookies_title"), error: "cookies_required", description: "", descriptionKey: "error.cookies_required" };
+    writePage(res, 400, views.render("error", data, lang));
+  }
+
   /** A person is looking at these pages: failures (a store outage is a 503) are a page, not JSON. */
   function failed(req: Request, res: Response, err: unknown): void {
     answerWithErrorPage(pages, provider.logger, req, res, err, { reqId: requestIdOf(res), path: req.path });
@@ -65,7 +83,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   async function step(req: Request, res: Response, body?: Record<string, unknown>): Promise<void> {
     const id = String(req.params.id);
     const interaction = await provider.interactions.find(id, provider.cookies.read(req, INTERACTION_COOKIE, interactionPath(id)));
-    if (!interaction) return expired(req, res);
+    if (!interaction) return withoutBinding(req, res, id);
     const flow = provider.flows.get(interaction.flowId);
     // A flow, client or method removed from the configuration since the page was shown ends it; so
     // does the end of the session an enrollment runs in.
@@ -89,7 +107,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: interactionPath(interaction.id) }));
       const output = result.snapshot.output as LoginFlowOutput;
       if (interaction.kind === "login") return finishLogin(req, res, interaction, flow, output);
-      if (interaction.kind === "account") return finishAccountLogin(req, res, flow, output);
+      if (interaction.kind === "account") return finishAccountLogin(req, res, interaction, flow, output);
       return finishEnrollment(res, interaction);
     }
     await provider.interactions.save({ ...interaction, flowHash: flow.hash, snapshot: result.persisted });
@@ -111,20 +129,22 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       const error = { error: "login_required", error_description: "the user who logged in is not the one id_token_hint names", iss: provider.issuer };
       return writeAuthorizationResponse(res, pages, request, error, responsePage(req, request, client));
     }
+    recordMethodUse(provider, output);
     await completeAuthorization(provider, pages, req, res, request, { login });
   }
 
   /** Signed in to the account page: the SSO session starts (as after any login), and the page shows. */
-  async function finishAccountLogin(req: Request, res: Response, flow: RunnableFlow, output: LoginFlowOutput): Promise<void> {
+  async function finishAccountLogin(req: Request, res: Response, interaction: AccountLoginInteraction, flow: RunnableFlow, output: LoginFlowOutput): Promise<void> {
     const { cookie } = await startSession(provider, req, authenticationResult(output, flow.methods, provider.clock()));
+    recordMethodUse(provider, output);
     res.appendHeader("Set-Cookie", provider.cookies.set(SESSION_COOKIE, cookie));
-    seeOther(res, paths.account);
+    seeOther(res, accountUrl(interaction.back ?? {}));
   }
 
   /** The method is enrolled (its machine recorded it): back to the account page, which says so. */
   function finishEnrollment(res: Response, interaction: EnrollmentInteraction): void {
     provider.logger.info({ event: "method_enrolled", sub: interaction.sub, method: interaction.method }, "factor method enrolled");
-    seeOther(res, `${paths.account}?enrolled=${encodeURIComponent(interaction.method)}`);
+    seeOther(res, accountUrl(interaction.back ?? {}, { enrolled: interaction.method }));
   }
 
   function render(req: Request, res: Response, interaction: Interaction, flow: RunnableFlow, result: StepResult, status: number, errorKey?: string): void {

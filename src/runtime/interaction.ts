@@ -1,5 +1,6 @@
 import type { AuthorizationRequest } from "../oauth/authorization-request.ts";
 import type { Lang } from "../views/lang.ts";
+import type { AccountParams } from "../account/account-params.ts";
 
 /**
  * One run of a flow for a person at a browser: a login for an authorize request, a login to the account
@@ -35,6 +36,8 @@ export interface LoginInteraction extends InteractionBase {
 export interface AccountLoginInteraction extends InteractionBase {
   kind: "account";
   lang: Lang;
+  /** The account page's parameters to return with (absent in interactions saved before they existed). */
+  back?: AccountParams;
 }
 
 /** A signed-in user enrolling one factor method (from the account page). */
@@ -43,6 +46,8 @@ export interface EnrollmentInteraction extends InteractionBase {
   sub: string;
   method: string;
   lang: Lang;
+  /** The account page's parameters to return with (absent in interactions saved before they existed). */
+  back?: AccountParams;
 }
 
 /** What the creator of an interaction provides; the store adds id, binding, CSRF token and expiry. */

@@ -43,6 +43,14 @@ export class Interactions {
     return interaction && constantTimeEqual(interaction.browserHash, storeKeyHash(browserCookie)) ? interaction : undefined;
   }
 
+  /**
+   * The interaction whoever asks, without the browser check: only to choose which error page to show
+   * a browser that does not present the binding cookie (and in which language), never to act on it.
+   */
+  async peek(id: string): Promise<Interaction | undefined> {
+    return id.length > 64 ? undefined : this.records.get(id);
+  }
+
   async save(interaction: Interaction): Promise<void> {
     await this.records.set(interaction.id, interaction, Math.max(1, interaction.expiresAt - this.clock()));
     // A step that ran while another request finished the interaction must not bring it back.

@@ -1,3 +1,4 @@
+import type { AccountRow } from "../account/account-rows.ts";
 /**
  * The data contract of each page in views/pages/ (documented again at the top of each template and
  * in views/README.md). Type aliases rather than interfaces so that they fit ViewEngine.render's
@@ -64,17 +65,40 @@ export type EnrollPageData = {
   methodPath?: string;
 };
 
+/** The account pages' parameters and ways out (see src/account/account-params.ts). */
+type AccountFrame = {
+  lang?: string;
+  clientId?: string;
+  /** "Back to {backName}": derived from a registered client only (src/account/return-link.ts). */
+  backUrl?: string;
+  backName?: string;
+  /** The account page with its parameters. */
+  accountUrl: string;
+  /** The end-session endpoint. */
+  signOutUrl: string;
+};
+
 /** `account`: the signed-in user's factor methods, with enroll and remove forms. */
-export type AccountPageData = {
+export type AccountPageData = AccountFrame & {
   /** Set when no one is signed in: the page only offers to sign in there. */
   signInUrl?: string;
   userName?: string;
   csrf?: string;
   enrollAction?: string;
-  removeAction?: string;
+  /** "Remove" leads to <removeUrl>?method=<id>, a page that asks first. */
+  removeUrl?: string;
   /** A UI string key: what the last action did. */
   notice?: string;
-  methods: { id: string; labelKey: string; enrolledAt?: string }[];
+  methods: AccountRow[];
+};
+
+/** `account-remove`: asks before a factor method is removed. */
+export type AccountRemovePageData = AccountFrame & {
+  csrf: string;
+  action: string;
+  method: string;
+  /** The method's label, translated. */
+  methodName: string;
 };
 
 /** `logout-confirm`: asks before an end-session request without a valid id_token_hint. */
@@ -133,6 +157,7 @@ export type PageDataByView = {
   login: LoginPageData;
   enroll: EnrollPageData;
   account: AccountPageData;
+  "account-remove": AccountRemovePageData;
   "logout-confirm": LogoutConfirmPageData;
   "logged-out": LoggedOutPageData;
   "interaction-expired": InteractionExpiredPageData;

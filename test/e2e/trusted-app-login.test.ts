@@ -52,11 +52,11 @@ describe.skipIf(!haveChromium)("trusted-app login in Chromium", () => {
     const page = await context.newPage();
     const problems: string[] = [];
     page.on("console", (m) => {
-      // A failed load is reported below with its URL (browsers ask every site for /favicon.ico).
+      // A failed load is reported below with its URL.
       if ((m.type() === "error" && !m.text().startsWith("Failed to load resource")) || /Content Security Policy/.test(m.text())) problems.push(m.text());
     });
     page.on("response", (r) => {
-      if (r.status() >= 400 && !r.url().endsWith("/favicon.ico")) problems.push(`${r.status()} ${r.url()}`);
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
     });
     page.on("pageerror", (e) => problems.push(e.message));
     return { page, problems };

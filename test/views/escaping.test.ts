@@ -15,10 +15,10 @@ const engine = withTestPartial(createViewEngine({ viewsDir: VIEWS_DIR, strings: 
 // Attributes our templates write; an injected attribute (onclick=…, src=…) is anything else.
 const ATTRIBUTES = new Set([
   "lang", "charset", "http-equiv", "content", "name", "rel", "href", "class", "id", "method", "action", "target",
-  "type", "value", "role", "for", "src", "title", "aria-hidden", "tabindex", "nonce",
+  "type", "value", "role", "for", "src", "title", "aria-hidden", "tabindex", "nonce", "sizes", "aria-label", "datetime",
 ]);
 const TAGS = new Set(["html", "head", "meta", "title", "link", "body", "main", "footer", "h1", "h2", "p", "div", "section",
-  "form", "input", "button", "ul", "li", "a", "label", "noscript", "iframe", "script", "span", "img", "video", "canvas", "strong", "pre"]);
+  "form", "input", "button", "ul", "li", "a", "label", "noscript", "iframe", "script", "span", "img", "video", "canvas", "strong", "pre", "nav", "dl", "dt", "dd", "time"]);
 const URL_ATTRIBUTES = new Set(["href", "src", "action"]);
 
 function decode(value: string): string {

@@ -33,6 +33,10 @@ export function withTestPartial(engine: ViewEngine): ViewEngine {
 
 export const NONCE = "bm9uY2Utbm9uY2Utbm9uY2U";
 
+const DAY = { iso: "2026-11-21", text: "21 Nov 2026" };
+const NO_ROW = { setUp: false, items: [], canEnroll: false, canRemove: false, addsAnother: false };
+const ACCOUNT_FRAME = { accountUrl: "/account", signOutUrl: "/connect/endsession" };
+
 export const ORDINARY: PageCase[] = [
   page("error", "untrusted redirect_uri", { error: "invalid_request", description: "redirect_uri is not registered for this client" }),
   page("error", "translated description", { title: "Sign-in link", error: "invalid_request", description: "", descriptionKey: "error.interaction_expired" }),
@@ -65,13 +69,19 @@ export const ORDINARY: PageCase[] = [
   }),
   page("enroll", "a method's step", { methodLabelKey: "method.password.label", csrf: "csrf-token", action: "/interaction/abc", methodPartial: "method-test", method: { hint: "hint" }, nonce: NONCE }),
   page("account", "one enrolled, one not", {
+    ...ACCOUNT_FRAME,
     userName: "Alice",
     csrf: "csrf-token",
     enrollAction: "/account/enroll",
-    removeAction: "/account/remove",
+    removeUrl: "/account/remove",
     notice: "account.enrolled_notice",
-    methods: [{ id: "password", labelKey: "method.password.label", enrolledAt: "2026-11-21" }, { id: "other", labelKey: "method.password.label" }],
+    methods: [
+      { ...NO_ROW, id: "password", labelKey: "method.password.label", setUp: true, canEnroll: true, canRemove: true, items: [{ text: "Pixel 8", addedAt: DAY }], enrolledAt: DAY, lastUsedAt: DAY },
+      { ...NO_ROW, id: "other", labelKey: "method.password.label", setUpNote: "Set up by your administrator.", lastUsedAt: DAY },
+    ],
   }),
+  page("account", "back to a client, in English", { ...ACCOUNT_FRAME, lang: "en", clientId: "demo-web", backUrl: "https://client.example/", backName: "Demo App", userName: "Alice", csrf: "c", enrollAction: "/account/enroll", removeUrl: "/account/remove", methods: [] }),
+  page("account-remove", "asks first", { ...ACCOUNT_FRAME, lang: "jp", csrf: "csrf-token", action: "/account/remove", method: "totp", methodName: "Authenticator app" }),
   page("diagrams", "the deployment's machines", {
     stylesheetUrl: "/diagrams/diagrams.0123456789abcdef.css",
     diagrams: [
@@ -90,7 +100,7 @@ export const ORDINARY: PageCase[] = [
     scriptUrl: "/diagrams/mermaid.0123456789abcdef.js",
     nonce: NONCE,
   }),
-  page("account", "no one signed in", { signInUrl: "/account/sign-in", methods: [] }),
+  page("account", "no one signed in", { ...ACCOUNT_FRAME, signInUrl: "/account/sign-in", methods: [] }),
   page("interaction-expired", "no way back", {}),
   page("interaction-expired", "with way back", { backUrl: "https://client.example/" }),
 ];
@@ -104,6 +114,7 @@ export const BREAKOUT_URL = `https://client.example/cb?x=</script><script>alert(
 
 export function hostileCases(): PageCase[] {
   const jsUrl = SCRIPT_URLS[0]!;
+  const hostileFrame = { lang: TEXT, clientId: TEXT, backUrl: jsUrl, backName: TEXT, accountUrl: jsUrl, signOutUrl: jsUrl, userName: TEXT };
   const cases: PageCase[] = [
     page("error", "hostile text", { title: TEXT, error: TEXT, description: TEXT }),
     page("error", "hostile text, no title", { error: TEXT, description: TEXT }),
@@ -122,8 +133,16 @@ export function hostileCases(): PageCase[] {
       otherMethods: [{ id: TEXT, labelKey: "method.password.label" }],
     }),
     page("enroll", "hostile fields", { methodLabelKey: "method.password.label", csrf: TEXT, action: jsUrl, errorKey: "error.csrf", methodPartial: "method-test", method: { hint: TEXT }, methodPath: TEXT }),
-    page("account", "hostile sign-in link", { signInUrl: jsUrl, methods: [] }),
-    page("account", "hostile fields", { userName: TEXT, csrf: TEXT, enrollAction: jsUrl, removeAction: jsUrl, methods: [{ id: TEXT, labelKey: "method.password.label", enrolledAt: TEXT }] }),
+    page("account", "hostile sign-in link", { ...hostileFrame, signInUrl: jsUrl, methods: [] }),
+    page("account", "hostile fields", {
+      ...hostileFrame,
+      userName: TEXT,
+      csrf: TEXT,
+      enrollAction: jsUrl,
+      removeUrl: jsUrl,
+      methods: [{ id: TEXT, labelKey: "method.password.label", setUp: true, canEnroll: true, canRemove: true, addsAnother: true, items: [{ text: TEXT, addedAt: { iso: TEXT, text: TEXT } }], enrolledAt: { iso: TEXT, text: TEXT }, lastUsedAt: { iso: TEXT, text: TEXT }, setUpNote: TEXT }],
+    }),
+    page("account-remove", "hostile fields", { ...hostileFrame, csrf: TEXT, action: jsUrl, method: TEXT, methodName: TEXT }),
     page("logout-confirm", "hostile fields", { csrf: TEXT, action: jsUrl, clientName: TEXT, cancelUrl: jsUrl }),
     page("logged-out", "script-ending redirect", { frontChannelUrls: [jsUrl, BREAKOUT_URL], postLogoutRedirectUri: BREAKOUT_URL, nonce: NONCE }),
     page("interaction-expired", "hostile back link", { backUrl: jsUrl }),

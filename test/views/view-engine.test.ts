@@ -22,7 +22,7 @@ function readYamlKeys(lang: string): Record<string, true> {
 
 describe("pages", () => {
   it("has ordinary and hostile test data for every page", () => {
-    expect(engine.views).toEqual(["account", "diagram", "diagrams", "enroll", "error", "form-post", "interaction-expired", "logged-out", "login", "logout-confirm", "top-redirect"]);
+    expect(engine.views).toEqual(["account", "account-remove", "diagram", "diagrams", "enroll", "error", "form-post", "interaction-expired", "logged-out", "login", "logout-confirm", "top-redirect"]);
     expect(new Set(ORDINARY.map((c) => c.view))).toEqual(new Set(engine.views));
     expect(new Set(hostileCases().map((c) => c.view))).toEqual(new Set(engine.views));
   });

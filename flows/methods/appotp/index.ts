@@ -3,6 +3,7 @@ import { fromPromise } from "xstate";
 import type { FactorPlugin } from "../../../src/runtime/factor-plugin.ts";
 import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
 import { appotpMachine } from "./appotp.machine.ts";
+import { DEVICE_ENROLLMENT_METHOD } from "../../../src/trusted-app/device-registry.ts";
 
 /**
  * Trusted-app dynamic code (trusted class): a TOTP (6 digits, 30 s, ±1 step) from the seed the
@@ -29,6 +30,8 @@ const appotpPlugin: FactorPlugin = {
       }),
     };
   },
+  // The phones the qrcode method enrolled produce the codes: set up (and removed) there.
+  account: { setUpBy: { method: DEVICE_ENROLLMENT_METHOD } },
   views: { code: readFileSync(new URL("./code.hbs", import.meta.url), "utf8") },
 };
 

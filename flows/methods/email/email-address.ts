@@ -10,3 +10,13 @@ export function normaliseEmailAddress(typed: string): string | undefined {
   const at = trimmed.lastIndexOf("@");
   return `${trimmed.slice(0, at)}@${trimmed.slice(at + 1).toLowerCase()}`;
 }
+
+/**
+ * The address as the account page shows it: the first character of the local part and the domain
+ * (`a•••@example.com`) — enough for the user to recognise it, little for someone looking over their
+ * shoulder.
+ */
+export function maskEmailAddress(address: string): string {
+  const at = address.lastIndexOf("@");
+  return `${[...address.slice(0, at)][0] ?? ""}•••${address.slice(at)}`;
+}

@@ -2,7 +2,7 @@ import { createSmtpSender, smtpSchema, type SmtpSettings } from "../../../src/de
 import { outboxSchema, type OutboxSettings } from "../../../src/delivery/outbox.ts";
 import { createCodeMethodPlugin } from "../../../src/one-time-codes/code-method-plugin.ts";
 import { codeMethodSchema, type CodeMethodSettings } from "../../../src/one-time-codes/code-method-settings.ts";
-import { normaliseEmailAddress } from "./email-address.ts";
+import { maskEmailAddress, normaliseEmailAddress } from "./email-address.ts";
 
 type EmailSettings = CodeMethodSettings<SmtpSettings | OutboxSettings> & {
   /** Send to the directory's `email` claim when the user has not confirmed an address (default true). */
@@ -23,6 +23,7 @@ const emailPlugin = createCodeMethodPlugin<EmailSettings>({
   i18n: new URL("./i18n/", import.meta.url),
   field: { inputType: "email", autocomplete: "email" },
   normaliseTarget: normaliseEmailAddress,
+  maskTarget: (address) => ({ text: maskEmailAddress(address) }),
   operatorOption: "address",
   createSender: ({ settings }) => createSmtpSender(settings.delivery as SmtpSettings),
   fallbackTarget({ provider, settings }, sub) {

@@ -96,6 +96,8 @@ const facePlugin: FactorPlugin<FaceSettings> = {
       }),
     };
   },
+  // The reference is recorded by an operator (`portcullis methods enroll USER face key=…`).
+  account: { setUpBy: "administrator" },
   views: { capture: readFileSync(new URL("./capture.hbs", import.meta.url), "utf8") },
   routes(ctx) {
     // Built once when the provider starts serving: the moment to say that any face passes.

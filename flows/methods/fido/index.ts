@@ -8,6 +8,7 @@ import { fidoRoutes } from "./fido-routes.ts";
 import { fidoConfigSchema, relyingParty, type FidoSettings } from "./fido-settings.ts";
 import { fidoMachine, type FidoVerdict } from "./fido.machine.ts";
 import { startRegistration, verifyRegistration } from "./registration.ts";
+import type { FidoEnrollment } from "./fido-enrollment-record.ts";
 
 const view = (file: string) => readFileSync(new URL(file, import.meta.url), "utf8");
 
@@ -27,6 +28,16 @@ const fidoPlugin: FactorPlugin<FidoSettings> = {
   configSchema: fidoConfigSchema,
   machine: fidoMachine,
   enrollment: fidoEnrollmentMachine,
+  // Authenticators have no names under `none` attestation: a synced passkey or a security key, with dates.
+  account: {
+    several: true,
+    items: (data) =>
+      (data as FidoEnrollment).credentials.map((c) => ({
+        textKey: c.deviceType === "multiDevice" ? "method.fido.account_passkey" : "method.fido.account_key",
+        addedAt: c.createdAt,
+        lastUsedAt: c.lastUsedAt,
+      })),
+  },
   actors: (context) => {
     const rp = relyingParty(context.settings, context.provider.issuer);
     const deps = { context, rp, decoys: new DecoyCredentials(context.provider) };

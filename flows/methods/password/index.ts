@@ -17,6 +17,8 @@ const passwordPlugin: FactorPlugin = {
       sub: await verifyUserPassword(provider, attempts, input.username, input.password),
     })),
   }),
+  // Passwords live in the directory (users.yaml): the page says so and offers no action.
+  account: { setUpBy: "directory" },
   views: { password: readFileSync(new URL("./password.hbs", import.meta.url), "utf8") },
 };
 

@@ -6,6 +6,7 @@ import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
 import { qrcodeMachine, type CheckedChallenge, type NewChallenge } from "./qrcode.machine.ts";
 import { qrcodeEnrollmentMachine, type CheckedEnrollment } from "./qrcode-enrollment.machine.ts";
 import { qrcodeRoutes } from "./qrcode-routes.ts";
+import type { DeviceEnrollment } from "../../../src/trusted-app/device-registry.ts";
 
 /** The method's settings in config/login.yaml (`methods.qrcode`). */
 export interface QrcodeSettings {
@@ -42,6 +43,12 @@ const qrcodePlugin: FactorPlugin<QrcodeSettings> = {
   },
   machine: qrcodeMachine,
   enrollment: qrcodeEnrollmentMachine,
+  // The active phones by the name their app gave; revoked ones are kept in the record, not shown.
+  account: {
+    several: true,
+    items: (data) =>
+      (data as DeviceEnrollment).devices.filter((d) => d.revokedAt === undefined).map((d) => ({ text: d.name, addedAt: d.createdAt })),
+  },
   actors: ({ provider, settings }) => {
     const app = trustedApp(provider);
     const challengeTtl = parseDuration(settings.challenge_ttl) * 1000;

@@ -2,7 +2,7 @@ import { createHttpSmsSender, httpGatewaySchema, type HttpGatewaySettings } from
 import { outboxSchema, type OutboxSettings } from "../../../src/delivery/outbox.ts";
 import { createCodeMethodPlugin } from "../../../src/one-time-codes/code-method-plugin.ts";
 import { codeMethodSchema, type CodeMethodSettings } from "../../../src/one-time-codes/code-method-settings.ts";
-import { normalisePhoneNumber } from "./phone-number.ts";
+import { lastDigitsOf, normalisePhoneNumber } from "./phone-number.ts";
 
 type SmsSettings = CodeMethodSettings<HttpGatewaySettings | OutboxSettings>;
 
@@ -18,6 +18,7 @@ const smsPlugin = createCodeMethodPlugin<SmsSettings>({
   i18n: new URL("./i18n/", import.meta.url),
   field: { inputType: "tel", autocomplete: "tel" },
   normaliseTarget: normalisePhoneNumber,
+  maskTarget: (number) => ({ textKey: "method.sms.account_number", params: { digits: lastDigitsOf(number) } }),
   operatorOption: "phone",
   createSender: ({ settings, methodId }) => createHttpSmsSender(settings.delivery as HttpGatewaySettings, `methods.${methodId}.delivery`),
   // The last line binds the code to this provider's origin (origin-bound one-time codes): phones

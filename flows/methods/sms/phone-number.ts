@@ -8,3 +8,12 @@ export function normalisePhoneNumber(typed: string): string | undefined {
   const compact = typed.trim().replace(/[\s().-]/g, "").replace(/^00/, "+");
   return /^\+[1-9][0-9]{6,14}$/.test(compact) ? compact : undefined;
 }
+
+/**
+ * The last digits of an E.164 number, which the account page shows ("ending in 0123"): four of a
+ * number of ten digits or more, two of a shorter one, so that most of it stays hidden.
+ */
+export function lastDigitsOf(number: string): string {
+  const digits = number.replace(/\D/g, "");
+  return digits.slice(digits.length >= 10 ? -4 : -2);
+}
