@@ -3,9 +3,11 @@ import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parse } from "yaml";
 import { createLoginFlow } from "../../flows/login.flow.ts";
+import { createLoginTypeFlow, isMethodFlowKind } from "../../flows/login-type-flow.ts";
+import type { AnyStateMachine } from "xstate";
 import type { FactorPlugin } from "../runtime/factor-plugin.ts";
 import { METHODS_DIR } from "../runtime/method-plugins.ts";
-import { catalogMachines, type DrawableMachine } from "./machine-catalog.ts";
+import { catalogMachines, type DrawableMachine, type LoginFlowKind } from "./machine-catalog.ts";
 
 /** The demo configuration at the repository root (`config/`). */
 export const DEMO_CONFIG_DIR = fileURLToPath(new URL("../../config/", import.meta.url));
@@ -35,12 +37,17 @@ export async function discoverMachines(options: DiscoveryOptions = {}): Promise<
     if (typeof from !== "string" || plugins.has(id)) continue;
     plugins.set(id, await importPlugin(isAbsolute(from) ? from : resolve(configDir, from), id));
   }
-  const flowMethods = login.default_flow.methods.map((id) => {
-    const plugin = plugins.get(id);
-    if (!plugin) throw new Error(`config/login.yaml: default_flow names "${id}", which no plugin folder provides`);
-    return { id, identifiesUser: plugin.identifiesUser };
-  });
-  return catalogMachines({ loginFlows: [["default", createLoginFlow(flowMethods)]], plugins });
+  const flowMethods = (ids: readonly string[], where: string) =>
+    ids.map((id) => {
+      const plugin = plugins.get(id);
+      if (!plugin) throw new Error(`config/login.yaml: ${where} names "${id}", which no plugin folder provides`);
+      return { id, identifiesUser: plugin.identifiesUser, class: plugin.class };
+    });
+  const loginFlows: [string, AnyStateMachine, LoginFlowKind][] = [["default", createLoginFlow(flowMethods(login.default_flow.methods, "default_flow")), "login"]];
+  for (const [name, type] of Object.entries(login.login_types)) {
+    if (isMethodFlowKind(type.flow)) loginFlows.push([name, createLoginTypeFlow(type.flow, flowMethods(type.methods ?? [], `login_types.${name}`)), `login_${type.flow}`]);
+  }
+  return catalogMachines({ loginFlows, plugins });
 }
 
 /** The folders under `dir` that hold a plugin (an index.ts), sorted. */
@@ -60,13 +67,14 @@ async function importPlugin(dir: string, id: string): Promise<FactorPlugin> {
 interface LoginYaml {
   methods: Record<string, { from?: unknown } | null>;
   default_flow: { methods: string[] };
+  login_types: Record<string, { flow: string; methods?: string[] }>;
 }
 
-// Only the two keys the drawing needs; the provider's loader validates the whole file.
+// Only the keys the drawing needs; the provider's loader validates the whole file.
 function readLoginYaml(configDir: string): LoginYaml {
   const file = join(configDir, "login.yaml");
   const parsed = parse(readFileSync(file, "utf8")) as Partial<LoginYaml> | null;
   const methods = parsed?.default_flow?.methods;
   if (!Array.isArray(methods) || methods.some((id) => typeof id !== "string")) throw new Error(`${file}: default_flow.methods must be a list of method ids`);
-  return { methods: parsed?.methods ?? {}, default_flow: { methods } };
+  return { methods: parsed?.methods ?? {}, default_flow: { methods }, login_types: parsed?.login_types ?? {} };
 }

@@ -4,7 +4,10 @@ import { identifyUserMachine } from "../../flows/identify-user.machine.ts";
 import type { FactorPlugin } from "../runtime/factor-plugin.ts";
 
 /** What a machine is, for its one-line description (`diagrams.kind.<kind>` in views/i18n). */
-export type DiagramKind = "login" | "identify" | "enrollment" | "method" | "method_enrollment";
+export type DiagramKind = "login" | "login_two_factor" | "login_second_factor" | "identify" | "enrollment" | "method" | "method_enrollment";
+
+/** The kind of login flow a diagram shows: the default (one factor) or a login type's. */
+export type LoginFlowKind = Extract<DiagramKind, `login${string}`>;
 
 /** A machine to draw (and to path-test). */
 export interface DrawableMachine {
@@ -21,8 +24,8 @@ export const descriptionKey = (kind: DiagramKind) => `diagrams.kind.${kind}`;
 
 /** The machines of a deployment or of the repository, before they are named and ordered. */
 export interface MachineSources {
-  /** Login flows by flow id (login.yaml's default flow is "default"). */
-  loginFlows: Iterable<readonly [string, AnyStateMachine]>;
+  /** Login flows by flow id (login.yaml's default flow is "default"; a login type's is its name), with their kind (default "login"). */
+  loginFlows: Iterable<readonly [string, AnyStateMachine, LoginFlowKind?]>;
   /** Factor plugins by method id. */
   plugins: Iterable<readonly [string, FactorPlugin]>;
 }
@@ -32,15 +35,17 @@ export interface MachineSources {
 const ENROLLMENT_PLACEHOLDER = "methodEnrollment";
 
 /**
- * Every machine to draw, named and in a fixed order: the login flows, the built-in identify-user
+ * Every machine to draw, named and in a fixed order: the login flows (the default first), the built-in identify-user
  * step, the enrollment flow, then each factor method's machine and enrollment machine by method id.
  * Both the docs (discover-machines.ts) and a running provider (deployment-machines.ts) list their
  * machines through here, so a diagram has the same name in docs/diagrams/ and under /diagrams.
  */
 export function catalogMachines(sources: MachineSources): DrawableMachine[] {
   const machines: DrawableMachine[] = [];
-  for (const [flowId, machine] of sortedById(sources.loginFlows)) {
-    machines.push({ name: flowId === "default" ? "login" : `login-${nameSegment(flowId)}`, kind: "login", subject: flowId, machine });
+  // The default flow first, then the login types by name.
+  const loginFlows = sortedById(sources.loginFlows).sort(([a], [b]) => Number(b === "default") - Number(a === "default"));
+  for (const [flowId, machine, kind] of loginFlows) {
+    machines.push({ name: flowId === "default" ? "login" : `login-${nameSegment(flowId)}`, kind: kind ?? "login", subject: flowId, machine });
   }
   machines.push({ name: "identify-user", kind: "identify", subject: "", machine: identifyUserMachine });
   machines.push({ name: "enrollment", kind: "enrollment", subject: "", machine: createEnrollmentFlow(ENROLLMENT_PLACEHOLDER) });
@@ -64,6 +69,6 @@ function nameSegment(id: string): string {
   return id.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "x";
 }
 
-function sortedById<T>(entries: Iterable<readonly [string, T]>): (readonly [string, T])[] {
+function sortedById<E extends readonly [string, ...unknown[]]>(entries: Iterable<E>): E[] {
   return [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -37,8 +37,13 @@ const machines = [...discovered, ...testPluginMachines, everyMethodLoginFlow];
 describe("the machine list", () => {
   it("has the flows, the built-in machines and every plugin folder", () => {
     const names = discovered.map((m) => m.name);
-    expect(names.slice(0, 3)).toEqual(["login", "identify-user", "enrollment"]);
+    const builtIn = names.indexOf("identify-user");
+    expect(names[0]).toBe("login");
+    expect(names.slice(builtIn, builtIn + 2)).toEqual(["identify-user", "enrollment"]);
+    expect(names.slice(1, builtIn).every((name) => name.startsWith("login-"))).toBe(true);
     expect(names).toContain("method-password");
+    // Every login type of the demo's login.yaml that runs methods has its flow drawn and path-tested.
+    for (const type of ["2fa", "mfa", "mfaacmeotp", "mfascan", "mfatotp", "mfafido", "mfamail", "mfasms", "mfaacmeapp", "myvendor"]) expect(names).toContain(`login-${type}`);
     for (const id of allPlugins) expect(names).toContain(`method-${id}`);
     expect(testPluginMachines.map((m) => m.name)).toEqual(["method-pin", "method-pin-enrollment"]);
   });

@@ -1,0 +1,94 @@
+import { assign, createMachine, setup, type AnyStateMachine } from "xstate";
+import type { FactorClass, MethodInput, MethodOutput } from "../src/runtime/factor-plugin.ts";
+import { IDENTIFY_USER } from "./identify-user.machine.ts";
+
+/**
+ * What every login flow (single factor, two factors, second factor) shares: its input, context, output
+ * and events, and the guards and actions that run methods. The flows differ only in how they arrange
+ * method groups (method-group.ts), so one setup serves them all and a guard means the same everywhere.
+ */
+
+/** What a login flow receives from the runtime. */
+export interface LoginFlowInput {
+  loginHint?: string;
+  /** The user already known: the SSO session's user when a login steps up. */
+  sub?: string;
+  /** The classes still to pass (two-factor flows; default both): a step-up passes only what the session lacks. */
+  missingClasses?: readonly FactorClass[];
+}
+
+/** The flow's result: who logged in and the methods they passed, in order (the runtime derives amr and acr). */
+export interface LoginFlowOutput {
+  sub: string;
+  methods: string[];
+  /** What methods reported beyond the user, by method id (the face check's `faceid`), for claims. */
+  evidence?: Record<string, Record<string, unknown>>;
+}
+
+export interface LoginFlowContext {
+  loginHint?: string;
+  sub?: string;
+  methods: string[];
+  evidence?: Record<string, Record<string, unknown>>;
+  missingClasses: FactorClass[];
+}
+
+export type LoginFlowEvent = { type: "CHOOSE_METHOD"; method?: string } | { type: "START_OVER" };
+
+/** A method as a flow sees it. */
+export interface FlowMethod {
+  id: string;
+  /** False for a method that verifies a known user (TOTP, SMS): the flow identifies the user first. */
+  identifiesUser: boolean;
+  /** The method's class (two-factor flows group methods by it). */
+  class?: FactorClass;
+}
+
+// The flow names each method's machine by the method id; the runtime provides the plugin's machine.
+// It never imports a method: a placeholder stands for each until then.
+const methodPlaceholder: AnyStateMachine = createMachine({ id: "method-placeholder" });
+
+const BOTH_CLASSES: readonly FactorClass[] = ["trusted", "untrusted"];
+
+/** The setup every login flow is built from, with a placeholder actor per method (and the identify step). */
+export function loginFlowSetup(methods: readonly FlowMethod[]) {
+  return setup({
+    types: {
+      context: {} as LoginFlowContext,
+      input: {} as LoginFlowInput,
+      output: {} as LoginFlowOutput,
+      events: {} as LoginFlowEvent,
+    },
+    actors: Object.fromEntries([IDENTIFY_USER, ...methods.map(({ id }) => id)].map((id) => [id, methodPlaceholder])),
+    guards: {
+      isChosenMethod: ({ event }, params: { method: string }) => event.type === "CHOOSE_METHOD" && event.method === params.method,
+      isUserKnown: ({ context }) => context.sub !== undefined,
+      /** The method's user is the one the flow already knows (or the flow knew none): a second factor verifies the first's user. */
+      isSameUser: ({ context }, params: { sub: string }) => context.sub === undefined || context.sub === params.sub,
+      isMissingBoth: ({ context }) => BOTH_CLASSES.every((c) => context.missingClasses.includes(c)),
+      isMissing: ({ context }, params: { class: FactorClass }) => context.missingClasses.includes(params.class),
+    },
+    actions: {
+      setIdentifiedUser: assign({ sub: ({ event }) => (event as unknown as { output: MethodOutput }).output.sub }),
+      recordMethod: assign(({ context }, params: { method: string; class?: FactorClass; output: MethodOutput }) => {
+        const { sub, ...evidence } = params.output;
+        const kept = Object.keys(evidence).length > 0 ? { evidence: { ...context.evidence, [params.method]: evidence } } : {};
+        const missingClasses = context.missingClasses.filter((c) => c !== params.class);
+        return { sub, methods: [...context.methods, params.method], missingClasses, ...kept };
+      }),
+    },
+  });
+}
+
+/** The context a flow starts from. */
+export function initialContext(input: LoginFlowInput): LoginFlowContext {
+  return { loginHint: input.loginHint, sub: input.sub, methods: [], missingClasses: [...(input.missingClasses ?? BOTH_CLASSES)] };
+}
+
+/** The flow's output once authenticated. */
+export function loginOutput({ context }: { context: LoginFlowContext }): LoginFlowOutput {
+  return { sub: context.sub!, methods: context.methods, ...(context.evidence && { evidence: context.evidence }) };
+}
+
+/** The input a method machine gets: the hint, and the user when one is known (a second factor verifies that user). */
+export const methodInput = ({ context }: { context: LoginFlowContext }): MethodInput => ({ loginHint: context.loginHint, sub: context.sub });
