@@ -22,7 +22,7 @@ export const refreshTokenGrant: GrantHandler = async ({ provider, client, params
   // RFC 6749 §6: the scope may only narrow; the successor keeps the whole grant.
   const scopes = grantedScope(params.get("scope"), grant.scopes);
 
-  const accessToken = plannedAccessToken(provider.clock, client.lifetimes.accessToken);
+  const accessToken = plannedAccessToken(provider.clock, client.lifetimes.accessToken, grant.familyId);
   const rotation = await provider.refreshTokens.rotate(token, accessToken);
   if (rotation === undefined) throw invalidGrant(UNUSABLE);
 
