@@ -25,8 +25,10 @@ export interface LoadJob {
  * The browser journeys of the code-flow load generator (workers/flow-generator.ts):
  * - sso: a browser with an SSO session: authorize (303 with a code) → token (ID token + access token).
  * - login: a fresh browser: authorize → login page → password form → token.
+ * - refresh: a client holding a refresh token: token (refresh_token grant: ID token, access token and
+ *   the next refresh token).
  */
-export type FlowKind = "sso" | "login";
+export type FlowKind = "sso" | "login" | "refresh";
 
 /**
  * How an sso virtual user gets its session before the load: the provider's login page, or the code-flow
@@ -38,7 +40,7 @@ export type SessionSource = "login-page" | "bench-endpoint";
 export interface FlowJob {
   baseUrl: string;
   flow: FlowKind;
-  /** sso only. */
+  /** sso and refresh. */
   sessionFrom: SessionSource;
   /** Virtual users, each a loop of flows on its own keep-alive connection. */
   users: number;
