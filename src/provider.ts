@@ -9,6 +9,7 @@ import { JwsSigner } from "./tokens/jws-signer.ts";
 import { AccessTokenIssuer } from "./tokens/access-token.ts";
 import { AccessTokenVerifier } from "./tokens/access-token-verifier.ts";
 import { AccessTokenDenylist } from "./tokens/access-token-denylist.ts";
+import { EndedSessions } from "./sessions/ended-sessions.ts";
 import { ClientRegistry } from "./oauth/client-registry.ts";
 import { ScopeRegistry } from "./oauth/scope-registry.ts";
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
@@ -50,6 +51,7 @@ export interface Provider {
   readonly accessTokenVerifier: AccessTokenVerifier;
   readonly accessTokenDenylist: AccessTokenDenylist;
   readonly refreshTokens: RefreshTokens;
+  readonly endedSessions: EndedSessions;
   readonly codes: AuthorizationCodes;
   readonly idTokens: IdTokenIssuer;
   /** Failed password checks per account: the password method's limit, which the password grant shares. */
@@ -125,6 +127,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist),
     accessTokenDenylist: denylist,
     refreshTokens: new RefreshTokens(store, clock, denylist),
+    endedSessions: new EndedSessions(store, clients.all()),
     codes: new AuthorizationCodes(store, clock),
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
     passwordAttempts: new AttemptLimiter(store.namespace("rateLimits"), "method:password", attempts.max_failures, parseDuration(attempts.window) * 1000),

@@ -52,6 +52,11 @@ async function liveGrant(provider: Provider, token: string, client: Client): Pro
     await provider.refreshTokens.revokeFamily(grant);
     throw invalidGrant(UNUSABLE);
   }
+  // The SSO session the family was issued from has ended, and the client's refresh tokens end with it.
+  if (client.refreshTokenEndsWithSession && grant.sid !== undefined && (await provider.endedSessions.hasEnded(grant.sid))) {
+    await provider.refreshTokens.revokeFamily(grant);
+    throw invalidGrant(UNUSABLE);
+  }
   // The store's TTL already ends the family; this holds to the provider's clock as well.
   if (grant.expiresAt <= provider.clock()) throw invalidGrant(UNUSABLE);
   // An operator who turns offline access off for a client ends its refreshes too.
