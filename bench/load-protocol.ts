@@ -72,6 +72,11 @@ export interface LoadResult {
   warmupFailures: number;
   /** Status codes seen in the window (flows: "<step> <status>"). */
   statusCodes: Record<string, number>;
+  /**
+   * Flows only, for windows of two slices (bench/timeline.ts) or more: each slice's completed flows and
+   * the server's CPU time per flow, in order, to show whether the server slows down as the run goes on.
+   */
+  timeline?: Array<{ seconds: number; units: number; serverCpuUsPerUnit: number }>;
   /** Flows only: latency of each request of the flow, over the flows completed in the window. */
   steps?: Record<string, LoadResult["latencyMs"]>;
   /** Server CPU time / wall time in the window: ~1.0 means its core was saturated. */

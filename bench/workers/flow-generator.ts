@@ -4,6 +4,7 @@ import { Browser, FlowError, RequestTimeout, httpSender, logInAndRedeem, oneConn
 import { DEMO_USERS, DEMO_WEB } from "../demo-accounts.ts";
 import type { FlowJob, LoadResult } from "../load-protocol.ts";
 import { firstRefreshToken, refreshGrant } from "../refresh-flow.ts";
+import { startTimeline } from "../timeline.ts";
 import { Latencies, openWindow } from "../window.ts";
 
 /**
@@ -122,7 +123,9 @@ const loops = virtualUsers.map(loop);
 await sleep(job.warmupSeconds * 1000);
 phase = "window";
 const recorded = openWindow(job.serverPid, job.serverCpu);
+const timeline = startTimeline(job.serverPid, () => counts.ok);
 await sleep(job.durationSeconds * 1000);
+const slices = timeline.stop();
 const { wallSeconds, ...cpu } = recorded.close(counts.ok);
 phase = "drain";
 await Promise.all(loops);
@@ -140,6 +143,7 @@ const output: LoadResult = {
   timeouts: counts.timeouts,
   warmupFailures: counts.warmupFailures,
   statusCodes,
+  ...(slices.length >= 2 && { timeline: slices }),
   steps: Object.fromEntries([...stepLatencies].map(([step, latencies]) => [step, latencies.summary()])),
   ...cpu,
 };

@@ -21,13 +21,17 @@ describe("the refresh load", () => {
   });
   afterAll(() => stop(ceiling));
 
-  it("loops refreshes on rotated tokens for a whole window without a failure", async () => {
-    const job: FlowJob = { baseUrl, flow: "refresh", sessionFrom: "bench-endpoint", users: 3, warmupSeconds: 1, durationSeconds: 2, serverPid: ceiling.pid!, serverCpu: 0 };
+  it("loops refreshes on rotated tokens for a whole window without a failure, and shows the window slice by slice", async () => {
+    // Two 10 s slices (bench/timeline.ts).
+    const job: FlowJob = { baseUrl, flow: "refresh", sessionFrom: "bench-endpoint", users: 3, warmupSeconds: 1, durationSeconds: 20, serverPid: ceiling.pid!, serverCpu: 0 };
     const generator = worker("flow-generator.ts", [JSON.stringify(job)]);
     const result = await firstJsonLine<LoadResult>(generator, "flow generator");
     expect({ unexpected: result.non2xx, errors: result.errors, timeouts: result.timeouts, warmupFailures: result.warmupFailures }).toEqual({ unexpected: 0, errors: 0, timeouts: 0, warmupFailures: 0 });
     expect(result.ok).toBeGreaterThan(0);
     expect(Object.keys(result.statusCodes)).toEqual(["refresh 200"]);
     expect(Object.keys(result.steps ?? {})).toEqual(["refresh"]);
-  }, 60_000);
+    expect(result.timeline).toHaveLength(2);
+    expect(result.timeline!.reduce((sum, slice) => sum + slice.units, 0)).toBe(result.ok);
+    for (const slice of result.timeline!) expect(slice.serverCpuUsPerUnit).toBeGreaterThan(0);
+  }, 120_000);
 });
