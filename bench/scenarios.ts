@@ -148,6 +148,7 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     // A refreshed ID token and an access token (the refresh token is opaque, not signed).
     floorOps: 2,
     users: "flow",
+    noTarget: "judged against the code flow (SSO) in the same run: at least its ratio per signature, and flat over a long window (docs/performance.md, \"Refresh\")",
     ceiling: { label: "ceiling: minimal node:http refresh", worker: "ceiling-refresh.ts" },
   },
   code_flow_login: {
