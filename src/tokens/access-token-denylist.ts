@@ -43,8 +43,12 @@ export function familyJti(familyId: string, id: string): string {
   return `${familyId}.${id}`;
 }
 
-/** The family a jti names, if it is a family's (family ids are base64url: no "."). */
-function familyOfJti(jti: string): string | undefined {
+/**
+ * The family a jti names, if it is a family's (family ids are base64url: no "."). Callers that have not
+ * checked the claim's type pass what the token held: anything but a string names no family.
+ */
+function familyOfJti(jti: unknown): string | undefined {
+  if (typeof jti !== "string") return undefined;
   const dot = jti.indexOf(".");
   return dot > 0 ? jti.slice(0, dot) : undefined;
 }
