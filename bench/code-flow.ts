@@ -203,26 +203,35 @@ export async function redeemCode(send: Send, code: string, pkce?: { verifier: st
     client_secret: DEMO_WEB.clientSecret,
     ...(pkce ? { code_verifier: pkce.verifier } : {}),
   }).toString();
-  const res = await send("token", "POST", TOKEN_PATH, { "content-type": "application/x-www-form-urlencoded" }, form);
-  if (res.status !== 200) throw new FlowError("token", res.status, `expected 200, got ${res.status}: ${res.body.slice(0, 200)}`);
+  return tokenRequest(send, "token", form, []);
+}
+
+/**
+ * POSTs a token request as `step`: the tokens of a 200 JSON answer with an id_token, an access_token and
+ * every one of `members`; a FlowError for anything else.
+ */
+export async function tokenRequest(send: Send, step: string, form: string, members: readonly string[]): Promise<Tokens> {
+  const res = await send(step, "POST", TOKEN_PATH, { "content-type": "application/x-www-form-urlencoded" }, form);
+  if (res.status !== 200) throw new FlowError(step, res.status, `expected 200, got ${res.status}: ${res.body.slice(0, 200)}`);
   let tokens: Partial<Tokens>;
   try {
     tokens = JSON.parse(res.body) as Partial<Tokens>;
   } catch {
-    throw new FlowError("token", res.status, `the response is not JSON: ${res.body.slice(0, 200)}`);
+    throw new FlowError(step, res.status, `the response is not JSON: ${res.body.slice(0, 200)}`);
   }
-  if (typeof tokens.id_token !== "string" || typeof tokens.access_token !== "string") {
-    throw new FlowError("token", res.status, `expected an id_token and an access_token: ${res.body.slice(0, 200)}`);
+  for (const member of ["id_token", "access_token", ...members]) {
+    if (typeof tokens[member] !== "string") throw new FlowError(step, res.status, `expected ${member} in the response: ${res.body.slice(0, 200)}`);
   }
   return tokens as Tokens;
 }
 
 /**
  * One code flow of a browser that has an SSO session (authorize → code → token), as the code_flow_sso
- * load repeats it; `label` makes its state and nonce unique.
+ * load repeats it; `label` makes its state and nonce unique. The refresh load asks for `scope` with
+ * offline_access once per virtual user, for its refresh token.
  */
-export async function ssoCodeFlow(browser: Browser, send: Send, label: string, pkce: { verifier: string; challenge: string }): Promise<Tokens> {
-  const answer = await browser.authorize({ scope: DEMO_WEB.scope, state: `s${label}`, nonce: `n${label}`, pkce });
+export async function ssoCodeFlow(browser: Browser, send: Send, label: string, pkce: { verifier: string; challenge: string }, scope: string = DEMO_WEB.scope): Promise<Tokens> {
+  const answer = await browser.authorize({ scope, state: `s${label}`, nonce: `n${label}`, pkce });
   if (!("code" in answer)) throw new FlowError("authorize", 303, "the SSO session was not honoured: sent to the login page");
   return redeemCode(send, answer.code, pkce);
 }

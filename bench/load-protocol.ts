@@ -25,8 +25,10 @@ export interface LoadJob {
  * The browser journeys of the code-flow load generator (workers/flow-generator.ts):
  * - sso: a browser with an SSO session: authorize (303 with a code) → token (ID token + access token).
  * - login: a fresh browser: authorize → login page → password form → token.
+ * - refresh: a client holding a refresh token: token (refresh_token grant: ID token, access token and
+ *   the next refresh token).
  */
-export type FlowKind = "sso" | "login";
+export type FlowKind = "sso" | "login" | "refresh";
 
 /**
  * How an sso virtual user gets its session before the load: the provider's login page, or the code-flow
@@ -38,7 +40,7 @@ export type SessionSource = "login-page" | "bench-endpoint";
 export interface FlowJob {
   baseUrl: string;
   flow: FlowKind;
-  /** sso only. */
+  /** sso and refresh. */
   sessionFrom: SessionSource;
   /** Virtual users, each a loop of flows on its own keep-alive connection. */
   users: number;
@@ -70,6 +72,11 @@ export interface LoadResult {
   warmupFailures: number;
   /** Status codes seen in the window (flows: "<step> <status>"). */
   statusCodes: Record<string, number>;
+  /**
+   * Flows only, for windows of two slices (bench/timeline.ts) or more: each slice's completed flows and
+   * the server's CPU time per flow, in order, to show whether the server slows down as the run goes on.
+   */
+  timeline?: Array<{ seconds: number; units: number; serverCpuUsPerUnit: number }>;
   /** Flows only: latency of each request of the flow, over the flows completed in the window. */
   steps?: Record<string, LoadResult["latencyMs"]>;
   /** Server CPU time / wall time in the window: ~1.0 means its core was saturated. */

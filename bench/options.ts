@@ -12,13 +12,13 @@ export interface BenchOptions {
   warmupSeconds: number;
   /** Rounds per scenario: each a floor sample and the scenario's windows, closed by the next floor sample. */
   rounds: number;
-  /** Whether client_credentials and code flow (SSO) are also measured against their minimal reference servers. */
+  /** Whether client_credentials, code flow (SSO) and refresh are also measured against their minimal reference servers. */
   ceilings: boolean;
   /** Connections for the cheap endpoints (discovery, JWKS, userinfo) and the bare node:http floor. */
   connections: number;
   /** Connections for client_credentials: enough to keep one core busy signing, without a long queue. */
   tokenConnections: number;
-  /** Virtual users (one connection each) looping code flows with an SSO session. */
+  /** Virtual users (one connection each) looping code flows with an SSO session, or refreshes. */
   flowUsers: number;
   /** Virtual users looping code flows through the login page. */
   loginUsers: number;
@@ -51,11 +51,11 @@ export const USAGE = `usage: npm run bench -- [options]
   --warmup S              seconds of unrecorded load before a server's first window of a scenario (env BENCH_WARMUP,
                           default 2); later rounds warm up for at most ${LATER_ROUND_WARMUP_SECONDS} s
   --ceilings, --no-ceilings
-                          also measure minimal node:http reference servers for client_credentials and code_flow_sso
+                          also measure minimal node:http reference servers for client_credentials, code_flow_sso and refresh
                           (env BENCH_CEILINGS=0 to turn off; default on)
   --connections N         connections for discovery, JWKS, userinfo and the node:http floor (env BENCH_CONNECTIONS, default 32)
   --token-connections N   connections for client_credentials (env BENCH_TOKEN_CONNECTIONS, default 4)
-  --flow-users N          virtual users for code_flow_sso, one connection each (env BENCH_FLOW_USERS, default 4)
+  --flow-users N          virtual users for code_flow_sso and refresh, one connection each (env BENCH_FLOW_USERS, default 4)
   --login-users N         virtual users for code_flow_login, at most ${MAX_LOGIN_USERS} (env BENCH_LOGIN_USERS, default 2)
   --only NAME[,NAME]      load only these: ${SCENARIO_NAMES.join(", ")} (env BENCH_ONLY)
   --check                 exit 1 when a target fails or a measurement is invalid (env BENCH_CHECK=1)

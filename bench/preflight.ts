@@ -1,6 +1,7 @@
 import { BenchError } from "./bench-error.ts";
 import { Browser, httpSender, logInAndRedeem, oneConnection, pkcePair, redeemCode, ssoSession, type Tokens } from "./code-flow.ts";
 import { DEMO_USERS, DEMO_WEB } from "./demo-accounts.ts";
+import { firstRefreshToken, refreshGrant } from "./refresh-flow.ts";
 import type { FlowKind, LoadRequest, SessionSource } from "./load-protocol.ts";
 import { logTail } from "./provider-process.ts";
 import type { Scenario, ScenarioName } from "./scenarios.ts";
@@ -62,7 +63,8 @@ async function checkOnce(baseUrl: string, scenario: Extract<Scenario, { kind: "r
 
 /**
  * One flow as the load generator runs it (same scope, PKCE, checks): login is one login flow; sso gets a
- * session first, then authorizes on it. The last token response.
+ * session first, then authorizes on it; refresh gets a refresh token on such a session, then refreshes
+ * it twice (a rotated token must refresh too). The last token response.
  */
 async function oneFlow(baseUrl: string, flow: FlowKind, sessionFrom: SessionSource): Promise<Tokens> {
   const agent = oneConnection();
@@ -71,6 +73,10 @@ async function oneFlow(baseUrl: string, flow: FlowKind, sessionFrom: SessionSour
     if (flow === "login") return (await logInAndRedeem(send, DEMO_USERS[0], DEMO_WEB.scope)).tokens;
     const jar = await ssoSession(send, DEMO_USERS[0], sessionFrom, DEMO_WEB.scope);
     const pkce = pkcePair();
+    if (flow === "refresh") {
+      const first = await refreshGrant(send, await firstRefreshToken(new Browser(send, jar), send, "preflight", pkce));
+      return await refreshGrant(send, first.refresh_token);
+    }
     const answer = await new Browser(send, jar).authorize({ scope: DEMO_WEB.scope, state: "preflight", nonce: "preflight", pkce });
     if (!("code" in answer)) throw new Error("a browser with an SSO session was sent to the login page");
     return await redeemCode(send, answer.code, pkce);

@@ -4,6 +4,7 @@ import { LATER_ROUND_WARMUP_SECONDS } from "./options.ts";
 import type { BenchResults, FloorSeries, ScenarioMeasurement, ServerMeasurement, Spread } from "./results.ts";
 import { median, providerShareOfCeiling } from "./round-ratios.ts";
 import { SCENARIOS, type FloorName } from "./scenarios.ts";
+import { formatTimeline } from "./timeline.ts";
 
 const FLOOR: Record<FloorName, { label: string; row: string; unit: string }> = {
   rs256: { label: "RS256", row: "floor: RS256 signatures/s", unit: "sigs/s" },
@@ -51,6 +52,10 @@ export function formatReport(results: BenchResults): string {
       if (m.problems.length > 0 || steps.length === 0) continue;
       const perStep = (step: string, q: "p50" | "p99") => fmt(median(m.rounds.map((r) => r.result.steps?.[step]?.[q] ?? 0)), 2);
       out.push(`  ${m.label}, per request: ${steps.map((step) => `${step} p50 ${perStep(step, "p50")} / p99 ${perStep(step, "p99")} ms`).join(", ")}`);
+      m.rounds.forEach((r, i) => {
+        const line = formatTimeline(r.result.timeline, "flow");
+        if (line) out.push(`  ${m.label}, round ${i + 1}, ${line}`);
+      });
     }
     out.push("");
   }

@@ -4,7 +4,7 @@ import type { FlowKind, LoadRequest } from "./load-protocol.ts";
 
 /** What the bench loads the provider with, each scenario with the floor it is compared with. */
 
-export const SCENARIO_NAMES = ["discovery", "jwks", "client_credentials", "userinfo", "code_flow_sso", "code_flow_login"] as const;
+export const SCENARIO_NAMES = ["discovery", "jwks", "client_credentials", "userinfo", "code_flow_sso", "refresh", "code_flow_login"] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /**
@@ -138,6 +138,18 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     floorOps: 2,
     users: "flow",
     ceiling: { label: "ceiling: minimal node:http code flow", worker: "ceiling-code-flow.ts" },
+  },
+  refresh: {
+    kind: "flow",
+    name: "refresh",
+    label: "refresh",
+    flow: "refresh",
+    floor: "rs256",
+    // A refreshed ID token and an access token (the refresh token is opaque, not signed).
+    floorOps: 2,
+    users: "flow",
+    noTarget: "judged against the code flow (SSO) in the same run: at least its ratio per signature, and flat over a long window (docs/performance.md, \"Refresh\")",
+    ceiling: { label: "ceiling: minimal node:http refresh", worker: "ceiling-refresh.ts" },
   },
   code_flow_login: {
     kind: "flow",

@@ -10,6 +10,7 @@ import { AccessTokenIssuer } from "./tokens/access-token.ts";
 import { AccessTokenVerifier } from "./tokens/access-token-verifier.ts";
 import { AccessTokenDenylist } from "./tokens/access-token-denylist.ts";
 import { ReferenceTokens } from "./tokens/reference-tokens.ts";
+import { EndedSessions } from "./sessions/ended-sessions.ts";
 import { ClientRegistry } from "./oauth/client-registry.ts";
 import { ScopeRegistry } from "./oauth/scope-registry.ts";
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
@@ -53,6 +54,7 @@ export interface Provider {
   /** The records of reference access tokens (clients with `access_token_format: reference`). */
   readonly referenceTokens: ReferenceTokens;
   readonly refreshTokens: RefreshTokens;
+  readonly endedSessions: EndedSessions;
   readonly codes: AuthorizationCodes;
   readonly idTokens: IdTokenIssuer;
   /** Failed password checks per account: the password method's limit, which the password grant shares. */
@@ -128,6 +130,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     accessTokenDenylist: denylist,
     referenceTokens,
     refreshTokens: new RefreshTokens(store, clock, denylist),
+    endedSessions: new EndedSessions(store, clients.all()),
     codes: new AuthorizationCodes(store, clock),
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
     passwordAttempts: new AttemptLimiter(store.namespace("rateLimits"), "method:password", attempts.max_failures, parseDuration(attempts.window) * 1000),

@@ -3,6 +3,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Browser, FlowError, RequestTimeout, httpSender, logInAndRedeem, oneConnection, pkcePair, ssoCodeFlow, ssoSession, type Send } from "../code-flow.ts";
 import { DEMO_USERS, DEMO_WEB } from "../demo-accounts.ts";
 import type { FlowJob, LoadResult } from "../load-protocol.ts";
+import { firstRefreshToken, refreshGrant } from "../refresh-flow.ts";
+import { startTimeline } from "../timeline.ts";
 import { Latencies, openWindow } from "../window.ts";
 
 /**
@@ -13,6 +15,8 @@ import { Latencies, openWindow } from "../window.ts";
  *   not measured), then loops authorize (with its SSO session cookie) → token.
  * - login: each flow is a fresh browser (no cookies) on the user's connection: authorize → login page
  *   → password → token.
+ * - refresh: each user gets a session as for sso and one refresh token from a code flow with
+ *   offline_access (not measured), then loops refresh grants, each with the token the last one returned.
  * The load runs without a break from the warm-up into the recorded window; a flow counts when it
  * completes inside the window. argv[2]: a FlowJob as JSON. Prints one LoadResult (unit "flow") as JSON.
  */
@@ -31,8 +35,10 @@ const counts = { ok: 0, unexpected: 0, errors: 0, timeouts: 0, warmupFailures: 0
 interface VirtualUser {
   index: number;
   send: Send;
-  /** sso: the browser holding this user's SSO session. */
+  /** sso, refresh: the browser holding this user's SSO session. */
   browser: Browser | undefined;
+  /** refresh: the token the next refresh presents; undefined after a failure (a new family is started). */
+  refreshToken: string | undefined;
   /** Its current flow's requests, timed; kept only if the flow completes inside the window. */
   timings: Array<[string, number]>;
   close(): void;
@@ -42,7 +48,7 @@ interface VirtualUser {
 async function prepare(index: number): Promise<VirtualUser> {
   const agent = oneConnection();
   const http = httpSender(job.baseUrl, agent);
-  const user: VirtualUser = { index, send: http, browser: undefined, timings: [], close: () => agent.destroy() };
+  const user: VirtualUser = { index, send: http, browser: undefined, refreshToken: undefined, timings: [], close: () => agent.destroy() };
   user.send = async (step, method, path, headers, body) => {
     const started = performance.now();
     const res = await http(step, method, path, headers, body);
@@ -50,7 +56,8 @@ async function prepare(index: number): Promise<VirtualUser> {
     if (phase === "window") statusCodes[`${step} ${res.status}`] = (statusCodes[`${step} ${res.status}`] ?? 0) + 1;
     return res;
   };
-  if (job.flow === "sso") user.browser = new Browser(user.send, await ssoSession(http, demoUser(index), job.sessionFrom, DEMO_WEB.scope));
+  if (job.flow !== "login") user.browser = new Browser(user.send, await ssoSession(http, demoUser(index), job.sessionFrom, DEMO_WEB.scope));
+  if (job.flow === "refresh") user.refreshToken = await firstRefreshToken(new Browser(http, user.browser!.jar), http, `${index}.setup`, pkcePair());
   return user;
 }
 
@@ -61,7 +68,12 @@ async function loop(user: VirtualUser): Promise<void> {
     user.timings = [];
     const started = performance.now();
     try {
-      if (user.browser) {
+      if (job.flow === "refresh") {
+        // A failed refresh may have used its token up or revoked its family: the next flow starts a new one.
+        const token = user.refreshToken ?? (await firstRefreshToken(user.browser!, user.send, `${user.index}.${n}`, pkce));
+        user.refreshToken = undefined;
+        user.refreshToken = (await refreshGrant(user.send, token)).refresh_token;
+      } else if (user.browser) {
         await ssoCodeFlow(user.browser, user.send, `${user.index}.${n}`, pkce);
       } else {
         await logInAndRedeem(user.send, demoUser(user.index), DEMO_WEB.scope);
@@ -111,7 +123,9 @@ const loops = virtualUsers.map(loop);
 await sleep(job.warmupSeconds * 1000);
 phase = "window";
 const recorded = openWindow(job.serverPid, job.serverCpu);
+const timeline = startTimeline(job.serverPid, () => counts.ok);
 await sleep(job.durationSeconds * 1000);
+const slices = timeline.stop();
 const { wallSeconds, ...cpu } = recorded.close(counts.ok);
 phase = "drain";
 await Promise.all(loops);
@@ -129,6 +143,7 @@ const output: LoadResult = {
   timeouts: counts.timeouts,
   warmupFailures: counts.warmupFailures,
   statusCodes,
+  ...(slices.length >= 2 && { timeline: slices }),
   steps: Object.fromEntries([...stepLatencies].map(([step, latencies]) => [step, latencies.summary()])),
   ...cpu,
 };

@@ -248,6 +248,10 @@ export interface ClientConfig {
    */
   offline_access: boolean;
   /**
+   * Whether the refresh tokens this client got from a browser's SSO session stop working when that session ends (end session, prompt=force_login, a login as another user): the next refresh answers invalid_grant and revokes the family. Set false for a client that needs offline access beyond the session (see docs/decisions.md).
+   */
+  refresh_token_ends_with_session: boolean;
+  /**
    * Require PKCE on authorize. Always on for public clients.
    */
   require_pkce: boolean;

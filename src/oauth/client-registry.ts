@@ -15,6 +15,8 @@ export interface Client {
   readonly postLogoutRedirectUris: ReadonlySet<string>;
   readonly allowedScopes: ReadonlySet<string>;
   readonly offlineAccess: boolean;
+  /** Whether its refresh tokens from an SSO session stop working when the session ends. */
+  readonly refreshTokenEndsWithSession: boolean;
   readonly requirePkce: boolean;
   readonly allowPlainPkce: boolean;
   /** What every grant issues this client as its access token. */
@@ -51,6 +53,7 @@ function toClient(c: ClientConfig, defaults: ProviderFile["lifetimes"]): Client 
     postLogoutRedirectUris: new Set(c.post_logout_redirect_uris),
     allowedScopes: new Set(c.allowed_scopes),
     offlineAccess: c.offline_access,
+    refreshTokenEndsWithSession: c.refresh_token_ends_with_session,
     requirePkce: c.require_pkce || c.type === "public",
     allowPlainPkce: c.allow_plain_pkce,
     accessTokenFormat: c.access_token_format,

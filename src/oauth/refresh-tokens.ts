@@ -24,13 +24,16 @@ export interface RefreshGrant {
   sid?: string;
   /** Extra ID-token claims of the authentication (chnl, gps, ...), repeated in refreshed ID tokens. */
   idTokenClaims?: Record<string, unknown>;
-  /** Access tokens issued alongside this family (jti, exp in epoch seconds): revoked with it (RFC 7009 §2.1). */
-  accessTokens: IssuedAccessToken[];
 }
 
-/** The family's shared record: every live access token it issued, whichever token issued it. */
+/**
+ * The family's shared record, written only for an access token that outlives the family's expiry (issued
+ * in its last access-token lifetime), so that revoking the family lasts until that token expires too.
+ * `accessTokens`: what records written before access tokens named their family listed (read, never written).
+ */
 interface FamilyRecord {
-  accessTokens: IssuedAccessToken[];
+  accessTokensUntil?: number;
+  accessTokens?: IssuedAccessToken[];
 }
 
 /**
@@ -54,16 +57,17 @@ const IN_FLIGHT_MS = 300_000;
 /**
  * Opaque refresh tokens, rotated on every use (RFC 9700 §4.14.2). A family is every token descended
  * from one grant; revoking any member, or presenting a rotated one again, revokes the family and every
- * access token it issued.
+ * access token it issued: those name the family in their jti (plannedAccessToken), so the family's one
+ * revoked flag (AccessTokenDenylist.revokeFamily) covers them all. Every record here is of constant
+ * size: a rotation costs the same after a million refreshes as after one.
  *
  * Keys in the refreshTokens namespace: `<hash>` a live token, `rotated:<hash>` a used one,
- * `family:<id>` the family's access tokens (base64url hashes contain no ':').
+ * `family:<id>` the family's record (base64url hashes contain no ':').
  */
 export class RefreshTokens {
   private readonly tokens: RecordStore<RefreshGrant>;
   private readonly families: RecordStore<FamilyRecord>;
   private readonly rotated: RecordStore<RotatedMarker>;
-  private readonly revoked: RecordStore<true>;
 
   constructor(
     store: Store,
@@ -73,25 +77,26 @@ export class RefreshTokens {
     this.tokens = store.namespace("refreshTokens");
     this.families = store.namespace("refreshTokens");
     this.rotated = store.namespace("refreshTokens");
-    this.revoked = store.namespace("revokedTokens");
   }
 
-  async issue(grant: Omit<RefreshGrant, "familyId"> & { familyId?: string }): Promise<string> {
-    return this.store({ ...grant, familyId: grant.familyId ?? randomToken(16) });
+  /** The first token of a family, issued alongside `accessToken` (planned with the family's id). */
+  async issue(grant: RefreshGrant, accessToken: IssuedAccessToken): Promise<string> {
+    return this.store(grant, accessToken);
   }
 
   /** The grant behind a live token of a live family, or undefined. A pure read: it consumes nothing. */
   async find(token: string): Promise<RefreshGrant | undefined> {
     const grant = await this.tokens.get(storeKeyHash(token));
-    if (!grant || (await this.isFamilyRevoked(grant.familyId))) return undefined;
+    if (!grant || (await this.accessTokens.isFamilyRevoked(grant.familyId))) return undefined;
     return grant;
   }
 
   /**
-   * Replaces `token` by a successor that issues `accessToken` alongside. The token is taken atomically,
-   * so of any number of concurrent rotations exactly one gets a Rotation; the others are reuse, which
-   * revokes the family (and so also what that one rotation issues). Undefined when the token could not
-   * be taken. Callers check the grant with `find` first: a rotation consumes the token whatever follows.
+   * Replaces `token` by a successor that issues `accessToken` (planned with the family's id) alongside.
+   * The token is taken atomically, so of any number of concurrent rotations exactly one gets a Rotation;
+   * the others are reuse, which revokes the family (and so also what that one rotation issues). Undefined
+   * when the token could not be taken. Callers check the grant with `find` first: a rotation consumes the
+   * token whatever follows.
    */
   async rotate(token: string, accessToken: IssuedAccessToken): Promise<Rotation | undefined> {
     const current = await this.tokens.take(storeKeyHash(token));
@@ -100,11 +105,10 @@ export class RefreshTokens {
       return undefined;
     }
     const uncontested = await this.rotated.add(rotatedKey(token), { familyId: current.familyId, expiresAt: current.expiresAt }, this.ttl(current));
-    const now = this.clock();
-    const grant: RefreshGrant = { ...current, accessTokens: [...current.accessTokens.filter((a) => a.exp * 1000 > now), accessToken] };
-    const successor = await this.store(grant);
-    // After the family record is written (see revokeFamily): a revocation we did not see has seen our access token.
-    if (!uncontested || (await this.isFamilyRevoked(grant.familyId))) await this.revokeFamily(grant);
+    // Records written before access tokens named their family carried a list of them: not passed on.
+    const { accessTokens: _listed, ...grant } = current as RefreshGrant & { accessTokens?: unknown };
+    const successor = await this.store(grant, accessToken);
+    if (!uncontested) await this.revokeFamily(grant);
     return { token: successor, grant };
   }
 
@@ -129,25 +133,28 @@ export class RefreshTokens {
     return true;
   }
 
-  /** Revokes every token of the family, and the access tokens issued with it that have not yet expired. */
-  async revokeFamily(family: Pick<RefreshGrant, "familyId" | "expiresAt"> & { accessTokens?: IssuedAccessToken[] }): Promise<void> {
-    await this.revoked.set(familyKey(family.familyId), true, this.ttl(family));
+  /** Revokes every token of the family, and every access token it issued, until the last of them expires. */
+  async revokeFamily(family: Pick<RefreshGrant, "familyId" | "expiresAt">): Promise<void> {
+    await this.accessTokens.revokeFamily(family.familyId, family.expiresAt);
     // Read after the flag is set: a rotation writes the family record before it reads the flag, so
-    // either it sees the flag or this read sees its access token.
+    // either it sees the flag (and extends it) or this read sees its access token.
     const shared = await this.families.get(familyKey(family.familyId));
-    const all = new Map([...(family.accessTokens ?? []), ...(shared?.accessTokens ?? [])].map((a) => [a.jti, a.exp]));
-    for (const [jti, exp] of all) await this.accessTokens.revoke(jti, exp);
+    if (shared?.accessTokensUntil !== undefined && shared.accessTokensUntil * 1000 > family.expiresAt) {
+      await this.accessTokens.revokeFamily(family.familyId, shared.accessTokensUntil * 1000);
+    }
+    for (const { jti, exp } of shared?.accessTokens ?? []) await this.accessTokens.revoke(jti, exp);
   }
 
-  private async isFamilyRevoked(familyId: string): Promise<boolean> {
-    return (await this.revoked.get(familyKey(familyId))) === true;
-  }
-
-  /** Writes the family's access tokens, then the token: the family record is never behind a live token. */
-  private async store(grant: RefreshGrant): Promise<string> {
+  /**
+   * Writes the token. An access token that outlives the family's expiry (and so its revoked flag) is
+   * written into the family record first, and the flag read after: a revocation we did not see has seen it.
+   */
+  private async store(grant: RefreshGrant, accessToken: IssuedAccessToken): Promise<string> {
     const token = randomToken(32);
-    await this.families.set(familyKey(grant.familyId), { accessTokens: grant.accessTokens }, this.ttl(grant));
+    const outlives = accessToken.exp * 1000 > grant.expiresAt;
+    if (outlives) await this.families.set(familyKey(grant.familyId), { accessTokensUntil: accessToken.exp }, accessToken.exp * 1000 - this.clock());
     await this.tokens.set(storeKeyHash(token), grant, this.ttl(grant));
+    if (outlives && (await this.accessTokens.isFamilyRevoked(grant.familyId))) await this.revokeFamily(grant);
     return token;
   }
 

@@ -12,12 +12,14 @@ export interface SignOutResult {
 /**
  * Single sign-out of the SSO session behind a cookie value: the session is taken atomically (of two
  * concurrent logouts only one notifies the clients), every client it served that registered a
- * back-channel logout URI gets a logout token in the background, and the front-channel URLs are
- * returned for the page. Clearing the cookie is the caller's job (it owns the response).
+ * back-channel logout URI gets a logout token in the background, the refresh tokens that end with the
+ * session stop working (ended-sessions.ts), and the front-channel URLs are returned for the page. Clearing the cookie is the caller's job (it owns the response).
  */
 export async function signOut(provider: Provider, cookieValue: string | undefined): Promise<SignOutResult> {
   const session = cookieValue ? await provider.sessions.destroy(cookieValue) : undefined;
   if (!session) return { frontChannelUrls: [] };
+  // Before anyone is told: a client that refreshes on a logout token must already be refused.
+  await provider.endedSessions.record(session.sid);
   void provider.backChannelLogout.notify(session);
   provider.logger.info({ sid: session.sid, clients: session.clients.length }, "sso session ended");
   return { session, frontChannelUrls: frontChannelLogoutUrls(provider.clients, provider.issuer, session) };

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stop } from "../../bench/child-processes.ts";
 import { Browser, FlowError, httpSender, oneConnection, pkcePair, redeemCode, TOKEN_PATH, type Send } from "../../bench/code-flow.ts";
 import { DEMO_SERVICE, DEMO_USERS, DEMO_WEB } from "../../bench/demo-accounts.ts";
+import { firstRefreshToken, REFRESH_SCOPE, refreshGrant } from "../../bench/refresh-flow.ts";
 import { firstJsonLine, PROJECT_ROOT } from "../../bench/workers.ts";
 
 async function startCeiling(script: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
@@ -45,18 +46,24 @@ describe("the client_credentials ceiling", () => {
   });
 });
 
-describe("the code flow ceiling", () => {
+/** The ceiling started for the enclosing describe block, and a sender over one keep-alive connection to it. */
+function ceilingWithSender(script: string): { ceiling: () => Awaited<ReturnType<typeof startCeiling>>; send: Send } {
   let ceiling: Awaited<ReturnType<typeof startCeiling>>;
-  let send: Send;
+  let sender: Send;
   const agent = oneConnection();
   beforeAll(async () => {
-    ceiling = await startCeiling("ceiling-code-flow.ts");
-    send = httpSender(ceiling.baseUrl, agent);
+    ceiling = await startCeiling(script);
+    sender = httpSender(ceiling.baseUrl, agent);
   });
   afterAll(async () => {
     agent.destroy();
     await ceiling.stop();
   });
+  return { ceiling: () => ceiling, send: (...args) => sender(...args) };
+}
+
+describe("the code flow ceiling", () => {
+  const { ceiling: started, send } = ceilingWithSender("ceiling-code-flow.ts");
 
   async function codeFor(pkce = pkcePair()): Promise<{ code: string; pkce: ReturnType<typeof pkcePair> }> {
     const browser = new Browser(send);
@@ -88,10 +95,51 @@ describe("the code flow ceiling", () => {
 
   it("sends a browser without a session back with login_required, and refuses a redirect_uri the client did not register", async () => {
     const query = new URLSearchParams({ client_id: DEMO_WEB.clientId, redirect_uri: DEMO_WEB.redirectUri, response_type: "code", scope: "openid", state: "s", code_challenge: pkcePair().challenge, code_challenge_method: "S256" });
-    const noSession = await fetch(`${ceiling.baseUrl}/connect/authorize?${query}`, { redirect: "manual" });
+    const noSession = await fetch(`${started().baseUrl}/connect/authorize?${query}`, { redirect: "manual" });
     expect(noSession.status).toBe(303);
     expect(noSession.headers.get("location")).toMatch(/^http:\/\/localhost:3001\/callback\?error=login_required&state=s&iss=/);
     query.set("redirect_uri", "http://localhost:3001/elsewhere");
-    expect((await fetch(`${ceiling.baseUrl}/connect/authorize?${query}`, { redirect: "manual" })).status).toBe(400);
+    expect((await fetch(`${started().baseUrl}/connect/authorize?${query}`, { redirect: "manual" })).status).toBe(400);
+  });
+});
+
+describe("the refresh ceiling", () => {
+  const { ceiling: started, send } = ceilingWithSender("ceiling-refresh.ts");
+
+  async function refreshToken(): Promise<string> {
+    const browser = new Browser(send);
+    await browser.openBenchSession(DEMO_USERS[0]);
+    return firstRefreshToken(browser, send, "t", pkcePair());
+  }
+  const refreshForm = (token: string, extra: Record<string, string> = {}) =>
+    form({ grant_type: "refresh_token", refresh_token: token, client_id: DEMO_WEB.clientId, client_secret: DEMO_WEB.clientSecret, ...extra });
+  const refreshAnswer = async (token: string, extra: Record<string, string> = {}) => {
+    const res = await fetch(`${started().baseUrl}${TOKEN_PATH}`, refreshForm(token, extra));
+    return { status: res.status, body: (await res.json()) as Record<string, string> };
+  };
+
+  it("rotates the token on every refresh, with an ID token of the same login and no nonce", async () => {
+    const first = await refreshGrant(send, await refreshToken());
+    const second = await refreshGrant(send, first.refresh_token);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second.scope).toBe(REFRESH_SCOPE);
+    const idToken = claimsOf(second.id_token);
+    expect(idToken).toMatchObject({ sub: DEMO_USERS[0].sub, aud: DEMO_WEB.clientId, sid: claimsOf(first.id_token).sid });
+    expect(idToken).not.toHaveProperty("nonce");
+  });
+
+  it("revokes the family when a rotated token comes back", async () => {
+    const token = await refreshToken();
+    const next = await refreshGrant(send, token);
+    expect(await refreshAnswer(token)).toEqual({ status: 400, body: { error: "invalid_grant" } });
+    expect(await refreshAnswer(next.refresh_token)).toEqual({ status: 400, body: { error: "invalid_grant" } });
+  });
+
+  it("refuses a wider scope and a client not allowed the grant, and uses nothing up", async () => {
+    const token = await refreshToken();
+    expect(await refreshAnswer(token, { scope: `${REFRESH_SCOPE} email` })).toEqual({ status: 400, body: { error: "invalid_scope" } });
+    const service = await fetch(`${started().baseUrl}${TOKEN_PATH}`, form({ grant_type: "refresh_token", refresh_token: token, client_id: DEMO_SERVICE.clientId, client_secret: DEMO_SERVICE.clientSecret }));
+    expect(await service.json()).toEqual({ error: "unauthorized_client" });
+    expect((await refreshAnswer(token, { scope: "openid" })).body.scope).toBe("openid");
   });
 });

@@ -5,6 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeTokens, expectedAtHash, refresh, verifyIdToken, WEB, WEB_REDIRECT } from "../support/code-grant.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { randomToken } from "../../src/crypto/random-token.ts";
+import { plannedAccessToken } from "../../src/oauth/grants/planned-access-token.ts";
+import type { RefreshGrant } from "../../src/oauth/refresh-tokens.ts";
 import { appendAt, clientEntry, expectOAuthError, introspect, revoke, sleep, verifyWithJwks } from "./helpers.ts";
 
 // A second client with offline access, to present demo-web's tokens as someone else.
@@ -38,6 +41,13 @@ const AUTH_TIME = Math.floor(Date.now() / 1000) - 60;
 /** Tokens from a code redeemed by demo-web with openid profile acme offline_access. */
 async function initialTokens(): Promise<Tokens> {
   return (await codeTokens(p, { authTime: AUTH_TIME })) as Tokens;
+}
+
+/** A family of demo-web's for E10001 written straight into the store (a password login unless `acr` is given). */
+async function issueFamily(grant: Pick<RefreshGrant, "scopes" | "expiresAt" | "acr">): Promise<string> {
+  const familyId = randomToken(16);
+  const first = plannedAccessToken(p.provider.clock, 3600, familyId);
+  return p.provider.refreshTokens.issue({ clientId: WEB.id, sub: "E10001", familyId, authTime: AUTH_TIME, amr: ["password"], ...grant }, first);
 }
 
 async function refreshed(token: string, form: Record<string, string> = {}): Promise<Tokens> {
@@ -158,16 +168,7 @@ describe("refusals", () => {
   });
 
   it("answers a token of an expired family with 400 invalid_grant", async () => {
-    const token = await p.provider.refreshTokens.issue({
-      clientId: WEB.id,
-      sub: "E10001",
-      scopes: ["openid", "offline_access"],
-      expiresAt: Date.now() + 100,
-      authTime: AUTH_TIME,
-      amr: ["password"],
-      acr: "1fa",
-      accessTokens: [],
-    });
+    const token = await issueFamily({ scopes: ["openid", "offline_access"], expiresAt: Date.now() + 100, acr: "1fa" });
     await sleep(200);
     expectOAuthError(await refresh(p, token), 400, "invalid_grant");
   });
@@ -180,15 +181,7 @@ describe("refusals", () => {
   });
 
   it("issues no ID token for a family without an OIDC login (password grant), even with openid", async () => {
-    const token = await p.provider.refreshTokens.issue({
-      clientId: WEB.id,
-      sub: "E10001",
-      scopes: ["openid", "acme", "offline_access"],
-      expiresAt: Date.now() + 60_000,
-      authTime: AUTH_TIME,
-      amr: ["password"],
-      accessTokens: [],
-    });
+    const token = await issueFamily({ scopes: ["openid", "acme", "offline_access"], expiresAt: Date.now() + 60_000 });
     const next = await refreshed(token);
     expect(next.scope).toBe("openid acme offline_access");
     expect(next).not.toHaveProperty("id_token");

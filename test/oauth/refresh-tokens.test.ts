@@ -6,18 +6,21 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import fc from "fast-check";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RefreshTokens, type IssuedAccessToken } from "../../src/oauth/refresh-tokens.ts";
+import { randomToken } from "../../src/crypto/random-token.ts";
+import { plannedAccessToken } from "../../src/oauth/grants/planned-access-token.ts";
+import { RefreshTokens, type IssuedAccessToken, type RefreshGrant } from "../../src/oauth/refresh-tokens.ts";
 import { createStore } from "../../src/stores/create-store.ts";
 import type { Store } from "../../src/stores/store.ts";
 import { AccessTokenDenylist } from "../../src/tokens/access-token-denylist.ts";
 import { availableBackends } from "../support/backends.ts";
 
 const clock = () => Date.now();
-const plannedToken = (): IssuedAccessToken => ({ jti: randomUUID(), exp: Math.floor(Date.now() / 1000) + 3600 });
+const plannedToken = (familyId: string): IssuedAccessToken => plannedAccessToken(clock, 3600, familyId);
+const grantOf = (familyId: string, expiresAt = Date.now() + 600_000): RefreshGrant => ({ clientId: "demo-web", sub: "E10001", scopes: ["openid", "offline_access"], familyId, expiresAt });
 
 interface Node {
   store: Store;
@@ -44,27 +47,26 @@ describe.each(availableBackends())("refresh-token rotation on the $name store", 
   const node = (pick: number) => nodes[pick % nodes.length]!;
 
   /** A family rotated `rotations` times in sequence: every token of it, oldest first, and every access token. */
-  async function family(rotations: number): Promise<{ tokens: string[]; accessTokens: IssuedAccessToken[] }> {
-    const first = plannedToken();
-    const tokens = [
-      await node(0).tokens.issue({ clientId: "demo-web", sub: "E10001", scopes: ["openid", "offline_access"], expiresAt: Date.now() + 600_000, accessTokens: [first] }),
-    ];
+  async function family(rotations: number): Promise<{ familyId: string; tokens: string[]; accessTokens: IssuedAccessToken[] }> {
+    const familyId = randomToken(16);
+    const first = plannedToken(familyId);
+    const tokens = [await node(0).tokens.issue(grantOf(familyId), first)];
     const accessTokens = [first];
     for (let i = 0; i < rotations; i++) {
-      const planned = plannedToken();
+      const planned = plannedToken(familyId);
       const rotation = await node(i).tokens.rotate(tokens.at(-1)!, planned);
       expect(rotation).toBeDefined();
       tokens.push(rotation!.token);
       accessTokens.push(planned);
     }
-    return { tokens, accessTokens };
+    return { familyId, tokens, accessTokens };
   }
 
   const allRevoked = async (accessTokens: IssuedAccessToken[]) => (await Promise.all(accessTokens.map((a) => node(0).denylist.isRevoked(a.jti)))).every(Boolean);
 
   it("rotates a token presented once, and keeps the family alive", async () => {
-    const { tokens, accessTokens } = await family(3);
-    expect(await node(1).tokens.find(tokens.at(-1)!)).toMatchObject({ accessTokens });
+    const { familyId, tokens, accessTokens } = await family(3);
+    expect(await node(1).tokens.find(tokens.at(-1)!)).toEqual(grantOf(familyId, expect.any(Number)));
     for (const old of tokens.slice(0, -1)) expect(await node(0).tokens.find(old)).toBeUndefined();
     expect((await Promise.all(accessTokens.map((a) => node(0).denylist.isRevoked(a.jti)))).some(Boolean)).toBe(false);
   });
@@ -72,8 +74,8 @@ describe.each(availableBackends())("refresh-token rotation on the $name store", 
   it("gives exactly one of 2 to 20 concurrent rotations the successor, and then the family is revoked", async () => {
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: 3 }), fc.array(fc.nat({ max: 1 }), { minLength: 2, maxLength: 20 }), async (rotations, picks) => {
-        const { tokens, accessTokens } = await family(rotations);
-        const planned = picks.map(() => plannedToken());
+        const { familyId, tokens, accessTokens } = await family(rotations);
+        const planned = picks.map(() => plannedToken(familyId));
         const outcomes = await Promise.all(picks.map((pick, i) => node(pick).tokens.rotate(tokens.at(-1)!, planned[i]!)));
         const won = outcomes.filter((o) => o !== undefined);
         expect(won).toHaveLength(1);
@@ -89,14 +91,42 @@ describe.each(availableBackends())("refresh-token rotation on the $name store", 
   it("revokes the family when an already rotated token comes back, even while the newest is being rotated", async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 3 }), fc.nat(), fc.array(fc.nat({ max: 1 }), { minLength: 1, maxLength: 5 }), async (rotations, staleAt, picks) => {
-        const { tokens, accessTokens } = await family(rotations);
+        const { familyId, tokens, accessTokens } = await family(rotations);
         const stale = tokens[staleAt % (tokens.length - 1)]!;
-        const newest = plannedToken();
-        const [rotation] = await Promise.all([node(0).tokens.rotate(tokens.at(-1)!, newest), ...picks.map((pick) => node(pick).tokens.rotate(stale, plannedToken()))]);
+        const newest = plannedToken(familyId);
+        const [rotation] = await Promise.all([node(0).tokens.rotate(tokens.at(-1)!, newest), ...picks.map((pick) => node(pick).tokens.rotate(stale, plannedToken(familyId)))]);
         if (rotation !== undefined) expect(await node(1).tokens.find(rotation.token)).toBeUndefined();
         expect(await allRevoked([...accessTokens, ...(rotation ? [newest] : [])])).toBe(true);
       }),
       { numRuns: 30 },
     );
+  });
+
+  it("stores the same record after a hundred rotations as after one: nothing in a family grows with its refreshes", async () => {
+    const { tokens } = await family(1);
+    const afterOne = JSON.stringify(await node(0).tokens.find(tokens.at(-1)!));
+    const { tokens: longer } = await family(100);
+    const afterHundred = JSON.stringify(await node(1).tokens.find(longer.at(-1)!));
+    // Family ids and expiry times are of fixed length: the records differ in nothing else.
+    expect(afterHundred.length).toBe(afterOne.length);
+  });
+
+  it("revokes every access token of a family with the family, without a list of them", async () => {
+    const { familyId, tokens, accessTokens } = await family(5);
+    const other = await family(1);
+    expect(await node(1).tokens.revoke(tokens.at(-1)!, "demo-web")).toBe(true);
+    expect(await allRevoked([...accessTokens, plannedToken(familyId)])).toBe(true);
+    expect((await Promise.all(other.accessTokens.map((a) => node(0).denylist.isRevoked(a.jti)))).some(Boolean)).toBe(false);
+  });
+
+  it("keeps a revoked family's access tokens revoked past the family's expiry while they are valid", async () => {
+    const familyId = randomToken(16);
+    // Issued in the family's last moments: the access token (1 h) outlives the family (3 s).
+    const accessToken = plannedToken(familyId);
+    const familyExpiry = Date.now() + 3_000;
+    const token = await node(0).tokens.issue(grantOf(familyId, familyExpiry), accessToken);
+    expect(await node(1).tokens.revoke(token, "demo-web")).toBe(true);
+    while (Date.now() < familyExpiry + 1_000) await sleep(250);
+    expect(await node(0).denylist.isRevoked(accessToken.jti)).toBe(true);
   });
 });

@@ -75,11 +75,12 @@ function checkLoginType(grant: AuthorizationCodeGrant, loginType: string | undef
  * advance), so a second presentation of the code can revoke them whenever it comes.
  */
 async function redeem(provider: Provider, client: Client, code: string, grant: AuthorizationCodeGrant, scopes: string[]): Promise<TokenResponse> {
-  const redemption: CodeRedemption = { accessToken: plannedAccessToken(provider.clock, client.lifetimes.accessToken) };
   // SPEC "Refresh token": only with offline_access in the scope and offline access enabled for the client.
-  if (scopes.includes(OFFLINE_ACCESS) && client.offlineAccess) {
-    redemption.refreshFamily = { familyId: randomToken(16), expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000 };
-  }
+  const refreshFamily =
+    scopes.includes(OFFLINE_ACCESS) && client.offlineAccess ? { familyId: randomToken(16), expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000 } : undefined;
+  // The access token names the family it is issued with: revoking the family revokes it.
+  const redemption: CodeRedemption = { accessToken: plannedAccessToken(provider.clock, client.lifetimes.accessToken, refreshFamily?.familyId) };
+  if (refreshFamily) redemption.refreshFamily = refreshFamily;
   const uncontested = await provider.codes.recordRedemption(code, redemption);
 
   const response = await issueUserTokens({
@@ -98,23 +99,25 @@ async function redeem(provider: Provider, client: Client, code: string, grant: A
 
 function issueRefreshToken(provider: Provider, client: Client, grant: AuthorizationCodeGrant, scopes: string[], redemption: CodeRedemption): Promise<string> {
   const { familyId, expiresAt } = redemption.refreshFamily!;
-  return provider.refreshTokens.issue({
-    clientId: client.id,
-    sub: grant.sub,
-    scopes,
-    familyId,
-    expiresAt,
-    authTime: grant.authTime,
-    amr: grant.amr,
-    acr: grant.acr,
-    sid: grant.sid,
-    idTokenClaims: grant.idTokenClaims,
-    accessTokens: [redemption.accessToken],
-  });
+  return provider.refreshTokens.issue(
+    {
+      clientId: client.id,
+      sub: grant.sub,
+      scopes,
+      familyId,
+      expiresAt,
+      authTime: grant.authTime,
+      amr: grant.amr,
+      acr: grant.acr,
+      sid: grant.sid,
+      idTokenClaims: grant.idTokenClaims,
+    },
+    redemption.accessToken,
+  );
 }
 
 /** RFC 6749 §4.1.2: a code used twice revokes the tokens issued on it. */
 async function revokeRedemption(provider: Provider, redemption: CodeRedemption): Promise<void> {
   await provider.accessTokenDenylist.revoke(redemption.accessToken.jti, redemption.accessToken.exp);
-  if (redemption.refreshFamily) await provider.refreshTokens.revokeFamily({ ...redemption.refreshFamily, accessTokens: [redemption.accessToken] });
+  if (redemption.refreshFamily) await provider.refreshTokens.revokeFamily(redemption.refreshFamily);
 }

@@ -5,7 +5,9 @@ import { formatScope } from "../scope.ts";
 import { OFFLINE_ACCESS } from "../scope-registry.ts";
 import type { Provider } from "../../provider.ts";
 import type { GrantHandler } from "./grant-handler.ts";
+import { plannedAccessToken } from "./planned-access-token.ts";
 import { userGrantScope } from "./user-grant-scope.ts";
+import { randomToken } from "../../crypto/random-token.ts";
 
 const WRONG = "the user name or password is incorrect";
 
@@ -22,24 +24,23 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
   const sub = await checkPassword(provider, username, password);
   const authTime = epochSeconds(provider.clock);
   const amr = ["password"];
-  const { token, claims } = await provider.accessTokens.issueAs(client.accessTokenFormat, {
+  // The access token names the refresh family it is issued with, if any: revoking the family revokes it.
+  const familyId = client.offlineAccess && scopes.includes(OFFLINE_ACCESS) ? randomToken(16) : undefined;
+  const accessToken = plannedAccessToken(provider.clock, client.lifetimes.accessToken, familyId);
+  const { token } = await provider.accessTokens.issueAs(client.accessTokenFormat, {
     sub,
     clientId: client.id,
     scopes,
     lifetime: client.lifetimes.accessToken,
+    jti: accessToken.jti,
     extra: { auth_time: authTime, amr },
   });
   const response = { access_token: token, token_type: "Bearer" as const, expires_in: client.lifetimes.accessToken, scope: formatScope(scopes) };
-  if (!client.offlineAccess || !scopes.includes(OFFLINE_ACCESS)) return response;
-  const refreshToken = await provider.refreshTokens.issue({
-    clientId: client.id,
-    sub,
-    scopes,
-    expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000,
-    authTime,
-    amr,
-    accessTokens: [{ jti: claims.jti, exp: claims.exp }],
-  });
+  if (familyId === undefined) return response;
+  const refreshToken = await provider.refreshTokens.issue(
+    { clientId: client.id, sub, scopes, familyId, expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000, authTime, amr },
+    accessToken,
+  );
   return { ...response, refresh_token: refreshToken };
 };
 

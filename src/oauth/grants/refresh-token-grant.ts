@@ -22,7 +22,7 @@ export const refreshTokenGrant: GrantHandler = async ({ provider, client, params
   // RFC 6749 §6: the scope may only narrow; the successor keeps the whole grant.
   const scopes = grantedScope(params.get("scope"), grant.scopes);
 
-  const accessToken = plannedAccessToken(provider.clock, client.lifetimes.accessToken);
+  const accessToken = plannedAccessToken(provider.clock, client.lifetimes.accessToken, grant.familyId);
   const rotation = await provider.refreshTokens.rotate(token, accessToken);
   if (rotation === undefined) throw invalidGrant(UNUSABLE);
 
@@ -49,6 +49,11 @@ async function liveGrant(provider: Provider, token: string, client: Client): Pro
   if (grant.clientId !== client.id) throw invalidGrant("the refresh token was issued to another client");
   // A user removed or disabled since the grant ends it, and everything it issued.
   if (!provider.users.isActive(grant.sub)) {
+    await provider.refreshTokens.revokeFamily(grant);
+    throw invalidGrant(UNUSABLE);
+  }
+  // The SSO session the family was issued from has ended, and the client's refresh tokens end with it.
+  if (client.refreshTokenEndsWithSession && grant.sid !== undefined && (await provider.endedSessions.hasEnded(grant.sid))) {
     await provider.refreshTokens.revokeFamily(grant);
     throw invalidGrant(UNUSABLE);
   }
