@@ -19,7 +19,8 @@ afterAll(() => {
 
 const methods = (...args: string[]) => portcullis(["methods", ...args, "--config", configDir]);
 
-describe("portcullis methods", () => {
+// Each case runs the real CLI several times (a process start with the TypeScript loader each): minutes on a busy machine.
+describe("portcullis methods", { timeout: 120_000 }, () => {
   it("enrolls a method for a user through its plugin, lists it, and resets it", async () => {
     const enrolled = await methods("enroll", "alice", "pin", "pin=1357");
     expect(enrolled.stderr).toBe("");

@@ -270,7 +270,11 @@ describe("login page", () => {
 
   it("refuses the interaction in another browser", async () => {
     const page = await openLoginPage(new RawBrowser(), authorizeUrl(p.issuer));
-    const other = await new RawBrowser().get(page.url);
+    // A browser without any cookie is first given a test cookie (to tell a copied link from blocked cookies).
+    const otherBrowser = new RawBrowser();
+    const tested = await otherBrowser.get(page.url);
+    expect(tested.status).toBe(303);
+    const other = await otherBrowser.follow(tested);
     expect(other.status).toBe(400);
     expect(other.text).not.toContain('name="password"');
   });
