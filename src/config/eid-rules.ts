@@ -26,7 +26,7 @@ export const EID_RULES: CrossFieldRule[] = [
   {
     file: "login",
     needs: ["login"],
-    description: "eID upstreams have distinct `sub_prefix`es (one upstream must not mint another's accounts) and ask for the `openid` scope.",
+    description: "eID upstreams have distinct `sub_prefix`es (one upstream must not mint another's accounts), ask for the `openid` scope, and do not map `sub` (it is `sub_prefix` + the upstream's sub).",
     check: ({ login }) => {
       const seen = new Map<string, string>();
       return Object.entries(login.eid_upstreams ?? {}).flatMap(([id, upstream]): IssueDraft[] => {
@@ -35,6 +35,7 @@ export const EID_RULES: CrossFieldRule[] = [
         if (first === undefined) seen.set(upstream.sub_prefix, id);
         else issues.push({ file: "login", at: ["eid_upstreams", id, "sub_prefix"], message: `sub_prefix "${upstream.sub_prefix}" is already the prefix of upstream "${first}"` });
         if (!upstream.scopes.split(" ").includes("openid")) issues.push({ file: "login", at: ["eid_upstreams", id, "scopes"], message: "must include openid (the login needs the upstream's ID token)", value: upstream.scopes });
+        if (Object.hasOwn(upstream.claims, "sub")) issues.push({ file: "login", at: ["eid_upstreams", id, "claims", "sub"], message: "sub is not mapped: an eID account's sub is sub_prefix + the upstream's sub", pointAtKey: true });
         return issues;
       });
     },
