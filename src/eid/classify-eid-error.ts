@@ -26,6 +26,11 @@ export function classifyEidError(id: string, error: unknown): unknown {
     if (error.status >= 500 || UPSTREAM_TROUBLE.has(error.error)) return unavailable(id, error);
     return new EidError("invalid_response", id, "the eID provider refused to complete the login", { cause: error });
   }
+  // Userinfo refusing the access token it was just given: the upstream's answer cannot be used.
+  if (error instanceof client.WWWAuthenticateChallengeError) {
+    if (error.status >= 500) return unavailable(id, error);
+    return new EidError("invalid_response", id, "the eID provider refused to complete the login", { cause: error });
+  }
   if (error instanceof client.ClientError) {
     if (NOT_AN_ANSWER.has(error.code ?? "")) return unavailable(id, error);
     return new EidError("invalid_response", id, "the eID provider's answer failed validation", { cause: error });
