@@ -9,6 +9,8 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { DevelopmentUpstreams } from "../../src/eid/development-upstreams.ts";
+import { loginWithPassword } from "../support/browser-login.ts";
+import { RawBrowser } from "../support/raw-browser.ts";
 import { freePort } from "../support/services.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
@@ -27,8 +29,9 @@ describe("a development eID upstream", () => {
   let provider: TestProvider | undefined;
   afterAll(() => provider?.close());
 
-  it("starts at the first eID login, in this process, on its port; and stops with the provider", async () => {
+  it("starts at the first eID login, in this process, on its port, logs its citizens in; and stops with the provider", async () => {
     const port = await freePort();
+    const brokerPort = await freePort();
     const issuer = `http://127.0.0.1:${port}`;
     const upstreamData = mkdtempSync(join(tmpdir(), "portcullis-dev-eid-"));
     dirs.push(upstreamData);
@@ -36,14 +39,23 @@ describe("a development eID upstream", () => {
       edits: {
         "login.yaml": { "eid_upstreams.dev-eid.issuer": issuer, "eid_upstreams.dev-eid.development.port": port },
         "dev-eid-upstream/provider.yaml": { issuer, "listen.port": port, data_dir: upstreamData },
+        "dev-eid-upstream/clients.yaml": { "clients.0.redirect_uris": [`http://127.0.0.1:${brokerPort}/eID/callback`] },
+        "provider.yaml": { "listen.port": brokerPort },
       },
+      issuer: `http://127.0.0.1:${brokerPort}`,
     });
     const callback = `${provider.issuer}/eID/callback`;
     expect(await answers(`${issuer}/.well-known/openid-configuration`)).toBe(false);
 
-    const { url } = await provider.provider.eid.begin("dev-eid", callback);
+    const { url, pending } = await provider.provider.eid.begin("dev-eid", callback);
     expect(`${url.origin}${url.pathname}`).toBe(`${issuer}/connect/authorize`);
     expect(provider.logs.some((line) => line.msg === "development eID upstream started" && line.upstream === "dev-eid")).toBe(true);
+    // The demo as shipped: its secret file, its claim mapping and its sub prefix, with a citizen of the README.
+    const answer = await loginWithPassword(new RawBrowser(), url.href, "ravi", "ravi-password");
+    expect(await provider.provider.eid.finish(answer.location!, pending)).toEqual({
+      sub: "eid:CZ-4201-9034",
+      claims: { name: "Ravi Kumar", birthdate: "1979/12/01", email: "ravi.kumar@example.org" },
+    });
     // Started once: a second login reuses it.
     await provider.provider.eid.begin("dev-eid", callback);
     expect(provider.logs.filter((line) => line.msg === "development eID upstream started")).toHaveLength(1);

@@ -104,6 +104,16 @@ describe("begin", () => {
   }, TEST_MS);
 });
 
+describe("begin with the client's own request options", () => {
+  it("passes prompt=login, max_age and ui_locales upstream, and finish checks the ID token's auth_time against max_age", async () => {
+    const { url, pending } = await broker.provider.eid.begin("test-eid", callback, { prompt: "login", maxAge: 600, uiLocales: "en" });
+    expect([url.searchParams.get("prompt"), url.searchParams.get("max_age"), url.searchParams.get("ui_locales")]).toEqual(["login", "600", "en"]);
+    expect(pending.maxAge).toBe(600);
+    const answer = await loginWithPassword(new RawBrowser(), url.href, "mei", "mei-password");
+    expect(await broker.provider.eid.finish(answer.location!, pending)).toEqual(MEI);
+  }, TEST_MS);
+});
+
 describe("finish", () => {
   it("after the upstream's password login, gives the prefixed sub and the mapped claims, and records the account", async () => {
     const { pending, callbackUrl } = await upstreamLogin("mei");
