@@ -30,6 +30,9 @@ import { loadMethodPlugins } from "./runtime/method-plugins.ts";
 import { loadMethods, type LoadedMethod } from "./runtime/loaded-methods.ts";
 import { buildFlows, type RunnableFlow } from "./runtime/login-flows.ts";
 import { Enrollments } from "./enrollments/enrollments.ts";
+import { EidAccounts } from "./eid/eid-accounts.ts";
+import { EidBroker } from "./eid/eid-broker.ts";
+import { DevelopmentUpstreams, type LaunchProvider } from "./eid/development-upstreams.ts";
 
 /**
  * Everything a request needs, built once from a loaded configuration: the composition root.
@@ -74,6 +77,8 @@ export interface Provider {
   readonly methods: ReadonlyMap<string, LoadedMethod>;
   /** The login flows and the enrollment flows by id, with their factor plugins wired in. */
   readonly flows: ReadonlyMap<string, RunnableFlow>;
+  /** The eID broker: a relying party per upstream of login.yaml's eid_upstreams, and the eID accounts. */
+  readonly eid: EidBroker;
   close(): Promise<void>;
 }
 
@@ -82,6 +87,8 @@ export interface ProviderOptions {
   /** A store to use instead of the one provider.yaml names (tests share one). Not closed by the provider. */
   store?: Store;
   clock?: Clock;
+  /** Starts another provider in this process: how `development` eID upstreams (demo only) come up. */
+  launchProvider?: LaunchProvider;
 }
 
 export async function createProvider(config: LoadedConfig, options: ProviderOptions): Promise<Provider> {
@@ -112,6 +119,9 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const backChannelLogout = new BackChannelLogout({ clients, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger });
   const methods = new Map<string, LoadedMethod>();
   const flows = new Map<string, RunnableFlow>();
+  const upstreams = Object.values(config.login.eid_upstreams ?? {});
+  const eidAccounts = new EidAccounts(store, clock, upstreams.map((upstream) => upstream.sub_prefix));
+  const developmentUpstreams = new DevelopmentUpstreams(config.dir, options.launchProvider, logger);
 
   const provider: Provider = {
     config,
@@ -124,7 +134,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     secretBox,
     clients,
     scopes,
-    users: new UserDirectory(config.users),
+    users: new UserDirectory(config.users, eidAccounts),
     accessTokens: new AccessTokenIssuer(signer, settings.issuer, scopes, clock, referenceTokens),
     accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist, referenceTokens),
     accessTokenDenylist: denylist,
@@ -151,8 +161,10 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     enrollments: new Enrollments(store, clock),
     methods,
     flows,
+    eid: new EidBroker(config.login, eidAccounts, developmentUpstreams.options(config.login, settings.issuer)),
     async close() {
       keys.close();
+      await developmentUpstreams.close();
       await backChannelLogout.close();
       if (!options.store) await store.close();
     },

@@ -552,6 +552,56 @@ export interface LoginFile {
        * Whether a user with none of the offered methods enrolled may enroll the first of them during this login (MyVendor, after a valid signature).
        */
       enroll_on_first_use: boolean;
+      /**
+       * eid flow only, and required there: the upstream eID identity provider (a key of eid_upstreams) the login is brokered to.
+       */
+      upstream?: string;
+    };
+  };
+  /**
+   * Upstream eID identity providers by id. Portcullis is an OpenID Connect relying party of each (code flow with PKCE S256, state and nonce, over openid-client); a login type with flow eid names one with `upstream`.
+   */
+  eid_upstreams?: {
+    [k: string]: {
+      /**
+       * The upstream's issuer identifier; its discovery document is read from <issuer>/.well-known/openid-configuration at the first eID login (and again after a failure). https, except a loopback http:// issuer (development and tests).
+       */
+      issuer: string;
+      /**
+       * This provider's client id at the upstream.
+       */
+      client_id: string;
+      /**
+       * This provider's client secret at the upstream (client_secret_basic), given as ${env:NAME} or ${file:PATH}, never in plain text.
+       */
+      client_secret: string;
+      /**
+       * The scope asked of the upstream, space-separated; must include openid.
+       */
+      scopes: string;
+      /**
+       * Claim mapping: <local claim>: <upstream claim>. The local claims an eID account gets, taken from the upstream's userinfo answer, else its ID token; userinfo releases them by scope like an employee's (scopes.yaml), so use the claim names scopes.yaml releases. `sub` is not mapped: it is sub_prefix + the upstream's sub. Unmapped upstream claims are dropped.
+       */
+      claims: {
+        [k: string]: string;
+      };
+      /**
+       * Put before the upstream's sub to make the local sub of an eID account. It ends in ':', which employee numbers never contain, so an eID account can never be taken for an employee; upstreams need distinct prefixes.
+       */
+      sub_prefix: string;
+      /**
+       * DEMO ONLY: the upstream is a second Portcullis that this provider starts inside its own process, from the config directory `config` (relative to this one) on `port`, at the first eID login. It is started only while this provider's issuer is a loopback http:// URL, so a production configuration never starts one.
+       */
+      development?: {
+        /**
+         * The upstream's config directory, relative to this config directory.
+         */
+        config: string;
+        /**
+         * The port it listens on: the port of `issuer`.
+         */
+        port: number;
+      };
     };
   };
 }

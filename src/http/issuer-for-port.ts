@@ -1,3 +1,5 @@
+import { isLoopbackHost } from "../config/loopback-url.ts";
+
 /** What the provider does with its issuer once it knows the port it listens on. */
 export interface IssuerForPort {
   /** The issuer the provider runs with: the configured one, or the configured one on the listened port. */
@@ -20,7 +22,7 @@ export interface IssuerForPort {
  */
 export function issuerForPort(issuer: string, ports: { configured: number; override: number | undefined; listened: number }): IssuerForPort {
   const url = new URL(issuer);
-  if (!isLoopback(url.hostname)) return { issuer };
+  if (!isLoopbackHost(url.hostname)) return { issuer };
   const issuerPort = portOf(url);
   if (issuerPort === ports.listened) return { issuer };
   if (ports.override !== undefined && issuerPort === ports.configured) {
@@ -33,10 +35,6 @@ export function issuerForPort(issuer: string, ports: { configured: number; overr
     `so discovery and tokens send clients to a port nobody answers on: set issuer in provider.yaml to ` +
     `${withoutTrailingSlash(url)} or start on port ${issuerPort} (--port ${issuerPort} or PORT=${issuerPort})`;
   return { issuer, warning };
-}
-
-function isLoopback(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 function portOf(url: URL): number {

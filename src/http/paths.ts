@@ -7,6 +7,10 @@ export const paths = {
   accountLogin: "/Account/Login",
   /** SPEC: the login served inside an iframe of a client's page. */
   iframeAuthorize: "/connect/iframe_authz",
+  /** SPEC: the eID login (login_type may be omitted there). */
+  eidAuthorize: "/eID/authorize",
+  /** Where the upstream eID provider sends the browser back (the eID broker's redirect URI). */
+  eidCallback: "/eID/callback",
   token: "/connect/token",
   userinfo: "/connect/userinfo",
   endSession: "/connect/endsession",

@@ -67,7 +67,12 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   const issuer = issuerForPort(settings.issuer, { configured: settings.listen.port, override: options.port, listened: port });
   let provider: Provider;
   try {
-    provider = await createProvider(withIssuer(loaded, issuer.issuer), { logger, ...(options.clock && { clock: options.clock }) });
+    provider = await createProvider(withIssuer(loaded, issuer.issuer), {
+      logger,
+      ...(options.clock && { clock: options.clock }),
+      // A development eID upstream (demo only) is another provider in this process, logging where this one does.
+      launchProvider: (upstream) => startProvider({ ...upstream, ...(options.logDestination && { logDestination: options.logDestination }) }),
+    });
   } catch (error) {
     await close();
     if (error instanceof StoreUnavailableError) throw storeDown(error, settings.store.url);
@@ -116,9 +121,19 @@ function printBanner(url: string, provider: Provider, issuer: IssuerForPort): vo
     `    curl -s -d grant_type=client_credentials -d client_id=demo-service -d client_secret=demo-service-secret ${url}/connect/token`,
     ...browserLoginLines(provider),
     "  Demo users: alice / alice-password, bob / bob-password (see README.md)",
+    ...developmentUpstreamLines(provider),
     "",
   ];
   process.stderr.write(lines.join("\n") + "\n");
+}
+
+/** One line per development eID upstream (demo only): where it will run and who can log in there. */
+function developmentUpstreamLines(provider: Provider): string[] {
+  return Object.entries(provider.config.login.eid_upstreams ?? {}).flatMap(([id, upstream]) =>
+    upstream.development
+      ? [`  eID login (${provider.issuer}${paths.eidAuthorize}): development upstream "${id}" at ${upstream.issuer}, started at the first eID login; citizens mei / mei-password, ravi / ravi-password`]
+      : [],
+  );
 }
 
 /** A ready-made authorize URL for the first client that can log in with a browser without PKCE. */

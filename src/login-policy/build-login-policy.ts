@@ -27,6 +27,7 @@ export function buildLoginPolicy(login: LoginFile, methodClasses: ReadonlyMap<st
       signature: declared.signature ?? false,
       fa: declared.fa ?? true,
       enrollOnFirstUse: declared.enroll_on_first_use ?? false,
+      ...(declared.upstream && { upstream: declared.upstream }),
     });
   }
   if (problems.length > 0) throw new Error(`login.yaml: ${problems.join("; ")}`);

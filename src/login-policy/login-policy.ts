@@ -30,6 +30,8 @@ export interface LoginType {
   /** Whether fa (or acr_values 2fa:<methods>) may choose and order the offered methods. */
   fa: boolean;
   enrollOnFirstUse: boolean;
+  /** flow eid: the upstream eID provider (an id under eid_upstreams, provider.eid.begin's first argument). */
+  upstream?: string;
 }
 
 export interface LoginPolicy {

@@ -16,6 +16,8 @@ export const RECORD_KINDS = {
   refreshTokens: { durable: true },
   grants: { durable: true },
   enrollments: { durable: true },
+  /** eID accounts: each one's claims as its upstream last said them, for userinfo (written at every eID login). */
+  eidAccounts: { durable: true },
   rateLimits: { durable: false },
   qrSessions: { durable: false },
   /** Trusted app: login QR challenges, enrollment pages, device JWS ids. */

@@ -2,12 +2,20 @@ import type { UsersFile } from "../config/types.generated.ts";
 
 export type UserRecord = UsersFile["users"][number];
 
+/** Accounts that are not employees but may hold sessions and tokens: eID accounts (src/eid/eid-accounts.ts). */
+export interface ExternalAccounts {
+  owns(sub: string): boolean;
+}
+
 /** The embedded employee directory: users by login name (case-insensitive) and by subject. */
 export class UserDirectory {
   private readonly byUsername = new Map<string, UserRecord>();
   private readonly bySub = new Map<string, UserRecord>();
 
-  constructor(file: UsersFile) {
+  constructor(
+    file: UsersFile,
+    private readonly external?: ExternalAccounts,
+  ) {
     for (const u of file.users) {
       this.byUsername.set(u.username.toLowerCase(), u);
       this.bySub.set(u.sub, u);
@@ -22,10 +30,15 @@ export class UserDirectory {
     return this.bySub.get(sub);
   }
 
-  /** Whether `sub` names a user who may still sign in: sessions, codes and refresh tokens of anyone else are dead. */
+  /**
+   * Whether `sub` names a user who may still sign in: sessions, codes and refresh tokens of anyone else
+   * are dead. An eID account (a declared upstream's sub prefix, which no employee number carries) is
+   * active while its upstream is declared: the upstream, not this directory, decides who may log in.
+   */
   isActive(sub: string): boolean {
     const user = this.bySub.get(sub);
-    return user !== undefined && !user.disabled;
+    if (user !== undefined) return !user.disabled;
+    return this.external?.owns(sub) ?? false;
   }
 
   /** The user's userinfo claims limited to `names`; `sub` is always the employee number. */

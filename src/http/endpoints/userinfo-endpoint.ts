@@ -50,11 +50,13 @@ const MAX_CACHED_BODIES_PER_PLAN = 10_000;
  *
  * A hot path: no step table, header lists built once, the claim set per scope string cached.
  * Errors (RFC 6750 §3.1): no token → 401 with a bare challenge and no error; a bad, expired or revoked
- * token, one for another audience (client_credentials, ID tokens) or of a user who no longer exists →
+ * token, one for another audience (client_credentials, ID tokens) or of a user who no longer exists (an
+ * eID account: whose record is gone or whose upstream is no longer declared) →
  * 401 invalid_token; a token for this endpoint without `openid` → 403 insufficient_scope.
  */
 export function userinfoEndpoint(provider: Provider): ProtocolRoute {
   const { accessTokenVerifier: verifier, users, scopes, logger } = provider;
+  const eidAccounts = provider.eid.accounts;
   const audience = provider.accessTokens.userinfoAudience;
   const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
   const maxBodyBytes = provider.config.provider.security.max_body_bytes;
@@ -80,6 +82,8 @@ export function userinfoEndpoint(provider: Provider): ProtocolRoute {
     const plan = planFor(claims.scope);
     if (!plan.openid) throw insufficientScope();
     const user = users.findBySub(claims.sub);
+    // An eID account: the claims its upstream gave at the last login, read each time (the next login may change them).
+    if (user === undefined && eidAccounts.owns(claims.sub)) return writeClaims(ex.res, JSON.stringify(await eidClaims(claims.sub, plan.claims)));
     if (user === undefined || user.disabled) throw invalidToken("the token's user is no longer known");
     let body = plan.bodies.get(user.sub);
     if (body === undefined) {
@@ -88,6 +92,12 @@ export function userinfoEndpoint(provider: Provider): ProtocolRoute {
       plan.bodies.set(user.sub, body);
     }
     writeClaims(ex.res, body);
+  }
+
+  async function eidClaims(sub: string, names: ReadonlySet<string>): Promise<Record<string, unknown>> {
+    const released = await eidAccounts.userinfo(sub, names);
+    if (released === undefined) throw invalidToken("the token's user is no longer known");
+    return released;
   }
 
   async function answerPost(ex: Exchange): Promise<void> {

@@ -1,0 +1,49 @@
+/**
+ * An upstream eID provider for the broker's tests: the demo's development upstream (config/dev-eid-upstream,
+ * citizens mei and ravi) in an OS process of its own, on a port and with a redirect URI of the test's choosing.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnStart } from "./start-process.ts";
+import { copyConfig, DEMO_CONFIG } from "./test-provider.ts";
+
+export const DEV_UPSTREAM_CONFIG = join(DEMO_CONFIG, "dev-eid-upstream");
+/** The client the demo's broker is at the development upstream, and its secret (config/dev-eid-upstream/broker-secret). */
+export const BROKER_CLIENT = { id: "portcullis-eid-broker", secretFile: "dev-eid-upstream/broker-secret" } as const;
+
+export interface EidUpstreamProcess {
+  issuer: string;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts the upstream on `port` (issuer http://127.0.0.1:<port>) accepting the broker's `redirectUri`. */
+export async function startEidUpstreamProcess(port: number, redirectUri: string): Promise<EidUpstreamProcess> {
+  const issuer = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), "portcullis-eid-data-"));
+  const configDir = copyConfig(
+    {
+      "provider.yaml": { issuer, "listen.port": port, data_dir: dataDir },
+      "clients.yaml": { "clients.0.redirect_uris": [redirectUri] },
+    },
+    DEV_UPSTREAM_CONFIG,
+  );
+  const cleanUp = () => {
+    rmSync(configDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const started = await spawnStart(["--config", configDir, "--port", String(port)]);
+  const stop = async () => {
+    if (started.child.exitCode === null && started.child.signalCode === null) {
+      started.child.kill("SIGTERM");
+      await started.exited;
+    }
+    cleanUp();
+  };
+  if (started.url === undefined) {
+    await stop();
+    throw new Error(`the eID upstream did not start:\n${started.stderr()}`);
+  }
+  return { issuer, stderr: started.stderr, stop };
+}
