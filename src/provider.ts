@@ -29,6 +29,8 @@ import { loadMethodPlugins } from "./runtime/method-plugins.ts";
 import { loadMethods, type LoadedMethod } from "./runtime/loaded-methods.ts";
 import { buildFlows, type RunnableFlow } from "./runtime/login-flows.ts";
 import { Enrollments } from "./enrollments/enrollments.ts";
+import type { ChannelDirectory } from "./channels/channel-directory.ts";
+import { createChannelDirectory } from "./channels/create-channel-directory.ts";
 
 /**
  * Everything a request needs, built once from a loaded configuration: the composition root.
@@ -72,6 +74,8 @@ export interface Provider {
   readonly methods: ReadonlyMap<string, LoadedMethod>;
   /** The login flows and the enrollment flows by id, with their factor plugins wired in. */
   readonly flows: ReadonlyMap<string, RunnableFlow>;
+  /** Which channels a user has an account in and administers (req_chnl, chnl_info): channels.yaml `directory`. */
+  readonly channels: ChannelDirectory;
   close(): Promise<void>;
 }
 
@@ -108,6 +112,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const referenceTokens = new ReferenceTokens(store, clock);
   const attempts = settings.security.password_attempts;
   const backChannelLogout = new BackChannelLogout({ clients, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger });
+  const accessTokens = new AccessTokenIssuer(signer, settings.issuer, scopes, clock, referenceTokens);
   const methods = new Map<string, LoadedMethod>();
   const flows = new Map<string, RunnableFlow>();
 
@@ -123,7 +128,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     clients,
     scopes,
     users: new UserDirectory(config.users),
-    accessTokens: new AccessTokenIssuer(signer, settings.issuer, scopes, clock, referenceTokens),
+    accessTokens,
     accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist, referenceTokens),
     accessTokenDenylist: denylist,
     referenceTokens,
@@ -148,6 +153,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     enrollments: new Enrollments(store, clock),
     methods,
     flows,
+    channels: createChannelDirectory(config, accessTokens, clock),
     async close() {
       keys.close();
       await backChannelLogout.close();
