@@ -153,7 +153,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     enrollments: new Enrollments(store, clock),
     methods,
     flows,
-    channels: createChannelDirectory(config, accessTokens, clock),
+    channels: createChannelDirectory(config, accessTokens, clock, logger),
     async close() {
       keys.close();
       await backChannelLogout.close();

@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
 import { parseDuration } from "../config/duration.ts";
 import type { ConfigData } from "../config/cross-field-rule.ts";
@@ -8,7 +9,7 @@ import { EmbeddedChannelDirectory } from "./embedded-channel-directory.ts";
 import { HttpChannelDirectory } from "./http-channel-directory.ts";
 
 /** The adapter channels.yaml `directory.kind` names; the config rules have checked its settings. */
-export function createChannelDirectory(config: ConfigData, accessTokens: AccessTokenIssuer, clock: Clock): ChannelDirectory {
+export function createChannelDirectory(config: ConfigData, accessTokens: AccessTokenIssuer, clock: Clock, logger: Logger): ChannelDirectory {
   const { directory, channels } = config.channels;
   if (directory.kind === "embedded") return new EmbeddedChannelDirectory(channels);
   const clientId = directory.client_id!;
@@ -18,5 +19,6 @@ export function createChannelDirectory(config: ConfigData, accessTokens: AccessT
     url: directory.url!,
     timeoutMs: parseDuration(directory.timeout) * 1000,
     accessToken: channelDirectoryToken(accessTokens, clientId, lifetime, clock),
+    logger,
   });
 }

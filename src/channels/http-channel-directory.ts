@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import { OutboundRequestError, sendOutbound } from "../delivery/outbound-request.ts";
 import { administeredChannel, type Channel } from "./channel.ts";
 import type { ChannelDirectory } from "./channel-directory.ts";
@@ -11,6 +12,8 @@ export interface HttpChannelDirectoryOptions {
   timeoutMs: number;
   /** An access token of ours with the `channel.directory` scope (channel-directory-token.ts). */
   accessToken: () => string;
+  /** Where a failed call is reported (warn): the login only says temporarily_unavailable. */
+  logger: Pick<Logger, "warn">;
 }
 
 /**
@@ -27,6 +30,16 @@ export class HttpChannelDirectory implements ChannelDirectory {
   }
 
   async channelsOf(sub: string): Promise<Channel[]> {
+    try {
+      return await this.fetchChannels(sub);
+    } catch (error) {
+      // The service's origin and the reason only: the path names the user, the token is a credential.
+      if (error instanceof ChannelDirectoryUnavailable) this.options.logger.warn({ service: new URL(this.base).origin, reason: error.reason }, "channel directory unavailable");
+      throw error;
+    }
+  }
+
+  private async fetchChannels(sub: string): Promise<Channel[]> {
     let text: string;
     try {
       ({ text } = await sendOutbound(`${this.base}/directory/users/${encodeURIComponent(sub)}/channels`, {

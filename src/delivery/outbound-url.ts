@@ -16,7 +16,7 @@ export function outboundUrlProblem(url: string): string | undefined {
   }
   const loopback = LOOPBACK_HOSTS.has(parsed.hostname) || /^127\.\d+\.\d+\.\d+$/.test(parsed.hostname);
   if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && loopback)) return "must be an https URL (plain http only on loopback)";
-  if (parsed.username || parsed.password) return "must not carry credentials: put them in `headers` as a ${env:...} reference";
+  if (parsed.username || parsed.password) return "must not carry credentials";
   return undefined;
 }
 
@@ -26,6 +26,10 @@ export function outboundUrlProblem(url: string): string | undefined {
  */
 export function checkOutboundUrl(url: string, keyPath: string): URL {
   const problem = outboundUrlProblem(url);
-  if (problem) throw new ConfigError([{ file: "login.yaml", path: keyPath, message: problem }]);
+  if (problem) {
+    // login.yaml's gateways take credentials as headers; say where they go.
+    const advice = problem === "must not carry credentials" ? ": put them in `headers` as a ${env:...} reference" : "";
+    throw new ConfigError([{ file: "login.yaml", path: keyPath, message: problem + advice }]);
+  }
   return new URL(url);
 }

@@ -45,11 +45,15 @@ describe("http channel directory (against the reference channel-account service)
   });
 
   it("is temporarily_unavailable (503) when the service is down, naming the cause without the URL or token", async () => {
-    const directory = new HttpChannelDirectory({ url: `http://127.0.0.1:${await freePort()}`, timeoutMs: 30_000, accessToken: () => "secret-token" });
+    const port = await freePort();
+    const logged: unknown[] = [];
+    const logger = { warn: (...args: unknown[]) => void logged.push(args) };
+    const directory = new HttpChannelDirectory({ url: `http://127.0.0.1:${port}/x`, timeoutMs: 30_000, accessToken: () => "secret-token", logger });
     const error = await directory.channelsOf("E10001").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChannelDirectoryUnavailable);
     expect(error).toMatchObject({ status: 503, error: "temporarily_unavailable", reason: "network error ECONNREFUSED" });
     expect(String((error as Error).message)).not.toContain("secret-token");
+    expect(logged).toEqual([[{ service: `http://127.0.0.1:${port}`, reason: "network error ECONNREFUSED" }, "channel directory unavailable"]]);
   });
 });
 
@@ -71,7 +75,7 @@ describe("http channel directory against a misbehaving service", () => {
     await new Promise((resolve) => server.close(resolve));
   });
   const directory = (timeoutMs = 30_000) =>
-    new HttpChannelDirectory({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/base/`, timeoutMs, accessToken: () => "the-token" });
+    new HttpChannelDirectory({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/base/`, timeoutMs, accessToken: () => "the-token", logger: { warn: () => undefined } });
   const json = (status: number, body: unknown) => (res: import("node:http").ServerResponse) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 
   it("sends the token as a Bearer to {url}/directory/users/{sub}/channels, the sub escaped", async () => {
