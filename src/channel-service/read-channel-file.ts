@@ -2,6 +2,8 @@ import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
 import { UNIQUE_CHANNELS_RULE } from "../config/channel-rules.ts";
 import type { ConfigData } from "../config/cross-field-rule.ts";
+import type { IssueDraft } from "../config/issue-draft.ts";
+import { keyPath } from "../config/key-path.ts";
 import type { ChannelConfig } from "../config/types.generated.ts";
 import { validateSchema } from "../config/schema-validator.ts";
 
@@ -13,11 +15,12 @@ import { validateSchema } from "../config/schema-validator.ts";
  */
 export async function readChannelFile(path: string): Promise<ChannelConfig[]> {
   const value: unknown = parse(await readFile(path, "utf8")) ?? {};
-  const problems = validateSchema("channels", value).map((issue) => `${issue.at.join(".") || "(file)"}: ${issue.message}`);
-  if (problems.length === 0) {
-    const issues = UNIQUE_CHANNELS_RULE.check({ channels: value } as unknown as ConfigData);
-    problems.push(...issues.map((issue) => `${issue.at.join(".")}: ${issue.message}`));
-  }
+  let issues = validateSchema("channels", value);
+  if (issues.length === 0) issues = UNIQUE_CHANNELS_RULE.check({ channels: value } as unknown as ConfigData);
+  const problems = issues.map(describe);
   if (problems.length > 0) throw new Error(`${path}: ${problems.join("; ")}`);
   return (value as ConfigData["channels"]).channels;
 }
+
+/** `channels[0].icon: must match …`, like the provider's config messages (without line numbers). */
+const describe = (issue: IssueDraft) => `${keyPath(issue.at) || "(file)"}: ${issue.message}`;

@@ -551,7 +551,7 @@ export interface ChannelConfig {
    */
   name: string;
   /**
-   * The `chnl_icon` claim: the URL of the channel's icon.
+   * The `chnl_icon` claim: the http(s) URL of the channel's icon (relying apps show it, so no other scheme).
    */
   icon: string;
   /**
