@@ -33,6 +33,8 @@ import { Enrollments } from "./enrollments/enrollments.ts";
 import { EidAccounts } from "./eid/eid-accounts.ts";
 import { EidBroker } from "./eid/eid-broker.ts";
 import { DevelopmentUpstreams, type LaunchProvider } from "./eid/development-upstreams.ts";
+import type { ChannelDirectory } from "./channels/channel-directory.ts";
+import { createChannelDirectory } from "./channels/create-channel-directory.ts";
 
 /**
  * Everything a request needs, built once from a loaded configuration: the composition root.
@@ -79,6 +81,8 @@ export interface Provider {
   readonly flows: ReadonlyMap<string, RunnableFlow>;
   /** The eID broker: a relying party per upstream of login.yaml's eid_upstreams, and the eID accounts. */
   readonly eid: EidBroker;
+  /** Which channels a user has an account in and administers (req_chnl, chnl_info): channels.yaml `directory`. */
+  readonly channels: ChannelDirectory;
   close(): Promise<void>;
 }
 
@@ -117,6 +121,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const referenceTokens = new ReferenceTokens(store, clock);
   const attempts = settings.security.password_attempts;
   const backChannelLogout = new BackChannelLogout({ clients, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger });
+  const accessTokens = new AccessTokenIssuer(signer, settings.issuer, scopes, clock, referenceTokens);
   const methods = new Map<string, LoadedMethod>();
   const flows = new Map<string, RunnableFlow>();
   const upstreams = Object.values(config.login.eid_upstreams ?? {});
@@ -135,7 +140,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     clients,
     scopes,
     users: new UserDirectory(config.users, eidAccounts),
-    accessTokens: new AccessTokenIssuer(signer, settings.issuer, scopes, clock, referenceTokens),
+    accessTokens,
     accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist, referenceTokens),
     accessTokenDenylist: denylist,
     referenceTokens,
@@ -162,6 +167,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     methods,
     flows,
     eid: new EidBroker(config.login, eidAccounts, developmentUpstreams.options(config.login, settings.issuer)),
+    channels: createChannelDirectory(config, accessTokens, clock, logger),
     async close() {
       keys.close();
       await developmentUpstreams.close();

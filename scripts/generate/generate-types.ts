@@ -34,6 +34,11 @@ const NAMED_TYPES: Record<ConfigFileName, Record<string, string>> = {
   login: {
     "/properties/default_flow": "DefaultFlowConfig",
   },
+  channels: {
+    "/properties/directory": "ChannelDirectoryConfig",
+    "/properties/channels/items": "ChannelConfig",
+    "/properties/channels/items/properties/members/items": "ChannelMemberConfig",
+  },
 };
 
 const BANNER = `/**

@@ -11,6 +11,8 @@ export const CONFIG_FILES = [
   { name: "scopes", file: "scopes.yaml", schema: "scopes.schema.json" },
   { name: "users", file: "users.yaml", schema: "users.schema.json" },
   { name: "login", file: "login.yaml", schema: "login.schema.json" },
+  // Optional: a provider without channels needs no file (read as `{}`, the schema's defaults fill it).
+  { name: "channels", file: "channels.yaml", schema: "channels.schema.json", optional: true },
 ] as const;
 
 export type ConfigFileName = (typeof CONFIG_FILES)[number]["name"];

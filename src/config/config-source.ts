@@ -37,6 +37,10 @@ export async function readConfigSource(
     text = await readFile(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && "optional" in entry && entry.optional) {
+      source.doc = parseDocument("{}", { lineCounter: source.lineCounter });
+      return { source, issues: [] };
+    }
     const message = code === "ENOENT" ? "file not found" : `cannot read file (${code ?? "unknown error"})`;
     return { source, issues: [{ file: entry.name, at: [], message, position: "none" }] };
   }

@@ -7,9 +7,10 @@ import { SCOPE_RULES } from "./scope-rules.ts";
 import { USER_RULES } from "./user-rules.ts";
 import { LOGIN_RULES } from "./login-rules.ts";
 import { EID_RULES } from "./eid-rules.ts";
+import { CHANNEL_RULES } from "./channel-rules.ts";
 
 /** Every rule that runs after schema validation, in the order the docs list them. */
-export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [...PROVIDER_RULES, ...CLIENT_RULES, ...SCOPE_RULES, ...USER_RULES, ...LOGIN_RULES, ...EID_RULES];
+export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [...PROVIDER_RULES, ...CLIENT_RULES, ...SCOPE_RULES, ...USER_RULES, ...LOGIN_RULES, ...EID_RULES, ...CHANNEL_RULES];
 
 /**
  * Runs each rule whose files all passed the schema and collects every issue. A rule over a file that

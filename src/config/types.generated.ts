@@ -617,6 +617,66 @@ export interface DefaultFlowConfig {
   methods: string[];
 }
 
+/**
+ * config/channels.yaml (optional): where channel membership comes from for the acr_values req_chnl, req_chnl:<channel_id> and chnl_info, and, for the embedded directory, the channels themselves. The reference channel-account service (`npm run channel-service`) reads a file of the same format.
+ */
+export interface ChannelsFile {
+  directory: ChannelDirectoryConfig;
+  /**
+   * embedded only: the channels and their members.
+   */
+  channels: ChannelConfig[];
+}
+/**
+ * The channel directory adapter.
+ */
+export interface ChannelDirectoryConfig {
+  /**
+   * `embedded`: the channels listed in this file. `http`: the channel-account service at `url`, which answers `GET {url}/directory/users/{sub}/channels`.
+   */
+  kind: "embedded" | "http";
+  /**
+   * http only: the channel-account service's base address ({channel_url}); https, plain http only on loopback.
+   */
+  url?: string;
+  /**
+   * http only: the client (clients.yaml, with the client_credentials grant and the `channel.directory` scope) in whose name the provider issues itself the access token it sends to the service.
+   */
+  client_id?: string;
+  /**
+   * http only: the deadline of one directory call; past it the login answers temporarily_unavailable.
+   */
+  timeout: string;
+}
+export interface ChannelConfig {
+  /**
+   * The channel id (the `chnl` claim; `req_chnl:<id>` names it).
+   */
+  id: string;
+  /**
+   * The `chnl_name` claim.
+   */
+  name: string;
+  /**
+   * The `chnl_icon` claim: the http(s) URL of the channel's icon (relying apps show it, so no other scheme).
+   */
+  icon: string;
+  /**
+   * The users with an account in the channel.
+   */
+  members: ChannelMemberConfig[];
+}
+export interface ChannelMemberConfig {
+  /**
+   * The user's sub (users.yaml).
+   */
+  sub: string;
+  /**
+   * The spec's roleId: owner = 2 (channel owner), operator = 1 (operator), temporary = 0 (temporary approved login). Owners and operators administer the channel; a temporary member does not.
+   */
+  role: "owner" | "operator" | "temporary";
+}
+
 export type GrantType = ClientConfig["grant_types"][number];
 export type ClaimName = IdentityScopeConfig["claims"][number];
 export type KeyStatus = StaticKeyConfig["status"];

@@ -2,6 +2,9 @@ import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
+import { ConfigError } from "../../src/config/config-error.ts";
+import { loadConfig } from "../../src/config/load-config.ts";
 
 /** The demo configuration shipped in config/. */
 export const DEMO_CONFIG_DIR = fileURLToPath(new URL("../../config/", import.meta.url));
@@ -26,4 +29,18 @@ export async function tempConfigDir(files: Record<string, string | null> = {}): 
 /** Deletes every directory made by tempConfigDir (call from afterAll). */
 export async function removeTempConfigDirs(): Promise<void> {
   await Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+}
+
+/**
+ * The issue lines that loading a temporary config (see tempConfigDir) fails with, without the directory
+ * prefix: `clients.yaml:3:5 clients[1].client_id: …`. Fails the test when the config loads.
+ */
+export async function configIssues(files: Record<string, string | null>): Promise<string[]> {
+  const dir = await tempConfigDir(files);
+  const error = await loadConfig(dir, {}).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ConfigError);
+  return (error as ConfigError).message.split("\n").map((line) => line.replace(`${dir}/`, ""));
 }

@@ -1,0 +1,13 @@
+import { OAuthError } from "../oauth/oauth-error.ts";
+
+/**
+ * The channel directory could not answer (the channel-account service is down, slow, or answered
+ * something that is not a directory answer). It is the spec's temporarily_unavailable (503): the
+ * user did nothing wrong and may try again. `reason` is safe to log: a status or an error code,
+ * never the URL's secrets, the token, or the answer.
+ */
+export class ChannelDirectoryUnavailable extends OAuthError {
+  constructor(readonly reason: string) {
+    super(503, "temporarily_unavailable", "the channel directory is temporarily unavailable, try again later");
+  }
+}
