@@ -618,7 +618,7 @@ export interface DefaultFlowConfig {
 }
 
 /**
- * config/channels.yaml (optional): where channel membership comes from for the acr_values req_chnl, req_chnl:<channel_id> and chnl_info, and, for the embedded directory, the channels themselves. The reference channel-account service (`npm run channel-service`) reads a file of the same format.
+ * config/channels.yaml: (optional) where channel membership comes from for the acr_values req_chnl, req_chnl:<channel_id> and chnl_info, and, for the embedded directory, the channels themselves. The reference channel-account service (`npm run channel-service`) reads a file of the same format.
  */
 export interface ChannelsFile {
   directory: ChannelDirectoryConfig;

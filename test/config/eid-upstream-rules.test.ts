@@ -9,6 +9,8 @@ afterAll(removeTempConfigDirs);
 
 /** The demo's login.yaml up to its login types (the eID declarations are the tests' own). */
 const methodsOnly = readFileSync(join(DEMO_CONFIG_DIR, "login.yaml"), "utf8").replace(/\nlogin_types:[\s\S]*$/, "\n");
+/** Lines of the demo's part above the tests' own: issues are reported as `+n`, n lines below it, so a comment added there moves nothing here. */
+const DEMO_LINES = methodsOnly.split("\n").length - 1;
 
 const upstream = (id: string, lines: string[]) => [`  ${id}:`, ...lines.map((line) => `    ${line}`)].join("\n");
 const NATIONAL = ["issuer: https://eid.example.gov", "client_id: portcullis", "client_secret: ${env:EID_SECRET}"];
@@ -27,7 +29,7 @@ async function issues(login: string): Promise<string[]> {
     return [];
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    return error.issues.map((issue) => `${issue.file.replace(/^.*\//, "")}:${issue.line ?? "?"} ${issue.path}: ${issue.message}`);
+    return error.issues.map((issue) => `${issue.file.replace(/^.*\//, "")}:${issue.line === undefined ? "?" : `+${issue.line - DEMO_LINES}`} ${issue.path}: ${issue.message}`);
   }
 }
 
@@ -50,16 +52,16 @@ describe("eID upstream declarations", () => {
   it("refuses a client secret written in plain text", async () => {
     const plain = upstream("national", [...NATIONAL.slice(0, 2), "client_secret: hunter2"]);
     expect(await issues(loginYaml("  eID: { flow: eid, upstream: national }", plain))).toEqual([
-      "login.yaml:49 eid_upstreams.national.client_secret: is a secret: give it as ${env:NAME} or ${file:PATH}, not in plain text",
+      "login.yaml:+7 eid_upstreams.national.client_secret: is a secret: give it as ${env:NAME} or ${file:PATH}, not in plain text",
     ]);
   });
 
   it("refuses an eid login type without an upstream, one naming an undeclared upstream, and an upstream on another flow", async () => {
     const types = ["  eID: { flow: eid }", "  eIDx: { flow: eid, upstream: elsewhere }", "  Mfa: { flow: second_factor, methods: [totp], upstream: national }"].join("\n");
     expect(await issues(loginYaml(types, upstream("national", NATIONAL)))).toEqual([
-      'login.yaml:44 login_types.eID: login type "eID" has flow eid but names no upstream (add upstream: <an id under eid_upstreams>)',
-      'login.yaml:45 login_types.eIDx.upstream: upstream "elsewhere" is not declared under eid_upstreams',
-      "login.yaml:46 login_types.Mfa.upstream: only a login type with flow eid names an upstream (Mfa has flow second_factor)",
+      'login.yaml:+2 login_types.eID: login type "eID" has flow eid but names no upstream (add upstream: <an id under eid_upstreams>)',
+      'login.yaml:+3 login_types.eIDx.upstream: upstream "elsewhere" is not declared under eid_upstreams',
+      "login.yaml:+4 login_types.Mfa.upstream: only a login type with flow eid names an upstream (Mfa has flow second_factor)",
     ]);
   });
 
@@ -69,18 +71,18 @@ describe("eID upstream declarations", () => {
       upstream("regional", ["issuer: http://eid.example.org", "client_id: p", "client_secret: ${env:EID_SECRET}", "claims: { sub: id }"]),
     ].join("\n");
     expect(await issues(loginYaml("  eID: { flow: eid, upstream: national }", upstreams))).toEqual([
-      "login.yaml:50 eid_upstreams.national.scopes: must include openid (the login needs the upstream's ID token)",
+      "login.yaml:+8 eid_upstreams.national.scopes: must include openid (the login needs the upstream's ID token)",
       // A defaulted key has no line of its own: the issue points at its upstream's declaration.
-      'login.yaml:52 eid_upstreams.regional.sub_prefix: sub_prefix "eid:" is already the prefix of upstream "national"',
-      "login.yaml:52 eid_upstreams.regional.issuer: must be https:// (http:// only on localhost, 127.0.0.1 or [::1])",
-      "login.yaml:55 eid_upstreams.regional.claims.sub: sub is not mapped: an eID account's sub is sub_prefix + the upstream's sub",
+      'login.yaml:+10 eid_upstreams.regional.sub_prefix: sub_prefix "eid:" is already the prefix of upstream "national"',
+      "login.yaml:+10 eid_upstreams.regional.issuer: must be https:// (http:// only on localhost, 127.0.0.1 or [::1])",
+      "login.yaml:+13 eid_upstreams.regional.claims.sub: sub is not mapped: an eID account's sub is sub_prefix + the upstream's sub",
     ]);
   });
 
   it("refuses a development upstream whose issuer is not loopback http on its port", async () => {
     const dev = upstream("dev", ["issuer: http://localhost:3100", "client_id: p", "client_secret: ${env:EID_SECRET}", "development: { config: dev-eid-upstream, port: 3200 }"]);
     expect(await issues(loginYaml("  eID: { flow: eid, upstream: dev }", dev))).toEqual([
-      "login.yaml:47 eid_upstreams.dev.issuer: a development upstream's issuer is http://localhost:3200 (loopback, on development.port)",
+      "login.yaml:+5 eid_upstreams.dev.issuer: a development upstream's issuer is http://localhost:3200 (loopback, on development.port)",
     ]);
   });
 });
