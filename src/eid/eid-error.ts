@@ -1,4 +1,4 @@
-import { OAuthError } from "../oauth/oauth-error.ts";
+import { OAuthError, type OAuthErrorCode } from "../oauth/oauth-error.ts";
 
 /**
  * Why an eID login did not finish:
@@ -9,7 +9,7 @@ import { OAuthError } from "../oauth/oauth-error.ts";
  */
 export type EidFailure = "unavailable" | "access_denied" | "invalid_callback" | "invalid_response";
 
-const WIRE: Record<EidFailure, { status: number; error: string }> = {
+const WIRE: Record<EidFailure, { status: number; error: OAuthErrorCode }> = {
   unavailable: { status: 503, error: "temporarily_unavailable" },
   access_denied: { status: 403, error: "access_denied" },
   invalid_callback: { status: 400, error: "invalid_request" },

@@ -1,3 +1,4 @@
+import type { OAuthErrorCode } from "../oauth/oauth-error.ts";
 import type { AcrRequirements } from "./acr-values.ts";
 import { EID_TYPE, TWO_FACTOR_TYPE, type FlowKind, type LoginHintRule, type LoginPolicy, type LoginType, type MethodClass } from "./login-policy.ts";
 
@@ -42,7 +43,7 @@ export interface LoginPlan {
   claims: { channel?: { id?: string }; channelInfo: boolean; gps: boolean; faceid: boolean };
 }
 
-export type PlanError = "invalid_request" | "invalid_scope" | "unauthorized_client";
+export type PlanError = Extract<OAuthErrorCode, "invalid_request" | "invalid_scope" | "unauthorized_client">;
 export type PlanResult = { ok: true; plan: LoginPlan } | { ok: false; error: PlanError; description: string };
 
 const CLASSES: readonly MethodClass[] = ["trusted", "untrusted"];

@@ -13,6 +13,33 @@ export interface OAuthErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * Every error code this provider sends: RFC 6749 §4.1.2.1 and §5.2, RFC 6750 §3.1, RFC 7009 §2.2.1,
+ * OIDC Core §3.1.2.6 and RFC 6749's temporarily_unavailable, plus `not_found` for an unknown route of
+ * a JSON API. A typo or an invented code is a type error, not a wire format surprise for a client.
+ */
+export type OAuthErrorCode =
+  | "invalid_request"
+  | "invalid_client"
+  | "invalid_grant"
+  | "unauthorized_client"
+  | "unsupported_grant_type"
+  | "unsupported_response_type"
+  | "invalid_scope"
+  | "access_denied"
+  | "server_error"
+  | "temporarily_unavailable"
+  | "invalid_token"
+  | "insufficient_scope"
+  | "unsupported_token_type"
+  | "login_required"
+  | "interaction_required"
+  | "consent_required"
+  | "request_not_supported"
+  | "request_uri_not_supported"
+  | "registration_not_supported"
+  | "not_found";
+
 export class OAuthError extends Error {
   override readonly name = "OAuthError";
   readonly headers: Record<string, string>;
@@ -21,7 +48,7 @@ export class OAuthError extends Error {
 
   constructor(
     readonly status: number,
-    readonly error: string,
+    readonly error: OAuthErrorCode,
     readonly description: string,
     options: OAuthErrorOptions = {},
   ) {
