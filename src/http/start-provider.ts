@@ -121,19 +121,9 @@ function printBanner(url: string, provider: Provider, issuer: IssuerForPort): vo
     `    curl -s -d grant_type=client_credentials -d client_id=demo-service -d client_secret=demo-service-secret ${url}/connect/token`,
     ...browserLoginLines(provider),
     "  Demo users: alice / alice-password, bob / bob-password (see README.md)",
-    ...developmentUpstreamLines(provider),
     "",
   ];
   process.stderr.write(lines.join("\n") + "\n");
-}
-
-/** One line per development eID upstream (demo only): where it will run and who can log in there. */
-function developmentUpstreamLines(provider: Provider): string[] {
-  return Object.entries(provider.config.login.eid_upstreams ?? {}).flatMap(([id, upstream]) =>
-    upstream.development
-      ? [`  eID login (${provider.issuer}${paths.eidAuthorize}): development upstream "${id}" at ${upstream.issuer}, started at the first eID login; citizens mei / mei-password, ravi / ravi-password`]
-      : [],
-  );
 }
 
 /** A ready-made authorize URL for the first client that can log in with a browser without PKCE. */
