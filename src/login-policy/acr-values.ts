@@ -1,3 +1,5 @@
+import { firstRepeated, shown, splitMethodList } from "./method-list.ts";
+
 /**
  * The spec's `acr_values` (v1.0 of its reference table) read into what they require of a login.
  *
@@ -64,10 +66,10 @@ function readValue(acr: string, into: AcrRequirements): string | undefined {
 function readTwoFactor(argument: string | undefined, into: AcrRequirements): string | undefined {
   into.twoFactor = true;
   if (argument === undefined) return undefined;
-  const methods = argument.split(/[,/]/);
+  const methods = splitMethodList(argument);
   const bad = methods.find((m) => !METHOD_ID.test(m));
   if (bad !== undefined) return bad === "" ? "acr_values 2fa:<methods> has an empty method name" : `acr_values 2fa names '${shown(bad)}', which is not a method id`;
-  const twice = methods.find((m, i) => methods.indexOf(m) !== i);
+  const twice = firstRepeated(methods);
   if (twice !== undefined) return `acr_values 2fa names '${twice}' twice`;
   if (into.methods.length > 0 && into.methods.join(",") !== methods.join(",")) return "acr_values names two different 2fa method lists";
   into.methods = methods;
@@ -88,11 +90,6 @@ function readChannel(argument: string | undefined, into: AcrRequirements): strin
 function splitOnce(acr: string): [string, string | undefined] {
   const colon = acr.indexOf(":");
   return colon < 0 ? [acr, undefined] : [acr.slice(0, colon), acr.slice(colon + 1)];
-}
-
-/** A bit of a bad value for an error description: short, printable ASCII (RFC 6749 §5.2). */
-function shown(value: string): string {
-  return value.slice(0, 32).replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, "?");
 }
 
 function refuse(description: string): AcrParseResult {

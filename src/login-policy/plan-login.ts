@@ -1,5 +1,6 @@
 import type { OAuthErrorCode } from "../oauth/oauth-error.ts";
 import type { AcrRequirements } from "./acr-values.ts";
+import { firstRepeated, shown, splitMethodList } from "./method-list.ts";
 import { EID_TYPE, TWO_FACTOR_TYPE, type FlowKind, type LoginHintRule, type LoginPolicy, type LoginType, type MethodClass } from "./login-policy.ts";
 
 /** What an authorize request asks of the login, once its protocol parameters are known to be well-formed. */
@@ -160,9 +161,9 @@ function offeredMethods(policy: LoginPolicy, type: LoginType, request: LoginRequ
 
 /** fa: method ids separated by `,` or `/` (DESIGN), as acr_values 2fa:<methods>. */
 function splitMethods(fa: string): string[] {
-  const methods = fa.split(/[,/]/).map((m) => m.trim());
+  const methods = splitMethodList(fa).map((m) => m.trim());
   if (methods.some((m) => m === "")) refuse("fa has an empty method name");
-  const twice = methods.find((m, i) => methods.indexOf(m) !== i);
+  const twice = firstRepeated(methods);
   if (twice !== undefined) refuse(`fa names '${shown(twice)}' twice`);
   return methods;
 }
@@ -171,8 +172,4 @@ function splitMethods(fa: string): string[] {
 function classesMissing(policy: LoginPolicy, sessionMethods: readonly string[], sso: boolean): MethodClass[] {
   const have = new Set(sso ? sessionMethods.map((m) => policy.methodClasses.get(m)) : []);
   return CLASSES.filter((c) => !have.has(c));
-}
-
-function shown(value: string): string {
-  return value.slice(0, 32).replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, "?");
 }
