@@ -1,5 +1,5 @@
 import type { FloorName, ScenarioName } from "./scenarios.ts";
-import type { LoopSample } from "./floors.ts";
+import type { LoopSample } from "./workers/tight-loop.ts";
 import type { LoadResult } from "./load-protocol.ts";
 import type { BenchOptions } from "./options.ts";
 

@@ -1,5 +1,5 @@
 import { assign, createMachine, setup, type AnyStateMachine } from "xstate";
-import type { FactorClass, MethodInput, MethodOutput } from "../src/runtime/factor-plugin.ts";
+import type { FactorClass, MethodInput, MethodOutput } from "../src/plugin-contract/factor-plugin.ts";
 import { IDENTIFY_USER } from "./identify-user.machine.ts";
 
 /**

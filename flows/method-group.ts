@@ -1,4 +1,4 @@
-import type { MethodOutput } from "../src/runtime/factor-plugin.ts";
+import type { MethodOutput } from "../src/plugin-contract/factor-plugin.ts";
 import { IDENTIFY_USER } from "./identify-user.machine.ts";
 import { methodInput, type FlowMethod, type LoginFlowContext } from "./login-flow-setup.ts";
 

@@ -1,4 +1,4 @@
-import type { FactorClass } from "../src/runtime/factor-plugin.ts";
+import type { FactorClass } from "../src/plugin-contract/factor-plugin.ts";
 import { initialContext, loginFlowSetup, loginOutput, type FlowMethod } from "./login-flow-setup.ts";
 import { methodGroup } from "./method-group.ts";
 

@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { METHODS_DIR } from "../../src/runtime/method-plugins.ts";
-import type { FactorPlugin } from "../../src/runtime/factor-plugin.ts";
+import type { FactorPlugin } from "../../src/plugin-contract/factor-plugin.ts";
 
 /**
  * docs/configuration.md: one section per config file, one table per object (nested objects and list

@@ -1,4 +1,4 @@
-import { paths } from "../http/paths.ts";
+import { paths } from "../http-kit/paths.ts";
 import type { ClientRegistry } from "../oauth/client-registry.ts";
 import { isLang, type Lang } from "../views/lang.ts";
 

@@ -1,27 +1,17 @@
-import type { Enrollment } from "../enrollments/enrollments.ts";
-import type { Provider } from "../provider.ts";
+import type { Enrollment, Enrollments } from "../enrollments/enrollments.ts";
+import type { UserDirectory } from "../users/user-directory.ts";
+import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
 import type { Lang } from "../views/lang.ts";
 import type { ViewEngine } from "../views/view-engine.ts";
-import { formatDate, type ShownDate } from "./format-date.ts";
-import type { EnrolledItem, SetUpBy } from "./method-account-view.ts";
+import { formatDate } from "../views/format-date.ts";
+import type { AccountRow } from "../views/page-data.ts";
+import type { EnrolledItem, SetUpBy } from "../plugin-contract/method-account-view.ts";
 
-/** One factor method on the account page (AccountPageData.methods). */
-export interface AccountRow {
-  id: string;
-  labelKey: string;
-  setUp: boolean;
-  /** What is enrolled: devices, keys, a masked number or address, each with when it was added. */
-  items: { text: string; addedAt?: ShownDate }[];
-  enrolledAt?: ShownDate;
-  lastUsedAt?: ShownDate;
-  /** Where a method without an enrollment flow of its own is set up (translated). */
-  setUpNote?: string;
-  /** The user can set it up here (again, or one more device). */
-  canEnroll: boolean;
-  /** The user can remove it here. */
-  canRemove: boolean;
-  /** Enrolling again adds one more (a phone, a key) instead of replacing what is there. */
-  addsAnother: boolean;
+/** What the account page reads: the configured methods, their enrollments and the directory (for passwords). */
+export interface AccountServices {
+  readonly methods: ReadonlyMap<string, { readonly plugin: Pick<FactorPlugin, "account" | "enrollment"> }>;
+  readonly enrollments: Enrollments;
+  readonly users: Pick<UserDirectory, "findBySub">;
 }
 
 /**
@@ -29,7 +19,7 @@ export interface AccountRow {
  * enrolled (as its plugin describes it, masked), when it was set up and last used, and what the user
  * can do about it here. Methods without an enrollment flow say where they are set up instead.
  */
-export async function accountRows(provider: Provider, views: ViewEngine, sub: string, lang: Lang): Promise<AccountRow[]> {
+export async function accountRows(provider: AccountServices, views: ViewEngine, sub: string, lang: Lang): Promise<AccountRow[]> {
   const rows: AccountRow[] = [];
   for (const [id, { plugin }] of provider.methods) {
     const setUpBy = plugin.account?.setUpBy;
@@ -57,9 +47,9 @@ export async function accountRows(provider: Provider, views: ViewEngine, sub: st
   return rows;
 }
 
-const hasItems = (provider: Provider, method: string) => provider.methods.get(method)?.plugin.account?.items !== undefined;
+const hasItems = (provider: AccountServices, method: string) => provider.methods.get(method)?.plugin.account?.items !== undefined;
 
-function describedItems(provider: Provider, method: string, record: Enrollment): EnrolledItem[] {
+function describedItems(provider: AccountServices, method: string, record: Enrollment): EnrolledItem[] {
   return provider.methods.get(method)?.plugin.account?.items?.(record.data) ?? [];
 }
 
@@ -67,7 +57,7 @@ function itemText(views: ViewEngine, lang: Lang, item: EnrolledItem): string {
   return item.textKey === undefined ? (item.text ?? "") : views.translate(lang, item.textKey, item.params);
 }
 
-function noteOf(provider: Provider, views: ViewEngine, lang: Lang, setUpBy: SetUpBy): string {
+function noteOf(provider: AccountServices, views: ViewEngine, lang: Lang, setUpBy: SetUpBy): string {
   // Without the method it shares a record with, only an operator can set it up.
   if (typeof setUpBy === "object" && !provider.methods.has(setUpBy.method)) return views.translate(lang, "account.setup_administrator");
   if (typeof setUpBy === "object") return views.translate(lang, "account.setup_with", { method: views.translate(lang, `method.${setUpBy.method}.label`) });

@@ -1,8 +1,10 @@
-import { epochSeconds, type Clock } from "../clock.ts";
+import { epochSeconds, type Clock } from "../time/clock.ts";
 import type { AccessTokenIssuer } from "../tokens/access-token.ts";
 
 /** The scope the channel-account service asks of a directory call. */
-export const CHANNEL_DIRECTORY_SCOPE = "channel.directory";
+import { CHANNEL_DIRECTORY_SCOPE } from "../config/reserved-scopes.ts";
+
+export { CHANNEL_DIRECTORY_SCOPE };
 
 /** Renewed this long before it expires, so a token never lapses between being read and being checked. */
 const RENEW_BEFORE_SECONDS = 60;

@@ -1,4 +1,4 @@
-import { OAuthError } from "../oauth/oauth-error.ts";
+import { OAuthError } from "../errors/oauth-error.ts";
 
 /**
  * The channel directory could not answer (the channel-account service is down, slow, or answered

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import type { Clock } from "../clock.ts";
-import { parseDuration } from "../config/duration.ts";
+import type { Clock } from "../time/clock.ts";
+import { parseDuration } from "../time/duration.ts";
 import type { ConfigData } from "../config/cross-field-rule.ts";
 import type { AccessTokenIssuer } from "../tokens/access-token.ts";
 import type { ChannelDirectory } from "./channel-directory.ts";

@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { CliError } from "./cli-error.ts";
-import { commandUsage, type Command, type CommandContext } from "./command.ts";
+import { CliError } from "./support/cli-error.ts";
+import { commandUsage, type Command, type CommandContext } from "./support/command.ts";
 import { checkConfigCommand } from "./commands/check-config.ts";
 import { hashPasswordCommand } from "./commands/hash-password.ts";
 import { hashSecretCommand } from "./commands/hash-secret.ts";

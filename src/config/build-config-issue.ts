@@ -1,4 +1,4 @@
-import type { ConfigIssue } from "./config-error.ts";
+import type { ConfigIssue } from "../errors/config-error.ts";
 import type { ConfigSource } from "./config-source.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 import { keyPath, type KeyPath } from "./key-path.ts";

@@ -1,4 +1,4 @@
-import { CHANNEL_DIRECTORY_SCOPE } from "../channels/channel-directory-token.ts";
+import { CHANNEL_DIRECTORY_SCOPE } from "./reserved-scopes.ts";
 import { outboundUrlProblem } from "../delivery/outbound-url.ts";
 import type { CrossFieldRule } from "./cross-field-rule.ts";
 import { findDuplicates } from "./find-duplicates.ts";

@@ -1,6 +1,6 @@
 import type { CrossFieldRule } from "./cross-field-rule.ts";
 import type { IssueDraft } from "./issue-draft.ts";
-import { isLoopbackHttp } from "./loopback-url.ts";
+import { isLoopbackHttp } from "../http-kit/loopback-url.ts";
 
 /**
  * Rules on login.yaml's eid_upstreams and the login types that use them: every eid login type names a

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { buildConfigIssue } from "./build-config-issue.ts";
-import { ConfigError, type ConfigIssue } from "./config-error.ts";
+import { ConfigError, type ConfigIssue } from "../errors/config-error.ts";
 import { CONFIG_FILES, type ConfigFileName } from "./config-files.ts";
 import { readConfigSource, type ConfigSource } from "./config-source.ts";
 import type { ConfigData } from "./cross-field-rule.ts";

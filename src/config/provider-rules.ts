@@ -1,7 +1,7 @@
 import { createPrivateKey } from "node:crypto";
 import type { CrossFieldRule } from "./cross-field-rule.ts";
 import { findDuplicates } from "./find-duplicates.ts";
-import { parseDuration } from "./duration.ts";
+import { parseDuration } from "../time/duration.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 import type { StaticKeyConfig } from "./types.generated.ts";
 

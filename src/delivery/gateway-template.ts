@@ -1,4 +1,4 @@
-import { ConfigError } from "../config/config-error.ts";
+import { ConfigError } from "../errors/config-error.ts";
 
 /** The values an SMS gateway template may name: `{to}` and `{text}`. */
 export interface TemplateValues {

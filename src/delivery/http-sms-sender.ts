@@ -1,4 +1,4 @@
-import { parseDuration } from "../config/duration.ts";
+import { parseDuration } from "../time/duration.ts";
 import { compileBodyTemplate, compileUrlTemplate } from "./gateway-template.ts";
 import { DeliveryError, type MessageSender, type OutgoingMessage } from "./message-sender.ts";
 import { checkOutboundUrl } from "./outbound-url.ts";

@@ -1,4 +1,4 @@
-import { ConfigError } from "../config/config-error.ts";
+import { ConfigError } from "../errors/config-error.ts";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 

@@ -1,6 +1,6 @@
 import express, { type Router } from "express";
 import type { Logger } from "pino";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../time/clock.ts";
 import type { MessageSender, OutgoingMessage } from "./message-sender.ts";
 
 /** `delivery: { kind: outbox }`: nothing is sent. Development and demos only. */

@@ -1,5 +1,5 @@
 import nodemailer from "nodemailer";
-import { parseDuration } from "../config/duration.ts";
+import { parseDuration } from "../time/duration.ts";
 import { DeliveryError, type MessageSender, type OutgoingMessage } from "./message-sender.ts";
 
 /** `delivery: { kind: smtp, ... }`: e-mail through an SMTP server (the organisation's relay). */

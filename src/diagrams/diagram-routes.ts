@@ -1,4 +1,4 @@
-import { paths } from "../http/paths.ts";
+import { paths } from "../http-kit/paths.ts";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import express, { type Request, type Router } from "express";

@@ -5,7 +5,7 @@ import { parse } from "yaml";
 import { createLoginFlow } from "../../flows/login.flow.ts";
 import { createLoginTypeFlow, isMethodFlowKind } from "../../flows/login-type-flow.ts";
 import type { AnyStateMachine } from "xstate";
-import type { FactorPlugin } from "../runtime/factor-plugin.ts";
+import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
 import { METHODS_DIR } from "../runtime/method-plugins.ts";
 import { catalogMachines, type DrawableMachine, type LoginFlowKind } from "./machine-catalog.ts";
 

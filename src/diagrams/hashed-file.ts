@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { sendStaticFile, type StaticFile } from "../http/send-static-file.ts";
+import { sendStaticFile, type StaticFile } from "../http-kit/send-static-file.ts";
 
 /** A static file served under a name that carries its content hash, so it can be cached for good. */
 export interface HashedFile extends StaticFile {

@@ -1,7 +1,7 @@
 import type { AnyStateMachine } from "xstate";
 import { createEnrollmentFlow } from "../../flows/enrollment.flow.ts";
 import { identifyUserMachine } from "../../flows/identify-user.machine.ts";
-import type { FactorPlugin } from "../runtime/factor-plugin.ts";
+import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
 
 /** What a machine is, for its one-line description (`diagrams.kind.<kind>` in views/i18n). */
 export type DiagramKind = "login" | "login_two_factor" | "login_second_factor" | "identify" | "enrollment" | "method" | "method_enrollment";

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { Logger } from "pino";
-import { isLoopbackHttp } from "../config/loopback-url.ts";
+import { isLoopbackHttp } from "../http-kit/loopback-url.ts";
 import type { LoginFile } from "../config/types.generated.ts";
 import type { EidRelyingPartyOptions } from "./eid-relying-party.ts";
 

@@ -1,4 +1,4 @@
-import { OAuthError, type OAuthErrorCode } from "../oauth/oauth-error.ts";
+import { OAuthError, type OAuthErrorCode } from "../errors/oauth-error.ts";
 
 /**
  * Why an eID login did not finish:

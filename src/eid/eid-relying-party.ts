@@ -1,5 +1,5 @@
 import * as client from "openid-client";
-import { isLoopbackHttp } from "../config/loopback-url.ts";
+import { isLoopbackHttp } from "../http-kit/loopback-url.ts";
 import { classifyEidError } from "./classify-eid-error.ts";
 import { EidError } from "./eid-error.ts";
 import type { EidBeginOptions, EidPending, EidUpstream } from "./eid-upstream.ts";

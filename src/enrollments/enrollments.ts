@@ -1,4 +1,4 @@
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../time/clock.ts";
 import type { RecordStore, Store } from "../stores/store.ts";
 import { StoreUnavailableError } from "../stores/store-unavailable-error.ts";
 

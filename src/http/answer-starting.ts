@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { writeJson } from "./write-response.ts";
+import { writeJson } from "../http-kit/write-response.ts";
 
 /**
  * The answer while the port is bound but the provider is still loading its store and keys: a 503 a

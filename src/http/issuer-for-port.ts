@@ -1,4 +1,4 @@
-import { isLoopbackHost } from "../config/loopback-url.ts";
+import { isLoopbackHost } from "../http-kit/loopback-url.ts";
 
 /** What the provider does with its issuer once it knows the port it listens on. */
 export interface IssuerForPort {

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { OAuthError } from "../oauth/oauth-error.ts";
-import type { Exchange } from "./exchange.ts";
-import type { ProtocolRoute } from "./protocol-route.ts";
-import { readBody } from "./read-body.ts";
-import { beginRequest, requestLineLogger } from "./request-log.ts";
-import { writeError } from "./write-error.ts";
+import { OAuthError } from "../errors/oauth-error.ts";
+import type { Exchange } from "../http-kit/exchange.ts";
+import type { ProtocolRoute } from "../http-kit/protocol-route.ts";
+import { readBody } from "../http-kit/read-body.ts";
+import { beginRequest, requestLineLogger } from "../http-kit/request-log.ts";
+import { writeError } from "../http-kit/write-error.ts";
 
 export interface ProtocolRouterOptions {
   logger: Logger;

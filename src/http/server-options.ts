@@ -1,5 +1,5 @@
 import type { ServerOptions } from "node:http";
-import { parseDuration } from "../config/duration.ts";
+import { parseDuration } from "../time/duration.ts";
 import type { ListenConfig } from "../config/types.generated.ts";
 
 /** Keep-alive longer than common proxies' idle timeouts, so they close first and never hit a dead socket. */

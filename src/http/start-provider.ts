@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DestinationStream } from "pino";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../time/clock.ts";
 import { loadConfig, type LoadedConfig } from "../config/load-config.ts";
 import { createLogger } from "../logging/create-logger.ts";
 import { createProvider, type Provider } from "../provider.ts";
@@ -10,7 +10,7 @@ import { StoreUnavailableError } from "../stores/store-unavailable-error.ts";
 import { answerStarting } from "./answer-starting.ts";
 import { gracefulClose } from "./graceful-close.ts";
 import { issuerForPort, type IssuerForPort } from "./issuer-for-port.ts";
-import { paths } from "./paths.ts";
+import { paths } from "../http-kit/paths.ts";
 import { createApp } from "./create-app.ts";
 import { answerUnparsableRequests } from "./answer-unparsable-request.ts";
 import { serverOptions } from "./server-options.ts";

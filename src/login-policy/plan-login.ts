@@ -1,4 +1,4 @@
-import type { OAuthErrorCode } from "../oauth/oauth-error.ts";
+import type { OAuthErrorCode } from "../errors/oauth-error.ts";
 import type { AcrRequirements } from "./acr-values.ts";
 import { firstRepeated, shown, splitMethodList } from "./method-list.ts";
 import { EID_TYPE, TWO_FACTOR_TYPE, type FlowKind, type LoginHintRule, type LoginPolicy, type LoginType, type MethodClass } from "./login-policy.ts";

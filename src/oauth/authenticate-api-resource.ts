@@ -1,6 +1,6 @@
 import { hashSecret, verifySecret } from "../crypto/secret-hash.ts";
-import type { ApiResource, ScopeRegistry } from "./scope-registry.ts";
-import { invalidClient } from "./oauth-error.ts";
+import type { ApiResource, ScopeRegistry } from "../scopes/scope-registry.ts";
+import { invalidClient } from "../errors/oauth-error.ts";
 import type { PresentedCredentials } from "./client-credentials-extract.ts";
 
 // Compared against when the resource is unknown or has no ApiSecret, so every failure costs the same.

@@ -1,6 +1,6 @@
 import { verifySecret, hashSecret } from "../crypto/secret-hash.ts";
 import type { Client, ClientRegistry } from "./client-registry.ts";
-import { invalidClient } from "./oauth-error.ts";
+import { invalidClient } from "../errors/oauth-error.ts";
 import type { PresentedCredentials } from "./client-credentials-extract.ts";
 
 // Compared against when the client is unknown, so an unknown id costs what a wrong secret costs.

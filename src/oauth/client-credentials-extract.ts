@@ -1,5 +1,5 @@
-import { invalidClient, invalidRequest } from "./oauth-error.ts";
-import type { Params } from "../http/params.ts";
+import { invalidClient, invalidRequest } from "../errors/oauth-error.ts";
+import type { Params } from "../http-kit/params.ts";
 
 /** Credentials as presented, before any lookup. */
 export interface PresentedCredentials {

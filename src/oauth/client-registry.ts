@@ -1,10 +1,11 @@
 import type { ClientConfig, ProviderFile } from "../config/types.generated.ts";
-import { parseDuration } from "../config/duration.ts";
 import type { AccessTokenFormat } from "../tokens/access-token.ts";
+import { parseDuration } from "../time/duration.ts";
 
 export type GrantType = ClientConfig["grant_types"][number];
 
 /** A registered client as the protocol layer uses it: sets for lookups, lifetimes resolved to seconds. */
+
 export interface Client {
   readonly id: string;
   readonly name: string;

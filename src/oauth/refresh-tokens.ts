@@ -1,5 +1,5 @@
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../time/clock.ts";
 import type { Store, RecordStore } from "../stores/store.ts";
 import type { AccessTokenDenylist } from "../tokens/access-token-denylist.ts";
 import { randomToken } from "../crypto/random-token.ts";

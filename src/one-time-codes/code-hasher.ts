@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync } from "node:crypto";
-import type { Provider } from "../provider.ts";
+import type { LoadedConfig } from "../config/load-config.ts";
 import { encryptionKeyMaterial } from "../crypto/encryption-key.ts";
 
 /**
@@ -16,7 +16,7 @@ export class CodeHasher {
   }
 
   /** The provider's hasher: the same key material as its SecretBox (configured, or the embedded store's generated key). */
-  static forProvider(provider: Provider): CodeHasher {
+  static forProvider(provider: { readonly config: LoadedConfig }): CodeHasher {
     const settings = provider.config.provider;
     return new CodeHasher(encryptionKeyMaterial(settings.secrets?.encryption_key, settings.data_dir));
   }

@@ -1,4 +1,4 @@
-import { parseDuration } from "../config/duration.ts";
+import { parseDuration } from "../time/duration.ts";
 import type { SendPolicy } from "./send-limits.ts";
 
 /** The settings every code method (SMS, e-mail) has in login.yaml, besides its own. */

@@ -1,4 +1,4 @@
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../time/clock.ts";
 import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";

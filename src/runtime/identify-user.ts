@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { fromPromise } from "xstate";
 import { identifyUserMachine } from "../../flows/identify-user.machine.ts";
-import type { Provider } from "../provider.ts";
+import type { UserDirectory } from "../users/user-directory.ts";
 
 /**
  * A sub that no user has (subs match ^[A-Za-z0-9._-]+$): what an unknown or disabled user name
@@ -12,7 +12,7 @@ export function decoySub(username: string): string {
 }
 
 /** The identify-user machine with its findUser actor bound to the directory. */
-export function identifyUserRunnable(provider: Provider) {
+export function identifyUserRunnable(provider: { readonly users: Pick<UserDirectory, "findByUsername"> }) {
   return identifyUserMachine.provide({
     actors: {
       findUser: fromPromise<{ sub: string }, { username: string }>(async ({ input }) => {

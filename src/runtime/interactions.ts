@@ -1,6 +1,6 @@
 import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../time/clock.ts";
 import type { RecordStore, Store } from "../stores/store.ts";
 import type { Interaction, NewInteraction } from "./interaction.ts";
 import { randomToken } from "../crypto/random-token.ts";

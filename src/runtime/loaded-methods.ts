@@ -1,9 +1,8 @@
 import type { AnyActorLogic } from "xstate";
-import { parseDuration } from "../config/duration.ts";
-import type { Provider } from "../provider.ts";
-import { paths } from "../http/paths.ts";
+import { parseDuration } from "../time/duration.ts";
+import { paths } from "../http-kit/paths.ts";
 import { AttemptLimiter } from "../security/attempt-limiter.ts";
-import type { PluginContext } from "./factor-plugin.ts";
+import type { PluginContext, PluginServices } from "../plugin-contract/factor-plugin.ts";
 import type { ConfiguredMethod } from "./method-plugins.ts";
 
 /** A configured method bound to this provider: the context its actors and routes get, and those actors. */
@@ -20,13 +19,13 @@ export const methodRoutesPath = (methodId: string) => `${paths.methods}/${method
  * (the method's own `attempts`, else provider.yaml's password_attempts), its enrollments, and its
  * actors, built once.
  */
-export function loadMethods(provider: Provider, configured: ReadonlyMap<string, ConfiguredMethod>): Map<string, LoadedMethod> {
+export function loadMethods(provider: PluginServices, configured: ReadonlyMap<string, ConfiguredMethod>): Map<string, LoadedMethod> {
   const defaults = provider.config.provider.security.password_attempts;
   const loaded = new Map<string, LoadedMethod>();
   for (const [id, method] of configured) {
     const policy = { ...defaults, ...method.runtime.attempts };
     const context: PluginContext = {
-      provider,
+      services: provider,
       settings: method.settings,
       methodId: id,
       attempts: new AttemptLimiter(provider.store.namespace("rateLimits"), `method:${id}`, policy.max_failures, parseDuration(policy.window) * 1000),

@@ -4,7 +4,7 @@ import { createLoginFlow } from "../../flows/login.flow.ts";
 import { createEnrollmentFlow } from "../../flows/enrollment.flow.ts";
 import type { LoginFile } from "../config/types.generated.ts";
 import type { LoadedMethod } from "./loaded-methods.ts";
-import type { Provider } from "../provider.ts";
+import type { UserDirectory } from "../users/user-directory.ts";
 import { IDENTIFY_USER } from "../../flows/identify-user.machine.ts";
 import { identifyUserRunnable } from "./identify-user.ts";
 
@@ -25,7 +25,7 @@ export const enrollmentFlowId = (methodId: string) => `enroll.${methodId}`;
  * that can be enrolled. This is where the runtime wires plugins in: a flow invokes a method by id;
  * here that id is bound to the plugin's machine, whose actors the plugin supplies for this provider.
  */
-export function buildFlows(provider: Provider, login: LoginFile, methods: ReadonlyMap<string, LoadedMethod>): Map<string, RunnableFlow> {
+export function buildFlows(provider: { readonly users: Pick<UserDirectory, "findByUsername"> }, login: LoginFile, methods: ReadonlyMap<string, LoadedMethod>): Map<string, RunnableFlow> {
   const flows = new Map<string, RunnableFlow>();
   const builtIn = { [IDENTIFY_USER]: identifyUserRunnable(provider) };
   const defaultMethods = new Map(login.default_flow.methods.map((id) => [id, methods.get(id)!]));

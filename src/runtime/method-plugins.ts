@@ -2,9 +2,9 @@ import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
-import { ConfigError, type ConfigIssue } from "../config/config-error.ts";
+import { ConfigError, type ConfigIssue } from "../errors/config-error.ts";
 import type { LoginFile } from "../config/types.generated.ts";
-import type { FactorPlugin } from "./factor-plugin.ts";
+import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
 
 /** The runtime's own keys of `methods.<id>` in login.yaml; everything else is the plugin's settings. */
 export interface RuntimeMethodSettings {

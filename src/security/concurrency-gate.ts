@@ -1,4 +1,4 @@
-import { OAuthError } from "../oauth/oauth-error.ts";
+import { OAuthError } from "../errors/oauth-error.ts";
 
 /**
  * Runs at most `limit` tasks at once and lets at most `limit × queueFactor` wait; a task beyond that is

@@ -1,5 +1,5 @@
 import type { ClientRegistry } from "../oauth/client-registry.ts";
-import { appendQuery } from "../http/append-query.ts";
+import { appendQuery } from "../http-kit/append-query.ts";
 import type { SsoSession } from "./sso-sessions.ts";
 
 /**

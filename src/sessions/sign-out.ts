@@ -1,6 +1,19 @@
-import type { Provider } from "../provider.ts";
+import type { Logger } from "pino";
+import type { ClientRegistry } from "../oauth/client-registry.ts";
+import type { BackChannelLogout } from "./back-channel-logout.ts";
+import type { EndedSessions } from "./ended-sessions.ts";
 import { frontChannelLogoutUrls } from "./front-channel-logout.ts";
-import type { SsoSession } from "./sso-sessions.ts";
+import type { SsoSession, SsoSessions } from "./sso-sessions.ts";
+
+/** What a single sign-out touches. */
+export interface SignOutServices {
+  readonly issuer: string;
+  readonly logger: Logger;
+  readonly sessions: SsoSessions;
+  readonly endedSessions: EndedSessions;
+  readonly backChannelLogout: BackChannelLogout;
+  readonly clients: ClientRegistry;
+}
 
 export interface SignOutResult {
   /** The session that ended; undefined when the cookie named none (already gone, expired, or another request took it). */
@@ -15,7 +28,7 @@ export interface SignOutResult {
  * back-channel logout URI gets a logout token in the background, the refresh tokens that end with the
  * session stop working (ended-sessions.ts), and the front-channel URLs are returned for the page. Clearing the cookie is the caller's job (it owns the response).
  */
-export async function signOut(provider: Provider, cookieValue: string | undefined): Promise<SignOutResult> {
+export async function signOut(provider: SignOutServices, cookieValue: string | undefined): Promise<SignOutResult> {
   const session = cookieValue ? await provider.sessions.destroy(cookieValue) : undefined;
   if (!session) return { frontChannelUrls: [] };
   // Before anyone is told: a client that refreshes on a logout token must already be refused.

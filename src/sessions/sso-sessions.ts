@@ -1,5 +1,5 @@
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../time/clock.ts";
 import type { RecordStore, Store } from "../stores/store.ts";
 import type { Authentication } from "../oauth/authorization-request.ts";
 import { randomToken } from "../crypto/random-token.ts";

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { Authentication } from "../oauth/authorization-request.ts";
-import type { Provider } from "../provider.ts";
+import type { SessionLookup } from "./current-session.ts";
 import { SESSION_COOKIE } from "./session-cookie.ts";
-import { signOut } from "./sign-out.ts";
+import { signOut, type SignOutServices } from "./sign-out.ts";
 import type { SsoSession } from "./sso-sessions.ts";
 
 /**
@@ -10,7 +10,7 @@ import type { SsoSession } from "./sso-sessions.ts";
  * user's session signs that user out of their clients first; the same user's session is renewed (same
  * sid and clients, new cookie).
  */
-export async function startSession(provider: Provider, req: IncomingMessage, login: Authentication): Promise<{ cookie: string; session: SsoSession }> {
+export async function startSession(provider: SignOutServices & SessionLookup, req: IncomingMessage, login: Authentication): Promise<{ cookie: string; session: SsoSession }> {
   const previousCookie = provider.cookies.read(req, SESSION_COOKIE);
   const previous = await provider.sessions.find(previousCookie);
   if (previous && previous.sub !== login.sub) await signOut(provider, previousCookie);

@@ -1,6 +1,6 @@
 import { errors } from "jose";
-import type { Clock } from "../clock.ts";
-import { epochSeconds } from "../clock.ts";
+import type { Clock } from "../time/clock.ts";
+import { epochSeconds } from "../time/clock.ts";
 import type { AccessTokenDenylist } from "./access-token-denylist.ts";
 import type { KeySet } from "./key-set.ts";
 import { ACCESS_TOKEN_TYPE, type AccessTokenClaims } from "./access-token.ts";

@@ -1,10 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../time/clock.ts";
 import type { ClientConfig } from "../config/types.generated.ts";
-import { epochSeconds } from "../clock.ts";
-import type { ScopeRegistry } from "../oauth/scope-registry.ts";
-import { formatScope } from "../oauth/scope.ts";
+
+import { epochSeconds } from "../time/clock.ts";
+import type { ScopeRegistry } from "../scopes/scope-registry.ts";
+import { formatScope } from "../scopes/scope.ts";
 import type { JwsSigner } from "./jws-signer.ts";
+
+/** How a client's access tokens are made: signed JWTs, or reference handles (RFC 7662 introspection). */
+export type AccessTokenFormat = ClientConfig["access_token_format"];
 
 /** RFC 9068 access token claims, plus the authentication facts of a user-bound token. */
 export interface AccessTokenClaims {
@@ -37,7 +41,6 @@ export interface AccessTokenRequest {
 export const ACCESS_TOKEN_TYPE = "at+jwt";
 
 /** A client's access-token format (clients.yaml `access_token_format`). */
-export type AccessTokenFormat = ClientConfig["access_token_format"];
 
 /** Where a reference token's claims go (reference-tokens.ts; named here so the two files do not import each other). */
 export interface ReferenceTokenIssuer {

@@ -1,6 +1,6 @@
 import { hash } from "node:crypto";
-import type { Clock } from "../clock.ts";
-import { epochSeconds } from "../clock.ts";
+import type { Clock } from "../time/clock.ts";
+import { epochSeconds } from "../time/clock.ts";
 import type { JwsSigner } from "./jws-signer.ts";
 
 /** What an ID token says about one authentication (OIDC Core §2, §3.1.3.6). */

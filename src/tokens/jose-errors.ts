@@ -1,4 +1,4 @@
-import { OAuthError } from "../oauth/oauth-error.ts";
+import { OAuthError } from "../errors/oauth-error.ts";
 
 /**
  * jose error codes → what a bearer-token caller is told. One table instead of instanceof chains;

@@ -2,7 +2,7 @@ import { createPrivateKey, generateKeyPair, randomBytes, type KeyObject } from "
 import { promisify } from "node:util";
 import type { Logger } from "pino";
 import type { Store, RecordStore } from "../stores/store.ts";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../time/clock.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { KeySet, type KeyEntry, type KeyStatus } from "./key-set.ts";
 import { nextRotationStep, type KeyRing, type RotationPolicy, type StoredKey } from "./key-rotation.ts";

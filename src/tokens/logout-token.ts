@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Clock } from "../clock.ts";
-import { epochSeconds } from "../clock.ts";
+import type { Clock } from "../time/clock.ts";
+import { epochSeconds } from "../time/clock.ts";
 import type { JwsSigner } from "./jws-signer.ts";
 
 /** OpenID Connect Back-Channel Logout 1.0 §2.4. */

@@ -1,4 +1,4 @@
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../time/clock.ts";
 import { randomToken } from "../crypto/random-token.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import type { RecordStore, Store } from "../stores/store.ts";

@@ -1,7 +1,7 @@
 import express, { type Request, type Router } from "express";
 import { importJWK, type JWK } from "jose";
 import type { Provider } from "../provider.ts";
-import { OAuthError, invalidRequest } from "../oauth/oauth-error.ts";
+import { OAuthError, invalidRequest } from "../errors/oauth-error.ts";
 import { DEVICE_JWS_TYPES, DeviceJwsError, type DeviceJwsType, type VerifiedDeviceJws } from "./device-jws.ts";
 import { TooManyDevicesError } from "./device-registry.ts";
 import { ChallengeError } from "./login-challenges.ts";

@@ -1,4 +1,4 @@
-import type { Provider } from "../provider.ts";
+import type { PluginServices } from "../plugin-contract/factor-plugin.ts";
 import type { RecordStore } from "../stores/store.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import { enrollUri } from "./acmeauth-uri.ts";
@@ -35,7 +35,7 @@ export type EnrollSessionState = "pending" | "enrolled" | "expired";
  */
 export class DeviceEnrollments {
   constructor(
-    private readonly provider: Provider,
+    private readonly provider: PluginServices,
     private readonly tokens: RecordStore<EnrollToken>,
     private readonly sessions: RecordStore<EnrollSession>,
   ) {}

@@ -1,5 +1,5 @@
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type JWTPayload } from "jose";
-import type { Provider } from "../provider.ts";
+import type { PluginServices } from "../plugin-contract/factor-plugin.ts";
 import type { RecordStore } from "../stores/store.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import { describeJoseError } from "../tokens/jose-errors.ts";
@@ -46,7 +46,7 @@ export interface VerifiedDeviceJws {
  * issuer) must check out; `iat` must be within DEVICE_JWS_SKEW_SECONDS of now; and its `jti` is
  * claimed atomically in the shared store, so a replayed JWS is refused in every provider process.
  */
-export async function verifyDeviceJws(provider: Provider, devices: DeviceRegistry, usedIds: RecordStore<number>, jws: unknown, typ: DeviceJwsType): Promise<VerifiedDeviceJws> {
+export async function verifyDeviceJws(provider: PluginServices, devices: DeviceRegistry, usedIds: RecordStore<number>, jws: unknown, typ: DeviceJwsType): Promise<VerifiedDeviceJws> {
   if (typeof jws !== "string" || jws.length === 0 || jws.length > MAX_DEVICE_JWS_LENGTH) throw new DeviceJwsError("a device JWS is required");
   let kid: unknown;
   let unverifiedSub: unknown;

@@ -1,6 +1,6 @@
 import type { JWK } from "jose";
 import { generateSecret } from "otplib";
-import type { Provider } from "../provider.ts";
+import type { PluginServices } from "../plugin-contract/factor-plugin.ts";
 import type { MethodEnrollments } from "../enrollments/enrollments.ts";
 import { randomToken } from "../crypto/random-token.ts";
 
@@ -45,7 +45,7 @@ export class TooManyDevicesError extends Error {}
 export class DeviceRegistry {
   private readonly records: MethodEnrollments<DeviceEnrollment>;
 
-  constructor(private readonly provider: Provider) {
+  constructor(private readonly provider: PluginServices) {
     this.records = provider.enrollments.forMethod<DeviceEnrollment>(DEVICE_ENROLLMENT_METHOD);
   }
 

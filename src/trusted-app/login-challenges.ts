@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import type { Provider } from "../provider.ts";
+import type { PluginServices } from "../plugin-contract/factor-plugin.ts";
 import type { RecordStore } from "../stores/store.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
@@ -51,7 +51,7 @@ export class ChallengeError extends Error {
  */
 export class LoginChallenges {
   constructor(
-    private readonly provider: Provider,
+    private readonly provider: PluginServices,
     private readonly records: RecordStore<unknown>,
   ) {}
 

@@ -1,4 +1,4 @@
-import type { Provider } from "../provider.ts";
+import type { PluginServices } from "../plugin-contract/factor-plugin.ts";
 import { DeviceRegistry } from "./device-registry.ts";
 import { DeviceEnrollments } from "./device-enrollments.ts";
 import { LoginChallenges } from "./login-challenges.ts";
@@ -20,9 +20,9 @@ export interface TrustedApp {
   checkCode(sub: string, code: string): Promise<boolean>;
 }
 
-const instances = new WeakMap<Provider, TrustedApp>();
+const instances = new WeakMap<PluginServices, TrustedApp>();
 
-export function trustedApp(provider: Provider): TrustedApp {
+export function trustedApp(provider: PluginServices): TrustedApp {
   let app = instances.get(provider);
   if (!app) {
     const records = provider.store.namespace<never>("appChallenges");

@@ -1,5 +1,6 @@
 import { hashPassword, verifyPassword } from "../crypto/password-hash.ts";
-import type { Provider } from "../provider.ts";
+import type { ConcurrencyGate } from "../security/concurrency-gate.ts";
+import type { UserDirectory } from "./user-directory.ts";
 import type { AttemptLimiter } from "../security/attempt-limiter.ts";
 
 // Verified against when there is no real hash to check, so unknown, disabled and locked accounts
@@ -13,7 +14,7 @@ const decoyHash = hashPassword("portcullis-decoy-password");
  * provider's concurrency gate (503 when too many are waiting).
  */
 export async function verifyUserPassword(
-  provider: Pick<Provider, "users" | "passwordChecks">,
+  provider: { readonly users: UserDirectory; readonly passwordChecks: ConcurrencyGate },
   attempts: AttemptLimiter,
   username: string,
   password: string,

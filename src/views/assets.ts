@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { sendStaticFile } from "../http/send-static-file.ts";
+import { sendStaticFile } from "../http-kit/send-static-file.ts";
 import { extname, join } from "node:path";
 import { VIEWS_DIR } from "./views-dir.ts";
 

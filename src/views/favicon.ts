@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { sendStaticFile } from "../http/send-static-file.ts";
+import { sendStaticFile } from "../http-kit/send-static-file.ts";
 import { serveAsset } from "./assets.ts";
 
 /**

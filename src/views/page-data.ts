@@ -1,4 +1,4 @@
-import type { AccountRow } from "../account/account-rows.ts";
+import type { ShownDate } from "./format-date.ts";
 /**
  * The data contract of each page in views/pages/ (documented again at the top of each template and
  * in views/README.md). Type aliases rather than interfaces so that they fit ViewEngine.render's
@@ -164,3 +164,22 @@ export type PageDataByView = {
   diagrams: DiagramsPageData;
   diagram: DiagramPageData;
 };
+
+/** One factor method on the account page (AccountPageData.methods). */
+export interface AccountRow {
+  id: string;
+  labelKey: string;
+  setUp: boolean;
+  /** What is enrolled: devices, keys, a masked number or address, each with when it was added. */
+  items: { text: string; addedAt?: ShownDate }[];
+  enrolledAt?: ShownDate;
+  lastUsedAt?: ShownDate;
+  /** Where a method without an enrollment flow of its own is set up (translated). */
+  setUpNote?: string;
+  /** The user can set it up here (again, or one more device). */
+  canEnroll: boolean;
+  /** The user can remove it here. */
+  canRemove: boolean;
+  /** Enrolling again adds one more (a phone, a key) instead of replacing what is there. */
+  addsAnother: boolean;
+}

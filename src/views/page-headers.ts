@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { requestIdOf } from "../http/write-response.ts";
+import { requestIdOf } from "../http-kit/write-response.ts";
 import { randomToken } from "../crypto/random-token.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/config-error.ts";
+import { ConfigError } from "../../src/errors/config-error.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
 import { configIssues, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
 

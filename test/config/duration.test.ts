@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DURATION_UNITS, parseDuration, type DurationUnit } from "../../src/config/duration.ts";
+import { DURATION_UNITS, parseDuration, type DurationUnit } from "../../src/time/duration.ts";
 
 describe("parseDuration", () => {
   it("converts each unit to seconds", () => {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/config-error.ts";
+import { ConfigError } from "../../src/errors/config-error.ts";
 import { CONFIG_FILES } from "../../src/config/config-files.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
 import { DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import { ConfigError } from "../../src/config/config-error.ts";
+import { ConfigError } from "../../src/errors/config-error.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
 
 /** The demo configuration shipped in config/. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/config-error.ts";
+import { ConfigError } from "../../src/errors/config-error.ts";
 import { compileBodyTemplate, compileUrlTemplate } from "../../src/delivery/gateway-template.ts";
 
 const HOSTILE = 'Code "1" }, "admin": true, {"x": "\\u0000\n&to=+1999&text={to}';

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/config-error.ts";
+import { ConfigError } from "../../src/errors/config-error.ts";
 import { createHttpSmsSender } from "../../src/delivery/http-sms-sender.ts";
 import { DeliveryError } from "../../src/delivery/message-sender.ts";
 import { freePort } from "../support/services.ts";

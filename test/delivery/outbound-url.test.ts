@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/config-error.ts";
+import { ConfigError } from "../../src/errors/config-error.ts";
 import { checkOutboundUrl } from "../../src/delivery/outbound-url.ts";
 
 describe("URLs the provider sends personal data to", () => {

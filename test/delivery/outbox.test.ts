@@ -4,7 +4,7 @@ import { Writable } from "node:stream";
 import express from "express";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/config-error.ts";
+import { ConfigError } from "../../src/errors/config-error.ts";
 import { Outbox } from "../../src/delivery/outbox.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createMachine } from "xstate";
 import { discoverMachines } from "../../src/diagrams/discover-machines.ts";
 import { catalogMachines, DIAGRAM_NAME } from "../../src/diagrams/machine-catalog.ts";
-import type { FactorPlugin } from "../../src/runtime/factor-plugin.ts";
+import type { FactorPlugin } from "../../src/plugin-contract/factor-plugin.ts";
 
 const TEST_PLUGINS = resolve(import.meta.dirname, "../plugins");
 const machine = (id: string) => createMachine({ id, initial: "a", states: { a: { on: { GO: "b" } }, b: { type: "final" } } });

@@ -5,7 +5,7 @@ import { assign, createMachine, fromPromise, setup } from "xstate";
 import { createLoginFlow } from "../../flows/login.flow.ts";
 import { discoverMachines, pluginFolders } from "../../src/diagrams/discover-machines.ts";
 import { catalogMachines, type DrawableMachine } from "../../src/diagrams/machine-catalog.ts";
-import type { FactorPlugin } from "../../src/runtime/factor-plugin.ts";
+import type { FactorPlugin } from "../../src/plugin-contract/factor-plugin.ts";
 import { METHODS_DIR } from "../../src/runtime/method-plugins.ts";
 import { analyseMachinePaths } from "./machine-paths.ts";
 

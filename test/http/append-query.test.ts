@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { appendQuery } from "../../src/http/append-query.ts";
+import { appendQuery } from "../../src/http-kit/append-query.ts";
 
 const uris = fc.constantFrom("https://rp.example/bye", "https://rp.example/bye?from=op", "http://127.0.0.1:3001/", "https://rp.example/a?x=1&", "https://rp.example/a?");
 

@@ -12,7 +12,7 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
-import { paths } from "../../src/http/paths.ts";
+import { paths } from "../../src/http-kit/paths.ts";
 import { DEVICE_API_PATH } from "../../src/trusted-app/acmeauth-uri.ts";
 import { hostileRequest, type HostileRequest } from "../support/hostile-input.ts";
 import { LiveSamples } from "../support/live-samples.ts";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { collectParams } from "../../src/http/params.ts";
-import { OAuthError } from "../../src/oauth/oauth-error.ts";
+import { collectParams } from "../../src/http-kit/params.ts";
+import { OAuthError } from "../../src/errors/oauth-error.ts";
 
 const limits = { maxParameterLength: 64 };
 const parse = (query: string) => collectParams(new URLSearchParams(query), limits);

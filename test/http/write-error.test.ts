@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import express, { type ErrorRequestHandler } from "express";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { toOAuthError } from "../../src/http/write-error.ts";
+import { toOAuthError } from "../../src/http-kit/write-error.ts";
 
 const logger = pino({ level: "silent" });
 const context = { reqId: "test", path: "/x" };

@@ -6,8 +6,8 @@
  */
 import { generateKeyPair, exportJWK } from "jose";
 import { expect } from "vitest";
-import { paths } from "../../src/http/paths.ts";
-import { INTERACTION_COOKIE } from "../../src/runtime/interaction-cookie.ts";
+import { paths } from "../../src/http-kit/paths.ts";
+import { INTERACTION_COOKIE } from "../../src/http/authorize/interaction-cookie.ts";
 import { SESSION_COOKIE } from "../../src/sessions/session-cookie.ts";
 import { DEVICE_API_PATH } from "../../src/trusted-app/acmeauth-uri.ts";
 import { DEVICE_JWS_TYPES } from "../../src/trusted-app/device-jws.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { parseDocument } from "yaml";
-import type { Clock } from "../../src/clock.ts";
+import type { Clock } from "../../src/time/clock.ts";
 import { startProvider, type RunningProvider } from "../../src/http/start-provider.ts";
 import { freePort } from "./services.ts";
 

@@ -14,8 +14,8 @@ import { AccessTokenDenylist } from "../../src/tokens/access-token-denylist.ts";
 import { ReferenceTokens } from "../../src/tokens/reference-tokens.ts";
 import { ACCESS_TOKEN_TYPE, type AccessTokenClaims } from "../../src/tokens/access-token.ts";
 import { invalidToken, joseErrorToOAuth } from "../../src/tokens/jose-errors.ts";
-import type { Clock } from "../../src/clock.ts";
-import { OAuthError } from "../../src/oauth/oauth-error.ts";
+import type { Clock } from "../../src/time/clock.ts";
+import { OAuthError } from "../../src/errors/oauth-error.ts";
 
 /**
  * The verifier checks our access tokens with node:crypto (src/tokens/jws-verifier.ts). Its

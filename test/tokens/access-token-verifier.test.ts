@@ -13,7 +13,7 @@ import { JwsSigner } from "../../src/tokens/jws-signer.ts";
 import { AccessTokenVerifier } from "../../src/tokens/access-token-verifier.ts";
 import { AccessTokenDenylist } from "../../src/tokens/access-token-denylist.ts";
 import { ReferenceTokens } from "../../src/tokens/reference-tokens.ts";
-import { OAuthError } from "../../src/oauth/oauth-error.ts";
+import { OAuthError } from "../../src/errors/oauth-error.ts";
 
 const ISSUER = "https://op.example";
 const NOW = 1_800_000_000_000;

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fromPromise } from "xstate";
-import type { FactorPlugin } from "../../../src/runtime/factor-plugin.ts";
+import type { FactorPlugin } from "../../../src/plugin-contract/factor-plugin.ts";
 import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
 import { appotpMachine } from "./appotp.machine.ts";
 import { DEVICE_ENROLLMENT_METHOD } from "../../../src/trusted-app/device-registry.ts";
@@ -17,8 +17,8 @@ const appotpPlugin: FactorPlugin = {
   amr: "appotp",
   configSchema: { type: "object", additionalProperties: false, properties: {} },
   machine: appotpMachine,
-  actors: ({ provider, attempts }) => {
-    const app = trustedApp(provider);
+  actors: ({ services, attempts }) => {
+    const app = trustedApp(services);
     return {
       checkCode: fromPromise<{ accepted: boolean }, { sub: string; code: string }>(async ({ input }) => {
         // Counted before the check, so concurrent guesses cannot all slip under the limit; a refused

@@ -1,6 +1,6 @@
 import { createSmtpSender, smtpSchema, type SmtpSettings } from "../../../src/delivery/smtp-sender.ts";
 import { outboxSchema, type OutboxSettings } from "../../../src/delivery/outbox.ts";
-import { createCodeMethodPlugin } from "../../../src/one-time-codes/code-method-plugin.ts";
+import { createCodeMethodPlugin } from "../../code-method/code-method-plugin.ts";
 import { codeMethodSchema, type CodeMethodSettings } from "../../../src/one-time-codes/code-method-settings.ts";
 import { maskEmailAddress, normaliseEmailAddress } from "./email-address.ts";
 
@@ -26,9 +26,9 @@ const emailPlugin = createCodeMethodPlugin<EmailSettings>({
   maskTarget: (address) => ({ text: maskEmailAddress(address) }),
   operatorOption: "address",
   createSender: ({ settings }) => createSmtpSender(settings.delivery as SmtpSettings),
-  fallbackTarget({ provider, settings }, sub) {
+  fallbackTarget({ services, settings }, sub) {
     if (!settings.use_directory_email) return undefined;
-    const email = provider.users.findBySub(sub)?.claims.email;
+    const email = services.users.findBySub(sub)?.claims.email;
     return typeof email === "string" ? normaliseEmailAddress(email) : undefined;
   },
   message: (_ctx, composed) => ({ subject: composed.subject, text: composed.text }),

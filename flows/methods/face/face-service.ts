@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { parseDuration } from "../../../src/config/duration.ts";
+import { parseDuration } from "../../../src/time/duration.ts";
 import { checkOutboundUrl } from "../../../src/delivery/outbound-url.ts";
 import { OutboundRequestError, sendOutbound } from "../../../src/delivery/outbound-request.ts";
 

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import express from "express";
 import { fromPromise } from "xstate";
-import { epochSeconds } from "../../../src/clock.ts";
+import { epochSeconds } from "../../../src/time/clock.ts";
 import type { Enrollment } from "../../../src/enrollments/enrollments.ts";
-import type { FactorPlugin, PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import type { FactorPlugin, PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { decodeFrame } from "./face-frame.ts";
 import {
   createDevelopmentFaceService,
@@ -68,7 +68,7 @@ const facePlugin: FactorPlugin<FaceSettings> = {
   },
   machine: faceMachine,
   actors(ctx) {
-    const { provider, attempts, enrollments, methodId } = ctx;
+    const { services, attempts, enrollments, methodId } = ctx;
     const service = serviceOf(ctx);
     return {
       verifyFace: fromPromise<FaceVerdict, { sub: string; image: string }>(async ({ input }) => {
@@ -77,7 +77,7 @@ const facePlugin: FactorPlugin<FaceSettings> = {
         // Counted before anything is checked; a locked account hears what a stranger's face hears.
         if (!(await attempts.tryAttempt(input.sub))) return { outcome: "no_match" };
         // A decoy sub (unknown name) or a disabled user: never sent to the service, never accepted.
-        if (!provider.users.isActive(input.sub)) return { outcome: "no_match" };
+        if (!services.users.isActive(input.sub)) return { outcome: "no_match" };
         const enrolled = (await enrollments.get(input.sub)) as Enrollment<FaceEnrollment> | undefined;
         if (ctx.settings.require_enrollment && !enrolled) return { outcome: "no_match" };
         let answer;
@@ -85,11 +85,11 @@ const facePlugin: FactorPlugin<FaceSettings> = {
           answer = await service.verify({ sub: input.sub, image, reference: enrolled?.data.key });
         } catch (err) {
           if (!(err instanceof FaceServiceError)) throw err;
-          provider.logger.warn({ event: "face_service_failed", method: methodId, sub: input.sub, reason: err.reason }, "face service could not verify a frame");
+          services.logger.warn({ event: "face_service_failed", method: methodId, sub: input.sub, reason: err.reason }, "face service could not verify a frame");
           return { outcome: "unavailable" };
         }
-        const faceid = { result: answer.result, key: answer.key, time: epochSeconds(provider.clock) };
-        provider.logger.info({ event: "face_checked", method: methodId, sub: input.sub, adapter: service.kind, ...faceid }, "face checked");
+        const faceid = { result: answer.result, key: answer.key, time: epochSeconds(services.clock) };
+        services.logger.info({ event: "face_checked", method: methodId, sub: input.sub, adapter: service.kind, ...faceid }, "face checked");
         if (answer.result !== MATCH) return { outcome: "no_match" };
         await attempts.succeeded(input.sub);
         return { outcome: "match", faceid };
@@ -102,16 +102,16 @@ const facePlugin: FactorPlugin<FaceSettings> = {
   routes(ctx) {
     // Built once when the provider starts serving: the moment to say that any face passes.
     if (serviceOf(ctx).kind === "development") {
-      ctx.provider.logger.warn({ event: "face_development_adapter", method: ctx.methodId }, "development face adapter: ANY camera frame passes as the user; never use it in production");
+      ctx.services.logger.warn({ event: "face_development_adapter", method: ctx.methodId }, "development face adapter: ANY camera frame passes as the user; never use it in production");
     }
-    const budget = ctx.provider.config.provider.security.max_body_bytes - FORM_OVERHEAD_BYTES;
+    const budget = ctx.services.config.provider.security.max_body_bytes - FORM_OVERHEAD_BYTES;
     const script = CAPTURE_SCRIPT.replace("__MAX_FIELD_CHARS__", String(budget));
     return express.Router().get("/capture.js", methodPageScript(script));
   },
-  async enrollByOperator({ provider, enrollments }, sub, options) {
+  async enrollByOperator({ services, enrollments }, sub, options) {
     const key = options.key;
     if (key === undefined || !/^[\x21-\x7e]{1,200}$/.test(key)) throw new Error("give key=<the face service's reference for this user>");
-    if (!provider.users.findBySub(sub)) throw new Error(`no user with sub ${sub}`);
+    if (!services.users.findBySub(sub)) throw new Error(`no user with sub ${sub}`);
     await enrollments.put(sub, { key } satisfies FaceEnrollment);
     return `face reference ${key} recorded for ${sub}`;
   },

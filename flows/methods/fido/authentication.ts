@@ -1,6 +1,6 @@
 import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from "@simplewebauthn/server";
 import type { Enrollment } from "../../../src/enrollments/enrollments.ts";
-import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import type { DecoyCredentials } from "./decoy-credentials.ts";
 import { FidoChallenges } from "./fido-challenges.ts";
 import type { FidoEnrollment } from "./fido-enrollment-record.ts";
@@ -63,7 +63,7 @@ export async function verifyAuthentication({ context, rp }: AuthenticationDeps, 
     // The library throws for every failed check (origin, RP id, challenge, signature, counter): the user's answer was not good.
     return false;
   }
-  const now = context.provider.clock();
+  const now = context.services.clock();
   // Under the record's lock, against its current state: a login verified at the same moment with a
   // counter no higher than the one just stored is refused, and no update is lost.
   let counterMoved = true;

@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync } from "node:crypto";
 import type { AuthenticatorTransport } from "@simplewebauthn/server";
 import { encryptionKeyMaterial } from "../../../src/crypto/encryption-key.ts";
-import type { Provider } from "../../../src/provider.ts";
+import type { PluginServices } from "../../../src/plugin-contract/factor-plugin.ts";
 
 // Transports browsers commonly report for security keys and passkeys.
 const TRANSPORTS: AuthenticatorTransport[][] = [["usb"], ["internal"], ["hybrid", "internal"], ["nfc", "usb"]];
@@ -16,8 +16,8 @@ const TRANSPORTS: AuthenticatorTransport[][] = [["usb"], ["internal"], ["hybrid"
 export class DecoyCredentials {
   private readonly key: Buffer;
 
-  constructor(provider: Provider) {
-    const { secrets, data_dir } = provider.config.provider;
+  constructor(services: PluginServices) {
+    const { secrets, data_dir } = services.config.provider;
     this.key = Buffer.from(hkdfSync("sha256", encryptionKeyMaterial(secrets.encryption_key, data_dir), "portcullis", "fido decoy credential ids", 32));
   }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import { storeKeyHash } from "../../../src/crypto/store-key-hash.ts";
-import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import type { FidoSettings } from "./fido-settings.ts";
 
 /** A pending WebAuthn ceremony, kept server-side until its answer is checked (once). */
@@ -36,7 +36,7 @@ export class FidoChallenges {
   }
 
   private records() {
-    return this.context.provider.store.namespace<Ceremony>("methodChallenges");
+    return this.context.services.store.namespace<Ceremony>("methodChallenges");
   }
 
   // The handle comes back from a request: only its hash becomes a store key.

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import express, { type Router } from "express";
-import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { FidoChallenges } from "./fido-challenges.ts";
 import type { FidoSettings } from "./fido-settings.ts";
 import { methodPageScript } from "../../../src/runtime/method-page-script.ts";

@@ -1,5 +1,5 @@
-import { parseDuration } from "../../../src/config/duration.ts";
-import { ConfigError } from "../../../src/config/config-error.ts";
+import { parseDuration } from "../../../src/time/duration.ts";
+import { ConfigError } from "../../../src/errors/config-error.ts";
 
 /** The FIDO2 method's settings (`methods.fido` in config/login.yaml), after ajv applied the defaults. */
 export interface FidoSettings {

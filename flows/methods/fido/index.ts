@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fromPromise } from "xstate";
-import type { FactorPlugin } from "../../../src/runtime/factor-plugin.ts";
+import type { FactorPlugin } from "../../../src/plugin-contract/factor-plugin.ts";
 import { startAuthentication, verifyAuthentication } from "./authentication.ts";
 import { DecoyCredentials } from "./decoy-credentials.ts";
 import { fidoEnrollmentMachine } from "./fido-enrollment.machine.ts";
@@ -39,8 +39,8 @@ const fidoPlugin: FactorPlugin<FidoSettings> = {
       })),
   },
   actors: (context) => {
-    const rp = relyingParty(context.settings, context.provider.issuer);
-    const deps = { context, rp, decoys: new DecoyCredentials(context.provider) };
+    const rp = relyingParty(context.settings, context.services.issuer);
+    const deps = { context, rp, decoys: new DecoyCredentials(context.services) };
     return {
       startFidoLogin: fromPromise<{ handle: string }, { sub: string }>(async ({ input }) => ({ handle: await startAuthentication(deps, input.sub) })),
       verifyFidoAssertion: fromPromise<FidoVerdict, Answer>(async ({ input }) => ({ accepted: await verifyAuthentication(deps, input.sub, input.handle, input.credential) })),

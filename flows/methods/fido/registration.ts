@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { Enrollment } from "../../../src/enrollments/enrollments.ts";
-import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { FidoChallenges } from "./fido-challenges.ts";
 import { MAX_CREDENTIALS, type FidoEnrollment } from "./fido-enrollment-record.ts";
 import type { FidoSettings, RelyingParty } from "./fido-settings.ts";
@@ -21,7 +21,7 @@ export interface RegistrationDeps {
 export async function startRegistration({ context, rp }: RegistrationDeps, sub: string): Promise<string> {
   const enrolled = (await context.enrollments.get(sub)) as Enrollment<FidoEnrollment> | undefined;
   const userHandle = enrolled?.data.userHandle ?? randomBytes(32).toString("base64url");
-  const user = context.provider.users.findBySub(sub);
+  const user = context.services.users.findBySub(sub);
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -69,7 +69,7 @@ export async function verifyRegistration({ context, rp }: RegistrationDeps, sub:
     deviceType: info.credentialDeviceType,
     backedUp: info.credentialBackedUp,
     aaguid: info.aaguid,
-    createdAt: context.provider.clock(),
+    createdAt: context.services.clock(),
   };
   // Under the record's lock: two registrations at once both land, and the limits hold.
   let added = false;

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fromPromise } from "xstate";
-import type { FactorPlugin } from "../../../src/runtime/factor-plugin.ts";
+import type { FactorPlugin } from "../../../src/plugin-contract/factor-plugin.ts";
 import { verifyUserPassword } from "../../../src/users/verify-user-password.ts";
 import { passwordMachine, type PasswordVerdict } from "./password.machine.ts";
 
@@ -12,9 +12,9 @@ const passwordPlugin: FactorPlugin = {
   amr: "password",
   configSchema: { type: "object", additionalProperties: false, properties: {} },
   machine: passwordMachine,
-  actors: ({ provider, attempts }) => ({
+  actors: ({ services, attempts }) => ({
     checkPassword: fromPromise<PasswordVerdict, { username: string; password: string }>(async ({ input }) => ({
-      sub: await verifyUserPassword(provider, attempts, input.username, input.password),
+      sub: await verifyUserPassword(services, attempts, input.username, input.password),
     })),
   }),
   // Passwords live in the directory (users.yaml): the page says so and offers no action.

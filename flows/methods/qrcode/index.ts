@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fromPromise } from "xstate";
-import type { FactorPlugin } from "../../../src/runtime/factor-plugin.ts";
-import { parseDuration } from "../../../src/config/duration.ts";
+import type { FactorPlugin } from "../../../src/plugin-contract/factor-plugin.ts";
+import { parseDuration } from "../../../src/time/duration.ts";
 import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
 import { qrcodeMachine, type CheckedChallenge, type NewChallenge } from "./qrcode.machine.ts";
 import { qrcodeEnrollmentMachine, type CheckedEnrollment } from "./qrcode-enrollment.machine.ts";
@@ -49,8 +49,8 @@ const qrcodePlugin: FactorPlugin<QrcodeSettings> = {
     items: (data) =>
       (data as DeviceEnrollment).devices.filter((d) => d.revokedAt === undefined).map((d) => ({ text: d.name, addedAt: d.createdAt })),
   },
-  actors: ({ provider, settings }) => {
-    const app = trustedApp(provider);
+  actors: ({ services, settings }) => {
+    const app = trustedApp(services);
     const challengeTtl = parseDuration(settings.challenge_ttl) * 1000;
     const enrollmentTtl = parseDuration(settings.enrollment_ttl) * 1000;
     return {
@@ -62,7 +62,7 @@ const qrcodePlugin: FactorPlugin<QrcodeSettings> = {
         const view = await app.challenges.view(input.challengeId);
         if (view.state === "approved") {
           const sub = await app.challenges.consumeApproved(input.challengeId);
-          return sub !== undefined && provider.users.isActive(sub) ? { state: "approved", sub } : { state: "expired" };
+          return sub !== undefined && services.users.isActive(sub) ? { state: "approved", sub } : { state: "expired" };
         }
         if (view.state === "scanned") return { state: "scanned", deviceName: view.deviceName, number: view.number };
         return { state: view.state };
@@ -78,12 +78,12 @@ const qrcodePlugin: FactorPlugin<QrcodeSettings> = {
     };
   },
   views: { scan: view("./scan.hbs"), approve: view("./approve.hbs"), enroll: view("./enroll.hbs") },
-  routes: ({ provider }) => qrcodeRoutes(provider),
-  async enrollByOperator({ provider, settings }, sub, options) {
+  routes: ({ services }) => qrcodeRoutes(services),
+  async enrollByOperator({ services, settings }, sub, options) {
     const unknown = Object.keys(options).filter((key) => key !== "ttl");
     if (unknown.length > 0) throw new Error(`unknown option ${unknown[0]} (only ttl=<duration>, e.g. ttl=2h)`);
     const ttl = parseDuration(options.ttl ?? settings.operator_enrollment_ttl) * 1000;
-    const { uri, expiresAt } = await trustedApp(provider).enrollments.issue(sub, ttl);
+    const { uri, expiresAt } = await trustedApp(services).enrollments.issue(sub, ttl);
     return `${uri}\nGive this to the user: their trusted app enrolls one device with it, once, until ${new Date(expiresAt).toISOString()}.`;
   },
 };

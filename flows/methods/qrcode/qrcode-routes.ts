@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import express, { type Request, type Router } from "express";
-import type { Provider } from "../../../src/provider.ts";
+import type { PluginServices } from "../../../src/plugin-contract/factor-plugin.ts";
 import { currentSession } from "../../../src/sessions/current-session.ts";
 import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
 import { writeQrSvg } from "../../../src/trusted-app/qr-image.ts";
@@ -24,9 +24,9 @@ const ID = /^[A-Za-z0-9_-]{16,64}$/;
  * does not lead here, so it cannot read the number it must be told. An enrollment's URI holds a
  * one-time token that enrolls a device for the user: only that user's signed-in browser gets it.
  */
-export function qrcodeRoutes(provider: Provider): Router {
+export function qrcodeRoutes(services: PluginServices): Router {
   const router = express.Router();
-  const app = trustedApp(provider);
+  const app = trustedApp(services);
 
   router.get("/qrcode-page.js", methodPageScript(PAGE_SCRIPT));
 
@@ -48,13 +48,13 @@ export function qrcodeRoutes(provider: Provider): Router {
 
   router.get("/enrollments/:id", async (req, res) => {
     const id = checkedId(req);
-    const sub = (await currentSession(provider, req))?.sub;
+    const sub = (await currentSession(services, req))?.sub;
     await longPoll(req, res, async () => (id === undefined || sub === undefined ? undefined : app.enrollments.session(id, sub)), isFinal);
   });
 
   router.get("/enrollments/:id/qr.svg", async (req, res) => {
     const id = checkedId(req);
-    const sub = (await currentSession(provider, req))?.sub;
+    const sub = (await currentSession(services, req))?.sub;
     const session = id === undefined || sub === undefined ? undefined : await app.enrollments.session(id, sub);
     if (session?.state !== "pending" || !session.uri) return void res.status(404).set("Cache-Control", "no-store").end();
     await writeQrSvg(res, session.uri);

@@ -1,6 +1,6 @@
 import { createHttpSmsSender, httpGatewaySchema, type HttpGatewaySettings } from "../../../src/delivery/http-sms-sender.ts";
 import { outboxSchema, type OutboxSettings } from "../../../src/delivery/outbox.ts";
-import { createCodeMethodPlugin } from "../../../src/one-time-codes/code-method-plugin.ts";
+import { createCodeMethodPlugin } from "../../code-method/code-method-plugin.ts";
 import { codeMethodSchema, type CodeMethodSettings } from "../../../src/one-time-codes/code-method-settings.ts";
 import { lastDigitsOf, normalisePhoneNumber } from "./phone-number.ts";
 
@@ -23,7 +23,7 @@ const smsPlugin = createCodeMethodPlugin<SmsSettings>({
   createSender: ({ settings, methodId }) => createHttpSmsSender(settings.delivery as HttpGatewaySettings, `methods.${methodId}.delivery`),
   // The last line binds the code to this provider's origin (origin-bound one-time codes): phones
   // offer to fill it in only on this site, which blunts relaying it to a phishing page.
-  message: ({ provider }, composed, code) => ({ text: `${composed.text}\n\n@${new URL(provider.issuer).host} #${code}` }),
+  message: ({ services }, composed, code) => ({ text: `${composed.text}\n\n@${new URL(services.issuer).host} #${code}` }),
 });
 
 export default smsPlugin;

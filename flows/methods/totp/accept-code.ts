@@ -1,4 +1,4 @@
-import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { matchTimeStep } from "../../../src/security/time-based-codes.ts";
 import type { TotpKey } from "./totp-enrollment-record.ts";
 import type { TotpSettings } from "./totp-settings.ts";
@@ -10,9 +10,9 @@ import { TimeStepClaims } from "../../../src/security/time-step-claims.ts";
  * already used, is refused from here on.
  */
 export async function acceptCode(context: PluginContext<TotpSettings>, sub: string, key: TotpKey, code: string): Promise<boolean> {
-  const now = context.provider.clock();
+  const now = context.services.clock();
   const step = await matchTimeStep(key, code, now);
   if (step === undefined) return false;
-  const claims = new TimeStepClaims(context.provider.store.namespace<true>("methodChallenges"), context.methodId);
+  const claims = new TimeStepClaims(context.services.store.namespace<true>("methodChallenges"), context.methodId);
   return claims.claim(sub, step, key.period, now);
 }

@@ -1,5 +1,5 @@
 import type { Enrollment } from "../../../src/enrollments/enrollments.ts";
-import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { acceptCode } from "./accept-code.ts";
 import { openKey, type TotpEnrollment } from "./totp-enrollment-record.ts";
 import type { TotpSettings } from "./totp-settings.ts";
@@ -14,7 +14,7 @@ export async function checkTotpCode(context: PluginContext<TotpSettings>, sub: s
   if (!(await context.attempts.tryAttempt(sub))) return false;
   const enrolled = (await context.enrollments.get(sub)) as Enrollment<TotpEnrollment> | undefined;
   if (!enrolled) return false;
-  const accepted = await acceptCode(context, sub, openKey(context.provider, context.methodId, sub, enrolled.data), code);
+  const accepted = await acceptCode(context, sub, openKey(context.services, context.methodId, sub, enrolled.data), code);
   if (accepted) await context.attempts.succeeded(sub);
   return accepted;
 }

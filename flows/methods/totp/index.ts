@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { generateSecret } from "otplib";
 import { fromPromise } from "xstate";
-import type { FactorPlugin } from "../../../src/runtime/factor-plugin.ts";
+import type { FactorPlugin } from "../../../src/plugin-contract/factor-plugin.ts";
 import { checkTotpCode } from "./check-totp-code.ts";
 import { confirmPendingSecret, createPendingSecret, offerToShow } from "./pending-secrets.ts";
 import { totpMachine } from "./totp.machine.ts";
@@ -45,7 +45,7 @@ const totpPlugin: FactorPlugin<TotpSettings> = {
     const unknown = Object.keys(options);
     if (unknown.length > 0) throw new Error(`takes no options (got ${unknown.join(", ")})`);
     const key = { secret: generateSecret(), ...newKeyParameters(context.settings) };
-    await context.enrollments.put(sub, sealKey(context.provider, context.methodId, sub, key));
+    await context.enrollments.put(sub, sealKey(context.services, context.methodId, sub, key));
     return otpauthUri(context, sub, key);
   },
 };

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { generateSecret } from "otplib";
-import { parseDuration } from "../../../src/config/duration.ts";
+import { parseDuration } from "../../../src/time/duration.ts";
 import { storeKeyHash } from "../../../src/crypto/store-key-hash.ts";
-import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { acceptCode } from "./accept-code.ts";
 import { newKeyParameters, sealContext, sealKey, type TotpEnrollment, type TotpKey } from "./totp-enrollment-record.ts";
 import type { TotpSettings } from "./totp-settings.ts";
@@ -30,8 +30,8 @@ interface SecretToShow {
 }
 
 export async function createPendingSecret(context: PluginContext<TotpSettings>, sub: string): Promise<PendingSecret> {
-  const { provider, methodId, settings } = context;
-  const pending: TotpEnrollment = { secret: provider.secretBox.seal(generateSecret(), sealContext(methodId, sub, "pending")), ...newKeyParameters(settings) };
+  const { services, methodId, settings } = context;
+  const pending: TotpEnrollment = { secret: services.secretBox.seal(generateSecret(), sealContext(methodId, sub, "pending")), ...newKeyParameters(settings) };
   return { pending, displayHandle: await offerToShow(context, sub, pending) };
 }
 
@@ -39,7 +39,7 @@ export async function createPendingSecret(context: PluginContext<TotpSettings>, 
 export async function offerToShow(context: PluginContext<TotpSettings>, sub: string, pending: TotpEnrollment): Promise<string> {
   const displayHandle = randomBytes(24).toString("base64url");
   // As long as the enrollment page itself stays usable.
-  const ttlMs = parseDuration(context.provider.config.provider.lifetimes.interaction) * 1000;
+  const ttlMs = parseDuration(context.services.config.provider.lifetimes.interaction) * 1000;
   await displays(context).set(displayKey(context.methodId, displayHandle), { sub, pending }, ttlMs);
   return displayHandle;
 }
@@ -54,15 +54,15 @@ export async function takeSecretToShow(context: PluginContext<TotpSettings>, han
 export async function confirmPendingSecret(context: PluginContext<TotpSettings>, sub: string, pending: TotpEnrollment, code: string): Promise<boolean> {
   const key = openPending(context, sub, pending);
   if (!(await acceptCode(context, sub, key, code))) return false;
-  await context.enrollments.put(sub, sealKey(context.provider, context.methodId, sub, key));
+  await context.enrollments.put(sub, sealKey(context.services, context.methodId, sub, key));
   return true;
 }
 
 function openPending(context: PluginContext<TotpSettings>, sub: string, pending: TotpEnrollment): TotpKey {
-  return { secret: context.provider.secretBox.open(pending.secret, sealContext(context.methodId, sub, "pending")), digits: pending.digits, period: pending.period };
+  return { secret: context.services.secretBox.open(pending.secret, sealContext(context.methodId, sub, "pending")), digits: pending.digits, period: pending.period };
 }
 
-const displays = (context: PluginContext<TotpSettings>) => context.provider.store.namespace<SecretToShow>("methodChallenges");
+const displays = (context: PluginContext<TotpSettings>) => context.services.store.namespace<SecretToShow>("methodChallenges");
 
 // The handle comes from a request: only its hash becomes a store key.
 const displayKey = (methodId: string, handle: string) => `${methodId}-show:${storeKeyHash(handle)}`;

@@ -1,4 +1,4 @@
-import type { Provider } from "../../../src/provider.ts";
+import type { PluginServices } from "../../../src/plugin-contract/factor-plugin.ts";
 import type { TotpKey } from "../../../src/security/time-based-codes.ts";
 import type { TotpSettings } from "./totp-settings.ts";
 
@@ -22,12 +22,12 @@ export type { TotpKey };
  */
 export const sealContext = (methodId: string, sub: string, stage: "enrolled" | "pending") => `${methodId}:${stage}:${sub}`;
 
-export function sealKey(provider: Provider, methodId: string, sub: string, key: TotpKey): TotpEnrollment {
-  return { secret: provider.secretBox.seal(key.secret, sealContext(methodId, sub, "enrolled")), digits: key.digits, period: key.period };
+export function sealKey(services: PluginServices, methodId: string, sub: string, key: TotpKey): TotpEnrollment {
+  return { secret: services.secretBox.seal(key.secret, sealContext(methodId, sub, "enrolled")), digits: key.digits, period: key.period };
 }
 
-export function openKey(provider: Provider, methodId: string, sub: string, record: TotpEnrollment): TotpKey {
-  return { secret: provider.secretBox.open(record.secret, sealContext(methodId, sub, "enrolled")), digits: record.digits, period: record.period };
+export function openKey(services: PluginServices, methodId: string, sub: string, record: TotpEnrollment): TotpKey {
+  return { secret: services.secretBox.open(record.secret, sealContext(methodId, sub, "enrolled")), digits: record.digits, period: record.period };
 }
 
 /** The parameters of a new enrollment. */

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from "xstate";
-import type { MethodInput } from "../../../src/runtime/factor-plugin.ts";
+import type { MethodInput } from "../../../src/plugin-contract/factor-plugin.ts";
 import type { TotpEnrollment } from "./totp-enrollment-record.ts";
 
 /** A new secret: sealed, plus the single-use handle the page trades for its QR code. */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import express, { type Router } from "express";
 import QRCode from "qrcode";
-import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { takeSecretToShow } from "./pending-secrets.ts";
 import { otpauthUri } from "./totp-uri.ts";
 import type { TotpSettings } from "./totp-settings.ts";

@@ -1,5 +1,5 @@
 import { generateURI } from "otplib";
-import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import type { TotpKey } from "./totp-enrollment-record.ts";
 import type { TotpSettings } from "./totp-settings.ts";
 
@@ -9,6 +9,6 @@ import type { TotpSettings } from "./totp-settings.ts";
  * its parameters.
  */
 export function otpauthUri(context: PluginContext<TotpSettings>, sub: string, key: TotpKey): string {
-  const account = context.provider.users.findBySub(sub)?.username ?? sub;
+  const account = context.services.users.findBySub(sub)?.username ?? sub;
   return generateURI({ issuer: context.settings.issuer, label: account, secret: key.secret, digits: key.digits, period: key.period });
 }

@@ -3,8 +3,8 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { TrustedAppClient, TrustedAppError } from "../../trusted-app/client/trusted-app-client.ts";
 import { DYNAMIC_CODE_PERIOD_SECONDS } from "../../trusted-app/dynamic-code.ts";
-import { CliError } from "../cli-error.ts";
-import type { Command } from "../command.ts";
+import { CliError } from "../support/cli-error.ts";
+import type { Command } from "../support/command.ts";
 
 const USAGE = "app enroll URI [--name NAME] | app scan URI | app approve NUMBER | app deny | app code | app unenroll";
 

@@ -1,9 +1,9 @@
-import { ConfigError } from "../../config/config-error.ts";
+import { ConfigError } from "../../errors/config-error.ts";
 import { loadConfig } from "../../config/load-config.ts";
 import { loadMethodPlugins } from "../../runtime/method-plugins.ts";
-import type { Command } from "../command.ts";
-import { printConfigError } from "../print-config-error.ts";
-import { resolveCliSettings } from "../resolve-cli-settings.ts";
+import type { Command } from "../support/command.ts";
+import { printConfigError } from "../support/print-config-error.ts";
+import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { CommandOption } from "../command.ts";
+import type { CommandOption } from "../support/command.ts";
 
 /** The --config option, shared by every command that reads the configuration. */
 export const CONFIG_OPTION: Record<"config", CommandOption> = {

@@ -1,7 +1,7 @@
 import { hashPassword } from "../../crypto/password-hash.ts";
-import { CliError } from "../cli-error.ts";
-import type { Command } from "../command.ts";
-import { readPassword } from "../read-password.ts";
+import { CliError } from "../support/cli-error.ts";
+import type { Command } from "../support/command.ts";
+import { readPassword } from "../support/read-password.ts";
 
 /** `portcullis hash-password`: the scrypt PHC string for users.yaml `password_hash`. */
 export const hashPasswordCommand: Command = {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hashSecret } from "../../crypto/secret-hash.ts";
-import type { Command } from "../command.ts";
+import type { Command } from "../support/command.ts";
 
 /** 32 random bytes: 256 bits, far beyond guessing, which is why a single SHA-256 is enough to store it. */
 const GENERATED_SECRET_BYTES = 32;

@@ -1,11 +1,11 @@
-import { ConfigError } from "../../config/config-error.ts";
+import { ConfigError } from "../../errors/config-error.ts";
 import { StoreUnavailableError } from "../../stores/store-unavailable-error.ts";
 import { DirectoryInUseError } from "../../stores/directory-lock.ts";
 import type { Provider } from "../../provider.ts";
-import { CliError } from "../cli-error.ts";
-import type { Command } from "../command.ts";
-import { printConfigError } from "../print-config-error.ts";
-import { resolveCliSettings } from "../resolve-cli-settings.ts";
+import { CliError } from "../support/cli-error.ts";
+import type { Command } from "../support/command.ts";
+import { printConfigError } from "../support/print-config-error.ts";
+import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
 
 const USAGE = "methods list USER | methods reset USER [METHOD] | methods enroll USER METHOD [KEY=VALUE ...]";

@@ -1,8 +1,8 @@
 import type { ServerResponse } from "node:http";
 import type { AuthorizationRequest } from "../../oauth/authorization-request.ts";
-import type { BrowserPages, ResponsePage } from "../browser-pages.ts";
-import { appendQuery } from "../append-query.ts";
-import { seeOther } from "../see-other.ts";
+import type { BrowserPages, ResponsePage } from "../../views/browser-pages.ts";
+import { appendQuery } from "../../http-kit/append-query.ts";
+import { seeOther } from "../../http-kit/see-other.ts";
 
 /**
  * Sends an authorization response — a code or an error — to the client's redirect_uri in the

@@ -1,7 +1,7 @@
 import type { Client } from "../../oauth/client-registry.ts";
-import { OAuthError, invalidRequest, invalidScope } from "../../oauth/oauth-error.ts";
+import { OAuthError, invalidRequest, invalidScope } from "../../errors/oauth-error.ts";
 import { RESPONSE_MODES, type AuthorizationRequest, type ResponseMode } from "../../oauth/authorization-request.ts";
-import { parseScope } from "../../oauth/scope.ts";
+import { parseScope } from "../../scopes/scope.ts";
 import type { Provider } from "../../provider.ts";
 
 /** Authorize parameters as sent: the first value of each, and which were repeated (an error, but only once the client is known). */

@@ -4,7 +4,7 @@ import type { Provider } from "../../provider.ts";
 import type { SsoSession } from "../../sessions/sso-sessions.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import { startSession } from "../../sessions/start-session.ts";
-import type { BrowserPages, ResponsePage } from "../browser-pages.ts";
+import type { BrowserPages, ResponsePage } from "../../views/browser-pages.ts";
 import type { Client } from "../../oauth/client-registry.ts";
 import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";

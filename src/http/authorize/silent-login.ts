@@ -1,6 +1,6 @@
 import type { Provider } from "../../provider.ts";
 import type { Authentication, AuthorizationRequest } from "../../oauth/authorization-request.ts";
-import { epochSeconds } from "../../clock.ts";
+import { epochSeconds } from "../../time/clock.ts";
 import { DEVICE_ENROLLMENT_METHOD } from "../../trusted-app/device-registry.ts";
 import { DeviceJwsError } from "../../trusted-app/device-jws.ts";
 import { verifySilentLoginToken } from "../../trusted-app/silent-login-token.ts";

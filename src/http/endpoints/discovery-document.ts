@@ -1,7 +1,7 @@
 import type { Provider } from "../../provider.ts";
 import { grantHandlers } from "../../oauth/grants/grant-handlers.ts";
-import { OFFLINE_ACCESS } from "../../oauth/scope-registry.ts";
-import { paths } from "../paths.ts";
+import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
+import { paths } from "../../http-kit/paths.ts";
 import { RESPONSE_MODES } from "../../oauth/authorization-request.ts";
 
 /**

@@ -1,23 +1,23 @@
 import type { ServerResponse } from "node:http";
 import type { Provider } from "../../provider.ts";
-import { invalidRequest } from "../../oauth/oauth-error.ts";
+import { invalidRequest } from "../../errors/oauth-error.ts";
 import type { SsoSession } from "../../sessions/sso-sessions.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import { signOut } from "../../sessions/sign-out.ts";
 import { LogoutConfirmations, type LogoutOutcome } from "../../sessions/logout-confirmations.ts";
-import { IdTokenHintVerifier, type IdTokenHint } from "../../tokens/id-token-hint.ts";
+import { IdTokenHintVerifier, type IdTokenHint } from "../../oauth/id-token-hint.ts";
 import { createNonce, originOf, redirectTargetSource, writePage } from "../../views/page-headers.ts";
 import { resolveLang, type Lang } from "../../views/lang.ts";
 import type { ViewEngine } from "../../views/view-engine.ts";
-import { SECURITY_HEADERS } from "../middleware/security-headers.ts";
-import { answerWithErrorPage, type BrowserPages } from "../browser-pages.ts";
-import type { Exchange } from "../exchange.ts";
-import type { ProtocolRoute } from "../protocol-route.ts";
-import { runSteps, type Step } from "../steps.ts";
-import { paths } from "../paths.ts";
-import { collectParams, readFormBody, type Params } from "../params.ts";
-import { appendQuery } from "../append-query.ts";
-import { requestIdOf } from "../write-response.ts";
+import { SECURITY_HEADERS } from "../../http-kit/security-headers.ts";
+import { answerWithErrorPage, type BrowserPages } from "../../views/browser-pages.ts";
+import type { Exchange } from "../../http-kit/exchange.ts";
+import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
+import { runSteps, type Step } from "../../http-kit/steps.ts";
+import { paths } from "../../http-kit/paths.ts";
+import { collectParams, readFormBody, type Params } from "../../http-kit/params.ts";
+import { appendQuery } from "../../http-kit/append-query.ts";
+import { requestIdOf } from "../../http-kit/write-response.ts";
 
 interface EndSessionContext {
   ex: Exchange;

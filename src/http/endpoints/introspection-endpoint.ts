@@ -1,16 +1,16 @@
 import type { Provider } from "../../provider.ts";
-import type { ApiResource } from "../../oauth/scope-registry.ts";
-import { invalidRequest, OAuthError } from "../../oauth/oauth-error.ts";
+import type { ApiResource } from "../../scopes/scope-registry.ts";
+import { invalidRequest, OAuthError } from "../../errors/oauth-error.ts";
 import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateApiResource } from "../../oauth/authenticate-api-resource.ts";
-import { parseScope, formatScope } from "../../oauth/scope.ts";
+import { parseScope, formatScope } from "../../scopes/scope.ts";
 import type { AccessTokenClaims } from "../../tokens/access-token.ts";
-import { runSteps, type Step } from "../steps.ts";
-import type { Exchange } from "../exchange.ts";
-import type { ProtocolRoute } from "../protocol-route.ts";
-import { paths } from "../paths.ts";
-import { readFormBody, type Params } from "../params.ts";
-import { writeJson } from "../write-response.ts";
+import { runSteps, type Step } from "../../http-kit/steps.ts";
+import type { Exchange } from "../../http-kit/exchange.ts";
+import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
+import { paths } from "../../http-kit/paths.ts";
+import { readFormBody, type Params } from "../../http-kit/params.ts";
+import { writeJson } from "../../http-kit/write-response.ts";
 
 interface IntrospectionContext {
   ex: Exchange;

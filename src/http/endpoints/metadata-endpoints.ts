@@ -1,8 +1,8 @@
 import type { Provider } from "../../provider.ts";
-import type { ProtocolRoute } from "../protocol-route.ts";
+import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import { discoveryDocument } from "./discovery-document.ts";
-import { writeJson } from "../write-response.ts";
-import { paths } from "../paths.ts";
+import { writeJson } from "../../http-kit/write-response.ts";
+import { paths } from "../../http-kit/paths.ts";
 
 /** GET /.well-known/openid-configuration — serialised once per provider. */
 export function discoveryEndpoint(provider: Provider): ProtocolRoute {

@@ -1,15 +1,15 @@
 import type { Provider } from "../../provider.ts";
 import type { Client } from "../../oauth/client-registry.ts";
-import { invalidRequest, OAuthError } from "../../oauth/oauth-error.ts";
+import { invalidRequest, OAuthError } from "../../errors/oauth-error.ts";
 import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateClient } from "../../oauth/authenticate-client.ts";
 import { looksLikeReferenceToken } from "../../tokens/reference-tokens.ts";
-import { writeEmpty } from "../write-response.ts";
-import { runSteps, type Step } from "../steps.ts";
-import type { Exchange } from "../exchange.ts";
-import type { ProtocolRoute } from "../protocol-route.ts";
-import { paths } from "../paths.ts";
-import { readFormBody, type Params } from "../params.ts";
+import { writeEmpty } from "../../http-kit/write-response.ts";
+import { runSteps, type Step } from "../../http-kit/steps.ts";
+import type { Exchange } from "../../http-kit/exchange.ts";
+import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
+import { paths } from "../../http-kit/paths.ts";
+import { readFormBody, type Params } from "../../http-kit/params.ts";
 
 interface RevocationContext {
   ex: Exchange;

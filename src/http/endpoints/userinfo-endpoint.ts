@@ -1,16 +1,16 @@
 import type { ServerResponse } from "node:http";
 import type { Provider } from "../../provider.ts";
-import { OAuthError, invalidRequest } from "../../oauth/oauth-error.ts";
-import { parseScope } from "../../oauth/scope.ts";
+import { OAuthError, invalidRequest } from "../../errors/oauth-error.ts";
+import { parseScope } from "../../scopes/scope.ts";
 import { invalidToken } from "../../tokens/jose-errors.ts";
-import { SECURITY_HEADERS } from "../middleware/security-headers.ts";
-import type { Exchange } from "../exchange.ts";
-import type { ProtocolRoute } from "../protocol-route.ts";
-import { paths } from "../paths.ts";
-import { collectParams } from "../params.ts";
-import { readBody } from "../read-body.ts";
-import { toOAuthError, wireDescription } from "../write-error.ts";
-import { requestIdOf } from "../write-response.ts";
+import { SECURITY_HEADERS } from "../../http-kit/security-headers.ts";
+import type { Exchange } from "../../http-kit/exchange.ts";
+import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
+import { paths } from "../../http-kit/paths.ts";
+import { collectParams } from "../../http-kit/params.ts";
+import { readBody } from "../../http-kit/read-body.ts";
+import { toOAuthError, wireDescription } from "../../http-kit/write-error.ts";
+import { requestIdOf } from "../../http-kit/write-response.ts";
 
 const REALM = 'Bearer realm="portcullis"';
 const BEARER = /^bearer /i;

@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
-import { answerWithErrorPage, type BrowserPages } from "../browser-pages.ts";
-import { writeError } from "../write-error.ts";
-import { requestIdOf } from "../write-response.ts";
+import { answerWithErrorPage, type BrowserPages } from "../../views/browser-pages.ts";
+import { writeError } from "../../http-kit/write-error.ts";
+import { requestIdOf } from "../../http-kit/write-response.ts";
 
 /**
  * The Express end of the one error path (write-error.ts). With `pages` (the provider's own app), a

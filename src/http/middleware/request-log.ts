@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { RequestHandler } from "express";
-import { beginRequest } from "../request-log.ts";
+import { beginRequest } from "../../http-kit/request-log.ts";
 
 /**
  * Express's end of request logging (request-log.ts). Pages that do not go through writeJson still

@@ -1,9 +1,9 @@
 import type { RequestHandler, Response } from "express";
 import type { AccessTokenVerifier } from "../../tokens/access-token-verifier.ts";
 import type { AccessTokenClaims } from "../../tokens/access-token.ts";
-import { OAuthError } from "../../oauth/oauth-error.ts";
+import { OAuthError } from "../../errors/oauth-error.ts";
 import { invalidToken } from "../../tokens/jose-errors.ts";
-import { parseScope } from "../../oauth/scope.ts";
+import { parseScope } from "../../scopes/scope.ts";
 
 export interface RequireBearerOptions {
   /** The API's own name (its resource name in scopes.yaml, or the userinfo URL): the token's aud must include it. */

@@ -1,11 +1,11 @@
 import type { Provider } from "../../provider.ts";
-import type { Params } from "../../http/params.ts";
+import type { Params } from "../../http-kit/params.ts";
 import type { AuthorizationCodeGrant } from "../authorization-code.ts";
 import type { CodeRedemption } from "../authorization-codes.ts";
 import type { Client } from "../client-registry.ts";
-import { invalidGrant, invalidRequest } from "../oauth-error.ts";
+import { invalidGrant, invalidRequest } from "../../errors/oauth-error.ts";
 import { verifyPkce } from "../pkce.ts";
-import { OFFLINE_ACCESS } from "../scope-registry.ts";
+import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
 import type { GrantHandler, TokenResponse } from "./grant-handler.ts";
 import { grantedScope } from "./granted-scope.ts";
 import { plannedAccessToken } from "./planned-access-token.ts";

@@ -1,5 +1,5 @@
-import { parseDuration } from "../../config/duration.ts";
-import { formatScope } from "../scope.ts";
+import { parseDuration } from "../../time/duration.ts";
+import { formatScope } from "../../scopes/scope.ts";
 import { clientCredentialsScope } from "./client-credentials-scope.ts";
 import type { GrantHandler } from "./grant-handler.ts";
 

@@ -1,7 +1,7 @@
 import type { Client } from "../client-registry.ts";
-import type { ScopeRegistry } from "../scope-registry.ts";
-import { invalidScope } from "../oauth-error.ts";
-import { parseScope } from "../scope.ts";
+import type { ScopeRegistry } from "../../scopes/scope-registry.ts";
+import { invalidScope } from "../../errors/oauth-error.ts";
+import { parseScope } from "../../scopes/scope.ts";
 
 /**
  * The spec's scope rules for client_credentials. Rule 2: scope omitted → every API scope in the

@@ -1,6 +1,6 @@
 import type { Provider } from "../../provider.ts";
 import type { Client } from "../client-registry.ts";
-import type { Params } from "../../http/params.ts";
+import type { Params } from "../../http-kit/params.ts";
 
 export interface GrantContext {
   provider: Provider;

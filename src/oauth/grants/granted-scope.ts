@@ -1,5 +1,5 @@
-import { invalidScope } from "../oauth-error.ts";
-import { parseScope, scopesOutside } from "../scope.ts";
+import { invalidScope } from "../../errors/oauth-error.ts";
+import { parseScope, scopesOutside } from "../../scopes/scope.ts";
 
 /**
  * The scope of a token request that draws on an earlier grant (a code, a refresh token): omitted → the

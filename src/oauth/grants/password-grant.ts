@@ -1,8 +1,8 @@
 import { verifyUserPassword } from "../../users/verify-user-password.ts";
-import { epochSeconds } from "../../clock.ts";
-import { invalidGrant, invalidRequest } from "../oauth-error.ts";
-import { formatScope } from "../scope.ts";
-import { OFFLINE_ACCESS } from "../scope-registry.ts";
+import { epochSeconds } from "../../time/clock.ts";
+import { invalidGrant, invalidRequest } from "../../errors/oauth-error.ts";
+import { formatScope } from "../../scopes/scope.ts";
+import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
 import type { Provider } from "../../provider.ts";
 import type { GrantHandler } from "./grant-handler.ts";
 import { plannedAccessToken } from "./planned-access-token.ts";

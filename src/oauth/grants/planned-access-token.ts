@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { epochSeconds, type Clock } from "../../clock.ts";
+import { epochSeconds, type Clock } from "../../time/clock.ts";
 import type { IssuedAccessToken } from "../refresh-tokens.ts";
 import { familyJti } from "../../tokens/access-token-denylist.ts";
 

@@ -1,6 +1,6 @@
 import type { Provider } from "../../provider.ts";
 import type { Client } from "../client-registry.ts";
-import { invalidGrant, invalidRequest } from "../oauth-error.ts";
+import { invalidGrant, invalidRequest } from "../../errors/oauth-error.ts";
 import type { RefreshGrant } from "../refresh-tokens.ts";
 import type { GrantHandler } from "./grant-handler.ts";
 import { grantedScope } from "./granted-scope.ts";

@@ -1,7 +1,7 @@
 import type { Client } from "../client-registry.ts";
-import { invalidScope } from "../oauth-error.ts";
-import { parseScope } from "../scope.ts";
-import { OFFLINE_ACCESS } from "../scope-registry.ts";
+import { invalidScope } from "../../errors/oauth-error.ts";
+import { parseScope } from "../../scopes/scope.ts";
+import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
 
 /**
  * Scope of a user-bound grant without an authorize request (password): omitted → every scope the

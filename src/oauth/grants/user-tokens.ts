@@ -1,7 +1,7 @@
 import type { Provider } from "../../provider.ts";
 import type { Client } from "../client-registry.ts";
 import type { IssuedAccessToken } from "../refresh-tokens.ts";
-import { formatScope } from "../scope.ts";
+import { formatScope } from "../../scopes/scope.ts";
 import type { TokenResponse } from "./grant-handler.ts";
 
 /** The authentication a user-bound token speaks for: from a code, or carried by a refresh token. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createActor, toPromise } from "xstate";
-import { ConfigError } from "../../../src/config/config-error.ts";
+import { ConfigError } from "../../../src/errors/config-error.ts";
 import type { Interaction } from "../../../src/runtime/interaction.ts";
 import { responseParams } from "../../support/browser-login.ts";
 import { redeemCode, verifyIdToken } from "../../support/code-grant.ts";

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import type { Enrollment } from "../../../src/enrollments/enrollments.ts";
 import type { Interaction } from "../../../src/runtime/interaction.ts";
 import { startRegistration, verifyRegistration } from "../../../flows/methods/fido/registration.ts";

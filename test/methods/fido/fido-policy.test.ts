@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError } from "../../../src/config/config-error.ts";
-import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import { ConfigError } from "../../../src/errors/config-error.ts";
+import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { startAuthentication, verifyAuthentication, type AuthenticationDeps } from "../../../flows/methods/fido/authentication.ts";
 import { DecoyCredentials } from "../../../flows/methods/fido/decoy-credentials.ts";
 import { FidoChallenges } from "../../../flows/methods/fido/fido-challenges.ts";

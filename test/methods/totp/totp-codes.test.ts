@@ -1,6 +1,6 @@
 import { generate, generateSecret } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
+import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { startTestProvider, type TestProvider } from "../../support/test-provider.ts";
 import { checkTotpCode } from "../../../flows/methods/totp/check-totp-code.ts";
 import { sealKey, type TotpKey } from "../../../flows/methods/totp/totp-enrollment-record.ts";
@@ -20,8 +20,8 @@ let context: PluginContext<TotpSettings>;
 beforeAll(async () => {
   p = await startTestProvider();
   const loaded = p.provider.methods.get("totp")!.context as unknown as PluginContext<TotpSettings>;
-  // The plugin reads time from provider.clock(): here it stands still.
-  context = { ...loaded, provider: { ...loaded.provider, clock: () => NOW } };
+  // The plugin reads time from services.clock(): here it stands still.
+  context = { ...loaded, services: { ...loaded.services, clock: () => NOW } };
 });
 afterAll(() => p.close());
 
@@ -30,7 +30,7 @@ let users = 0;
 async function enrolledUser(): Promise<{ sub: string; key: TotpKey }> {
   const sub = `T${++users}`;
   const key: TotpKey = { secret: generateSecret(), digits: 6, period: PERIOD };
-  await context.enrollments.put(sub, sealKey(context.provider, context.methodId, sub, key));
+  await context.enrollments.put(sub, sealKey(context.services, context.methodId, sub, key));
   return { sub, key };
 }
 

@@ -6,8 +6,8 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Params } from "../../../src/http/params.ts";
-import { OAuthError } from "../../../src/oauth/oauth-error.ts";
+import type { Params } from "../../../src/http-kit/params.ts";
+import { OAuthError } from "../../../src/errors/oauth-error.ts";
 import { authorizationCodeGrant } from "../../../src/oauth/grants/authorization-code-grant.ts";
 import { refreshTokenGrant } from "../../../src/oauth/grants/refresh-token-grant.ts";
 import type { TokenResponse } from "../../../src/oauth/grants/grant-handler.ts";

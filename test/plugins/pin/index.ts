@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import express from "express";
 import { fromPromise } from "xstate";
-import type { FactorPlugin } from "../../../src/runtime/factor-plugin.ts";
+import type { FactorPlugin } from "../../../src/plugin-contract/factor-plugin.ts";
 import { constantTimeEqual } from "../../../src/crypto/constant-time-equal.ts";
 import { pinMachine } from "./pin.machine.ts";
 import { pinEnrollmentMachine } from "./pin-enrollment.machine.ts";

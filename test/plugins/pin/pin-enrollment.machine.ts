@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from "xstate";
-import type { MethodInput } from "../../../src/runtime/factor-plugin.ts";
+import type { MethodInput } from "../../../src/plugin-contract/factor-plugin.ts";
 
 /** Choosing a PIN: typed twice; stored (hashed) by the savePin actor. */
 export const pinEnrollmentMachine = setup({

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from "xstate";
-import type { MethodInput, MethodOutput } from "../../../src/runtime/factor-plugin.ts";
+import type { MethodInput, MethodOutput } from "../../../src/plugin-contract/factor-plugin.ts";
 
 /**
  * A PIN method that Portcullis does not ship: it exists to prove that a factor method needs nothing

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from "xstate";
-import type { MethodInput, RequestFacts } from "../src/runtime/factor-plugin.ts";
-import type { CheckInput, CheckVerdict, SendInput, SendVerdict } from "../src/one-time-codes/code-verdicts.ts";
-import { normaliseCode } from "../src/one-time-codes/one-time-code.ts";
+import type { MethodInput, RequestFacts } from "../../src/plugin-contract/factor-plugin.ts";
+import type { CheckInput, CheckVerdict, SendInput, SendVerdict } from "../../src/one-time-codes/code-verdicts.ts";
+import { normaliseCode } from "../../src/one-time-codes/one-time-code.ts";
 
 interface ConfirmationContext {
   sub: string;

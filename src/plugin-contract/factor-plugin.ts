@@ -1,9 +1,17 @@
 import type { Router } from "express";
 import type { AnyActorLogic, AnyStateMachine } from "xstate";
-import type { Provider } from "../provider.ts";
+import type { Logger } from "pino";
+import type { Clock } from "../time/clock.ts";
+import type { Store } from "../stores/store.ts";
+import type { LoadedConfig } from "../config/load-config.ts";
+import type { UserDirectory } from "../users/user-directory.ts";
+import type { SecretBox } from "../crypto/secret-box.ts";
+import type { CookieJar } from "../http-kit/cookies.ts";
+import type { SsoSessions } from "../sessions/sso-sessions.ts";
+import type { ConcurrencyGate } from "../security/concurrency-gate.ts";
 import type { AttemptLimiter } from "../security/attempt-limiter.ts";
-import type { MethodEnrollments } from "../enrollments/enrollments.ts";
-import type { MethodAccountView } from "../account/method-account-view.ts";
+import type { Enrollments, MethodEnrollments } from "../enrollments/enrollments.ts";
+import type { MethodAccountView } from "./method-account-view.ts";
 
 /** The two method classes of the spec: a 2FA login needs one of each. */
 export type FactorClass = "trusted" | "untrusted";
@@ -38,9 +46,35 @@ export interface RequestFacts {
   clientAddress: string;
 }
 
+/**
+ * The provider's services a plugin may use: a narrow view, not the whole provider, so that a plugin
+ * cannot reach the token issuers, the clients or the login policy, and so that this contract does not
+ * depend on the composition root that loads the plugins.
+ */
+export interface PluginServices {
+  readonly issuer: string;
+  readonly config: LoadedConfig;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The shared store: a plugin keeps its records in namespaces of its own. */
+  readonly store: Store;
+  readonly users: UserDirectory;
+  /** Seals secrets a plugin keeps in the store (TOTP seeds). */
+  readonly secretBox: SecretBox;
+  /** With `sessions`: who is signed in on a plugin route (enrollment pages). */
+  readonly cookies: CookieJar;
+  readonly sessions: SsoSessions;
+  /** Bounds the password verifications running in this process (the password method). */
+  readonly passwordChecks: ConcurrencyGate;
+  /** Every method's enrollments: the trusted app's devices serve both qrcode and appotp. */
+  readonly enrollments: Enrollments;
+  /** The other configured methods' contexts (the trusted app counts a wrong number against qrcode's attempts). */
+  readonly methods: ReadonlyMap<string, { readonly context: Pick<PluginContext, "attempts"> }>;
+}
+
 /** Everything a plugin's actors and routes may use. */
 export interface PluginContext<Settings = Record<string, unknown>> {
-  provider: Provider;
+  services: PluginServices;
   /** The plugin's own settings from config/login.yaml (`methods.<id>`), validated by its configSchema. */
   settings: Settings;
   /** The method id as configured (the plugin's id). */

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { gunzipSync, inflateSync } from "node:zlib";
-import { OAuthError, invalidRequest } from "../oauth/oauth-error.ts";
+import { OAuthError, invalidRequest } from "../errors/oauth-error.ts";
 
 const tooLarge = () => new OAuthError(413, "invalid_request", "the request body is too large", { headers: { Connection: "close" } });
 

@@ -1,12 +1,12 @@
 import { fromPromise } from "xstate";
-import type { PluginContext } from "../runtime/factor-plugin.ts";
-import { DeliveryError, type MessageSender, type OutgoingMessage } from "../delivery/message-sender.ts";
-import type { Lang } from "../views/lang.ts";
-import type { CheckInput, CheckVerdict, SendInput, SendVerdict } from "./code-verdicts.ts";
-import { composeText, type MessageTexts } from "./message-texts.ts";
-import type { CodeSlot, OneTimeCodes } from "./one-time-codes.ts";
-import type { SendLimits } from "./send-limits.ts";
-import { randomToken } from "../crypto/random-token.ts";
+import type { PluginContext } from "../../src/plugin-contract/factor-plugin.ts";
+import { DeliveryError, type MessageSender, type OutgoingMessage } from "../../src/delivery/message-sender.ts";
+import type { Lang } from "../../src/views/lang.ts";
+import type { CheckInput, CheckVerdict, SendInput, SendVerdict } from "../../src/one-time-codes/code-verdicts.ts";
+import { composeText, type MessageTexts } from "../../src/one-time-codes/message-texts.ts";
+import type { CodeSlot, OneTimeCodes } from "../../src/one-time-codes/one-time-codes.ts";
+import type { SendLimits } from "../../src/one-time-codes/send-limits.ts";
+import { randomToken } from "../../src/crypto/random-token.ts";
 
 /** A code method's durable enrollment: the address confirmed with a code (or by an operator). */
 export interface TargetEnrollment {
@@ -38,7 +38,7 @@ const newChallenge = () => randomToken(16);
  * and `confirmCode` records the address the redeemed code was issued for.
  */
 export function createCodeMethodActors<Settings>(ctx: PluginContext<Settings>, parts: CodeMethodParts) {
-  const { provider, methodId, attempts, enrollments } = ctx;
+  const { services, methodId, attempts, enrollments } = ctx;
   const { codes, limits } = parts;
   const minutes = Math.max(1, Math.round(codes.lifetimeMs / 60_000));
   const slotOf = (purpose: "login" | "enroll", sub: string, challenge: string): CodeSlot => ({ scope: `${methodId}:${purpose}`, sub, challenge });
@@ -60,10 +60,10 @@ export function createCodeMethodActors<Settings>(ctx: PluginContext<Settings>, p
     } catch (err) {
       await Promise.all([codes.discard(slot), limits.release(slot)]);
       const reason = err instanceof DeliveryError ? err.reason : `unexpected ${(err as Error)?.name ?? "error"}`;
-      provider.logger.warn({ event: "code_not_sent", method: methodId, purpose, sub: input.sub, adapter: parts.sender.kind, reason }, "one-time code could not be delivered");
+      services.logger.warn({ event: "code_not_sent", method: methodId, purpose, sub: input.sub, adapter: parts.sender.kind, reason }, "one-time code could not be delivered");
       return { outcome: "failed", challenge, minutes };
     }
-    provider.logger.info({ event: "code_sent", method: methodId, purpose, sub: input.sub, adapter: parts.sender.kind }, "one-time code sent");
+    services.logger.info({ event: "code_sent", method: methodId, purpose, sub: input.sub, adapter: parts.sender.kind }, "one-time code sent");
     return { outcome: "sent", challenge, minutes };
   }
 
@@ -73,7 +73,7 @@ export function createCodeMethodActors<Settings>(ctx: PluginContext<Settings>, p
     checkCode: fromPromise<CheckVerdict, CheckInput>(async ({ input }) => {
       // Counted first and answered like a wrong code when refused: a lockout cannot be told apart.
       if (!(await attempts.tryAttempt(input.sub))) return { ok: false };
-      if (input.challenge === undefined || !provider.users.isActive(input.sub)) return { ok: false };
+      if (input.challenge === undefined || !services.users.isActive(input.sub)) return { ok: false };
       if (!(await codes.redeem(slotOf("login", input.sub, input.challenge), input.code))) return { ok: false };
       await attempts.succeeded(input.sub);
       return { ok: true };
@@ -93,8 +93,8 @@ export function createCodeMethodActors<Settings>(ctx: PluginContext<Settings>, p
       const redeemed = await codes.redeem(slotOf("enroll", input.sub, input.challenge), input.code);
       if (redeemed?.target === undefined) return { ok: false };
       await attempts.succeeded(subject);
-      await enrollments.put(input.sub, { target: redeemed.target, confirmedAt: provider.clock() } satisfies TargetEnrollment);
-      provider.logger.info({ event: "target_confirmed", method: methodId, sub: input.sub }, "address confirmed for a code method");
+      await enrollments.put(input.sub, { target: redeemed.target, confirmedAt: services.clock() } satisfies TargetEnrollment);
+      services.logger.info({ event: "target_confirmed", method: methodId, sub: input.sub }, "address confirmed for a code method");
       return { ok: true };
     }),
   };

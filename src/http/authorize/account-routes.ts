@@ -1,21 +1,21 @@
 import express, { type Request, type Response, type Router } from "express";
-import type { Provider } from "../provider.ts";
-import type { BrowserPages } from "../http/browser-pages.ts";
-import { paths } from "../http/paths.ts";
-import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
-import { storeKeyHash } from "../crypto/store-key-hash.ts";
-import { SESSION_COOKIE } from "../sessions/session-cookie.ts";
-import { currentSession } from "../sessions/current-session.ts";
-import { resolveLang } from "../views/lang.ts";
-import { clientAddress } from "../security/client-address.ts";
-import { writePage } from "../views/page-headers.ts";
-import type { ViewEngine } from "../views/view-engine.ts";
+import type { Provider } from "../../provider.ts";
+import type { BrowserPages } from "../../views/browser-pages.ts";
+import { paths } from "../../http-kit/paths.ts";
+import { constantTimeEqual } from "../../crypto/constant-time-equal.ts";
+import { storeKeyHash } from "../../crypto/store-key-hash.ts";
+import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
+import { currentSession } from "../../sessions/current-session.ts";
+import { resolveLang } from "../../views/lang.ts";
+import { clientAddress } from "../../security/client-address.ts";
+import { writePage } from "../../views/page-headers.ts";
+import type { ViewEngine } from "../../views/view-engine.ts";
 import { redirectToInteraction } from "./interaction-cookie.ts";
-import { seeOther } from "../http/see-other.ts";
-import { enrollmentFlowId } from "./login-flows.ts";
-import { accountParams, accountUrl, type AccountParams } from "../account/account-params.ts";
-import { accountRows } from "../account/account-rows.ts";
-import { returnLink } from "../account/return-link.ts";
+import { seeOther } from "../../http-kit/see-other.ts";
+import { enrollmentFlowId } from "../../runtime/login-flows.ts";
+import { accountParams, accountUrl, type AccountParams } from "../../account/account-params.ts";
+import { accountRows } from "../../account/account-rows.ts";
+import { returnLink } from "../../account/return-link.ts";
 
 /**
  * The signed-in user's account page (`/account`): every configured factor method with its state, what

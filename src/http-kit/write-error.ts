@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { OAuthError, temporarilyUnavailable } from "../oauth/oauth-error.ts";
+import { OAuthError, temporarilyUnavailable } from "../errors/oauth-error.ts";
 import { StoreUnavailableError } from "../stores/store-unavailable-error.ts";
 import { writeJson } from "./write-response.ts";
 

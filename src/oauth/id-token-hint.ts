@@ -1,8 +1,8 @@
 import { jwtVerify, type JWTHeaderParameters } from "jose";
-import type { Client, ClientRegistry } from "../oauth/client-registry.ts";
-import { invalidRequest, type OAuthError } from "../oauth/oauth-error.ts";
-import type { KeySet } from "./key-set.ts";
-import { describeJoseError } from "./jose-errors.ts";
+import type { Client, ClientRegistry } from "./client-registry.ts";
+import { invalidRequest, type OAuthError } from "../errors/oauth-error.ts";
+import type { KeySet } from "../tokens/key-set.ts";
+import { describeJoseError } from "../tokens/jose-errors.ts";
 
 /** A verified id_token_hint: who it names, for which client, in which session. */
 export interface IdTokenHint {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { SECURITY_HEADERS } from "./middleware/security-headers.ts";
+import { SECURITY_HEADERS } from "./security-headers.ts";
 
 /**
  * Response writing for protocol endpoints: every header in one writeHead call with a prebuilt list,

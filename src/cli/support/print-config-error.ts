@@ -1,4 +1,4 @@
-import { formatConfigIssue, type ConfigError } from "../config/config-error.ts";
+import { formatConfigIssue, type ConfigError } from "../../errors/config-error.ts";
 
 /** Every issue on its own line, then a summary naming the directory: what check-config and start print. */
 export function printConfigError(error: ConfigError, configDir: string, stderr: NodeJS.WritableStream): void {

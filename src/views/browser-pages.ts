@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createNonce, redirectTargetSource, writePage } from "../views/page-headers.ts";
-import { resolveLang } from "../views/lang.ts";
-import type { ViewEngine } from "../views/view-engine.ts";
+import { createNonce, redirectTargetSource, writePage } from "./page-headers.ts";
+import { resolveLang } from "./lang.ts";
+import type { ViewEngine } from "./view-engine.ts";
 import type { Logger } from "pino";
-import type { OAuthError } from "../oauth/oauth-error.ts";
-import { toOAuthError } from "./write-error.ts";
+import type { OAuthError } from "../errors/oauth-error.ts";
+import { toOAuthError } from "../http-kit/write-error.ts";
 
 /**
  * The pages the protocol layer sends to a browser. The authorize endpoint runs on plain node:http, so

@@ -1,19 +1,19 @@
 import express from "express";
-import { parseDuration } from "../config/duration.ts";
-import { Outbox } from "../delivery/outbox.ts";
-import type { MessageSender, OutgoingMessage } from "../delivery/message-sender.ts";
-import type { Enrollment } from "../enrollments/enrollments.ts";
-import type { FactorPlugin, PluginContext } from "../runtime/factor-plugin.ts";
-import { CodeHasher } from "./code-hasher.ts";
-import { createCodeLoginMachine } from "../../flows/code-login.machine.ts";
+import { parseDuration } from "../../src/time/duration.ts";
+import { Outbox } from "../../src/delivery/outbox.ts";
+import type { MessageSender, OutgoingMessage } from "../../src/delivery/message-sender.ts";
+import type { Enrollment } from "../../src/enrollments/enrollments.ts";
+import type { FactorPlugin, PluginContext } from "../../src/plugin-contract/factor-plugin.ts";
+import { CodeHasher } from "../../src/one-time-codes/code-hasher.ts";
+import { createCodeLoginMachine } from "./code-login.machine.ts";
 import { createCodeMethodActors, type TargetEnrollment } from "./code-method-actors.ts";
-import { sendPolicy, type CodeMethodSettings } from "./code-method-settings.ts";
+import { sendPolicy, type CodeMethodSettings } from "../../src/one-time-codes/code-method-settings.ts";
 import { codeMethodViews, type TargetField } from "./code-views.ts";
-import { loadMessageTexts, type MessageTexts } from "./message-texts.ts";
-import { OneTimeCodes, type CodeRecord } from "./one-time-codes.ts";
-import { SendLimits } from "./send-limits.ts";
-import { createTargetConfirmationMachine } from "../../flows/target-confirmation.machine.ts";
-import type { EnrolledItem } from "../account/method-account-view.ts";
+import { loadMessageTexts, type MessageTexts } from "../../src/one-time-codes/message-texts.ts";
+import { OneTimeCodes, type CodeRecord } from "../../src/one-time-codes/one-time-codes.ts";
+import { SendLimits } from "../../src/one-time-codes/send-limits.ts";
+import { createTargetConfirmationMachine } from "./target-confirmation.machine.ts";
+import type { EnrolledItem } from "../../src/plugin-contract/method-account-view.ts";
 
 /** What makes one code method differ from another: its channel, its kind of address, its texts. */
 export interface CodeMethodDefinition<Settings extends CodeMethodSettings> {
@@ -51,7 +51,7 @@ export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(defi
   const senderOf = (ctx: PluginContext<Settings>): MessageSender => {
     let sender = senders.get(ctx);
     if (!sender) {
-      sender = ctx.settings.delivery.kind === "outbox" ? new Outbox(ctx.methodId, ctx.provider.logger, ctx.provider.clock) : definition.createSender(ctx);
+      sender = ctx.settings.delivery.kind === "outbox" ? new Outbox(ctx.methodId, ctx.services.logger, ctx.services.clock) : definition.createSender(ctx);
       senders.set(ctx, sender);
     }
     return sender;
@@ -72,15 +72,15 @@ export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(defi
       },
     },
     actors(ctx) {
-      const { provider, settings } = ctx;
+      const { services, settings } = ctx;
       const codes = new OneTimeCodes(
-        provider.store.namespace<CodeRecord>("oneTimeCodes"),
-        provider.clock,
-        CodeHasher.forProvider(provider),
-        provider.secretBox,
+        services.store.namespace<CodeRecord>("oneTimeCodes"),
+        services.clock,
+        CodeHasher.forProvider(services),
+        services.secretBox,
         parseDuration(settings.code_lifetime) * 1000,
       );
-      const limits = new SendLimits(provider.store.namespace<number>("rateLimits"), ctx.methodId, sendPolicy(settings));
+      const limits = new SendLimits(services.store.namespace<number>("rateLimits"), ctx.methodId, sendPolicy(settings));
       return createCodeMethodActors(ctx, {
         codes,
         limits,
@@ -90,7 +90,7 @@ export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(defi
         message: (composed, code) => definition.message(ctx, composed, code),
         async findTarget(sub) {
           // Decoy subs of unknown names, and disabled users, have nowhere to receive a code.
-          if (!provider.users.isActive(sub)) return undefined;
+          if (!services.users.isActive(sub)) return undefined;
           const enrolled = (await ctx.enrollments.get(sub)) as Enrollment<TargetEnrollment> | undefined;
           return enrolled?.data.target ?? definition.fallbackTarget?.(ctx, sub);
         },
@@ -105,8 +105,8 @@ export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(defi
       const typed = options[definition.operatorOption];
       const target = typed === undefined ? undefined : definition.normaliseTarget(typed);
       if (target === undefined) throw new Error(`give ${definition.operatorOption}=<${definition.field.inputType === "tel" ? "number in international format, +..." : "e-mail address"}>`);
-      if (!ctx.provider.users.findBySub(sub)) throw new Error(`no user with sub ${sub}`);
-      await ctx.enrollments.put(sub, { target, confirmedAt: ctx.provider.clock() } satisfies TargetEnrollment);
+      if (!ctx.services.users.findBySub(sub)) throw new Error(`no user with sub ${sub}`);
+      await ctx.enrollments.put(sub, { target, confirmedAt: ctx.services.clock() } satisfies TargetEnrollment);
       return `${definition.operatorOption} ${target} recorded as confirmed for ${sub} (method ${ctx.methodId})`;
     },
   };

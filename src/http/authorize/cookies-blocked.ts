@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
-import type { Provider } from "../provider.ts";
-import { seeOther } from "../http/see-other.ts";
+import type { Provider } from "../../provider.ts";
+import { seeOther } from "../../http-kit/see-other.ts";
 
 /** A cookie with no meaning of its own: set once to learn whether this browser sends cookies back. */
 export const COOKIE_TEST = "portcullis_cookie_test";

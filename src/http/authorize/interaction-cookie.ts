@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
-import { paths } from "../http/paths.ts";
-import { seeOther } from "../http/see-other.ts";
-import type { Provider } from "../provider.ts";
+import { paths } from "../../http-kit/paths.ts";
+import { seeOther } from "../../http-kit/see-other.ts";
+import type { Provider } from "../../provider.ts";
 
 /** Base name of the cookie that binds an interaction to its browser; scoped to the interaction's path. */
 export const INTERACTION_COOKIE = "portcullis_interaction";

@@ -1,5 +1,5 @@
 import type { Exchange } from "./exchange.ts";
-import { invalidRequest } from "../oauth/oauth-error.ts";
+import { invalidRequest } from "../errors/oauth-error.ts";
 
 /** Request parameters after the RFC 6749 rules: each at most once, empty ones treated as omitted. */
 export type Params = ReadonlyMap<string, string>;
