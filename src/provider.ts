@@ -12,6 +12,8 @@ import { AccessTokenDenylist } from "./tokens/access-token-denylist.ts";
 import { ReferenceTokens } from "./tokens/reference-tokens.ts";
 import { EndedSessions } from "./sessions/ended-sessions.ts";
 import { ClientRegistry } from "./oauth/client-registry.ts";
+import type { PolicySnapshot } from "./policy/policy-snapshot.ts";
+import { buildLoginPolicy } from "./login-policy/build-login-policy.ts";
 import { ScopeRegistry } from "./scopes/scope-registry.ts";
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
@@ -50,8 +52,8 @@ export interface Provider {
   readonly signer: JwsSigner;
   /** Seals secrets kept in the store (signing keys; later TOTP seeds). */
   readonly secretBox: SecretBox;
-  readonly clients: ClientRegistry;
-  readonly scopes: ScopeRegistry;
+  /** The login policy and everything else built from the policy files: read it once per request. */
+  readonly policy: PolicySnapshot;
   readonly users: UserDirectory;
   readonly accessTokens: AccessTokenIssuer;
   readonly accessTokenVerifier: AccessTokenVerifier;
@@ -75,10 +77,6 @@ export interface Provider {
   readonly interactions: Interactions;
   /** Every user's enrolled factor methods (durable). */
   readonly enrollments: Enrollments;
-  /** The factor methods configured in login.yaml, bound to this provider. */
-  readonly methods: ReadonlyMap<string, LoadedMethod>;
-  /** The login flows and the enrollment flows by id, with their factor plugins wired in. */
-  readonly flows: ReadonlyMap<string, RunnableFlow>;
   /** The eID broker: a relying party per upstream of login.yaml's eid_upstreams, and the eID accounts. */
   readonly eid: EidBroker;
   /** Which channels a user has an account in and administers (req_chnl, chnl_info): channels.yaml `directory`. */
@@ -137,8 +135,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     keys,
     signer,
     secretBox,
-    clients,
-    scopes,
+    policy: { clients, scopes, methods, flows, login: buildLoginPolicy(config.login, new Map([...configuredMethods].map(([id, m]) => [id, m.plugin.class]))) },
     users: new UserDirectory(config.users, eidAccounts),
     accessTokens,
     accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist, referenceTokens),
@@ -164,8 +161,6 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     cookies: cookieJar(settings.issuer),
     interactions: new Interactions(store, clock, parseDuration(settings.lifetimes.interaction)),
     enrollments: new Enrollments(store, clock),
-    methods,
-    flows,
     eid: new EidBroker(config.login, eidAccounts, developmentUpstreams.options(config.login, settings.issuer)),
     channels: createChannelDirectory(config, accessTokens, clock, logger),
     async close() {

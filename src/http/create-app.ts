@@ -59,9 +59,9 @@ export function createApp(provider: Provider): RequestListener {
 
 /** The view engine with every configured factor method's strings and partials (compiled once, here). */
 function createViews(provider: Provider): ViewEngine {
-  const strings = [...provider.methods].map(([id, method]) => ({ dir: join(method.dir, "i18n"), prefix: `method.${id}` }));
+  const strings = [...provider.policy.methods].map(([id, method]) => ({ dir: join(method.dir, "i18n"), prefix: `method.${id}` }));
   const views = createViewEngine({ viewsDir: VIEWS_DIR, assetsUrl: paths.assets, strings });
-  for (const [id, { plugin }] of provider.methods) {
+  for (const [id, { plugin }] of provider.policy.methods) {
     for (const [view, source] of Object.entries(plugin.views)) views.registerPartial(partialName(id, view), source);
   }
   return views;
@@ -82,7 +82,7 @@ function createPagesApp(provider: Provider, views: ViewEngine, pages: BrowserPag
   app.use(interactionRoutes(provider, views, pages));
   app.use(accountRoutes(provider, views, pages));
   app.use(diagramRoutes(provider, views));
-  for (const [id, method] of provider.methods) {
+  for (const [id, method] of provider.policy.methods) {
     if (method.plugin.routes) app.use(methodRoutesPath(id), method.plugin.routes(method.context));
   }
   app.use(DEVICE_API_PATH, deviceApiRoutes(provider));

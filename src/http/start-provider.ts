@@ -128,7 +128,7 @@ function printBanner(url: string, provider: Provider, issuer: IssuerForPort): vo
 
 /** A ready-made authorize URL for the first client that can log in with a browser without PKCE. */
 function browserLoginLines(provider: Provider): string[] {
-  const client = [...provider.clients.all()].find((c) => c.grantTypes.has("authorization_code") && !c.requirePkce && c.redirectUris.size > 0);
+  const client = [...provider.policy.clients.all()].find((c) => c.grantTypes.has("authorization_code") && !c.requirePkce && c.redirectUris.size > 0);
   if (!client) return [];
   const query = new URLSearchParams({
     client_id: client.id,

@@ -69,7 +69,7 @@ export interface PluginServices {
   /** Every method's enrollments: the trusted app's devices serve both qrcode and appotp. */
   readonly enrollments: Enrollments;
   /** The other configured methods' contexts (the trusted app counts a wrong number against qrcode's attempts). */
-  readonly methods: ReadonlyMap<string, { readonly context: Pick<PluginContext, "attempts"> }>;
+  readonly policy: { readonly methods: ReadonlyMap<string, { readonly context: Pick<PluginContext, "attempts"> }> };
 }
 
 /** Everything a plugin's actors and routes may use. */

@@ -12,7 +12,7 @@ export interface SignOutServices {
   readonly sessions: SsoSessions;
   readonly endedSessions: EndedSessions;
   readonly backChannelLogout: BackChannelLogout;
-  readonly clients: ClientRegistry;
+  readonly policy: { readonly clients: ClientRegistry };
 }
 
 export interface SignOutResult {
@@ -35,5 +35,5 @@ export async function signOut(provider: SignOutServices, cookieValue: string | u
   await provider.endedSessions.record(session.sid);
   void provider.backChannelLogout.notify(session);
   provider.logger.info({ sid: session.sid, clients: session.clients.length }, "sso session ended");
-  return { session, frontChannelUrls: frontChannelLogoutUrls(provider.clients, provider.issuer, session) };
+  return { session, frontChannelUrls: frontChannelLogoutUrls(provider.policy.clients, provider.issuer, session) };
 }

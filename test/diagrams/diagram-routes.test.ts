@@ -42,7 +42,7 @@ describe("diagram pages", () => {
   it("shows the running login flow's statechart as escaped text, with mermaid loaded under the nonce", async () => {
     const res = await send(`${op.url}/diagrams/login`);
     expect(res.status).toBe(200);
-    const source = mermaidStatechart(op.provider.flows.get("default")!.machine);
+    const source = mermaidStatechart(op.provider.policy.flows.get("default")!.machine);
     // The deployment's own flow: the test plugin verifies a known user, so it is nested with the identify step.
     expect(source).toContain("s_signingIn__pin__identifying --> s_signingIn__pin__verifying : always [isUserKnown]");
     expect(res.text).toContain(`<pre class="mermaid">${escapeHtml(source)}</pre>`);
@@ -64,7 +64,7 @@ describe("diagram pages", () => {
     expect(res.status).toBe(200);
     expect(res.text).toContain("<h1>method-pin-enrollment</h1>");
     expect(res.text).toContain("<p>サインイン方法 pin：サインイン中のユーザーのための設定。</p>");
-    expect(res.text).toContain(escapeHtml(mermaidStatechart(op.provider.methods.get("pin")!.plugin.enrollment!)));
+    expect(res.text).toContain(escapeHtml(mermaidStatechart(op.provider.policy.methods.get("pin")!.plugin.enrollment!)));
   });
 
   it("serves mermaid under a content-hashed name, cached for a year, with a working ETag", async () => {

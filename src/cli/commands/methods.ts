@@ -31,7 +31,7 @@ export const methodsCommand: Command = {
     try {
       const user = provider.users.findByUsername(username);
       if (!user) throw new CliError(`no user "${username}" in users.yaml`);
-      const enrollable = [...provider.methods].filter(([, m]) => m.plugin.enrollment || m.plugin.enrollByOperator).map(([id]) => id);
+      const enrollable = [...provider.policy.methods].filter(([, m]) => m.plugin.enrollment || m.plugin.enrollByOperator).map(([id]) => id);
       if (action === "list") {
         const enrolled = new Map((await provider.enrollments.list(user.sub, enrollable)).map((e) => [e.method, e]));
         for (const id of enrollable) {
@@ -50,7 +50,7 @@ export const methodsCommand: Command = {
         return 0;
       }
       const id = checkedMethod(method, enrollable);
-      const loaded = provider.methods.get(id)!;
+      const loaded = provider.policy.methods.get(id)!;
       if (!loaded.plugin.enrollByOperator) throw new CliError(`${id} is enrolled by its user on the account page (/account), not by an operator`);
       const options = Object.fromEntries(pairs.map(parsePair));
       try {

@@ -29,7 +29,7 @@ import { returnLink } from "../../account/return-link.ts";
 export function accountRoutes(provider: Provider, views: ViewEngine, pages: BrowserPages): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: 4096, parameterLimit: 10 });
-  const enrollable = () => [...provider.methods].filter(([, m]) => m.plugin.enrollment !== undefined && m.plugin.account?.setUpBy === undefined).map(([id]) => id);
+  const enrollable = () => [...provider.policy.methods].filter(([, m]) => m.plugin.enrollment !== undefined && m.plugin.account?.setUpBy === undefined).map(([id]) => id);
 
   router.get(paths.account, (req, res, next) => {
     show(req, res).catch(next);
@@ -55,7 +55,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
   }
 
   /** The page's parameters: from the query of a GET, from the form of a POST. */
-  const paramsOf = (req: Request): AccountParams => accountParams(req.method === "POST" ? req.body : req.query, provider.clients);
+  const paramsOf = (req: Request): AccountParams => accountParams(req.method === "POST" ? req.body : req.query, provider.policy.clients);
   const langOf = (req: Request) => resolveLang(paramsOf(req).lang, req.headers["accept-language"]);
 
   /**
@@ -67,7 +67,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     if (!(await provider.loginRequests.tryAttempt(clientAddress(req, provider.config.provider.listen.trust_proxy)))) {
       return pages.error(req, res, 429, "temporarily_unavailable", "too many logins from this address; try again later");
     }
-    const flow = provider.flows.get("default")!;
+    const flow = provider.policy.flows.get("default")!;
     const back = paramsOf(req);
     const { interaction, browserCookie } = await provider.interactions.create({ kind: "account", lang: langOf(req), back, flowId: flow.id, flowHash: flow.hash });
     redirectToInteraction(provider, res, interaction.id, browserCookie);
@@ -80,7 +80,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
   /** Links and hidden fields every account page shares. */
   function frame(req: Request) {
     const params = paramsOf(req);
-    const client = params.clientId === undefined ? undefined : provider.clients.get(params.clientId);
+    const client = params.clientId === undefined ? undefined : provider.policy.clients.get(params.clientId);
     const back = client && returnLink(client);
     return {
       lang: params.lang,
@@ -131,7 +131,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
   async function enroll(req: Request, res: Response): Promise<void> {
     const form = await methodForm(req, res);
     if (!form) return;
-    const flow = provider.flows.get(enrollmentFlowId(form.method))!;
+    const flow = provider.policy.flows.get(enrollmentFlowId(form.method))!;
     const created = await provider.interactions.create({ kind: "enrollment", ...form, lang: langOf(req), back: paramsOf(req), flowId: flow.id, flowHash: flow.hash });
     redirectToInteraction(provider, res, created.interaction.id, created.browserCookie);
   }

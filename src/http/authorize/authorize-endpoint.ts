@@ -43,7 +43,7 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
 export function authorizeEndpoints(provider: Provider, pages: BrowserPages): ProtocolRoute[] {
   const security = provider.config.provider.security;
   const trustProxy = provider.config.provider.listen.trust_proxy;
-  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, provider.clients);
+  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, provider.policy.clients);
   const variant = (framed: boolean, forcePrompt?: string): Step<AuthorizeContext>[] => [
     // The parameters: the query of a GET, the form body of a POST.
     (ctx) => {
@@ -107,7 +107,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       if (!(await provider.loginRequests.tryAttempt(clientAddress(ctx.ex.req, trustProxy)))) {
         throw new OAuthError(429, "temporarily_unavailable", "too many login requests from this address; try again later", { allowRedirect: true });
       }
-      const flow = provider.flows.get("default")!;
+      const flow = provider.policy.flows.get("default")!;
       const signedInAs = ctx.session && request.prompt.includes("login") ? ctx.session.sub : undefined;
       const { interaction, browserCookie } = await provider.interactions.create({ kind: "login", request, flowId: flow.id, flowHash: flow.hash, signedInAs });
       redirectToInteraction(provider, ctx.ex.res, interaction.id, browserCookie, { sameSiteNone: request.framed });

@@ -22,7 +22,7 @@ export async function completeAuthorization(provider: Provider, pages: BrowserPa
   const { cookie, session: started } = "existing" in source ? { cookie: source.cookie, session: source.existing } : await startSession(provider, req, source.login);
   if (!("existing" in source)) headers["Set-Cookie"] = provider.cookies.set(SESSION_COOKIE, cookie, { sameSiteNone: request.framed });
   const session = await provider.sessions.touch(cookie, started, request.clientId);
-  const client = provider.clients.get(request.clientId)!;
+  const client = provider.policy.clients.get(request.clientId)!;
   const code = await provider.codes.issue(
     {
       clientId: request.clientId,

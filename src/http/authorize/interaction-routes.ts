@@ -84,7 +84,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     const id = String(req.params.id);
     const interaction = await provider.interactions.find(id, provider.cookies.read(req, INTERACTION_COOKIE, interactionPath(id)));
     if (!interaction) return withoutBinding(req, res, id);
-    const flow = provider.flows.get(interaction.flowId);
+    const flow = provider.policy.flows.get(interaction.flowId);
     // A flow, client or method removed from the configuration since the page was shown ends it; so
     // does the end of the session an enrollment runs in.
     if (!flow || !(await stillValid(req, interaction))) return expired(req, res, interaction);
@@ -115,9 +115,9 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   }
 
   async function stillValid(req: Request, interaction: Interaction): Promise<boolean> {
-    if (interaction.kind === "login") return provider.clients.get(interaction.request.clientId) !== undefined;
+    if (interaction.kind === "login") return provider.policy.clients.get(interaction.request.clientId) !== undefined;
     if (interaction.kind === "account") return true;
-    return provider.methods.has(interaction.method) && (await currentSession(provider, req))?.sub === interaction.sub;
+    return provider.policy.methods.has(interaction.method) && (await currentSession(provider, req))?.sub === interaction.sub;
   }
 
   async function finishLogin(req: Request, res: Response, interaction: LoginInteraction, flow: RunnableFlow, output: LoginFlowOutput): Promise<void> {
@@ -125,7 +125,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     const { request } = interaction;
     // OIDC Core §3.1.2.1: the client asked for the user its id_token_hint names; someone else logged in.
     if (request.hintSub !== undefined && login.sub !== request.hintSub) {
-      const client = provider.clients.get(request.clientId)!;
+      const client = provider.policy.clients.get(request.clientId)!;
       const error = { error: "login_required", error_description: "the user who logged in is not the one id_token_hint names", iss: provider.issuer };
       return writeAuthorizationResponse(res, pages, request, error, responsePage(req, request, client));
     }
@@ -176,7 +176,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       const html = views.render("login", { ...loginPage, clientName: views.translate(lang, "app.name") }, lang);
       return writePage(res, status, html, headers);
     }
-    const client = provider.clients.get(interaction.request.clientId)!;
+    const client = provider.policy.clients.get(interaction.request.clientId)!;
     const signedIn = interaction.signedInAs ? provider.users.findBySub(interaction.signedInAs) : undefined;
     const html = views.render(
       "login",

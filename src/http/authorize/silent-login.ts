@@ -19,7 +19,7 @@ export const SILENT_LOGIN_PARAMETER = "acmeauth_token";
  */
 export async function silentLogin(provider: Provider, raw: RawAuthorizeParams, request: AuthorizationRequest): Promise<Authentication | undefined> {
   const token = raw.values.get(SILENT_LOGIN_PARAMETER);
-  const method = provider.methods.get(DEVICE_ENROLLMENT_METHOD);
+  const method = provider.policy.methods.get(DEVICE_ENROLLMENT_METHOD);
   if (token === undefined || !method) return undefined;
   let sub: string;
   try {

@@ -9,7 +9,8 @@ import { RESPONSE_MODES } from "../../oauth/authorization-request.ts";
  * handler table, scopes and claims from scopes.yaml, endpoints from the routes that are mounted.
  */
 export function discoveryDocument(provider: Provider): Record<string, unknown> {
-  const { issuer, scopes, clients } = provider;
+  const { issuer } = provider;
+  const { scopes, clients } = provider.policy;
   const clientAuth = ["client_secret_post", "client_secret_basic"];
   return {
     issuer,

@@ -61,7 +61,7 @@ const BARE_HEADERS = ["Cache-Control", "no-store", "Pragma", "no-cache", ...Obje
  */
 export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages: BrowserPages): ProtocolRoute[] {
   const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
-  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, provider.clients);
+  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, provider.policy.clients);
   const confirmations = new LogoutConfirmations(provider.store);
 
   /** Ends the browser's session (if any), then redirects or shows the logged-out page. */
@@ -94,7 +94,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
       const clientId = ctx.params!.get("client_id");
       if (clientId === undefined) return;
       if (ctx.hint && ctx.hint.client.id !== clientId) throw invalidRequest("client_id is not the client of id_token_hint");
-      if (!provider.clients.get(clientId)) throw invalidRequest("client_id is not a registered client");
+      if (!provider.policy.clients.get(clientId)) throw invalidRequest("client_id is not a registered client");
       ctx.clientId = clientId;
     },
     // post_logout_redirect_uri needs a valid hint and must be registered for its client; state rides on it only.
@@ -117,7 +117,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
     async (ctx) => {
       const outcome: LogoutOutcome = { redirect: ctx.redirect, clientId: ctx.clientId, lang: ctx.lang };
       const csrf = await confirmations.create(ctx.cookie!, outcome);
-      const clientName = ctx.clientId === undefined ? undefined : provider.clients.get(ctx.clientId)?.name;
+      const clientName = ctx.clientId === undefined ? undefined : provider.policy.clients.get(ctx.clientId)?.name;
       // With an allowed redirect, "Stay signed in" is a link back to the client.
       const data = { csrf, action: paths.endSessionConfirm, clientName, cancelUrl: ctx.redirect };
       // Confirming may end in a 303 to the client's post-logout URI, and CSP form-action governs that redirect too.

@@ -29,7 +29,7 @@ export function tokenEndpoint(provider: Provider): ProtocolRoute {
     },
     // The client proves who it is (Basic or client_secret_post, not both).
     (ctx) => {
-      ctx.client = authenticateClient(provider.clients, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!));
+      ctx.client = authenticateClient(provider.policy.clients, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!));
     },
     // The grant type is one we serve, and one this client may use.
     (ctx) => {

@@ -55,7 +55,7 @@ const MAX_CACHED_BODIES_PER_PLAN = 10_000;
  * 401 invalid_token; a token for this endpoint without `openid` → 403 insufficient_scope.
  */
 export function userinfoEndpoint(provider: Provider): ProtocolRoute {
-  const { accessTokenVerifier: verifier, users, scopes, logger } = provider;
+  const { accessTokenVerifier: verifier, users, logger } = provider;
   const eidAccounts = provider.eid.accounts;
   const audience = provider.accessTokens.userinfoAudience;
   const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
@@ -66,7 +66,7 @@ export function userinfoEndpoint(provider: Provider): ProtocolRoute {
     let plan = plans.get(scope);
     if (plan === undefined) {
       const granted = parseScope(scope);
-      plan = { openid: granted.includes("openid"), claims: scopes.claimsFor(granted), bodies: new Map() };
+      plan = { openid: granted.includes("openid"), claims: provider.policy.scopes.claimsFor(granted), bodies: new Map() };
       if (plans.size < MAX_CACHED_PLANS) plans.set(scope, plan);
     }
     return plan;

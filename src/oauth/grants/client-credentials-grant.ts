@@ -5,7 +5,7 @@ import type { GrantHandler } from "./grant-handler.ts";
 
 /** client_credentials: an access token for the client itself; no ID token, no refresh token. */
 export const clientCredentialsGrant: GrantHandler = async ({ provider, client, params }) => {
-  const scopes = clientCredentialsScope(params.get("scope"), client, provider.scopes);
+  const scopes = clientCredentialsScope(params.get("scope"), client, provider.policy.scopes);
   const lifetime = parseDuration(client.config.lifetimes?.access_token ?? provider.config.provider.lifetimes.client_credentials_access_token);
   const { token } = await provider.accessTokens.issueAs(client.accessTokenFormat, { sub: client.id, clientId: client.id, scopes, lifetime });
   return { access_token: token, token_type: "Bearer", expires_in: lifetime, scope: formatScope(scopes) };

@@ -39,7 +39,7 @@ afterEach(async () => {
   await face().context.attempts.succeeded("E10001");
 });
 
-const face = () => p.provider.methods.get("face")!;
+const face = () => p.provider.policy.methods.get("face")!;
 const NOT_RECOGNISED = "Your face could not be verified.";
 const UNAVAILABLE = "Face recognition is not available right now.";
 

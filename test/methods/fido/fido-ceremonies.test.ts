@@ -32,7 +32,7 @@ beforeAll(async () => {
       "login.yaml": { "default_flow.methods": ["fido", "password"] },
     },
   });
-  context = p.provider.methods.get("fido")!.context as unknown as PluginContext<FidoSettings>;
+  context = p.provider.policy.methods.get("fido")!.context as unknown as PluginContext<FidoSettings>;
 });
 afterAll(() => p.close());
 

@@ -44,7 +44,7 @@ describe("the user-verification policy", () => {
   let context: PluginContext<FidoSettings>;
   beforeAll(async () => {
     p = await startTestProvider({ edits: { "users.yaml": extraUsers(["carol", "dave", "erin"]), "login.yaml": { "methods.fido.user_verification": "required" } } });
-    context = p.provider.methods.get("fido")!.context as unknown as PluginContext<FidoSettings>;
+    context = p.provider.policy.methods.get("fido")!.context as unknown as PluginContext<FidoSettings>;
   });
   afterAll(() => p.close());
 

@@ -19,7 +19,7 @@ let p: TestProvider;
 let context: PluginContext<TotpSettings>;
 beforeAll(async () => {
   p = await startTestProvider();
-  const loaded = p.provider.methods.get("totp")!.context as unknown as PluginContext<TotpSettings>;
+  const loaded = p.provider.policy.methods.get("totp")!.context as unknown as PluginContext<TotpSettings>;
   // The plugin reads time from services.clock(): here it stands still.
   context = { ...loaded, services: { ...loaded.services, clock: () => NOW } };
 });

@@ -27,7 +27,7 @@ beforeAll(async () => {
       "provider.yaml": { "security.login_requests_per_ip.max": 10_000 },
     },
   });
-  const totp = p.provider.methods.get("totp")!;
+  const totp = p.provider.policy.methods.get("totp")!;
   for (const username of USERS) {
     const uri = await totp.plugin.enrollByOperator!(totp.context, p.provider.users.findByUsername(username)!.sub, {});
     secrets.set(username, new URL(uri).searchParams.get("secret")!);
@@ -72,7 +72,7 @@ describe("TOTP login", () => {
     const answers = await Promise.all(Array.from({ length: 50 }, () => submitStep(browser, page, { event: "SUBMIT_CODE", code: wrong })));
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
     expect(answers.every((a) => a.text.includes(WRONG))).toBe(true);
-    const totp = p.provider.methods.get("totp")!;
+    const totp = p.provider.policy.methods.get("totp")!;
     expect(await totp.context.attempts.count(subOf("erin"))).toBe(50);
 
     // Locked: the right code now gets the very page a wrong one gets (fresh pages for both).
