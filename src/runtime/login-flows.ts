@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import type { AnyStateMachine } from "xstate";
-import { createLoginFlow } from "../../flows/login.flow.ts";
 import { createEnrollmentFlow } from "../../flows/enrollment.flow.ts";
+import { CHANNEL_CHOICE_FLOW_ID, channelChoiceFlow } from "../../flows/channel-choice.flow.ts";
+import { createLoginTypeFlow, isMethodFlowKind, type MethodFlowKind } from "../../flows/login-type-flow.ts";
+import type { FlowMethod } from "../../flows/login-flow-setup.ts";
 import type { LoginFile } from "../config/types.generated.ts";
 import type { LoadedMethod } from "./loaded-methods.ts";
 import type { UserDirectory } from "../users/user-directory.ts";
@@ -19,25 +21,89 @@ export interface RunnableFlow {
 
 /** The id of the flow that enrolls a method. */
 export const enrollmentFlowId = (methodId: string) => `enroll.${methodId}`;
+/** The id of the one-factor flow over login.yaml's default_flow methods. */
+export const DEFAULT_FLOW_ID = "default";
+/** The id of the flow of a kind over these methods, in this order: what a login plan runs. */
+export const planFlowId = (kind: MethodFlowKind, methods: readonly string[]) => `${kind}:${methods.join(",")}`;
+
+/** Flows built on demand for a login plan's method list (fa and acr_values choose and order them): at most this many are kept. */
+const MAX_PLANNED_FLOWS = 256;
 
 /**
- * Builds the runnable flows: the login flows named in login.yaml, and one enrollment flow per method
- * that can be enrolled. This is where the runtime wires plugins in: a flow invokes a method by id;
- * here that id is bound to the plugin's machine, whose actors the plugin supplies for this provider.
+ * The runnable flows of one policy snapshot: the default login flow, each login type's flow over its
+ * declared methods, one enrollment flow per method that can be enrolled, and — built on first use and
+ * kept — the flow of each method list a login plan asks for. A flow id names its kind and methods, so
+ * every node builds the same machine (and hash) for the same id, whoever started the interaction.
  */
-export function buildFlows(provider: { readonly users: Pick<UserDirectory, "findByUsername"> }, login: LoginFile, methods: ReadonlyMap<string, LoadedMethod>): Map<string, RunnableFlow> {
-  const flows = new Map<string, RunnableFlow>();
-  const builtIn = { [IDENTIFY_USER]: identifyUserRunnable(provider) };
-  const defaultMethods = new Map(login.default_flow.methods.map((id) => [id, methods.get(id)!]));
-  const flowMethods = [...defaultMethods].map(([id, m]) => ({ id, identifiesUser: m.plugin.identifiesUser }));
-  flows.set("default", runnable("default", createLoginFlow(flowMethods), defaultMethods, (m) => m.plugin.machine, builtIn));
-  for (const [id, method] of methods) {
-    if (!method.plugin.enrollment) continue;
-    const flowId = enrollmentFlowId(id);
-    flows.set(flowId, runnable(flowId, createEnrollmentFlow(id), new Map([[id, method]]), (m) => m.plugin.enrollment!));
+export class FlowCatalog {
+  private readonly named = new Map<string, RunnableFlow>();
+  private readonly planned = new Map<string, RunnableFlow>();
+  private readonly builtIn: Record<string, AnyStateMachine>;
+
+  constructor(
+    provider: { readonly users: Pick<UserDirectory, "findByUsername"> },
+    login: LoginFile,
+    private readonly methods: ReadonlyMap<string, LoadedMethod>,
+  ) {
+    this.builtIn = { [IDENTIFY_USER]: identifyUserRunnable(provider) };
+    this.named.set(DEFAULT_FLOW_ID, this.build(DEFAULT_FLOW_ID, "single_factor", login.default_flow.methods));
+    this.named.set(CHANNEL_CHOICE_FLOW_ID, runnable(CHANNEL_CHOICE_FLOW_ID, channelChoiceFlow, new Map(), (m) => m.plugin.machine));
+    for (const [name, type] of Object.entries(login.login_types ?? {})) {
+      if (isMethodFlowKind(type.flow)) this.named.set(`login_type.${name}`, this.build(`login_type.${name}`, type.flow, type.methods ?? []));
+    }
+    for (const [id, method] of methods) {
+      if (!method.plugin.enrollment) continue;
+      const flowId = enrollmentFlowId(id);
+      this.named.set(flowId, runnable(flowId, createEnrollmentFlow(id), new Map([[id, method]]), (m) => m.plugin.enrollment!));
+    }
   }
-  return flows;
+
+  /** The flow by id, building a planned one on demand; undefined for an id this configuration cannot run. */
+  get(id: string): RunnableFlow | undefined {
+    const known = this.named.get(id) ?? this.planned.get(id);
+    if (known) return known;
+    const [kind, list] = splitOnce(id);
+    if (list === undefined || !isMethodFlowKind(kind)) return undefined;
+    const methods = list.split(",");
+    if (methods.some((m) => !this.methods.has(m))) return undefined;
+    try {
+      return this.remember(this.build(id, kind, methods));
+    } catch {
+      return undefined; // e.g. a two-factor list without a method of each class: no such flow
+    }
+  }
+
+  /** The flow a login plan runs: the default flow when the plan offers exactly its methods. */
+  forPlan(kind: MethodFlowKind, methods: readonly string[]): RunnableFlow | undefined {
+    const fallback = this.named.get(DEFAULT_FLOW_ID)!;
+    if (kind === "single_factor" && sameList(methods, [...fallback.methods.keys()])) return fallback;
+    return this.get(planFlowId(kind, methods));
+  }
+
+  /** The declared flows (default, login types, enrollments), for diagrams: not the ones built on demand. */
+  [Symbol.iterator](): IterableIterator<[string, RunnableFlow]> {
+    return this.named.entries();
+  }
+
+  private build(id: string, kind: MethodFlowKind, methodIds: readonly string[]): RunnableFlow {
+    const methods = new Map(methodIds.map((m) => [m, this.methods.get(m)!]));
+    const flowMethods: FlowMethod[] = [...methods].map(([m, loaded]) => ({ id: m, identifiesUser: loaded.plugin.identifiesUser, class: loaded.plugin.class }));
+    return runnable(id, createLoginTypeFlow(kind, flowMethods), methods, (m) => m.plugin.machine, this.builtIn);
+  }
+
+  private remember(flow: RunnableFlow): RunnableFlow {
+    if (this.planned.size >= MAX_PLANNED_FLOWS) this.planned.delete(this.planned.keys().next().value!);
+    this.planned.set(flow.id, flow);
+    return flow;
+  }
 }
+
+function splitOnce(id: string): [string, string | undefined] {
+  const at = id.indexOf(":");
+  return at < 0 ? [id, undefined] : [id.slice(0, at), id.slice(at + 1)];
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 function runnable(
   id: string,
