@@ -17,7 +17,12 @@ export interface RunnableFlow {
   hash: string;
   /** The methods the flow may invoke, by id (the runtime derives amr and acr from them, and finds their views). */
   methods: ReadonlyMap<string, LoadedMethod>;
+  /** A login flow's kind (absent for enrollment and channel choice). */
+  kind?: MethodFlowKind;
 }
+
+/** The id of a login type's flow over its declared methods. */
+export const loginTypeFlowId = (name: string) => `login_type.${name}`;
 
 /** The id of the flow that enrolls a method. */
 export const enrollmentFlowId = (methodId: string) => `enroll.${methodId}`;
@@ -49,7 +54,7 @@ export class FlowCatalog {
     this.named.set(DEFAULT_FLOW_ID, this.build(DEFAULT_FLOW_ID, "single_factor", login.default_flow.methods));
     this.named.set(CHANNEL_CHOICE_FLOW_ID, runnable(CHANNEL_CHOICE_FLOW_ID, channelChoiceFlow, new Map(), (m) => m.plugin.machine));
     for (const [name, type] of Object.entries(login.login_types ?? {})) {
-      if (isMethodFlowKind(type.flow)) this.named.set(`login_type.${name}`, this.build(`login_type.${name}`, type.flow, type.methods ?? []));
+      if (isMethodFlowKind(type.flow)) this.named.set(loginTypeFlowId(name), this.build(loginTypeFlowId(name), type.flow, type.methods ?? []));
     }
     for (const [id, method] of methods) {
       if (!method.plugin.enrollment) continue;
@@ -88,7 +93,7 @@ export class FlowCatalog {
   private build(id: string, kind: MethodFlowKind, methodIds: readonly string[]): RunnableFlow {
     const methods = new Map(methodIds.map((m) => [m, this.methods.get(m)!]));
     const flowMethods: FlowMethod[] = [...methods].map(([m, loaded]) => ({ id: m, identifiesUser: loaded.plugin.identifiesUser, class: loaded.plugin.class }));
-    return runnable(id, createLoginTypeFlow(kind, flowMethods), methods, (m) => m.plugin.machine, this.builtIn);
+    return { ...runnable(id, createLoginTypeFlow(kind, flowMethods), methods, (m) => m.plugin.machine, this.builtIn), kind };
   }
 
   private remember(flow: RunnableFlow): RunnableFlow {
