@@ -24,6 +24,8 @@ beforeAll(async () => {
     edits: {
       "provider.yaml": { "security.login_requests_per_ip.max": 10_000 },
       "users.yaml": extraUsers(USERS),
+      // A login type an operator adds with YAML only: face as the fixed second factor.
+      "login.yaml": { "login_types.MfaFace": { flow: "second_factor", methods: ["face"], fa: false, sso: false, login_hint: "required", repeat_login_type_at_token: true } },
       // A client limited to one login type (allowed_login_types is enforced).
       "clients.yaml": appendAt("clients", 6, [
         clientEntry("mfa-only", "mfa-only-secret", ["authorization_code"], ["openid", "profile"], { redirect_uris: ["http://localhost:3009/callback"], allowed_login_types: ["MfaTotp"] }),
@@ -35,6 +37,8 @@ beforeAll(async () => {
     const uri = await totp.plugin.enrollByOperator!(totp.context, p.provider.users.findByUsername(username)!.sub, {});
     secrets.set(username, new URL(uri).searchParams.get("secret")!);
   }
+  const face = p.provider.policy.methods.get("face")!;
+  await face.plugin.enrollByOperator!(face.context, "E10001", { key: "dev-face-alice" });
 });
 afterAll(() => p.close());
 
@@ -187,5 +191,24 @@ describe("acr_values req_chnl and chnl_info", () => {
     const params = responseParams(await loginWithPassword(browser, authorizeUrl(p.issuer, { acr_values: "req_chnl:north-store" }), "bob", "bob-password"));
     expect(params.get("error")).toBe("access_denied");
     expect(params.get("code")).toBeNull();
+  });
+});
+
+/** A JPEG as far as the face method checks without decoding: SOI, some bytes, EOI. */
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(500, 7), Buffer.from([0xff, 0xd9])]);
+
+describe("a login type added in YAML only", () => {
+  it("serves MfaFace: the face step for the login_hint's user, login_type at the token endpoint", async () => {
+    const browser = new RawBrowser();
+    const page = await open(browser, { login_type: "MfaFace", login_hint: "alice" });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('value="SUBMIT_FRAME"');
+    expect(page.text).not.toContain('value="CHOOSE_METHOD"');
+    // The demo's development face adapter passes any frame.
+    const params = responseParams(await submitStep(browser, page, { event: "SUBMIT_FRAME", image: `data:image/jpeg;base64,${JPEG.toString("base64")}` }));
+    expect(params.get("login_type")).toBe("MfaFace");
+    const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined, login_type: "MfaFace" });
+    expect(tokens.status).toBe(200);
+    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ sub: "E10001", amr: ["face"], acr: "1fa" });
   });
 });
