@@ -17,6 +17,7 @@ import { RefreshTokens } from "./oauth/refresh-tokens.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
 import { IdTokenIssuer } from "./tokens/id-token.ts";
 import { UserDirectory } from "./users/user-directory.ts";
+import { VendorAccounts, vendorLoginTypes } from "./users/vendor-accounts.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
 import { ConcurrencyGate } from "./security/concurrency-gate.ts";
 import { SecretBox } from "./crypto/secret-box.ts";
@@ -53,6 +54,8 @@ export interface Provider {
   readonly clients: ClientRegistry;
   readonly scopes: ScopeRegistry;
   readonly users: UserDirectory;
+  /** MyVendor accounts (`<client_id>:<account>`): not in the directory, alive while their client may make vendor logins. */
+  readonly vendorAccounts: VendorAccounts;
   readonly accessTokens: AccessTokenIssuer;
   readonly accessTokenVerifier: AccessTokenVerifier;
   readonly accessTokenDenylist: AccessTokenDenylist;
@@ -126,6 +129,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const flows = new Map<string, RunnableFlow>();
   const upstreams = Object.values(config.login.eid_upstreams ?? {});
   const eidAccounts = new EidAccounts(store, clock, upstreams.map((upstream) => upstream.sub_prefix));
+  const vendorAccounts = new VendorAccounts(clients, vendorLoginTypes(config.login));
   const developmentUpstreams = new DevelopmentUpstreams(config.dir, options.launchProvider, logger);
 
   const provider: Provider = {
@@ -139,7 +143,8 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     secretBox,
     clients,
     scopes,
-    users: new UserDirectory(config.users, eidAccounts),
+    users: new UserDirectory(config.users, eidAccounts, vendorAccounts),
+    vendorAccounts,
     accessTokens,
     accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist, referenceTokens),
     accessTokenDenylist: denylist,
