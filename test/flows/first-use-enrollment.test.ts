@@ -21,6 +21,7 @@ import { loadConfig } from "../../src/config/load-config.ts";
 import { createLogger } from "../../src/logging/create-logger.ts";
 import { createProvider, type Provider } from "../../src/provider.ts";
 import { currentView, runFlowStep, type FlowEvent, type StepResult } from "../../src/runtime/flow-step.ts";
+import { decoySub } from "../../src/runtime/identify-user.ts";
 import { loginBuiltIns, runnable, toFlowMethods, type RunnableFlow } from "../../src/runtime/login-flows.ts";
 import type { PluginContext } from "../../src/runtime/factor-plugin.ts";
 import type { TotpSettings } from "../../flows/methods/totp/totp-settings.ts";
@@ -146,6 +147,12 @@ describe("first-use TOTP enrollment in a MyVendor login (the totp plugin on a re
 
     // Enrolled now: the next login asks for a code, with no enrollment.
     expect(where(await walk(flow, input))).toBe('{"verifying":{"totp":"verifying"}}');
+  });
+
+  it("never resolves a vendor login_hint without the runtime's sub: an Mfa-style login gets the decoy", async () => {
+    const step = await walk(flow, { loginHint: "demo-vendor:acme-support" });
+    expect(step.snapshot.context.sub).toBe(decoySub("demo-vendor:acme-support"));
+    expect(where(step)).toBe('{"verifying":{"totp":"verifying"}}');
   });
 
   it("without enroll_on_first_use, stops an account without TOTP at the no-authenticator page", async () => {
