@@ -7,7 +7,6 @@ import type { LoadedMethod } from "./loaded-methods.ts";
 import type { Provider } from "../provider.ts";
 import { IDENTIFY_USER } from "../../flows/identify-user.machine.ts";
 import { ENROLLED_METHODS, enrollmentActorId, type EnrolledMethodsInput } from "../../flows/first-use-enrollment.ts";
-import type { FlowMethod } from "../../flows/login-flow-setup.ts";
 import { identifyUserRunnable } from "./identify-user.ts";
 
 /** A flow ready to run: its machine with every method machine and actor provided, and its definition hash. */
@@ -40,7 +39,7 @@ export function buildFlows(provider: Provider, login: LoginFile, methods: Readon
 }
 
 /** The methods as a flow sees them (flows/login-flow-setup.ts FlowMethod), in their order. */
-export function toFlowMethods(methods: ReadonlyMap<string, LoadedMethod>): FlowMethod[] {
+export function toFlowMethods(methods: ReadonlyMap<string, LoadedMethod>): Parameters<typeof createLoginFlow>[0] {
   return [...methods].map(([id, m]) => ({ id, identifiesUser: m.plugin.identifiesUser, class: m.plugin.class, enrollable: m.plugin.enrollment !== undefined }));
 }
 

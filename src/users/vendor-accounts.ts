@@ -1,5 +1,4 @@
 import type { LoginFile } from "../config/types.generated.ts";
-import type { Client, ClientRegistry } from "../oauth/client-registry.ts";
 import type { ExternalAccounts } from "./user-directory.ts";
 
 /** A MyVendor account: what login_hint `<client_id>:<account>` names, which is also its sub. */
@@ -16,6 +15,13 @@ export function parseVendorSub(sub: string): VendorAccount | undefined {
   return { sub, clientId: sub.slice(0, colon), account: sub.slice(colon + 1) };
 }
 
+/** What a vendor account needs of its client (src/oauth's Client has it; this folder does not import that one). */
+export interface VendorClient {
+  /** allowed_login_types lower-cased; undefined: every declared type. */
+  readonly allowedLoginTypes: ReadonlySet<string> | undefined;
+  readonly vendorSigningKey: string | undefined;
+}
+
 /** The lower-cased names of the login types whose login_hint is a vendor account (login.yaml `login_hint: vendor`). */
 export function vendorLoginTypes(login: Pick<LoginFile, "login_types">): Set<string> {
   return new Set(Object.entries(login.login_types ?? {}).flatMap(([name, type]) => (type.login_hint === "vendor" ? [name.toLowerCase()] : [])));
@@ -30,13 +36,13 @@ export function vendorLoginTypes(login: Pick<LoginFile, "login_types">): Set<str
  */
 export class VendorAccounts implements ExternalAccounts {
   constructor(
-    private readonly clients: Pick<ClientRegistry, "get">,
+    private readonly clients: { get(clientId: string): VendorClient | undefined },
     /** vendorLoginTypes(login.yaml) */
     private readonly loginTypes: ReadonlySet<string>,
   ) {}
 
   /** Whether `client` may make vendor logins at all. */
-  allowsVendorLogin(client: Client): boolean {
+  allowsVendorLogin(client: VendorClient): boolean {
     if (client.vendorSigningKey === undefined) return false;
     const allowed = client.allowedLoginTypes;
     return [...this.loginTypes].some((type) => allowed === undefined || allowed.has(type));
