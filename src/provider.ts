@@ -19,6 +19,7 @@ import { RefreshTokens } from "./oauth/refresh-tokens.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
 import { IdTokenIssuer } from "./tokens/id-token.ts";
 import { UserDirectory } from "./users/user-directory.ts";
+import { VendorAccounts, vendorLoginTypes } from "./users/vendor-accounts.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
 import { ConcurrencyGate } from "./security/concurrency-gate.ts";
 import { SecretBox } from "./crypto/secret-box.ts";
@@ -55,6 +56,8 @@ export interface Provider {
   /** The login policy and everything else built from the policy files: read it once per request. */
   readonly policy: PolicySnapshot;
   readonly users: UserDirectory;
+  /** MyVendor accounts (`<client_id>:<account>`): not in the directory, alive while their client may make vendor logins. */
+  readonly vendorAccounts: VendorAccounts;
   readonly accessTokens: AccessTokenIssuer;
   readonly accessTokenVerifier: AccessTokenVerifier;
   readonly accessTokenDenylist: AccessTokenDenylist;
@@ -126,6 +129,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   let policy: PolicySnapshot = { clients, scopes, methods, login, flows: undefined as unknown as FlowCatalog };
   const upstreams = Object.values(config.login.eid_upstreams ?? {});
   const eidAccounts = new EidAccounts(store, clock, upstreams.map((upstream) => upstream.sub_prefix));
+  const vendorAccounts = new VendorAccounts(clients, vendorLoginTypes(config.login));
   const developmentUpstreams = new DevelopmentUpstreams(config.dir, options.launchProvider, logger);
 
   const provider: Provider = {
@@ -141,7 +145,8 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     get policy() {
       return policy;
     },
-    users: new UserDirectory(config.users, eidAccounts),
+    users: new UserDirectory(config.users, eidAccounts, vendorAccounts),
+    vendorAccounts,
     accessTokens,
     accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist, referenceTokens),
     accessTokenDenylist: denylist,

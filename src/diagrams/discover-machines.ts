@@ -41,7 +41,7 @@ export async function discoverMachines(options: DiscoveryOptions = {}): Promise<
     ids.map((id) => {
       const plugin = plugins.get(id);
       if (!plugin) throw new Error(`config/login.yaml: ${where} names "${id}", which no plugin folder provides`);
-      return { id, identifiesUser: plugin.identifiesUser, class: plugin.class };
+      return { id, identifiesUser: plugin.identifiesUser, class: plugin.class, enrollable: plugin.enrollment !== undefined };
     });
   const loginFlows: [string, AnyStateMachine, LoginFlowKind][] = [["default", createLoginFlow(flowMethods(login.default_flow.methods, "default_flow")), "login"]];
   for (const [name, type] of Object.entries(login.login_types)) {

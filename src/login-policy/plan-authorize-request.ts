@@ -6,8 +6,8 @@ import { isVendorSignatureValid } from "./vendor-signature.ts";
 /** The client as the plan reads it: its id, the login types it may use, its MyVendor signing key. */
 export interface PlanningClient {
   id: string;
-  /** clients.yaml `allowed_login_types`; absent: every declared type. */
-  allowedLoginTypes?: readonly string[];
+  /** clients.yaml `allowed_login_types`, lower-cased; absent: every declared type. */
+  allowedLoginTypes?: ReadonlySet<string>;
   /** clients.yaml `signing_key` (MyVendor signatures). */
   signingKey?: string;
 }
@@ -35,7 +35,7 @@ export function planAuthorizeRequest(policy: LoginPolicy, client: PlanningClient
   const request: LoginRequest = {
     endpoint: facts.endpoint,
     clientId: client.id,
-    ...(client.allowedLoginTypes && { allowedLoginTypes: new Set(client.allowedLoginTypes.map((t) => t.toLowerCase())) }),
+    ...(client.allowedLoginTypes && { allowedLoginTypes: client.allowedLoginTypes }),
     ...(facts.loginType !== undefined && { loginType: facts.loginType }),
     ...(facts.fa !== undefined && { fa: facts.fa }),
     acr: acr.requirements,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { AnyStateMachine } from "xstate";
+import { fromPromise, type AnyActorLogic, type AnyStateMachine } from "xstate";
 import { createEnrollmentFlow } from "../../flows/enrollment.flow.ts";
 import { CHANNEL_CHOICE_FLOW_ID, channelChoiceFlow } from "../../flows/channel-choice.flow.ts";
 import { createLoginTypeFlow, isMethodFlowKind, type MethodFlowKind } from "../../flows/login-type-flow.ts";
@@ -7,8 +7,16 @@ import type { FlowMethod } from "../../flows/login-flow-setup.ts";
 import type { LoginFile } from "../config/types.generated.ts";
 import type { LoadedMethod } from "./loaded-methods.ts";
 import type { UserDirectory } from "../users/user-directory.ts";
+import type { Enrollments } from "../enrollments/enrollments.ts";
 import { IDENTIFY_USER } from "../../flows/identify-user.machine.ts";
+import { ENROLLED_METHODS, enrollmentActorId, type EnrolledMethodsInput } from "../../flows/first-use-enrollment.ts";
 import { identifyUserRunnable } from "./identify-user.ts";
+
+/** What the runtime's own steps in a login flow read: the directory (identify) and the enrollments (first use). */
+export interface FlowServices {
+  readonly users: Pick<UserDirectory, "findByUsername">;
+  readonly enrollments: Pick<Enrollments, "list">;
+}
 
 /** A flow ready to run: its machine with every method machine and actor provided, and its definition hash. */
 export interface RunnableFlow {
@@ -43,14 +51,12 @@ const MAX_PLANNED_FLOWS = 256;
 export class FlowCatalog {
   private readonly named = new Map<string, RunnableFlow>();
   private readonly planned = new Map<string, RunnableFlow>();
-  private readonly builtIn: Record<string, AnyStateMachine>;
 
   constructor(
-    provider: { readonly users: Pick<UserDirectory, "findByUsername"> },
+    private readonly services: FlowServices,
     login: LoginFile,
     private readonly methods: ReadonlyMap<string, LoadedMethod>,
   ) {
-    this.builtIn = { [IDENTIFY_USER]: identifyUserRunnable(provider) };
     this.named.set(DEFAULT_FLOW_ID, this.build(DEFAULT_FLOW_ID, "single_factor", login.default_flow.methods));
     this.named.set(CHANNEL_CHOICE_FLOW_ID, runnable(CHANNEL_CHOICE_FLOW_ID, channelChoiceFlow, new Map(), (m) => m.plugin.machine));
     for (const [name, type] of Object.entries(login.login_types ?? {})) {
@@ -92,8 +98,7 @@ export class FlowCatalog {
 
   private build(id: string, kind: MethodFlowKind, methodIds: readonly string[]): RunnableFlow {
     const methods = new Map(methodIds.map((m) => [m, this.methods.get(m)!]));
-    const flowMethods: FlowMethod[] = [...methods].map(([m, loaded]) => ({ id: m, identifiesUser: loaded.plugin.identifiesUser, class: loaded.plugin.class }));
-    return { ...runnable(id, createLoginTypeFlow(kind, flowMethods), methods, (m) => m.plugin.machine, this.builtIn), kind };
+    return { ...runnable(id, createLoginTypeFlow(kind, toFlowMethods(methods)), methods, (m) => m.plugin.machine, loginBuiltIns(this.services, methods)), kind };
   }
 
   private remember(flow: RunnableFlow): RunnableFlow {
@@ -110,12 +115,31 @@ function splitOnce(id: string): [string, string | undefined] {
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-function runnable(
+/** The methods as a flow sees them (flows/login-flow-setup.ts FlowMethod), in their order. */
+export function toFlowMethods(methods: ReadonlyMap<string, LoadedMethod>): FlowMethod[] {
+  return [...methods].map(([id, m]) => ({ id, identifiesUser: m.plugin.identifiesUser, class: m.plugin.class, enrollable: m.plugin.enrollment !== undefined }));
+}
+
+/**
+ * What a login flow over `methods` invokes besides their login machines: the identify step, the
+ * enrolled-methods check and each enrollable method's enrollment machine under its own actor id
+ * (flows/first-use-enrollment.ts: a second-factor flow enrolls on first use).
+ */
+export function loginBuiltIns(services: FlowServices, methods: ReadonlyMap<string, LoadedMethod>): Record<string, AnyActorLogic> {
+  const enrollments = [...methods].flatMap(([id, m]) => (m.plugin.enrollment ? [[enrollmentActorId(id), m.plugin.enrollment.provide({ actors: m.actors })] as const] : []));
+  return {
+    [IDENTIFY_USER]: identifyUserRunnable(services),
+    [ENROLLED_METHODS]: fromPromise<string[], EnrolledMethodsInput>(async ({ input }) => (await services.enrollments.list(input.sub, input.methods)).map((e) => e.method)),
+    ...Object.fromEntries(enrollments),
+  };
+}
+
+export function runnable(
   id: string,
   flow: AnyStateMachine,
   methods: ReadonlyMap<string, LoadedMethod>,
   machineOf: (m: LoadedMethod) => AnyStateMachine,
-  builtIn: Record<string, AnyStateMachine> = {},
+  builtIn: Record<string, AnyActorLogic> = {},
 ): RunnableFlow {
   const actors = { ...builtIn, ...Object.fromEntries([...methods].map(([methodId, method]) => [methodId, machineOf(method).provide({ actors: method.actors })])) };
   const hash = createHash("sha256").update(describe(flow));
@@ -124,7 +148,7 @@ function runnable(
   return { id, machine: flow.provide({ actors }), hash: hash.digest("base64url").slice(0, 22), methods };
 }
 
-/** A stable text of a machine's structure: states, transitions, invokes, guards by name (functions drop out). */
-function describe(machine: AnyStateMachine): string {
-  return JSON.stringify(machine.definition);
+/** A stable text of a machine's structure: states, transitions, invokes, guards by name (functions drop out); a promise actor has none. */
+function describe(logic: AnyActorLogic): string {
+  return JSON.stringify((logic as Partial<AnyStateMachine>).definition ?? null);
 }

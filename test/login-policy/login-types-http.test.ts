@@ -27,7 +27,7 @@ beforeAll(async () => {
       // A login type an operator adds with YAML only: face as the fixed second factor.
       "login.yaml": { "login_types.MfaFace": { flow: "second_factor", methods: ["face"], fa: false, sso: false, login_hint: "required", repeat_login_type_at_token: true } },
       // A client limited to one login type (allowed_login_types is enforced).
-      "clients.yaml": appendAt("clients", 6, [
+      "clients.yaml": appendAt("clients", 7, [
         clientEntry("mfa-only", "mfa-only-secret", ["authorization_code"], ["openid", "profile"], { redirect_uris: ["http://localhost:3009/callback"], allowed_login_types: ["MfaTotp"] }),
       ]),
     },

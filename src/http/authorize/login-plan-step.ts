@@ -23,7 +23,7 @@ export function planAuthorization(login: LoginPolicy, client: Client, raw: RawAu
     loginHint: request.loginHint,
     signature: get("signature"),
   };
-  const planningClient = { id: client.id, allowedLoginTypes: client.config.allowed_login_types, signingKey: client.config.signing_key };
+  const planningClient = { id: client.id, allowedLoginTypes: client.allowedLoginTypes, signingKey: client.vendorSigningKey };
   const result = planAuthorizeRequest(login, planningClient, facts, session && sessionFacts(session));
   if (!result.ok) throw oauthError(result.error, result.description, { allowRedirect: true });
   return result.plan;

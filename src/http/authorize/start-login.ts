@@ -46,6 +46,7 @@ export async function startLogin(provider: Provider, policy: PolicySnapshot, res
     ...(request.loginHint !== undefined && { loginHint: request.loginHint }),
     ...(sub !== undefined && { sub }),
     ...(plan.flow === "two_factor" && { missingClasses: plan.missingClasses }),
+    ...(plan.enrollOnFirstUse && { enrollOnFirstUse: true }),
   };
   const signedInAs = session && request.prompt.includes("login") ? session.sub : undefined;
   const { interaction, browserCookie } = await provider.interactions.create({
