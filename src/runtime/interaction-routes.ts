@@ -13,7 +13,7 @@ import type { ViewEngine } from "../views/view-engine.ts";
 import { authenticationResult } from "./authentication-result.ts";
 import { currentView, runFlowStep, type FlowEvent, type StepResult } from "./flow-step.ts";
 import { INTERACTION_COOKIE, interactionPath } from "./interaction-cookie.ts";
-import type { AccountLoginInteraction, EnrollmentInteraction, Interaction, LoginInteraction } from "./interaction.ts";
+import type { AccountLoginInteraction, EnrollmentInteraction, FlowInteraction, Interaction, LoginInteraction } from "./interaction.ts";
 import { recordMethodUse } from "./record-method-use.ts";
 import { accountUrl } from "../account/account-params.ts";
 import type { RequestFacts } from "./factor-plugin.ts";
@@ -84,6 +84,8 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     const id = String(req.params.id);
     const interaction = await provider.interactions.find(id, provider.cookies.read(req, INTERACTION_COOKIE, interactionPath(id)));
     if (!interaction) return withoutBinding(req, res, id);
+    // An eID login has no pages here: it waits for the upstream's callback (/eID/callback).
+    if (interaction.kind === "eid") return expired(req, res, interaction);
     const flow = provider.flows.get(interaction.flowId);
     // A flow, client or method removed from the configuration since the page was shown ends it; so
     // does the end of the session an enrollment runs in.
@@ -114,7 +116,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     render(req, res, interaction, flow, result, 200);
   }
 
-  async function stillValid(req: Request, interaction: Interaction): Promise<boolean> {
+  async function stillValid(req: Request, interaction: FlowInteraction): Promise<boolean> {
     if (interaction.kind === "login") return provider.clients.get(interaction.request.clientId) !== undefined;
     if (interaction.kind === "account") return true;
     return provider.methods.has(interaction.method) && (await currentSession(provider, req))?.sub === interaction.sub;
@@ -147,7 +149,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     seeOther(res, accountUrl(interaction.back ?? {}, { enrolled: interaction.method }));
   }
 
-  function render(req: Request, res: Response, interaction: Interaction, flow: RunnableFlow, result: StepResult, status: number, errorKey?: string): void {
+  function render(req: Request, res: Response, interaction: FlowInteraction, flow: RunnableFlow, result: StepResult, status: number, errorKey?: string): void {
     const view = currentView(result);
     if (!view) throw new Error(`flow ${flow.id} is in a state without a view and not done`);
     const methodContext = (result.method?.snapshot.context ?? {}) as Record<string, unknown>;
@@ -212,13 +214,13 @@ function currentMethodId(result: StepResult, methods: ReadonlyMap<string, unknow
 }
 
 /** A login flow starts from the login_hint (none for the account page); an enrollment flow from the signed-in user. */
-function flowInput(interaction: Interaction): LoginFlowInput | EnrollmentFlowInput {
+function flowInput(interaction: FlowInteraction): LoginFlowInput | EnrollmentFlowInput {
   if (interaction.kind === "login") return { loginHint: interaction.request.loginHint };
   return interaction.kind === "account" ? {} : { sub: interaction.sub };
 }
 
 function langOf(interaction: Interaction): string | undefined {
-  return interaction.kind === "login" ? interaction.request.lang : interaction.lang;
+  return interaction.kind === "login" || interaction.kind === "eid" ? interaction.request.lang : interaction.lang;
 }
 
 /**
