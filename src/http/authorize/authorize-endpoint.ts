@@ -19,6 +19,7 @@ import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { completeAuthorization } from "./complete-authorization.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 import { silentLogin } from "./silent-login.ts";
+import { eidLogins, takeLoginType, type EidLogin } from "./eid-login.ts";
 
 interface AuthorizeContext {
   ex: Exchange;
@@ -31,20 +32,43 @@ interface AuthorizeContext {
   request?: AuthorizationRequest;
   sessionCookie?: string;
   session?: SsoSession;
+  /** /eID/authorize: the upstream its plan brokers the login to. */
+  eid?: EidLogin;
 }
+
+/** One address of the authorize endpoint and what it changes. */
+interface Variant {
+  path: string;
+  /** Served at /connect/iframe_authz: the login runs in an iframe and finishes in the top window. */
+  framed: boolean;
+  /** /Account/Login adds prompt=login. */
+  forcePrompt?: string;
+  /** /eID/authorize: the login is brokered to the upstream eID provider of the eID login type. */
+  eid?: boolean;
+}
+
+const VARIANTS: readonly Variant[] = [
+  { path: paths.authorize, framed: false },
+  { path: paths.accountLogin, framed: false, forcePrompt: "login" },
+  { path: paths.iframeAuthorize, framed: true },
+  { path: paths.eidAuthorize, framed: false, eid: true },
+];
 
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
 
 /**
- * GET|POST /connect/authorize (OIDC Core §3.1.2), and its two SPEC variants: /Account/Login (as
- * prompt=login) and /connect/iframe_authz (the login runs in an iframe and finishes in the top
- * window). Served on node:http: with an SSO session this is the hot half of the code flow.
+ * GET|POST /connect/authorize (OIDC Core §3.1.2), and its SPEC variants: /Account/Login (as
+ * prompt=login), /connect/iframe_authz (the login runs in an iframe and finishes in the top window)
+ * and /eID/authorize (the same parameters, login_type optional; the login happens at the upstream eID
+ * provider, and only an eID account's session is used for SSO). Served on node:http: with an SSO
+ * session this is the hot half of the code flow.
  */
 export function authorizeEndpoints(provider: Provider, pages: BrowserPages): ProtocolRoute[] {
   const security = provider.config.provider.security;
   const trustProxy = provider.config.provider.listen.trust_proxy;
   const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, provider.clients);
-  const variant = (framed: boolean, forcePrompt?: string): Step<AuthorizeContext>[] => [
+  const eid = eidLogins(provider);
+  const steps = ({ framed, forcePrompt, eid: brokered }: Variant): Step<AuthorizeContext>[] => [
     // The parameters: the query of a GET, the form body of a POST.
     (ctx) => {
       const { req, body } = ctx.ex;
@@ -61,9 +85,13 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       ctx.client = client;
       ctx.redirect = { redirectUri, responseMode };
     },
-    // Everything else about the request; errors from here on go back to the client.
+    // Everything else about the request; errors from here on go back to the client. /eID/authorize
+    // plans its login_type itself (eid-login.ts): the upstream, and the login_type the code carries.
     (ctx) => {
-      ctx.request = checkAuthorizeRequest(ctx.client!, ctx.raw!, { ...ctx.redirect!, framed, forcePrompt });
+      if (!brokered) return void (ctx.request = checkAuthorizeRequest(ctx.client!, ctx.raw!, { ...ctx.redirect!, framed, forcePrompt }));
+      const { raw, loginType } = takeLoginType(ctx.raw!);
+      ctx.request = checkAuthorizeRequest(ctx.client!, raw, { ...ctx.redirect!, framed, forcePrompt });
+      ctx.eid = eid.plan(ctx.client!, raw, ctx.request, loginType);
     },
     // id_token_hint: an ID token we signed (expired or not) naming the user the client expects.
     async (ctx) => {
@@ -87,26 +115,30 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
         ctx.ex.res.setHeader("Set-Cookie", provider.cookies.clear(SESSION_COOKIE));
       }
     },
-    // The trusted app's embedded web view: a valid silent-login token logs the device's user in, no page.
+    // The trusted app's embedded web view: a valid silent-login token logs the device's user in, no page
+    // (an employee login: never at /eID/authorize).
     async (ctx) => {
+      if (brokered) return;
       const login = await silentLogin(provider, ctx.raw!, ctx.request!);
       if (login) return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, ctx.request!, { login });
     },
     // A session that satisfies the request gets a code straight away (SSO); prompt=none may go no further.
     async (ctx) => {
       const request = ctx.request!;
-      const reason = loginReason(request, ctx.session, provider.clock());
+      const reason = loginReason(request, ctx.session, provider.clock()) ?? (ctx.eid && eidSessionReason(ctx.eid, ctx.session!));
       if (reason === undefined) return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, request, { existing: ctx.session!, cookie: ctx.sessionCookie! });
       if (request.prompt.includes("none")) {
         throw new OAuthError(400, "login_required", reason, { allowRedirect: true });
       }
     },
-    // Otherwise the user must act: an interaction runs the login flow, within the address's budget.
+    // Otherwise the user must act, within the address's budget: at the upstream eID provider, or in an
+    // interaction that runs the login flow.
     async (ctx) => {
       const request = ctx.request!;
       if (!(await provider.loginRequests.tryAttempt(clientAddress(ctx.ex.req, trustProxy)))) {
         throw new OAuthError(429, "temporarily_unavailable", "too many login requests from this address; try again later", { allowRedirect: true });
       }
+      if (ctx.eid) return eid.begin(ctx.ex.res, request, ctx.eid);
       const flow = provider.flows.get("default")!;
       const signedInAs = ctx.session && request.prompt.includes("login") ? ctx.session.sub : undefined;
       const { interaction, browserCookie } = await provider.interactions.create({ kind: "login", request, flowId: flow.id, flowHash: flow.hash, signedInAs });
@@ -114,8 +146,9 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     },
   ];
 
-  const route = (path: string, steps: Step<AuthorizeContext>[]): ProtocolRoute => {
-    const framed = path === paths.iframeAuthorize;
+  const route = (variant: Variant): ProtocolRoute => {
+    const { path, framed } = variant;
+    const table = steps(variant);
     return {
       path,
       methods: ["GET", "POST"],
@@ -123,7 +156,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       handle: async (ex) => {
         const ctx: AuthorizeContext = { ex, framed };
         try {
-          await runSteps(ctx, steps);
+          await runSteps(ctx, table);
         } catch (err) {
           answerError(provider, pages, ctx, err);
         }
@@ -131,7 +164,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       fail: (ex, err) => answerError(provider, pages, { ex, framed }, err),
     };
   };
-  return [route(paths.authorize, variant(false)), route(paths.accountLogin, variant(false, "login")), route(paths.iframeAuthorize, variant(true))];
+  return VARIANTS.map(route);
 }
 
 /** Why the user must log in for this request, or undefined when the session will do. */
@@ -141,6 +174,12 @@ function loginReason(request: AuthorizationRequest, session: SsoSession | undefi
   if (request.hintSub !== undefined && request.hintSub !== session.sub) return "the logged-in user is not the one id_token_hint names";
   if (request.maxAge !== undefined && now / 1000 - session.authTime > request.maxAge) return "the login is older than max_age";
   return undefined;
+}
+
+/** At /eID/authorize only an eID account of the login's upstream is signed in for SSO (and only where its login type uses SSO). */
+function eidSessionReason(eid: EidLogin, session: SsoSession): string | undefined {
+  if (!eid.sso) return "this eID login type does not use single sign-on";
+  return session.sub.startsWith(eid.subPrefix) ? undefined : "the signed-in user is not an eID account";
 }
 
 /** Errors go back to the client once its redirect_uri is trusted (with state and iss); before that, a page. */

@@ -40,7 +40,8 @@ export async function completeAuthorization(provider: Provider, pages: BrowserPa
     },
     client.lifetimes.authorizationCode,
   );
-  writeAuthorizationResponse(res, pages, request, { code, iss: provider.issuer }, responsePage(req, request, client), headers);
+  // SPEC: the login_type the login used goes back with the code (the token request repeats it).
+  writeAuthorizationResponse(res, pages, request, { code, iss: provider.issuer, login_type: request.loginType }, responsePage(req, request, client), headers);
 }
 
 /** How the response page of this request is shown: its language, and its framing for iframe_authz. */
