@@ -19,7 +19,7 @@ import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { completeAuthorization } from "./complete-authorization.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 import { silentLogin } from "./silent-login.ts";
-import { eidLogins, takeLoginType, type EidLogin } from "./eid-login.ts";
+import { eidLogins, takeLoginType, type EidLogin } from "./eid-logins.ts";
 
 interface AuthorizeContext {
   ex: Exchange;
@@ -86,7 +86,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       ctx.redirect = { redirectUri, responseMode };
     },
     // Everything else about the request; errors from here on go back to the client. /eID/authorize
-    // plans its login_type itself (eid-login.ts): the upstream, and the login_type the code carries.
+    // plans its login_type itself (eid-logins.ts): the upstream, and the login_type the code carries.
     (ctx) => {
       if (!brokered) return void (ctx.request = checkAuthorizeRequest(ctx.client!, ctx.raw!, { ...ctx.redirect!, framed, forcePrompt }));
       const { raw, loginType } = takeLoginType(ctx.raw!);

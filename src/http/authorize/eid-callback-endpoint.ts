@@ -10,7 +10,7 @@ import { paths } from "../paths.ts";
 import type { ProtocolRoute } from "../protocol-route.ts";
 import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { completeAuthorization, responsePage } from "./complete-authorization.ts";
-import { EID_COOKIE_PATH } from "./eid-login.ts";
+import { EID_COOKIE_PATH } from "./eid-logins.ts";
 
 /** What an eID login's session and tokens say about how the user logged in (docs/decisions.md "eID login"). */
 export const EID_AMR = "eid";
