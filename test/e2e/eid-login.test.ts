@@ -167,6 +167,14 @@ describe("single sign-on for eID accounts", () => {
     await toUpstream(browser, await startEidLogin());
   }, TEST_MS);
 
+  it("sends prompt=login and max_age upstream instead of answering from the session", async () => {
+    const browser = new Browser();
+    const first = await startEidLogin();
+    await redeem(first, await eidLogin(browser, first));
+    const again = new URL((await toUpstream(browser, await startEidLogin({ prompt: "login", max_age: "300" }))).location!);
+    expect([again.searchParams.get("prompt"), again.searchParams.get("max_age")]).toEqual(["login", "300"]);
+  }, TEST_MS);
+
   it("shows the eID account on /account (its name, no methods to set up), and logs it out", async () => {
     const browser = new Browser();
     const pending = await startEidLogin();
@@ -217,6 +225,20 @@ describe("what the upstream and the browser send back", () => {
     const replayed = await browser.get(back.location!);
     expect([replayed.status, replayed.location]).toEqual([400, undefined]);
   }, TEST_MS);
+});
+
+describe("an upstream eID provider that is down", () => {
+  it("answers temporarily_unavailable at the client's redirect URI, with its state", async () => {
+    const down = await startTestProvider({ edits: { "login.yaml": testEidUpstreamEdits(`http://127.0.0.1:${await freePort()}`) } });
+    try {
+      const authorize = new URL("/eID/authorize", down.issuer);
+      for (const [name, value] of Object.entries({ client_id: "demo-web", redirect_uri: WEB_CALLBACK, response_type: "code", scope: "openid", state: "s-down" })) authorize.searchParams.set(name, value);
+      const response = toClient(await new Browser().get(authorize.href));
+      expect([response.searchParams.get("error"), response.searchParams.get("state"), response.searchParams.get("iss")]).toEqual(["temporarily_unavailable", "s-down", down.issuer]);
+    } finally {
+      await down.close();
+    }
+  }, SETUP_MS);
 });
 
 describe("the demo's eID login", () => {
