@@ -1,8 +1,9 @@
 /**
  * The eID login end to end: openid-client as demo-web's relying party, this provider on loopback as the
  * broker, and the upstream eID provider a second Portcullis in its own OS process (the demo's development
- * upstream, citizens mei and ravi). The browser is plain HTTP with a cookie jar per site; it logs in at
- * the upstream's password form and carries the callback back. /eID/authorize → upstream → /eID/callback
+ * upstream, citizens mei and ravi). The browser is plain HTTP with one cookie jar for both, as a browser
+ * keeps cookies per host whatever the port (both are on 127.0.0.1, as the demo's are on localhost); it
+ * logs in at the upstream's password form and carries the callback back. /eID/authorize → upstream → /eID/callback
  * → code with login_type=eID → tokens (login_type repeated) → userinfo; SSO; the upstream's refusals,
  * forged and crossed callbacks; the account page and logout of an eID session.
  */
@@ -44,19 +45,6 @@ afterAll(async () => {
   await broker?.close();
 });
 
-/** A browser: one cookie jar per site (the provider and the upstream are different origins). */
-class Browser {
-  private readonly jars = new Map<string, RawBrowser>();
-  jar(url: string): RawBrowser {
-    const origin = new URL(url).origin;
-    if (!this.jars.has(origin)) this.jars.set(origin, new RawBrowser());
-    return this.jars.get(origin)!;
-  }
-  get(url: string): Promise<Answer> {
-    return this.jar(url).get(url);
-  }
-}
-
 type PendingLogin = PendingAuthorization;
 
 /** demo-web's authorize request (PKCE S256, state, nonce), sent to /eID/authorize; `params` add or replace. */
@@ -67,7 +55,7 @@ async function startEidLogin(params: Record<string, string> = {}): Promise<Pendi
 }
 
 /** /eID/authorize in `browser`: the redirect to the upstream's authorization endpoint. */
-async function toUpstream(browser: Browser, pending: PendingLogin): Promise<Answer> {
+async function toUpstream(browser: RawBrowser, pending: PendingLogin): Promise<Answer> {
   const answer = await browser.get(pending.url.href);
   expect(answer.status, answer.text.slice(0, 300)).toBe(303);
   expect(answer.location!.startsWith(`${upstream.issuer}/connect/authorize?`)).toBe(true);
@@ -75,9 +63,9 @@ async function toUpstream(browser: Browser, pending: PendingLogin): Promise<Answ
 }
 
 /** The whole login in `browser`: to the upstream, its password form, back to /eID/callback; the answer to the client. */
-async function eidLogin(browser: Browser, pending: PendingLogin, username = "mei"): Promise<Answer> {
+async function eidLogin(browser: RawBrowser, pending: PendingLogin, username = "mei"): Promise<Answer> {
   const atUpstream = await toUpstream(browser, pending);
-  const back = await loginWithPassword(browser.jar(upstream.issuer), atUpstream.location!, username, `${username}-password`);
+  const back = await loginWithPassword(browser, atUpstream.location!, username, `${username}-password`);
   expect(back.status, back.text.slice(0, 300)).toBe(303);
   expect(back.location!.startsWith(`${broker.issuer}/eID/callback?`)).toBe(true);
   return browser.get(back.location!);
@@ -108,7 +96,7 @@ async function oauthError(promise: Promise<unknown>): Promise<string | undefined
 
 describe("an eID login through the upstream eID provider", () => {
   it("returns the code with login_type=eID; tokens for the eID account when the token request repeats it; userinfo has the mapped claims", async () => {
-    const browser = new Browser();
+    const browser = new RawBrowser();
     const pending = await startEidLogin();
     const answer = await eidLogin(browser, pending);
     const response = toClient(answer);
@@ -123,26 +111,26 @@ describe("an eID login through the upstream eID provider", () => {
   it("refuses the token request without login_type, or with another value, as invalid_grant", async () => {
     for (const tokenParams of [{}, { login_type: "2FA" }, { login_type: "EID" }] as Record<string, string>[]) {
       const pending = await startEidLogin();
-      const answer = await eidLogin(new Browser(), pending, "ravi");
+      const answer = await eidLogin(new RawBrowser(), pending, "ravi");
       expect(await oauthError(redeem(pending, answer, tokenParams))).toBe("invalid_grant");
     }
   }, TEST_MS);
 
   it("accepts login_type eID in any case at /eID/authorize and returns it as sent; any other login_type is invalid_request at the client", async () => {
     const pending = await startEidLogin({ login_type: "eid" });
-    const answer = await eidLogin(new Browser(), pending, "ravi");
+    const answer = await eidLogin(new RawBrowser(), pending, "ravi");
     expect(toClient(answer).searchParams.get("login_type")).toBe("eid");
     expect((await redeem(pending, answer, { login_type: "eid" })).claims()!.sub).toBe("cz:CZ-4201-9034");
 
     const other = await startEidLogin({ login_type: "2FA" });
-    const refused = toClient(await new Browser().get(other.url.href));
+    const refused = toClient(await new RawBrowser().get(other.url.href));
     expect([refused.searchParams.get("error"), refused.searchParams.get("state")]).toEqual(["invalid_request", other.checks.expectedState]);
   }, TEST_MS);
 });
 
 describe("single sign-on for eID accounts", () => {
   it("answers a second /eID/authorize from the session: a code at once, without a trip to the upstream", async () => {
-    const browser = new Browser();
+    const browser = new RawBrowser();
     const first = await startEidLogin();
     await redeem(first, await eidLogin(browser, first));
 
@@ -153,7 +141,7 @@ describe("single sign-on for eID accounts", () => {
   }, TEST_MS);
 
   it("is login_required for prompt=none without an eID session; an employee's session does not count", async () => {
-    const browser = new Browser();
+    const browser = new RawBrowser();
     const none = await startEidLogin({ prompt: "none" });
     expect(toClient(await browser.get(none.url.href)).searchParams.get("error")).toBe("login_required");
 
@@ -161,14 +149,14 @@ describe("single sign-on for eID accounts", () => {
     const employee = new URL(none.url);
     employee.pathname = "/connect/authorize";
     employee.searchParams.delete("prompt");
-    toClient(await loginWithPassword(browser.jar(broker.issuer), employee.href));
+    toClient(await loginWithPassword(browser, employee.href));
     const again = await startEidLogin({ prompt: "none" });
     expect(toClient(await browser.get(again.url.href)).searchParams.get("error")).toBe("login_required");
     await toUpstream(browser, await startEidLogin());
   }, TEST_MS);
 
   it("sends prompt=login and max_age upstream instead of answering from the session", async () => {
-    const browser = new Browser();
+    const browser = new RawBrowser();
     const first = await startEidLogin();
     await redeem(first, await eidLogin(browser, first));
     const again = new URL((await toUpstream(browser, await startEidLogin({ prompt: "login", max_age: "300" }))).location!);
@@ -176,7 +164,7 @@ describe("single sign-on for eID accounts", () => {
   }, TEST_MS);
 
   it("shows the eID account on /account (its name, no methods to set up), and logs it out", async () => {
-    const browser = new Browser();
+    const browser = new RawBrowser();
     const pending = await startEidLogin();
     const tokens = await redeem(pending, await eidLogin(browser, pending));
 
@@ -195,7 +183,7 @@ describe("single sign-on for eID accounts", () => {
 
 describe("what the upstream and the browser send back", () => {
   it("turns the upstream's error=access_denied into access_denied at the client, with the client's state", async () => {
-    const browser = new Browser();
+    const browser = new RawBrowser();
     const pending = await startEidLogin();
     const atUpstream = new URL((await toUpstream(browser, pending)).location!);
     const denied = new URL(`${broker.issuer}/eID/callback`);
@@ -206,10 +194,10 @@ describe("what the upstream and the browser send back", () => {
   }, TEST_MS);
 
   it("refuses a forged state and another browser's callback with a page, and completes the login once, in its own browser", async () => {
-    const browser = new Browser();
+    const browser = new RawBrowser();
     const pending = await startEidLogin();
     const atUpstream = await toUpstream(browser, pending);
-    const back = await loginWithPassword(browser.jar(upstream.issuer), atUpstream.location!, "mei", "mei-password");
+    const back = await loginWithPassword(browser, atUpstream.location!, "mei", "mei-password");
 
     const forged = new URL(back.location!);
     forged.searchParams.set("state", "forged-state");
@@ -217,7 +205,7 @@ describe("what the upstream and the browser send back", () => {
     expect([refused.status, refused.location]).toEqual([400, undefined]);
     expect(refused.text).toContain("this eID login is not known here");
 
-    const elsewhere = await new Browser().get(back.location!);
+    const elsewhere = await new RawBrowser().get(back.location!);
     expect([elsewhere.status, elsewhere.location]).toEqual([400, undefined]);
 
     const answer = await browser.get(back.location!);
@@ -233,7 +221,7 @@ describe("an upstream eID provider that is down", () => {
     try {
       const authorize = new URL("/eID/authorize", down.issuer);
       for (const [name, value] of Object.entries({ client_id: "demo-web", redirect_uri: WEB_CALLBACK, response_type: "code", scope: "openid", state: "s-down" })) authorize.searchParams.set(name, value);
-      const response = toClient(await new Browser().get(authorize.href));
+      const response = toClient(await new RawBrowser().get(authorize.href));
       expect([response.searchParams.get("error"), response.searchParams.get("state"), response.searchParams.get("iss")]).toEqual(["temporarily_unavailable", "s-down", down.issuer]);
     } finally {
       await down.close();
@@ -257,12 +245,12 @@ describe("the demo's eID login", () => {
       },
     });
     try {
-      const browser = new Browser();
+      const browser = new RawBrowser();
       const authorize = new URL("/eID/authorize", demo.issuer);
       for (const [name, value] of Object.entries({ client_id: "demo-web", redirect_uri: WEB_CALLBACK, response_type: "code", scope: "openid profile", state: "demo" })) authorize.searchParams.set(name, value);
       const atUpstream = await browser.get(authorize.href);
       expect(atUpstream.location!.startsWith(`${issuer}/connect/authorize?`)).toBe(true);
-      const back = await loginWithPassword(browser.jar(issuer), atUpstream.location!, "mei", "mei-password");
+      const back = await loginWithPassword(browser, atUpstream.location!, "mei", "mei-password");
       const response = toClient(await browser.get(back.location!));
       expect([response.searchParams.get("login_type"), response.searchParams.get("state")]).toEqual(["eID", "demo"]);
       const form = { grant_type: "authorization_code", client_id: "demo-web", client_secret: "demo-web-secret", redirect_uri: WEB_CALLBACK, login_type: "eID", code: response.searchParams.get("code")! };

@@ -3,14 +3,13 @@ import { epochSeconds } from "../../clock.ts";
 import { EidError } from "../../eid/eid-error.ts";
 import type { EidAccount } from "../../eid/map-eid-account.ts";
 import type { EidLoginInteraction } from "../../runtime/interaction.ts";
-import { INTERACTION_COOKIE } from "../../runtime/interaction-cookie.ts";
 import { answerWithErrorPage, type BrowserPages } from "../browser-pages.ts";
 import type { Exchange } from "../exchange.ts";
 import { paths } from "../paths.ts";
 import type { ProtocolRoute } from "../protocol-route.ts";
 import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { completeAuthorization, responsePage } from "./complete-authorization.ts";
-import { EID_COOKIE_PATH } from "./eid-logins.ts";
+import { EID_COOKIE } from "./eid-logins.ts";
 
 /** What an eID login's session and tokens say about how the user logged in (docs/decisions.md "eID login"). */
 export const EID_AMR = "eid";
@@ -33,11 +32,11 @@ export function eidCallbackEndpoint(provider: Provider, pages: BrowserPages): Pr
     const url = req.url ?? "";
     const query = new URLSearchParams(url.slice(url.indexOf("?") + 1 || url.length));
     const state = query.get("state");
-    const interaction = state ? await provider.interactions.findByLink(state, provider.cookies.read(req, INTERACTION_COOKIE, EID_COOKIE_PATH)) : undefined;
+    const interaction = state ? await provider.interactions.findByLink(state, provider.cookies.read(req, EID_COOKIE.name, EID_COOKIE.path)) : undefined;
     if (interaction?.kind !== "eid" || !provider.clients.get(interaction.request.clientId)) return unknown(ex);
     // An interaction completes once: a callback replayed (or raced) after it finds nothing to complete.
     if (!(await provider.interactions.finish(interaction.id))) return unknown(ex);
-    res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: EID_COOKIE_PATH }));
+    res.appendHeader("Set-Cookie", provider.cookies.clear(EID_COOKIE.name, { path: EID_COOKIE.path }));
     const account = await finishUpstream(ex, interaction, query);
     if (account) await complete(ex, interaction, account);
   }

@@ -8,7 +8,6 @@ import { parseAcrValues } from "../../login-policy/acr-values.ts";
 import { buildLoginPolicy } from "../../login-policy/build-login-policy.ts";
 import type { LoginPolicy, MethodClass } from "../../login-policy/login-policy.ts";
 import { planLogin } from "../../login-policy/plan-login.ts";
-import { INTERACTION_COOKIE } from "../../runtime/interaction-cookie.ts";
 import { paths } from "../paths.ts";
 import { seeOther } from "../see-other.ts";
 import type { RawAuthorizeParams } from "./authorize-params.ts";
@@ -22,8 +21,12 @@ export interface EidLogin {
   sso: boolean;
 }
 
-/** The interaction of an eID login is bound to the browser by this cookie, scoped to the callback only. */
-export const EID_COOKIE_PATH = paths.eidCallback;
+/**
+ * The interaction of an eID login is bound to the browser by this cookie, scoped to the callback only.
+ * A name of its own, not the interaction cookie's: browsers share cookies across the ports of one host,
+ * and a development upstream on the same host sets interaction cookies of its own.
+ */
+export const EID_COOKIE = { name: "portcullis_eid_login", path: paths.eidCallback } as const;
 
 /**
  * SEAM (issue 12): checkAuthorizeRequest refuses every login_type until the login plan is wired into
@@ -82,7 +85,7 @@ export function eidLogins(provider: Provider) {
       const { url, pending } = await provider.eid.begin(eid.upstream, `${provider.issuer}${paths.eidCallback}`, beginOptions(request));
       const { interaction, browserCookie } = await provider.interactions.create({ kind: "eid", request, pending, flowId: "eid", flowHash: "" });
       await provider.interactions.link(pending.state, interaction);
-      res.appendHeader("Set-Cookie", provider.cookies.set(INTERACTION_COOKIE, browserCookie, { path: EID_COOKIE_PATH }));
+      res.appendHeader("Set-Cookie", provider.cookies.set(EID_COOKIE.name, browserCookie, { path: EID_COOKIE.path }));
       seeOther(res, url.href);
     },
   };
