@@ -88,10 +88,9 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     // Everything else about the request; errors from here on go back to the client. /eID/authorize
     // plans its login_type itself (eid-logins.ts): the upstream, and the login_type the code carries.
     (ctx) => {
-      if (!brokered) return void (ctx.request = checkAuthorizeRequest(ctx.client!, ctx.raw!, { ...ctx.redirect!, framed, forcePrompt }));
-      const { raw, loginType } = takeLoginType(ctx.raw!);
+      const { raw, loginType } = brokered ? takeLoginType(ctx.raw!) : { raw: ctx.raw!, loginType: undefined };
       ctx.request = checkAuthorizeRequest(ctx.client!, raw, { ...ctx.redirect!, framed, forcePrompt });
-      ctx.eid = eid.plan(ctx.client!, raw, ctx.request, loginType);
+      if (brokered) ctx.eid = eid.plan(ctx.client!, raw, ctx.request, loginType);
     },
     // id_token_hint: an ID token we signed (expired or not) naming the user the client expects.
     async (ctx) => {
