@@ -30,6 +30,8 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: 4096, parameterLimit: 10 });
   const enrollable = () => [...provider.methods].filter(([, m]) => m.plugin.enrollment !== undefined && m.plugin.account?.setUpBy === undefined).map(([id]) => id);
+  // An eID account (no directory user) signs in at its eID provider: it has no methods to manage here.
+  const manages = (sub: string, method: string) => enrollable().includes(method) && provider.users.findBySub(sub) !== undefined;
 
   router.get(paths.account, (req, res, next) => {
     show(req, res).catch(next);
@@ -131,8 +133,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     if (!session) return undefined;
     const method = String(req.body?.method ?? "");
     if (!csrfMatches(req)) return void pages.error(req, res, 403, "invalid_request", "this form has expired; reload the account page");
-    if (!enrollable().includes(method)) return void pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here");
-    if (!provider.users.findBySub(session.sub)) return void pages.error(req, res, 400, "invalid_request", "an eID account signs in at its eID provider: it has no methods to set up here");
+    if (!manages(session.sub, method)) return void pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here");
     return { sub: session.sub, method };
   }
 
@@ -150,7 +151,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     const session = await signedIn(req, res);
     if (!session) return;
     const method = typeof req.query.method === "string" ? req.query.method : "";
-    if (!enrollable().includes(method)) return pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here", paramsOf(req).lang);
+    if (!manages(session.sub, method)) return pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here", paramsOf(req).lang);
     const data = { ...frame(req), csrf: csrfOf(req), action: `${paths.account}/remove`, method, methodName: views.translate(langOf(req), `method.${method}.label`) };
     writePage(res, 200, views.render("account-remove", data, langOf(req)));
   }

@@ -163,7 +163,7 @@ describe("single sign-on for eID accounts", () => {
     expect([again.searchParams.get("prompt"), again.searchParams.get("max_age")]).toEqual(["login", "300"]);
   }, TEST_MS);
 
-  it("shows the eID account on /account (its name, no methods to set up), and logs it out", async () => {
+  it("shows the eID account on /account (its name, no methods to set up or remove), and logs it out", async () => {
     const browser = new RawBrowser();
     const pending = await startEidLogin();
     const tokens = await redeem(pending, await eidLogin(browser, pending));
@@ -172,6 +172,7 @@ describe("single sign-on for eID accounts", () => {
     expect(account.status).toBe(200);
     expect(account.text).toContain("Signed in as Mei Lin");
     expect(account.text).not.toContain('name="method"');
+    expect((await browser.get(`${broker.issuer}/account/remove?method=totp`)).status).toBe(400);
 
     const logout = oidc.buildEndSessionUrl(rp, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: "http://localhost:3001/" });
     const loggedOut = await browser.get(logout.href);
