@@ -194,6 +194,14 @@ describe("what the upstream and the browser send back", () => {
     expect(await oauthError(redeem(pending, answer))).toBe("access_denied");
   }, TEST_MS);
 
+  it("answers login_required when another citizen logs in at the upstream than the one id_token_hint names", async () => {
+    const first = await startEidLogin();
+    const mei = await redeem(first, await eidLogin(new RawBrowser(), first, "mei"));
+    const hinted = await startEidLogin({ id_token_hint: mei.id_token! });
+    const answer = await eidLogin(new RawBrowser(), hinted, "ravi");
+    expect(toClient(answer).searchParams.get("error")).toBe("login_required");
+  }, TEST_MS);
+
   it("refuses a forged state and another browser's callback with a page, and completes the login once, in its own browser", async () => {
     const browser = new RawBrowser();
     const pending = await startEidLogin();
