@@ -15,6 +15,8 @@ export interface LoginFlowInput {
   sub?: string;
   /** The classes still to pass (two-factor flows; default both): a step-up passes only what the session lacks. */
   missingClasses?: readonly FactorClass[];
+  /** What the trusted app must sign into its assertion (acr_values app_gps / app_faceid); passed to every method. */
+  app?: { gps: boolean; faceid: boolean };
 }
 
 /** The flow's result: who logged in and the methods they passed, in order (the runtime derives amr and acr). */
@@ -31,6 +33,7 @@ export interface LoginFlowContext {
   methods: string[];
   evidence?: Record<string, Record<string, unknown>>;
   missingClasses: FactorClass[];
+  app?: { gps: boolean; faceid: boolean };
 }
 
 export type LoginFlowEvent = { type: "CHOOSE_METHOD"; method?: string } | { type: "START_OVER" };
@@ -82,7 +85,7 @@ export function loginFlowSetup(methods: readonly FlowMethod[]) {
 
 /** The context a flow starts from. */
 export function initialContext(input: LoginFlowInput): LoginFlowContext {
-  return { loginHint: input.loginHint, sub: input.sub, methods: [], missingClasses: [...(input.missingClasses ?? BOTH_CLASSES)] };
+  return { loginHint: input.loginHint, sub: input.sub, methods: [], missingClasses: [...(input.missingClasses ?? BOTH_CLASSES)], ...(input.app && { app: input.app }) };
 }
 
 /** The flow's output once authenticated. */
@@ -90,5 +93,5 @@ export function loginOutput({ context }: { context: LoginFlowContext }): LoginFl
   return { sub: context.sub!, methods: context.methods, ...(context.evidence && { evidence: context.evidence }) };
 }
 
-/** The input a method machine gets: the hint, and the user when one is known (a second factor verifies that user). */
-export const methodInput = ({ context }: { context: LoginFlowContext }): MethodInput => ({ loginHint: context.loginHint, sub: context.sub });
+/** The input a method machine gets: the hint, the user when one is known (a second factor verifies that user), what the app must sign. */
+export const methodInput = ({ context }: { context: LoginFlowContext }): MethodInput => ({ loginHint: context.loginHint, sub: context.sub, ...(context.app && { app: context.app }) });

@@ -28,6 +28,7 @@ import { Interactions } from "./interactions.ts";
 import { clientAddress } from "../security/client-address.ts";
 import type { RunnableFlow } from "./login-flows.ts";
 import { missingCookieReason, redirectWithTestCookie } from "./cookies-blocked.ts";
+import { appEntryUrl, authorizeParamsOf } from "../trusted-app/acmeauth-sso.ts";
 
 /** Form fields the runtime itself reads; every other field is event data. */
 const RESERVED_FIELDS = new Set(["csrf", "event", "type"]);
@@ -185,6 +186,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
         clientName: client.name,
         signedInAs: signedIn ? (signedIn.claims.name ?? signedIn.username) : undefined,
         loginHint: interaction.request.loginHint,
+        appEntryUrl: interaction.request.framed ? undefined : appEntryUrl(authorizeParamsOf(interaction.request)),
       },
       lang,
     );

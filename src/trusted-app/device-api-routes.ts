@@ -20,7 +20,8 @@ const DEVICE_NAME = /^[^\p{Cc}\p{Cf}]{1,64}$/u;
  * `{error, error_description}` (400, or 401 for a device JWS we refuse):
  *
  *   POST /app/enroll    {token, name, public_jwk}  → {device_id, seed, sub, issuer}
- *   POST /app/scan      {jws}  typ acmeauth-scan+jwt, claim `challenge` (the QR's scan token) → {status: "scanned"}
+ *   POST /app/scan      {jws}  typ acmeauth-scan+jwt, claim `challenge` (the QR's scan token), and `gps` /
+ *                       `faceid` when the QR's `req` asks (app-evidence.ts) → {status: "scanned"}
  *   POST /app/approve   {jws}  typ acmeauth-approve+jwt, claims `challenge`, `number` (shown on the page) → {status: "approved"}
  *   POST /app/deny      {jws}  typ acmeauth-deny+jwt, claim `challenge` → {status: "denied"}
  *   POST /app/unenroll  {jws}  typ acmeauth-unenroll+jwt → {status: "revoked"}: the device revokes itself
@@ -51,7 +52,7 @@ export function deviceApiRoutes(provider: Provider): Router {
 
   router.post("/scan", async (req, res) => {
     const { sub, device, claims } = await verified(req, DEVICE_JWS_TYPES.scan);
-    await decided(() => app.challenges.scan(claims.challenge as string, sub, device));
+    await decided(() => app.challenges.scan(claims.challenge as string, sub, device, claims));
     provider.logger.info({ event: "trusted_app_scan", sub, device: device.id }, "login QR scanned");
     res.set("Cache-Control", "no-store").json({ status: "scanned" });
   });
@@ -97,13 +98,13 @@ function body(req: Request): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-/** A challenge step the app may not take (expired, already scanned, wrong number): 400. */
+/** A challenge step the app may not take (expired, already scanned, wrong number, evidence missing): 400. */
 async function decided(step: () => Promise<void>): Promise<void> {
   try {
     await step();
   } catch (err) {
     if (!(err instanceof ChallengeError)) throw err;
-    throw new OAuthError(400, err.wrongNumber ? "access_denied" : "invalid_grant", err.reason);
+    throw new OAuthError(400, err.denied ? "access_denied" : "invalid_grant", err.reason);
   }
 }
 

@@ -14,7 +14,7 @@ let phone: TrustedAppClient;
 beforeAll(async () => ({ p, phone } = await providerWithPhone()));
 afterAll(() => p.close());
 
-const verify = (token: unknown, clientId = "demo-web") => verifySilentLoginToken(p.provider, token, clientId);
+const verify = (token: unknown, clientId = "demo-web") => verifySilentLoginToken(p.provider, token, clientId).then((login) => login.sub);
 const refusal = (token: unknown, clientId = "demo-web") => verify(token, clientId).then(() => "accepted", (e: unknown) => (e instanceof DeviceJwsError ? e.reason : `not a refusal: ${String(e)}`));
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -56,5 +56,33 @@ describe("the silent-login token", () => {
   it("is refused when it is no JWS at all", async () => {
     expect(await refusal(undefined)).toBe("a device JWS is required");
     expect(await refusal("a.b.c")).toBe("the device JWS is malformed");
+  });
+});
+
+describe("the silent-login token with acr_values app_gps / app_faceid", () => {
+  const BOTH = { gps: true, faceid: true };
+
+  it("carries the location and the face check the request wants, as the login's evidence", async () => {
+    const token = await phone.silentLoginToken("demo-web", 60, { gps: { lat: 25.03, lnt: 121.56 }, faceid: "pass" });
+    const login = await verifySilentLoginToken(p.provider, token, "demo-web", BOTH);
+    expect(login).toMatchObject({ sub: "E10001", evidence: { gps: { lat: 25.03, lnt: 121.56 }, faceid: { result: "pass" } } });
+    expect(Math.abs(login.evidence.gps!.time - now())).toBeLessThanOrEqual(2);
+    expect(login.evidence.faceid!.key).toMatch(/^face-[A-Za-z0-9_-]{12}$/);
+  });
+
+  it("is refused without the wanted evidence, or with a face check that failed", async () => {
+    const refused = async (token: string) =>
+      verifySilentLoginToken(p.provider, token, "demo-web", BOTH).then(
+        () => "accepted",
+        (e: unknown) => (e as DeviceJwsError).reason,
+      );
+    expect(await refused(await phone.silentLoginToken("demo-web", 60, { faceid: "pass" }))).toBe("the location (gps) is required");
+    expect(await refused(await phone.silentLoginToken("demo-web", 60, { gps: { lat: 1, lnt: 2 }, faceid: "fail" }))).toBe("face recognition did not pass");
+    expect(await refused(await phone.silentLoginToken("demo-web", 60, { gps: { lat: 91, lnt: 2 }, faceid: "pass" }))).toBe("gps.lat must be a number from -90 to 90");
+  });
+
+  it("keeps no evidence the request did not want", async () => {
+    const token = await phone.silentLoginToken("demo-web", 60, { gps: { lat: 25.03, lnt: 121.56 } });
+    expect(await verifySilentLoginToken(p.provider, token, "demo-web")).toEqual({ sub: "E10001", evidence: {} });
   });
 });

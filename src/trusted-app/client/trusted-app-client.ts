@@ -4,6 +4,8 @@ import { SignJWT, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
 import { DEVICE_API_PATH, parseAcmeAuthUri } from "../acmeauth-uri.ts";
 import { DEVICE_JWS_TYPES, type DeviceJwsType } from "../device-jws.ts";
 import { dynamicCode } from "../dynamic-code.ts";
+import { measuredClaims, type Sensors } from "./sensors.ts";
+import { parseSsoEntry, ssoAuthorizeUrl } from "../acmeauth-sso.ts";
 
 /** What the app keeps about its enrollment (a JSON file for the CLI): the private key and the seed are secrets. */
 export interface DeviceState {
@@ -85,13 +87,22 @@ export class TrustedAppClient {
     await writeFile(path, `${JSON.stringify(this.state, null, 2)}\n`, { mode: 0o600 });
   }
 
-  /** Scans an acmeauth://login QR code: the login page then shows this device and a number to approve with. */
-  async scan(qrUri: string, extra: { gps?: unknown; faceid?: unknown } = {}): Promise<void> {
+  /**
+   * Scans an acmeauth://login QR code: the login page then shows this device and a number to approve
+   * with. What the code asks for (`req`: gps, faceid) is read from `sensors` and signed into the scan;
+   * what the sensors lack is left out (the provider then refuses the scan and says why).
+   */
+  async scan(qrUri: string, sensors: Sensors = {}): Promise<void> {
     const parsed = parseAcmeAuthUri(qrUri);
     if (parsed?.kind !== "login") throw new Error("not an acmeauth://login code");
-    if (parsed.issuer !== this.state.issuer) throw new Error(`the code is from ${parsed.issuer}, not from ${this.state.issuer} where this device is enrolled`);
-    await this.send("/scan", DEVICE_JWS_TYPES.scan, { challenge: parsed.challenge, ...extra });
+    this.checkIssuer(parsed.issuer);
+    await this.send("/scan", DEVICE_JWS_TYPES.scan, { challenge: parsed.challenge, ...measuredClaims(sensors, this.nowSeconds(), parsed.wants) });
     this.state.pendingChallenge = parsed.challenge;
+  }
+
+  /** Refuses a code of another provider than the one this device is enrolled with. */
+  checkIssuer(issuer: string): void {
+    if (issuer !== this.state.issuer) throw new Error(`the code is from ${issuer}, not from ${this.state.issuer} where this device is enrolled`);
   }
 
   /** Approves the scanned sign-in with the number the login page shows. */
@@ -114,21 +125,43 @@ export class TrustedAppClient {
     return dynamicCode(this.state.seed, atMs);
   }
 
-  /** A silent-login token for `clientId` (the embedded web view presents it), valid `seconds`. */
-  silentLoginToken(clientId: string, seconds = 60): Promise<string> {
-    return this.sign(DEVICE_JWS_TYPES.silentLogin, { client_id: clientId }, { exp: Math.floor(this.clock() / 1000) + seconds });
+  /**
+   * A silent-login token for `clientId` (the embedded web view presents it), valid `seconds`, with
+   * what the sensors read (acr_values app_gps / app_faceid ask for it).
+   */
+  silentLoginToken(clientId: string, seconds = 60, sensors: Sensors = {}): Promise<string> {
+    return this.sign(DEVICE_JWS_TYPES.silentLogin, { client_id: clientId, ...measuredClaims(sensors, this.nowSeconds()) }, { exp: this.nowSeconds() + seconds });
+  }
+
+  /**
+   * Performs an acmeauth://sso/oidc entry: the authorize request it carries, sent to this device's
+   * provider with a silent-login token (and what the request's acr_values ask the sensors for). The
+   * redirect is not followed: the answer's status and Location (a real app opens it).
+   */
+  async sso(uri: string, sensors: Sensors = {}): Promise<{ status: number; location?: string }> {
+    const entry = parseSsoEntry(uri);
+    if (!entry) throw new Error("not an acmeauth://sso/oidc link with one client_id");
+    const measured = measuredClaims(sensors, this.nowSeconds(), entry.wants);
+    const token = await this.sign(DEVICE_JWS_TYPES.silentLogin, { client_id: entry.clientId, ...measured }, { exp: this.nowSeconds() + 60 });
+    const res = await fetch(ssoAuthorizeUrl(this.server ?? this.state.issuer, entry, token), { redirect: "manual" });
+    await res.body?.cancel();
+    return { status: res.status, location: res.headers.get("location") ?? undefined };
   }
 
   /** A device JWS of this type with these claims (sub, aud, iat, jti filled in; `overrides` replace them). */
   async sign(typ: DeviceJwsType, claims: Record<string, unknown>, overrides: Record<string, unknown> = {}): Promise<string> {
     const key = (this.key ??= await importJWK(this.state.privateJwk, "ES256"));
-    const payload = { sub: this.state.sub, aud: this.state.issuer, iat: Math.floor(this.clock() / 1000), jti: randomBytes(16).toString("base64url"), ...claims, ...overrides };
+    const payload = { sub: this.state.sub, aud: this.state.issuer, iat: this.nowSeconds(), jti: randomBytes(16).toString("base64url"), ...claims, ...overrides };
     return new SignJWT(payload).setProtectedHeader({ alg: "ES256", typ, kid: this.state.deviceId }).sign(key);
   }
 
   /** Posts a device JWS to the device API (tests send the same one twice to see it refused). */
   postJws(path: string, jws: string): Promise<Record<string, unknown>> {
     return postJson(this.server ?? this.state.issuer, path, { jws });
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.clock() / 1000);
   }
 
   private async send(path: string, typ: DeviceJwsType, claims: Record<string, unknown>): Promise<Record<string, unknown>> {
