@@ -14,6 +14,8 @@ import type { AppEvidenceWanted } from "./app-evidence.ts";
  */
 /** Where the provider serves the device API the app calls (relative to the issuer in the URIs). */
 export const DEVICE_API_PATH = "/app";
+/** Where the bfido method serves the app's FIDO2 registration and QR answers (flows/methods/bfido/bfido-routes.ts). */
+export const BFIDO_API_PATH = "/methods/bfido";
 
 export type AcmeAuthUri =
   | { kind: "enroll"; issuer: string; token: string }

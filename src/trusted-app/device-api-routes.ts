@@ -2,7 +2,8 @@ import express, { type Request, type Router } from "express";
 import { importJWK, type JWK } from "jose";
 import type { Provider } from "../provider.ts";
 import { OAuthError, invalidRequest } from "../oauth/oauth-error.ts";
-import { DEVICE_JWS_TYPES, DeviceJwsError, type DeviceJwsType, type VerifiedDeviceJws } from "./device-jws.ts";
+import { DEVICE_JWS_TYPES, type DeviceJwsType } from "./device-jws.ts";
+import { deviceRequestBody, verifiedDeviceRequest } from "./device-request.ts";
 import { TooManyDevicesError } from "./device-registry.ts";
 import { ChallengeError } from "./login-challenges.ts";
 import { trustedApp } from "./trusted-app.ts";
@@ -32,7 +33,7 @@ export function deviceApiRoutes(provider: Provider): Router {
   router.use(express.json({ limit: MAX_BODY, strict: true }));
 
   router.post("/enroll", async (req, res) => {
-    const { token, name, public_jwk: publicJwk } = body(req);
+    const { token, name, public_jwk: publicJwk } = deviceRequestBody(req);
     if (typeof token !== "string" || token.length > 128) throw invalidRequest("token is required");
     if (typeof name !== "string" || !DEVICE_NAME.test(name) || name.trim() === "") throw invalidRequest(`name must be 1 to ${MAX_NAME} printable characters`);
     const jwk = await checkedPublicKey(publicJwk);
@@ -78,24 +79,9 @@ export function deviceApiRoutes(provider: Provider): Router {
 
   router.use((_req, _res, next) => next(new OAuthError(404, "not_found", "no such endpoint")));
 
-  /** The body's {jws}, verified as a device JWS of this type: a refusal is 401 invalid_token. */
-  async function verified(req: Request, typ: DeviceJwsType): Promise<VerifiedDeviceJws> {
-    try {
-      return await app.verify(body(req).jws, typ);
-    } catch (err) {
-      if (err instanceof DeviceJwsError) throw new OAuthError(401, "invalid_token", err.reason);
-      throw err;
-    }
-  }
+  const verified = (req: Request, typ: DeviceJwsType) => verifiedDeviceRequest(app, req, typ);
 
   return router;
-}
-
-/** The JSON object the app posted (anything else is 400). */
-function body(req: Request): Record<string, unknown> {
-  const parsed: unknown = req.body;
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw invalidRequest("a JSON object body is required");
-  return parsed as Record<string, unknown>;
 }
 
 /** A challenge step the app may not take (expired, already scanned, wrong number, evidence missing): 400. */

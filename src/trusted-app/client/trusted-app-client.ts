@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { SignJWT, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
-import { DEVICE_API_PATH, parseAcmeAuthUri } from "../acmeauth-uri.ts";
+import { BFIDO_API_PATH, DEVICE_API_PATH, parseAcmeAuthUri } from "../acmeauth-uri.ts";
+import { AppAuthenticator, type AppCreationOptions, type AppFidoCredential } from "./app-authenticator.ts";
 import { DEVICE_JWS_TYPES, type DeviceJwsType } from "../device-jws.ts";
 import { dynamicCode } from "../dynamic-code.ts";
 import { measuredClaims, type Sensors } from "./sensors.ts";
@@ -20,6 +21,8 @@ export interface DeviceState {
   seed: string;
   /** The scan token of the last QR code scanned, which `approve` and `deny` answer. */
   pendingChallenge?: string;
+  /** The FIDO2 credentials of the app's authenticator (method bfido), private keys included. */
+  fido?: AppFidoCredential[];
 }
 
 /** A refusal from the provider's device API: its HTTP status and `{error, error_description}`. */
@@ -69,7 +72,7 @@ export class TrustedAppClient {
     if (parsed?.kind !== "enroll") throw new Error("not an acmeauth://enroll code");
     const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
     const publicJwk = await exportJWK(publicKey);
-    const answer = await postJson(options.server ?? parsed.issuer, "/enroll", { token: parsed.token, name, public_jwk: publicJwk });
+    const answer = await postJson(options.server ?? parsed.issuer, `${DEVICE_API_PATH}/enroll`, { token: parsed.token, name, public_jwk: publicJwk });
     const { device_id: deviceId, seed, sub } = answer as { device_id: string; seed: string; sub: string };
     const state: DeviceState = { version: 1, issuer: parsed.issuer, sub, deviceId, name, privateJwk: await exportJWK(privateKey), seed };
     return new TrustedAppClient(state, options);
@@ -115,6 +118,30 @@ export class TrustedAppClient {
     await this.answer("/deny", DEVICE_JWS_TYPES.deny, {});
   }
 
+  /**
+   * Registers a FIDO2 credential of the app's authenticator for this device's user (method bfido):
+   * the creation options come back for a device-signed request, the answer goes with another.
+   */
+  async bfidoRegister(): Promise<void> {
+    const typ = DEVICE_JWS_TYPES.bfidoRegister;
+    const { handle, options } = (await this.postJws("/registrations", await this.sign(typ, {}), BFIDO_API_PATH)) as { handle: string; options: AppCreationOptions };
+    const credentials = [...(this.state.fido ?? [])];
+    const { response } = new AppAuthenticator(credentials, new URL(this.state.issuer).origin).register(options);
+    await this.postJws("/registrations/complete", await this.sign(typ, { handle, credential: response }), BFIDO_API_PATH);
+    this.state.fido = credentials;
+  }
+
+  /** Answers an acmeauth://bfido QR code with a FIDO2 assertion by the registered credential (the counter moves: save the state). */
+  async bfidoScan(qrUri: string): Promise<void> {
+    const parsed = parseAcmeAuthUri(qrUri);
+    if (parsed?.kind !== "bfido") throw new Error("not an acmeauth://bfido code");
+    this.checkIssuer(parsed.issuer);
+    const credentials = this.state.fido ?? [];
+    const rpId = credentials[0]?.rpId ?? new URL(this.state.issuer).hostname;
+    const credential = new AppAuthenticator(credentials, new URL(this.state.issuer).origin).authenticate(rpId, parsed.challenge);
+    await this.postJws("/assertions", await this.sign(DEVICE_JWS_TYPES.bfido, { challenge: parsed.challenge, credential }), BFIDO_API_PATH);
+  }
+
   /** Revokes this device at the provider. */
   async unenroll(): Promise<void> {
     await this.send("/unenroll", DEVICE_JWS_TYPES.unenroll, {});
@@ -156,8 +183,8 @@ export class TrustedAppClient {
   }
 
   /** Posts a device JWS to the device API (tests send the same one twice to see it refused). */
-  postJws(path: string, jws: string): Promise<Record<string, unknown>> {
-    return postJson(this.server ?? this.state.issuer, path, { jws });
+  postJws(path: string, jws: string, api = DEVICE_API_PATH): Promise<Record<string, unknown>> {
+    return postJson(this.server ?? this.state.issuer, `${api}${path}`, { jws });
   }
 
   private nowSeconds(): number {
@@ -184,9 +211,9 @@ export class TrustedAppClient {
   }
 }
 
-/** POSTs JSON to the provider's device API; a refusal throws TrustedAppError. */
+/** POSTs JSON to the provider (its device API, the bfido method's app routes); a refusal throws TrustedAppError. */
 async function postJson(server: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${server}${DEVICE_API_PATH}${path}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${server}${path}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) });
   const text = await res.text();
   let json: Record<string, unknown> = {};
   try {
