@@ -14,6 +14,11 @@ export function deviceRequestBody(req: Request): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+/** A device request refused (400, `{error, error_description}`): the description is for the app. */
+export function refusedDeviceRequest(error: "invalid_request" | "invalid_grant" | "access_denied", description: string): OAuthError {
+  return error === "invalid_request" ? invalidRequest(description) : new OAuthError(400, error, description);
+}
+
 export async function verifiedDeviceRequest(app: TrustedApp, req: Request, typ: DeviceJwsType): Promise<VerifiedDeviceJws> {
   try {
     return await app.verify(deviceRequestBody(req).jws, typ);

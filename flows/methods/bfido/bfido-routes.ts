@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
 import express, { type Request, type Router } from "express";
 import type { PluginContext } from "../../../src/runtime/factor-plugin.ts";
-import { OAuthError, invalidRequest } from "../../../src/oauth/oauth-error.ts";
 import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
 import { DEVICE_JWS_TYPES } from "../../../src/trusted-app/device-jws.ts";
-import { verifiedDeviceRequest } from "../../../src/trusted-app/device-request.ts";
+import { refusedDeviceRequest, verifiedDeviceRequest } from "../../../src/trusted-app/device-request.ts";
 import { writeQrSvg } from "../../../src/trusted-app/qr-image.ts";
 import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
 import type { FidoSettings, RelyingParty } from "../fido/fido-settings.ts";
@@ -59,9 +58,9 @@ export function bfidoRoutes(context: PluginContext<FidoSettings>, rp: RelyingPar
 
   router.post("/registrations/complete", async (req, res) => {
     const { sub, device, claims } = await verifiedDeviceRequest(app, req, DEVICE_JWS_TYPES.bfidoRegister);
-    if (typeof claims.handle !== "string" || claims.handle.length > 64) throw invalidRequest("the claim handle is required");
+    if (typeof claims.handle !== "string" || claims.handle.length > 64) throw refusedDeviceRequest("invalid_request", "the claim handle is required");
     if (!(await finishAppRegistration({ context, rp }, sub, device, claims.handle, credentialJson(claims.credential)))) {
-      throw new OAuthError(400, "invalid_grant", "the credential could not be registered (expired ceremony, failed verification, or registered already)");
+      throw refusedDeviceRequest("invalid_grant", "the credential could not be registered (expired ceremony, failed verification, or registered already)");
     }
     context.provider.logger.info({ event: "bfido_registered", sub, device: device.id }, "trusted-app FIDO2 credential registered");
     res.set("Cache-Control", "no-store").json({ status: "registered" });
@@ -72,7 +71,7 @@ export function bfidoRoutes(context: PluginContext<FidoSettings>, rp: RelyingPar
     try {
       await logins.answer(claims.challenge, sub, device, credentialJson(claims.credential));
     } catch (err) {
-      if (err instanceof BfidoAnswerError) throw new OAuthError(400, "access_denied", err.reason);
+      if (err instanceof BfidoAnswerError) throw refusedDeviceRequest("access_denied", err.reason);
       throw err;
     }
     res.set("Cache-Control", "no-store").json({ status: "verified" });
