@@ -31,7 +31,7 @@ const USAGE =
  */
 export const appCommand: Command = {
   name: "app",
-  summary: "the reference trusted app: enroll, scan and approve QR codes, show the dynamic code",
+  summary: "the reference trusted app: enroll, scan and approve QR codes, show the dynamic code, app entries, FIDO2 (bfido)",
   positionals: { usage: "enroll|scan|approve|deny|code|sso|bfido-register|bfido-scan|unenroll [URI|NUMBER]", max: 2 },
   options: {
     device: { type: "string", valueName: "FILE", description: "the device file (default: $PORTCULLIS_APP_DEVICE, else ~/.portcullis-app.json)" },

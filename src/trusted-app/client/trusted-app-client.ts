@@ -50,8 +50,10 @@ export interface ClientOptions {
  * The reference trusted app (DESIGN "The trusted app"): what a phone does, as a library the tests use
  * and the `portcullis app` CLI wraps. It enrolls from an acmeauth://enroll QR code (a new P-256 key
  * pair; the provider returns the dynamic-code seed), scans acmeauth://login QR codes and approves them
- * with the number the login page shows, shows the dynamic code, and makes silent-login tokens. It
- * talks only to the provider it enrolled with: a QR code naming another issuer is refused.
+ * with the number the login page shows (signing in the location and face check a code asks for:
+ * sensors.ts), shows the dynamic code, makes silent-login tokens and performs acmeauth://sso/oidc
+ * entries with them, and holds a software FIDO2 authenticator for must_bfido (app-authenticator.ts).
+ * It talks only to the provider it enrolled with: a QR code naming another issuer is refused.
  */
 export class TrustedAppClient {
   private key?: Awaited<ReturnType<typeof importJWK>>;
