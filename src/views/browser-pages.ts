@@ -27,6 +27,12 @@ export interface ResponsePage {
   acceptLanguage?: string;
   /** Set when the page is inside iframe_authz: the origins allowed to frame it (it must show there to leave it). */
   frameAncestors?: string[];
+  /**
+   * Answer with a page that moves the browser on, never a redirect: the browser came by a redirect
+   * chain that began with another site's form post, and that site's CSP form-action (which lists
+   * only where it redirects to, us) would block a further redirect to the client (/eID/callback).
+   */
+  leaveRedirectChain?: boolean;
 }
 
 export function createBrowserPages(views: ViewEngine): BrowserPages {

@@ -1,9 +1,9 @@
 import { generate } from "otplib";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/crypto/password-hash.ts";
 import { chromiumAvailable } from "../support/chromium.ts";
-import { openPage, signInWithPassword, startMethodSuite, submitPasswordForm, type MethodSuite } from "../support/browser-methods.ts";
+import { ContextPerTest, signInWithPassword, startMethodSuite, submitPasswordForm, type MethodSuite } from "../support/browser-methods.ts";
 import { extraUsers } from "../support/method-pages.ts";
 import type { RpClient } from "../support/relying-party.ts";
 
@@ -37,7 +37,7 @@ const SESSION_COOKIE = "portcullis_session";
 describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", () => {
   let suite: MethodSuite;
   let web: RpClient;
-  let context: BrowserContext | undefined;
+  const contexts = new ContextPerTest(() => suite.browser);
   const secrets = new Map<string, string>();
   const subs = new Map<string, string>();
 
@@ -60,16 +60,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
     }
   }, TIMEOUT);
   afterAll(() => suite?.close());
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-
-  async function freshPage(): Promise<Page> {
-    const opened = await openPage(suite.browser);
-    context = opened.context;
-    return opened.page;
-  }
+  afterEach(() => contexts.close());
 
   /** The TOTP step: the page asks for the code of `username`'s app (switching to TOTP when it shows another method), submitted. */
   async function passTotp(page: Page, username: string): Promise<void> {
@@ -92,7 +83,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
 
   describe("2FA: password, then TOTP", () => {
     it("logs in with login_type=2FA; login_type comes back, and both tokens at the RP have amr [password, totp, mfa] and acr 2fa", async () => {
-      const page = await freshPage();
+      const page = await contexts.page();
       await page.goto(web.loginUrl({ login_type: "2FA" }));
       await submitPasswordForm(page, "tina");
       // The second step asks for a factor of the other class only.
@@ -110,7 +101,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
     }, TIMEOUT);
 
     it("logs in with acr_values=2fa:password,totp: the password form first, then TOTP; both tokens say 2fa", async () => {
-      const page = await freshPage();
+      const page = await contexts.page();
       await page.goto(web.loginUrl({ acr_values: "2fa:password,totp" }));
       // Only the named methods, in their order: the password form first, TOTP the only other choice.
       expect(await page.locator('input[name="password"]').count()).toBe(1);
@@ -131,7 +122,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
   });
 
   it("steps a password session up to 2fa: prompt=none gets interaction_required, then only TOTP is asked", async () => {
-    const page = await freshPage();
+    const page = await contexts.page();
     await signInWithPassword(page, web, "vic");
     expect(web.signIns.at(-1)!.claims).toMatchObject({ sub: subs.get("vic"), amr: ["password"], acr: "1fa" });
 
@@ -155,7 +146,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
 
   describe("MfaTotp: the second factor only", () => {
     it("runs only TOTP for the login_hint's user, leaves no SSO cookie, and the RP's token request repeats login_type", async () => {
-      const page = await freshPage();
+      const page = await contexts.page();
       await page.goto(web.loginUrl({ login_type: "MfaTotp", login_hint: "mia" }));
       expect(await page.locator("#totp-code").count()).toBe(1);
       expect(await page.locator('input[name="password"]').count()).toBe(0);
@@ -168,7 +159,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
       expect(web.signIns.at(-1)!.claims).toMatchObject({ sub: subs.get("mia"), amr: ["totp"], acr: "1fa" });
       expect(web.signIns.at(-1)!.accessTokenClaims).toMatchObject({ amr: ["totp"], acr: "1fa" });
 
-      const providerCookies = await context!.cookies(suite.op.issuer);
+      const providerCookies = await contexts.context!.cookies(suite.op.issuer);
       expect(providerCookies.map((c) => c.name)).not.toContain(SESSION_COOKIE);
       // Nor does the provider remember the login any other way: a silent request needs a login.
       await page.goto(web.loginUrl({ prompt: "none" }));
@@ -176,7 +167,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
     }, TIMEOUT);
 
     it("refuses the code with invalid_grant when the RP's token request leaves login_type out", async () => {
-      const page = await freshPage();
+      const page = await contexts.page();
       const refusedBefore = web.tokenErrors.length;
       await page.goto(web.loginUrl({ login_type: "MfaTotp", login_hint: "max", rp_omit_login_type: "1" }));
       await passTotp(page, "max");
@@ -189,7 +180,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
 
   describe("req_chnl and chnl_info", () => {
     it("shows alice, who administers three channels, the chooser; the one she picks is in the ID token with its name and icon", async () => {
-      const page = await freshPage();
+      const page = await contexts.page();
       await page.goto(web.loginUrl({ acr_values: "req_chnl chnl_info" }));
       await submitPasswordForm(page, "alice");
       const choices = page.locator(".channel-list button");
@@ -206,7 +197,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
     }, TIMEOUT);
 
     it("refuses bob req_chnl:north-store, where he is only a temporary member: access_denied at the RP", async () => {
-      const page = await freshPage();
+      const page = await contexts.page();
       const signInsBefore = web.signIns.length;
       await page.goto(web.loginUrl({ acr_values: "req_chnl:north-store" }));
       await submitPasswordForm(page, "bob");

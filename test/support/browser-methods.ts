@@ -6,9 +6,12 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
 import { launchChromium, newEnglishContext } from "./chromium.ts";
-import { startRelyingParty, type RelyingParty, type RpClient } from "./relying-party.ts";
+import { startRelyingParty, type RelyingParty, type RpClient, type RpClientOptions } from "./relying-party.ts";
 import { freePort } from "./services.ts";
 import { startTestProvider, type TestProvider, type TestProviderOptions } from "./test-provider.ts";
+
+/** demo-web as the suite's relying party serves it. */
+export const DEMO_WEB_RP: RpClientOptions = { clientId: "demo-web", secret: "demo-web-secret", configIndex: 0 };
 
 export interface MethodSuite {
   op: TestProvider;
@@ -27,6 +30,8 @@ export interface MethodSuiteOptions {
    * (browsers refuse IP addresses as RP ids), and the RP id defaults to the issuer's host.
    */
   localhost?: boolean;
+  /** The relying party's clients (default: demo-web alone); demo-web must be one of them. */
+  clients?: RpClientOptions[];
   /** More config edits (merged per file). */
   edits?: TestProviderOptions["edits"];
   /** How to start the browser (default: launchChromium; the face suite's needs a fake camera). */
@@ -34,7 +39,7 @@ export interface MethodSuiteOptions {
 }
 
 export async function startMethodSuite(options: MethodSuiteOptions): Promise<MethodSuite> {
-  const rp = await startRelyingParty([{ clientId: "demo-web", secret: "demo-web-secret", configIndex: 0 }]);
+  const rp = await startRelyingParty(options.clients ?? [DEMO_WEB_RP]);
   const edits: Record<string, Record<string, unknown>> = { ...options.edits };
   edits["clients.yaml"] = { ...rp.configEdits(), ...edits["clients.yaml"] };
   edits["login.yaml"] = { "default_flow.methods": options.methods, ...edits["login.yaml"] };
@@ -64,6 +69,23 @@ export async function openPage(browser: Browser): Promise<{ context: BrowserCont
   const context = await newEnglishContext(browser);
   context.setDefaultTimeout(8_000);
   return { context, page: await context.newPage() };
+}
+
+/** A browser context per test: `page()` opens one, `close()` (the suite's afterEach) ends the last one opened. */
+export class ContextPerTest {
+  context: BrowserContext | undefined;
+  constructor(private readonly browser: () => Browser) {}
+
+  async page(): Promise<Page> {
+    const opened = await openPage(this.browser());
+    this.context = opened.context;
+    return opened.page;
+  }
+
+  async close(): Promise<void> {
+    await this.context?.close();
+    this.context = undefined;
+  }
 }
 
 /**

@@ -3,11 +3,13 @@
  * client is its own origin), driven by openid-client v6 like a real application would be.
  *
  *   GET  /login          starts the code flow (PKCE S256, state, nonce); the provider's own query parameters
- *                        (PASSED_THROUGH: prompt, max_age, login_hint, acr_values, login_type, fa, signature, ...)
- *                        pass through; rp_omit_login_type=1 makes this login's token request leave login_type out
+ *                        (PASSED_THROUGH: scope, prompt, max_age, login_hint, acr_values, login_type, fa, signature, ...)
+ *                        pass through; rp_omit_login_type=1 makes this login's token request leave login_type out;
+ *                        rp_endpoint=eid sends the browser to /eID/authorize instead of the authorize endpoint
  *   GET  /callback       takes the authorization response, redeems the code at the token endpoint over
  *                        HTTP (openid-client checks state, iss, nonce and the ID token's signature), repeating
- *                        the response's login_type there as the spec tells a client to, and shows
+ *                        the response's login_type there as the spec tells a client to (and, for a client
+ *                        with `userinfo`, fetches userinfo with the access token), and shows
  *                        "signed in as <sub>", or "error: <code>" for an error response
  *   GET  /embed          a page that frames the provider: ?endpoint=authorize|iframe_authz&client=<id>
  *   GET  /logout         RP-initiated logout: end session with id_token_hint, post_logout_redirect_uri, state
@@ -37,6 +39,8 @@ export interface RpClientOptions {
   scope?: string;
   /** Also register a front-channel logout URI. */
   frontChannel?: boolean;
+  /** Fetch userinfo after each token exchange (kept as RpSignIn.userinfo). */
+  userinfo?: boolean;
 }
 
 /** A logout token the RP accepted: every check of Back-Channel Logout 1.0 §2.6 passed. */
@@ -53,6 +57,10 @@ export interface RpSignIn {
   claims: Record<string, unknown>;
   /** The access token's claims when it is a JWT (read, not verified: the RP is not its audience). */
   accessTokenClaims?: Record<string, unknown>;
+  /** The login_type the token request carried (absent: it carried none). */
+  tokenLoginType?: string;
+  /** The userinfo response, for a client with `userinfo`. */
+  userinfo?: Record<string, unknown>;
 }
 
 interface PendingLogin {
@@ -63,7 +71,7 @@ interface PendingLogin {
 }
 
 /** The authorize parameters a browser may give /login: OIDC's and the provider's login-policy ones. */
-const PASSED_THROUGH = ["prompt", "max_age", "login_hint", "acr_values", "login_type", "fa", "signature", "lang", "ui_locales"];
+const PASSED_THROUGH = ["scope", "prompt", "max_age", "login_hint", "acr_values", "login_type", "fa", "signature", "lang", "ui_locales"];
 
 export class RpClient {
   readonly clientId: string;
@@ -133,8 +141,8 @@ export class RpClient {
     this.issuer = this.config.serverMetadata().issuer;
   }
 
-  /** A fresh authorization request URL (PKCE S256, state, nonce) at the provider's authorize or iframe_authz endpoint. */
-  async authorizationUrl(params: Record<string, string> = {}, endpoint: "authorize" | "iframe_authz" = "authorize", repeatLoginType = true): Promise<string> {
+  /** A fresh authorization request URL (PKCE S256, state, nonce) at the provider's authorize, iframe_authz or eID endpoint. */
+  async authorizationUrl(params: Record<string, string> = {}, endpoint: AuthorizeEndpoint = "authorize", repeatLoginType = true): Promise<string> {
     const config = this.requireConfig();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
@@ -149,7 +157,7 @@ export class RpClient {
       nonce,
       ...params,
     });
-    if (endpoint === "iframe_authz") url.pathname = "/connect/iframe_authz";
+    if (endpoint !== "authorize") url.pathname = ENDPOINT_PATHS[endpoint];
     return url.href;
   }
 
@@ -160,7 +168,10 @@ export class RpClient {
       case "GET /":
         return this.home(req, res);
       case "GET /login":
-        return redirect(res, await this.authorizationUrl(pick(url.searchParams, PASSED_THROUGH), "authorize", url.searchParams.get("rp_omit_login_type") !== "1"));
+        return redirect(
+          res,
+          await this.authorizationUrl(pick(url.searchParams, PASSED_THROUGH), url.searchParams.get("rp_endpoint") === "eid" ? "eid" : "authorize", url.searchParams.get("rp_omit_login_type") !== "1"),
+        );
       case "GET /callback":
         return this.callback(url, res);
       case "GET /embed":
@@ -194,16 +205,25 @@ export class RpClient {
     if (error !== null) return page(res, 200, `<p id="status">error: ${escape(error)}</p><p id="state">${pending ? "state ok" : "unknown state"}</p>`);
     if (!pending) return page(res, 400, `<p id="status">unknown state</p>`);
     const loginType = url.searchParams.get("login_type");
+    // The spec: a login_type that came back with the code goes with the token request too.
+    const tokenLoginType = loginType !== null && pending.repeatLoginType ? loginType : undefined;
     try {
       const tokens = await oidc.authorizationCodeGrant(
         this.requireConfig(),
         url,
         { pkceCodeVerifier: pending.verifier, expectedState: state, expectedNonce: pending.nonce, idTokenExpected: true },
-        // The spec: a login_type that came back with the code goes with the token request too.
-        loginType !== null && pending.repeatLoginType ? { login_type: loginType } : undefined,
+        tokenLoginType !== undefined ? { login_type: tokenLoginType } : undefined,
       );
       const claims = tokens.claims()!;
-      const signIn: RpSignIn = { sub: claims.sub, sid: claims.sid as string | undefined, idToken: tokens.id_token!, claims: { ...claims }, ...jwtClaims(tokens.access_token) };
+      const signIn: RpSignIn = {
+        sub: claims.sub,
+        sid: claims.sid as string | undefined,
+        idToken: tokens.id_token!,
+        claims: { ...claims },
+        ...jwtClaims(tokens.access_token),
+        ...(tokenLoginType !== undefined && { tokenLoginType }),
+        ...(this.options.userinfo && { userinfo: { ...(await oidc.fetchUserInfo(this.requireConfig(), tokens.access_token, claims.sub)) } }),
+      };
       this.signIns.push(signIn);
       const cookie = randomBytes(16).toString("base64url");
       this.sessions.set(cookie, signIn);
@@ -273,6 +293,9 @@ export class RpClient {
     return this.config;
   }
 }
+
+type AuthorizeEndpoint = "authorize" | "iframe_authz" | "eid";
+const ENDPOINT_PATHS: Record<AuthorizeEndpoint, string> = { authorize: "/connect/authorize", iframe_authz: "/connect/iframe_authz", eid: "/eID/authorize" };
 
 export interface RelyingParty {
   clients: RpClient[];

@@ -8,7 +8,8 @@ import { seeOther } from "../../http-kit/see-other.ts";
  * Sends an authorization response — a code or an error — to the client's redirect_uri in the
  * requested response mode (OAuth 2.0 Multiple Response Types, Form Post Response Mode). Every response
  * carries `iss` (RFC 9207) and `state` exactly as sent. A login that ran in an iframe finishes in the
- * top window (`page.frameAncestors` is set for iframe_authz).
+ * top window (`page.frameAncestors` is set for iframe_authz); one that came back from an upstream eID
+ * provider leaves that provider's redirect chain through a page (`page.leaveRedirectChain`).
  */
 export function writeAuthorizationResponse(
   res: ServerResponse,
@@ -28,6 +29,6 @@ export function writeAuthorizationResponse(
   // The registered URI byte for byte (a URL object would normalise it); registered URIs have no fragment.
   const location =
     request.responseMode === "fragment" ? `${request.redirectUri}#${new URLSearchParams(fields).toString()}` : appendQuery(request.redirectUri, fields);
-  if (page.frameAncestors) return pages.topRedirect(res, location, page);
+  if (page.frameAncestors || page.leaveRedirectChain) return pages.topRedirect(res, location, page);
   seeOther(res, location);
 }

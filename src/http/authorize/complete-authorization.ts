@@ -9,6 +9,7 @@ import type { Client } from "../../oauth/client-registry.ts";
 import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 import { planClaims } from "./plan-claims.ts";
+import { paths } from "../../http-kit/paths.ts";
 import { offerChannels } from "./channel-choice.ts";
 
 /** The SSO session an authorization completes in: an existing one (SSO), or a fresh login. */
@@ -71,7 +72,21 @@ async function sessionOf(provider: Provider, req: IncomingMessage, request: Auth
   return provider.sessions.touch(cookie, started, request.clientId);
 }
 
-/** How the response page of this request is shown: its language, and its framing for iframe_authz. */
+/**
+ * How the response page of this request is shown: its language, its framing for iframe_authz, and as a
+ * page at /eID/callback, where the browser arrives by the upstream's redirect (ResponsePage.leaveRedirectChain).
+ */
 export function responsePage(req: IncomingMessage, request: AuthorizationRequest, client: Client): ResponsePage {
-  return { lang: request.lang, acceptLanguage: req.headers["accept-language"], frameAncestors: request.framed ? clientFrameAncestors(client) : undefined };
+  return {
+    lang: request.lang,
+    acceptLanguage: req.headers["accept-language"],
+    frameAncestors: request.framed ? clientFrameAncestors(client) : undefined,
+    ...(pathOf(req) === paths.eidCallback && { leaveRedirectChain: true }),
+  };
+}
+
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? "";
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
 }
