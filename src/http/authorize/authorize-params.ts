@@ -2,7 +2,7 @@ import type { Client } from "../../oauth/client-registry.ts";
 import { OAuthError, invalidRequest, invalidScope } from "../../errors/oauth-error.ts";
 import { RESPONSE_MODES, type AuthorizationRequest, type ResponseMode } from "../../oauth/authorization-request.ts";
 import { parseScope } from "../../scopes/scope.ts";
-import type { Provider } from "../../provider.ts";
+import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
 
 /** Authorize parameters as sent: the first value of each, and which were repeated (an error, but only once the client is known). */
 export interface RawAuthorizeParams {
@@ -46,8 +46,9 @@ const TOO_LONG = "\u0000too-long";
 /**
  * Step 1 (before anything can be redirected): the client exists and may use the code flow, and
  * redirect_uri is byte-for-byte one of its registered URIs. Failures here are untrusted: an error page.
+ * It reads only the registered clients (`portcullis policy explain` runs it without a provider).
  */
-export function checkClientAndRedirect(provider: Provider, raw: RawAuthorizeParams): { client: Client; redirectUri: string; responseMode: ResponseMode } {
+export function checkClientAndRedirect(provider: { readonly policy: Pick<PolicySnapshot, "clients"> }, raw: RawAuthorizeParams): { client: Client; redirectUri: string; responseMode: ResponseMode } {
   if (raw.repeated.has("client_id")) throw untrusted("client_id is repeated");
   if (raw.repeated.has("redirect_uri")) throw untrusted("redirect_uri is repeated");
   const clientId = raw.values.get("client_id");
