@@ -31,6 +31,8 @@ export interface LoginFlowContext {
   methods: string[];
   evidence?: Record<string, Record<string, unknown>>;
   missingClasses: FactorClass[];
+  /** The method whose state was entered last: its group records it when the method actor is done. */
+  trying?: { method: string; class?: FactorClass };
 }
 
 export type LoginFlowEvent = { type: "CHOOSE_METHOD"; method?: string } | { type: "START_OVER" };
@@ -69,6 +71,7 @@ export function loginFlowSetup(methods: readonly FlowMethod[]) {
       isMissing: ({ context }, params: { class: FactorClass }) => context.missingClasses.includes(params.class),
     },
     actions: {
+      tryMethod: assign((_, params: { method: string; class?: FactorClass }) => ({ trying: params })),
       setIdentifiedUser: assign({ sub: ({ event }) => (event as unknown as { output: MethodOutput }).output.sub }),
       recordMethod: assign(({ context }, params: { method: string; class?: FactorClass; output: MethodOutput }) => {
         const { sub, ...evidence } = params.output;
