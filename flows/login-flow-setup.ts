@@ -1,6 +1,7 @@
-import { assign, createMachine, setup, type AnyStateMachine } from "xstate";
+import { assign, createMachine, setup, type AnyActorLogic, type AnyStateMachine } from "xstate";
 import type { FactorClass, MethodInput, MethodOutput } from "../src/plugin-contract/factor-plugin.ts";
 import { IDENTIFY_USER } from "./identify-user.machine.ts";
+import { ENROLLED_METHODS, enrolledMethodsPlaceholder, enrollmentActorId } from "./first-use-enrollment.ts";
 
 /**
  * What every login flow (single factor, two factors, second factor) shares: its input, context, output
@@ -11,10 +12,20 @@ import { IDENTIFY_USER } from "./identify-user.machine.ts";
 /** What a login flow receives from the runtime. */
 export interface LoginFlowInput {
   loginHint?: string;
-  /** The user already known: the SSO session's user when a login steps up. */
+  /**
+   * The user already known: the SSO session's user when a login steps up; the vendor account
+   * (`<client_id>:<account>`, the login plan's vendorAccount) of a MyVendor login, whose signature
+   * vouched for it: the second-factor flow then skips identification.
+   */
   sub?: string;
   /** The classes still to pass (two-factor flows; default both): a step-up passes only what the session lacks. */
   missingClasses?: readonly FactorClass[];
+  /**
+   * The login type's `enroll_on_first_use` (the plan's enrollOnFirstUse): a known user (`sub`) who has
+   * none of the offered methods enrolled sets one up inside the login; without it they are told to ask
+   * their administrator.
+   */
+  enrollOnFirstUse?: boolean;
 }
 
 /** The flow's result: who logged in and the methods they passed, in order (the runtime derives amr and acr). */
@@ -31,6 +42,7 @@ export interface LoginFlowContext {
   methods: string[];
   evidence?: Record<string, Record<string, unknown>>;
   missingClasses: FactorClass[];
+  enrollOnFirstUse?: boolean;
   /** The method whose state was entered last: its group records it when the method actor is done. */
   trying?: { method: string; class?: FactorClass };
 }
@@ -44,6 +56,8 @@ export interface FlowMethod {
   identifiesUser: boolean;
   /** The method's class (two-factor flows group methods by it). */
   class?: FactorClass;
+  /** Whether it has an enrollment machine (a second-factor flow can enroll it on first use). */
+  enrollable?: boolean;
 }
 
 // The flow names each method's machine by the method id; the runtime provides the plugin's machine.
@@ -61,7 +75,10 @@ export function loginFlowSetup(methods: readonly FlowMethod[]) {
       output: {} as LoginFlowOutput,
       events: {} as LoginFlowEvent,
     },
-    actors: Object.fromEntries([IDENTIFY_USER, ...methods.map(({ id }) => id)].map((id) => [id, methodPlaceholder])),
+    actors: Object.fromEntries<AnyActorLogic>([
+      ...[IDENTIFY_USER, ...methods.map(({ id }) => id), ...methods.filter((m) => m.enrollable).map((m) => enrollmentActorId(m.id))].map((id) => [id, methodPlaceholder] as const),
+      [ENROLLED_METHODS, enrolledMethodsPlaceholder],
+    ]),
     guards: {
       isChosenMethod: ({ event }, params: { method: string }) => event.type === "CHOOSE_METHOD" && event.method === params.method,
       isUserKnown: ({ context }) => context.sub !== undefined,
@@ -69,6 +86,8 @@ export function loginFlowSetup(methods: readonly FlowMethod[]) {
       isSameUser: ({ context }, params: { sub: string }) => context.sub === undefined || context.sub === params.sub,
       isMissingBoth: ({ context }) => BOTH_CLASSES.every((c) => context.missingClasses.includes(c)),
       isMissing: ({ context }, params: { class: FactorClass }) => context.missingClasses.includes(params.class),
+      hasEnrolledMethod: (_, params: { enrolled: readonly string[] }) => params.enrolled.length > 0,
+      mayEnrollOnFirstUse: ({ context }) => context.enrollOnFirstUse === true,
     },
     actions: {
       tryMethod: assign((_, params: { method: string; class?: FactorClass }) => ({ trying: params })),
@@ -79,13 +98,24 @@ export function loginFlowSetup(methods: readonly FlowMethod[]) {
         const missingClasses = context.missingClasses.filter((c) => c !== params.class);
         return { sub, methods: [...context.methods, params.method], missingClasses, ...kept };
       }),
+      /** A method enrolled inside the login: confirming it (a first TOTP code) is the known user passing it. */
+      recordEnrolledMethod: assign(({ context }, params: { method: string; class?: FactorClass }) => ({
+        methods: [...context.methods, params.method],
+        missingClasses: context.missingClasses.filter((c) => c !== params.class),
+      })),
     },
   });
 }
 
 /** The context a flow starts from. */
 export function initialContext(input: LoginFlowInput): LoginFlowContext {
-  return { loginHint: input.loginHint, sub: input.sub, methods: [], missingClasses: [...(input.missingClasses ?? BOTH_CLASSES)] };
+  return {
+    loginHint: input.loginHint,
+    sub: input.sub,
+    methods: [],
+    missingClasses: [...(input.missingClasses ?? BOTH_CLASSES)],
+    ...(input.enrollOnFirstUse && { enrollOnFirstUse: true }),
+  };
 }
 
 /** The flow's output once authenticated. */

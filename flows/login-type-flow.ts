@@ -1,9 +1,15 @@
 import type { FlowMethod } from "./login-flow-setup.ts";
+import { createLoginFlow } from "./login.flow.ts";
 import { createSecondFactorFlow } from "./second-factor.flow.ts";
 import { createTwoFactorFlow } from "./two-factor.flow.ts";
 
-/** The flows a login type of login.yaml may name, by their `flow:` value (eid brokers elsewhere: no method flow). */
+/**
+ * The method flows by kind: the one-factor login (no login type, or acr_values such as must_bfido that
+ * narrow its methods) and the flows a login type of login.yaml may name by its `flow:` value (eid
+ * brokers elsewhere: no method flow).
+ */
 const FLOW_BUILDERS = {
+  single_factor: createLoginFlow,
   two_factor: createTwoFactorFlow,
   second_factor: createSecondFactorFlow,
 } as const;

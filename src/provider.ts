@@ -19,6 +19,7 @@ import { RefreshTokens } from "./oauth/refresh-tokens.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
 import { IdTokenIssuer } from "./tokens/id-token.ts";
 import { UserDirectory } from "./users/user-directory.ts";
+import { VendorAccounts, vendorLoginTypes } from "./users/vendor-accounts.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
 import { ConcurrencyGate } from "./security/concurrency-gate.ts";
 import { SecretBox } from "./crypto/secret-box.ts";
@@ -30,7 +31,7 @@ import { cookieJar, type CookieJar } from "./http-kit/cookies.ts";
 import { Interactions } from "./runtime/interactions.ts";
 import { loadMethodPlugins } from "./runtime/method-plugins.ts";
 import { loadMethods, type LoadedMethod } from "./runtime/loaded-methods.ts";
-import { buildFlows, type RunnableFlow } from "./runtime/login-flows.ts";
+import { FlowCatalog } from "./runtime/login-flows.ts";
 import { Enrollments } from "./enrollments/enrollments.ts";
 import { EidAccounts } from "./eid/eid-accounts.ts";
 import { EidBroker } from "./eid/eid-broker.ts";
@@ -55,6 +56,8 @@ export interface Provider {
   /** The login policy and everything else built from the policy files: read it once per request. */
   readonly policy: PolicySnapshot;
   readonly users: UserDirectory;
+  /** MyVendor accounts (`<client_id>:<account>`): not in the directory, alive while their client may make vendor logins. */
+  readonly vendorAccounts: VendorAccounts;
   readonly accessTokens: AccessTokenIssuer;
   readonly accessTokenVerifier: AccessTokenVerifier;
   readonly accessTokenDenylist: AccessTokenDenylist;
@@ -121,9 +124,12 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const backChannelLogout = new BackChannelLogout({ clients, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger });
   const accessTokens = new AccessTokenIssuer(signer, settings.issuer, scopes, clock, referenceTokens);
   const methods = new Map<string, LoadedMethod>();
-  const flows = new Map<string, RunnableFlow>();
+  const login = buildLoginPolicy(config.login, new Map([...configuredMethods].map(([id, m]) => [id, m.plugin.class])));
+  // Complete once the methods are bound (below); until then no request is served.
+  let policy: PolicySnapshot = { clients, scopes, methods, login, flows: undefined as unknown as FlowCatalog };
   const upstreams = Object.values(config.login.eid_upstreams ?? {});
   const eidAccounts = new EidAccounts(store, clock, upstreams.map((upstream) => upstream.sub_prefix));
+  const vendorAccounts = new VendorAccounts(clients, vendorLoginTypes(config.login));
   const developmentUpstreams = new DevelopmentUpstreams(config.dir, options.launchProvider, logger);
 
   const provider: Provider = {
@@ -135,8 +141,12 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     keys,
     signer,
     secretBox,
-    policy: { clients, scopes, methods, flows, login: buildLoginPolicy(config.login, new Map([...configuredMethods].map(([id, m]) => [id, m.plugin.class]))) },
-    users: new UserDirectory(config.users, eidAccounts),
+    // A getter: a reload (issue 14) swaps the snapshot; each request reads it once.
+    get policy() {
+      return policy;
+    },
+    users: new UserDirectory(config.users, eidAccounts, vendorAccounts),
+    vendorAccounts,
     accessTokens,
     accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist, referenceTokens),
     accessTokenDenylist: denylist,
@@ -173,7 +183,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   // The methods' actors are bound to this provider, so they and the flows are built once it exists.
   try {
     for (const [id, method] of loadMethods(provider, configuredMethods)) methods.set(id, method);
-    for (const [id, flow] of buildFlows(provider, config.login, methods)) flows.set(id, flow);
+    policy = { ...policy, flows: new FlowCatalog(provider, config.login, methods) };
   } catch (error) {
     // A plugin refusing its settings (a ConfigError) must not leave the store and key timers open.
     await provider.close();

@@ -7,6 +7,7 @@ import { hashSecretCommand } from "./commands/hash-secret.ts";
 import { startCommand } from "./commands/start.ts";
 import { methodsCommand } from "./commands/methods.ts";
 import { appCommand } from "./commands/app.ts";
+import { vendorCommand } from "./commands/vendor.ts";
 import { policyCommand } from "./commands/policy.ts";
 
 /**
@@ -14,7 +15,7 @@ import { policyCommand } from "./commands/policy.ts";
  * password) get one line and the usage, exit 2; an invalid config exits 1 with every issue. Only a
  * bug in Portcullis itself prints a stack.
  */
-const COMMANDS: readonly Command[] = [startCommand, checkConfigCommand, hashSecretCommand, hashPasswordCommand, methodsCommand, policyCommand, appCommand];
+const COMMANDS: readonly Command[] = [startCommand, checkConfigCommand, hashSecretCommand, hashPasswordCommand, methodsCommand, policyCommand, appCommand, vendorCommand];
 
 const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;
 

@@ -126,6 +126,20 @@ export const CLIENT_RULES: CrossFieldRule[] = [
         return issues;
       }),
   },
+  {
+    file: "clients",
+    needs: ["clients"],
+    description:
+      "A client with a `signing_key` registers no redirect URI that is a proper prefix of another of its redirect URIs: the MyVendor signature joins redirect_uri and login_hint without a separator, so such a pair would let characters move between them under one signature.",
+    check: ({ clients }) =>
+      forEachClient(clients.clients, (client, i) => {
+        if (client.signing_key === undefined) return [];
+        return client.redirect_uris.flatMap((uri, j): IssueDraft[] => {
+          const longer = client.redirect_uris.find((other) => other !== uri && other.startsWith(uri));
+          return longer === undefined ? [] : [{ file: "clients", at: ["clients", i, "redirect_uris", j], message: `is a prefix of the redirect URI "${longer}": a client with a signing_key cannot register both (docs/decisions.md, MyVendor)` }];
+        });
+      }),
+  },
 ];
 
 /** One URI: must parse as absolute and have no `#` (RFC 6749 §3.1.2 forbids fragments in redirect URIs). */

@@ -1,6 +1,7 @@
+import type { AnyStateMachine } from "xstate";
 import type { Provider } from "../provider.ts";
-import { enrollmentFlowId } from "../runtime/login-flows.ts";
-import { catalogMachines, type DrawableMachine } from "./machine-catalog.ts";
+import { DEFAULT_FLOW_ID, loginTypeFlowId } from "../runtime/login-flows.ts";
+import { catalogMachines, type DrawableMachine, type LoginFlowKind } from "./machine-catalog.ts";
 
 /**
  * The machines a running provider runs: its login flows (`provider.policy.flows`, the machines with the
@@ -8,9 +9,14 @@ import { catalogMachines, type DrawableMachine } from "./machine-catalog.ts";
  * per-method enrollment flows are one shape, drawn once as `enrollment`.
  */
 export function deploymentMachines(provider: Provider): DrawableMachine[] {
-  const enrollmentFlows = new Set([...provider.policy.methods.keys()].map(enrollmentFlowId));
+  const { flows } = provider.policy;
+  const loginFlows: [string, AnyStateMachine, LoginFlowKind][] = [[DEFAULT_FLOW_ID, flows.get(DEFAULT_FLOW_ID)!.machine, "login"]];
+  for (const name of Object.keys(provider.config.login.login_types ?? {})) {
+    const flow = flows.get(loginTypeFlowId(name));
+    if (flow?.kind === "two_factor" || flow?.kind === "second_factor") loginFlows.push([name, flow.machine, `login_${flow.kind}`]);
+  }
   return catalogMachines({
-    loginFlows: [...provider.policy.flows].filter(([id]) => !enrollmentFlows.has(id)).map(([id, flow]) => [id, flow.machine] as const),
+    loginFlows,
     plugins: [...provider.policy.methods].map(([id, method]) => [id, method.plugin] as const),
   });
 }

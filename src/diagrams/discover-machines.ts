@@ -41,11 +41,11 @@ export async function discoverMachines(options: DiscoveryOptions = {}): Promise<
     ids.map((id) => {
       const plugin = plugins.get(id);
       if (!plugin) throw new Error(`config/login.yaml: ${where} names "${id}", which no plugin folder provides`);
-      return { id, identifiesUser: plugin.identifiesUser, class: plugin.class };
+      return { id, identifiesUser: plugin.identifiesUser, class: plugin.class, enrollable: plugin.enrollment !== undefined };
     });
   const loginFlows: [string, AnyStateMachine, LoginFlowKind][] = [["default", createLoginFlow(flowMethods(login.default_flow.methods, "default_flow")), "login"]];
   for (const [name, type] of Object.entries(login.login_types)) {
-    if (isMethodFlowKind(type.flow)) loginFlows.push([name, createLoginTypeFlow(type.flow, flowMethods(type.methods ?? [], `login_types.${name}`)), `login_${type.flow}`]);
+    if (isMethodFlowKind(type.flow) && type.flow !== "single_factor") loginFlows.push([name, createLoginTypeFlow(type.flow, flowMethods(type.methods ?? [], `login_types.${name}`)), `login_${type.flow}`]);
   }
   return catalogMachines({ loginFlows, plugins });
 }

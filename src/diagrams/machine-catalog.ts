@@ -1,10 +1,11 @@
 import type { AnyStateMachine } from "xstate";
 import { createEnrollmentFlow } from "../../flows/enrollment.flow.ts";
 import { identifyUserMachine } from "../../flows/identify-user.machine.ts";
+import { channelChoiceFlow } from "../../flows/channel-choice.flow.ts";
 import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
 
 /** What a machine is, for its one-line description (`diagrams.kind.<kind>` in views/i18n). */
-export type DiagramKind = "login" | "login_two_factor" | "login_second_factor" | "identify" | "enrollment" | "method" | "method_enrollment";
+export type DiagramKind = "login" | "login_two_factor" | "login_second_factor" | "identify" | "channel_choice" | "enrollment" | "method" | "method_enrollment";
 
 /** The kind of login flow a diagram shows: the default (one factor) or a login type's. */
 export type LoginFlowKind = Extract<DiagramKind, `login${string}`>;
@@ -48,6 +49,7 @@ export function catalogMachines(sources: MachineSources): DrawableMachine[] {
     machines.push({ name: flowId === "default" ? "login" : `login-${nameSegment(flowId)}`, kind: kind ?? "login", subject: flowId, machine });
   }
   machines.push({ name: "identify-user", kind: "identify", subject: "", machine: identifyUserMachine });
+  machines.push({ name: "channel-choice", kind: "channel_choice", subject: "", machine: channelChoiceFlow });
   machines.push({ name: "enrollment", kind: "enrollment", subject: "", machine: createEnrollmentFlow(ENROLLMENT_PLACEHOLDER) });
   for (const [methodId, plugin] of sortedById(sources.plugins)) {
     const name = `method-${nameSegment(methodId)}`;

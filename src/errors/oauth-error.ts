@@ -59,17 +59,43 @@ export class OAuthError extends Error {
   }
 }
 
-export const invalidRequest = (description: string) => new OAuthError(400, "invalid_request", description);
-export const invalidScope = (description: string) => new OAuthError(400, "invalid_scope", description);
-export const invalidGrant = (description: string) => new OAuthError(400, "invalid_grant", description);
-export const unauthorizedClient = (description: string) => new OAuthError(400, "unauthorized_client", description);
-export const unsupportedGrantType = (description: string) => new OAuthError(400, "unsupported_grant_type", description);
-export const temporarilyUnavailable = (cause: unknown) =>
-  new OAuthError(503, "temporarily_unavailable", "the service is temporarily unavailable, try again later", { cause });
+/** The HTTP status each code answers with where it is not a redirect (the status says nothing in a redirect). */
+const STATUS: Record<OAuthErrorCode, number> = {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  unsupported_response_type: 400,
+  invalid_scope: 400,
+  access_denied: 403,
+  server_error: 500,
+  temporarily_unavailable: 503,
+  invalid_token: 401,
+  insufficient_scope: 403,
+  unsupported_token_type: 400,
+  login_required: 400,
+  interaction_required: 400,
+  consent_required: 400,
+  request_not_supported: 400,
+  request_uri_not_supported: 400,
+  registration_not_supported: 400,
+  not_found: 404,
+};
+
+/** The one factory: an error by its code, with the code's status. */
+export const oauthError = (error: OAuthErrorCode, description: string, options?: OAuthErrorOptions) => new OAuthError(STATUS[error], error, description, options);
+
+export const invalidRequest = (description: string) => oauthError("invalid_request", description);
+export const invalidScope = (description: string) => oauthError("invalid_scope", description);
+export const invalidGrant = (description: string) => oauthError("invalid_grant", description);
+export const unauthorizedClient = (description: string) => oauthError("unauthorized_client", description);
+export const unsupportedGrantType = (description: string) => oauthError("unsupported_grant_type", description);
+export const temporarilyUnavailable = (cause: unknown) => oauthError("temporarily_unavailable", "the service is temporarily unavailable, try again later", { cause });
 
 /** 401 invalid_client; RFC 6749 §5.2 requires WWW-Authenticate when the client tried HTTP Basic. */
 export function invalidClient(description: string, usedBasic: boolean): OAuthError {
-  return new OAuthError(401, "invalid_client", description, {
+  return oauthError("invalid_client", description, {
     headers: usedBasic ? { "WWW-Authenticate": 'Basic realm="portcullis", charset="UTF-8"' } : {},
   });
 }

@@ -41,7 +41,20 @@ export interface LoginPolicy {
   defaultMethods: readonly string[];
   /** Declared login types by lower-cased name. */
   loginTypes: ReadonlyMap<string, LoginType>;
+  /**
+   * The methods whose proof is the trusted app's signed assertion (the QR scan): the only ones that can
+   * carry app_gps and app_faceid. Absent: `qrcode`.
+   */
+  appMethods?: ReadonlySet<string>;
 }
+
+/** The method acr_values must_bfido runs: the trusted app's FIDO2 credential over a QR. */
+export const BFIDO_METHOD = "bfido";
+/** The method id an eID login records (amr `eid`): a session with it satisfies /eID/authorize. */
+export const EID_METHOD = "eid";
+const DEFAULT_APP_METHODS: ReadonlySet<string> = new Set(["qrcode"]);
+/** The methods that carry the trusted app's signed assertion. */
+export const appMethodsOf = (policy: LoginPolicy): ReadonlySet<string> => policy.appMethods ?? DEFAULT_APP_METHODS;
 
 /** The login type acr_values 2fa stands for (SPEC: "equal to login_type=2fa"). */
 export const TWO_FACTOR_TYPE = "2fa";

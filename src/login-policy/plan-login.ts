@@ -1,7 +1,7 @@
 import type { OAuthErrorCode } from "../errors/oauth-error.ts";
 import type { AcrRequirements } from "./acr-values.ts";
 import { firstRepeated, shown, splitMethodList } from "./method-list.ts";
-import { EID_TYPE, TWO_FACTOR_TYPE, type FlowKind, type LoginHintRule, type LoginPolicy, type LoginType, type MethodClass } from "./login-policy.ts";
+import { appMethodsOf, BFIDO_METHOD, EID_METHOD, EID_TYPE, TWO_FACTOR_TYPE, type FlowKind, type LoginHintRule, type LoginPolicy, type LoginType, type MethodClass } from "./login-policy.ts";
 
 /** What an authorize request asks of the login, once its protocol parameters are known to be well-formed. */
 export interface LoginRequest {
@@ -34,6 +34,8 @@ export interface LoginPlan {
   /** Classes the login must still pass (two_factor: both, minus what the session already has). */
   missingClasses: MethodClass[];
   sso: { use: boolean; create: boolean };
+  /** The browser's SSO session (the SessionFacts given) proves everything this plan asks: no login is needed. */
+  sessionSuffices: boolean;
   loginHint: LoginHintRule;
   /** The account a vendor login is for (`<client_id>:<account>`): also its sub. */
   vendorAccount?: string;
@@ -82,16 +84,22 @@ function buildPlan(policy: LoginPolicy, request: LoginRequest, session: SessionF
   const type = chooseLoginType(policy, request);
   const claims = { ...(acr.channel && { channel: acr.channel }), channelInfo: acr.channelInfo, gps: acr.gps, faceid: acr.faceid };
   const common = { mustBfido: acr.mustBfido, claims };
+  // GPS and face results come fresh from the trusted app's signed assertion: no session has them.
+  const needsApp = acr.gps || acr.faceid;
   if (type === undefined) {
     if (request.fa !== undefined) refuse("fa chooses methods for login_type 2FA or Mfa: name one, or use acr_values 2fa:<methods>");
-    return { flow: "single_factor", methods: [...policy.defaultMethods], missingClasses: [], sso: { use: true, create: true }, loginHint: "optional", checkSignature: false, repeatLoginTypeAtToken: false, enrollOnFirstUse: false, ...common };
+    const methods = acr.mustBfido ? bfidoMethods(policy) : appOnly(policy, policy.defaultMethods, needsApp, "all");
+    const sessionSuffices = session !== undefined && !needsApp && (!acr.mustBfido || session.methods.includes(BFIDO_METHOD));
+    return { flow: "single_factor", methods, missingClasses: [], sso: { use: true, create: true }, sessionSuffices, loginHint: "optional", checkSignature: false, repeatLoginTypeAtToken: false, enrollOnFirstUse: false, ...common };
   }
   checkScopes(type, request.scopes);
   const vendorAccount = checkLoginHint(type, request);
   if (type.signature && request.signature === undefined) refuse(`login_type ${type.name} needs the signature parameter`);
-  const offered = offeredMethods(policy, type, request);
-  const missingClasses = type.flow === "two_factor" ? classesMissing(policy, session?.methods ?? [], type.sso) : [];
+  const offered = appOnly(policy, offeredMethods(policy, type, request), needsApp, type.flow === "two_factor" ? "trusted" : "all");
+  const missingClasses = type.flow === "two_factor" ? classesMissing(policy, session?.methods ?? [], type.sso, offered) : [];
   const methods = type.flow === "two_factor" ? offered.filter((m) => missingClasses.includes(policy.methodClasses.get(m)!)) : offered;
+  const sessionProves = type.flow === "two_factor" ? missingClasses.length === 0 : type.flow === "eid" && (session?.methods.includes(EID_METHOD) ?? false);
+  const sessionSuffices = type.sso && session !== undefined && !needsApp && sessionProves;
   return {
     // Returned to redirect_uri as sent; /eID/authorize, where it may be omitted, returns the type's name.
     ...((request.loginType !== undefined || request.endpoint === "eid") && { loginType: request.loginType ?? type.name }),
@@ -99,6 +107,7 @@ function buildPlan(policy: LoginPolicy, request: LoginRequest, session: SessionF
     methods,
     missingClasses,
     sso: { use: type.sso, create: type.sso },
+    sessionSuffices,
     loginHint: type.loginHint,
     ...(vendorAccount !== undefined && { vendorAccount }),
     checkSignature: type.signature,
@@ -168,8 +177,29 @@ function splitMethods(fa: string): string[] {
   return methods;
 }
 
-/** Classes a two-factor login still needs; the session counts only where the type uses SSO. */
-function classesMissing(policy: LoginPolicy, sessionMethods: readonly string[], sso: boolean): MethodClass[] {
-  const have = new Set(sso ? sessionMethods.map((m) => policy.methodClasses.get(m)) : []);
+/**
+ * Classes a two-factor login still needs. The session counts only where the type uses SSO, and only
+ * with methods this request offers (2fa:<methods> names the acceptable ones).
+ */
+function classesMissing(policy: LoginPolicy, sessionMethods: readonly string[], sso: boolean, offered: readonly string[]): MethodClass[] {
+  const have = new Set(sso ? sessionMethods.filter((m) => offered.includes(m)).map((m) => policy.methodClasses.get(m)) : []);
   return CLASSES.filter((c) => !have.has(c));
+}
+
+/** must_bfido: the trusted app's FIDO2 method alone, when this server configures it. */
+function bfidoMethods(policy: LoginPolicy): string[] {
+  if (!policy.methodClasses.has(BFIDO_METHOD)) refuse("acr_values must_bfido is not served: this server configures no trusted-app FIDO2 method");
+  return [BFIDO_METHOD];
+}
+
+/**
+ * app_gps / app_faceid: only the trusted app's signed assertion carries them, so of the methods (of the
+ * trusted class, in a two-factor login) only the app's remain.
+ */
+function appOnly(policy: LoginPolicy, methods: readonly string[], needsApp: boolean, restricted: "all" | MethodClass): string[] {
+  if (!needsApp) return [...methods];
+  const app = appMethodsOf(policy);
+  const kept = methods.filter((m) => app.has(m) || (restricted !== "all" && policy.methodClasses.get(m) !== restricted));
+  if (!kept.some((m) => app.has(m))) refuse("acr_values app_gps and app_faceid need the trusted app, which none of the offered methods uses");
+  return kept;
 }

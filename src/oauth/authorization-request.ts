@@ -1,3 +1,5 @@
+import type { LoginPlan } from "../login-policy/plan-login.ts";
+
 /**
  * A validated authorization request (OIDC Core §3.1.2.1 plus the spec's extensions), as the authorize
  * endpoint hands it to the login flow and the code issuer. Plain data: it is stored with the interaction.
@@ -19,7 +21,10 @@ export interface AuthorizationRequest {
   /** The UI language asked for (`lang`, else ui_locales); resolved against Accept-Language at render time. */
   lang?: string;
   acrValues?: string[];
+  /** The login type as named (returned to redirect_uri with the code, repeated at the token endpoint where the type says so). */
   loginType?: string;
+  /** What the login must do and what the tokens carry (src/login-policy); absent in interactions stored before plans existed: the default flow. */
+  plan?: LoginPlan;
   /** The subject of a valid id_token_hint: prompt=none must keep this user. */
   hintSub?: string;
   /** Served in an iframe (/connect/iframe_authz): the response finishes in the top window. */
@@ -36,6 +41,8 @@ export interface Authentication {
   authTime: number;
   amr: string[];
   acr: string;
+  /** The factor methods passed, by id (a step-up compares them with what a request needs); absent in sessions from before. */
+  methods?: string[];
   /** What the methods reported beyond the user, by method id (e.g. face: { faceid }), for claims. */
   evidence?: Record<string, Record<string, unknown>>;
 }

@@ -23,6 +23,10 @@ export interface Client {
   /** What every grant issues this client as its access token. */
   readonly accessTokenFormat: AccessTokenFormat;
   readonly lifetimes: { accessToken: number; idToken: number; refreshToken: number; authorizationCode: number };
+  /** allowed_login_types lower-cased (login types match without regard to case); undefined: every declared type. */
+  readonly allowedLoginTypes: ReadonlySet<string> | undefined;
+  /** signing_key (resolved from its ${env:…}/${file:…} reference): the key of MyVendor signatures; none: no vendor login can pass. */
+  readonly vendorSigningKey: string | undefined;
   readonly config: ClientConfig;
 }
 
@@ -64,6 +68,8 @@ function toClient(c: ClientConfig, defaults: ProviderFile["lifetimes"]): Client 
       refreshToken: parseDuration(own.refresh_token ?? defaults.refresh_token),
       authorizationCode: parseDuration(own.authorization_code ?? defaults.authorization_code),
     },
+    allowedLoginTypes: c.allowed_login_types && new Set(c.allowed_login_types.map((name) => name.toLowerCase())),
+    vendorSigningKey: c.signing_key,
     config: c,
   };
 }

@@ -1,7 +1,7 @@
 import type { ClientRegistry } from "../oauth/client-registry.ts";
 import type { ScopeRegistry } from "../scopes/scope-registry.ts";
 import type { LoadedMethod } from "../runtime/loaded-methods.ts";
-import type { RunnableFlow } from "../runtime/login-flows.ts";
+import type { FlowCatalog } from "../runtime/login-flows.ts";
 import type { LoginPolicy } from "../login-policy/login-policy.ts";
 
 /**
@@ -16,8 +16,8 @@ export interface PolicySnapshot {
   readonly scopes: ScopeRegistry;
   /** The factor methods configured in login.yaml, bound to this provider. */
   readonly methods: ReadonlyMap<string, LoadedMethod>;
-  /** The login flows (default and one per login type) and the enrollment flows by id, plugins wired in. */
-  readonly flows: ReadonlyMap<string, RunnableFlow>;
+  /** The login flows (default, each login type's, those plans ask for) and the enrollment flows by id, plugins wired in. */
+  readonly flows: FlowCatalog;
   /** The login types and method classes planLogin reads. */
   readonly login: LoginPolicy;
 }

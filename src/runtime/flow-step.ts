@@ -1,5 +1,6 @@
 import { createActor, toPromise, type AnyActorRef, type AnyMachineSnapshot } from "xstate";
 import type { RunnableFlow } from "./login-flows.ts";
+import { methodOfActor } from "../../flows/first-use-enrollment.ts";
 
 /** The id every flow gives the invoke of its current factor method. */
 export const METHOD_ACTOR_ID = "method";
@@ -11,7 +12,7 @@ export interface FlowEvent {
 
 export interface StepResult {
   snapshot: AnyMachineSnapshot;
-  /** The method machine's snapshot when one is running. */
+  /** The method machine's snapshot when one is running (its login machine, or its enrollment machine in a first-use enrollment). */
   method?: { id: string; snapshot: AnyMachineSnapshot };
   /** What to store: taken after every invoked actor settled. */
   persisted: unknown;
@@ -34,7 +35,8 @@ export async function runFlowStep(flow: RunnableFlow, options: { input: unknown;
     const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
     if (snapshot.status === "error") throw snapshot.error;
     const child = snapshot.children[METHOD_ACTOR_ID] as AnyActorRef | undefined;
-    const method = child && typeof child.src === "string" ? { id: child.src, snapshot: child.getSnapshot() as AnyMachineSnapshot } : undefined;
+    // A method's enrollment machine run inside a login (first-use enrollment) counts as that method.
+    const method = child && typeof child.src === "string" ? { id: methodOfActor(child.src), snapshot: child.getSnapshot() as AnyMachineSnapshot } : undefined;
     return { snapshot, method, persisted: actor.getPersistedSnapshot() };
   } finally {
     actor.stop();

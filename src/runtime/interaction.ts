@@ -1,6 +1,8 @@
-import type { AuthorizationRequest } from "../oauth/authorization-request.ts";
+import type { Authentication, AuthorizationRequest } from "../oauth/authorization-request.ts";
+import type { OfferedChannel } from "../../flows/channel-choice.flow.ts";
 import type { Lang } from "../views/lang.ts";
 import type { AccountParams } from "../account/account-params.ts";
+import type { LoginFlowInput } from "../../flows/login-flow-setup.ts";
 
 /**
  * One run of a flow for a person at a browser: a login for an authorize request, a login to the account
@@ -8,7 +10,7 @@ import type { AccountParams } from "../account/account-params.ts";
  * finish. Bound to the browser that started it by a cookie (stored as a hash), and to its forms by a
  * CSRF token.
  */
-export type Interaction = LoginInteraction | AccountLoginInteraction | EnrollmentInteraction;
+export type Interaction = LoginInteraction | ChannelChoiceInteraction | AccountLoginInteraction | EnrollmentInteraction;
 
 interface InteractionBase {
   id: string;
@@ -30,6 +32,19 @@ export interface LoginInteraction extends InteractionBase {
   request: AuthorizationRequest;
   /** prompt=login over a live session: whom the page says is signed in. */
   signedInAs?: string;
+  /** What the flow starts from (absent in interactions stored before plans: the login_hint alone). */
+  flowInput?: LoginFlowInput;
+  /** A step-up: the methods the session had passed, which count with the flow's toward amr and acr. */
+  stepUpFrom?: string[];
+}
+
+/** req_chnl with several administered channels: the user picks one before the code is issued. */
+export interface ChannelChoiceInteraction extends InteractionBase {
+  kind: "channel";
+  request: AuthorizationRequest;
+  channels: OfferedChannel[];
+  /** The fresh login to complete with; absent: the browser's SSO session. */
+  login?: Authentication;
 }
 
 /** A login to the provider's own account page (no client): it ends in an SSO session and /account. */
@@ -51,6 +66,6 @@ export interface EnrollmentInteraction extends InteractionBase {
 }
 
 /** What the creator of an interaction provides; the store adds id, binding, CSRF token and expiry. */
-export type NewInteraction = NewOf<LoginInteraction> | NewOf<AccountLoginInteraction> | NewOf<EnrollmentInteraction>;
+export type NewInteraction = NewOf<LoginInteraction> | NewOf<ChannelChoiceInteraction> | NewOf<AccountLoginInteraction> | NewOf<EnrollmentInteraction>;
 
 type NewOf<T extends InteractionBase> = Omit<T, keyof InteractionBase | "flowId" | "flowHash"> & Pick<InteractionBase, "flowId" | "flowHash">;

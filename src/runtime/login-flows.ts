@@ -1,12 +1,22 @@
 import { createHash } from "node:crypto";
-import type { AnyStateMachine } from "xstate";
-import { createLoginFlow } from "../../flows/login.flow.ts";
+import { fromPromise, type AnyActorLogic, type AnyStateMachine } from "xstate";
 import { createEnrollmentFlow } from "../../flows/enrollment.flow.ts";
+import { CHANNEL_CHOICE_FLOW_ID, channelChoiceFlow } from "../../flows/channel-choice.flow.ts";
+import { createLoginTypeFlow, isMethodFlowKind, type MethodFlowKind } from "../../flows/login-type-flow.ts";
+import type { FlowMethod } from "../../flows/login-flow-setup.ts";
 import type { LoginFile } from "../config/types.generated.ts";
 import type { LoadedMethod } from "./loaded-methods.ts";
 import type { UserDirectory } from "../users/user-directory.ts";
+import type { Enrollments } from "../enrollments/enrollments.ts";
 import { IDENTIFY_USER } from "../../flows/identify-user.machine.ts";
+import { ENROLLED_METHODS, enrollmentActorId, type EnrolledMethodsInput } from "../../flows/first-use-enrollment.ts";
 import { identifyUserRunnable } from "./identify-user.ts";
+
+/** What the runtime's own steps in a login flow read: the directory (identify) and the enrollments (first use). */
+export interface FlowServices {
+  readonly users: Pick<UserDirectory, "findByUsername">;
+  readonly enrollments: Pick<Enrollments, "list">;
+}
 
 /** A flow ready to run: its machine with every method machine and actor provided, and its definition hash. */
 export interface RunnableFlow {
@@ -15,36 +25,121 @@ export interface RunnableFlow {
   hash: string;
   /** The methods the flow may invoke, by id (the runtime derives amr and acr from them, and finds their views). */
   methods: ReadonlyMap<string, LoadedMethod>;
+  /** A login flow's kind (absent for enrollment and channel choice). */
+  kind?: MethodFlowKind;
 }
+
+/** The id of a login type's flow over its declared methods. */
+export const loginTypeFlowId = (name: string) => `login_type.${name}`;
 
 /** The id of the flow that enrolls a method. */
 export const enrollmentFlowId = (methodId: string) => `enroll.${methodId}`;
+/** The id of the one-factor flow over login.yaml's default_flow methods. */
+export const DEFAULT_FLOW_ID = "default";
+/** The id of the flow of a kind over these methods, in this order: what a login plan runs. */
+export const planFlowId = (kind: MethodFlowKind, methods: readonly string[]) => `${kind}:${methods.join(",")}`;
+
+/** Flows built on demand for a login plan's method list (fa and acr_values choose and order them): at most this many are kept. */
+const MAX_PLANNED_FLOWS = 256;
 
 /**
- * Builds the runnable flows: the login flows named in login.yaml, and one enrollment flow per method
- * that can be enrolled. This is where the runtime wires plugins in: a flow invokes a method by id;
- * here that id is bound to the plugin's machine, whose actors the plugin supplies for this provider.
+ * The runnable flows of one policy snapshot: the default login flow, each login type's flow over its
+ * declared methods, one enrollment flow per method that can be enrolled, and — built on first use and
+ * kept — the flow of each method list a login plan asks for. A flow id names its kind and methods, so
+ * every node builds the same machine (and hash) for the same id, whoever started the interaction.
  */
-export function buildFlows(provider: { readonly users: Pick<UserDirectory, "findByUsername"> }, login: LoginFile, methods: ReadonlyMap<string, LoadedMethod>): Map<string, RunnableFlow> {
-  const flows = new Map<string, RunnableFlow>();
-  const builtIn = { [IDENTIFY_USER]: identifyUserRunnable(provider) };
-  const defaultMethods = new Map(login.default_flow.methods.map((id) => [id, methods.get(id)!]));
-  const flowMethods = [...defaultMethods].map(([id, m]) => ({ id, identifiesUser: m.plugin.identifiesUser }));
-  flows.set("default", runnable("default", createLoginFlow(flowMethods), defaultMethods, (m) => m.plugin.machine, builtIn));
-  for (const [id, method] of methods) {
-    if (!method.plugin.enrollment) continue;
-    const flowId = enrollmentFlowId(id);
-    flows.set(flowId, runnable(flowId, createEnrollmentFlow(id), new Map([[id, method]]), (m) => m.plugin.enrollment!));
+export class FlowCatalog {
+  private readonly named = new Map<string, RunnableFlow>();
+  private readonly planned = new Map<string, RunnableFlow>();
+
+  constructor(
+    private readonly services: FlowServices,
+    login: LoginFile,
+    private readonly methods: ReadonlyMap<string, LoadedMethod>,
+  ) {
+    this.named.set(DEFAULT_FLOW_ID, this.build(DEFAULT_FLOW_ID, "single_factor", login.default_flow.methods));
+    this.named.set(CHANNEL_CHOICE_FLOW_ID, runnable(CHANNEL_CHOICE_FLOW_ID, channelChoiceFlow, new Map(), (m) => m.plugin.machine));
+    for (const [name, type] of Object.entries(login.login_types ?? {})) {
+      if (isMethodFlowKind(type.flow)) this.named.set(loginTypeFlowId(name), this.build(loginTypeFlowId(name), type.flow, type.methods ?? []));
+    }
+    for (const [id, method] of methods) {
+      if (!method.plugin.enrollment) continue;
+      const flowId = enrollmentFlowId(id);
+      this.named.set(flowId, runnable(flowId, createEnrollmentFlow(id), new Map([[id, method]]), (m) => m.plugin.enrollment!));
+    }
   }
-  return flows;
+
+  /** The flow by id, building a planned one on demand; undefined for an id this configuration cannot run. */
+  get(id: string): RunnableFlow | undefined {
+    const known = this.named.get(id) ?? this.planned.get(id);
+    if (known) return known;
+    const [kind, list] = splitOnce(id);
+    if (list === undefined || !isMethodFlowKind(kind)) return undefined;
+    const methods = list.split(",");
+    if (methods.some((m) => !this.methods.has(m))) return undefined;
+    try {
+      return this.remember(this.build(id, kind, methods));
+    } catch {
+      return undefined; // e.g. a two-factor list without a method of each class: no such flow
+    }
+  }
+
+  /** The flow a login plan runs: the default flow when the plan offers exactly its methods. */
+  forPlan(kind: MethodFlowKind, methods: readonly string[]): RunnableFlow | undefined {
+    const fallback = this.named.get(DEFAULT_FLOW_ID)!;
+    if (kind === "single_factor" && sameList(methods, [...fallback.methods.keys()])) return fallback;
+    return this.get(planFlowId(kind, methods));
+  }
+
+  /** The declared flows (default, login types, enrollments), for diagrams: not the ones built on demand. */
+  [Symbol.iterator](): IterableIterator<[string, RunnableFlow]> {
+    return this.named.entries();
+  }
+
+  private build(id: string, kind: MethodFlowKind, methodIds: readonly string[]): RunnableFlow {
+    const methods = new Map(methodIds.map((m) => [m, this.methods.get(m)!]));
+    return { ...runnable(id, createLoginTypeFlow(kind, toFlowMethods(methods)), methods, (m) => m.plugin.machine, loginBuiltIns(this.services, methods)), kind };
+  }
+
+  private remember(flow: RunnableFlow): RunnableFlow {
+    if (this.planned.size >= MAX_PLANNED_FLOWS) this.planned.delete(this.planned.keys().next().value!);
+    this.planned.set(flow.id, flow);
+    return flow;
+  }
 }
 
-function runnable(
+function splitOnce(id: string): [string, string | undefined] {
+  const at = id.indexOf(":");
+  return at < 0 ? [id, undefined] : [id.slice(0, at), id.slice(at + 1)];
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** The methods as a flow sees them (flows/login-flow-setup.ts FlowMethod), in their order. */
+export function toFlowMethods(methods: ReadonlyMap<string, LoadedMethod>): FlowMethod[] {
+  return [...methods].map(([id, m]) => ({ id, identifiesUser: m.plugin.identifiesUser, class: m.plugin.class, enrollable: m.plugin.enrollment !== undefined }));
+}
+
+/**
+ * What a login flow over `methods` invokes besides their login machines: the identify step, the
+ * enrolled-methods check and each enrollable method's enrollment machine under its own actor id
+ * (flows/first-use-enrollment.ts: a second-factor flow enrolls on first use).
+ */
+export function loginBuiltIns(services: FlowServices, methods: ReadonlyMap<string, LoadedMethod>): Record<string, AnyActorLogic> {
+  const enrollments = [...methods].flatMap(([id, m]) => (m.plugin.enrollment ? [[enrollmentActorId(id), m.plugin.enrollment.provide({ actors: m.actors })] as const] : []));
+  return {
+    [IDENTIFY_USER]: identifyUserRunnable(services),
+    [ENROLLED_METHODS]: fromPromise<string[], EnrolledMethodsInput>(async ({ input }) => (await services.enrollments.list(input.sub, input.methods)).map((e) => e.method)),
+    ...Object.fromEntries(enrollments),
+  };
+}
+
+export function runnable(
   id: string,
   flow: AnyStateMachine,
   methods: ReadonlyMap<string, LoadedMethod>,
   machineOf: (m: LoadedMethod) => AnyStateMachine,
-  builtIn: Record<string, AnyStateMachine> = {},
+  builtIn: Record<string, AnyActorLogic> = {},
 ): RunnableFlow {
   const actors = { ...builtIn, ...Object.fromEntries([...methods].map(([methodId, method]) => [methodId, machineOf(method).provide({ actors: method.actors })])) };
   const hash = createHash("sha256").update(describe(flow));
@@ -53,7 +148,7 @@ function runnable(
   return { id, machine: flow.provide({ actors }), hash: hash.digest("base64url").slice(0, 22), methods };
 }
 
-/** A stable text of a machine's structure: states, transitions, invokes, guards by name (functions drop out). */
-function describe(machine: AnyStateMachine): string {
-  return JSON.stringify(machine.definition);
+/** A stable text of a machine's structure: states, transitions, invokes, guards by name (functions drop out); a promise actor has none. */
+function describe(logic: AnyActorLogic): string {
+  return JSON.stringify((logic as Partial<AnyStateMachine>).definition ?? null);
 }

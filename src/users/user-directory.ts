@@ -2,7 +2,7 @@ import type { UsersFile } from "../config/types.generated.ts";
 
 export type UserRecord = UsersFile["users"][number];
 
-/** Accounts that are not employees but may hold sessions and tokens: eID accounts (src/eid/eid-accounts.ts). */
+/** Accounts that are not employees but may hold sessions and tokens: eID accounts (src/eid/eid-accounts.ts), vendor accounts (vendor-accounts.ts). */
 export interface ExternalAccounts {
   owns(sub: string): boolean;
 }
@@ -11,11 +11,13 @@ export interface ExternalAccounts {
 export class UserDirectory {
   private readonly byUsername = new Map<string, UserRecord>();
   private readonly bySub = new Map<string, UserRecord>();
+  private readonly external: readonly ExternalAccounts[];
 
   constructor(
     file: UsersFile,
-    private readonly external?: ExternalAccounts,
+    ...external: ExternalAccounts[]
   ) {
+    this.external = external;
     for (const u of file.users) {
       this.byUsername.set(u.username.toLowerCase(), u);
       this.bySub.set(u.sub, u);
@@ -33,12 +35,13 @@ export class UserDirectory {
   /**
    * Whether `sub` names a user who may still sign in: sessions, codes and refresh tokens of anyone else
    * are dead. An eID account (a declared upstream's sub prefix, which no employee number carries) is
-   * active while its upstream is declared: the upstream, not this directory, decides who may log in.
+   * active while its upstream is declared: the upstream, not this directory, decides who may log in;
+   * a vendor account (`<client_id>:<account>`) while its client may make vendor logins.
    */
   isActive(sub: string): boolean {
     const user = this.bySub.get(sub);
     if (user !== undefined) return !user.disabled;
-    return this.external?.owns(sub) ?? false;
+    return this.external.some((accounts) => accounts.owns(sub));
   }
 
   /** The user's userinfo claims limited to `names`; `sub` is always the employee number. */

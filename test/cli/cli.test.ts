@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../src/crypto/password-hash.ts";
 import { verifySecret } from "../../src/crypto/secret-hash.ts";
 import { portcullis } from "../support/run-cli.ts";
-import { DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "../config/temp-config-dir.ts";
+import { DEMO_CLIENTS_ANY_LOGIN_TYPE, DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "../config/temp-config-dir.ts";
 
 afterAll(removeTempConfigDirs);
 
@@ -28,7 +28,8 @@ describe("portcullis CLI", () => {
 
   it("check-config checks each factor plugin's own settings", async () => {
     const pin = new URL("../plugins/pin", import.meta.url).pathname;
-    const dir = await tempConfigDir({ "login.yaml": `methods:\n  password: {}\n  pin: { from: ${pin}, pepper: short }\ndefault_flow:\n  methods: [password]\n` });
+    // No login types here: the demo clients may then name none either.
+    const dir = await tempConfigDir({ "login.yaml": `methods:\n  password: {}\n  pin: { from: ${pin}, pepper: short }\ndefault_flow:\n  methods: [password]\n`, "clients.yaml": DEMO_CLIENTS_ANY_LOGIN_TYPE });
     const result = await portcullis(["check-config", "--config", dir]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("login.yaml methods.pin.pepper: must NOT have fewer than 8 characters");

@@ -82,7 +82,7 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
 
     const bad = await explain(authorize({ login_type: "MyVendor", login_hint: loginHint, signature: vendorSignature(REDIRECT, loginHint, "another-key-0123456789") }), "--json");
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.stdout)).toEqual({ accepted: false, error: "invalid_request", description: "signature is not valid for this redirect_uri and login_hint", shownAs: "redirect", redirectUri: REDIRECT, responseMode: "query", state: "s1" });
+    expect(JSON.parse(bad.stdout)).toEqual({ accepted: false, error: "invalid_request", description: "signature does not match redirect_uri and login_hint for this client", shownAs: "redirect", redirectUri: REDIRECT, responseMode: "query", state: "s1" });
 
     const scope = await explain(authorize({ login_type: "MyVendor", login_hint: loginHint, scope: "openid profile email", signature: vendorSignature(REDIRECT, loginHint, SIGNING_KEY) }));
     expect(scope.code).toBe(1);

@@ -36,6 +36,24 @@ describe("client rules", () => {
     ).toEqual(["clients.yaml:2:5 clients[0].redirect_uris: the authorization_code grant needs at least one redirect URI"]);
   });
 
+  it("refuses redirect URIs of a signing client where one is a prefix of another (a MyVendor signature could not tell them apart)", async () => {
+    const client = (key: string[]) => [
+      "  - client_id: vendor",
+      "    type: confidential",
+      `    client_secret_hash: ${SECRET}`,
+      "    grant_types: [authorization_code]",
+      "    redirect_uris: [https://vendor.example/cb, https://vendor.example/cbv, https://vendor.example/other]",
+      "    allowed_scopes: [openid]",
+      ...key,
+    ];
+    const key = { "vendor-key": "vendor-signing-key-0123456789\n" };
+    expect(await issues({ ...key, "clients.yaml": yaml("clients:", ...client(["    signing_key: ${file:vendor-key}"])) })).toEqual([
+      'clients.yaml:6:21 clients[0].redirect_uris[0]: is a prefix of the redirect URI "https://vendor.example/cbv": a client with a signing_key cannot register both (docs/decisions.md, MyVendor)',
+    ]);
+    // Without a signing key nothing is signed: the same URIs are fine.
+    await expect(loadConfig(await tempConfigDir({ "clients.yaml": yaml("clients:", ...client([])) }), {})).resolves.toBeDefined();
+  });
+
   it("rejects a fragment in a post-logout redirect URI", async () => {
     const lines = await issues({
       "clients.yaml": yaml("clients:", "  - client_id: web", "    type: confidential", `    client_secret_hash: ${SECRET}`, "    grant_types: [authorization_code]",

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors/config-error.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
-import { DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
+import { DEMO_CLIENTS_ANY_LOGIN_TYPE, DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
 
 afterAll(removeTempConfigDirs);
 
@@ -20,7 +20,7 @@ function loginYaml(types: string, upstreams: string): string {
 }
 
 async function load(login: string, env: NodeJS.ProcessEnv = { EID_SECRET: "s3cret-from-env" }) {
-  return loadConfig(await tempConfigDir({ "login.yaml": login }), env);
+  return loadConfig(await tempConfigDir({ "login.yaml": login, "clients.yaml": DEMO_CLIENTS_ANY_LOGIN_TYPE }), env);
 }
 
 async function issues(login: string): Promise<string[]> {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors/config-error.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
-import { DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
+import { DEMO_CLIENTS_ANY_LOGIN_TYPE, DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
 
 afterAll(removeTempConfigDirs);
 
@@ -11,7 +11,7 @@ const demoLogin = readFileSync(join(DEMO_CONFIG_DIR, "login.yaml"), "utf8").repl
 
 async function issues(files: Record<string, string>): Promise<string[]> {
   try {
-    await loadConfig(await tempConfigDir(files));
+    await loadConfig(await tempConfigDir({ "clients.yaml": DEMO_CLIENTS_ANY_LOGIN_TYPE, ...files }));
     return [];
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -41,7 +41,7 @@ describe("login type rules", () => {
 
   it("refuses a client allowed a login type nobody declared", async () => {
     const login = `${demoLogin}login_types:\n  Mfa: { flow: second_factor, methods: [totp] }\n`;
-    const clients = readFileSync(join(DEMO_CONFIG_DIR, "clients.yaml"), "utf8").replace(/(\n  - client_id: demo-web\n)/, "$1    allowed_login_types: [mfa, Teleport]\n");
+    const clients = DEMO_CLIENTS_ANY_LOGIN_TYPE.replace(/(\n  - client_id: demo-web\n)/, "$1    allowed_login_types: [mfa, Teleport]\n");
     expect(await issues({ "login.yaml": login, "clients.yaml": clients })).toEqual([expect.stringMatching(/^clients\.yaml:\d+ login type "Teleport" is not declared under login_types in login\.yaml$/)]);
   });
 });

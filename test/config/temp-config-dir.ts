@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +9,12 @@ import { loadConfig } from "../../src/config/load-config.ts";
 
 /** The demo configuration shipped in config/. */
 export const DEMO_CONFIG_DIR = fileURLToPath(new URL("../../config/", import.meta.url));
+
+/**
+ * The demo's clients.yaml without `allowed_login_types`: for tests that replace the demo's login types
+ * (demo-vendor names MyVendor, which their login.yaml does not declare).
+ */
+export const DEMO_CLIENTS_ANY_LOGIN_TYPE = readFileSync(join(DEMO_CONFIG_DIR, "clients.yaml"), "utf8").replace(/^ +allowed_login_types: .*\n/gm, "");
 
 const created: string[] = [];
 

@@ -21,6 +21,7 @@ describe("catalogMachines", () => {
       ["login", "login", "default"],
       ["login-strict", "login", "strict"],
       ["identify-user", "identify", ""],
+      ["channel-choice", "channel_choice", ""],
       ["enrollment", "enrollment", ""],
       ["method-my-method", "method", "My_Method"],
       ["method-my-method-enrollment", "method_enrollment", "My_Method"],
@@ -50,7 +51,7 @@ describe("discoverMachines", () => {
     // test/plugins holds one plugin folder (pin) that the config does not even mention among its methods.
     const configDir = configWith("methods:\n  pin: {}\ndefault_flow:\n  methods: [pin]\n");
     const list = await discoverMachines({ methodsDir: TEST_PLUGINS, configDir });
-    expect(list.map((m) => m.name)).toEqual(["login", "identify-user", "enrollment", "method-pin", "method-pin-enrollment"]);
+    expect(list.map((m) => m.name)).toEqual(["login", "identify-user", "channel-choice", "enrollment", "method-pin", "method-pin-enrollment"]);
     // pin verifies a known user: the login flow identifies the user first.
     expect(Object.keys(list[0]!.machine.root.states.signingIn!.states.pin!.states)).toEqual(["identifying", "verifying"]);
   });
@@ -61,7 +62,7 @@ describe("discoverMachines", () => {
     try {
       const configDir = configWith(`methods:\n  pin:\n    from: ${join(TEST_PLUGINS, "pin")}\ndefault_flow:\n  methods: [pin]\n`);
       const list = await discoverMachines({ methodsDir, configDir });
-      expect(list.map((m) => m.name)).toEqual(["login", "identify-user", "enrollment", "method-pin", "method-pin-enrollment"]);
+      expect(list.map((m) => m.name)).toEqual(["login", "identify-user", "channel-choice", "enrollment", "method-pin", "method-pin-enrollment"]);
     } finally {
       rmSync(methodsDir, { recursive: true, force: true });
     }

@@ -39,7 +39,7 @@ describe("the machine list", () => {
     const names = discovered.map((m) => m.name);
     const builtIn = names.indexOf("identify-user");
     expect(names[0]).toBe("login");
-    expect(names.slice(builtIn, builtIn + 2)).toEqual(["identify-user", "enrollment"]);
+    expect(names.slice(builtIn, builtIn + 3)).toEqual(["identify-user", "channel-choice", "enrollment"]);
     expect(names.slice(1, builtIn).every((name) => name.startsWith("login-"))).toBe(true);
     expect(names).toContain("method-password");
     // Every login type of the demo's login.yaml that runs methods has its flow drawn and path-tested.

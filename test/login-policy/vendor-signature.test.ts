@@ -72,4 +72,20 @@ describe("MyVendor signature", () => {
       { numRuns: 1000 },
     );
   });
+
+  it("property: where no registered URI is a prefix of another (the config rule for signing clients), a shift always lands on an unregistered redirect_uri", () => {
+    // Distinct path segments without "/" and a common "/cb" end: no URI is a prefix of another (checked, too).
+    const prefixFree = fc.uniqueArray(fc.stringMatching(/^[a-z0-9._~-]{1,12}$/), { minLength: 1, maxLength: 5 }).map((segments) => segments.map((segment) => `https://vendor.example/${segment}/cb`));
+    fc.assert(
+      fc.property(prefixFree, fc.nat(), fc.string({ minLength: 1, maxLength: 24 }), fc.integer({ min: -60, max: 60 }).filter((shift) => shift !== 0), (uris, pick, acct, shift) => {
+        fc.pre(uris.every((u) => uris.every((v) => u === v || !v.startsWith(u))));
+        const uri = uris[pick % uris.length]!;
+        const joined = uri + `${CLIENT}:${acct}`;
+        const cut = uri.length + shift;
+        fc.pre(cut > 0 && cut < joined.length);
+        expect(uris.includes(joined.slice(0, cut))).toBe(false);
+      }),
+      { numRuns: 1000 },
+    );
+  });
 });

@@ -2,19 +2,21 @@ import { ConfigError } from "../../errors/config-error.ts";
 import { StoreUnavailableError } from "../../stores/store-unavailable-error.ts";
 import type { Provider } from "../../provider.ts";
 import { CliError } from "../support/cli-error.ts";
+import { accountSub } from "../support/account-sub.ts";
 import type { Command } from "../support/command.ts";
 import { printConfigError } from "../support/print-config-error.ts";
 import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
 import { storeOpenError } from "../support/store-open-error.ts";
 
-const USAGE = "methods list USER | methods reset USER [METHOD] | methods enroll USER METHOD [KEY=VALUE ...]";
+const USAGE = "methods list USER | methods reset USER [METHOD] | methods enroll USER METHOD [KEY=VALUE ...] (USER: a user name, or <client_id>:<account> for a vendor account)";
 
 /**
  * `portcullis methods ...`: an operator's view of a user's factor methods, in the store the config
  * names. list shows what the user enrolled; reset removes one enrollment or all (a lost phone, a
  * new TOTP app); enroll records one for the user through the method's plugin (e.g. a TOTP secret to
- * hand over). With the embedded store the provider must be stopped first (one process owns the
+ * hand over). USER is an employee's user name or a vendor account `<client_id>:<account>` (MyVendor:
+ * an operator enrolls its TOTP and hands the otpauth URI to the vendor). With the embedded store the provider must be stopped first (one process owns the
  * data directory); with Redis or PostgreSQL it runs alongside.
  */
 export const methodsCommand: Command = {
@@ -29,11 +31,10 @@ export const methodsCommand: Command = {
     const provider = await openProvider(configDir, stderr);
     if (!provider) return 1;
     try {
-      const user = provider.users.findByUsername(username);
-      if (!user) throw new CliError(`no user "${username}" in users.yaml`);
+      const sub = accountSub(provider, username);
       const enrollable = [...provider.policy.methods].filter(([, m]) => m.plugin.enrollment || m.plugin.enrollByOperator).map(([id]) => id);
       if (action === "list") {
-        const enrolled = new Map((await provider.enrollments.list(user.sub, enrollable)).map((e) => [e.method, e]));
+        const enrolled = new Map((await provider.enrollments.list(sub, enrollable)).map((e) => [e.method, e]));
         for (const id of enrollable) {
           const e = enrolled.get(id);
           stdout.write(`${id.padEnd(10)} ${e ? `enrolled ${new Date(e.createdAt).toISOString()}, changed ${new Date(e.updatedAt).toISOString()}` : "-"}\n`);
@@ -43,9 +44,9 @@ export const methodsCommand: Command = {
       if (action === "reset") {
         const targets = method ? [checkedMethod(method, enrollable)] : enrollable;
         for (const id of targets) {
-          const removed = await provider.enrollments.remove(id, user.sub);
+          const removed = await provider.enrollments.remove(id, sub);
           stdout.write(`${id}: ${removed ? "removed" : "was not enrolled"}\n`);
-          if (removed) provider.logger.info({ event: "method_reset", sub: user.sub, method: id }, "factor method reset by an operator");
+          if (removed) provider.logger.info({ event: "method_reset", sub, method: id }, "factor method reset by an operator");
         }
         return 0;
       }
@@ -54,12 +55,12 @@ export const methodsCommand: Command = {
       if (!loaded.plugin.enrollByOperator) throw new CliError(`${id} is enrolled by its user on the account page (/account), not by an operator`);
       const options = Object.fromEntries(pairs.map(parsePair));
       try {
-        stdout.write(`${await loaded.plugin.enrollByOperator(loaded.context, user.sub, options)}\n`);
+        stdout.write(`${await loaded.plugin.enrollByOperator(loaded.context, sub, options)}\n`);
       } catch (error) {
         if (error instanceof StoreUnavailableError) throw error;
         throw new CliError(`${id}: ${(error as Error).message}`);
       }
-      provider.logger.info({ event: "method_enrolled_by_operator", sub: user.sub, method: id }, "factor method enrolled by an operator");
+      provider.logger.info({ event: "method_enrolled_by_operator", sub, method: id }, "factor method enrolled by an operator");
       return 0;
     } finally {
       await provider.close();

@@ -1,11 +1,10 @@
 import { OAuthError, type OAuthErrorCode } from "../../errors/oauth-error.ts";
 import { checkAuthorizeRequest, checkClientAndRedirect, stateToReturn, type RawAuthorizeParams } from "../../http/authorize/authorize-params.ts";
-import { parseAcrValues } from "../../login-policy/acr-values.ts";
 import type { LoginPolicy, MethodClass } from "../../login-policy/login-policy.ts";
-import { planLogin, type LoginPlan, type LoginRequest } from "../../login-policy/plan-login.ts";
-import { isVendorSignatureValid } from "../../login-policy/vendor-signature.ts";
+import type { LoginPlan, LoginRequest } from "../../login-policy/plan-login.ts";
+import { planAuthorization } from "../../http/authorize/login-plan-step.ts";
 import type { ResponseMode } from "../../oauth/authorization-request.ts";
-import type { Client, ClientRegistry } from "../../oauth/client-registry.ts";
+import type { ClientRegistry } from "../../oauth/client-registry.ts";
 import { tokenClaimsOf, type TokenClaims } from "./token-claims-of.ts";
 
 /** What the what-if reads: what the server's policy snapshot holds, built from the same files. */
@@ -63,77 +62,47 @@ export interface Refused {
 export type Explanation = Accepted | Refused;
 
 /**
- * What the server would do with one authorize request, before any user is involved: the same checks
- * in the same order (client and redirect_uri, the protocol parameters, acr_values, the login plan, the
- * MyVendor signature), each by the function the server runs, and the plan they lead to.
+ * What the server would do with one authorize request, before any user is involved: the server's own
+ * steps in the server's order — checkClientAndRedirect, checkAuthorizeRequest, planAuthorization
+ * (acr_values, the login plan, the MyVendor signature) — and the plan they lead to. No session: what a
+ * session changes (step-up, prompt=none) is said in words by the formatter.
  */
 export function explainAuthorizeRequest(policy: ExplainPolicy, raw: RawAuthorizeParams, variant: AuthorizeVariant): Explanation {
   let trusted: ReturnType<typeof checkClientAndRedirect>;
   try {
-    trusted = checkClientAndRedirect({ policy }, raw);
+    trusted = checkClientAndRedirect(policy, raw);
   } catch (error) {
     if (error instanceof OAuthError) return { accepted: false, error: error.error, description: error.description, shownAs: "page" };
     throw error;
   }
   const { client, redirectUri, responseMode } = trusted;
-  const refuse = (error: OAuthErrorCode, description: string): Refused => ({ accepted: false, error, description, shownAs: "redirect", redirectUri, responseMode, ...(stateToReturn(raw) !== undefined && { state: stateToReturn(raw) }) });
   let request;
+  let plan: LoginPlan;
   try {
-    request = checkAuthorizeRequest(client, protocolParams(raw), { redirectUri, responseMode, framed: variant.framed, forcePrompt: variant.forcePrompt });
+    request = checkAuthorizeRequest(client, raw, { redirectUri, responseMode, framed: variant.framed, forcePrompt: variant.forcePrompt });
+    plan = planAuthorization(policy.login, client, raw, request, variant.endpoint);
   } catch (error) {
-    if (error instanceof OAuthError) return refuse(error.error, error.description);
-    throw error;
+    if (!(error instanceof OAuthError)) throw error;
+    const state = stateToReturn(raw);
+    return { accepted: false, error: error.error, description: error.description, shownAs: "redirect", redirectUri, responseMode, ...(state !== undefined && { state }) };
   }
-  const get = (name: string) => raw.values.get(name);
-  const acr = parseAcrValues(get("acr_values"));
-  if (!acr.ok) return refuse("invalid_request", acr.description);
-  const loginRequest: LoginRequest = {
-    endpoint: variant.endpoint,
-    clientId: client.id,
-    ...(client.config.allowed_login_types && { allowedLoginTypes: new Set(client.config.allowed_login_types.map((t) => t.toLowerCase())) }),
-    ...optional("loginType", get("login_type")),
-    ...optional("fa", get("fa")),
-    acr: acr.requirements,
-    ...optional("loginHint", request.loginHint),
-    scopes: request.scopes,
-    ...optional("signature", get("signature")),
-  };
-  const planned = planLogin(policy.login, loginRequest);
-  if (!planned.ok) return refuse(planned.error, planned.description);
-  const { plan } = planned;
   const checks = ["client_id and redirect_uri: registered (an error before this point is a page, never a redirect)"];
-  if (plan.checkSignature) {
-    const problem = signatureProblem(client, redirectUri, request.loginHint!, get("signature")!);
-    if (problem !== undefined) return refuse("invalid_request", problem);
-    checks.push("signature: valid (SHA-1 of redirect_uri + login_hint + the client's signing key, compared in constant time)");
-  }
+  if (plan.checkSignature) checks.push("signature: valid (SHA-1 of redirect_uri + login_hint + the client's signing key, compared in constant time)");
   if (plan.loginHint === "vendor") checks.push(`login_hint: names this client's account ${plan.vendorAccount}`);
   if (plan.loginHint === "required") checks.push("login_hint: present (it names the user the second factor verifies)");
   const upstream = plan.loginType === undefined ? undefined : policy.login.loginTypes.get(plan.loginType.toLowerCase())?.upstream;
   const methods = plan.methods.map((id) => ({ id, class: policy.login.methodClasses.get(id)!, amr: policy.amr.get(id) ?? id }));
-  return { accepted: true, clientId: client.id, redirectUri, responseMode, plan, methods, checks, tokens: tokenClaimsOf(plan, methods), prompt: request.prompt, ...optional("upstream", upstream), ...optional("loginHint", request.loginHint) };
-}
-
-/**
- * The parameters the server's protocol check reads. SEAM: checkAuthorizeRequest still refuses
- * login_type and the spec's acr_values until the login plan is wired into /connect/authorize; here
- * they go to parseAcrValues and planLogin instead, as they will there. Once the server's check
- * accepts them, pass `raw` as it is and delete this.
- */
-function protocolParams(raw: RawAuthorizeParams): RawAuthorizeParams {
-  const values = new Map(raw.values);
-  values.delete("login_type");
-  values.delete("acr_values");
-  return { values, repeated: raw.repeated };
-}
-
-/** Why the MyVendor signature is refused, if it is. */
-function signatureProblem(client: Client, redirectUri: string, loginHint: string, signature: string): string | undefined {
-  const key = client.config.signing_key;
-  if (key === undefined) return "this client has no signing key, so its signature cannot be checked";
-  return isVendorSignatureValid(signature, redirectUri, loginHint, key) ? undefined : "signature is not valid for this redirect_uri and login_hint";
-}
-
-function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+  return {
+    accepted: true,
+    clientId: client.id,
+    redirectUri,
+    responseMode,
+    plan,
+    methods,
+    checks,
+    tokens: tokenClaimsOf(plan, methods),
+    prompt: request.prompt,
+    ...(upstream !== undefined && { upstream }),
+    ...(request.loginHint !== undefined && { loginHint: request.loginHint }),
+  };
 }

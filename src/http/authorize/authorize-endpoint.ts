@@ -1,12 +1,11 @@
 import type { Provider } from "../../provider.ts";
 import type { Client } from "../../oauth/client-registry.ts";
-import { OAuthError } from "../../errors/oauth-error.ts";
+import { OAuthError, oauthError } from "../../errors/oauth-error.ts";
 import type { AuthorizationRequest, ResponseMode } from "../../oauth/authorization-request.ts";
 import type { SsoSession } from "../../sessions/sso-sessions.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import { signOut } from "../../sessions/sign-out.ts";
 import { clientAddress } from "../../security/client-address.ts";
-import { redirectToInteraction } from "./interaction-cookie.ts";
 import { toOAuthError } from "../../http-kit/write-error.ts";
 import { IdTokenHintVerifier } from "../../oauth/id-token-hint.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
@@ -19,9 +18,14 @@ import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { completeAuthorization } from "./complete-authorization.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 import { silentLogin } from "./silent-login.ts";
+import { planAuthorization } from "./login-plan-step.ts";
+import { loginNeed, startLogin, type LoginNeed } from "./start-login.ts";
+import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
 
 interface AuthorizeContext {
   ex: Exchange;
+  /** The policy this request runs on, read once: a reload in between changes nothing for it. */
+  policy: PolicySnapshot;
   /** Served at /connect/iframe_authz: even errors leave the iframe. */
   framed: boolean;
   raw?: RawAuthorizeParams;
@@ -31,6 +35,8 @@ interface AuthorizeContext {
   request?: AuthorizationRequest;
   sessionCookie?: string;
   session?: SsoSession;
+  /** Why the user must log in, and whether the session's user only steps up. */
+  need?: LoginNeed;
 }
 
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
@@ -57,7 +63,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     },
     // The client and its exact redirect_uri: until both are trusted, errors are a page, not a redirect.
     (ctx) => {
-      const { client, redirectUri, responseMode } = checkClientAndRedirect(provider, ctx.raw!);
+      const { client, redirectUri, responseMode } = checkClientAndRedirect(ctx.policy, ctx.raw!);
       ctx.client = client;
       ctx.redirect = { redirectUri, responseMode };
     },
@@ -87,30 +93,38 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
         ctx.ex.res.setHeader("Set-Cookie", provider.cookies.clear(SESSION_COOKIE));
       }
     },
-    // The trusted app's embedded web view: a valid silent-login token logs the device's user in, no page.
+    // The login plan (src/login-policy): login type, flow, methods, whether the session may serve, what
+    // the tokens carry; a MyVendor signature is checked here, before anything is shown.
+    (ctx) => {
+      const plan = planAuthorization(ctx.policy.login, ctx.client!, ctx.raw!, ctx.request!, "authorize", ctx.session);
+      ctx.request!.plan = plan;
+      if (plan.loginType !== undefined) ctx.request!.loginType = plan.loginType;
+      // Login types without SSO read no session state: as if the browser had none.
+      if (!plan.sso.use) ctx.session = undefined;
+    },
+    // The trusted app's embedded web view: a valid silent-login token logs the device's user in, no page
+    // (a one-factor login: it serves one-factor plans only).
     async (ctx) => {
+      const plan = ctx.request!.plan!;
+      if (plan.flow !== "single_factor" || plan.mustBfido) return;
       const login = await silentLogin(provider, ctx.raw!, ctx.request!);
       if (login) return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, ctx.request!, { login });
     },
-    // A session that satisfies the request gets a code straight away (SSO); prompt=none may go no further.
+    // A session that satisfies the request gets a code straight away (SSO); prompt=none may go no further:
+    // login_required without a usable session, interaction_required when the session needs a step-up.
     async (ctx) => {
       const request = ctx.request!;
-      const reason = loginReason(request, ctx.session, provider.clock());
-      if (reason === undefined) return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, request, { existing: ctx.session!, cookie: ctx.sessionCookie! });
-      if (request.prompt.includes("none")) {
-        throw new OAuthError(400, "login_required", reason, { allowRedirect: true });
-      }
+      const need = loginNeed(request, ctx.session, provider.clock());
+      if (need.kind === "none") return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, request, { existing: ctx.session!, cookie: ctx.sessionCookie! });
+      if (request.prompt.includes("none")) throw oauthError(need.kind === "step_up" ? "interaction_required" : "login_required", need.reason, { allowRedirect: true });
+      ctx.need = need;
     },
-    // Otherwise the user must act: an interaction runs the login flow, within the address's budget.
+    // Otherwise the user must act: an interaction runs the plan's flow, within the address's budget.
     async (ctx) => {
-      const request = ctx.request!;
       if (!(await provider.loginRequests.tryAttempt(clientAddress(ctx.ex.req, trustProxy)))) {
         throw new OAuthError(429, "temporarily_unavailable", "too many login requests from this address; try again later", { allowRedirect: true });
       }
-      const flow = provider.policy.flows.get("default")!;
-      const signedInAs = ctx.session && request.prompt.includes("login") ? ctx.session.sub : undefined;
-      const { interaction, browserCookie } = await provider.interactions.create({ kind: "login", request, flowId: flow.id, flowHash: flow.hash, signedInAs });
-      redirectToInteraction(provider, ctx.ex.res, interaction.id, browserCookie, { sameSiteNone: request.framed });
+      await startLogin(provider, ctx.policy, ctx.ex.res, ctx.request!, ctx.need!, ctx.session);
     },
   ];
 
@@ -121,26 +135,17 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       methods: ["GET", "POST"],
       readsBody: true,
       handle: async (ex) => {
-        const ctx: AuthorizeContext = { ex, framed };
+        const ctx: AuthorizeContext = { ex, framed, policy: provider.policy };
         try {
           await runSteps(ctx, steps);
         } catch (err) {
           answerError(provider, pages, ctx, err);
         }
       },
-      fail: (ex, err) => answerError(provider, pages, { ex, framed }, err),
+      fail: (ex, err) => answerError(provider, pages, { ex, framed, policy: provider.policy }, err),
     };
   };
   return [route(paths.authorize, variant(false)), route(paths.accountLogin, variant(false, "login")), route(paths.iframeAuthorize, variant(true))];
-}
-
-/** Why the user must log in for this request, or undefined when the session will do. */
-function loginReason(request: AuthorizationRequest, session: SsoSession | undefined, now: number): string | undefined {
-  if (!session) return "the user is not logged in";
-  if (request.prompt.includes("login")) return "prompt=login asks for a new login";
-  if (request.hintSub !== undefined && request.hintSub !== session.sub) return "the logged-in user is not the one id_token_hint names";
-  if (request.maxAge !== undefined && now / 1000 - session.authTime > request.maxAge) return "the login is older than max_age";
-  return undefined;
 }
 
 /** Errors go back to the client once its redirect_uri is trusted (with state and iss); before that, a page. */

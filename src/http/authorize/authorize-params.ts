@@ -37,23 +37,22 @@ const KEPT_LENGTHS: ReadonlyArray<[string, number]> = [
   ["nonce", 512],
   ["login_hint", 512],
   ["acr_values", 1024],
+  ["login_type", 64],
+  ["fa", 256],
 ];
-const POLICY_ACR = /^(2fa(:.*)?|must_bfido|req_chnl(:.*)?|chnl_info|app_gps|app_faceid)$/;
-const isPolicyAcrValue = (value: string) => POLICY_ACR.test(value);
 const PKCE_CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
 const TOO_LONG = "\u0000too-long";
 
 /**
  * Step 1 (before anything can be redirected): the client exists and may use the code flow, and
  * redirect_uri is byte-for-byte one of its registered URIs. Failures here are untrusted: an error page.
- * It reads only the registered clients (`portcullis policy explain` runs it without a provider).
  */
-export function checkClientAndRedirect(provider: { readonly policy: Pick<PolicySnapshot, "clients"> }, raw: RawAuthorizeParams): { client: Client; redirectUri: string; responseMode: ResponseMode } {
+export function checkClientAndRedirect(policy: Pick<PolicySnapshot, "clients">, raw: RawAuthorizeParams): { client: Client; redirectUri: string; responseMode: ResponseMode } {
   if (raw.repeated.has("client_id")) throw untrusted("client_id is repeated");
   if (raw.repeated.has("redirect_uri")) throw untrusted("redirect_uri is repeated");
   const clientId = raw.values.get("client_id");
   if (clientId === undefined) throw untrusted("client_id is required");
-  const client = provider.policy.clients.get(clientId);
+  const client = policy.clients.get(clientId);
   if (!client || !client.grantTypes.has("authorization_code")) throw untrusted("unknown client, or a client that may not use the authorization code flow");
   const redirectUri = raw.values.get("redirect_uri");
   if (redirectUri === undefined) throw untrusted("redirect_uri is required");
@@ -119,16 +118,8 @@ function buildRequest(client: Client, raw: RawAuthorizeParams, base: RequestBase
   for (const [name, limit] of KEPT_LENGTHS) if ((get(name)?.length ?? 0) > limit) throw invalidRequest(`${name} is longer than ${limit} characters`);
   const acrValues = get("acr_values")?.split(" ").filter(Boolean);
   if ((acrValues?.length ?? 0) > 16) throw invalidRequest("acr_values has more than 16 values");
-  const policyAcr = acrValues?.find(isPolicyAcrValue);
-  // The spec's acr values ask for more than a password login (two factors, a channel, GPS, face): until
-  // the login-policy stage serves them they are refused, never answered with a weaker login. Other
-  // values are voluntary (OIDC Core §3.1.2.1) and accepted.
-  if (policyAcr !== undefined) throw invalidRequest(`acr_values '${policyAcr.slice(0, 32)}' is not supported yet`);
+  // What acr_values, login_type, fa and signature ask of the login is the login plan's (login-plan-step.ts).
   const lang = get("lang") ?? get("ui_locales");
-
-  const loginType = get("login_type");
-  // Login types arrive with the login-policy stage; until then a request for one is refused rather than silently downgraded.
-  if (loginType !== undefined) throw invalidRequest(`login_type '${loginType.slice(0, 32)}' is not supported`);
 
   return {
     clientId: client.id,

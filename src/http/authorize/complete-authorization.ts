@@ -8,21 +8,36 @@ import type { BrowserPages, ResponsePage } from "../../views/browser-pages.ts";
 import type { Client } from "../../oauth/client-registry.ts";
 import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
+import { planClaims } from "./plan-claims.ts";
+import { offerChannels } from "./channel-choice.ts";
 
 /** The SSO session an authorization completes in: an existing one (SSO), or a fresh login. */
 export type SessionSource = { existing: SsoSession; cookie: string } | { login: Authentication };
 
 /**
- * Finishes an authorize request for an authenticated user: starts the SSO session after a login
- * (a new cookie every time: no session fixation), records the client in it for single sign-out,
- * issues the code, and answers the client.
+ * Finishes an authorize request for an authenticated user: adds the claims the plan asks for (a
+ * channel, the trusted app's GPS and face results), starts the SSO session after a login (a new cookie
+ * every time: no session fixation) unless the login type keeps none, records the client in it for
+ * single sign-out, issues the code, and answers the client — with login_type when the request named one.
+ * `chosenChannel`: the channel the user picked on the chooser page (req_chnl, several administered).
  */
-export async function completeAuthorization(provider: Provider, pages: BrowserPages, req: IncomingMessage, res: ServerResponse, request: AuthorizationRequest, source: SessionSource): Promise<void> {
-  const headers: Record<string, string> = {};
-  const { cookie, session: started } = "existing" in source ? { cookie: source.cookie, session: source.existing } : await startSession(provider, req, source.login);
-  if (!("existing" in source)) headers["Set-Cookie"] = provider.cookies.set(SESSION_COOKIE, cookie, { sameSiteNone: request.framed });
-  const session = await provider.sessions.touch(cookie, started, request.clientId);
+export async function completeAuthorization(
+  provider: Provider,
+  pages: BrowserPages,
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: AuthorizationRequest,
+  source: SessionSource,
+  chosenChannel?: string,
+): Promise<void> {
   const client = provider.policy.clients.get(request.clientId)!;
+  const page = responsePage(req, request, client);
+  const user = "existing" in source ? source.existing : source.login;
+  const extra = await planClaims(request.plan, user, provider.channels, chosenChannel);
+  if (extra.ok === "choose") return offerChannels(provider, req, res, request, source, extra.channels);
+  if (!extra.ok) return writeAuthorizationResponse(res, pages, request, { error: "access_denied", error_description: extra.description, iss: provider.issuer }, page);
+  const headers: Record<string, string> = {};
+  const auth = await sessionOf(provider, req, request, source, headers);
   const code = await provider.codes.issue(
     {
       clientId: request.clientId,
@@ -31,16 +46,29 @@ export async function completeAuthorization(provider: Provider, pages: BrowserPa
       nonce: request.nonce,
       codeChallenge: request.codeChallenge,
       codeChallengeMethod: request.codeChallengeMethod,
-      sub: session.sub,
-      authTime: session.authTime,
-      amr: session.amr,
-      acr: session.acr,
-      sid: session.sid,
-      loginType: request.loginType,
+      sub: auth.sub,
+      authTime: auth.authTime,
+      amr: auth.amr,
+      acr: auth.acr,
+      ...(auth.sid !== undefined && { sid: auth.sid }),
+      // The token request must repeat login_type only where the login type says so (Mfa, MyVendor, eID).
+      ...(request.plan?.repeatLoginTypeAtToken && { loginType: request.loginType }),
+      ...(Object.keys(extra.claims).length > 0 && { idTokenClaims: extra.claims }),
     },
     client.lifetimes.authorizationCode,
   );
-  writeAuthorizationResponse(res, pages, request, { code, iss: provider.issuer }, responsePage(req, request, client), headers);
+  writeAuthorizationResponse(res, pages, request, { code, login_type: request.loginType, iss: provider.issuer }, page, headers);
+}
+
+/**
+ * The authentication the code stands for, with its session: the existing one (touched for this
+ * client), a new one after a login, or none for a login type that keeps no SSO state.
+ */
+async function sessionOf(provider: Provider, req: IncomingMessage, request: AuthorizationRequest, source: SessionSource, headers: Record<string, string>): Promise<Authentication & { sid?: string }> {
+  if ("login" in source && request.plan?.sso.create === false) return source.login;
+  const { cookie, session: started } = "existing" in source ? { cookie: source.cookie, session: source.existing } : await startSession(provider, req, source.login);
+  if (!("existing" in source)) headers["Set-Cookie"] = provider.cookies.set(SESSION_COOKIE, cookie, { sameSiteNone: request.framed });
+  return provider.sessions.touch(cookie, started, request.clientId);
 }
 
 /** How the response page of this request is shown: its language, and its framing for iframe_authz. */

@@ -13,7 +13,7 @@ import type { ViewEngine } from "../../views/view-engine.ts";
 import { authenticationResult } from "../../runtime/authentication-result.ts";
 import { currentView, runFlowStep, type FlowEvent, type StepResult } from "../../runtime/flow-step.ts";
 import { INTERACTION_COOKIE, interactionPath } from "./interaction-cookie.ts";
-import type { AccountLoginInteraction, EnrollmentInteraction, Interaction, LoginInteraction } from "../../runtime/interaction.ts";
+import type { AccountLoginInteraction, ChannelChoiceInteraction, EnrollmentInteraction, Interaction, LoginInteraction } from "../../runtime/interaction.ts";
 import { recordMethodUse } from "../../runtime/record-method-use.ts";
 import { accountUrl } from "../../account/account-params.ts";
 import type { RequestFacts } from "../../plugin-contract/factor-plugin.ts";
@@ -24,6 +24,7 @@ import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import { createNonce } from "../../views/page-headers.ts";
 import type { LoginFlowInput, LoginFlowOutput } from "../../../flows/login.flow.ts";
 import type { EnrollmentFlowInput } from "../../../flows/enrollment.flow.ts";
+import type { ChannelChoiceInput } from "../../../flows/channel-choice.flow.ts";
 import { Interactions } from "../../runtime/interactions.ts";
 import { clientAddress } from "../../security/client-address.ts";
 import type { RunnableFlow } from "../../runtime/login-flows.ts";
@@ -107,6 +108,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: interactionPath(interaction.id) }));
       const output = result.snapshot.output as LoginFlowOutput;
       if (interaction.kind === "login") return finishLogin(req, res, interaction, flow, output);
+      if (interaction.kind === "channel") return finishChannelChoice(req, res, interaction, (result.snapshot.output as { channel: string }).channel);
       if (interaction.kind === "account") return finishAccountLogin(req, res, interaction, flow, output);
       return finishEnrollment(res, interaction);
     }
@@ -115,13 +117,13 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   }
 
   async function stillValid(req: Request, interaction: Interaction): Promise<boolean> {
-    if (interaction.kind === "login") return provider.policy.clients.get(interaction.request.clientId) !== undefined;
+    if (interaction.kind === "login" || interaction.kind === "channel") return provider.policy.clients.get(interaction.request.clientId) !== undefined;
     if (interaction.kind === "account") return true;
     return provider.policy.methods.has(interaction.method) && (await currentSession(provider, req))?.sub === interaction.sub;
   }
 
   async function finishLogin(req: Request, res: Response, interaction: LoginInteraction, flow: RunnableFlow, output: LoginFlowOutput): Promise<void> {
-    const login = authenticationResult(output, flow.methods, provider.clock());
+    const login = authenticationResult(output, provider.policy.methods, provider.clock(), interaction.stepUpFrom);
     const { request } = interaction;
     // OIDC Core §3.1.2.1: the client asked for the user its id_token_hint names; someone else logged in.
     if (request.hintSub !== undefined && login.sub !== request.hintSub) {
@@ -131,6 +133,15 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     }
     recordMethodUse(provider, output);
     await completeAuthorization(provider, pages, req, res, request, { login });
+  }
+
+  /** The channel is chosen: the authorization completes with it, for the login kept or the browser's session. */
+  async function finishChannelChoice(req: Request, res: Response, interaction: ChannelChoiceInteraction, channel: string): Promise<void> {
+    if (interaction.login) return completeAuthorization(provider, pages, req, res, interaction.request, { login: interaction.login }, channel);
+    const cookie = provider.cookies.read(req, SESSION_COOKIE);
+    const session = await currentSession(provider, req);
+    if (!session || !cookie) return expired(req, res, interaction);
+    await completeAuthorization(provider, pages, req, res, interaction.request, { existing: session, cookie }, channel);
   }
 
   /** Signed in to the account page: the SSO session starts (as after any login), and the page shows. */
@@ -150,7 +161,8 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   function render(req: Request, res: Response, interaction: Interaction, flow: RunnableFlow, result: StepResult, status: number, errorKey?: string): void {
     const view = currentView(result);
     if (!view) throw new Error(`flow ${flow.id} is in a state without a view and not done`);
-    const methodContext = (result.method?.snapshot.context ?? {}) as Record<string, unknown>;
+    // A flow's own step (the channel chooser) draws from the flow's context; a method's from the method's.
+    const methodContext = (view.owner === "flow" ? result.snapshot.context : (result.method?.snapshot.context ?? {})) as Record<string, unknown>;
     const nonce = createNonce();
     const common = {
       csrf: interaction.csrf,
@@ -170,14 +182,15 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     }
     const loginPage = {
       ...common,
-      otherMethods: [...flow.methods.keys()].filter((id) => id !== currentMethodId(result, flow.methods)).map((id) => ({ id, labelKey: `method.${id}.label` })),
+      otherMethods: groupMethods(result, flow).filter((id) => id !== currentMethodId(result, flow.methods)).map((id) => ({ id, labelKey: `method.${id}.label` })),
     };
     if (interaction.kind === "account") {
       const html = views.render("login", { ...loginPage, clientName: views.translate(lang, "app.name") }, lang);
       return writePage(res, status, html, headers);
     }
     const client = provider.policy.clients.get(interaction.request.clientId)!;
-    const signedIn = interaction.signedInAs ? provider.users.findBySub(interaction.signedInAs) : undefined;
+    const signedInAs = interaction.kind === "login" ? interaction.signedInAs : undefined;
+    const signedIn = signedInAs ? provider.users.findBySub(signedInAs) : undefined;
     const html = views.render(
       "login",
       {
@@ -211,14 +224,32 @@ function currentMethodId(result: StepResult, methods: ReadonlyMap<string, unknow
   return typeof value === "string" && methods.has(value) ? value : undefined;
 }
 
-/** A login flow starts from the login_hint (none for the account page); an enrollment flow from the signed-in user. */
-function flowInput(interaction: Interaction): LoginFlowInput | EnrollmentFlowInput {
-  if (interaction.kind === "login") return { loginHint: interaction.request.loginHint };
+/**
+ * The methods the user may switch to where the flow is: the method states beside the current one (a
+ * two-factor flow's second factor offers only its class), or every method when no group is active.
+ */
+function groupMethods(result: StepResult, flow: RunnableFlow): string[] {
+  let node: { states?: Record<string, unknown> } = flow.machine.root;
+  let value: unknown = result.snapshot.value;
+  while (typeof value === "object" && value !== null) {
+    const [state, inner] = Object.entries(value)[0] ?? [];
+    if (state === undefined) break;
+    if (flow.methods.has(state)) return Object.keys(node.states ?? {}).filter((id) => flow.methods.has(id));
+    node = (node.states?.[state] ?? {}) as typeof node;
+    value = inner;
+  }
+  return [...flow.methods.keys()];
+}
+
+/** A login flow starts from what the authorize endpoint planned (older interactions: the login_hint); an enrollment flow from the signed-in user. */
+function flowInput(interaction: Interaction): LoginFlowInput | EnrollmentFlowInput | ChannelChoiceInput {
+  if (interaction.kind === "login") return interaction.flowInput ?? { loginHint: interaction.request.loginHint };
+  if (interaction.kind === "channel") return { channels: interaction.channels };
   return interaction.kind === "account" ? {} : { sub: interaction.sub };
 }
 
 function langOf(interaction: Interaction): string | undefined {
-  return interaction.kind === "login" ? interaction.request.lang : interaction.lang;
+  return interaction.kind === "login" || interaction.kind === "channel" ? interaction.request.lang : interaction.lang;
 }
 
 /**

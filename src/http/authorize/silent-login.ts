@@ -30,5 +30,5 @@ export async function silentLogin(provider: Provider, raw: RawAuthorizeParams, r
     return undefined;
   }
   if (request.hintSub !== undefined && request.hintSub !== sub) return undefined;
-  return { sub, authTime: epochSeconds(provider.clock), amr: [method.amr], acr: "1fa" };
+  return { sub, authTime: epochSeconds(provider.clock), amr: [method.amr], acr: "1fa", methods: [DEVICE_ENROLLMENT_METHOD] };
 }

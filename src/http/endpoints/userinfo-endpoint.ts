@@ -51,7 +51,8 @@ const MAX_CACHED_BODIES_PER_PLAN = 10_000;
  * A hot path: no step table, header lists built once, the claim set per scope string cached.
  * Errors (RFC 6750 §3.1): no token → 401 with a bare challenge and no error; a bad, expired or revoked
  * token, one for another audience (client_credentials, ID tokens) or of a user who no longer exists (an
- * eID account: whose record is gone or whose upstream is no longer declared) →
+ * eID account: whose record is gone or whose upstream is no longer declared; a vendor account whose
+ * client may no longer make vendor logins) →
  * 401 invalid_token; a token for this endpoint without `openid` → 403 insufficient_scope.
  */
 export function userinfoEndpoint(provider: Provider): ProtocolRoute {
@@ -84,6 +85,9 @@ export function userinfoEndpoint(provider: Provider): ProtocolRoute {
     const user = users.findBySub(claims.sub);
     // An eID account: the claims its upstream gave at the last login, read each time (the next login may change them).
     if (user === undefined && eidAccounts.owns(claims.sub)) return writeClaims(ex.res, JSON.stringify(await eidClaims(claims.sub, plan.claims)));
+    // A vendor account: its sub and the account part of it as name, while its client may make vendor logins.
+    const vendor = user === undefined ? provider.vendorAccounts.userinfo(claims.sub, plan.claims) : undefined;
+    if (vendor !== undefined) return writeClaims(ex.res, JSON.stringify(vendor));
     if (user === undefined || user.disabled) throw invalidToken("the token's user is no longer known");
     let body = plan.bodies.get(user.sub);
     if (body === undefined) {

@@ -1,0 +1,62 @@
+import type { ServerResponse } from "node:http";
+import type { Provider } from "../../provider.ts";
+import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import type { AuthorizationRequest } from "../../oauth/authorization-request.ts";
+import type { SsoSession } from "../../sessions/sso-sessions.ts";
+import type { LoginFlowInput } from "../../../flows/login-flow-setup.ts";
+import { oauthError } from "../../errors/oauth-error.ts";
+import { redirectToInteraction } from "./interaction-cookie.ts";
+import { sessionFacts } from "./login-plan-step.ts";
+
+/** Why an authorize request needs the user: not at all, a login, or a step-up of the session's user. */
+export type LoginNeed = { kind: "none" } | { kind: "login"; reason: string } | { kind: "step_up"; reason: string };
+
+/**
+ * Whether the browser's session answers the request (its plan made, src/login-policy): the session is
+ * the user the request expects, fresh enough, and proves what the plan asks (a second factor, the
+ * trusted app's FIDO2, an eID login). A session of the right user that lacks only strength steps up.
+ */
+export function loginNeed(request: AuthorizationRequest, session: SsoSession | undefined, now: number): LoginNeed {
+  if (!session) return { kind: "login", reason: "the user is not logged in" };
+  if (request.prompt.includes("login")) return { kind: "login", reason: "prompt=login asks for a new login" };
+  if (request.hintSub !== undefined && request.hintSub !== session.sub) return { kind: "login", reason: "the logged-in user is not the one id_token_hint names" };
+  if (request.maxAge !== undefined && now / 1000 - session.authTime > request.maxAge) return { kind: "login", reason: "the login is older than max_age" };
+  const plan = request.plan;
+  if (plan === undefined || plan.sessionSuffices) return { kind: "none" };
+  // A two-factor request over a one-factor session asks only for the class the session lacks.
+  if (plan.flow === "two_factor" && plan.missingClasses.length === 1) return { kind: "step_up", reason: "the request needs a second factor the session does not have" };
+  return { kind: "login", reason: "the request needs a stronger login than the session's" };
+}
+
+/**
+ * Starts the interaction that runs the plan's flow: the flow over the plan's methods, and its input —
+ * the login_hint, the user already known (a step-up's session user, a vendor account), the classes
+ * still missing, and what the trusted app must attest.
+ */
+export async function startLogin(provider: Provider, policy: PolicySnapshot, res: ServerResponse, request: AuthorizationRequest, need: LoginNeed, session: SsoSession | undefined): Promise<void> {
+  const plan = request.plan!;
+  const stepUp = need.kind === "step_up" && session !== undefined;
+  if (plan.flow === "eid") throw oauthError("invalid_request", "login_type eID is served at /eID/authorize", { allowRedirect: true });
+  // A step-up passes one factor of a class: the second-factor flow over the missing class's methods.
+  const kind = stepUp ? "second_factor" : plan.flow;
+  const flow = policy.flows.forPlan(kind, plan.methods);
+  if (!flow) throw oauthError("invalid_request", "no login flow serves this request's methods", { allowRedirect: true });
+  const sub = stepUp ? session.sub : plan.vendorAccount;
+  const flowInput: LoginFlowInput = {
+    ...(request.loginHint !== undefined && { loginHint: request.loginHint }),
+    ...(sub !== undefined && { sub }),
+    ...(plan.flow === "two_factor" && { missingClasses: plan.missingClasses }),
+    ...(plan.enrollOnFirstUse && { enrollOnFirstUse: true }),
+  };
+  const signedInAs = session && request.prompt.includes("login") ? session.sub : undefined;
+  const { interaction, browserCookie } = await provider.interactions.create({
+    kind: "login",
+    request,
+    flowId: flow.id,
+    flowHash: flow.hash,
+    flowInput,
+    ...(signedInAs !== undefined && { signedInAs }),
+    ...(stepUp && { stepUpFrom: [...sessionFacts(session).methods] }),
+  });
+  redirectToInteraction(provider, res, interaction.id, browserCookie, { sameSiteNone: request.framed });
+}

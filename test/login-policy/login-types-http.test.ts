@@ -1,0 +1,214 @@
+import { generate } from "otplib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authorizeUrl, loginWithPassword, responseParams, submitPassword } from "../support/browser-login.ts";
+import { redeemCode, verifyIdToken } from "../support/code-grant.ts";
+import { extraUsers, submitStep } from "../support/method-pages.ts";
+import { RawBrowser, type Answer } from "../support/raw-browser.ts";
+import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { decodeJwt } from "jose";
+import { appendAt, clientEntry } from "../http/helpers.ts";
+
+/**
+ * The login plan wired into the server, over real HTTP: login_type picks the flow, acr_values 2fa
+ * steps a one-factor session up, Mfa keeps no SSO state, the token endpoint's login_type rule, the
+ * client's allowed_login_types, and req_chnl's claims and chooser. Users get TOTP through the
+ * plugin's operator enrollment; codes come from otplib as an authenticator app computes them.
+ */
+/** Users of their own for the Mfa tests: each TOTP time step is accepted once per user. */
+const USERS = ["carol", "dave"] as const;
+let p: TestProvider;
+const secrets = new Map<string, string>();
+
+beforeAll(async () => {
+  p = await startTestProvider({
+    edits: {
+      "provider.yaml": { "security.login_requests_per_ip.max": 10_000 },
+      "users.yaml": extraUsers(USERS),
+      // A login type an operator adds with YAML only: face as the fixed second factor.
+      "login.yaml": { "login_types.MfaFace": { flow: "second_factor", methods: ["face"], fa: false, sso: false, login_hint: "required", repeat_login_type_at_token: true } },
+      // A client limited to one login type (allowed_login_types is enforced).
+      "clients.yaml": appendAt("clients", 7, [
+        clientEntry("mfa-only", "mfa-only-secret", ["authorization_code"], ["openid", "profile"], { redirect_uris: ["http://localhost:3009/callback"], allowed_login_types: ["MfaTotp"] }),
+      ]),
+    },
+  });
+  const totp = p.provider.policy.methods.get("totp")!;
+  for (const username of ["alice", "bob", ...USERS]) {
+    const uri = await totp.plugin.enrollByOperator!(totp.context, p.provider.users.findByUsername(username)!.sub, {});
+    secrets.set(username, new URL(uri).searchParams.get("secret")!);
+  }
+  const face = p.provider.policy.methods.get("face")!;
+  await face.plugin.enrollByOperator!(face.context, "E10001", { key: "dev-face-alice" });
+});
+afterAll(() => p.close());
+
+/** A TOTP code for `username` that has not been used yet: the method takes each time step once per user. */
+const usedSteps = new Map<string, number>();
+async function freshCode(username: string): Promise<string> {
+  for (;;) {
+    const step = Math.floor(Date.now() / 30_000);
+    if (usedSteps.get(username) !== step) {
+      usedSteps.set(username, step);
+      return generate({ secret: secrets.get(username)!, epoch: Math.floor(Date.now() / 1000) });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+async function open(browser: RawBrowser, extra: Record<string, string | undefined>): Promise<Answer> {
+  return browser.follow(await browser.get(authorizeUrl(p.issuer, extra)));
+}
+
+async function passTotp(browser: RawBrowser, page: Answer, username: string): Promise<Answer> {
+  expect(page.text, page.text.slice(0, 400)).toContain('value="SUBMIT_CODE"');
+  return submitStep(browser, page, { event: "SUBMIT_CODE", code: await freshCode(username) });
+}
+
+describe("login_type 2FA", () => {
+  it("logs in with a password and a TOTP code (fa orders them); amr names both and mfa in both tokens, acr is 2fa", async () => {
+    const browser = new RawBrowser();
+    const first = await open(browser, { login_type: "2FA", fa: "password/totp" });
+    // The page offers only what fa chose, password first.
+    expect(first.text).toContain('name="password"');
+    expect(first.text).not.toContain('value="qrcode"');
+    const second = await submitPassword(browser, first, "alice", "alice-password");
+    expect(second.status).toBe(200);
+    // The second factor offers only the class still missing: no password, no switching back.
+    expect(second.text).not.toContain('value="password"');
+    const answer = await passTotp(browser, second, "alice");
+    const params = responseParams(answer);
+    expect(params.get("login_type")).toBe("2FA");
+    expect(params.get("state")).toBe("st-1");
+    const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined });
+    expect(tokens.status).toBe(200);
+    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ sub: "E10001", amr: ["password", "totp", "mfa"], acr: "2fa" });
+    expect(decodeJwt(tokens.json!.access_token as string)).toMatchObject({ amr: ["password", "totp", "mfa"], acr: "2fa" });
+  });
+
+  it("refuses a login type the client may not use (unauthorized_client at its redirect URI)", async () => {
+    const answer = await new RawBrowser().get(authorizeUrl(p.issuer, { client_id: "mfa-only", redirect_uri: "http://localhost:3009/callback", login_type: "2FA" }));
+    const params = responseParams(answer);
+    expect(params.get("error")).toBe("unauthorized_client");
+    expect(params.get("iss")).toBe(p.issuer);
+  });
+
+  it("refuses contradictions and unknown types with invalid_request, state and iss at the redirect URI", async () => {
+    for (const extra of [{ acr_values: "must_bfido", login_type: "2FA" }, { login_type: "NoSuchType" }, { acr_values: "2fa", login_type: "MfaTotp", login_hint: "alice" }, { fa: "totp" }]) {
+      const params = responseParams(await new RawBrowser().get(authorizeUrl(p.issuer, extra)));
+      expect(params.get("error"), JSON.stringify(extra)).toBe("invalid_request");
+      expect(params.get("state")).toBe("st-1");
+      expect(params.get("iss")).toBe(p.issuer);
+    }
+  });
+});
+
+describe("step-up (acr_values 2fa over a one-factor session)", () => {
+  it("answers prompt=none with interaction_required, then asks only for the missing factor and never issues a 1fa code", async () => {
+    const browser = new RawBrowser();
+    expect(responseParams(await loginWithPassword(browser, authorizeUrl(p.issuer), "bob", "bob-password")).get("code")).toBeTruthy();
+
+    const silent = responseParams(await browser.get(authorizeUrl(p.issuer, { acr_values: "2fa", prompt: "none" })));
+    expect(silent.get("error")).toBe("interaction_required");
+    expect(silent.get("code")).toBeNull();
+
+    const page = await open(browser, { acr_values: "2fa" });
+    expect(page.text).not.toContain('name="password"');
+    const params = responseParams(await passTotp(browser, page, "bob"));
+    const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined });
+    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ sub: "E10002", amr: ["password", "totp", "mfa"], acr: "2fa" });
+
+    // The session now proves two factors: a 2fa request is answered without a page.
+    const sso = responseParams(await browser.get(authorizeUrl(p.issuer, { acr_values: "2fa", prompt: "none" })));
+    expect(sso.get("code")).toBeTruthy();
+  });
+});
+
+describe("login_type MfaTotp", () => {
+  it("runs only TOTP for the login_hint's user, leaves no SSO state, and needs login_type again at the token endpoint", async () => {
+    const browser = new RawBrowser();
+    const page = await open(browser, { login_type: "MfaTotp", login_hint: "carol" });
+    const answer = await passTotp(browser, page, "carol");
+    const params = responseParams(answer);
+    expect(params.get("login_type")).toBe("MfaTotp");
+    expect([...browser.cookies.keys()].filter((name) => name.includes("session"))).toEqual([]);
+
+    // No session: a plain request shows the login page again.
+    const again = await browser.get(authorizeUrl(p.issuer, { prompt: "none" }));
+    expect(responseParams(again).get("error")).toBe("login_required");
+
+    const without = await redeemCode(p, params.get("code")!, { code_verifier: undefined });
+    expect(without.status).toBe(400);
+    expect(without.json).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("issues tokens when the token request repeats login_type; amr is [totp], acr 1fa", async () => {
+    const browser = new RawBrowser();
+    const params = responseParams(await passTotp(browser, await open(browser, { login_type: "MfaTotp", login_hint: "dave" }), "dave"));
+    const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined, login_type: "MfaTotp" });
+    expect(tokens.status).toBe(200);
+    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ sub: p.provider.users.findByUsername("dave")!.sub, amr: ["totp"], acr: "1fa" });
+  });
+
+  it("does not use an SSO session either: a signed-in browser still verifies", async () => {
+    const browser = new RawBrowser();
+    expect(responseParams(await loginWithPassword(browser, authorizeUrl(p.issuer))).get("code")).toBeTruthy();
+    const page = await open(browser, { login_type: "MfaTotp", login_hint: "alice" });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('value="SUBMIT_CODE"');
+  });
+
+  it("needs login_hint", async () => {
+    const params = responseParams(await new RawBrowser().get(authorizeUrl(p.issuer, { login_type: "MfaTotp" })));
+    expect(params.get("error")).toBe("invalid_request");
+    expect(params.get("error_description")).toMatch(/login_hint/);
+  });
+});
+
+describe("acr_values req_chnl and chnl_info", () => {
+  it("lets a user who administers several channels choose one; the ID token gets chnl, chnl_name and chnl_icon", async () => {
+    const browser = new RawBrowser();
+    const login = await loginWithPassword(browser, authorizeUrl(p.issuer, { acr_values: "req_chnl chnl_info" }));
+    const chooser = await browser.follow(login);
+    expect(chooser.status).toBe(200);
+    for (const name of ["North Store", "South Store", "Online Shop"]) expect(chooser.text).toContain(name);
+    const params = responseParams(await submitStep(browser, chooser, { event: "CHOOSE_CHANNEL", channel: "south-store" }));
+    const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined });
+    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ chnl: "south-store", chnl_name: "South Store", chnl_icon: "https://example.com/channels/south-store.png" });
+  });
+
+  it("names the channel with req_chnl:<id> for an administrator, over the SSO session", async () => {
+    const browser = new RawBrowser();
+    expect(responseParams(await loginWithPassword(browser, authorizeUrl(p.issuer))).get("code")).toBeTruthy();
+    const params = responseParams(await browser.get(authorizeUrl(p.issuer, { acr_values: "req_chnl:north-store" })));
+    const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined });
+    const claims = await verifyIdToken(p, tokens.json!.id_token as string);
+    expect(claims.chnl).toBe("north-store");
+    expect(claims.chnl_name).toBeUndefined();
+  });
+
+  it("refuses a user who is only a temporary member of the named channel: access_denied, no code", async () => {
+    const browser = new RawBrowser();
+    const params = responseParams(await loginWithPassword(browser, authorizeUrl(p.issuer, { acr_values: "req_chnl:north-store" }), "bob", "bob-password"));
+    expect(params.get("error")).toBe("access_denied");
+    expect(params.get("code")).toBeNull();
+  });
+});
+
+/** A JPEG as far as the face method checks without decoding: SOI, some bytes, EOI. */
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(500, 7), Buffer.from([0xff, 0xd9])]);
+
+describe("a login type added in YAML only", () => {
+  it("serves MfaFace: the face step for the login_hint's user, login_type at the token endpoint", async () => {
+    const browser = new RawBrowser();
+    const page = await open(browser, { login_type: "MfaFace", login_hint: "alice" });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('value="SUBMIT_FRAME"');
+    expect(page.text).not.toContain('value="CHOOSE_METHOD"');
+    // The demo's development face adapter passes any frame.
+    const params = responseParams(await submitStep(browser, page, { event: "SUBMIT_FRAME", image: `data:image/jpeg;base64,${JPEG.toString("base64")}` }));
+    expect(params.get("login_type")).toBe("MfaFace");
+    const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined, login_type: "MfaFace" });
+    expect(tokens.status).toBe(200);
+    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ sub: "E10001", amr: ["face"], acr: "1fa" });
+  });
+});
