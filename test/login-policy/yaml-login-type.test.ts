@@ -31,6 +31,7 @@ describe("a login type added with YAML only", () => {
         loginHint: "required",
         checkSignature: false,
         repeatLoginTypeAtToken: true,
+        sessionSuffices: false,
         enrollOnFirstUse: false,
         mustBfido: false,
         claims: { channelInfo: false, gps: false, faceid: false },
