@@ -13,6 +13,7 @@ import { revocationEndpoint } from "./endpoints/revocation-endpoint.ts";
 import { userinfoEndpoint } from "./endpoints/userinfo-endpoint.ts";
 import { endSessionEndpoints } from "./endpoints/end-session-endpoint.ts";
 import { authorizeEndpoints } from "./authorize/authorize-endpoint.ts";
+import { eidCallbackEndpoint } from "./authorize/eid-callback-endpoint.ts";
 import { createBrowserPages, type BrowserPages } from "../views/browser-pages.ts";
 import { interactionRoutes, partialName } from "./authorize/interaction-routes.ts";
 import { createViewEngine, type ViewEngine } from "../views/view-engine.ts";
@@ -42,6 +43,7 @@ export function createApp(provider: Provider): RequestListener {
       discoveryEndpoint(provider),
       jwksEndpoint(provider),
       ...authorizeEndpoints(provider, pages),
+      eidCallbackEndpoint(provider, pages),
       tokenEndpoint(provider),
       introspectionEndpoint(provider),
       revocationEndpoint(provider),

@@ -140,7 +140,20 @@ function browserLoginLines(provider: Provider): string[] {
   return [
     "  Log in with a browser (you end on the client's redirect URI with a code):",
     `    ${provider.issuer}/connect/authorize?${query}`,
+    ...eidLoginLines(provider, query),
     `  Then set up more sign-in methods (TOTP, security key, phone, ...) at ${provider.issuer}${paths.account}`,
     `  The login flows drawn as statecharts: ${provider.issuer}${paths.diagrams}`,
+  ];
+}
+
+/** The eID login with the same request, when its upstream is a development one (demo only): who can log in there. */
+function eidLoginLines(provider: Provider, query: URLSearchParams): string[] {
+  const types = Object.values(provider.config.login.login_types ?? {});
+  const upstream = types.find((type) => type.flow === "eid" && type.upstream !== undefined)?.upstream;
+  const development = upstream === undefined ? undefined : provider.config.login.eid_upstreams?.[upstream]?.development;
+  if (development === undefined) return [];
+  return [
+    `  eID login (development eID provider "${upstream}", started at the first eID login; citizens mei / mei-password, ravi / ravi-password):`,
+    `    ${provider.issuer}${paths.eidAuthorize}?${query}`,
   ];
 }

@@ -41,6 +41,8 @@ export interface LoginPlan {
   vendorAccount?: string;
   checkSignature: boolean;
   repeatLoginTypeAtToken: boolean;
+  /** flow eid: the upstream eID provider the login is brokered to (login.yaml eid_upstreams). */
+  upstream?: string;
   enrollOnFirstUse: boolean;
   mustBfido: boolean;
   claims: { channel?: { id?: string }; channelInfo: boolean; gps: boolean; faceid: boolean };
@@ -110,6 +112,7 @@ function buildPlan(policy: LoginPolicy, request: LoginRequest, session: SessionF
     sessionSuffices,
     loginHint: type.loginHint,
     ...(vendorAccount !== undefined && { vendorAccount }),
+    ...(type.upstream !== undefined && { upstream: type.upstream }),
     checkSignature: type.signature,
     repeatLoginTypeAtToken: type.repeatLoginTypeAtToken,
     enrollOnFirstUse: type.enrollOnFirstUse,

@@ -3,6 +3,7 @@ import type { OfferedChannel } from "../../flows/channel-choice.flow.ts";
 import type { Lang } from "../views/lang.ts";
 import type { AccountParams } from "../account/account-params.ts";
 import type { LoginFlowInput } from "../../flows/login-flow-setup.ts";
+import type { EidPending } from "../eid/eid-upstream.ts";
 
 /**
  * One run of a flow for a person at a browser: a login for an authorize request, a login to the account
@@ -10,7 +11,10 @@ import type { LoginFlowInput } from "../../flows/login-flow-setup.ts";
  * finish. Bound to the browser that started it by a cookie (stored as a hash), and to its forms by a
  * CSRF token.
  */
-export type Interaction = LoginInteraction | ChannelChoiceInteraction | AccountLoginInteraction | EnrollmentInteraction;
+export type Interaction = FlowInteraction | EidLoginInteraction;
+
+/** The interactions that run a flow on /interaction/<id> pages. */
+export type FlowInteraction = LoginInteraction | ChannelChoiceInteraction | AccountLoginInteraction | EnrollmentInteraction;
 
 interface InteractionBase {
   id: string;
@@ -65,7 +69,19 @@ export interface EnrollmentInteraction extends InteractionBase {
   back?: AccountParams;
 }
 
+/**
+ * An authorize request at /eID/authorize whose user is logging in at the upstream eID provider: no
+ * pages here and no flow (flowId "eid"); it waits for the upstream's callback (/eID/callback), which
+ * finds it by the state sent upstream and must come from the same browser (the binding cookie).
+ */
+export interface EidLoginInteraction extends InteractionBase {
+  kind: "eid";
+  request: AuthorizationRequest;
+  /** What the broker's finish needs back: the upstream id, state, nonce, PKCE verifier, redirect URI. */
+  pending: EidPending;
+}
+
 /** What the creator of an interaction provides; the store adds id, binding, CSRF token and expiry. */
-export type NewInteraction = NewOf<LoginInteraction> | NewOf<ChannelChoiceInteraction> | NewOf<AccountLoginInteraction> | NewOf<EnrollmentInteraction>;
+export type NewInteraction = NewOf<LoginInteraction> | NewOf<ChannelChoiceInteraction> | NewOf<AccountLoginInteraction> | NewOf<EnrollmentInteraction> | NewOf<EidLoginInteraction>;
 
 type NewOf<T extends InteractionBase> = Omit<T, keyof InteractionBase | "flowId" | "flowHash"> & Pick<InteractionBase, "flowId" | "flowHash">;

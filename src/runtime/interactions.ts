@@ -12,6 +12,8 @@ export class Interactions {
   private readonly records: RecordStore<Interaction>;
   /** `done:<id>` markers share the namespace (an id has no ':'). */
   private readonly done: RecordStore<true>;
+  /** `link:<hash>` → id: a second handle on an interaction (an eID login's state), also in the namespace. */
+  private readonly links: RecordStore<string>;
 
   constructor(
     store: Store,
@@ -20,6 +22,7 @@ export class Interactions {
   ) {
     this.records = store.namespace("interactions");
     this.done = store.namespace("interactions");
+    this.links = store.namespace("interactions");
   }
 
   /** A new interaction and the cookie value that binds it to this browser. */
@@ -41,6 +44,21 @@ export class Interactions {
     if (!browserCookie || id.length > 64) return undefined;
     const interaction = await this.records.get(id);
     return interaction && constantTimeEqual(interaction.browserHash, storeKeyHash(browserCookie)) ? interaction : undefined;
+  }
+
+  /**
+   * Makes `key` (a value another party sends back, such as the state of an eID login) a second handle
+   * on the interaction, for its lifetime. Stored as a hash: a store dump yields no usable state.
+   */
+  async link(key: string, interaction: Interaction): Promise<void> {
+    await this.links.set(`link:${storeKeyHash(key)}`, interaction.id, Math.max(1, interaction.expiresAt - this.clock()));
+  }
+
+  /** The interaction `key` was linked to, when it exists and belongs to the browser presenting `browserCookie`. */
+  async findByLink(key: string, browserCookie: string | undefined): Promise<Interaction | undefined> {
+    if (!browserCookie || key.length > 512) return undefined;
+    const id = await this.links.get(`link:${storeKeyHash(key)}`);
+    return id === undefined ? undefined : this.find(id, browserCookie);
   }
 
   /**

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableBackends } from "../support/backends.ts";
 import { choosePassword, loginWithPassword, openLoginPage, submitPassword } from "../support/browser-login.ts";
 import { RawBrowser, type Answer } from "../support/raw-browser.ts";
+import { startAuthorization, type PendingAuthorization } from "../support/rp-authorization.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
 /**
@@ -29,10 +30,7 @@ interface RelyingParty {
 }
 
 /** What the relying party keeps between sending the browser off and getting it back. */
-interface PendingLogin {
-  url: URL;
-  checks: { pkceCodeVerifier: string; expectedState: string; expectedNonce: string; maxAge?: number };
-}
+type PendingLogin = PendingAuthorization;
 
 async function relyingParty(clientId: string, auth: oidc.ClientAuth, redirectUri: string): Promise<RelyingParty> {
   const execute = [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks];
@@ -43,21 +41,8 @@ const webApp = (auth = oidc.ClientSecretPost("demo-web-secret")) => relyingParty
 const spa = () => relyingParty("demo-spa", oidc.None(), SPA_CALLBACK);
 
 /** An authorize URL with PKCE S256, state and nonce; `params` add to or replace the defaults. */
-async function startLogin(rp: RelyingParty, params: Record<string, string> = {}): Promise<PendingLogin> {
-  const pkceCodeVerifier = oidc.randomPKCECodeVerifier();
-  const expectedState = oidc.randomState();
-  const expectedNonce = oidc.randomNonce();
-  const url = oidc.buildAuthorizationUrl(rp.config, {
-    redirect_uri: rp.redirectUri,
-    scope: "openid profile",
-    code_challenge: await oidc.calculatePKCECodeChallenge(pkceCodeVerifier),
-    code_challenge_method: "S256",
-    state: expectedState,
-    nonce: expectedNonce,
-    ...params,
-  });
-  const maxAge = params.max_age === undefined ? undefined : Number(params.max_age);
-  return { url, checks: { pkceCodeVerifier, expectedState, expectedNonce, ...(maxAge !== undefined && { maxAge }) } };
+function startLogin(rp: RelyingParty, params: Record<string, string> = {}): Promise<PendingLogin> {
+  return startAuthorization(rp.config, { redirect_uri: rp.redirectUri, scope: "openid profile", ...params });
 }
 
 /** Hands the browser's redirect to the client over to openid-client, which redeems the code. */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableBackends } from "../support/backends.ts";
 import { loginWithPassword } from "../support/browser-login.ts";
 import { RawBrowser } from "../support/raw-browser.ts";
+import { startAuthorization } from "../support/rp-authorization.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
 /**
@@ -32,20 +33,10 @@ describe.each(availableBackends())("access tokens of both formats, driven by ope
 
   it.each(FORMATS)("$format ($clientId): code flow, userinfo, introspection, refresh, revocation, then userinfo fails", async ({ clientId, secret, redirectUri, shape }) => {
     const config = await oidc.discovery(new URL(op.issuer), clientId, undefined, oidc.ClientSecretBasic(secret), { execute });
-    const pkceCodeVerifier = oidc.randomPKCECodeVerifier();
-    const expectedState = oidc.randomState();
-    const expectedNonce = oidc.randomNonce();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri,
-      scope: "openid profile offline_access acme",
-      code_challenge: await oidc.calculatePKCECodeChallenge(pkceCodeVerifier),
-      code_challenge_method: "S256",
-      state: expectedState,
-      nonce: expectedNonce,
-    });
+    const { url, checks } = await startAuthorization(config, { redirect_uri: redirectUri, scope: "openid profile offline_access acme" });
     const answer = await loginWithPassword(new RawBrowser(), url.href);
     expect(answer.status, answer.text.slice(0, 300)).toBe(303);
-    const tokens = await oidc.authorizationCodeGrant(config, new URL(answer.location!), { pkceCodeVerifier, expectedState, expectedNonce });
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(answer.location!), checks);
     // openid-client checked the ID token's signature and its at_hash over the access token, whatever its format.
     expect(tokens.access_token).toMatch(shape);
     expect(tokens.claims()).toMatchObject({ sub: "E10001", aud: clientId });

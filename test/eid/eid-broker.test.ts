@@ -9,7 +9,7 @@ import { EidError } from "../../src/eid/eid-error.ts";
 import type { EidPending } from "../../src/eid/eid-upstream.ts";
 import { loginWithPassword } from "../support/browser-login.ts";
 import { mintCode, redeemCode } from "../support/code-grant.ts";
-import { startEidUpstreamProcess, type EidUpstreamProcess } from "../support/eid-upstream.ts";
+import { startEidUpstreamProcess, testEidUpstreamEdits, type EidUpstreamProcess } from "../support/eid-upstream.ts";
 import { RawBrowser } from "../support/raw-browser.ts";
 import { freePort } from "../support/services.ts";
 import { send, startTestProvider, type TestProvider } from "../support/test-provider.ts";
@@ -29,19 +29,7 @@ let whileDown: unknown;
 beforeAll(async () => {
   const port = await freePort();
   broker = await startTestProvider({
-    edits: {
-      "login.yaml": {
-        "eid_upstreams.test-eid": {
-          issuer: `http://127.0.0.1:${port}`,
-          client_id: "portcullis-eid-broker",
-          client_secret: "${file:dev-eid-upstream/broker-secret}",
-          scopes: "openid profile email",
-          claims: { name: "name", birthdate: "birthdate", email: "email" },
-          sub_prefix: "cz:",
-        },
-        "login_types.eID.upstream": "test-eid",
-      },
-    },
+    edits: { "login.yaml": testEidUpstreamEdits(`http://127.0.0.1:${port}`) },
   });
   callback = `${broker.issuer}/eID/callback`;
   whileDown = await broker.provider.eid.begin("test-eid", callback).catch((error: unknown) => error);

@@ -29,7 +29,7 @@ const ANSWER_TIMEOUT_MS = 10_000;
 
 /** Routes a person's browser opens or posts to: their errors are pages. */
 const PAGES = new Set<string>([
-  paths.authorize, paths.accountLogin, paths.iframeAuthorize, paths.endSession, paths.endSessionConfirm, `${paths.interaction}/:id`,
+  paths.authorize, paths.accountLogin, paths.iframeAuthorize, paths.eidAuthorize, paths.eidCallback, paths.endSession, paths.endSessionConfirm, `${paths.interaction}/:id`,
   paths.account, `${paths.account}/sign-in`, `${paths.account}/enroll`, `${paths.account}/remove`, paths.diagrams, `${paths.diagrams}/:name`,
 ]);
 /** Protocol endpoints called by programs: their errors are RFC 6749 §5.2 JSON. */

@@ -6,6 +6,8 @@ import { extraUsers, submitStep } from "../support/method-pages.ts";
 import { RawBrowser, type Answer } from "../support/raw-browser.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { decodeJwt } from "jose";
+import { readFileSync } from "node:fs";
+import { vendorSignature } from "../../src/login-policy/vendor-signature.ts";
 import { appendAt, clientEntry } from "../http/helpers.ts";
 
 /**
@@ -14,6 +16,9 @@ import { appendAt, clientEntry } from "../http/helpers.ts";
  * client's allowed_login_types, and req_chnl's claims and chooser. Users get TOTP through the
  * plugin's operator enrollment; codes come from otplib as an authenticator app computes them.
  */
+const VENDOR = { id: "demo-vendor", secret: "demo-vendor-secret", redirect: "http://localhost:3004/callback", key: readFileSync(new URL("../../config/demo-vendor-signing-key", import.meta.url), "utf8").trim() };
+const VENDOR_ACCOUNT = "demo-vendor:acme-support";
+
 /** Users of their own for the Mfa tests: each TOTP time step is accepted once per user. */
 const USERS = ["carol", "dave"] as const;
 let p: TestProvider;
@@ -37,6 +42,9 @@ beforeAll(async () => {
     const uri = await totp.plugin.enrollByOperator!(totp.context, p.provider.users.findByUsername(username)!.sub, {});
     secrets.set(username, new URL(uri).searchParams.get("secret")!);
   }
+  // The vendor account of the signed-link tests has its TOTP from an operator.
+  const vendorUri = await totp.plugin.enrollByOperator!(totp.context, VENDOR_ACCOUNT, {});
+  secrets.set(VENDOR_ACCOUNT, new URL(vendorUri).searchParams.get("secret")!);
   const face = p.provider.policy.methods.get("face")!;
   await face.plugin.enrollByOperator!(face.context, "E10001", { key: "dev-face-alice" });
 });
@@ -210,5 +218,57 @@ describe("a login type added in YAML only", () => {
     const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined, login_type: "MfaFace" });
     expect(tokens.status).toBe(200);
     expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ sub: "E10001", amr: ["face"], acr: "1fa" });
+  });
+});
+
+describe("login_type MyVendor", () => {
+  const vendorUrl = (extra: Record<string, string | undefined> = {}) => {
+    const loginHint = extra.login_hint ?? VENDOR_ACCOUNT;
+    const redirect = extra.redirect_uri ?? VENDOR.redirect;
+    return authorizeUrl(p.issuer, { client_id: VENDOR.id, redirect_uri: redirect, login_type: "MyVendor", login_hint: loginHint, signature: vendorSignature(redirect, loginHint, VENDOR.key), ...extra });
+  };
+
+  it("verifies a signed link's vendor account with its TOTP: sub is the login_hint, no SSO, login_type at the token endpoint", async () => {
+    const browser = new RawBrowser();
+    const first = await browser.get(vendorUrl());
+    expect(first.status, `${first.location} ${first.text.slice(0, 300)}`).toBe(303);
+    const page = await browser.follow(first);
+    const params = responseParams(await passTotp(browser, page, VENDOR_ACCOUNT));
+    expect(params.get("login_type")).toBe("MyVendor");
+    expect([...browser.cookies.keys()].filter((name) => name.includes("session"))).toEqual([]);
+    const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined, login_type: "MyVendor", redirect_uri: VENDOR.redirect }, VENDOR);
+    expect(tokens.status).toBe(200);
+    expect(await verifyIdToken(p, tokens.json!.id_token as string, VENDOR.id)).toMatchObject({ sub: VENDOR_ACCOUNT, amr: ["totp"], acr: "1fa" });
+  });
+
+  it("refuses every kind of bad signature or login_hint with invalid_request at the redirect URI, before any page", async () => {
+    const cases: Record<string, Record<string, string | undefined>> = {
+      "no signature": { signature: undefined },
+      "a signature by another key": { signature: vendorSignature(VENDOR.redirect, VENDOR_ACCOUNT, "not-the-key") },
+      "a signature over another login_hint": { signature: vendorSignature(VENDOR.redirect, "demo-vendor:someone-else", VENDOR.key) },
+      "a signature that is not hex SHA-1": { signature: "z".repeat(40) },
+      "no login_hint": { login_hint: undefined, signature: vendorSignature(VENDOR.redirect, "", VENDOR.key) },
+      "a login_hint without the client prefix": { login_hint: "acme-support" },
+      "a login_hint naming another client": { login_hint: "demo-web:acme-support" },
+    };
+    for (const [name, extra] of Object.entries(cases)) {
+      const url = new URL(vendorUrl(extra));
+      if ("login_hint" in extra && extra.login_hint === undefined) url.searchParams.delete("login_hint");
+      if ("signature" in extra && extra.signature === undefined) url.searchParams.delete("signature");
+      const answer = await new RawBrowser().get(url.href);
+      expect(answer.location?.startsWith(VENDOR.redirect), name).toBe(true);
+      const params = responseParams(answer);
+      expect(params.get("error"), name).toBe("invalid_request");
+      expect(params.get("state"), name).toBe("st-1");
+      expect(params.get("iss"), name).toBe(p.issuer);
+    }
+  });
+
+  it("allows only openid profile (invalid_scope), and never sends an error to a redirect URI that is not registered", async () => {
+    expect(responseParams(await new RawBrowser().get(vendorUrl({ scope: "openid profile email" }))).get("error")).toBe("invalid_scope");
+    // Characters shifted from login_hint into redirect_uri keep the signed string: the URI is not registered, so a page, no redirect.
+    const shifted = await new RawBrowser().get(vendorUrl({ redirect_uri: `${VENDOR.redirect}demo-vendor:`, login_hint: "acme-support" }));
+    expect(shifted.status).toBe(400);
+    expect(shifted.location).toBeUndefined();
   });
 });

@@ -72,12 +72,17 @@ export async function openPage(browser: Browser): Promise<{ context: BrowserCont
  */
 export async function signInWithPassword(page: Page, client: RpClient, username = "alice", password = `${username}-password`): Promise<void> {
   await page.goto(client.loginUrl());
+  await submitPasswordForm(page, username, password);
+  await page.waitForURL((url) => url.href.startsWith(client.redirectUri));
+  expect(await page.locator("#status").textContent()).toMatch(/^signed in as /);
+}
+
+/** Fills and submits the password form of the login page shown, choosing the password method first when the page shows another. */
+export async function submitPasswordForm(page: Page, username: string, password = `${username}-password`): Promise<void> {
   if ((await page.locator('input[name="password"]').count()) === 0) await page.locator('.other-methods button[value="password"]').click();
   await page.getByLabel("User name").fill(username);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => url.href.startsWith(client.redirectUri));
-  expect(await page.locator("#status").textContent()).toMatch(/^signed in as /);
 }
 
 /** Opens the account page and presses "Set up" in the row of the method labelled `label`; the enrollment page. */

@@ -12,6 +12,24 @@ export const DEV_UPSTREAM_CONFIG = join(DEMO_CONFIG, "dev-eid-upstream");
 /** The client the demo's broker is at the development upstream, and its secret (config/dev-eid-upstream/broker-secret). */
 export const BROKER_CLIENT = { id: "portcullis-eid-broker", secretFile: "dev-eid-upstream/broker-secret" } as const;
 
+/**
+ * The broker's login.yaml edits for an upstream at `issuer`: declared as `test-eid` (the demo's client,
+ * secret file and mapping, sub prefix `cz:`) and named by the eID login type.
+ */
+export function testEidUpstreamEdits(issuer: string): Record<string, unknown> {
+  return {
+    "eid_upstreams.test-eid": {
+      issuer,
+      client_id: BROKER_CLIENT.id,
+      client_secret: `\${file:${BROKER_CLIENT.secretFile}}`,
+      scopes: "openid profile email",
+      claims: { name: "name", birthdate: "birthdate", email: "email" },
+      sub_prefix: "cz:",
+    },
+    "login_types.eID.upstream": "test-eid",
+  };
+}
+
 export interface EidUpstreamProcess {
   issuer: string;
   stderr(): string;

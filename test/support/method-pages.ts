@@ -43,10 +43,12 @@ export function comparablePage(html: string): string {
 }
 
 /**
- * users.yaml edits that add users without a password (`name` → sub `T<n>`), after the demo's two, so
+ * users.yaml edits that add users (`name` → sub `T<n>`; a password only where `passwordHashes` gives one), after the demo's two, so
  * each test can have a user of its own: single-use state (claimed TOTP steps, attempt counters) is
  * per user.
  */
-export function extraUsers(names: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(names.map((username, i) => [`users.${i + 2}`, { username, sub: `T${1000 + i}`, claims: { name: username } }]));
+export function extraUsers(names: readonly string[], passwordHashes: Readonly<Record<string, string>> = {}): Record<string, unknown> {
+  return Object.fromEntries(
+    names.map((username, i) => [`users.${i + 2}`, { username, sub: `T${1000 + i}`, ...(passwordHashes[username] && { password_hash: passwordHashes[username] }), claims: { name: username } }]),
+  );
 }

@@ -2,10 +2,13 @@
  * A small relying party on loopback for the browser tests: one node:http server per client (so each
  * client is its own origin), driven by openid-client v6 like a real application would be.
  *
- *   GET  /login          starts the code flow (PKCE S256, state, nonce); query prompt/max_age/login_hint pass through
+ *   GET  /login          starts the code flow (PKCE S256, state, nonce); the provider's own query parameters
+ *                        (PASSED_THROUGH: prompt, max_age, login_hint, acr_values, login_type, fa, signature, ...)
+ *                        pass through; rp_omit_login_type=1 makes this login's token request leave login_type out
  *   GET  /callback       takes the authorization response, redeems the code at the token endpoint over
- *                        HTTP (openid-client checks state, iss, nonce and the ID token's signature) and
- *                        shows "signed in as <sub>", or "error: <code>" for an error response
+ *                        HTTP (openid-client checks state, iss, nonce and the ID token's signature), repeating
+ *                        the response's login_type there as the spec tells a client to, and shows
+ *                        "signed in as <sub>", or "error: <code>" for an error response
  *   GET  /embed          a page that frames the provider: ?endpoint=authorize|iframe_authz&client=<id>
  *   GET  /logout         RP-initiated logout: end session with id_token_hint, post_logout_redirect_uri, state
  *   GET  /logged-out     the post-logout redirect URI; shows whether state came back as sent
@@ -20,7 +23,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
+import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload } from "jose";
 import * as oidc from "openid-client";
 
 export const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout";
@@ -48,12 +51,19 @@ export interface RpSignIn {
   sid?: string;
   idToken: string;
   claims: Record<string, unknown>;
+  /** The access token's claims when it is a JWT (read, not verified: the RP is not its audience). */
+  accessTokenClaims?: Record<string, unknown>;
 }
 
 interface PendingLogin {
   verifier: string;
   nonce: string;
+  /** Send the authorization response's login_type with the token request (false: a client that forgets it). */
+  repeatLoginType: boolean;
 }
+
+/** The authorize parameters a browser may give /login: OIDC's and the provider's login-policy ones. */
+const PASSED_THROUGH = ["prompt", "max_age", "login_hint", "acr_values", "login_type", "fa", "signature", "lang", "ui_locales"];
 
 export class RpClient {
   readonly clientId: string;
@@ -63,6 +73,8 @@ export class RpClient {
   readonly refusedLogoutTokens: string[] = [];
   readonly frontChannelHits: URLSearchParams[] = [];
   readonly signIns: RpSignIn[] = [];
+  /** The OAuth error code of each token request the provider refused (e.g. invalid_grant). */
+  readonly tokenErrors: string[] = [];
   /** The `state` sent with each end-session request, and what came back to /logged-out. */
   readonly logoutStates: { sent: string[]; returned: Array<string | null> } = { sent: [], returned: [] };
   /** Other clients of the same RP, for /embed?client=<id> (a page of one client framing another's login). */
@@ -122,12 +134,12 @@ export class RpClient {
   }
 
   /** A fresh authorization request URL (PKCE S256, state, nonce) at the provider's authorize or iframe_authz endpoint. */
-  async authorizationUrl(params: Record<string, string> = {}, endpoint: "authorize" | "iframe_authz" = "authorize"): Promise<string> {
+  async authorizationUrl(params: Record<string, string> = {}, endpoint: "authorize" | "iframe_authz" = "authorize", repeatLoginType = true): Promise<string> {
     const config = this.requireConfig();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
-    this.pending.set(state, { verifier, nonce });
+    this.pending.set(state, { verifier, nonce, repeatLoginType });
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: this.redirectUri,
       scope: this.options.scope ?? "openid profile",
@@ -148,7 +160,7 @@ export class RpClient {
       case "GET /":
         return this.home(req, res);
       case "GET /login":
-        return redirect(res, await this.authorizationUrl(pick(url.searchParams, ["prompt", "max_age", "login_hint"])));
+        return redirect(res, await this.authorizationUrl(pick(url.searchParams, PASSED_THROUGH), "authorize", url.searchParams.get("rp_omit_login_type") !== "1"));
       case "GET /callback":
         return this.callback(url, res);
       case "GET /embed":
@@ -181,15 +193,17 @@ export class RpClient {
     const error = url.searchParams.get("error");
     if (error !== null) return page(res, 200, `<p id="status">error: ${escape(error)}</p><p id="state">${pending ? "state ok" : "unknown state"}</p>`);
     if (!pending) return page(res, 400, `<p id="status">unknown state</p>`);
+    const loginType = url.searchParams.get("login_type");
     try {
-      const tokens = await oidc.authorizationCodeGrant(this.requireConfig(), url, {
-        pkceCodeVerifier: pending.verifier,
-        expectedState: state,
-        expectedNonce: pending.nonce,
-        idTokenExpected: true,
-      });
+      const tokens = await oidc.authorizationCodeGrant(
+        this.requireConfig(),
+        url,
+        { pkceCodeVerifier: pending.verifier, expectedState: state, expectedNonce: pending.nonce, idTokenExpected: true },
+        // The spec: a login_type that came back with the code goes with the token request too.
+        loginType !== null && pending.repeatLoginType ? { login_type: loginType } : undefined,
+      );
       const claims = tokens.claims()!;
-      const signIn: RpSignIn = { sub: claims.sub, sid: claims.sid as string | undefined, idToken: tokens.id_token!, claims: { ...claims } };
+      const signIn: RpSignIn = { sub: claims.sub, sid: claims.sid as string | undefined, idToken: tokens.id_token!, claims: { ...claims }, ...jwtClaims(tokens.access_token) };
       this.signIns.push(signIn);
       const cookie = randomBytes(16).toString("base64url");
       this.sessions.set(cookie, signIn);
@@ -197,6 +211,7 @@ export class RpClient {
       page(res, 200, `<p id="status">signed in as ${escape(claims.sub)}</p>`);
     } catch (err) {
       const e = err as Error & { error?: string; code?: string };
+      if (e.error !== undefined) this.tokenErrors.push(e.error);
       page(res, 500, `<p id="status">token exchange failed: ${escape(`${e.name} ${e.code ?? ""} ${e.error ?? ""} ${e.message}`)}</p>`);
     }
   }
@@ -345,6 +360,15 @@ function pick(params: URLSearchParams, names: string[]): Record<string, string> 
     if (value !== null) picked[name] = value;
   }
   return picked;
+}
+
+/** `{ accessTokenClaims }` when the access token is a JWT; nothing for an opaque one. */
+function jwtClaims(accessToken: string): Pick<RpSignIn, "accessTokenClaims"> {
+  try {
+    return { accessTokenClaims: { ...decodeJwt(accessToken) } };
+  } catch {
+    return {};
+  }
 }
 
 function readCookie(req: IncomingMessage, name: string): string | undefined {

@@ -90,7 +90,6 @@ export function explainAuthorizeRequest(policy: ExplainPolicy, raw: RawAuthorize
   if (plan.checkSignature) checks.push("signature: valid (SHA-1 of redirect_uri + login_hint + the client's signing key, compared in constant time)");
   if (plan.loginHint === "vendor") checks.push(`login_hint: names this client's account ${plan.vendorAccount}`);
   if (plan.loginHint === "required") checks.push("login_hint: present (it names the user the second factor verifies)");
-  const upstream = plan.loginType === undefined ? undefined : policy.login.loginTypes.get(plan.loginType.toLowerCase())?.upstream;
   const methods = plan.methods.map((id) => ({ id, class: policy.login.methodClasses.get(id)!, amr: policy.amr.get(id) ?? id }));
   return {
     accepted: true,
@@ -102,7 +101,7 @@ export function explainAuthorizeRequest(policy: ExplainPolicy, raw: RawAuthorize
     checks,
     tokens: tokenClaimsOf(plan, methods),
     prompt: request.prompt,
-    ...(upstream !== undefined && { upstream }),
+    ...(plan.upstream !== undefined && { upstream: plan.upstream }),
     ...(request.loginHint !== undefined && { loginHint: request.loginHint }),
   };
 }

@@ -30,6 +30,8 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: 4096, parameterLimit: 10 });
   const enrollable = () => [...provider.policy.methods].filter(([, m]) => m.plugin.enrollment !== undefined && m.plugin.account?.setUpBy === undefined).map(([id]) => id);
+  // An eID account (no directory user) signs in at its eID provider: it has no methods to manage here.
+  const manages = (sub: string, method: string) => enrollable().includes(method) && provider.users.findBySub(sub) !== undefined;
 
   router.get(paths.account, (req, res, next) => {
     show(req, res).catch(next);
@@ -96,7 +98,9 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     const lang = langOf(req);
     const session = await currentSession(provider, req);
     if (!session) return writePage(res, 200, views.render("account", { ...frame(req), signInUrl: accountUrl(paramsOf(req), {}, `${paths.account}/sign-in`), methods: [] }, lang));
-    const user = provider.users.findBySub(session.sub)!;
+    const user = provider.users.findBySub(session.sub);
+    // An eID account (no employee record) signs in at its eID provider: its name, and no methods to manage.
+    if (!user) return writePage(res, 200, views.render("account", { ...frame(req), userName: await eidAccountName(session.sub), eidAccount: true, methods: [] }, lang));
     const notice = typeof req.query.enrolled === "string" ? "account.enrolled_notice" : typeof req.query.removed === "string" ? "account.removed_notice" : undefined;
     const html = views.render(
       "account",
@@ -114,6 +118,12 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     writePage(res, 200, html);
   }
 
+  /** The name an eID account's upstream gave at its last login, else its sub. */
+  async function eidAccountName(sub: string): Promise<string> {
+    const name = (await provider.eid.accounts.claims(sub))?.name;
+    return typeof name === "string" && name !== "" ? name : sub;
+  }
+
   /**
    * What an enroll or remove form asks for: the signed-in user and an enrollable method, after its CSRF
    * token; undefined once an error page has been sent.
@@ -123,7 +133,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     if (!session) return undefined;
     const method = String(req.body?.method ?? "");
     if (!csrfMatches(req)) return void pages.error(req, res, 403, "invalid_request", "this form has expired; reload the account page");
-    if (!enrollable().includes(method)) return void pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here");
+    if (!manages(session.sub, method)) return void pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here");
     return { sub: session.sub, method };
   }
 
@@ -141,7 +151,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     const session = await signedIn(req, res);
     if (!session) return;
     const method = typeof req.query.method === "string" ? req.query.method : "";
-    if (!enrollable().includes(method)) return pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here", paramsOf(req).lang);
+    if (!manages(session.sub, method)) return pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here", paramsOf(req).lang);
     const data = { ...frame(req), csrf: csrfOf(req), action: `${paths.account}/remove`, method, methodName: views.translate(langOf(req), `method.${method}.label`) };
     writePage(res, 200, views.render("account-remove", data, langOf(req)));
   }

@@ -21,6 +21,7 @@ import { silentLogin } from "./silent-login.ts";
 import { planAuthorization } from "./login-plan-step.ts";
 import { loginNeed, startLogin, type LoginNeed } from "./start-login.ts";
 import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import { eidLogins } from "./eid-logins.ts";
 
 interface AuthorizeContext {
   ex: Exchange;
@@ -39,18 +40,39 @@ interface AuthorizeContext {
   need?: LoginNeed;
 }
 
+/** One address of the authorize endpoint and what it changes. */
+interface Variant {
+  path: string;
+  /** Served at /connect/iframe_authz: the login runs in an iframe and finishes in the top window. */
+  framed: boolean;
+  /** /Account/Login adds prompt=login. */
+  forcePrompt?: string;
+  /** /eID/authorize: login_type may be omitted (it is eID), and the login is brokered to the upstream eID provider. */
+  eid?: boolean;
+}
+
+const VARIANTS: readonly Variant[] = [
+  { path: paths.authorize, framed: false },
+  { path: paths.accountLogin, framed: false, forcePrompt: "login" },
+  { path: paths.iframeAuthorize, framed: true },
+  { path: paths.eidAuthorize, framed: false, eid: true },
+];
+
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
 
 /**
- * GET|POST /connect/authorize (OIDC Core §3.1.2), and its two SPEC variants: /Account/Login (as
- * prompt=login) and /connect/iframe_authz (the login runs in an iframe and finishes in the top
- * window). Served on node:http: with an SSO session this is the hot half of the code flow.
+ * GET|POST /connect/authorize (OIDC Core §3.1.2), and its SPEC variants: /Account/Login (as
+ * prompt=login), /connect/iframe_authz (the login runs in an iframe and finishes in the top window)
+ * and /eID/authorize (the same parameters, login_type optional; the login happens at the upstream eID
+ * provider, and only an eID login's session is used for SSO). Served on node:http: with an SSO
+ * session this is the hot half of the code flow.
  */
 export function authorizeEndpoints(provider: Provider, pages: BrowserPages): ProtocolRoute[] {
   const security = provider.config.provider.security;
   const trustProxy = provider.config.provider.listen.trust_proxy;
   const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, provider.policy.clients);
-  const variant = (framed: boolean, forcePrompt?: string): Step<AuthorizeContext>[] => [
+  const eid = eidLogins(provider);
+  const steps = ({ framed, forcePrompt, eid: brokered }: Variant): Step<AuthorizeContext>[] => [
     // The parameters: the query of a GET, the form body of a POST.
     (ctx) => {
       const { req, body } = ctx.ex;
@@ -96,7 +118,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     // The login plan (src/login-policy): login type, flow, methods, whether the session may serve, what
     // the tokens carry; a MyVendor signature is checked here, before anything is shown.
     (ctx) => {
-      const plan = planAuthorization(ctx.policy.login, ctx.client!, ctx.raw!, ctx.request!, "authorize", ctx.session);
+      const plan = planAuthorization(ctx.policy.login, ctx.client!, ctx.raw!, ctx.request!, brokered ? "eid" : "authorize", ctx.session);
       ctx.request!.plan = plan;
       if (plan.loginType !== undefined) ctx.request!.loginType = plan.loginType;
       // Login types without SSO read no session state: as if the browser had none.
@@ -106,7 +128,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     // (a one-factor login: it serves one-factor plans only).
     async (ctx) => {
       const plan = ctx.request!.plan!;
-      if (plan.flow !== "single_factor" || plan.mustBfido) return;
+      if (brokered || plan.flow !== "single_factor" || plan.mustBfido) return;
       const login = await silentLogin(provider, ctx.raw!, ctx.request!);
       if (login) return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, ctx.request!, { login });
     },
@@ -119,17 +141,21 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       if (request.prompt.includes("none")) throw oauthError(need.kind === "step_up" ? "interaction_required" : "login_required", need.reason, { allowRedirect: true });
       ctx.need = need;
     },
-    // Otherwise the user must act: an interaction runs the plan's flow, within the address's budget.
+    // Otherwise the user must act, within the address's budget: at the upstream eID provider, or in an
+    // interaction that runs the plan's flow.
     async (ctx) => {
       if (!(await provider.loginRequests.tryAttempt(clientAddress(ctx.ex.req, trustProxy)))) {
         throw new OAuthError(429, "temporarily_unavailable", "too many login requests from this address; try again later", { allowRedirect: true });
       }
+      const { plan } = ctx.request!;
+      if (plan?.flow === "eid") return eid.begin(ctx.ex.res, ctx.request!, plan.upstream!);
       await startLogin(provider, ctx.policy, ctx.ex.res, ctx.request!, ctx.need!, ctx.session);
     },
   ];
 
-  const route = (path: string, steps: Step<AuthorizeContext>[]): ProtocolRoute => {
-    const framed = path === paths.iframeAuthorize;
+  const route = (variant: Variant): ProtocolRoute => {
+    const { path, framed } = variant;
+    const table = steps(variant);
     return {
       path,
       methods: ["GET", "POST"],
@@ -137,7 +163,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       handle: async (ex) => {
         const ctx: AuthorizeContext = { ex, framed, policy: provider.policy };
         try {
-          await runSteps(ctx, steps);
+          await runSteps(ctx, table);
         } catch (err) {
           answerError(provider, pages, ctx, err);
         }
@@ -145,7 +171,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       fail: (ex, err) => answerError(provider, pages, { ex, framed, policy: provider.policy }, err),
     };
   };
-  return [route(paths.authorize, variant(false)), route(paths.accountLogin, variant(false, "login")), route(paths.iframeAuthorize, variant(true))];
+  return VARIANTS.map(route);
 }
 
 /** Errors go back to the client once its redirect_uri is trusted (with state and iss); before that, a page. */

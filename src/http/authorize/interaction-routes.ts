@@ -13,7 +13,7 @@ import type { ViewEngine } from "../../views/view-engine.ts";
 import { authenticationResult } from "../../runtime/authentication-result.ts";
 import { currentView, runFlowStep, type FlowEvent, type StepResult } from "../../runtime/flow-step.ts";
 import { INTERACTION_COOKIE, interactionPath } from "./interaction-cookie.ts";
-import type { AccountLoginInteraction, ChannelChoiceInteraction, EnrollmentInteraction, Interaction, LoginInteraction } from "../../runtime/interaction.ts";
+import type { AccountLoginInteraction, ChannelChoiceInteraction, EnrollmentInteraction, FlowInteraction, Interaction, LoginInteraction } from "../../runtime/interaction.ts";
 import { recordMethodUse } from "../../runtime/record-method-use.ts";
 import { accountUrl } from "../../account/account-params.ts";
 import type { RequestFacts } from "../../plugin-contract/factor-plugin.ts";
@@ -85,6 +85,8 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     const id = String(req.params.id);
     const interaction = await provider.interactions.find(id, provider.cookies.read(req, INTERACTION_COOKIE, interactionPath(id)));
     if (!interaction) return withoutBinding(req, res, id);
+    // An eID login has no pages here: it waits for the upstream's callback (/eID/callback).
+    if (interaction.kind === "eid") return expired(req, res, interaction);
     const flow = provider.policy.flows.get(interaction.flowId);
     // A flow, client or method removed from the configuration since the page was shown ends it; so
     // does the end of the session an enrollment runs in.
@@ -116,7 +118,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     render(req, res, interaction, flow, result, 200);
   }
 
-  async function stillValid(req: Request, interaction: Interaction): Promise<boolean> {
+  async function stillValid(req: Request, interaction: FlowInteraction): Promise<boolean> {
     if (interaction.kind === "login" || interaction.kind === "channel") return provider.policy.clients.get(interaction.request.clientId) !== undefined;
     if (interaction.kind === "account") return true;
     return provider.policy.methods.has(interaction.method) && (await currentSession(provider, req))?.sub === interaction.sub;
@@ -158,7 +160,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     seeOther(res, accountUrl(interaction.back ?? {}, { enrolled: interaction.method }));
   }
 
-  function render(req: Request, res: Response, interaction: Interaction, flow: RunnableFlow, result: StepResult, status: number, errorKey?: string): void {
+  function render(req: Request, res: Response, interaction: FlowInteraction, flow: RunnableFlow, result: StepResult, status: number, errorKey?: string): void {
     const view = currentView(result);
     if (!view) throw new Error(`flow ${flow.id} is in a state without a view and not done`);
     // A flow's own step (the channel chooser) draws from the flow's context; a method's from the method's.
@@ -242,14 +244,14 @@ function groupMethods(result: StepResult, flow: RunnableFlow): string[] {
 }
 
 /** A login flow starts from what the authorize endpoint planned (older interactions: the login_hint); an enrollment flow from the signed-in user. */
-function flowInput(interaction: Interaction): LoginFlowInput | EnrollmentFlowInput | ChannelChoiceInput {
+function flowInput(interaction: FlowInteraction): LoginFlowInput | EnrollmentFlowInput | ChannelChoiceInput {
   if (interaction.kind === "login") return interaction.flowInput ?? { loginHint: interaction.request.loginHint };
   if (interaction.kind === "channel") return { channels: interaction.channels };
   return interaction.kind === "account" ? {} : { sub: interaction.sub };
 }
 
 function langOf(interaction: Interaction): string | undefined {
-  return interaction.kind === "login" || interaction.kind === "channel" ? interaction.request.lang : interaction.lang;
+  return interaction.kind === "login" || interaction.kind === "channel" || interaction.kind === "eid" ? interaction.request.lang : interaction.lang;
 }
 
 /**
