@@ -26,6 +26,8 @@ export interface LoginFlowInput {
    * their administrator.
    */
   enrollOnFirstUse?: boolean;
+  /** What the trusted app must sign into its assertion (acr_values app_gps / app_faceid); passed to every method. */
+  app?: { gps: boolean; faceid: boolean };
 }
 
 /** The flow's result: who logged in and the methods they passed, in order (the runtime derives amr and acr). */
@@ -43,6 +45,7 @@ export interface LoginFlowContext {
   evidence?: Record<string, Record<string, unknown>>;
   missingClasses: FactorClass[];
   enrollOnFirstUse?: boolean;
+  app?: { gps: boolean; faceid: boolean };
   /** The method whose state was entered last: its group records it when the method actor is done. */
   trying?: { method: string; class?: FactorClass };
 }
@@ -115,6 +118,7 @@ export function initialContext(input: LoginFlowInput): LoginFlowContext {
     methods: [],
     missingClasses: [...(input.missingClasses ?? BOTH_CLASSES)],
     ...(input.enrollOnFirstUse && { enrollOnFirstUse: true }),
+    ...(input.app && { app: input.app }),
   };
 }
 
@@ -123,5 +127,5 @@ export function loginOutput({ context }: { context: LoginFlowContext }): LoginFl
   return { sub: context.sub!, methods: context.methods, ...(context.evidence && { evidence: context.evidence }) };
 }
 
-/** The input a method machine gets: the hint, and the user when one is known (a second factor verifies that user). */
-export const methodInput = ({ context }: { context: LoginFlowContext }): MethodInput => ({ loginHint: context.loginHint, sub: context.sub });
+/** The input a method machine gets: the hint, the user when one is known (a second factor verifies that user), what the app must sign. */
+export const methodInput = ({ context }: { context: LoginFlowContext }): MethodInput => ({ loginHint: context.loginHint, sub: context.sub, ...(context.app && { app: context.app }) });

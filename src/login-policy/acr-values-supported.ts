@@ -1,6 +1,6 @@
-import { TWO_FACTOR_TYPE, type LoginPolicy } from "./login-policy.ts";
+import { BFIDO_METHOD, TWO_FACTOR_TYPE, type LoginPolicy } from "./login-policy.ts";
 
-/** The trusted app's method: must_bfido, app_gps and app_faceid are its abilities. */
+/** The trusted app's QR scan: app_gps and app_faceid are attested through it. */
 const TRUSTED_APP_METHOD = "qrcode";
 
 /**
@@ -8,14 +8,14 @@ const TRUSTED_APP_METHOD = "qrcode";
  * Class References this OP supports). Two kinds share the list (docs/decisions.md, "acr_values in
  * discovery"): the acr claim's values (`1fa`, and `2fa` where a 2FA login type is declared), which a
  * client may also request, and the spec's request values this deployment serves: the channel values
- * always (channels.yaml has a directory in every deployment), the trusted app's values where its
- * method is configured. The parameterised forms (`2fa:<methods>`, `req_chnl:<id>`) are not values of
+ * always (channels.yaml has a directory in every deployment), `must_bfido` where the bfido method is
+ * configured, `app_gps` and `app_faceid` where the trusted app's QR scan is. The parameterised forms (`2fa:<methods>`, `req_chnl:<id>`) are not values of
  * their own, so they are not listed.
  */
 export function acrValuesSupported(policy: LoginPolicy): string[] {
   const values = ["1fa"];
   if (policy.loginTypes.has(TWO_FACTOR_TYPE)) values.push("2fa");
-  if (policy.methodClasses.has(TRUSTED_APP_METHOD)) values.push("must_bfido");
+  if (policy.methodClasses.has(BFIDO_METHOD)) values.push("must_bfido");
   values.push("req_chnl", "chnl_info");
   if (policy.methodClasses.has(TRUSTED_APP_METHOD)) values.push("app_gps", "app_faceid");
   return values;

@@ -25,6 +25,11 @@ export interface MethodInput {
    * typed one), or the signed-in user an enrollment machine enrolls.
    */
   sub?: string;
+  /**
+   * What the trusted app must measure and sign (acr_values app_gps / app_faceid): the trusted-app
+   * methods (qrcode) ask the app for it and output it as evidence; other methods ignore it.
+   */
+  app?: { gps: boolean; faceid: boolean };
 }
 
 /**

@@ -2,7 +2,8 @@ import express, { type Request, type Router } from "express";
 import { importJWK, type JWK } from "jose";
 import type { Provider } from "../provider.ts";
 import { OAuthError, invalidRequest } from "../errors/oauth-error.ts";
-import { DEVICE_JWS_TYPES, DeviceJwsError, type DeviceJwsType, type VerifiedDeviceJws } from "./device-jws.ts";
+import { DEVICE_JWS_TYPES, type DeviceJwsType } from "./device-jws.ts";
+import { deviceRequestBody, verifiedDeviceRequest } from "./device-request.ts";
 import { TooManyDevicesError } from "./device-registry.ts";
 import { ChallengeError } from "./login-challenges.ts";
 import { trustedApp } from "./trusted-app.ts";
@@ -20,7 +21,8 @@ const DEVICE_NAME = /^[^\p{Cc}\p{Cf}]{1,64}$/u;
  * `{error, error_description}` (400, or 401 for a device JWS we refuse):
  *
  *   POST /app/enroll    {token, name, public_jwk}  → {device_id, seed, sub, issuer}
- *   POST /app/scan      {jws}  typ acmeauth-scan+jwt, claim `challenge` (the QR's scan token) → {status: "scanned"}
+ *   POST /app/scan      {jws}  typ acmeauth-scan+jwt, claim `challenge` (the QR's scan token), and `gps` /
+ *                       `faceid` when the QR's `req` asks (app-evidence.ts) → {status: "scanned"}
  *   POST /app/approve   {jws}  typ acmeauth-approve+jwt, claims `challenge`, `number` (shown on the page) → {status: "approved"}
  *   POST /app/deny      {jws}  typ acmeauth-deny+jwt, claim `challenge` → {status: "denied"}
  *   POST /app/unenroll  {jws}  typ acmeauth-unenroll+jwt → {status: "revoked"}: the device revokes itself
@@ -31,7 +33,7 @@ export function deviceApiRoutes(provider: Provider): Router {
   router.use(express.json({ limit: MAX_BODY, strict: true }));
 
   router.post("/enroll", async (req, res) => {
-    const { token, name, public_jwk: publicJwk } = body(req);
+    const { token, name, public_jwk: publicJwk } = deviceRequestBody(req);
     if (typeof token !== "string" || token.length > 128) throw invalidRequest("token is required");
     if (typeof name !== "string" || !DEVICE_NAME.test(name) || name.trim() === "") throw invalidRequest(`name must be 1 to ${MAX_NAME} printable characters`);
     const jwk = await checkedPublicKey(publicJwk);
@@ -51,7 +53,7 @@ export function deviceApiRoutes(provider: Provider): Router {
 
   router.post("/scan", async (req, res) => {
     const { sub, device, claims } = await verified(req, DEVICE_JWS_TYPES.scan);
-    await decided(() => app.challenges.scan(claims.challenge as string, sub, device));
+    await decided(() => app.challenges.scan(claims.challenge as string, sub, device, claims));
     provider.logger.info({ event: "trusted_app_scan", sub, device: device.id }, "login QR scanned");
     res.set("Cache-Control", "no-store").json({ status: "scanned" });
   });
@@ -77,33 +79,18 @@ export function deviceApiRoutes(provider: Provider): Router {
 
   router.use((_req, _res, next) => next(new OAuthError(404, "not_found", "no such endpoint")));
 
-  /** The body's {jws}, verified as a device JWS of this type: a refusal is 401 invalid_token. */
-  async function verified(req: Request, typ: DeviceJwsType): Promise<VerifiedDeviceJws> {
-    try {
-      return await app.verify(body(req).jws, typ);
-    } catch (err) {
-      if (err instanceof DeviceJwsError) throw new OAuthError(401, "invalid_token", err.reason);
-      throw err;
-    }
-  }
+  const verified = (req: Request, typ: DeviceJwsType) => verifiedDeviceRequest(app, req, typ);
 
   return router;
 }
 
-/** The JSON object the app posted (anything else is 400). */
-function body(req: Request): Record<string, unknown> {
-  const parsed: unknown = req.body;
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw invalidRequest("a JSON object body is required");
-  return parsed as Record<string, unknown>;
-}
-
-/** A challenge step the app may not take (expired, already scanned, wrong number): 400. */
+/** A challenge step the app may not take (expired, already scanned, wrong number, evidence missing): 400. */
 async function decided(step: () => Promise<void>): Promise<void> {
   try {
     await step();
   } catch (err) {
     if (!(err instanceof ChallengeError)) throw err;
-    throw new OAuthError(400, err.wrongNumber ? "access_denied" : "invalid_grant", err.reason);
+    throw new OAuthError(400, err.denied ? "access_denied" : "invalid_grant", err.reason);
   }
 }
 

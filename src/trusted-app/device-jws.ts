@@ -15,6 +15,9 @@ export const DEVICE_JWS_TYPES = {
   deny: "acmeauth-deny+jwt",
   unenroll: "acmeauth-unenroll+jwt",
   silentLogin: "acmeauth-sso+jwt",
+  /** Registering a FIDO2 credential of the app (method bfido), and answering a bfido QR code with it. */
+  bfidoRegister: "acmeauth-bfido-register+jwt",
+  bfido: "acmeauth-bfido+jwt",
 } as const;
 
 export type DeviceJwsType = (typeof DEVICE_JWS_TYPES)[keyof typeof DEVICE_JWS_TYPES];

@@ -4,6 +4,7 @@ import type { RecordStore } from "../stores/store.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
 import { loginUri } from "./acmeauth-uri.ts";
+import { checkAppEvidence, wantsAppEvidence, type AppEvidence, type AppEvidenceProblem, type AppEvidenceWanted } from "./app-evidence.ts";
 import { DEVICE_ENROLLMENT_METHOD, type Device } from "./device-registry.ts";
 import { randomToken } from "../crypto/random-token.ts";
 
@@ -13,7 +14,7 @@ import { randomToken } from "../crypto/random-token.ts";
  * The app therefore never learns the number it must be told: number matching holds.
  */
 export interface LoginChallenge {
-  state: "pending" | "scanned" | "approved" | "rejected" | "denied";
+  state: "pending" | "scanned" | "approved" | "rejected" | "denied" | "refused";
   /** The scan token (in the QR code); not a secret from the page that shows it. */
   scanToken: string;
   ttlMs: number;
@@ -24,20 +25,27 @@ export interface LoginChallenge {
   deviceName?: string;
   /** Number matching: shown on the login page after the scan, typed into the app to approve. */
   number?: string;
+  /** What the app must sign into its scan (acr_values app_gps / app_faceid); the QR code says so. */
+  wanted?: AppEvidenceWanted;
+  /** Set by the scan: the checked evidence, which the login outputs. */
+  evidence?: AppEvidence;
+  /** Set when a scan was refused for its evidence (state "refused"): which requirement failed. */
+  problem?: AppEvidenceProblem;
 }
 
 /** What the login page (and its machine) may know of a challenge. */
 export type ChallengeView =
   | { state: "pending"; uri: string; expiresAt: number }
   | { state: "scanned"; deviceName: string; number: string; expiresAt: number }
+  | { state: "refused"; problem: AppEvidenceProblem }
   | { state: "approved" | "rejected" | "denied" | "expired" };
 
 /** Why a scan or a decision was refused; `reason` is safe to tell the app. */
 export class ChallengeError extends Error {
   constructor(
     readonly reason: string,
-    /** true: the approval carried the wrong number (the challenge is now spent). */
-    readonly wrongNumber = false,
+    /** true: the app's answer was refused (a wrong number, evidence missing or bad) and the challenge is spent. */
+    readonly denied = false,
   ) {
     super(reason);
   }
@@ -55,12 +63,12 @@ export class LoginChallenges {
     private readonly records: RecordStore<unknown>,
   ) {}
 
-  /** A fresh challenge valid for `ttlMs`; the page keeps only its id. */
-  async create(ttlMs: number): Promise<{ challengeId: string; expiresAt: number }> {
+  /** A fresh challenge valid for `ttlMs`, wanting this evidence from the app; the page keeps only its id. */
+  async create(ttlMs: number, wanted?: AppEvidenceWanted): Promise<{ challengeId: string; expiresAt: number }> {
     const challengeId = randomToken(16);
     const scanToken = randomToken(16);
     const expiresAt = this.provider.clock() + ttlMs;
-    const challenge: LoginChallenge = { state: "pending", scanToken, ttlMs, expiresAt };
+    const challenge: LoginChallenge = { state: "pending", scanToken, ttlMs, expiresAt, ...(wantsAppEvidence(wanted) && { wanted }) };
     // The records outlive the challenge a little, so a late poll learns "expired" rather than nothing.
     const keep = ttlMs + 60_000;
     await this.records.set(scanKey(scanToken), challengeId, keep);
@@ -72,19 +80,20 @@ export class LoginChallenges {
   async view(challengeId: string): Promise<ChallengeView> {
     const challenge = await this.get(challengeId);
     if (!challenge || this.isExpired(challenge)) return { state: "expired" };
-    if (challenge.state === "pending") return { state: "pending", uri: loginUri(this.provider.issuer, challenge.scanToken), expiresAt: challenge.expiresAt };
+    if (challenge.state === "pending") return { state: "pending", uri: loginUri(this.provider.issuer, challenge.scanToken, challenge.wanted), expiresAt: challenge.expiresAt };
+    if (challenge.state === "refused") return { state: "refused", problem: challenge.problem! };
     if (challenge.state === "scanned") return { state: "scanned", deviceName: challenge.deviceName!, number: challenge.number!, expiresAt: challenge.expiresAt };
     return { state: challenge.state };
   }
 
   /**
-   * Consumes an approved challenge (once, in any process): the user it logs in. Undefined when it is
-   * not approved, already consumed or expired.
+   * Consumes an approved challenge (once, in any process): the user it logs in and the evidence the
+   * scan carried. Undefined when it is not approved, already consumed or expired.
    */
-  async consumeApproved(challengeId: string): Promise<string | undefined> {
+  async consumeApproved(challengeId: string): Promise<{ sub: string; evidence?: AppEvidence } | undefined> {
     const challenge = (await this.records.take(challengeKey(challengeId))) as LoginChallenge | undefined;
     if (!challenge || challenge.state !== "approved" || this.isExpired(challenge)) return undefined;
-    return challenge.sub;
+    return { sub: challenge.sub!, ...(challenge.evidence && { evidence: challenge.evidence }) };
   }
 
   /** Forgets a challenge whose page moved on (a new QR). */
@@ -93,10 +102,19 @@ export class LoginChallenges {
     if (challenge) await this.records.delete(scanKey(challenge.scanToken));
   }
 
-  /** A device scanned the QR: the first scan wins; the number to match is drawn now. */
-  async scan(scanToken: string, sub: string, device: Device): Promise<void> {
+  /**
+   * A device scanned the QR: the first scan wins; the number to match is drawn now. A scan without the
+   * evidence the challenge wants (`claims` are the scan JWS's) spends the challenge: the page tells
+   * the user why and shows a new QR code.
+   */
+  async scan(scanToken: string, sub: string, device: Device, claims: Record<string, unknown> = {}): Promise<void> {
     const { challengeId, challenge } = await this.byScanToken(scanToken);
     if (challenge.state !== "pending" || !(await this.claim("scanned", challengeId, challenge))) throw new ChallengeError("the QR code was already scanned");
+    const checked = challenge.wanted ? checkAppEvidence(claims, challenge.wanted, Math.floor(this.provider.clock() / 1000)) : undefined;
+    if (checked && !checked.ok) {
+      await this.records.set(challengeKey(challengeId), { ...challenge, state: "refused", problem: checked.problem }, challenge.ttlMs + 60_000);
+      throw new ChallengeError(checked.description, true);
+    }
     const scanned: LoginChallenge = {
       ...challenge,
       state: "scanned",
@@ -104,6 +122,7 @@ export class LoginChallenges {
       deviceId: device.id,
       deviceName: device.name,
       number: String(randomInt(10, 100)),
+      ...(checked?.ok && { evidence: checked.evidence }),
       // The user gets the full time again to read the number and approve.
       expiresAt: this.provider.clock() + challenge.ttlMs,
     };

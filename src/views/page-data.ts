@@ -51,6 +51,8 @@ export type LoginPageData = {
   nonce?: string;
   /** Where the current method's routes are mounted (/methods/<id>). */
   methodPath?: string;
+  /** The acmeauth://sso/oidc link of the login's authorize request (src/trusted-app/acmeauth-sso.ts appEntryUrl): "Open in the trusted app" on phones. */
+  appEntryUrl?: string;
 };
 
 /** `enroll`: one step of a method's enrollment machine. */

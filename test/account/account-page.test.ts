@@ -36,7 +36,7 @@ describe("the account page", () => {
     const page = await browser.get(`${p.url}/account`);
     expect(page.status).toBe(200);
     const ids = [...page.text.matchAll(/<li class="method-row" id="method-([a-z]+)">/g)].map((m) => m[1]);
-    expect(ids).toEqual(["password", "qrcode", "appotp", "totp", "fido", "sms", "email", "face"]);
+    expect(ids).toEqual(["password", "qrcode", "appotp", "totp", "fido", "sms", "email", "face", "bfido"]);
     expect(page.text).toContain('<h2 class="method-name">Face recognition</h2>');
     expect(rowOf(page, "face")).toContain('<span class="state off">Not set up</span>');
     expect(rowOf(page, "face")).toContain("Set up by your administrator.");
@@ -47,6 +47,17 @@ describe("the account page", () => {
     expect(rowOf(page, "totp")).toContain('<button type="submit" class="button" name="method" value="totp">Set up</button>');
     expect(rowOf(page, "totp")).not.toContain(">Remove<");
     expect(page.text).toContain('<p class="signed-in-as">Signed in as Alice Chen</p>');
+  });
+
+  it("lists the trusted app's FIDO2 credentials by the phone that holds them; the app registers them, not the page", async () => {
+    const credential = { id: "c".repeat(43), publicKey: "k", counter: 0, transports: ["hybrid"], deviceType: "singleDevice", backedUp: false, aaguid: "0", createdAt: Date.parse("2026-03-06T10:00:00Z"), deviceId: "d".repeat(22), deviceName: "Alice's phone" };
+    await p.provider.enrollments.put("bfido", ALICE, { userHandle: "u".repeat(43), credentials: [credential] });
+    const row = rowOf(await (await signedIn()).get(`${p.url}/account`), "bfido");
+    expect(row).toContain('<h2 class="method-name">Trusted app security key (FIDO2)</h2>');
+    expect(row).toContain('<span class="state on">Set up</span>');
+    expect(row).toContain("<li>Security key in Alice&#x27;s phone ");
+    expect(row).not.toContain("<form");
+    await p.provider.enrollments.remove("bfido", ALICE);
   });
 
   it("records the methods of a login as last used, without the login waiting for it", async () => {

@@ -107,3 +107,27 @@ describe("second-factor flow", () => {
     expect(done.snapshot.output).toEqual({ sub: "E1", methods: ["qrcode"] });
   });
 });
+
+describe("the app's evidence (LoginFlowInput.app)", () => {
+  /** A stand-in that keeps the `app` it was given and outputs evidence as the qrcode method does. */
+  const witness = setup({ types: { context: {} as { app?: unknown }, input: {} as { app?: unknown }, events: {} as { type: "PASS" } } }).createMachine({
+    context: ({ input }) => ({ app: input.app }),
+    initial: "waiting",
+    states: { waiting: { meta: { view: "form" }, on: { PASS: "passed" } }, passed: { type: "final" } },
+    output: () => ({ sub: "E1", gps: { lat: 1, lnt: 2, time: 3 } }),
+  });
+  const flow = runnable(createSecondFactorFlow(METHODS.filter((m) => m.id === "qrcode")));
+  const withWitness: RunnableFlow = { ...flow, machine: flow.machine.provide({ actors: { qrcode: witness } }) };
+
+  it("reaches every method as MethodInput.app, and the method's evidence is kept by method id", async () => {
+    const app = { gps: true, faceid: false };
+    const waiting = await walk(withWitness, { loginHint: "alice", app }, []);
+    expect(waiting.method?.snapshot.context).toEqual({ app });
+    const done = await walk(withWitness, { loginHint: "alice", app }, [{ type: "PASS" }]);
+    expect(done.snapshot.output).toEqual({ sub: "E1", methods: ["qrcode"], evidence: { qrcode: { gps: { lat: 1, lnt: 2, time: 3 } } } });
+  });
+
+  it("passes no app when the login wants none", async () => {
+    expect((await walk(withWitness, { loginHint: "alice" }, [])).method?.snapshot.context).toEqual({ app: undefined });
+  });
+});

@@ -10,10 +10,11 @@ const policy = (methods: string[], types: LoginType[]): LoginPolicy => ({
 });
 
 describe("acrValuesSupported", () => {
-  it("lists 2fa only where a 2FA login type is declared, and the trusted app's values only where its method is configured", () => {
+  it("lists 2fa only where a 2FA login type is declared, must_bfido only with the bfido method, the app's values only with its QR scan", () => {
     expect(acrValuesSupported(policy(["password", "totp"], [mfaTotp]))).toEqual(["1fa", "req_chnl", "chnl_info"]);
     const twoFactor: LoginType = { ...mfaTotp, name: "2FA", flow: "two_factor", methods: ["qrcode", "totp"], sso: true, loginHint: "optional", repeatLoginTypeAtToken: false, fa: true };
-    expect(acrValuesSupported(policy(["qrcode", "totp"], [twoFactor]))).toEqual(["1fa", "2fa", "must_bfido", "req_chnl", "chnl_info", "app_gps", "app_faceid"]);
+    expect(acrValuesSupported(policy(["qrcode", "totp"], [twoFactor]))).toEqual(["1fa", "2fa", "req_chnl", "chnl_info", "app_gps", "app_faceid"]);
+    expect(acrValuesSupported(policy(["qrcode", "bfido", "totp"], [twoFactor]))).toEqual(["1fa", "2fa", "must_bfido", "req_chnl", "chnl_info", "app_gps", "app_faceid"]);
   });
 
   it("names the login types as login.yaml writes them", () => {

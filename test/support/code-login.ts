@@ -5,6 +5,7 @@
 import { expect } from "vitest";
 import { authorizeUrl, openLoginPage } from "./browser-login.ts";
 import { formAction, hiddenField, RawBrowser, type Answer } from "./raw-browser.ts";
+import { comparablePage } from "./method-pages.ts";
 
 /** A RawBrowser whose requests come from `address` (X-Forwarded-For, for a provider with listen.trust_proxy). */
 export class AddressedBrowser extends RawBrowser {
@@ -49,12 +50,8 @@ export const sendCode = (browser: RawBrowser, page: Answer) => postStep(browser,
 export const resendCode = (browser: RawBrowser, page: Answer) => postStep(browser, page, { event: "RESEND_CODE", lang: langOf(page) });
 export const submitCode = (browser: RawBrowser, page: Answer, code: string) => postStep(browser, page, { event: "SUBMIT_CODE", code });
 
-/** A page with its per-request parts (CSRF token, interaction id, CSP nonce) blanked, to compare two pages. */
-export const normalisePage = (html: string) =>
-  html
-    .replace(/(csrf" value=")[^"]+/g, "$1")
-    .replace(/\/interaction\/[A-Za-z0-9_-]+/g, "/interaction/ID")
-    .replace(/nonce="[^"]+"/g, 'nonce=""');
+/** A page with its per-request parts (CSRF token, interaction id, CSP nonce, the app entry's request) blanked, to compare two pages. */
+export const normalisePage = comparablePage;
 
 /** The six-digit code in a message text (the first one). */
 export function codeIn(text: string): string {

@@ -39,7 +39,9 @@ export function comparablePage(html: string): string {
     .replace(/(name="csrf" value=")[^"]*/g, "$1")
     .replace(/\/interaction\/[A-Za-z0-9_-]+/g, "/interaction/ID")
     .replace(/nonce="[^"]*"/g, 'nonce=""')
-    .replace(/data-handle="[^"]*"/g, 'data-handle=""');
+    .replace(/data-handle="[^"]*"/g, 'data-handle=""')
+    // "Open in the trusted app" repeats the request's own state and nonce.
+    .replace(/href="acmeauth:\/\/sso\/oidc\?[^"]*"/g, 'href="acmeauth://sso/oidc?"');
 }
 
 /**

@@ -6,6 +6,7 @@
  * PublicKeyCredential serialises to (binary fields base64url), which is what the FIDO2 pages post.
  */
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
+import { attestedCredentialData, b64u, FLAG_AT, FLAG_UP, FLAG_UV, noneAttestation, rpIdHash, u32 } from "../../src/trusted-app/client/webauthn-encoding.ts";
 
 export interface CreationOptionsJson {
   challenge: string;
@@ -43,10 +44,6 @@ export interface SoftwareCredential {
   signCount: number;
 }
 
-const FLAG_UP = 0x01;
-const FLAG_UV = 0x04;
-const FLAG_AT = 0x40;
-
 export class SoftwareAuthenticator {
   readonly credentials: SoftwareCredential[] = [];
 
@@ -62,10 +59,8 @@ export class SoftwareAuthenticator {
     const credential: SoftwareCredential = { id: randomBytes(32).toString("base64url"), privateKey, publicKey, rpId, userHandle: options.user.id, signCount: 0 };
     this.credentials.push(credential);
     const clientDataJSON = this.clientData(forge.type ?? "webauthn.create", forge.challenge ?? options.challenge, forge.origin);
-    const idBytes = Buffer.from(credential.id, "base64url");
-    const attestedCredentialData = Buffer.concat([Buffer.alloc(16), u16(idBytes.length), idBytes, coseKey(publicKey)]);
-    const authData = Buffer.concat([rpIdHash(rpId), Buffer.of(this.flags(forge) | FLAG_AT), u32(forge.signCount ?? 0), attestedCredentialData]);
-    const attestationObject = cbor(new Map<unknown, unknown>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]));
+    const authData = Buffer.concat([rpIdHash(rpId), Buffer.of(this.flags(forge) | FLAG_AT), u32(forge.signCount ?? 0), attestedCredentialData(credential.id, publicKey)]);
+    const attestationObject = noneAttestation(authData);
     return {
       id: credential.id,
       rawId: credential.id,
@@ -109,38 +104,4 @@ export class SoftwareAuthenticator {
   private clientData(type: string, challenge: string, origin = this.origin): Buffer {
     return Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
   }
-}
-
-const b64u = (bytes: Buffer) => bytes.toString("base64url");
-const rpIdHash = (rpId: string) => createHash("sha256").update(rpId).digest();
-const u16 = (n: number) => Buffer.of(n >> 8, n & 0xff);
-const u32 = (n: number) => {
-  const b = Buffer.alloc(4);
-  b.writeUInt32BE(n);
-  return b;
-};
-
-/** The COSE_Key of a P-256 public key (RFC 9053): kty EC2, alg ES256, crv P-256, x, y. */
-function coseKey(publicKey: KeyObject): Buffer {
-  const jwk = publicKey.export({ format: "jwk" });
-  return cbor(new Map<unknown, unknown>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, "base64url")], [-3, Buffer.from(jwk.y!, "base64url")]]));
-}
-
-/** Just enough CBOR (RFC 8949) for attestation objects: integers, byte and text strings, maps. */
-function cbor(value: unknown): Buffer {
-  if (typeof value === "number") return value >= 0 ? head(0, value) : head(1, -1 - value);
-  if (Buffer.isBuffer(value)) return Buffer.concat([head(2, value.length), value]);
-  if (typeof value === "string") {
-    const text = Buffer.from(value, "utf8");
-    return Buffer.concat([head(3, text.length), text]);
-  }
-  if (value instanceof Map) return Buffer.concat([head(5, value.size), ...[...value].flatMap(([k, v]) => [cbor(k), cbor(v)])]);
-  throw new Error(`no CBOR for ${typeof value}`);
-}
-
-function head(major: number, n: number): Buffer {
-  if (n < 24) return Buffer.of((major << 5) | n);
-  if (n < 0x100) return Buffer.of((major << 5) | 24, n);
-  if (n < 0x10000) return Buffer.of((major << 5) | 25, n >> 8, n & 0xff);
-  throw new Error("CBOR length too large for this encoder");
 }

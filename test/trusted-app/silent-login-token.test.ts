@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
 import { DEVICE_JWS_TYPES, DeviceJwsError } from "../../src/trusted-app/device-jws.ts";
-import { verifySilentLoginToken } from "../../src/trusted-app/silent-login-token.ts";
+import { SILENT_LOGIN_PARAMETER, verifySilentLoginToken } from "../../src/trusted-app/silent-login-token.ts";
+import { silentLogin } from "../../src/http/authorize/silent-login.ts";
 import type { TestProvider } from "../support/test-provider.ts";
 import { enrolledPhone, providerWithPhone } from "./trusted-app-support.ts";
 
@@ -14,7 +15,7 @@ let phone: TrustedAppClient;
 beforeAll(async () => ({ p, phone } = await providerWithPhone()));
 afterAll(() => p.close());
 
-const verify = (token: unknown, clientId = "demo-web") => verifySilentLoginToken(p.provider, token, clientId);
+const verify = (token: unknown, clientId = "demo-web") => verifySilentLoginToken(p.provider, token, clientId).then((login) => login.sub);
 const refusal = (token: unknown, clientId = "demo-web") => verify(token, clientId).then(() => "accepted", (e: unknown) => (e instanceof DeviceJwsError ? e.reason : `not a refusal: ${String(e)}`));
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -56,5 +57,56 @@ describe("the silent-login token", () => {
   it("is refused when it is no JWS at all", async () => {
     expect(await refusal(undefined)).toBe("a device JWS is required");
     expect(await refusal("a.b.c")).toBe("the device JWS is malformed");
+  });
+});
+
+describe("the silent-login token with acr_values app_gps / app_faceid", () => {
+  const BOTH = { gps: true, faceid: true };
+
+  it("carries the location and the face check the request wants, as the login's evidence", async () => {
+    const token = await phone.silentLoginToken("demo-web", 60, { gps: { lat: 25.03, lnt: 121.56 }, faceid: "pass" });
+    const login = await verifySilentLoginToken(p.provider, token, "demo-web", BOTH);
+    expect(login).toMatchObject({ sub: "E10001", evidence: { gps: { lat: 25.03, lnt: 121.56 }, faceid: { result: "pass" } } });
+    expect(Math.abs(login.evidence.gps!.time - now())).toBeLessThanOrEqual(2);
+    expect(login.evidence.faceid!.key).toMatch(/^face-[A-Za-z0-9_-]{12}$/);
+  });
+
+  it("is refused without the wanted evidence, or with a face check that failed", async () => {
+    const refused = async (token: string) =>
+      verifySilentLoginToken(p.provider, token, "demo-web", BOTH).then(
+        () => "accepted",
+        (e: unknown) => (e as DeviceJwsError).reason,
+      );
+    expect(await refused(await phone.silentLoginToken("demo-web", 60, { faceid: "pass" }))).toBe("the location (gps) is required");
+    expect(await refused(await phone.silentLoginToken("demo-web", 60, { gps: { lat: 1, lnt: 2 }, faceid: "fail" }))).toBe("face recognition did not pass");
+    expect(await refused(await phone.silentLoginToken("demo-web", 60, { gps: { lat: 91, lnt: 2 }, faceid: "pass" }))).toBe("gps.lat must be a number from -90 to 90");
+  });
+
+  it("keeps no evidence the request did not want", async () => {
+    const token = await phone.silentLoginToken("demo-web", 60, { gps: { lat: 25.03, lnt: 121.56 } });
+    expect(await verifySilentLoginToken(p.provider, token, "demo-web")).toEqual({ sub: "E10001", evidence: {} });
+  });
+});
+
+describe("silentLogin with the plan's wanted evidence", () => {
+  const request = { clientId: "demo-web", redirectUri: "http://localhost:3001/callback", responseMode: "query" as const, scopes: ["openid"], prompt: [], framed: false };
+  const raw = (token: string) => ({ values: new Map([[SILENT_LOGIN_PARAMETER, token]]), repeated: new Set<string>() });
+
+  it("puts the checked gps and faceid into the authentication's evidence under app", async () => {
+    const token = await phone.silentLoginToken("demo-web", 60, { gps: { lat: -33.87, lnt: 151.21 }, faceid: "pass" });
+    const login = await silentLogin(p.provider, raw(token), request, { gps: true, faceid: true });
+    expect(login).toMatchObject({ sub: "E10001", amr: ["qrcode"], evidence: { app: { gps: { lat: -33.87, lnt: 151.21 }, faceid: { result: "pass" } } } });
+  });
+
+  it("logs in nobody silently when the wanted evidence is missing (the login page follows), and logs why", async () => {
+    const token = await phone.silentLoginToken("demo-web", 60, { gps: { lat: -33.87, lnt: 151.21 } });
+    expect(await silentLogin(p.provider, raw(token), request, { gps: true, faceid: true })).toBeUndefined();
+    expect(p.logs.at(-1)).toMatchObject({ event: "silent_login_refused", reason: "the face recognition result (faceid) is required" });
+  });
+
+  it("adds no evidence when none is wanted", async () => {
+    const login = await silentLogin(p.provider, raw(await phone.silentLoginToken("demo-web", 60, { faceid: "pass" })), request);
+    expect(login).toBeDefined();
+    expect(login!.evidence).toBeUndefined();
   });
 });

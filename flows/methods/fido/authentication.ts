@@ -3,7 +3,7 @@ import type { Enrollment } from "../../../src/enrollments/enrollments.ts";
 import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import type { DecoyCredentials } from "./decoy-credentials.ts";
 import { FidoChallenges } from "./fido-challenges.ts";
-import type { FidoEnrollment } from "./fido-enrollment-record.ts";
+import type { FidoEnrollment, StoredCredential } from "./fido-enrollment-record.ts";
 import type { FidoSettings, RelyingParty } from "./fido-settings.ts";
 import { parseCredentialJson } from "./parse-credential-json.ts";
 
@@ -41,17 +41,34 @@ export async function verifyAuthentication({ context, rp }: AuthenticationDeps, 
   const allowed = await context.attempts.tryAttempt(sub);
   const pending = await new FidoChallenges(context).take(handle);
   if (!allowed || pending?.ceremony !== "authentication" || pending.sub !== sub) return false;
+  return checkAssertion(context, rp, sub, pending.challenge, credentialJson);
+}
+
+/**
+ * Checks an assertion over `challenge` by one of the user's credentials in this method's records
+ * (and, when given, one `accept` allows: the trusted-app FIDO2 method's credential of a still-enrolled
+ * device), with the counter rule above; on a pass the attempts are reset. The caller counts the
+ * attempt and spends the challenge first.
+ */
+export async function checkAssertion(
+  context: PluginContext<FidoSettings>,
+  rp: RelyingParty,
+  sub: string,
+  challenge: string,
+  credentialJson: string,
+  accept: (stored: StoredCredential) => boolean | Promise<boolean> = () => true,
+): Promise<boolean> {
   const response = parseCredentialJson<AuthenticationResponseJSON>(credentialJson);
   const enrolled = (await context.enrollments.get(sub)) as Enrollment<FidoEnrollment> | undefined;
   const stored = enrolled?.data.credentials.find((c) => c.id === response?.id);
-  if (!response || !enrolled || !stored) return false;
+  if (!response || !enrolled || !stored || !(await accept(stored))) return false;
   // A discoverable credential names its user: it must be this one.
   if (response.response.userHandle && response.response.userHandle !== enrolled.data.userHandle) return false;
   let newCounter: number;
   try {
     const verification = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: pending.challenge,
+      expectedChallenge: challenge,
       expectedOrigin: rp.origins,
       expectedRPID: rp.id,
       credential: { id: stored.id, publicKey: Buffer.from(stored.publicKey, "base64url"), counter: stored.counter, transports: stored.transports },

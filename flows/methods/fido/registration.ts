@@ -3,7 +3,7 @@ import { generateRegistrationOptions, verifyRegistrationResponse, type Registrat
 import type { Enrollment } from "../../../src/enrollments/enrollments.ts";
 import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { FidoChallenges } from "./fido-challenges.ts";
-import { MAX_CREDENTIALS, type FidoEnrollment } from "./fido-enrollment-record.ts";
+import { MAX_CREDENTIALS, type FidoEnrollment, type StoredCredential } from "./fido-enrollment-record.ts";
 import type { FidoSettings, RelyingParty } from "./fido-settings.ts";
 import { parseCredentialJson } from "./parse-credential-json.ts";
 
@@ -40,9 +40,10 @@ export async function startRegistration({ context, rp }: RegistrationDeps, sub: 
  * Checks the browser's answer to the registration `handle` names (taken: single use) and adds the
  * new credential, with its transports, to the user's record. False when the answer does not verify
  * (origin, RP id, challenge, user verification when required), or the credential is already
- * registered, or the user has the most credentials allowed.
+ * registered, or the user has the most credentials allowed. `recorded` overrides what is stored with
+ * the credential (the trusted-app FIDO2 method records the device holding it and its transport).
  */
-export async function verifyRegistration({ context, rp }: RegistrationDeps, sub: string, handle: string, credentialJson: string): Promise<boolean> {
+export async function verifyRegistration({ context, rp }: RegistrationDeps, sub: string, handle: string, credentialJson: string, recorded: Partial<StoredCredential> & Record<string, unknown> = {}): Promise<boolean> {
   const pending = await new FidoChallenges(context).take(handle);
   if (pending?.ceremony !== "registration" || pending.sub !== sub) return false;
   const response = parseCredentialJson<RegistrationResponseJSON>(credentialJson);
@@ -70,6 +71,7 @@ export async function verifyRegistration({ context, rp }: RegistrationDeps, sub:
     backedUp: info.credentialBackedUp,
     aaguid: info.aaguid,
     createdAt: context.services.clock(),
+    ...recorded,
   };
   // Under the record's lock: two registrations at once both land, and the limits hold.
   let added = false;

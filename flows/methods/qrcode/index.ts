@@ -3,7 +3,7 @@ import { fromPromise } from "xstate";
 import type { FactorPlugin } from "../../../src/plugin-contract/factor-plugin.ts";
 import { parseDuration } from "../../../src/time/duration.ts";
 import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
-import { qrcodeMachine, type CheckedChallenge, type NewChallenge } from "./qrcode.machine.ts";
+import { qrcodeMachine, type ChallengeRequest, type CheckedChallenge, type NewChallenge } from "./qrcode.machine.ts";
 import { qrcodeEnrollmentMachine, type CheckedEnrollment } from "./qrcode-enrollment.machine.ts";
 import { qrcodeRoutes } from "./qrcode-routes.ts";
 import type { DeviceEnrollment } from "../../../src/trusted-app/device-registry.ts";
@@ -54,16 +54,17 @@ const qrcodePlugin: FactorPlugin<QrcodeSettings> = {
     const challengeTtl = parseDuration(settings.challenge_ttl) * 1000;
     const enrollmentTtl = parseDuration(settings.enrollment_ttl) * 1000;
     return {
-      createChallenge: fromPromise<NewChallenge, { previous?: string }>(async ({ input }) => {
+      createChallenge: fromPromise<NewChallenge, ChallengeRequest>(async ({ input }) => {
         if (input.previous) await app.challenges.discard(input.previous);
-        return app.challenges.create(challengeTtl);
+        return app.challenges.create(challengeTtl, input.wanted);
       }),
       checkChallenge: fromPromise<CheckedChallenge, { challengeId: string }>(async ({ input }) => {
         const view = await app.challenges.view(input.challengeId);
         if (view.state === "approved") {
-          const sub = await app.challenges.consumeApproved(input.challengeId);
-          return sub !== undefined && services.users.isActive(sub) ? { state: "approved", sub } : { state: "expired" };
+          const approved = await app.challenges.consumeApproved(input.challengeId);
+          return approved !== undefined && services.users.isActive(approved.sub) ? { state: "approved", ...approved } : { state: "expired" };
         }
+        if (view.state === "refused") return { state: "refused", problem: view.problem };
         if (view.state === "scanned") return { state: "scanned", deviceName: view.deviceName, number: view.number };
         return { state: view.state };
       }),

@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from "xstate";
 import type { MethodInput, MethodOutput } from "../../../src/plugin-contract/factor-plugin.ts";
+import { wantsAppEvidence, type AppEvidence, type AppEvidenceProblem } from "../../../src/trusted-app/app-evidence.ts";
 
 /** A new login QR: the page keeps its id and expiry only (the scan token is fetched by the page). */
 export interface NewChallenge {
@@ -11,8 +12,15 @@ export interface NewChallenge {
 export type CheckedChallenge =
   | { state: "pending" }
   | { state: "scanned"; deviceName: string; number: string }
-  | { state: "approved"; sub: string }
+  | { state: "approved"; sub: string; evidence?: AppEvidence }
+  | { state: "refused"; problem: AppEvidenceProblem }
   | { state: "rejected" | "denied" | "expired" };
+
+/** What a new challenge asks of the app (MethodInput.app: acr_values app_gps / app_faceid). */
+export interface ChallengeRequest {
+  previous?: string;
+  wanted?: MethodInput["app"];
+}
 
 /**
  * Trusted-app QR login: the page shows a QR code for a fresh challenge and long-polls it; when the
@@ -22,16 +30,28 @@ export type CheckedChallenge =
  * A wrong number or a denial spends the challenge and a new QR is shown; an expired QR is replaced
  * (the page posts REFRESH, as does the user's "new code" button). Only the challenge id, the device
  * name and the number are kept in the context: the scan token is never in it.
+ *
+ * When the login wants the app's evidence (input `app`: gps, faceid), the QR code asks the app for
+ * it, a scan without it is refused (the page says why and shows a new QR), and the output carries it.
  */
 export const qrcodeMachine = setup({
   types: {
-    context: {} as { challengeId?: string; expiresAt?: number; deviceName?: string; number?: string; sub?: string; errorKey?: string },
+    context: {} as {
+      app?: MethodInput["app"];
+      challengeId?: string;
+      expiresAt?: number;
+      deviceName?: string;
+      number?: string;
+      sub?: string;
+      evidence?: AppEvidence;
+      errorKey?: string;
+    },
     input: {} as MethodInput,
     output: {} as MethodOutput,
     events: {} as { type: "CHECK" } | { type: "REFRESH" },
   },
   actors: {
-    createChallenge: fromPromise<NewChallenge, { previous?: string }>(async () => {
+    createChallenge: fromPromise<NewChallenge, ChallengeRequest>(async () => {
       throw new Error("createChallenge is provided by the qrcode plugin");
     }),
     checkChallenge: fromPromise<CheckedChallenge, { challengeId: string }>(async () => {
@@ -44,11 +64,13 @@ export const qrcodeMachine = setup({
     isPending: (_, checked: CheckedChallenge) => checked.state === "pending",
     isRejected: (_, checked: CheckedChallenge) => checked.state === "rejected",
     isDenied: (_, checked: CheckedChallenge) => checked.state === "denied",
+    isRefused: (_, checked: CheckedChallenge) => checked.state === "refused",
   },
   actions: {
     setChallenge: assign((_, created: NewChallenge) => ({ challengeId: created.challengeId, expiresAt: created.expiresAt, deviceName: undefined, number: undefined })),
     setScan: assign((_, checked: CheckedChallenge) => (checked.state === "scanned" ? { deviceName: checked.deviceName, number: checked.number, errorKey: undefined } : {})),
-    setSub: assign((_, checked: CheckedChallenge) => (checked.state === "approved" ? { sub: checked.sub, errorKey: undefined } : {})),
+    setSub: assign((_, checked: CheckedChallenge) => (checked.state === "approved" ? { sub: checked.sub, evidence: checked.evidence, errorKey: undefined } : {})),
+    setRefused: assign((_, checked: CheckedChallenge) => (checked.state === "refused" ? { errorKey: `method.qrcode.refused_${checked.problem}` } : {})),
     setWrongNumber: assign({ errorKey: "method.qrcode.wrong_number" }),
     setDenied: assign({ errorKey: "method.qrcode.denied" }),
     setExpired: assign({ errorKey: "method.qrcode.expired" }),
@@ -56,13 +78,14 @@ export const qrcodeMachine = setup({
   },
 }).createMachine({
   id: "qrcode",
-  context: {},
+  // Only a login that wants evidence keeps `app` (the scan page mentions it when present).
+  context: ({ input }) => (wantsAppEvidence(input.app) ? { app: input.app } : {}),
   initial: "creating",
   states: {
     creating: {
       invoke: {
         src: "createChallenge",
-        input: ({ context }) => ({ previous: context.challengeId }),
+        input: ({ context }) => ({ previous: context.challengeId, wanted: context.app }),
         onDone: { target: "awaitingScan", actions: { type: "setChallenge", params: ({ event }) => event.output } },
       },
     },
@@ -80,6 +103,7 @@ export const qrcodeMachine = setup({
           { guard: { type: "isPending", params: ({ event }) => event.output }, target: "awaitingScan" },
           { guard: { type: "isRejected", params: ({ event }) => event.output }, target: "creating", actions: "setWrongNumber" },
           { guard: { type: "isDenied", params: ({ event }) => event.output }, target: "creating", actions: "setDenied" },
+          { guard: { type: "isRefused", params: ({ event }) => event.output }, target: "creating", actions: { type: "setRefused", params: ({ event }) => event.output } },
           { target: "creating", actions: "setExpired" },
         ],
       },
@@ -90,5 +114,5 @@ export const qrcodeMachine = setup({
     },
     verified: { type: "final" },
   },
-  output: ({ context }) => ({ sub: context.sub! }),
+  output: ({ context }) => ({ sub: context.sub!, ...context.evidence }),
 });

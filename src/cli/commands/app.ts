@@ -5,8 +5,10 @@ import { TrustedAppClient, TrustedAppError } from "../../trusted-app/client/trus
 import { DYNAMIC_CODE_PERIOD_SECONDS } from "../../trusted-app/dynamic-code.ts";
 import { CliError } from "../support/cli-error.ts";
 import type { Command } from "../support/command.ts";
+import { parseGpsOption, type Sensors } from "../../trusted-app/client/sensors.ts";
 
-const USAGE = "app enroll URI [--name NAME] | app scan URI | app approve NUMBER | app deny | app code | app unenroll";
+const USAGE =
+  "app enroll URI [--name NAME] | app scan URI [--gps LAT,LNT] [--faceid pass|fail] | app approve NUMBER | app deny | app code | app sso URI [--gps ...] [--faceid ...] | app bfido-register | app bfido-scan URI | app unenroll";
 
 /**
  * `portcullis app ...`: the reference trusted app, playing a phone against a running provider (for
@@ -15,19 +17,27 @@ const USAGE = "app enroll URI [--name NAME] | app scan URI | app approve NUMBER 
  * --device FILE, else $PORTCULLIS_APP_DEVICE, else ~/.portcullis-app.json.
  *
  *   enroll URI       enrolls from the account page's (or an operator's) acmeauth://enroll URI
- *   scan URI         scans the login page's acmeauth://login URI (the page then shows a number)
+ *   scan URI         scans the login page's acmeauth://login URI (the page then shows a number); what
+ *                    the code asks for (acr_values app_gps / app_faceid) comes from --gps and --faceid,
+ *                    which stand in for the phone's GPS and face check
  *   approve NUMBER   approves the scanned sign-in with the number the page shows
  *   deny             declines it
  *   code             prints the dynamic code (method appotp)
+ *   sso URI          performs an acmeauth://sso/oidc entry with this device's silent-login token and
+ *                    prints the redirect the provider answers (not followed)
+ *   bfido-register   registers the app's FIDO2 credential (method bfido, acr_values must_bfido)
+ *   bfido-scan URI   answers the login page's acmeauth://bfido URI with that credential
  *   unenroll         revokes this device at the provider
  */
 export const appCommand: Command = {
   name: "app",
-  summary: "the reference trusted app: enroll, scan and approve QR codes, show the dynamic code",
-  positionals: { usage: "enroll|scan|approve|deny|code|unenroll [URI|NUMBER]", max: 2 },
+  summary: "the reference trusted app: enroll, scan and approve QR codes, show the dynamic code, app entries, FIDO2 (bfido)",
+  positionals: { usage: "enroll|scan|approve|deny|code|sso|bfido-register|bfido-scan|unenroll [URI|NUMBER]", max: 2 },
   options: {
     device: { type: "string", valueName: "FILE", description: "the device file (default: $PORTCULLIS_APP_DEVICE, else ~/.portcullis-app.json)" },
     name: { type: "string", valueName: "NAME", description: "the device name shown on login pages (enroll; default: portcullis CLI)" },
+    gps: { type: "string", valueName: "LAT,LNT", description: "the location the phone's GPS would read, in degrees (scan, sso)" },
+    faceid: { type: "string", valueName: "pass|fail", description: "the outcome of the phone's face check (scan, sso)" },
   },
   async run({ values, positionals, stdout, env }) {
     const [action, argument] = positionals;
@@ -48,7 +58,7 @@ export const appCommand: Command = {
         }
         case "scan": {
           const app = await load(file);
-          await app.scan(needs("the acmeauth://login URI"));
+          await app.scan(needs("the acmeauth://login URI"), sensorsOf(values));
           await app.save(file);
           stdout.write(`scanned: the sign-in page now shows a number; run "portcullis app approve <number>" (or "portcullis app deny")\n`);
           return 0;
@@ -75,6 +85,31 @@ export const appCommand: Command = {
           stdout.write(`${await app.code()}  (${left} s left)\n`);
           return 0;
         }
+        case "sso": {
+          const app = await load(file);
+          const { status, location } = await app.sso(needs("the acmeauth://sso/oidc URI"), sensorsOf(values));
+          if (!location) throw new CliError(`the provider answered ${status} without a redirect`);
+          stdout.write(`${location}\n`);
+          return 0;
+        }
+        case "bfido-register": {
+          const app = await load(file);
+          await app.bfidoRegister();
+          await app.save(file);
+          stdout.write(`registered a FIDO2 credential of this app for ${app.state.sub} (must_bfido sign-ins)\n`);
+          return 0;
+        }
+        case "bfido-scan": {
+          const app = await load(file);
+          try {
+            await app.bfidoScan(needs("the acmeauth://bfido URI"));
+          } finally {
+            // The signature counter moved, whatever the provider answered.
+            await app.save(file);
+          }
+          stdout.write("verified: the sign-in page continues\n");
+          return 0;
+        }
         case "unenroll": {
           const app = await load(file);
           await app.unenroll();
@@ -92,6 +127,20 @@ export const appCommand: Command = {
     }
   },
 };
+
+/** What the phone's sensors would read, from --gps and --faceid. */
+function sensorsOf(values: Record<string, string | boolean | undefined>): Sensors {
+  const sensors: Sensors = {};
+  if (typeof values.gps === "string") {
+    sensors.gps = parseGpsOption(values.gps);
+    if (!sensors.gps) throw new CliError("--gps is LAT,LNT in degrees, e.g. --gps 25.03,121.56");
+  }
+  if (values.faceid !== undefined) {
+    if (values.faceid !== "pass" && values.faceid !== "fail") throw new CliError("--faceid is pass or fail");
+    sensors.faceid = values.faceid;
+  }
+  return sensors;
+}
 
 async function load(file: string): Promise<TrustedAppClient> {
   if (!existsSync(file)) throw new CliError(`no device in ${file}: run "portcullis app enroll <acmeauth://enroll URI>" first`);

@@ -129,7 +129,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     async (ctx) => {
       const plan = ctx.request!.plan!;
       if (brokered || plan.flow !== "single_factor" || plan.mustBfido) return;
-      const login = await silentLogin(provider, ctx.raw!, ctx.request!);
+      const login = await silentLogin(provider, ctx.raw!, ctx.request!, { gps: plan.claims.gps, faceid: plan.claims.faceid });
       if (login) return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, ctx.request!, { login });
     },
     // A session that satisfies the request gets a code straight away (SSO); prompt=none may go no further:

@@ -29,6 +29,7 @@ import { Interactions } from "../../runtime/interactions.ts";
 import { clientAddress } from "../../security/client-address.ts";
 import type { RunnableFlow } from "../../runtime/login-flows.ts";
 import { missingCookieReason, redirectWithTestCookie } from "./cookies-blocked.ts";
+import { appEntryUrl, authorizeParamsOf } from "../../trusted-app/acmeauth-sso.ts";
 
 /** Form fields the runtime itself reads; every other field is event data. */
 const RESERVED_FIELDS = new Set(["csrf", "event", "type"]);
@@ -200,6 +201,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
         clientName: client.name,
         signedInAs: signedIn ? (signedIn.claims.name ?? signedIn.username) : undefined,
         loginHint: interaction.request.loginHint,
+        appEntryUrl: interaction.request.framed ? undefined : appEntryUrl(authorizeParamsOf(interaction.request)),
       },
       lang,
     );

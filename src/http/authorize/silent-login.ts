@@ -1,34 +1,37 @@
 import type { Provider } from "../../provider.ts";
 import type { Authentication, AuthorizationRequest } from "../../oauth/authorization-request.ts";
 import { epochSeconds } from "../../time/clock.ts";
+import { NO_APP_EVIDENCE, type AppEvidenceWanted } from "../../trusted-app/app-evidence.ts";
 import { DEVICE_ENROLLMENT_METHOD } from "../../trusted-app/device-registry.ts";
 import { DeviceJwsError } from "../../trusted-app/device-jws.ts";
-import { verifySilentLoginToken } from "../../trusted-app/silent-login-token.ts";
+import { SILENT_LOGIN_PARAMETER, verifySilentLoginToken, type SilentLogin } from "../../trusted-app/silent-login-token.ts";
 import type { RawAuthorizeParams } from "./authorize-params.ts";
 
-/** The authorize parameter that carries the trusted app's silent-login token. */
-export const SILENT_LOGIN_PARAMETER = "acmeauth_token";
+export { SILENT_LOGIN_PARAMETER };
 
 /**
  * The trusted app's embedded web view (DESIGN "Trusted environment"): the app opens the authorize
  * request with a silent-login token its device signed for this client (src/trusted-app/
  * silent-login-token.ts), and a valid one logs the device's user in without a page — a login by the
  * trusted-app device, so its amr is the qrcode method's (the method that enrolls devices; without it
- * configured there is no silent login). A refused token, or one for another user than id_token_hint
- * names, is logged and ignored: the user logs in as usual.
+ * configured there is no silent login). `wanted` is what the login plan asks of the app (acr_values
+ * app_gps / app_faceid): the token must carry it, and it becomes the login's evidence under `app`.
+ * A refused token (evidence missing or bad included), or one for another user than id_token_hint
+ * names, is logged and ignored: the user logs in as usual, where the scan asks for the same evidence.
  */
-export async function silentLogin(provider: Provider, raw: RawAuthorizeParams, request: AuthorizationRequest): Promise<Authentication | undefined> {
+export async function silentLogin(provider: Provider, raw: RawAuthorizeParams, request: AuthorizationRequest, wanted: AppEvidenceWanted = NO_APP_EVIDENCE): Promise<Authentication | undefined> {
   const token = raw.values.get(SILENT_LOGIN_PARAMETER);
   const method = provider.policy.methods.get(DEVICE_ENROLLMENT_METHOD);
   if (token === undefined || !method) return undefined;
-  let sub: string;
+  let login: SilentLogin;
   try {
-    sub = await verifySilentLoginToken(provider, token, request.clientId);
+    login = await verifySilentLoginToken(provider, token, request.clientId, wanted);
   } catch (err) {
     if (!(err instanceof DeviceJwsError)) throw err;
     provider.logger.warn({ event: "silent_login_refused", client: request.clientId, reason: err.reason }, "silent-login token refused");
     return undefined;
   }
-  if (request.hintSub !== undefined && request.hintSub !== sub) return undefined;
-  return { sub, authTime: epochSeconds(provider.clock), amr: [method.amr], acr: "1fa", methods: [DEVICE_ENROLLMENT_METHOD] };
+  if (request.hintSub !== undefined && request.hintSub !== login.sub) return undefined;
+  const evidence = Object.keys(login.evidence).length > 0 ? { evidence: { app: { ...login.evidence } } } : {};
+  return { sub: login.sub, authTime: epochSeconds(provider.clock), amr: [method.amr], acr: "1fa", methods: [DEVICE_ENROLLMENT_METHOD], ...evidence };
 }

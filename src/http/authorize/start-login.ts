@@ -47,6 +47,8 @@ export async function startLogin(provider: Provider, policy: PolicySnapshot, res
     ...(sub !== undefined && { sub }),
     ...(plan.flow === "two_factor" && { missingClasses: plan.missingClasses }),
     ...(plan.enrollOnFirstUse && { enrollOnFirstUse: true }),
+    // What the trusted app must sign into its answer (acr_values app_gps, app_faceid).
+    ...((plan.claims.gps || plan.claims.faceid) && { app: { gps: plan.claims.gps, faceid: plan.claims.faceid } }),
   };
   const signedInAs = session && request.prompt.includes("login") ? session.sub : undefined;
   const { interaction, browserCookie } = await provider.interactions.create({

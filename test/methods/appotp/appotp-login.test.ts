@@ -6,6 +6,7 @@ import { authorizeUrl, responseParams } from "../../support/browser-login.ts";
 import { formAction, hiddenField, RawBrowser, type Answer } from "../../support/raw-browser.ts";
 import { redeemCode, verifyIdToken } from "../../support/code-grant.ts";
 import { enrolledPhone } from "../../trusted-app/trusted-app-support.ts";
+import { comparablePage } from "../../support/method-pages.ts";
 
 /**
  * The appotp method over HTTP: the user (from login_hint, else the user-name form) types the dynamic
@@ -35,12 +36,8 @@ async function codePage(loginHint: string): Promise<{ browser: RawBrowser; page:
   return { browser, page };
 }
 
-/** The page without what differs between any two page loads (CSRF token, interaction id, nonce). */
-const normalise = (html: string) =>
-  html
-    .replace(/(csrf" value=")[^"]+/g, "$1")
-    .replace(/\/interaction\/[A-Za-z0-9_-]+/g, "/interaction/ID")
-    .replace(/nonce="[^"]+"/g, 'nonce=""');
+/** The page without what differs between any two page loads (CSRF token, interaction id, nonce, the app entry's request). */
+const normalise = comparablePage;
 
 /** The plugin's checkCode actor, run as the flow runs it. */
 function checkCode(input: { sub: string; code: string }): Promise<{ accepted: boolean }> {
