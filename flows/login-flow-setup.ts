@@ -46,6 +46,8 @@ export interface LoginFlowContext {
   missingClasses: FactorClass[];
   enrollOnFirstUse?: boolean;
   app?: { gps: boolean; faceid: boolean };
+  /** The method whose state was entered last: its group records it when the method actor is done. */
+  trying?: { method: string; class?: FactorClass };
 }
 
 export type LoginFlowEvent = { type: "CHOOSE_METHOD"; method?: string } | { type: "START_OVER" };
@@ -91,6 +93,7 @@ export function loginFlowSetup(methods: readonly FlowMethod[]) {
       mayEnrollOnFirstUse: ({ context }) => context.enrollOnFirstUse === true,
     },
     actions: {
+      tryMethod: assign((_, params: { method: string; class?: FactorClass }) => ({ trying: params })),
       setIdentifiedUser: assign({ sub: ({ event }) => (event as unknown as { output: MethodOutput }).output.sub }),
       recordMethod: assign(({ context }, params: { method: string; class?: FactorClass; output: MethodOutput }) => {
         const { sub, ...evidence } = params.output;

@@ -12,26 +12,33 @@ export interface GroupTargets {
 
 /**
  * A state offering `methods` (one of them is to be passed), starting with the first: the user may
- * switch at any time, and the switch is one transition of the group (`CHOOSE_METHOD` with the method
- * as its guard), so a diagram draws it once per method rather than once per pair. A method that
- * verifies a known user runs after the identify-user step unless the flow already knows the user.
- * `path` is the group's state path below the machine's root (`signingIn`, `factors.untrusted`).
+ * switch at any time. The switch is one transition of the group (`CHOOSE_METHOD` with the method as
+ * its guard), which a diagram draws once, not once per pair of methods; and a passed method is handled
+ * once too, by the group (every method runs as the actor `method`, and entering a method's state
+ * records which one is tried), not by an edge per method. A method that verifies a known user runs
+ * after the identify-user step unless the flow already knows the user. `path` is the group's state
+ * path below the machine's root (`signingIn`, `factors.untrusted`).
  */
 export function methodGroup(path: string, methods: readonly FlowMethod[], targets: GroupTargets) {
   if (methods.length === 0) throw new Error(`method group ${path} needs at least one method`);
   const chooseMethod = methods.map(({ id }) => ({ guard: { type: "isChosenMethod" as const, params: { method: id } }, target: `#login.${path}.${id}` }));
-  const states = Object.fromEntries(methods.map((method) => [method.id, methodState(method, targets)]));
-  return { initial: methods[0]!.id, on: { CHOOSE_METHOD: chooseMethod }, states };
-}
-
-function methodState(method: FlowMethod, targets: GroupTargets) {
-  const { id, identifiesUser } = method;
-  const recordMethod = { type: "recordMethod" as const, params: ({ event }: { event: { output: MethodOutput } }) => ({ method: id, ...(method.class && { class: method.class }), output: event.output }) };
+  const states = Object.fromEntries(methods.map((method) => [method.id, methodState(method)]));
+  const recordMethod = { type: "recordMethod" as const, params: ({ context, event }: { context: LoginFlowContext; event: { output: MethodOutput } }) => ({ ...context.trying!, output: event.output }) };
   const passed = { target: targets.done, actions: recordMethod };
   const onDone = targets.otherUser === undefined ? passed : [{ ...passed, guard: { type: "isSameUser" as const, params: ({ event }: { event: { output: MethodOutput } }) => ({ sub: event.output.sub }) } }, { target: targets.otherUser }];
-  const invokeMethod = { id: "method", src: id, input: methodInput, onDone };
-  if (identifiesUser) return { invoke: invokeMethod };
+  return { initial: methods[0]!.id, on: { CHOOSE_METHOD: chooseMethod, [METHOD_DONE]: onDone }, states };
+}
+
+/** The done event of the method actor (every method, and the identify step, run as `method`). */
+const METHOD_DONE = "xstate.done.actor.method";
+
+function methodState(method: FlowMethod) {
+  const { id, identifiesUser } = method;
+  const entry = { type: "tryMethod" as const, params: { method: id, ...(method.class && { class: method.class }) } };
+  const invokeMethod = { id: "method", src: id, input: methodInput };
+  if (identifiesUser) return { entry, invoke: invokeMethod };
   return {
+    entry,
     initial: "identifying",
     states: {
       identifying: {

@@ -1,4 +1,5 @@
-import type { Enrollment, Enrollments } from "../enrollments/enrollments.ts";
+import type { Enrollments } from "../enrollments/enrollments.ts";
+import { methodSetUp } from "./method-set-up.ts";
 import type { UserDirectory } from "../users/user-directory.ts";
 import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
 import type { Lang } from "../views/lang.ts";
@@ -24,12 +25,9 @@ export async function accountRows(provider: AccountServices, views: ViewEngine, 
   for (const [id, { plugin }] of provider.policy.methods) {
     const setUpBy = plugin.account?.setUpBy;
     // A method set up with another's enrollment shows that method's record (its devices, its dates).
-    const recordOf = typeof setUpBy === "object" ? setUpBy.method : id;
-    const record = await provider.enrollments.get(recordOf, sub);
-    const described = record ? describedItems(provider, recordOf, record) : [];
+    const { setUp, record, items: described } = await methodSetUp(provider, id, sub);
     const used = await provider.enrollments.lastUsed(id, sub);
     const lastUsed = Math.max(used ?? 0, ...described.map((i) => i.lastUsedAt ?? 0));
-    const setUp = setUpBy === "directory" ? provider.users.findBySub(sub)?.password_hash !== undefined : record !== undefined && (described.length > 0 || !hasItems(provider, recordOf));
     const own = plugin.enrollment !== undefined && setUpBy === undefined;
     rows.push({
       id,
@@ -45,12 +43,6 @@ export async function accountRows(provider: AccountServices, views: ViewEngine, 
     });
   }
   return rows;
-}
-
-const hasItems = (provider: AccountServices, method: string) => provider.policy.methods.get(method)?.plugin.account?.items !== undefined;
-
-function describedItems(provider: AccountServices, method: string, record: Enrollment): EnrolledItem[] {
-  return provider.policy.methods.get(method)?.plugin.account?.items?.(record.data) ?? [];
 }
 
 function itemText(views: ViewEngine, lang: Lang, item: EnrolledItem): string {

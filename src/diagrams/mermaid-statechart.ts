@@ -5,7 +5,8 @@ import { mermaidLabel, mermaidStateId } from "./mermaid-text.ts";
 /**
  * A Mermaid `stateDiagram-v2` of an XState v5 machine, drawn from `machine.root` (the very definition
  * that runs): every state, nested states inside their parent, each level's initial state (`[*] -->`),
- * final states (`--> [*]`), and every transition labelled with what takes it — the event, `always`,
+ * final states (`--> [*]`), and every transition labelled with what takes it (a switch among a state's
+ * children — one event, one guard naming the child — drawn once, as a loop: see switchGuard) — the event, `always`,
  * `done: <actor>` / `error: <actor>` for an invoked actor's onDone / onError, `after <ms>ms`, `done`
  * for a compound state's onDone — and its guard in brackets (`[else]` for the fallback after guarded
  * candidates). A transition without a target is drawn as a loop on its state. A state's `meta.view`
@@ -100,8 +101,39 @@ function edgesOf(node: AnyStateNode, ids: Map<AnyStateNode, string>): string[] {
   };
   draw(node.always ?? [], "always");
   const eventTypes = [...node.transitions.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const type of eventTypes) draw(node.transitions.get(type)!, triggerLabel(node, type));
+  for (const type of eventTypes) {
+    const candidates = node.transitions.get(type)!;
+    const choice = switchGuard(node, candidates);
+    // A switch is drawn once, as a loop on the state whose children it picks from, not once per child.
+    if (choice !== undefined) edges.push(`${from} --> ${from} : ${triggerLabel(node, type)} [${mermaidLabel(`${choice.type}(${choice.key}=m)`)}] → ${mermaidLabel("its state m")}`);
+    else draw(candidates, triggerLabel(node, type));
+  }
   return edges;
+}
+
+/**
+ * The guard of a switch among `node`'s children: two or more candidates of one event, each guarded by
+ * the same parameterised guard whose one parameter names the child it leads to (CHOOSE_METHOD with
+ * `isChosenMethod(method=totp)` → the child `totp`), each child at most once. Undefined for anything
+ * else, which is drawn edge by edge.
+ */
+function switchGuard(node: AnyStateNode, candidates: readonly Candidate[]): { type: string; key: string } | undefined {
+  if (candidates.length < 2) return undefined;
+  let shape: { type: string; key: string } | undefined;
+  const seen = new Set<AnyStateNode>();
+  for (const { guard, target } of candidates) {
+    const { type, params } = (guard ?? {}) as { type?: unknown; params?: unknown };
+    if (typeof type !== "string" || typeof params !== "object" || params === null) return undefined;
+    const entries = Object.entries(params);
+    if (entries.length !== 1 || target?.length !== 1) return undefined;
+    const [key, value] = entries[0]!;
+    const child = target[0]!;
+    if (child.parent !== node || child.key !== value || seen.has(child)) return undefined;
+    if (shape !== undefined && (shape.type !== type || shape.key !== key)) return undefined;
+    shape = { type, key };
+    seen.add(child);
+  }
+  return shape;
 }
 
 /** What a transition candidate needs here: its guard and targets (a TransitionDefinition). */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { and, createMachine, fromPromise, not, or, setup, stateIn } from "xstate";
-import { createLoginFlow } from "../../flows/login.flow.ts";
+import { createLoginFlow, type FlowMethod } from "../../flows/login.flow.ts";
+import { createSecondFactorFlow } from "../../flows/second-factor.flow.ts";
+import { createTwoFactorFlow } from "../../flows/two-factor.flow.ts";
 import { passwordMachine } from "../../flows/methods/password/password.machine.ts";
 import { guardLabel } from "../../src/diagrams/guard-label.ts";
 import { mermaidStatechart } from "../../src/diagrams/mermaid-statechart.ts";
@@ -53,12 +55,29 @@ describe("mermaidStatechart", () => {
       ].join("\n"),
     );
     expect(diagram).toContain("  [*] --> s_signingIn\n  s_authenticated --> [*]\n");
-    // One switch per method, from the state that holds them all: not one per pair of methods.
-    expect(diagram).toContain("  s_signingIn --> s_signingIn__password : CHOOSE_METHOD [isChosenMethod(method=password)]\n  s_signingIn --> s_signingIn__totp : CHOOSE_METHOD [isChosenMethod(method=totp)]\n");
-    expect(diagram.match(/CHOOSE_METHOD/g)).toHaveLength(2);
+    // The switch once, as a loop on the state that holds the methods; a passed method once, from it too.
+    expect(diagram).toContain("  s_signingIn --> s_signingIn : CHOOSE_METHOD [isChosenMethod(method=m)] → its state m\n  s_signingIn --> s_authenticated : done: method\n");
+    expect(diagram.match(/CHOOSE_METHOD/g)).toHaveLength(1);
     expect(diagram).toContain("  s_signingIn__totp__identifying --> s_signingIn__totp__verifying : always [isUserKnown]\n  s_signingIn__totp__identifying --> s_signingIn__totp__verifying : done: identify\n");
-    expect(diagram).toContain("  s_signingIn__totp__verifying --> s_authenticated : done: totp\n");
     expect(wellFormed(diagram)).toEqual([]);
+  });
+
+  it("draws a login flow with N methods in at most N+k edges: only a method that needs the user identified first adds any (its identify step)", () => {
+    const edges = (diagram: string) => diagram.split("\n").filter((line) => / --> s_/.test(line) && !line.includes("[*]")).length;
+    const methods = (n: number, identifying: number): FlowMethod[] =>
+      Array.from({ length: n }, (_, i) => ({ id: `m${i}`, identifiesUser: i >= identifying, class: i % 2 === 0 ? ("trusted" as const) : ("untrusted" as const) }));
+    for (const n of [2, 3, 5, 8]) {
+      expect(edges(mermaidStatechart(createLoginFlow(methods(n, 0))))).toBe(2);
+      expect(edges(mermaidStatechart(createLoginFlow(methods(n, 1))))).toBe(4);
+      // Starting, identifying and the enrollment check (2 each), the switch, a pass (2), starting over from two pages.
+      expect(edges(mermaidStatechart(createSecondFactorFlow(methods(n, 0))))).toBe(11);
+      // Routing (4), a switch and a pass of each of the three groups (2 × 3 + the other user's), starting over.
+      expect(edges(mermaidStatechart(createTwoFactorFlow(methods(n, 0))))).toBe(14);
+    }
+    // The eight methods of the demo's 2FA, six of which need the user first, each in two groups.
+    const demo = mermaidStatechart(createTwoFactorFlow(methods(8, 6)));
+    expect(edges(demo)).toBe(14 + 2 * 2 * 6);
+    expect(demo.match(/CHOOSE_METHOD/g)).toHaveLength(3);
   });
 
   it("draws parallel regions, history, delays, onError, higher-order and inline guards, wildcards", () => {

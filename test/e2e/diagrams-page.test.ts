@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, launchChromium, newEnglishContext } from "../support/chromium.ts";
@@ -87,6 +89,31 @@ describe.skipIf(!haveChromium)("diagram pages in Chromium", () => {
       const drawn = await drawing(page);
       expect(drawn.syntaxError, link).toBe(false);
       expect(drawn.states.length, link).toBeGreaterThanOrEqual(2);
+    }
+    expect(violations).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it("draws the login types' flows of docs/diagrams (2FA, Mfa, MyVendor) without a syntax error, each method switch once", async () => {
+    const { page, violations, errors } = await openPage();
+    await page.goto(`${op.url}/diagrams/login`);
+    await drawing(page);
+    for (const name of ["login-2fa", "login-mfa", "login-myvendor"]) {
+      const source = readFileSync(join(import.meta.dirname, "../../docs/diagrams", `${name}.md`), "utf8").split("```mermaid\n")[1]!.split("```")[0]!;
+      // The page's own mermaid draws the file's source in place of the page's diagram.
+      await page.evaluate(async (text) => {
+        const fresh = document.createElement("pre");
+        fresh.className = "mermaid";
+        fresh.textContent = text;
+        document.querySelector("pre.mermaid")!.replaceWith(fresh);
+        await (window as unknown as { mermaid: { run(options: { nodes: Element[] }): Promise<void> } }).mermaid.run({ nodes: [fresh] });
+      }, source);
+      const drawn = await drawing(page);
+      expect(drawn.syntaxError, name).toBe(false);
+      expect(drawn.states, name).toContain("authenticated");
+      expect(drawn.edgeLabels.some((label) => label!.startsWith("CHOOSE_METHOD [isChosenMethod(method=")), name).toBe(true);
+      // One switch per group: 2FA's three (first factor, trusted, untrusted), the second-factor flows' one.
+      expect(source.match(/CHOOSE_METHOD/g), name).toHaveLength(name === "login-2fa" ? 3 : 1);
     }
     expect(violations).toEqual([]);
     expect(errors).toEqual([]);

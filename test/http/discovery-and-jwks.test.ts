@@ -89,6 +89,11 @@ describe("discovery", () => {
     expect(metadata.scopes_supported).toEqual(expect.arrayContaining([...declared, "offline_access"]));
   });
 
+  it("advertises the acr claim's values (1fa, 2fa) and the spec's acr_values the demo serves, and its login types", () => {
+    expect(metadata.acr_values_supported).toEqual(["1fa", "2fa", "must_bfido", "req_chnl", "chnl_info", "app_gps", "app_faceid"]);
+    expect(metadata.login_types_supported).toEqual(["2FA", "Mfa", "MfaAcmeOtp", "MfaScan", "MfaTotp", "MfaFido", "MfaMail", "MfaSms", "MfaAcmeApp", "MyVendor", "eID"]);
+  });
+
   it("advertises RS256 as the only ID token signing algorithm", () => {
     expect(metadata.id_token_signing_alg_values_supported).toEqual(["RS256"]);
   });

@@ -1,6 +1,5 @@
 import { ConfigError } from "../../errors/config-error.ts";
 import { StoreUnavailableError } from "../../stores/store-unavailable-error.ts";
-import { DirectoryInUseError } from "../../stores/directory-lock.ts";
 import type { Provider } from "../../provider.ts";
 import { CliError } from "../support/cli-error.ts";
 import { accountSub } from "../support/account-sub.ts";
@@ -8,6 +7,7 @@ import type { Command } from "../support/command.ts";
 import { printConfigError } from "../support/print-config-error.ts";
 import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
+import { storeOpenError } from "../support/store-open-error.ts";
 
 const USAGE = "methods list USER | methods reset USER [METHOD] | methods enroll USER METHOD [KEY=VALUE ...] (USER: a user name, or <client_id>:<account> for a vendor account)";
 
@@ -94,8 +94,6 @@ async function openProvider(configDir: string, stderr: NodeJS.WritableStream): P
       printConfigError(error, configDir, stderr);
       return undefined;
     }
-    if (error instanceof DirectoryInUseError) throw new CliError(`${error.message} — stop the provider first (the embedded store belongs to one process), or use Redis or PostgreSQL`);
-    if (error instanceof StoreUnavailableError) throw new CliError(`cannot reach the store: ${error.message}`);
-    throw error;
+    throw storeOpenError(error) ?? error;
   }
 }

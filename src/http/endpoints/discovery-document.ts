@@ -3,6 +3,7 @@ import { grantHandlers } from "../../oauth/grants/grant-handlers.ts";
 import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { RESPONSE_MODES } from "../../oauth/authorization-request.ts";
+import { acrValuesSupported, loginTypesSupported } from "../../login-policy/acr-values-supported.ts";
 
 /**
  * OpenID Provider Metadata. Only what is implemented is advertised: grant types come from the grant
@@ -10,7 +11,7 @@ import { RESPONSE_MODES } from "../../oauth/authorization-request.ts";
  */
 export function discoveryDocument(provider: Provider): Record<string, unknown> {
   const { issuer } = provider;
-  const { scopes, clients } = provider.policy;
+  const { scopes, clients, login } = provider.policy;
   const clientAuth = ["client_secret_post", "client_secret_basic"];
   return {
     issuer,
@@ -32,6 +33,9 @@ export function discoveryDocument(provider: Provider): Record<string, unknown> {
     response_types_supported: ["code"],
     response_modes_supported: RESPONSE_MODES,
     prompt_values_supported: ["none", "login", "force_login"],
+    // The acr claim's values and the spec's acr_values this deployment serves (login-policy/acr-values-supported.ts).
+    acr_values_supported: acrValuesSupported(login),
+    login_types_supported: loginTypesSupported(login),
     // RFC 7636 §4.2: S256 for every client; plain only where a client opts in, so it is not
     // advertised to a deployment that refuses it everywhere.
     code_challenge_methods_supported: [...clients.all()].some((c) => c.allowPlainPkce) ? ["S256", "plain"] : ["S256"],

@@ -1,0 +1,63 @@
+import type { Accepted, Explanation, Refused } from "./explain-authorize-request.ts";
+import type { UserReadiness } from "./user-readiness.ts";
+
+/** `portcullis policy explain`'s text: one fact a line, the same facts as --json. */
+export function formatExplanation(explanation: Explanation, user?: UserReadiness): string {
+  const lines = explanation.accepted ? accepted(explanation) : refused(explanation);
+  if (user) lines.push(...userLines(user));
+  return `${lines.join("\n")}\n`;
+}
+
+function refused(r: Refused): string[] {
+  const shown =
+    r.shownAs === "page"
+      ? "an error page in the browser (the client or redirect_uri cannot be trusted, so nothing goes to a redirect URI)"
+      : `sent to ${r.redirectUri} (response_mode ${r.responseMode}) as error and error_description, with ${r.state === undefined ? "" : "state and "}iss`;
+  return [`refused: ${r.error}`, `description: ${r.description}`, `shown as: ${shown}`];
+}
+
+const FLOWS = {
+  single_factor: "single_factor (one method)",
+  two_factor: "two_factor (one trusted and one untrusted method)",
+  second_factor: "second_factor (a third party did the first factor; one method verifies the login_hint's user)",
+  eid: "eid (brokered to the upstream eID identity provider)",
+};
+
+function accepted(a: Accepted): string[] {
+  const { plan } = a;
+  const lines = [
+    `accepted: client ${a.clientId}, redirect_uri ${a.redirectUri}`,
+    `login type: ${plan.loginType === undefined ? "none (the default login)" : `${plan.loginType} (returned to redirect_uri with the code)`}`,
+    `flow: ${FLOWS[plan.flow]}${a.upstream === undefined ? "" : `: ${a.upstream}`}`,
+  ];
+  if (a.methods.length > 0) {
+    lines.push("methods offered, in order:");
+    const width = Math.max(...a.methods.map((m) => m.id.length));
+    a.methods.forEach((m, i) => lines.push(`  ${i + 1}. ${m.id.padEnd(width)}  ${m.class.padEnd(9)}  amr ${m.amr}`));
+  }
+  if (plan.flow === "two_factor") lines.push(`must pass: a method of each class (${plan.missingClasses.join(", ")}); an SSO session that has one class is stepped up: only the missing class is asked for`);
+  if (plan.mustBfido) lines.push("must_bfido: only the trusted app's FIDO2 credential, over the hybrid QR transport, satisfies the login");
+  lines.push(`SSO: ${plan.sso.use ? "an existing session is used (prompt=none answers without a page when it suffices), and the login creates or updates one" : "none: no SSO session is read, created or changed"}`);
+  lines.push(`login_hint: ${loginHintRule(a)}`);
+  lines.push(`token request: ${plan.repeatLoginTypeAtToken ? `must send login_type=${plan.loginType} again (else invalid_grant)` : "need not send login_type"}`);
+  if (plan.enrollOnFirstUse) lines.push("enrollment: a vendor account without TOTP enrolls it on first use, after the valid signature");
+  if (a.prompt.length > 0) lines.push(`prompt: ${a.prompt.join(" ")}`);
+  lines.push("checks before anything is shown:", ...a.checks.map((c) => `  - ${c}`));
+  lines.push("tokens:", `  amr (ID token and access token): ${a.tokens.amr}`, `  acr (ID token and access token): ${a.tokens.acr}`);
+  if (a.tokens.sub !== undefined) lines.push(`  sub: ${a.tokens.sub}`);
+  for (const [claim, value] of Object.entries(a.tokens.idToken)) lines.push(`  ${claim} (ID token): ${value}`);
+  return lines;
+}
+
+function loginHintRule({ plan }: Accepted): string {
+  if (plan.loginHint === "vendor") return `required, <client_id>:<account>: the vendor account ${plan.vendorAccount} (also the tokens' sub)`;
+  if (plan.loginHint === "required") return "required: it names the user the second factor verifies";
+  return "optional: it prefills the user name";
+}
+
+function userLines(user: UserReadiness): string[] {
+  const lines = [`user ${user.name}${user.sub === undefined ? ": not found" : ` (sub ${user.sub}):`}`];
+  for (const m of user.methods) lines.push(`  ${m.id.padEnd(10)} ${m.setUp ? "set up" : "not set up"}${m.note ? ` (${m.note})` : ""}`);
+  lines.push(`  could log in: ${user.canSucceed ? "yes" : "no"} — ${user.reason}`);
+  return lines;
+}
