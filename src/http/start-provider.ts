@@ -140,10 +140,18 @@ function browserLoginLines(provider: Provider): string[] {
   return [
     "  Log in with a browser (you end on the client's redirect URI with a code):",
     `    ${provider.issuer}/connect/authorize?${query}`,
+    ...twoFactorLines(provider, query),
     ...eidLoginLines(provider, query),
     `  Then set up more sign-in methods (TOTP, security key, phone, ...) at ${provider.issuer}${paths.account}`,
     `  The login flows drawn as statecharts: ${provider.issuer}${paths.diagrams}`,
   ];
+}
+
+/** The same request with two factors, when a two-factor login type is declared (README "Login types and acr_values" lists the others). */
+function twoFactorLines(provider: Provider, query: URLSearchParams): string[] {
+  const twoFactor = Object.entries(provider.config.login.login_types ?? {}).find(([, type]) => type.flow === "two_factor")?.[0];
+  if (twoFactor === undefined) return [];
+  return ["  Two factors (login_type; README lists every login type and acr value to try):", `    ${provider.issuer}/connect/authorize?${query}&login_type=${encodeURIComponent(twoFactor)}`];
 }
 
 /** The eID login with the same request, when its upstream is a development one (demo only): who can log in there. */

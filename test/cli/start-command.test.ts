@@ -55,6 +55,11 @@ describe("portcullis start", () => {
       const answer = await fetch(login!.replace(/^http:\/\/[^/]+/, started.url!), { redirect: "manual" });
       expect(answer.status).toBe(303);
       expect(answer.headers.get("location")).toMatch(/^\/interaction\//);
+      // So does the two-factor one.
+      const twoFactor = /(http:\/\/\S+\/connect\/authorize\?\S+login_type=2FA)/.exec(started.stderr())?.[1];
+      const planned = await fetch(twoFactor!.replace(/^http:\/\/[^/]+/, started.url!), { redirect: "manual" });
+      expect(planned.status).toBe(303);
+      expect(planned.headers.get("location")).toMatch(/^\/interaction\//);
     } finally {
       started.child.kill("SIGTERM");
       await started.exited;
