@@ -53,5 +53,5 @@ function noteOf(provider: AccountServices, views: ViewEngine, lang: Lang, setUpB
   // Without the method it shares a record with, only an operator can set it up.
   if (typeof setUpBy === "object" && !provider.policy.methods.has(setUpBy.method)) return views.translate(lang, "account.setup_administrator");
   if (typeof setUpBy === "object") return views.translate(lang, "account.setup_with", { method: views.translate(lang, `method.${setUpBy.method}.label`) });
-  return views.translate(lang, setUpBy === "directory" ? "account.setup_directory" : "account.setup_administrator");
+  return views.translate(lang, setUpBy === "directory" ? "account.setup_directory" : setUpBy === "app" ? "account.setup_app" : "account.setup_administrator");
 }

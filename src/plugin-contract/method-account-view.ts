@@ -16,10 +16,11 @@ export interface EnrolledItem {
 
 /**
  * Where a method without an enrollment flow of its own is set up: the user directory (a password), an
- * administrator (a face reference), or another method's enrollment, whose record it shares (the
- * trusted app's dynamic code uses the phones the qrcode method enrolled).
+ * administrator (a face reference), the trusted app itself (its FIDO2 credential, registered from the
+ * phone), or another method's enrollment, whose record it shares (the trusted app's dynamic code uses
+ * the phones the qrcode method enrolled).
  */
-export type SetUpBy = "directory" | "administrator" | { method: string };
+export type SetUpBy = "directory" | "administrator" | "app" | { method: string };
 
 /** How the account page shows a factor method; every part optional. */
 export interface MethodAccountView {

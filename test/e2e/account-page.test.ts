@@ -18,7 +18,7 @@ const SUITE = "account page suite (Chromium)";
 const haveChromium = chromiumAvailable(SUITE);
 const SCREENSHOTS = join(import.meta.dirname, "screenshots");
 const ALICE = "E10001";
-const METHODS = ["password", "qrcode", "appotp", "totp", "fido", "sms", "email", "face"];
+const METHODS = ["password", "qrcode", "appotp", "totp", "fido", "sms", "email", "face", "bfido"];
 
 /** The UI strings of a language: the core ones and every method's (as `method.<id>.<key>`). */
 function stringsOf(lang: Lang): Record<string, string> {
@@ -97,7 +97,7 @@ describe.skipIf(!haveChromium)("the account page in Chromium", () => {
       expect(await row(id).getByRole("button", { name: t["account.enroll"], exact: true }).count(), id).toBe(1);
       expect(await row(id).getByRole("button", { name: t["account.remove"], exact: true }).count(), id).toBe(0);
     }
-    for (const [id, note] of [["password", t["account.setup_directory"]], ["face", t["account.setup_administrator"]], ["appotp", fill(t["account.setup_with"]!, { method: t["method.qrcode.label"]! })]] as const) {
+    for (const [id, note] of [["password", t["account.setup_directory"]], ["face", t["account.setup_administrator"]], ["bfido", t["account.setup_app"]], ["appotp", fill(t["account.setup_with"]!, { method: t["method.qrcode.label"]! })]] as const) {
       await expect(row(id).locator(".hint").textContent(), id).resolves.toBe(note);
       expect(await row(id).getByRole("button").count(), id).toBe(0);
     }

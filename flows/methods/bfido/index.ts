@@ -22,6 +22,7 @@ const bfidoPlugin: FactorPlugin<FidoSettings> = {
   machine: bfidoMachine,
   // Registered by the app itself (portcullis app bfido-register), listed by the phone that holds each.
   account: {
+    setUpBy: "app",
     several: true,
     items: (data) =>
       (data as BfidoEnrollment).credentials.map((c) => ({ textKey: "method.bfido.account_item", params: { device: c.deviceName }, addedAt: c.createdAt, lastUsedAt: c.lastUsedAt })),
