@@ -87,7 +87,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
       await page.goto(web.loginUrl({ login_type: "2FA" }));
       await submitPasswordForm(page, "tina");
       // The second step asks for a factor of the other class only.
-      await expect.poll(() => page.locator("#totp-code").count()).toBe(1);
+      await expect.poll(() => page.locator("#totp-code").count(), { timeout: 20_000, message: "the code field" }).toBe(1);
       expect(await page.locator('input[name="password"]').count()).toBe(0);
       expect(await offeredMethods(page)).toEqual(UNTRUSTED_ALTERNATIVES);
       await passTotp(page, "tina");
@@ -107,7 +107,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
       expect(await page.locator('input[name="password"]').count()).toBe(1);
       expect(await offeredMethods(page)).toEqual(["totp"]);
       await submitPasswordForm(page, "uma");
-      await expect.poll(() => page.locator("#totp-code").count()).toBe(1);
+      await expect.poll(() => page.locator("#totp-code").count(), { timeout: 20_000, message: "the code field" }).toBe(1);
       expect(await offeredMethods(page)).toEqual([]);
       await passTotp(page, "uma");
 
@@ -131,7 +131,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
 
     await page.goto(web.loginUrl({ acr_values: "2fa" }));
     // The session's password counts: the page asks for the missing (untrusted) factor only.
-    await expect.poll(() => page.locator("#totp-code").count()).toBe(1);
+    await expect.poll(() => page.locator("#totp-code").count(), { timeout: 20_000, message: "the code field" }).toBe(1);
     expect(await page.locator('input[name="password"]').count()).toBe(0);
     expect(await offeredMethods(page)).toEqual(UNTRUSTED_ALTERNATIVES);
     await passTotp(page, "vic");
@@ -184,7 +184,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
       await page.goto(web.loginUrl({ acr_values: "req_chnl chnl_info" }));
       await submitPasswordForm(page, "alice");
       const choices = page.locator(".channel-list button");
-      await expect.poll(() => choices.allTextContents()).toEqual(["North Store", "South Store", "Online Shop"]);
+      await expect.poll(() => choices.allTextContents(), { timeout: 20_000 }).toEqual(["North Store", "South Store", "Online Shop"]);
       await page.getByRole("button", { name: "Online Shop" }).click();
 
       expect((await atCallback(page)).status).toBe("signed in as E10001");

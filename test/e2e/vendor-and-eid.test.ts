@@ -101,7 +101,7 @@ describe.skipIf(!haveChromium)("MyVendor and eID in Chromium with openid-client"
 
       // First use: the enrollment page inside the login, nothing else offered.
       const secretText = page.locator("#totp-secret-text");
-      await expect.poll(() => secretText.textContent()).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{4}){7}$/);
+      await expect.poll(() => secretText.textContent(), { timeout: 20_000 }).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{4}){7}$/);
       expect(await page.locator("#totp-link").getAttribute("href")).toMatch(/^otpauth:\/\/totp\/Portcullis:demo-vendor(:|%3A)first-timer\?secret=/);
       expect(await page.locator('input[name="password"]').count()).toBe(0);
       const secret = (await secretText.textContent())!.replaceAll(" ", "");
@@ -120,7 +120,10 @@ describe.skipIf(!haveChromium)("MyVendor and eID in Chromium with openid-client"
       await contexts.close();
       page = await contexts.page();
       await page.goto(vendor.loginUrl(vendorLink(account)));
-      await expect.poll(() => page.locator("#totp-code").count()).toBe(1);
+      // Say what the page shows instead, should the code field not come.
+      await page.locator("#totp-code").waitFor({ timeout: 20_000 }).catch(async (error: unknown) => {
+        throw new Error(`no code field at ${page.url()}: ${(await page.locator("body").textContent())?.trim().slice(0, 400)}`, { cause: error });
+      });
       expect(await page.locator("#totp-secret").count()).toBe(0);
       // The enrollment's code used its time step: the app's next code is within the ±1 window.
       await page.getByLabel("Code from your authenticator app").fill(await codeOf(secret, 1));
