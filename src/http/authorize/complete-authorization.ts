@@ -9,7 +9,6 @@ import type { Client } from "../../oauth/client-registry.ts";
 import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 import { planClaims } from "./plan-claims.ts";
-import { paths } from "../../http-kit/paths.ts";
 import { offerChannels } from "./channel-choice.ts";
 
 /** The SSO session an authorization completes in: an existing one (SSO), or a fresh login. */
@@ -20,7 +19,8 @@ export type SessionSource = { existing: SsoSession; cookie: string } | { login: 
  * channel, the trusted app's GPS and face results), starts the SSO session after a login (a new cookie
  * every time: no session fixation) unless the login type keeps none, records the client in it for
  * single sign-out, issues the code, and answers the client — with login_type when the request named one.
- * `chosenChannel`: the channel the user picked on the chooser page (req_chnl, several administered).
+ * `chosenChannel`: the channel the user picked on the chooser page (req_chnl, several administered);
+ * `leaveRedirectChain`: answer with a page (the caller arrived by a redirect from elsewhere, see responsePage).
  */
 export async function completeAuthorization(
   provider: Provider,
@@ -29,10 +29,10 @@ export async function completeAuthorization(
   res: ServerResponse,
   request: AuthorizationRequest,
   source: SessionSource,
-  chosenChannel?: string,
+  { chosenChannel, leaveRedirectChain = false }: { chosenChannel?: string; leaveRedirectChain?: boolean } = {},
 ): Promise<void> {
   const client = provider.policy.clients.get(request.clientId)!;
-  const page = responsePage(req, request, client);
+  const page = responsePage(req, request, client, leaveRedirectChain);
   const user = "existing" in source ? source.existing : source.login;
   const extra = await planClaims(request.plan, user, provider.channels, chosenChannel);
   if (extra.ok === "choose") return offerChannels(provider, req, res, request, source, extra.channels);
@@ -73,20 +73,15 @@ async function sessionOf(provider: Provider, req: IncomingMessage, request: Auth
 }
 
 /**
- * How the response page of this request is shown: its language, its framing for iframe_authz, and as a
- * page at /eID/callback, where the browser arrives by the upstream's redirect (ResponsePage.leaveRedirectChain).
+ * How the response page of this request is shown: its language, its framing for iframe_authz, and — for
+ * /eID/callback, where the browser arrives by the upstream's redirect — as a page rather than one more
+ * redirect (ResponsePage.leaveRedirectChain).
  */
-export function responsePage(req: IncomingMessage, request: AuthorizationRequest, client: Client): ResponsePage {
+export function responsePage(req: IncomingMessage, request: AuthorizationRequest, client: Client, leaveRedirectChain = false): ResponsePage {
   return {
     lang: request.lang,
     acceptLanguage: req.headers["accept-language"],
     frameAncestors: request.framed ? clientFrameAncestors(client) : undefined,
-    ...(pathOf(req) === paths.eidCallback && { leaveRedirectChain: true }),
+    ...(leaveRedirectChain && { leaveRedirectChain: true }),
   };
-}
-
-function pathOf(req: IncomingMessage): string {
-  const url = req.url ?? "";
-  const query = url.indexOf("?");
-  return query === -1 ? url : url.slice(0, query);
 }

@@ -63,13 +63,13 @@ export function eidCallbackEndpoint(provider: Provider, pages: BrowserPages): Pr
     }
     provider.logger.info({ reqId: ex.reqId, event: "eid_login", upstream: interaction.pending.upstream, sub: account.sub, client: request.clientId }, "eID login");
     const login = { sub: account.sub, authTime: epochSeconds(provider.clock), amr: [EID_AMR], acr: EID_ACR, methods: [EID_METHOD] };
-    await completeAuthorization(provider, pages, ex.req, ex.res, request, { login });
+    await completeAuthorization(provider, pages, ex.req, ex.res, request, { login }, { leaveRedirectChain: true });
   }
 
   function answer(ex: Exchange, interaction: EidLoginInteraction, error: { error: string; error_description: string }): void {
     const { request } = interaction;
     const client = provider.policy.clients.get(request.clientId)!;
-    writeAuthorizationResponse(ex.res, pages, request, { ...error, iss: provider.issuer }, responsePage(ex.req, request, client));
+    writeAuthorizationResponse(ex.res, pages, request, { ...error, iss: provider.issuer }, responsePage(ex.req, request, client, true));
   }
 
   return {

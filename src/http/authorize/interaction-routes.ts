@@ -140,11 +140,11 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
 
   /** The channel is chosen: the authorization completes with it, for the login kept or the browser's session. */
   async function finishChannelChoice(req: Request, res: Response, interaction: ChannelChoiceInteraction, channel: string): Promise<void> {
-    if (interaction.login) return completeAuthorization(provider, pages, req, res, interaction.request, { login: interaction.login }, channel);
+    if (interaction.login) return completeAuthorization(provider, pages, req, res, interaction.request, { login: interaction.login }, { chosenChannel: channel });
     const cookie = provider.cookies.read(req, SESSION_COOKIE);
     const session = await currentSession(provider, req);
     if (!session || !cookie) return expired(req, res, interaction);
-    await completeAuthorization(provider, pages, req, res, interaction.request, { existing: session, cookie }, channel);
+    await completeAuthorization(provider, pages, req, res, interaction.request, { existing: session, cookie }, { chosenChannel: channel });
   }
 
   /** Signed in to the account page: the SSO session starts (as after any login), and the page shows. */
