@@ -10,23 +10,35 @@ export type Timeline = NonNullable<LoadResult["timeline"]>;
 
 const SLICE_SECONDS = 10;
 
-/** Samples the server at every slice boundary from now on; `units()` is the count of completed units so far. */
+/**
+ * Samples the server at every slice boundary from now on; `units()` is the count of completed units so far.
+ * Every unit completed before stop() is in exactly one slice, so the slices add up to the window's count.
+ */
 export function startTimeline(serverPid: number, units: () => number): { stop(): Timeline } {
-  const slices: Timeline = [];
-  let last = { at: performance.now(), units: units(), cpu: sampleCpu(serverPid).cpuSeconds };
-  const take = () => {
-    const now = { at: performance.now(), units: units(), cpu: sampleCpu(serverPid).cpuSeconds };
-    const done = now.units - last.units;
-    slices.push({ seconds: (now.at - last.at) / 1000, units: done, serverCpuUsPerUnit: done === 0 ? 0 : ((now.cpu - last.cpu) / done) * 1e6 });
+  const slices: Array<{ seconds: number; units: number; cpuSeconds: number }> = [];
+  const sample = () => ({ at: performance.now(), units: units(), cpu: sampleCpu(serverPid).cpuSeconds });
+  let last = sample();
+  const take = (): void => {
+    const now = sample();
+    slices.push({ seconds: (now.at - last.at) / 1000, units: now.units - last.units, cpuSeconds: now.cpu - last.cpu });
     last = now;
   };
   const timer = setInterval(take, SLICE_SECONDS * 1000);
   return {
     stop() {
       clearInterval(timer);
-      // A last slice shorter than half a slice says little: left out.
-      if (performance.now() - last.at >= (SLICE_SECONDS * 1000) / 2) take();
-      return slices;
+      const tailIsShort = performance.now() - last.at < (SLICE_SECONDS * 1000) / 2;
+      take();
+      // A tail shorter than half a slice says little on its own (and is often a few milliseconds between the
+      // last tick and the end of the window): it joins the slice before it instead of being dropped.
+      if (tailIsShort && slices.length >= 2) {
+        const tail = slices.pop()!;
+        const previous = slices.at(-1)!;
+        previous.seconds += tail.seconds;
+        previous.units += tail.units;
+        previous.cpuSeconds += tail.cpuSeconds;
+      }
+      return slices.map((s) => ({ seconds: s.seconds, units: s.units, serverCpuUsPerUnit: s.units === 0 ? 0 : (s.cpuSeconds / s.units) * 1e6 }));
     },
   };
 }

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { formatTimeline } from "../../bench/timeline.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { formatTimeline, startTimeline } from "../../bench/timeline.ts";
 
 describe("the report's timeline line", () => {
   it("shows each slice's rate and CPU per unit, in order", () => {
@@ -16,5 +16,36 @@ describe("the report's timeline line", () => {
   it("leaves out a window of one slice", () => {
     expect(formatTimeline([{ seconds: 10, units: 10, serverCpuUsPerUnit: 1 }], "flow")).toBeUndefined();
     expect(formatTimeline(undefined, "flow")).toBeUndefined();
+  });
+});
+
+describe("the timeline's slices", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("count every unit of the window once, a few units after the last tick included", () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "performance"] });
+    let completed = 0;
+    const timeline = startTimeline(process.pid, () => completed);
+    completed += 7;
+    vi.advanceTimersByTime(10_000);
+    completed += 5;
+    vi.advanceTimersByTime(10_000);
+    // The window's own timer ends a moment after the slice timer's last tick: one more unit in between.
+    completed += 1;
+    vi.advanceTimersByTime(3);
+    const slices = timeline.stop();
+    expect(slices.map((s) => s.units)).toEqual([7, 6]);
+    expect(slices[1]!.seconds).toBeCloseTo(10.003, 3);
+  });
+
+  it("keeps a tail of half a slice or more as a slice of its own", () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "performance"] });
+    let completed = 0;
+    const timeline = startTimeline(process.pid, () => completed);
+    completed += 4;
+    vi.advanceTimersByTime(10_000);
+    completed += 2;
+    vi.advanceTimersByTime(6_000);
+    expect(timeline.stop().map((s) => s.units)).toEqual([4, 2]);
   });
 });
