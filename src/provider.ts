@@ -38,6 +38,8 @@ import { EidBroker } from "./eid/eid-broker.ts";
 import { DevelopmentUpstreams, type LaunchProvider } from "./eid/development-upstreams.ts";
 import type { ChannelDirectory } from "./channels/channel-directory.ts";
 import { createChannelDirectory } from "./channels/create-channel-directory.ts";
+import type { StartedExtension } from "./extension-contract/extension.ts";
+import { INSTALLED_EXTENSIONS } from "./extensions/installed-extensions.ts";
 
 /**
  * Everything a request needs, built once from a loaded configuration: the composition root.
@@ -84,6 +86,8 @@ export interface Provider {
   readonly eid: EidBroker;
   /** Which channels a user has an account in and administers (req_chnl, chnl_info): channels.yaml `directory`. */
   readonly channels: ChannelDirectory;
+  /** The installed extensions (src/extensions/), started: their routes and their say in every authorization. */
+  readonly extensions: readonly StartedExtension[];
   close(): Promise<void>;
 }
 
@@ -131,6 +135,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const eidAccounts = new EidAccounts(store, clock, upstreams.map((upstream) => upstream.sub_prefix));
   const vendorAccounts = new VendorAccounts(clients, vendorLoginTypes(config.login));
   const developmentUpstreams = new DevelopmentUpstreams(config.dir, options.launchProvider, logger);
+  let extensions: readonly StartedExtension[] = [];
 
   const provider: Provider = {
     config,
@@ -173,6 +178,10 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     enrollments: new Enrollments(store, clock),
     eid: new EidBroker(config.login, eidAccounts, developmentUpstreams.options(config.login, settings.issuer)),
     channels: createChannelDirectory(config, accessTokens, clock, logger),
+    // Started once the provider exists (below): extensions get a context over it.
+    get extensions() {
+      return extensions;
+    },
     async close() {
       keys.close();
       await developmentUpstreams.close();
@@ -184,12 +193,27 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   try {
     for (const [id, method] of loadMethods(provider, configuredMethods)) methods.set(id, method);
     policy = { ...policy, flows: new FlowCatalog(provider, config.login, methods) };
+    extensions = startExtensions(provider);
   } catch (error) {
     // A plugin refusing its settings (a ConfigError) must not leave the store and key timers open.
     await provider.close();
     throw error;
   }
   return provider;
+}
+
+/** Each installed extension, started with what it may use of this provider. */
+function startExtensions(provider: Provider): StartedExtension[] {
+  const context = {
+    issuer: provider.issuer,
+    clock: provider.clock,
+    logger: provider.logger,
+    store: provider.store,
+    policy: () => provider.policy,
+    config: () => provider.config,
+    accessTokens: provider.accessTokenVerifier,
+  };
+  return INSTALLED_EXTENSIONS.map((extension) => ({ ...extension.start({ ...context, logger: provider.logger.child({ extension: extension.manifest.id }) }), manifest: extension.manifest }));
 }
 
 /** The signing keys: static ones from provider.yaml, or the generated ring in the store. */

@@ -1,6 +1,7 @@
 import type { AnyStateMachine } from "xstate";
 import type { Provider } from "../provider.ts";
 import { DEFAULT_FLOW_ID, loginTypeFlowId } from "../runtime/login-flows.ts";
+import { INSTALLED_EXTENSIONS } from "../extensions/installed-extensions.ts";
 import { catalogMachines, type DrawableMachine, type LoginFlowKind } from "./machine-catalog.ts";
 
 /**
@@ -18,5 +19,6 @@ export function deploymentMachines(provider: Provider): DrawableMachine[] {
   return catalogMachines({
     loginFlows,
     plugins: [...provider.policy.methods].map(([id, method]) => [id, method.plugin] as const),
+    extensions: INSTALLED_EXTENSIONS,
   });
 }

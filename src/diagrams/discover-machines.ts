@@ -7,6 +7,7 @@ import { createLoginTypeFlow, isMethodFlowKind } from "../../flows/login-type-fl
 import type { AnyStateMachine } from "xstate";
 import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
 import { METHODS_DIR } from "../runtime/method-plugins.ts";
+import { INSTALLED_EXTENSIONS } from "../extensions/installed-extensions.ts";
 import { catalogMachines, type DrawableMachine, type LoginFlowKind } from "./machine-catalog.ts";
 
 /** The demo configuration at the repository root (`config/`). */
@@ -47,7 +48,7 @@ export async function discoverMachines(options: DiscoveryOptions = {}): Promise<
   for (const [name, type] of Object.entries(login.login_types)) {
     if (isMethodFlowKind(type.flow) && type.flow !== "single_factor") loginFlows.push([name, createLoginTypeFlow(type.flow, flowMethods(type.methods ?? [], `login_types.${name}`)), `login_${type.flow}`]);
   }
-  return catalogMachines({ loginFlows, plugins });
+  return catalogMachines({ loginFlows, plugins, extensions: INSTALLED_EXTENSIONS });
 }
 
 /** The folders under `dir` that hold a plugin (an index.ts), sorted. */

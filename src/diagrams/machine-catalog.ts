@@ -3,9 +3,10 @@ import { createEnrollmentFlow } from "../../flows/enrollment.flow.ts";
 import { identifyUserMachine } from "../../flows/identify-user.machine.ts";
 import { channelChoiceFlow } from "../../flows/channel-choice.flow.ts";
 import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
+import type { Extension } from "../extension-contract/extension.ts";
 
 /** What a machine is, for its one-line description (`diagrams.kind.<kind>` in views/i18n). */
-export type DiagramKind = "login" | "login_two_factor" | "login_second_factor" | "identify" | "channel_choice" | "enrollment" | "method" | "method_enrollment";
+export type DiagramKind = "login" | "login_two_factor" | "login_second_factor" | "identify" | "channel_choice" | "enrollment" | "method" | "method_enrollment" | "extension";
 
 /** The kind of login flow a diagram shows: the default (one factor) or a login type's. */
 export type LoginFlowKind = Extract<DiagramKind, `login${string}`>;
@@ -29,6 +30,8 @@ export interface MachineSources {
   loginFlows: Iterable<readonly [string, AnyStateMachine, LoginFlowKind?]>;
   /** Factor plugins by method id. */
   plugins: Iterable<readonly [string, FactorPlugin]>;
+  /** The installed extensions (src/extensions/): each one's machines. */
+  extensions?: Iterable<Pick<Extension, "manifest" | "machines">>;
 }
 
 // The machine the enrollment flow draws: its shape is the same for every method, so one diagram,
@@ -37,7 +40,8 @@ const ENROLLMENT_PLACEHOLDER = "methodEnrollment";
 
 /**
  * Every machine to draw, named and in a fixed order: the login flows (the default first), the built-in identify-user
- * step, the enrollment flow, then each factor method's machine and enrollment machine by method id.
+ * step, the enrollment flow, then each factor method's machine and enrollment machine by method id, then the
+ * extensions' machines (`<extension id>-<name>`).
  * Both the docs (discover-machines.ts) and a running provider (deployment-machines.ts) list their
  * machines through here, so a diagram has the same name in docs/diagrams/ and under /diagrams.
  */
@@ -55,6 +59,9 @@ export function catalogMachines(sources: MachineSources): DrawableMachine[] {
     const name = `method-${nameSegment(methodId)}`;
     machines.push({ name, kind: "method", subject: methodId, machine: plugin.machine });
     if (plugin.enrollment) machines.push({ name: `${name}-enrollment`, kind: "method_enrollment", subject: methodId, machine: plugin.enrollment });
+  }
+  for (const { manifest, machines: own } of sources.extensions ?? []) {
+    for (const [name, machine] of Object.entries(own)) machines.push({ name: `${manifest.id}-${nameSegment(name)}`, kind: "extension", subject: `${manifest.id} ${name}`, machine });
   }
   const seen = new Set<string>();
   for (const { name } of machines) {

@@ -27,6 +27,8 @@ import { diagramRoutes } from "../diagrams/diagram-routes.ts";
 import { methodRoutesPath } from "../runtime/loaded-methods.ts";
 import { requestLineLogger } from "../http-kit/request-log.ts";
 import { DEVICE_API_PATH, deviceApiRoutes } from "../trusted-app/device-api-routes.ts";
+import { extensionHttp } from "./extension-http.ts";
+import { extensionRoutes } from "./extension-routes.ts";
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -38,6 +40,7 @@ export function createApp(provider: Provider): RequestListener {
   const settings = provider.config.provider;
   const views = createViews(provider);
   const pages = createBrowserPages(views);
+  const http = extensionHttp(provider, views, pages);
   return createProtocolRouter(
     [
       discoveryEndpoint(provider),
@@ -49,6 +52,7 @@ export function createApp(provider: Provider): RequestListener {
       revocationEndpoint(provider),
       userinfoEndpoint(provider),
       ...endSessionEndpoints(provider, views, pages),
+      ...extensionRoutes(provider.extensions, http),
     ],
     {
       logger: provider.logger,

@@ -18,4 +18,6 @@ export interface AuthorizationCodeGrant extends Authentication {
   loginType?: string;
   /** Extra ID-token claims a login type or acr value adds (chnl, gps, faceid, custom_scan, ...). */
   idTokenClaims?: Record<string, unknown>;
+  /** Extra claims of the access token issued on this code only (an extension's, e.g. the custom login's custom_scan_sid). */
+  accessTokenClaims?: Record<string, unknown>;
 }

@@ -1,3 +1,5 @@
+import { EXTENSION_RECORD_KINDS } from "../extension-manifests/installed-manifests.ts";
+
 /**
  * The one storage interface every layer uses. A `Store` is a set of namespaces, one per record kind;
  * each namespace is a `RecordStore` of JSON-serialisable values with optional TTLs.
@@ -36,6 +38,8 @@ export const RECORD_KINDS = {
   logoutRequests: { durable: false },
   /** Short-lived mutual-exclusion markers (read-modify-write of one record across processes). */
   locks: { durable: false },
+  // The extensions' own kinds (src/extension-manifests/).
+  ...EXTENSION_RECORD_KINDS,
 } as const;
 
 export type RecordKind = keyof typeof RECORD_KINDS;

@@ -90,7 +90,9 @@ export class AccessTokenIssuer {
     // A token that may read userinfo names the userinfo endpoint as an audience too; a token with
     // identity scopes only has it as its one audience (RFC 9068 requires one).
     if (request.scopes.includes("openid") || aud.length === 0) aud.push(this.userinfoAudience);
+    // The extra claims first: none of them can replace a registered claim.
     return {
+      ...request.extra,
       iss: this.issuer,
       sub: request.sub,
       aud: aud.length === 1 ? aud[0]! : aud,
@@ -99,7 +101,6 @@ export class AccessTokenIssuer {
       jti: request.jti ?? randomUUID(),
       client_id: request.clientId,
       scope: formatScope(request.scopes),
-      ...request.extra,
     };
   }
 }

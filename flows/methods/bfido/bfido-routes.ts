@@ -4,7 +4,7 @@ import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.t
 import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
 import { DEVICE_JWS_TYPES } from "../../../src/trusted-app/device-jws.ts";
 import { refusedDeviceRequest, verifiedDeviceRequest } from "../../../src/trusted-app/device-request.ts";
-import { writeQrSvg } from "../../../src/trusted-app/qr-image.ts";
+import { writeQrSvg } from "../../../src/qr-codes/qr-image.ts";
 import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
 import type { FidoSettings, RelyingParty } from "../fido/fido-settings.ts";
 import { longPoll } from "../qrcode/long-poll.ts";

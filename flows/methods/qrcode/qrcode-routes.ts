@@ -3,7 +3,7 @@ import express, { type Request, type Router } from "express";
 import type { PluginServices } from "../../../src/plugin-contract/factor-plugin.ts";
 import { currentSession } from "../../../src/sessions/current-session.ts";
 import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
-import { writeQrSvg } from "../../../src/trusted-app/qr-image.ts";
+import { writeQrSvg } from "../../../src/qr-codes/qr-image.ts";
 import { longPoll } from "./long-poll.ts";
 import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
 

@@ -10,6 +10,7 @@ import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 import { planClaims } from "./plan-claims.ts";
 import { offerChannels } from "./channel-choice.ts";
+import { extensionContributions } from "./extension-contributions.ts";
 
 /** The SSO session an authorization completes in: an existing one (SSO), or a fresh login. */
 export type SessionSource = { existing: SsoSession; cookie: string } | { login: Authentication };
@@ -20,7 +21,9 @@ export type SessionSource = { existing: SsoSession; cookie: string } | { login: 
  * every time: no session fixation) unless the login type keeps none, records the client in it for
  * single sign-out, issues the code, and answers the client — with login_type when the request named one.
  * `chosenChannel`: the channel the user picked on the chooser page (req_chnl, several administered);
- * `leaveRedirectChain`: answer with a page (the caller arrived by a redirect from elsewhere, see responsePage).
+ * `leaveRedirectChain`: answer with a page (the caller arrived by a redirect from elsewhere, see responsePage);
+ * `byExtension`: an extension authenticated the user (src/extension-contract: ExtensionHttp.completeLogin) —
+ * no SSO session, its ID-token claims, and the extensions are not asked about their own login.
  */
 export async function completeAuthorization(
   provider: Provider,
@@ -29,7 +32,7 @@ export async function completeAuthorization(
   res: ServerResponse,
   request: AuthorizationRequest,
   source: SessionSource,
-  { chosenChannel, leaveRedirectChain = false }: { chosenChannel?: string; leaveRedirectChain?: boolean } = {},
+  { chosenChannel, leaveRedirectChain = false, byExtension }: { chosenChannel?: string; leaveRedirectChain?: boolean; byExtension?: { idTokenClaims: Record<string, unknown> } } = {},
 ): Promise<void> {
   const client = provider.policy.clients.get(request.clientId)!;
   const page = responsePage(req, request, client, leaveRedirectChain);
@@ -37,8 +40,11 @@ export async function completeAuthorization(
   const extra = await planClaims(request.plan, user, provider.channels, chosenChannel);
   if (extra.ok === "choose") return offerChannels(provider, req, res, request, source, extra.channels);
   if (!extra.ok) return writeAuthorizationResponse(res, pages, request, { error: "access_denied", error_description: extra.description, iss: provider.issuer }, page);
+  const contributed = byExtension ? { accessTokenClaims: {} } : await extensionContributions(provider.extensions, { request, sub: user.sub });
+  if (contributed.refuse !== undefined) return writeAuthorizationResponse(res, pages, request, { error: "access_denied", error_description: contributed.refuse, iss: provider.issuer }, page);
+  const idTokenClaims = { ...extra.claims, ...byExtension?.idTokenClaims };
   const headers: Record<string, string> = {};
-  const auth = await sessionOf(provider, req, request, source, headers);
+  const auth: Authentication & { sid?: string } = byExtension && "login" in source ? source.login : await sessionOf(provider, req, request, source, headers);
   const code = await provider.codes.issue(
     {
       clientId: request.clientId,
@@ -54,7 +60,8 @@ export async function completeAuthorization(
       ...(auth.sid !== undefined && { sid: auth.sid }),
       // The token request must repeat login_type only where the login type says so (Mfa, MyVendor, eID).
       ...(request.plan?.repeatLoginTypeAtToken && { loginType: request.loginType }),
-      ...(Object.keys(extra.claims).length > 0 && { idTokenClaims: extra.claims }),
+      ...(Object.keys(idTokenClaims).length > 0 && { idTokenClaims }),
+      ...(Object.keys(contributed.accessTokenClaims).length > 0 && { accessTokenClaims: contributed.accessTokenClaims }),
     },
     client.lifetimes.authorizationCode,
   );

@@ -13,6 +13,8 @@ export interface UserAuthentication {
   acr?: string;
   sid?: string;
   idTokenClaims?: Record<string, unknown>;
+  /** Extra access-token claims (a code's; refresh tokens do not carry them). */
+  accessTokenClaims?: Record<string, unknown>;
 }
 
 export interface UserTokensRequest {
@@ -38,7 +40,7 @@ export async function issueUserTokens({ provider, client, auth, scopes, accessTo
     scopes,
     lifetime,
     jti: accessToken.jti,
-    extra: definedOnly({ auth_time: auth.authTime, amr: auth.amr, acr: auth.acr, sid: auth.sid }),
+    extra: definedOnly({ ...auth.accessTokenClaims, auth_time: auth.authTime, amr: auth.amr, acr: auth.acr, sid: auth.sid }),
   });
   const response: TokenResponse = { access_token: token, token_type: "Bearer", expires_in: lifetime, scope: formatScope(scopes) };
   if (idToken === undefined) return response;

@@ -1,0 +1,4 @@
+import type { Extension } from "../extension-contract/extension.ts";
+
+/** The extensions the provider starts, in the order of EXTENSION_MANIFESTS (a test checks they agree). */
+export const INSTALLED_EXTENSIONS: readonly Extension[] = [];
