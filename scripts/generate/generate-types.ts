@@ -39,6 +39,9 @@ const NAMED_TYPES: Record<ConfigFileName, Record<string, string>> = {
     "/properties/channels/items": "ChannelConfig",
     "/properties/channels/items/properties/members/items": "ChannelMemberConfig",
   },
+  custom_login: {
+    "/properties/clients/items": "CustomLoginClientConfig",
+  },
 };
 
 const BANNER = `/**

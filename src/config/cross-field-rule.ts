@@ -1,6 +1,6 @@
 import type { ConfigFileName } from "./config-files.ts";
 import type { IssueDraft } from "./issue-draft.ts";
-import type { ChannelsFile, ClientsFile, LoginFile, ProviderFile, ScopesFile, UsersFile } from "./types.generated.ts";
+import type { ChannelsFile, ClientsFile, CustomLoginFile, LoginFile, ProviderFile, ScopesFile, UsersFile } from "./types.generated.ts";
 
 /** The parsed, schema-valid, defaults-filled content of the config files. */
 export interface ConfigData {
@@ -10,6 +10,7 @@ export interface ConfigData {
   users: UsersFile;
   login: LoginFile;
   channels: ChannelsFile;
+  custom_login: CustomLoginFile;
 }
 
 /**

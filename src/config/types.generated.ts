@@ -677,6 +677,38 @@ export interface ChannelMemberConfig {
   role: "owner" | "operator" | "temporary";
 }
 
+/**
+ * config/custom-login.yaml: (optional) the custom QR-code login (`/Acme/CustomLogin/...`, docs/custom-login.md): which clients may put its QR code on their pages, and its limits. Without the file no client may.
+ */
+export interface CustomLoginFile {
+  /**
+   * The clients that may be LoginJs's `clientId`: the phone side's client, whose MobileRedirectUrl must be one of its redirect URIs.
+   */
+  clients: CustomLoginClientConfig[];
+  /**
+   * How long a QR code may wait for its scan; the page's script then shows a fresh one.
+   */
+  qr_lifetime: string;
+  /**
+   * From the scan to the PC login: the custom operation, an auditor's approval included, and the PC side's login must happen within it.
+   */
+  operation_lifetime: string;
+  /**
+   * The longest `data` WriteStatusOperation accepts with status 10, in characters (it travels in the PC side's redirect URL).
+   */
+  max_data_length: number;
+}
+export interface CustomLoginClientConfig {
+  /**
+   * A client of clients.yaml with the authorization_code grant and the scope `acme.ext.custom_scan`.
+   */
+  client_id: string;
+  /**
+   * Scopes this client defines (its own interface, e.g. `channel.login.scan`) and is granted. When LoginJs names another PCClientId, PCScope must contain one of them, so that the PC side's access token may call this client's interface to resolve the account (SPEC: the PCClientId rule). Empty: no other PC client may use this client's QR login.
+   */
+  own_scopes: string[];
+}
+
 export type GrantType = ClientConfig["grant_types"][number];
 export type ClaimName = IdentityScopeConfig["claims"][number];
 export type KeyStatus = StaticKeyConfig["status"];

@@ -1,8 +1,10 @@
-/** The extensions this build carries (src/extensions/installed-extensions.ts starts the same list). */
-export const EXTENSION_MANIFESTS = [] as const;
+import { CUSTOM_LOGIN_MANIFEST } from "./custom-login-manifest.ts";
 
-/** Their config files (each manifest's configFile), after the core ones in CONFIG_FILES. */
-export const EXTENSION_CONFIG_FILES = [] as const;
+/** The extensions this build carries (src/extensions/installed-extensions.ts starts the same list). */
+export const EXTENSION_MANIFESTS = [CUSTOM_LOGIN_MANIFEST] as const;
+
+/** Their config files, after the core ones in CONFIG_FILES. */
+export const EXTENSION_CONFIG_FILES = EXTENSION_MANIFESTS.map((manifest) => manifest.configFile);
 
 /** Their record kinds, beside the core ones in RECORD_KINDS. */
-export const EXTENSION_RECORD_KINDS = {} as const;
+export const EXTENSION_RECORD_KINDS = { ...CUSTOM_LOGIN_MANIFEST.recordKinds } as const;

@@ -28,11 +28,16 @@ export interface SsoEntry {
   wants: { gps: boolean; faceid: boolean };
 }
 
-/** Reads an acmeauth://sso/oidc URI; undefined when it is not one, or names no single client_id. */
-export function parseSsoEntry(uri: string): SsoEntry | undefined {
+/**
+ * Reads an acmeauth://sso/oidc URI — or, scanned from a QR code (the custom QR-code login's), an
+ * authorize link of the app's own provider (`issuer`); undefined when it is neither, or names no single
+ * client_id. A link to any other provider is not an entry: the app sends its token only to its own.
+ */
+export function parseSsoEntry(uri: string, issuer?: string): SsoEntry | undefined {
   const parsed = parseAcmeAuthUri(uri);
-  if (parsed?.kind !== "sso") return undefined;
-  const params = new URLSearchParams(parsed.params);
+  const query = parsed?.kind === "sso" ? parsed.params : issuer !== undefined ? ownAuthorizeQuery(uri, issuer) : undefined;
+  if (query === undefined) return undefined;
+  const params = new URLSearchParams(query);
   params.delete(SILENT_LOGIN_PARAMETER);
   const clientIds = params.getAll("client_id");
   if (clientIds.length !== 1 || !clientIds[0]) return undefined;
@@ -70,4 +75,10 @@ export function authorizeParamsOf(request: AuthorizationRequest): Record<string,
     login_type: request.loginType,
   };
   return Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+/** The query of an authorize link of this issuer (`<issuer>/connect/authorize?…`), else undefined. */
+function ownAuthorizeQuery(uri: string, issuer: string): string | undefined {
+  const prefix = `${issuer.replace(/\/+$/, "")}${AUTHORIZE_PATH}?`;
+  return uri.startsWith(prefix) ? uri.slice(prefix.length) : undefined;
 }

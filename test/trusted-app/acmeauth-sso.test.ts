@@ -28,6 +28,11 @@ describe("the acmeauth://sso/oidc app entry", () => {
     expect(parseSsoEntry("acmeauth://sso/oidc?client_id=a&client_id=b")).toBeUndefined();
     expect(parseSsoEntry("acmeauth://sso/saml?client_id=a")).toBeUndefined();
     expect(parseSsoEntry("https://sso/oidc?client_id=a")).toBeUndefined();
+    // A scanned authorize link is an entry only on the app's own provider.
+    expect(parseSsoEntry("https://idp.example/connect/authorize?client_id=a&state=s", "https://idp.example")?.clientId).toBe("a");
+    expect(parseSsoEntry("https://evil.example/connect/authorize?client_id=a", "https://idp.example")).toBeUndefined();
+    expect(parseSsoEntry("https://idp.example.evil/connect/authorize?client_id=a", "https://idp.example")).toBeUndefined();
+    expect(parseSsoEntry("https://idp.example/connect/authorize?client_id=a")).toBeUndefined();
     expect(parseSsoEntry("not a uri")).toBeUndefined();
   });
 

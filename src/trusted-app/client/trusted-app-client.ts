@@ -163,13 +163,14 @@ export class TrustedAppClient {
   }
 
   /**
-   * Performs an acmeauth://sso/oidc entry: the authorize request it carries, sent to this device's
+   * Performs an acmeauth://sso/oidc entry (or opens a scanned authorize link of its own provider, as the
+   * custom QR-code login's QR holds): the authorize request it carries, sent to this device's
    * provider with a silent-login token (and what the request's acr_values ask the sensors for). The
    * redirect is not followed: the answer's status and Location (a real app opens it).
    */
   async sso(uri: string, sensors: Sensors = {}): Promise<{ status: number; location?: string }> {
-    const entry = parseSsoEntry(uri);
-    if (!entry) throw new Error("not an acmeauth://sso/oidc link with one client_id");
+    const entry = parseSsoEntry(uri, this.state.issuer);
+    if (!entry) throw new Error("not an acmeauth://sso/oidc link, nor an authorize link of this device's provider, with one client_id");
     const measured = measuredClaims(sensors, this.nowSeconds(), entry.wants);
     const token = await this.sign(DEVICE_JWS_TYPES.silentLogin, { client_id: entry.clientId, ...measured }, { exp: this.nowSeconds() + 60 });
     const res = await fetch(ssoAuthorizeUrl(this.server ?? this.state.issuer, entry, token), { redirect: "manual" });

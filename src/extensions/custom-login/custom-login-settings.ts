@@ -1,0 +1,21 @@
+import type { ConfigData } from "../../config/cross-field-rule.ts";
+import { parseDuration } from "../../time/duration.ts";
+
+/** config/custom-login.yaml, in the units the code uses. */
+export interface CustomLoginSettings {
+  /** The clients that may be LoginJs's clientId, with the scopes they define for other PC clients. */
+  readonly clients: ReadonlyMap<string, { readonly ownScopes: readonly string[] }>;
+  readonly qrLifetimeMs: number;
+  readonly operationLifetimeMs: number;
+  readonly maxDataLength: number;
+}
+
+export function customLoginSettings(config: ConfigData): CustomLoginSettings {
+  const file = config.custom_login;
+  return {
+    clients: new Map(file.clients.map((c) => [c.client_id, { ownScopes: c.own_scopes }])),
+    qrLifetimeMs: parseDuration(file.qr_lifetime) * 1000,
+    operationLifetimeMs: parseDuration(file.operation_lifetime) * 1000,
+    maxDataLength: file.max_data_length,
+  };
+}

@@ -1,0 +1,2 @@
+console.error("AcmeSSO: " + ERROR);
+window.AcmeSSO = function (selector) { window.jQuery(selector).text(ERROR); };

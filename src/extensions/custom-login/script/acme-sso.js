@@ -1,0 +1,1 @@
+window.AcmeSSO = function (selector) { window.jQuery(selector).attr("data-session", SESSION.sessionId); };
