@@ -26,6 +26,8 @@ export async function tempConfigDir(files: Record<string, string | null> = {}): 
   const dir = await mkdtemp(join(tmpdir(), "portcullis-config-"));
   created.push(dir);
   await cp(DEMO_CONFIG_DIR, dir, { recursive: true });
+  // custom-login.yaml names the demo's clients: a test that replaces them has no custom login unless it says so.
+  if ("clients.yaml" in files && !("custom-login.yaml" in files)) await rm(join(dir, "custom-login.yaml"));
   for (const [name, content] of Object.entries(files)) {
     if (content === null) await rm(join(dir, name));
     else await writeFile(join(dir, name), content);
