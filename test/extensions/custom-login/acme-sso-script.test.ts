@@ -104,6 +104,7 @@ describe.skipIf(!haveChromium).each(["1.7", "4"] as const)("AcmeSSO with jQuery 
     expect(await img.getAttribute("alt")).toBe(DEFAULT_PROMPTS.scanPrompt);
     expect(await img.evaluate((e) => [e.getBoundingClientRect().width, getComputedStyle(e).marginTop, getComputedStyle(e).marginBottom])).toEqual([180, "30px", "30px"]);
     expect(await prompt(page).textContent()).toBe(DEFAULT_PROMPTS.scanPrompt);
+    expect(await page.getByRole("status").textContent()).toBe(DEFAULT_PROMPTS.scanPrompt);
     expect(await classesOf(page)).toBe("acme-sso acme-sso-state-waiting");
     expect(await page.locator("style#acme-sso-default-style").count()).toBe(1);
     expect(await img.evaluate((e) => getComputedStyle(e).display)).toBe("block");
@@ -216,6 +217,18 @@ describe.skipIf(!haveChromium).each(["1.7", "4"] as const)("AcmeSSO with jQuery 
     expect(await qr(page).isVisible()).toBe(false);
     await expectStopped(page);
     expect(standIn.renewals).toHaveLength(1);
+  });
+
+  it("asks again after a failed renewal that was not a refusal (503), and renews then", async () => {
+    const page = await openPage();
+    const old = standIn.current();
+    standIn.renewFailure = 503;
+    await phone(page, "expired");
+    await expect.poll(() => classesOf(page), WAIT).toContain("acme-sso-offline");
+    await expect.poll(() => standIn.sessions.length, WAIT).toBe(2); // after the back-off: Status says expired, Renew works
+    await expect.poll(() => qr(page).getAttribute("data-uri"), WAIT).toBe(standIn.current().qrUri);
+    expect(standIn.renewals).toEqual([1, 2].map(() => ({ session_id: old.sessionId, binding: old.binding })));
+    await expect.poll(() => classesOf(page), WAIT).toBe("acme-sso acme-sso-state-waiting");
   });
 
   it("stops renewing after 30 QR codes in a row expired unscanned", async () => {

@@ -104,7 +104,8 @@ function createView($, $container, options) {
     .attr({ width: options.imgSize, height: options.imgSize, alt: options.prompts.scanPrompt })
     // The margins are options of their own, so they apply with or without the default style.
     .css({ marginTop: options.imgMarginTop + "px", marginBottom: options.imgMarginBottom + "px" });
-  var $prompt = $("<p>").addClass("acme-sso-prompt");
+  // A live region, so a screen reader says each new prompt (the user is looking at the phone meanwhile).
+  var $prompt = $("<p>").addClass("acme-sso-prompt").attr({ role: "status", "aria-live": "polite" });
   $container.empty().addClass("acme-sso").append($img, $prompt);
   return { $: $, $container: $container, $img: $img, $prompt: $prompt, $reload: null, options: options };
 }
