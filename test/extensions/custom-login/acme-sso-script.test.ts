@@ -278,8 +278,8 @@ describe.skipIf(!haveChromium).each(["1.7", "4"] as const)("AcmeSSO with jQuery 
     await page.clock.install();
     await page.goto(standIn.pageUrl(jq));
     await expect.poll(() => standIn.pollsInFlight, WAIT).toBe(1);
-    // Stop the page's time a little ahead (no timer is due before the poll's 40 s time-out).
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 5_000);
+    // Stop the page's time ahead of now (far enough for a busy machine; the only timer, the poll's 40 s time-out, is later).
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 20_000);
     const sentBefore = (await requestsOf(page)).sent;
 
     // First failure: the retry comes after 1 to 2 s (2 s, shortened by up to half at random).
