@@ -37,7 +37,8 @@ export function approvalPages(deps: ApprovalPagesDeps): express.Router {
   router.get("/approvals/:id", (req, res) => {
     const approval = pendingOrAnswered(deps.approvals, String(req.params.id));
     if (approval.decision !== "pending") return sendPage(res, "Sign-in request", answered(approval));
-    const { csrf } = deps.sessions.start(res, {});
+    // One session per browser, so two open approval pages both keep a valid form.
+    const { csrf } = deps.sessions.find(req) ?? deps.sessions.start(res, {});
     sendPage(
       res,
       "Sign-in request",

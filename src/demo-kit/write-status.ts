@@ -4,7 +4,8 @@ import { DemoPageError } from "./demo-page-error.ts";
 export interface StatusWrite {
   session_id: string;
   status: 10 | 5 | -10;
-  data?: string;
+  /** Always sent, "" when there is none: the provider refuses a data that is not a string. */
+  data: string;
   auditor?: string;
 }
 

@@ -69,7 +69,7 @@ async function askAuditor(deps: MobilePageDeps, phone: DemoWebPhone, auditor: st
   if (auditor === "" || auditor.length > 200) throw new DemoPageError(400, "Enter the account of the manager to ask.");
   // The approval request first: when the channel service refuses this site, nothing has been written yet.
   const approval = await deps.channel.requestApproval(phone.accessToken, auditor, "sign in on a PC at the demo third-party site");
-  const asked = await writeStatus(deps.provider, phone.accessToken, { session_id: phone.scanSessionId, status: 5, auditor });
+  const asked = await writeStatus(deps.provider, phone.accessToken, { session_id: phone.scanSessionId, status: 5, data: "", auditor });
   if (asked.status !== 200) return finishWrite(phone, asked, "");
   await deps.channel.sendMsg(phone.accessToken, { to: auditor, text: `${phone.sub} asks to sign in on a PC at the demo third-party site.`, approve_url: approval.url });
   phone.phase = "waiting";

@@ -87,6 +87,15 @@ describe("approval requests and the approval page", () => {
     expect((await call(`/approvals/${id}/decision`, bobToken)).json!.data).toEqual({ id, decision: "refused" });
   });
 
+  it("keeps the forms of two approval pages open in one browser valid", async () => {
+    const [one, two] = [await request("E10001", "one"), await request("E10001", "two")];
+    const browser = new RawBrowser();
+    const [pageOne, pageTwo] = [await browser.get(one.url), await browser.get(two.url)];
+    expect((await submit(browser, pageOne, { decision: "approve" })).status).toBe(200);
+    expect((await submit(browser, pageTwo, { decision: "refuse" })).status).toBe(200);
+    expect((await call(`/approvals/${two.id}/decision`, bobToken)).json!.data).toEqual({ id: two.id, decision: "refused" });
+  });
+
   it("refuses an answer without the page's CSRF token (403) and leaves the request pending", async () => {
     const { id, url } = await request("E10001", "csrf");
     const browser = new RawBrowser();

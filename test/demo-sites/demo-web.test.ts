@@ -97,7 +97,7 @@ describe("the mobile page (MobileRedirectUrl): the custom operation", () => {
     const before = p.provider.writes.length;
     const waiting = await submit(browser, page, { action: "ask", data: "d-1", auditor: "E10001" });
     expect(waiting.text).toContain("Waiting for E10001's approval");
-    expect(p.provider.writes.slice(before).map((w) => w.body)).toEqual([{ session_id: "scan-ask", status: 5, auditor: "E10001" }]);
+    expect(p.provider.writes.slice(before).map((w) => w.body)).toEqual([{ session_id: "scan-ask", status: 5, data: "", auditor: "E10001" }]);
     const link = await approvalLink(p, "E10001");
     expect((await new RawBrowser().get(link)).text).toContain("E10002 asks to sign in on a PC: sign in on a PC at the demo third-party site");
     await answerApproval(link, "approve");
