@@ -3,12 +3,14 @@
  * discovery and JWKS (so the channel service's ProviderTokenVerifier accepts its access tokens), a token
  * endpoint that redeems the codes a test issued (client_secret_post, secret `<client_id>-secret`, single
  * use, bound to the redirect URI), userinfo, and WriteStatusOperation, which records every call and
- * answers 200 OK unless a test queued another answer.
+ * answers 200 OK unless a test queued another answer. Its LoginJs is a probe, not the real script
+ * (fake-login-js.ts): it lets a browser test see what a relying page's CSP lets the script do.
  */
 import { once } from "node:events";
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { fakeLoginJs } from "./fake-login-js.ts";
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 
 export interface Grant {
@@ -83,6 +85,19 @@ export async function startStandInProvider(): Promise<StandInProvider> {
       if (!ok) return json(400, { error: "invalid_grant", error_description: "the code is unknown, used, or not this client's" });
       const custom = grant.customScan && { custom_scan: Buffer.from(JSON.stringify(grant.customScan)).toString("base64") };
       return json(200, { token_type: "Bearer", expires_in: 600, scope: grant.scope, access_token: await accessToken(grant), id_token: await sign({ sub: grant.sub, ...custom }, "JWT", grant.clientId) });
+    }
+    if (url.pathname === "/Acme/CustomLogin/LoginJs") {
+      return res.writeHead(200, { "content-type": "application/javascript; charset=utf-8", "cache-control": "no-store" }).end(fakeLoginJs(issuer, url.searchParams));
+    }
+    if (url.pathname === "/Acme/CustomLogin/Status") {
+      return res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" }).end(JSON.stringify({ state: "approved" }));
+    }
+    if (url.pathname === "/Acme/CustomLogin/Authorize" && req.method === "POST") {
+      // The PC login of the probe: a code for the PC client, and state = <the probe's findings>|<PCState>.
+      const form = new URLSearchParams(body);
+      const code = provider.issueCode({ sub: "E10001", clientId: form.get("client_id")!, redirectUri: form.get("redirect_uri")!, scope: form.get("scope")! });
+      const state = `${form.get("probe")}|${form.get("state") ?? ""}`;
+      return res.writeHead(303, { location: `${form.get("redirect_uri")}?${new URLSearchParams({ code, state, iss: issuer })}` }).end();
     }
     if (url.pathname === "/Acme/CustomLogin/WriteStatusOperation" && req.method === "POST") {
       provider.writes.push({ authorization: req.headers.authorization, body: JSON.parse(body) as Record<string, unknown> });
