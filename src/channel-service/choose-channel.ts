@@ -28,11 +28,8 @@ export async function chooseChannel(deps: ChooseChannelDeps, session: SelectSess
     return;
   }
   const owner = ownerOf(deps.channels, channel.id);
-  if (!owner) {
-    session.phase = "done";
-    session.result = { ok: false, text: `${channel.name} has no owner who could approve a temporary sign-in.` };
-    return;
-  }
+  // Nothing written: the phone may still choose another channel or refuse.
+  if (!owner) throw new DemoPageError(409, `${channel.name} has no owner who could approve a temporary sign-in.`);
   const asked = await writeStatus(deps.provider, session.accessToken, { session_id: session.scanSessionId, status: 5, data: channel.id, auditor: owner });
   if (asked.status !== 200) return finishWrite(session, asked, "");
   const approval = deps.approvals.create({ requester: session.sub, to: owner, text: `${channel.name} (${channel.id}), a temporary sign-in` });
