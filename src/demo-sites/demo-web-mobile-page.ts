@@ -68,7 +68,7 @@ export function demoWebMobilePage(deps: MobilePageDeps): express.Router {
 async function askAuditor(deps: MobilePageDeps, phone: DemoWebPhone, auditor: string, write: (status: 10 | -10) => ReturnType<typeof writeStatus>): Promise<void> {
   if (auditor === "" || auditor.length > 200) throw new DemoPageError(400, "Enter the account of the manager to ask.");
   // The approval request first: when the channel service refuses this site, nothing has been written yet.
-  const approval = await deps.channel.requestApproval(phone.accessToken, auditor, "sign in on a PC at the demo third-party site");
+  const approval = await deps.channel.requestApproval(phone.accessToken, auditor, "the demo third-party site (demo-web)");
   const asked = await writeStatus(deps.provider, phone.accessToken, { session_id: phone.scanSessionId, status: 5, data: "", auditor });
   if (asked.status !== 200) return finishWrite(phone, asked, "");
   await deps.channel.sendMsg(phone.accessToken, { to: auditor, text: `${phone.sub} asks to sign in on a PC at the demo third-party site.`, approve_url: approval.url });

@@ -99,7 +99,7 @@ describe("the mobile page (MobileRedirectUrl): the custom operation", () => {
     expect(waiting.text).toContain("Waiting for E10001's approval");
     expect(p.provider.writes.slice(before).map((w) => w.body)).toEqual([{ session_id: "scan-ask", status: 5, data: "", auditor: "E10001" }]);
     const link = await approvalLink(p, "E10001");
-    expect((await new RawBrowser().get(link)).text).toContain("E10002 asks to sign in on a PC: sign in on a PC at the demo third-party site");
+    expect((await new RawBrowser().get(link)).text).toContain("E10002 asks to sign in on a PC: the demo third-party site (demo-web)");
     await answerApproval(link, "approve");
     await writesReach(p, before + 2);
     expect(p.provider.writes[before + 1]!.body).toEqual({ session_id: "scan-ask", status: 10, data: "d-1" });
