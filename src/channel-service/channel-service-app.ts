@@ -1,26 +1,49 @@
 import express, { type NextFunction, type Request, type Response } from "express";
-import { ROLE_IDS, type Channel } from "../channels/channel.ts";
 import { CHANNEL_DIRECTORY_SCOPE } from "../channels/channel-directory-token.ts";
 import type { ChannelConfig } from "../config/types.generated.ts";
+import { PageSessions } from "../demo-kit/page-sessions.ts";
+import { approvalPages } from "./approval-pages.ts";
+import { Approvals } from "./approvals.ts";
+import { channelSelectPage } from "./channel-select-page.ts";
+import { CHANNEL_LOGIN_SCAN_SCOPE } from "./channel-scopes.ts";
 import { ChannelServiceError } from "./channel-service-error.ts";
+import { channelsOf } from "./channels-of.ts";
+import { MessageBox } from "./message-box.ts";
+import { openInterfaceRoutes } from "./open-interface-routes.ts";
 import type { ProviderTokenVerifier } from "./provider-token-verifier.ts";
-
-/** The scope a channel login's access token carries (SPEC: PCScope "contains the channel login scan scope"). */
-export const CHANNEL_LOGIN_SCAN_SCOPE = "channel.login.scan";
+import type { SelectSession } from "./select-session.ts";
 
 /** The spec's channelinfo languages; a request without one is answered as en. */
 const LANGS = new Set(["cn", "tw", "en", "jp"]);
+
+export interface ChannelServiceDeps {
+  channels: readonly ChannelConfig[];
+  verifier: ProviderTokenVerifier;
+  /** The provider (its issuer): tokens are verified against it, codes redeemed and statuses written at it. */
+  provider: string;
+  /** The service's address as browsers reach it: the selector's redirect URI and approval links start with it. */
+  publicUrl: string;
+  /** The channel selector's client (demo-channel). */
+  selectClient: { id: string; secret: string };
+}
 
 /**
  * The reference channel-account service's routes:
  *   GET  /directory/users/{sub}/channels  (scope channel.directory)  → { channels: [{ id, name, icon, roleId }] }
  *   POST /mp_login/channelinfo            (scope channel.login.scan) → { data: { uid, name, icon, roleId }, code: 200, msg }
+ *   the open interface (open-interface-routes.ts), the people's pages (approval-pages.ts) and the channel
+ *   selector page (channel-select-page.ts).
  * channelinfo's login_data names the channel, the token's sub is the user; the channel account's uid is
- * `<channel id>:<sub>`. Every failure is `{ code, msg }` JSON with code = HTTP status, never a stack.
+ * `<channel id>:<sub>`. Every API failure is `{ code, msg }` JSON with code = HTTP status, never a stack;
+ * the pages answer with error pages.
  */
-export function channelServiceApp(channels: readonly ChannelConfig[], verifier: ProviderTokenVerifier): express.Express {
+export function channelServiceApp(deps: ChannelServiceDeps): express.Express {
+  const { channels, verifier } = deps;
   const app = express();
   app.disable("x-powered-by");
+  const messages = new MessageBox();
+  const approvals = new Approvals();
+  const secure = deps.publicUrl.startsWith("https:");
 
   app.get("/directory/users/:sub/channels", async (req, res) => {
     await verifier.verify(req.get("authorization"), CHANNEL_DIRECTORY_SCOPE);
@@ -40,19 +63,27 @@ export function channelServiceApp(channels: readonly ChannelConfig[], verifier: 
     res.json({ data: { uid: `${channel.id}:${sub}`, name: channel.name, icon: channel.icon, roleId: channel.roleId }, code: 200, msg: "OK" });
   });
 
+  app.use(openInterfaceRoutes({ verifier, messages, approvals, publicUrl: deps.publicUrl }));
+  // Distinct cookie names: a browser sends every localhost port's cookies to each of them.
+  app.use(approvalPages({ messages, approvals, sessions: new PageSessions("channel_approval", { secure }) }));
+  app.use(
+    channelSelectPage({
+      provider: deps.provider,
+      channels,
+      approvals,
+      messages,
+      publicUrl: deps.publicUrl,
+      client: deps.selectClient,
+      sessions: new PageSessions<SelectSession>("channel_select", { secure }),
+    }),
+  );
+
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new ChannelServiceError(404, "no such endpoint")));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const known = error instanceof ChannelServiceError ? error : clientError(error);
     res.status(known.status).set({ "Cache-Control": "no-store", ...known.headers }).json({ code: known.status, msg: known.msg });
   });
   return app;
-}
-
-/** A user's channels in the directory answer's shape. */
-function channelsOf(channels: readonly ChannelConfig[], sub: string): Channel[] {
-  return channels.flatMap((channel) =>
-    channel.members.filter((m) => m.sub === sub).map((m) => ({ id: channel.id, name: channel.name, icon: channel.icon, roleId: ROLE_IDS[m.role] })),
-  );
 }
 
 /** body-parser's errors (too large, bad encoding) are the caller's; anything else is ours and says nothing. */

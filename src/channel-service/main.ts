@@ -1,26 +1,39 @@
 /**
- * `npm run channel-service -- --issuer URL [--channels FILE] [--port N] [--host H] [--audience NAME]`:
+ * `npm run channel-service -- [--issuer URL] [--channels FILE] [--port N] [--host H] [--audience NAME] [--public-url URL]`:
  * the reference channel-account service (SPEC: {channel_url}). It serves the channel directory of the
- * provider's http adapter and /mp_login/channelinfo, and accepts only access tokens of `--issuer`.
+ * provider's http adapter, /mp_login/channelinfo, SendMsg and the approval pages, and the channel selector
+ * page; it accepts only access tokens of `--issuer` (default $PORTCULLIS_ISSUER, else the demo provider
+ * http://localhost:3000). The selector's client secret comes from $CHANNEL_SELECT_SECRET (default the demo's).
  */
 import { parseArgs } from "node:util";
-import { startChannelService } from "./start-channel-service.ts";
+import { DEMO_CHANNEL_CLIENT, startChannelService } from "./start-channel-service.ts";
 
-const USAGE = "usage: npm run channel-service -- --issuer URL [--channels config/channels.yaml] [--port 4100] [--host 127.0.0.1] [--audience channel-service]";
+const USAGE =
+  "usage: npm run channel-service -- [--issuer http://localhost:3000] [--channels config/channels.yaml] [--port 4100] [--host 127.0.0.1] [--audience channel-service] [--public-url http://localhost:<port>]";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      issuer: { type: "string" },
+      issuer: { type: "string", default: process.env.PORTCULLIS_ISSUER ?? "http://localhost:3000" },
       channels: { type: "string", default: "config/channels.yaml" },
       port: { type: "string", default: "4100" },
       host: { type: "string", default: "127.0.0.1" },
       audience: { type: "string", default: "channel-service" },
+      "public-url": { type: "string" },
     },
   });
   const port = Number(values.port);
-  if (!values.issuer || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(USAGE);
-  const service = await startChannelService({ channelsFile: values.channels, issuer: values.issuer, audience: values.audience, host: values.host, port });
+  if (!/^https?:\/\//.test(values.issuer) || !/^\d+$/.test(values.port) || port > 65535) throw new Error(USAGE);
+  const secret = process.env.CHANNEL_SELECT_SECRET;
+  const service = await startChannelService({
+    channelsFile: values.channels,
+    issuer: values.issuer,
+    audience: values.audience,
+    host: values.host,
+    port,
+    ...(values["public-url"] && { publicUrl: values["public-url"] }),
+    ...(secret && { selectClient: { id: DEMO_CHANNEL_CLIENT.id, secret } }),
+  });
   process.stdout.write(`channel-service: listening on ${service.url}, accepting access tokens of ${values.issuer}\n`);
   const stop = () => void service.close().then(() => process.exit(0));
   process.once("SIGINT", stop);

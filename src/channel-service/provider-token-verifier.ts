@@ -23,7 +23,8 @@ export class ProviderTokenVerifier {
 
   constructor(private readonly options: ProviderTokenVerifierOptions) {}
 
-  async verify(authorization: string | undefined, scope: string): Promise<JWTPayload & { sub: string }> {
+  /** The token's claims when it is valid and carries `scope` (or, given several, any one of them). */
+  async verify(authorization: string | undefined, scope: string | readonly string[]): Promise<JWTPayload & { sub: string }> {
     const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(authorization ?? "");
     if (!match) throw bearerError(401, undefined, "a Bearer access token is required");
     let payload: JWTPayload;
@@ -39,7 +40,11 @@ export class ProviderTokenVerifier {
       throw this.verificationError(error);
     }
     const scopes = typeof payload.scope === "string" ? payload.scope.split(" ") : [];
-    if (!scopes.includes(scope)) throw bearerError(403, "insufficient_scope", `the access token lacks the ${scope} scope`, scope);
+    const wanted = typeof scope === "string" ? [scope] : scope;
+    if (!wanted.some((s) => scopes.includes(s))) {
+      const named = wanted.length === 1 ? `the ${wanted[0]} scope` : `one of the scopes ${wanted.join(", ")}`;
+      throw bearerError(403, "insufficient_scope", `the access token lacks ${named}`, wanted.join(" "));
+    }
     return payload as JWTPayload & { sub: string };
   }
 

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -7,22 +6,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { eventually } from "../support/start-process.ts";
+import { runScript } from "../support/run-script.ts";
 import { send } from "../support/test-provider.ts";
 
-/** What `npm run channel-service` runs. */
-const RUNNER = fileURLToPath(new URL("../../bin/tsx-run.js", import.meta.url));
-const MAIN = fileURLToPath(new URL("../../src/channel-service/main.ts", import.meta.url));
 const DEMO_CHANNELS = fileURLToPath(new URL("../../config/channels.yaml", import.meta.url));
 
-function run(args: string[]) {
-  const child = spawn(process.execPath, [RUNNER, MAIN, ...args]);
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { child, exited, stdout: () => stdout, stderr: () => stderr };
-}
+/** What `npm run channel-service` runs. */
+const run = (args: string[]) => runScript("src/channel-service/main.ts", args);
 
 describe("npm run channel-service", () => {
   it("serves until SIGTERM, then exits 0", async () => {
@@ -45,10 +35,12 @@ describe("npm run channel-service", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("refuses to start without --issuer, and on a busy port", async () => {
-    const noIssuer = run(["--port", "0"]);
-    expect(await noIssuer.exited).toBe(1);
-    expect(noIssuer.stderr()).toMatch(/^channel-service: usage: npm run channel-service -- --issuer URL .*\n$/);
+  it("refuses an --issuer that is not an http(s) URL, a port above 65535, and a busy port", async () => {
+    for (const args of [["--issuer", "localhost:3000", "--port", "0"], ["--port", "70000"]]) {
+      const bad = run(args);
+      expect(await bad.exited).toBe(1);
+      expect(bad.stderr()).toMatch(/^channel-service: usage: npm run channel-service -- \[--issuer http:\/\/localhost:3000\] .*\n$/);
+    }
 
     const busy = createServer().listen(0, "127.0.0.1");
     await once(busy, "listening");
