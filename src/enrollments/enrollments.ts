@@ -28,6 +28,8 @@ export class Enrollments {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    /** How long a caller waits for a busy record (a test that queues many changes on a busy machine waits longer). */
+    private readonly lockWaitMs = LOCK_WAIT_MS,
   ) {
     this.records = store.namespace("enrollments");
     this.locks = store.namespace("locks");
@@ -84,7 +86,7 @@ export class Enrollments {
 
   /** Waits for the lock (held at most LOCK_TTL_MS, so a crashed holder cannot block it for long). */
   private async acquire(lock: string): Promise<void> {
-    const deadline = Date.now() + LOCK_WAIT_MS;
+    const deadline = Date.now() + this.lockWaitMs;
     for (let delay = 5; !(await this.locks.add(lock, true, LOCK_TTL_MS)); delay = Math.min(delay * 2, 100)) {
       // Answered like an outage (503 temporarily_unavailable): the user can simply try again.
       if (Date.now() > deadline) throw new StoreUnavailableError(this.store.backend, { cause: new Error(`enrollment record busy: ${lock}`) });
