@@ -79,6 +79,26 @@ describe("another browser, without the page's binding secret", () => {
   });
 });
 
+describe("a PC login that changes the declared request", () => {
+  it("is an error page without a redirect (the QR's session id must not reveal PCState), and spends nothing", async () => {
+    const { session } = await approvedSession("kept");
+    const changes: Array<Record<string, string>> = [{ state: "other" }, { scope: "openid" }, { redirect_uri: "http://localhost:3001/callback" }, { client_id: "demo-portal" }, { response_type: "token" }];
+    for (const change of changes) {
+      const res = await fetch(session.authorizeUrl, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ session_id: session.sessionId, binding: WRONG_BINDING, ...session.pcAuthorize, state: "pc-state", ...change }),
+      });
+      expect(res.status, JSON.stringify(change)).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(await res.text()).not.toContain("pc-state");
+    }
+    expect(await scanState(session)).toBe("approved");
+    expect((await pcLogin(session)).location!.searchParams.get("state")).toBe("kept|pc-state");
+  });
+});
+
 describe("one PC login per session", () => {
   it("refuses a second PC login, also with the right binding", async () => {
     const { session } = await approvedSession();
