@@ -29,25 +29,29 @@ describe("the error table, with the scan's own token", () => {
     token = scanned.tokens.access_token;
   });
 
-  const rows: Array<[string, (sid: string) => unknown, number, number]> = [
-    ["an empty session_id", () => ({ session_id: "", status: 10, data: "" }), 400, 400],
-    ["a missing session_id", () => ({ status: 10, data: "" }), 400, 400],
-    ["a session_id that is not a string", () => ({ session_id: 42, status: 10, data: "" }), 400, 400],
-    ["status 7", (sid) => ({ session_id: sid, status: 7, data: "" }), 401, 400],
-    ['status "10", a string', (sid) => ({ session_id: sid, status: "10", data: "" }), 401, 400],
-    ["status 10.5", (sid) => ({ session_id: sid, status: 10.5, data: "" }), 401, 400],
-    ["status null", (sid) => ({ session_id: sid, status: null, data: "" }), 401, 400],
-    ["a missing status", (sid) => ({ session_id: sid, data: "" }), 401, 400],
-    ["status 5 without an auditor", (sid) => ({ session_id: sid, status: 5, data: "" }), 400, 400],
-    ["status 5 with a blank auditor", (sid) => ({ session_id: sid, status: 5, data: "", auditor: "  " }), 400, 400],
-    ["data that is a number", (sid) => ({ session_id: sid, status: 10, data: 42 }), 400, 400],
-    ["data that is an object", (sid) => ({ session_id: sid, status: 10, data: { a: 1 } }), 400, 400],
-    ["data one character over max_data_length", (sid) => ({ session_id: sid, status: 10, data: "x".repeat(2049) }), 400, 400],
-    ["a JSON array", (sid) => [{ session_id: sid, status: 10, data: "" }], 400, 400],
-    ["malformed JSON", (sid) => `{"session_id":"${sid}","status":10,`, 400, 400],
-    ["JSON null", () => "null", 400, 400],
+  const rows: Array<[string, number, number, (sid: string) => unknown]> = [
+    ["an empty session_id", 400, 400, () => ({ session_id: "", status: 10, data: "" })],
+    ["a missing session_id", 400, 400, () => ({ status: 10, data: "" })],
+    ["a session_id that is not a string", 400, 400, () => ({ session_id: 42, status: 10, data: "" })],
+    ["status 7", 401, 400, (sid) => ({ session_id: sid, status: 7, data: "" })],
+    ['status "10", a string', 401, 400, (sid) => ({ session_id: sid, status: "10", data: "" })],
+    ["status 10.5", 401, 400, (sid) => ({ session_id: sid, status: 10.5, data: "" })],
+    ["status null", 401, 400, (sid) => ({ session_id: sid, status: null, data: "" })],
+    ["a missing status", 401, 400, (sid) => ({ session_id: sid, data: "" })],
+    ["status 5 without an auditor", 400, 400, (sid) => ({ session_id: sid, status: 5, data: "" })],
+    ["status 5 with a blank auditor", 400, 400, (sid) => ({ session_id: sid, status: 5, data: "", auditor: "  " })],
+    ["data that is a number", 400, 400, (sid) => ({ session_id: sid, status: 10, data: 42 })],
+    ["data that is an object", 400, 400, (sid) => ({ session_id: sid, status: 10, data: { a: 1 } })],
+    ["data one character over max_data_length", 400, 400, (sid) => ({ session_id: sid, status: 10, data: "x".repeat(2049) })],
+    // Valid JSON (\ud800 escapes), but no URL can carry a lone surrogate unchanged to the PC side.
+    ["data with a lone high surrogate", 400, 400, (sid) => ({ session_id: sid, status: 10, data: "\ud800" })],
+    ["data with a lone low surrogate", 400, 400, (sid) => ({ session_id: sid, status: 10, data: "a\udc00b" })],
+    ["an auditor with a lone surrogate", 400, 400, (sid) => ({ session_id: sid, status: 5, data: "", auditor: "E\ud800" })],
+    ["a JSON array", 400, 400, (sid) => [{ session_id: sid, status: 10, data: "" }]],
+    ["malformed JSON", 400, 400, (sid) => `{"session_id":"${sid}","status":10,`],
+    ["JSON null", 400, 400, () => "null"],
   ];
-  it.each(rows)("%s: body status %i, HTTP %i, and the session unchanged", async (_name, body, bodyStatus, httpStatus) => {
+  it.each(rows)("%s: body status %i, HTTP %i, and the session unchanged", async (_name, bodyStatus, httpStatus, body) => {
     const res = await writeStatus(p, token, body(sessionId));
     expect(res.status, res.text).toBe(httpStatus);
     expect(res.json).toEqual({ status: bodyStatus, message: expect.any(String) });
@@ -97,6 +101,7 @@ describe("the data, byte for byte", () => {
     "ünïcödé 中文 😀 \u00a0",
     `quotes " ' \` and \\ backslash`,
     "new\nlines\r\nand\ttabs",
+    "\u0000 NUL and \u007f DEL",
     "</script><script>alert(1)</script>",
     "%20%7C + & = ? # ; /",
     "",

@@ -6,6 +6,8 @@ export const STATUS_AUDITING = 5;
 export const STATUS_REFUSED = -10;
 /** An auditor account: any reasonable account name fits. */
 const MAX_AUDITOR_LENGTH = 256;
+/** A lone UTF-16 surrogate (in `u` mode a proper pair is one code point and does not match). */
+const LONE_SURROGATE = /\p{Surrogate}/u;
 
 /**
  * A write-status refusal as the spec's error table has it: the body's `status` (200, 400, 401, 501)
@@ -48,9 +50,12 @@ export function readStatusWrite(body: unknown, maxDataLength: number): StatusWri
   const data = fields.data ?? "";
   if (typeof data !== "string") throw incomplete("data must be a string");
   if (data.length > maxDataLength) throw incomplete(`data is longer than ${maxDataLength} characters`);
+  // JSON's \ud800 escapes can carry text no URL can: the PC redirect's state could not hold it unchanged.
+  if (LONE_SURROGATE.test(data)) throw incomplete("data must be well-formed Unicode (it has a lone surrogate)");
   const auditor = fields.auditor;
   if (auditor !== undefined && auditor !== null && typeof auditor !== "string") throw incomplete("auditor must be a string");
   if (typeof auditor === "string" && auditor.length > MAX_AUDITOR_LENGTH) throw incomplete(`auditor is longer than ${MAX_AUDITOR_LENGTH} characters`);
+  if (typeof auditor === "string" && LONE_SURROGATE.test(auditor)) throw incomplete("auditor must be well-formed Unicode (it has a lone surrogate)");
   if (status === STATUS_AUDITING) {
     if (typeof auditor !== "string" || auditor.trim() === "") throw incomplete("request data incomplete: status 5 needs the auditor");
     return { sessionId, status, event: (at) => ({ type: "WRITE_AUDITING", auditor, at }) };
