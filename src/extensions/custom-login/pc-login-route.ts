@@ -4,6 +4,7 @@ import { readFormBody } from "../../http-kit/params.ts";
 import { parseScope } from "../../scopes/scope.ts";
 import type { AuthorizationRequest } from "../../oauth/authorization-request.ts";
 import { invalidRequest } from "../../errors/oauth-error.ts";
+import { toOAuthError } from "../../http-kit/write-error.ts";
 import { customScanClaim } from "./custom-scan-claim.ts";
 import type { ScanSession, SideRequest } from "./scan-session.ts";
 import type { CustomLoginServices } from "./custom-login-services.ts";
@@ -43,7 +44,11 @@ export function pcLoginRoute(services: CustomLoginServices): ProtocolRoute {
         const login = { sub: phone.scanner!, authTime: Math.floor(phone.scannedAt! / 1000), amr: AMR, acr: "1fa", methods: AMR };
         await http.completeLogin(ex, pcRequest(found.plan.pc, `${phone.data ?? ""}|${found.plan.pc.state ?? ""}`), login, { idTokenClaims: { custom_scan: customScanClaim(phone) } });
       } catch (error) {
-        if (refusal && !ex.res.headersSent) return http.refuse(ex, refusal, "the custom QR-code login could not be completed");
+        if (refusal && !ex.res.headersSent) {
+          // The page gets its access_denied, but an unexpected failure (the session may be spent) must reach the log.
+          toOAuthError(error, services.context.logger, ex);
+          return http.refuse(ex, refusal, "the custom QR-code login could not be completed");
+        }
         http.errorPage(ex, error);
       }
     },
