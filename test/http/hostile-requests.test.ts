@@ -14,6 +14,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
 import { paths } from "../../src/http-kit/paths.ts";
 import { DEVICE_API_PATH } from "../../src/trusted-app/acmeauth-uri.ts";
+import { customLoginPaths } from "../../src/extensions/custom-login/custom-login-services.ts";
+import { CUSTOM_LOGIN_MANIFEST } from "../../src/extension-manifests/custom-login-manifest.ts";
 import { hostileRequest, type HostileRequest } from "../support/hostile-input.ts";
 import { LiveSamples } from "../support/live-samples.ts";
 import { closeRawConnections, sendRaw } from "../support/raw-http.ts";
@@ -35,8 +37,19 @@ const PAGES = new Set<string>([
 /** Protocol endpoints called by programs: their errors are RFC 6749 §5.2 JSON. */
 const PROGRAMS = new Set<string>([paths.discovery, paths.jwks, paths.token, paths.introspection, paths.revocation, paths.userinfo]);
 
+/** The custom QR-code login's routes (docs/custom-login.md): a script, the page script's JSON, the mobile backend's JSON, the PC login form. */
+const CUSTOM_LOGIN = customLoginPaths(CUSTOM_LOGIN_MANIFEST.routePrefix);
+const CUSTOM_LOGIN_KINDS = new Map<string, AnswerKind>([
+  [CUSTOM_LOGIN.loginJs, "script"],
+  [CUSTOM_LOGIN.status, "json"],
+  [CUSTOM_LOGIN.renew, "json"],
+  [CUSTOM_LOGIN.writeStatus, "status-json"],
+  [CUSTOM_LOGIN.authorize, "page"],
+]);
+
 function answerKind(path: string): AnswerKind | undefined {
   if (PAGES.has(path)) return "page";
+  if (CUSTOM_LOGIN_KINDS.has(path)) return CUSTOM_LOGIN_KINDS.get(path);
   if (PROGRAMS.has(path)) return "json";
   // Factor plugins' routes (called by their page scripts) and the trusted app's device API are JSON APIs;
   // plugins come and go with the configuration, so they are known by where they are mounted.
@@ -67,7 +80,9 @@ function expectedKind(route: { path: string; methods: readonly string[] }, req: 
   const kind = answerKind(route.path);
   if (!req.exactPath || kind === undefined) return undefined;
   if (kind === "page") return fromBrowser(req, route.methods) ? "page" : undefined;
-  return PROGRAMS.has(route.path) || !/html/.test(req.headers.accept ?? "") ? "json" : undefined;
+  // A script tag's and WriteStatusOperation's answers do not depend on Accept.
+  if (kind !== "json") return kind;
+  return PROGRAMS.has(route.path) || !/html/.test(req.headers.accept ?? "") ? kind : undefined;
 }
 
 /**
@@ -189,6 +204,10 @@ const WORST: WorstCase[] = [
   { name: "a TOTP secret request over the route's 1 KB", method: "POST", target: `${paths.methods}/totp/enrollment-secret`, headers: { "content-type": "application/json" }, body: () => Buffer.from(JSON.stringify({ handle: "x".repeat(2000) })), status: 413, kind: "json" },
   // A made-up challenge can never change: its long-poll answers at once instead of holding the connection.
   { name: "a long-poll of a made-up QR challenge", method: "GET", target: `${paths.methods}/qrcode/challenges/${"A".repeat(32)}?seen=pending`, status: 200, kind: "json" },
+  { name: "a status write over max_body_bytes", method: "POST", target: CUSTOM_LOGIN.writeStatus, headers: { "content-type": "application/json" }, body: overLimit, status: 413, kind: "status-json" },
+  { name: "a status write with an alg:none token and JSON nested 5000 deep", method: "POST", target: CUSTOM_LOGIN.writeStatus, headers: { "content-type": "application/json", authorization: `Bearer ${unsignedJwt}` }, body: () => Buffer.from("[".repeat(5000) + "]".repeat(5000)), status: 401, kind: "status-json" },
+  { name: "a LoginJs load without parameters", method: "GET", target: CUSTOM_LOGIN.loginJs, status: 400, kind: "script" },
+  { name: "a PC login form over max_body_bytes", method: "POST", target: CUSTOM_LOGIN.authorize, headers: { "content-type": FORM, accept: BROWSER }, body: overLimit, status: 413, kind: "page" },
   // Refused by node itself, before any of our code: still no 5xx.
   { name: "a 20 KB cookie header", method: "GET", target: paths.authorize, headers: { cookie: `portcullis_session=${"x".repeat(20_000)}`, accept: BROWSER }, status: 431, kind: undefined },
 ];

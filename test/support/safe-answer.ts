@@ -4,8 +4,12 @@
  */
 import type { RawAnswer } from "./raw-http.ts";
 
-/** Who reads a route's answers: a program (JSON errors) or a person in a browser (HTML pages). */
-export type AnswerKind = "json" | "page";
+/**
+ * Who reads a route's answers: a program (RFC 6749 JSON errors), a person in a browser (HTML pages), a
+ * page's script tag (JavaScript, errors included: the custom login's LoginJs), or the mobile page's
+ * backend of the custom login's WriteStatusOperation (the SPEC's JSON `{status, message}`).
+ */
+export type AnswerKind = "json" | "page" | "script" | "status-json";
 
 // What internals look like when they leak: V8 stack frames, node's own modules, this checkout's
 // paths, and a JavaScript or http-errors class name in front of a message.
@@ -37,25 +41,40 @@ export function answerProblems(answer: RawAnswer, expected: AnswerKind | undefin
   }
   // HEAD answers and bare challenges (RFC 6750 §3.1) have no body to check.
   if (answer.body.length === 0) return problems;
-  if (/^application\/json/.test(type) && answer.status >= 400) problems.push(...errorJsonProblems(answer.text));
+  if (/^application\/json/.test(type) && answer.status >= 400) problems.push(...(expected === "status-json" ? statusJsonProblems(answer.text) : errorJsonProblems(answer.text)));
   if (/^text\/html/.test(type)) problems.push(...pageProblems(answer.text));
   if (answer.status >= 400) {
-    if (expected === "json" && !/^application\/json/.test(type)) problems.push(`a ${answer.status} for a program that is not JSON (${type || "no Content-Type"})`);
+    if ((expected === "json" || expected === "status-json") && !/^application\/json/.test(type)) problems.push(`a ${answer.status} for a program that is not JSON (${type || "no Content-Type"})`);
+    if (expected === "script" && !/^application\/javascript/.test(type)) problems.push(`a ${answer.status} for a script tag that is not JavaScript (${type || "no Content-Type"})`);
     if (expected === "page" && !/^text\/html/.test(type)) problems.push(`a ${answer.status} for a browser that is not an HTML page (${type || "no Content-Type"})`);
   }
   return problems;
 }
 
-/** RFC 6749 §5.2's shape: an object with a string `error`, perhaps `error_description`, nothing else. */
-function errorJsonProblems(text: string): string[] {
+/** The JSON object of an error answer, or the problem with it. */
+function errorObject(text: string): Record<string, unknown> | string {
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return [`a JSON error that does not parse: ${text.slice(0, 120)}`];
+    return `a JSON error that does not parse: ${text.slice(0, 120)}`;
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return [`a JSON error that is not an object: ${text.slice(0, 120)}`];
-  const members = body as Record<string, unknown>;
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return `a JSON error that is not an object: ${text.slice(0, 120)}`;
+  return body as Record<string, unknown>;
+}
+
+/** The custom login's WriteStatusOperation errors: exactly an integer `status` of the SPEC's table and a string `message`. */
+function statusJsonProblems(text: string): string[] {
+  const members = errorObject(text);
+  if (typeof members === "string") return [members];
+  const keys = Object.keys(members).sort().join(",");
+  return keys === "message,status" && [400, 401, 501].includes(members.status as number) && typeof members.message === "string" ? [] : [`not the SPEC's {status, message}: ${text.slice(0, 120)}`];
+}
+
+/** RFC 6749 §5.2's shape: an object with a string `error`, perhaps `error_description`, nothing else. */
+function errorJsonProblems(text: string): string[] {
+  const members = errorObject(text);
+  if (typeof members === "string") return [members];
   const problems: string[] = [];
   if (typeof members.error !== "string" || members.error === "" || !ERROR_CHARS.test(members.error)) problems.push(`bad "error": ${text.slice(0, 120)}`);
   if ("error_description" in members && (typeof members.error_description !== "string" || !ERROR_CHARS.test(members.error_description))) {
