@@ -94,6 +94,15 @@ describe("the error table, with the scan's own token", () => {
   });
 });
 
+describe("a hammering mobile page", () => {
+  it("gets 200 or 409 (body 400, try again) for 40 concurrent writes, never a 5xx", async () => {
+    const { session, tokens } = await scannedSession(p, alice);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 5, data: "", auditor: `E${i}` })));
+    for (const answer of answers) expect([{ http: 200, body: 200 }, { http: 409, body: 400 }]).toContainEqual({ http: answer.status, body: answer.json?.status });
+    expect(await scanState(session)).toBe("auditing");
+  });
+});
+
 describe("the data, byte for byte", () => {
   const samples = [
     "a|b||c|",

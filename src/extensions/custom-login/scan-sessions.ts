@@ -20,8 +20,12 @@ export interface ScanSessionTimes {
   operationLifetimeMs: number;
 }
 
-/** The outcome of a change: applied, refused by the machines (`rejected`), or no such live session. */
-export type ScanChange = { outcome: "applied"; session: ScanSession } | { outcome: "rejected"; session: ScanSession } | { outcome: "missing" };
+/**
+ * The outcome of a change: applied, refused by the machines (`rejected`), no such live session, or
+ * `contended`: other writers kept taking the next version (a caller hammering one session), so this
+ * one gave up — the caller's problem to retry, never a failure of the provider.
+ */
+export type ScanChange = { outcome: "applied"; session: ScanSession } | { outcome: "rejected"; session: ScanSession } | { outcome: "missing" } | { outcome: "contended" };
 
 /**
  * The scan sessions in the shared store, so that any provider process can serve the page's poll, the
@@ -104,7 +108,7 @@ export class ScanSessions {
       // Another writer took this version: read its result and decide again.
       await sleep(5 * (attempt + 1));
     }
-    throw new Error("a scan session kept changing under this write");
+    return { outcome: "contended" };
   }
 }
 

@@ -36,6 +36,7 @@ export function writeStatusRoute(services: CustomLoginServices): ProtocolRoute {
         if (!session) throw incomplete("the scan session has ended");
         if (claims.sub !== session.phone.context.scanner || claims.client_id !== session.plan.mobile.clientId) throw tokenRefused("token validation failed: the token was not issued for this scan");
         const change = await services.sessions.phone(write.sessionId, write.event(services.context.clock()));
+        if (change.outcome === "contended") throw new WriteStatusError(400, 409, "the scan session is being changed by another request: try again");
         if (change.outcome !== "applied") throw incomplete(`the scan session has ended (status ${write.status} cannot be written now)`);
         writeJson(ex.res, 200, { status: 200, message: "OK" });
       } catch (error) {

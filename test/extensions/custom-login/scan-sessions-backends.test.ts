@@ -75,6 +75,19 @@ describe.each(availableBackends())("scan sessions on the $name store", ({ name, 
     }
   });
 
+  it("never fails under a hammering writer: 40 concurrent auditor writes are each applied or contended", async () => {
+    const { session } = await node(0).create(plan, "en", times);
+    await node(0).phone(session.id, { type: "SCAN", scanner: "E10001", at: at() }, times);
+    const writes = await Promise.all(Array.from({ length: 40 }, (_, i) => node(i).phone(session.id, { type: "WRITE_AUDITING", auditor: `E${i}`, at: at() })));
+    expect(writes.filter((c) => c.outcome !== "applied" && c.outcome !== "contended")).toEqual([]);
+    const applied = writes.flatMap((c) => (c.outcome === "applied" ? [c.session] : []));
+    expect(applied.length).toBeGreaterThan(0);
+    // The record is the last applied write, whole.
+    const final = (await node(1).find(session.id))!;
+    expect(final.version).toBe(1 + applied.length);
+    expect(applied.find((s) => s.version === final.version)?.phone.context.auditor).toBe(final.phone.context.auditor);
+  });
+
   it("applies exactly one of 10 concurrent scans, and one outcome of 10 and -10 racing", async () => {
     for (let run = 0; run < 5; run++) {
       const { session } = await node(0).create(plan, "en", times);
