@@ -7,13 +7,15 @@ import { writeScript } from "./script-response.ts";
 import { sessionScriptData } from "./session-script-data.ts";
 import type { CustomLoginServices } from "./custom-login-services.ts";
 
-/** The prompts of the spec's AcmeSSO options, by option name and UI string key. */
+/** The prompts of the spec's AcmeSSO options (and the script's reload hint), by name and UI string key. */
 const PROMPTS = {
   scanPrompt: "custom-login.scan_prompt",
   s0Prompt: "custom-login.s0_prompt",
   s5Prompt: "custom-login.s5_prompt",
   sn10Prompt: "custom-login.sn10_prompt",
   s10Prompt: "custom-login.s10_prompt",
+  // Not an option: what the page says when its QR can no longer be renewed.
+  reloadHint: "custom-login.reload_hint",
 } as const;
 
 /**
