@@ -697,6 +697,19 @@ export interface CustomLoginFile {
    * The longest `data` WriteStatusOperation accepts with status 10, in characters (it travels in the PC side's redirect URL).
    */
   max_data_length: number;
+  /**
+   * How many QR codes (LoginJs loads and renewals, each a scan session in the store) one client address may start per window; beyond it LoginJs answers 429 (its error script) until the window passes.
+   */
+  scan_sessions_per_ip: {
+    /**
+     * Scan sessions per address and window.
+     */
+    max: number;
+    /**
+     * The window.
+     */
+    window: string;
+  };
 }
 export interface CustomLoginClientConfig {
   /**

@@ -1,5 +1,4 @@
 import express from "express";
-import { decodeCustomScan } from "../demo-kit/custom-scan.ts";
 import { DemoPageError } from "../demo-kit/demo-page-error.ts";
 import { exchangeCode, type ConfidentialClient } from "../demo-kit/exchange-code.ts";
 import { html } from "../demo-kit/html.ts";
@@ -29,7 +28,7 @@ export function demoWebPcPage(provider: string, client: ConfidentialClient): exp
       "Signed in on the PC",
       html`<dl><dt>sub</dt><dd>${sub}</dd><dt>data (before the last |)</dt><dd>${data === "" ? "(empty)" : data}</dd>
 <dt>PCState (after the last |)</dt><dd>${pcState ?? "(none: the state had no |)"}</dd></dl>
-<h2>custom_scan</h2>${customScanView(decodeCustomScan(idClaims.custom_scan))}
+<h2>custom_scan</h2>${customScanView(idClaims.custom_scan)}
 <h2>userinfo</h2>${typeof userinfo === "string" ? html`<p>${userinfo}</p>` : html`<dl>${Object.entries(userinfo).map(([k, v]) => html`<dt>${k}</dt><dd>${typeof v === "string" ? v : JSON.stringify(v)}</dd>`)}</dl>`}
 <p><a href="/custom-login">Sign in again</a></p>`,
     );

@@ -70,7 +70,7 @@ export function fourthPartyApp(options: FourthPartyOptions): express.Express {
     const account = await options.channel.channelInfo(accessToken, loginData);
     const scan = decodeCustomScan(idClaims.custom_scan);
     const details = html`<dl><dt>uid</dt><dd>${account.uid}</dd><dt>name</dt><dd>${account.name}</dd><dt>icon</dt><dd>${account.icon}</dd><dt>roleId</dt><dd>${account.roleId}</dd></dl>
-<h2>custom_scan</h2>${customScanView(scan)}<p><a href="/">Back</a></p>`;
+<h2>custom_scan</h2>${customScanView(idClaims.custom_scan)}<p><a href="/">Back</a></p>`;
     // SPEC: "When roleId = 0, the consumer is strongly advised to check the scan information for the approver's account, or refuse the login."
     if (account.roleId === 0 && !scan?.aud) {
       return sendPage(res, "Sign-in refused", html`<p class="error">Refused: ${account.name} is a temporary account (roleId 0), and this sign-in names no approver (custom_scan aud is empty).</p>${details}`, { status: 403 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/services.ts";
-import { spawnStart } from "../support/start-process.ts";
+import { eventually, spawnStart } from "../support/start-process.ts";
 import { copyConfig } from "../support/test-provider.ts";
 
 const dirs: string[] = [];
@@ -64,6 +64,26 @@ describe("portcullis start", () => {
       started.child.kill("SIGTERM");
       await started.exited;
     }
+  }, PROCESS_TEST_MS);
+});
+
+describe("portcullis start --demo-parties (what npm start runs)", () => {
+  it("starts the custom QR-code login demo's channel service and sites beside the provider, says where, and stops them with it", async () => {
+    const started = await spawnStart(["--config", tempConfig(), "--port", String(await freePort()), "--demo-parties"]);
+    try {
+      await eventually(() => started.stderr().includes("channel login of a fourth party:") || started.stderr().includes("not started"), "the demo parties' lines");
+      expect(started.stderr()).toContain("custom QR-code login: http://localhost:3005/custom-login (jQuery 4), http://localhost:3005/custom-login/legacy (jQuery 1.7)");
+      const page = await fetch("http://127.0.0.1:3005/custom-login");
+      expect(page.status).toBe(200);
+      // The page loads the script from this provider (its issuer moved with --port).
+      expect(await page.text()).toContain(`${started.url!.replace("127.0.0.1", "localhost")}/Acme/CustomLogin/LoginJs?clientId=demo-web`);
+      expect((await fetch("http://127.0.0.1:3006/")).status).toBe(200);
+      expect((await fetch("http://127.0.0.1:4100/messages?to=E10001")).status).toBe(200);
+    } finally {
+      started.child.kill("SIGTERM");
+      expect(await started.exited).toBe(0);
+    }
+    await expect(fetch("http://127.0.0.1:3005/custom-login")).rejects.toThrow();
   }, PROCESS_TEST_MS);
 });
 

@@ -21,6 +21,7 @@ export const startCommand: Command = {
   options: {
     ...CONFIG_OPTION,
     port: { type: "string", valueName: "N", description: "port to listen on (default: $PORT, else listen.port in provider.yaml)" },
+    "demo-parties": { type: "boolean", description: "also start the custom QR-code login demo's channel-account service (4100) and sites (3005, 3006); `npm start` does" },
   },
   async run({ values, stderr, env }) {
     const { configDir, port } = resolveCliSettings(values, env);
@@ -44,15 +45,25 @@ export const startCommand: Command = {
       }
       throw error;
     }
+    const demo = values["demo-parties"] ? await startDemo(running.provider.issuer, configDir, stderr) : undefined;
     const signal = await nextShutdownSignal();
     stderr.write(`${signal} received, shutting down\n`);
     // A second Ctrl-C while closing means "now".
     process.once("SIGINT", () => process.exit(130));
+    await demo?.close();
     await running.close();
     setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
     return 0;
   },
 };
+
+/** The custom QR-code login demo's other parties (src/demo-sites/start-demo-parties.ts), and where they are. */
+async function startDemo(issuer: string, configDir: string, stderr: NodeJS.WritableStream) {
+  const { startDemoParties } = await import("../../demo-sites/start-demo-parties.ts");
+  const demo = await startDemoParties(issuer, configDir);
+  stderr.write(["  The custom QR-code login demo (README.md, \"Custom QR-code login\"):", ...demo.lines, ""].join("\n") + "\n");
+  return demo;
+}
 
 type ListenError = NodeJS.ErrnoException & { address?: string; port?: number };
 

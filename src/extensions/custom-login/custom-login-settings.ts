@@ -8,6 +8,10 @@ export interface CustomLoginSettings {
   readonly qrLifetimeMs: number;
   readonly operationLifetimeMs: number;
   readonly maxDataLength: number;
+  /** Scan sessions one client address may start per window (LoginJs and Renew). */
+  readonly scanSessionsPerIp: { readonly max: number; readonly windowMs: number };
+  /** provider.yaml listen.trust_proxy: whether the client address comes from X-Forwarded-For. */
+  readonly trustProxy: boolean;
 }
 
 export function customLoginSettings(config: ConfigData): CustomLoginSettings {
@@ -17,5 +21,7 @@ export function customLoginSettings(config: ConfigData): CustomLoginSettings {
     qrLifetimeMs: parseDuration(file.qr_lifetime) * 1000,
     operationLifetimeMs: parseDuration(file.operation_lifetime) * 1000,
     maxDataLength: file.max_data_length,
+    scanSessionsPerIp: { max: file.scan_sessions_per_ip.max, windowMs: parseDuration(file.scan_sessions_per_ip.window) * 1000 },
+    trustProxy: config.provider.listen.trust_proxy,
   };
 }

@@ -1,19 +1,23 @@
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
 import { toOAuthError } from "../../http-kit/write-error.ts";
+import { OAuthError } from "../../errors/oauth-error.ts";
+import { startScanSession } from "./start-scan-session.ts";
 import { LoginJsError, planScan } from "./login-js-request.ts";
 import { loginErrorScript, loginScript } from "./script/login-script.ts";
 import { writeScript } from "./script-response.ts";
 import { sessionScriptData } from "./session-script-data.ts";
 import type { CustomLoginServices } from "./custom-login-services.ts";
 
-/** The prompts of the spec's AcmeSSO options, by option name and UI string key. */
+/** The prompts of the spec's AcmeSSO options (and the script's reload hint), by name and UI string key. */
 const PROMPTS = {
   scanPrompt: "custom-login.scan_prompt",
   s0Prompt: "custom-login.s0_prompt",
   s5Prompt: "custom-login.s5_prompt",
   sn10Prompt: "custom-login.sn10_prompt",
   s10Prompt: "custom-login.s10_prompt",
+  // Not an option: what the page says when its QR can no longer be renewed.
+  reloadHint: "custom-login.reload_hint",
 } as const;
 
 /**
@@ -35,12 +39,19 @@ export function loginJsRoute(services: CustomLoginServices): ProtocolRoute {
       try {
         plan = planScan(query, services.context.policy(), settings);
       } catch (error) {
-        if (error instanceof LoginJsError) return writeScript(ex.res, errorStatus(ex), loginErrorScript(error.message));
+        if (error instanceof LoginJsError) return writeScript(ex.res, errorStatus(ex, 400), loginErrorScript(error.message));
         throw error;
       }
       const lang = query.get("lang") ?? undefined;
       const prompts = Object.fromEntries(Object.entries(PROMPTS).map(([option, key]) => [option, http.translate(ex, lang, key)]));
-      const { session, binding } = await services.sessions.create(plan, lang ?? "", settings);
+      let started;
+      try {
+        started = await startScanSession(services, ex, plan, lang ?? "");
+      } catch (error) {
+        if (error instanceof OAuthError && error.status === 429) return writeScript(ex.res, errorStatus(ex, 429), loginErrorScript(error.description));
+        throw error;
+      }
+      const { session, binding } = started;
       const script = loginScript({
         ...(await sessionScriptData(services, session, binding)),
         statusUrl: `${services.context.issuer}${paths.status}`,
@@ -66,10 +77,10 @@ export function loginJsRoute(services: CustomLoginServices): ProtocolRoute {
 }
 
 /**
- * A parameter error is a 400 — except for a browser's <script> tag (Sec-Fetch-Dest: script): browsers
+ * A parameter error is a 400 (too many QR codes: 429) — except for a browser's <script> tag (Sec-Fetch-Dest: script): browsers
  * run no script from a response that is not 2xx (HTML "fetch a classic script"), so the script that
  * reports the error in the console and in the container would never run. That tag gets it with a 200.
  */
-function errorStatus(ex: Exchange): number {
-  return ex.req.headers["sec-fetch-dest"] === "script" ? 200 : 400;
+function errorStatus(ex: Exchange, status: number): number {
+  return ex.req.headers["sec-fetch-dest"] === "script" ? 200 : status;
 }

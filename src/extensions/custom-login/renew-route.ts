@@ -5,6 +5,7 @@ import { writeJson } from "../../http-kit/write-response.ts";
 import { writeError } from "../../http-kit/write-error.ts";
 import { invalidRequest } from "../../errors/oauth-error.ts";
 import { sessionScriptData } from "./session-script-data.ts";
+import { startScanSession } from "./start-scan-session.ts";
 import { ANY_ORIGIN } from "./status-route.ts";
 import type { CustomLoginServices } from "./custom-login-services.ts";
 
@@ -23,7 +24,7 @@ export function renewRoute(services: CustomLoginServices): ProtocolRoute {
       const old = await services.sessions.find(form.get("session_id") ?? "");
       if (!old || !services.sessions.isBound(old, form.get("binding"))) throw invalidRequest("no such scan session");
       if (old.phone.context.scannedAt !== undefined) throw invalidRequest("the QR code was scanned: its session cannot be renewed");
-      const { session, binding } = await services.sessions.create(old.plan, old.lang, services.settings());
+      const { session, binding } = await startScanSession(services, ex, old.plan, old.lang);
       await services.sessions.end(old.id);
       writeJson(ex.res, 200, await sessionScriptData(services, session, binding), { headers: ANY_ORIGIN });
     },

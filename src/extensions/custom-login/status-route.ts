@@ -1,22 +1,18 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
 import { writeJson } from "../../http-kit/write-response.ts";
+import { closedFlag, waitForChange } from "../../http-kit/long-poll.ts";
 import { SETTLED_DISPLAY_STATES, type ScanDisplayState } from "./scan-session.ts";
 import { displayState } from "./scan-progress.ts";
 import type { CustomLoginServices } from "./custom-login-services.ts";
 
-/** How long one poll waits for a change before it answers anyway (below common proxy timeouts). */
-export const LONG_POLL_MS = 25_000;
-/** How often a waiting poll reads the store: the change may come from another provider process. */
-const STORE_READ_INTERVAL_MS = 500;
 /** Any origin may ask: the binding secret, not a cookie, says which page is asking. */
 export const ANY_ORIGIN = { "Access-Control-Allow-Origin": "*" };
 
 /**
  * GET /Acme/CustomLogin/Status?session_id=&binding=[&seen=<state>]: what the page shows now (contract:
  * waiting, scanned, auditing, approved, refused, expired, done). With `seen` the answer waits until the
- * state differs (long-poll, at most LONG_POLL_MS), and stops when the page goes away. An unknown
+ * state differs (a long-poll, src/http-kit/long-poll.ts), and stops when the page goes away. An unknown
  * session and a wrong binding both look expired: a guessed id learns nothing.
  */
 export function statusRoute(services: CustomLoginServices): ProtocolRoute {
@@ -33,15 +29,9 @@ export function statusRoute(services: CustomLoginServices): ProtocolRoute {
       const id = query.get("session_id") ?? "";
       const binding = query.get("binding") ?? undefined;
       const seen = query.get("seen") ?? undefined;
-      let gone = false;
-      ex.res.on("close", () => (gone = true));
-      const deadline = services.context.clock() + LONG_POLL_MS;
-      let state = await read(id, binding);
-      while (state === seen && !SETTLED_DISPLAY_STATES.has(state) && !gone && services.context.clock() < deadline) {
-        await sleep(STORE_READ_INTERVAL_MS);
-        state = await read(id, binding);
-      }
-      if (!gone) writeJson(ex.res, 200, { state }, { headers: ANY_ORIGIN });
+      const gone = closedFlag(ex.res);
+      const state = await waitForChange(() => read(id, binding), (value) => value === seen && !SETTLED_DISPLAY_STATES.has(value), gone);
+      if (!gone()) writeJson(ex.res, 200, { state }, { headers: ANY_ORIGIN });
     },
   };
 }

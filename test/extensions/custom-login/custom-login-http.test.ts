@@ -92,6 +92,28 @@ describe("the whole story", () => {
   });
 });
 
+describe("the page's long-poll", () => {
+  it("waits while the state is the one the page has seen, and answers as soon as the phone scans", async () => {
+    const session = await loadLoginJs(p);
+    const query = new URLSearchParams({ session_id: session.sessionId, binding: session.binding, seen: "waiting" });
+    const poll = send(`${session.statusUrl}?${query}`);
+    let answered = false;
+    void poll.then(() => (answered = true));
+    // Still waiting after several of the poll's store reads: nothing changed.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(answered).toBe(false);
+    await scan(alice, session.qrUri);
+    const res = await poll;
+    expect(res.json).toEqual({ state: "scanned" });
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("answers a settled state at once, even when the page says it has seen it", async () => {
+    const query = new URLSearchParams({ session_id: "x".repeat(43), binding: "y", seen: "expired" });
+    expect((await send(`${p.url}/Acme/CustomLogin/Status?${query}`)).json).toEqual({ state: "expired" });
+  });
+});
+
 describe("the phone side", () => {
   it("a second scan of the same QR is refused at the mobile redirect URI", async () => {
     const session = await loadLoginJs(p);
