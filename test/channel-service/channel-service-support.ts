@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { expect } from "vitest";
 import { startChannelService, type RunningChannelService } from "../../src/channel-service/start-channel-service.ts";
-import { appendAt, clientEntry, requestPassword } from "../http/helpers.ts";
+import { appendTo, clientEntry, requestPassword } from "../http/helpers.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
 /** A client of the channel login (SPEC: PCClientId with PCScope holding the scan scope); the password grant stands in for the QR login. */
@@ -10,7 +10,7 @@ export const SCAN_CLIENT = { id: "channel-portal", secret: "channel-portal-secre
 /** A demo provider that also has SCAN_CLIENT (appended after the demo's six clients). */
 export function startChannelProvider(edits: Record<string, Record<string, unknown>> = {}): Promise<TestProvider> {
   const scanClient = clientEntry(SCAN_CLIENT.id, SCAN_CLIENT.secret, ["password"], ["openid", "profile", "channel.login.scan"]);
-  return startTestProvider({ edits: { ...edits, "clients.yaml": appendAt("clients", 6, [scanClient]) } });
+  return startTestProvider({ edits: { ...edits, "clients.yaml": appendTo("clients", [scanClient]) } });
 }
 
 /** The reference channel-account service on a free loopback port, with the provider's copy of the demo channels. */

@@ -35,7 +35,7 @@ describe("diagram pages", () => {
     const res = await send(`${op.url}/diagrams`);
     expect(res.status).toBe(200);
     expect([...res.text.matchAll(/<a href="\/diagrams\/([a-z0-9-]+)">/g)].map((m) => m[1])).toEqual([
-      "login", "identify-user", "channel-choice", "enrollment", "method-password", "method-pin", "method-pin-enrollment",
+      "login", "identify-user", "channel-choice", "enrollment", "method-password", "method-pin", "method-pin-enrollment", "custom-login-phone", "custom-login-pc",
     ]);
     expect(res.text).toContain('<a href="/diagrams/method-pin">method-pin</a> <span class="diagram-description">Sign-in method pin: challenge and verification.</span>');
     expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");

@@ -30,6 +30,12 @@ describe("catalogMachines", () => {
     for (const { name } of list) expect(name).toMatch(DIAGRAM_NAME);
   });
 
+  it("adds each extension's machines last, named <extension id>-<name>", () => {
+    const manifest = { id: "demo-ext", routePrefix: "/Demo", configFile: { name: "demo", file: "demo.yaml", schema: "demo.schema.json", optional: true }, recordKinds: {} } as const;
+    const list = catalogMachines({ loginFlows: [["default", machine("d")]], plugins: [], extensions: [{ manifest, machines: { phoneSide: machine("p") } }] });
+    expect(list.at(-1)).toMatchObject({ name: "demo-ext-phoneside", kind: "extension", subject: "demo-ext phoneSide" });
+  });
+
   it("refuses two machines that would share a name", () => {
     expect(() => catalogMachines({ loginFlows: [], plugins: [["a.b", plugin("a.b")], ["a-b", plugin("a-b")]] })).toThrow('two machines would share the diagram name "method-a-b"');
   });
@@ -51,7 +57,7 @@ describe("discoverMachines", () => {
     // test/plugins holds one plugin folder (pin) that the config does not even mention among its methods.
     const configDir = configWith("methods:\n  pin: {}\ndefault_flow:\n  methods: [pin]\n");
     const list = await discoverMachines({ methodsDir: TEST_PLUGINS, configDir });
-    expect(list.map((m) => m.name)).toEqual(["login", "identify-user", "channel-choice", "enrollment", "method-pin", "method-pin-enrollment"]);
+    expect(list.map((m) => m.name)).toEqual(["login", "identify-user", "channel-choice", "enrollment", "method-pin", "method-pin-enrollment", "custom-login-phone", "custom-login-pc"]);
     // pin verifies a known user: the login flow identifies the user first.
     expect(Object.keys(list[0]!.machine.root.states.signingIn!.states.pin!.states)).toEqual(["identifying", "verifying"]);
   });
@@ -62,7 +68,7 @@ describe("discoverMachines", () => {
     try {
       const configDir = configWith(`methods:\n  pin:\n    from: ${join(TEST_PLUGINS, "pin")}\ndefault_flow:\n  methods: [pin]\n`);
       const list = await discoverMachines({ methodsDir, configDir });
-      expect(list.map((m) => m.name)).toEqual(["login", "identify-user", "channel-choice", "enrollment", "method-pin", "method-pin-enrollment"]);
+      expect(list.map((m) => m.name)).toEqual(["login", "identify-user", "channel-choice", "enrollment", "method-pin", "method-pin-enrollment", "custom-login-phone", "custom-login-pc"]);
     } finally {
       rmSync(methodsDir, { recursive: true, force: true });
     }

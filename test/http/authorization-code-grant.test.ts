@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { s256Challenge } from "../../src/oauth/pkce.ts";
 import { codeTokens, expectedAtHash, mintCode, redeemCode, refresh, SPA, SPA_REDIRECT, VERIFIER, verifyIdToken, WEB, WEB_REDIRECT } from "../support/code-grant.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { appendAt, clientEntry, decodeJwt, expectOAuthError, introspect, SERVICE, sleep, verifyWithJwks } from "./helpers.ts";
+import { appendTo, clientEntry, decodeJwt, expectOAuthError, introspect, SERVICE, sleep, verifyWithJwks } from "./helpers.ts";
 
 // A confidential client without offline access (config rules then forbid it offline_access and the
 // refresh_token grant; its codes are minted with offline_access anyway, as defence in depth).
@@ -18,7 +18,7 @@ let p: TestProvider;
 beforeAll(async () => {
   p = await startTestProvider({
     edits: {
-      "clients.yaml": appendAt("clients", 4, [
+      "clients.yaml": appendTo("clients", [
         clientEntry(NO_OFFLINE.id, NO_OFFLINE.secret, ["authorization_code"], ["openid", "profile", "acme"], {
           redirect_uris: [WEB_REDIRECT],
           offline_access: false,

@@ -301,12 +301,12 @@ describe("login page", () => {
     const browser = new RawBrowser();
     const page = await openLoginPage(browser, authorizeUrl(p.issuer, {}, "/connect/iframe_authz"));
     expect(page.headers.get("x-frame-options")).toBeNull();
-    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors http://localhost:3001 http://127.0.0.1:3001;");
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors http://localhost:3001 http://127.0.0.1:3001 http://localhost:3005;");
     const done = await submitPassword(browser, page, "alice", "alice-password");
     expect(done.status).toBe(200);
     expect(done.text).toContain("window.top");
     // The page that leaves the iframe must itself be allowed in it.
-    expect(done.headers.get("content-security-policy")).toContain("frame-ancestors http://localhost:3001 http://127.0.0.1:3001;");
+    expect(done.headers.get("content-security-policy")).toContain("frame-ancestors http://localhost:3001 http://127.0.0.1:3001 http://localhost:3005;");
     expect(done.text).toContain("http://localhost:3001/callback?code=");
   });
 

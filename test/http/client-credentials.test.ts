@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { appendAt, clientCredentialsToken, clientEntry, expectOAuthError, requestClientCredentials, SERVICE, verifyWithJwks } from "./helpers.ts";
+import { appendTo, clientCredentialsToken, clientEntry, expectOAuthError, requestClientCredentials, SERVICE, verifyWithJwks } from "./helpers.ts";
 
 // A client with many API scopes, so that scope subsets are worth generating; acme.admin is declared but not allowed to it.
 const EXTRA_SCOPES = ["acme.s1", "acme.s2", "acme.s3", "acme.s4"];
@@ -17,8 +17,8 @@ let p: TestProvider;
 beforeAll(async () => {
   p = await startTestProvider({
     edits: {
-      "scopes.yaml": appendAt("api_resources.0.scopes", 2, [...EXTRA_SCOPES, "acme.admin"].map((name) => ({ name }))),
-      "clients.yaml": appendAt("clients", 4, [clientEntry(MULTI.id, MULTI.secret, ["client_credentials"], MULTI_ALLOWED)]),
+      "scopes.yaml": appendTo("api_resources.0.scopes", [...EXTRA_SCOPES, "acme.admin"].map((name) => ({ name }))),
+      "clients.yaml": appendTo("clients", [clientEntry(MULTI.id, MULTI.secret, ["client_credentials"], MULTI_ALLOWED)]),
     },
   });
 });

@@ -10,7 +10,7 @@ import { createLocalJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { SESSION_COOKIE } from "../../src/sessions/session-cookie.ts";
-import { appendAt, clientEntry, JWKS, send, sleep } from "./helpers.ts";
+import { appendTo, clientEntry, JWKS, send, sleep } from "./helpers.ts";
 
 const END_SESSION = "/connect/endsession";
 const CONFIRM = "/connect/endsession/confirm";
@@ -55,7 +55,7 @@ beforeAll(async () => {
     clientEntry(id, `${id}-secret`, ["authorization_code"], ["openid", "profile"], { redirect_uris: [`${rpUrl}/cb/${id}`], ...extra });
   p = await startTestProvider({
     edits: {
-      "clients.yaml": appendAt("clients", 4, [
+      "clients.yaml": appendTo("clients", [
         rpClient("rp-both", {
           post_logout_redirect_uris: [`${rpUrl}/after-logout`, `${rpUrl}/bye?from=op`],
           backchannel_logout_uri: `${rpUrl}/backchannel/rp-both`,

@@ -25,9 +25,12 @@ export function clientEntry(id: string, secret: string, grantTypes: string[], sc
   return { client_id: id, type: "confidential", client_secret_hash: hashSecret(secret), grant_types: grantTypes, allowed_scopes: scopes, ...extra };
 }
 
-/** Edits that append entries to a YAML list, starting at `from` (the list's current length). */
-export function appendAt(list: string, from: number, items: unknown[]): Record<string, unknown> {
-  return Object.fromEntries(items.map((item, i) => [`${list}.${from + i}`, item]));
+/**
+ * Config edits (startTestProvider's `edits`) that append `items` to the list at `list` (a dotted path),
+ * after whatever the demo config has there: the demo's own entries stay, however many there are.
+ */
+export function appendTo(list: string, items: unknown[]): Record<string, unknown> {
+  return Object.fromEntries(items.map((item, i) => [`${list}.+${i}`, item]));
 }
 
 /** client_credentials with client_secret_post; the raw response. */

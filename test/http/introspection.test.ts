@@ -8,7 +8,7 @@ import { generateKeyPair, SignJWT } from "jose";
 import { hashSecret } from "../../src/crypto/secret-hash.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import {
-  ACME_API, appendAt, clientCredentialsToken, clientEntry, decodeJwt, expectOAuthError, introspect, INTROSPECT, requestPassword, revoke, SERVICE, sleep,
+  ACME_API, appendTo, clientCredentialsToken, clientEntry, decodeJwt, expectOAuthError, introspect, INTROSPECT, requestPassword, revoke, SERVICE, sleep,
 } from "./helpers.ts";
 
 const OTHER_API = { id: "other-api", secret: "other-api-secret" } as const;
@@ -24,11 +24,11 @@ let token: string;
 beforeAll(async () => {
   p = await startTestProvider({
     edits: {
-      "scopes.yaml": appendAt("api_resources", 1, [
+      "scopes.yaml": appendTo("api_resources", [
         { name: OTHER_API.id, api_secret_hash: hashSecret(OTHER_API.secret), scopes: [{ name: "other.read" }] },
         { name: "secretless-api", scopes: [{ name: "secretless.read" }] },
       ]),
-      "clients.yaml": appendAt("clients", 4, [
+      "clients.yaml": appendTo("clients", [
         clientEntry(OTHER.id, OTHER.secret, ["client_credentials"], ["other.read"]),
         clientEntry(MIXED.id, MIXED.secret, ["client_credentials"], ["acme", "other.read"]),
         clientEntry(SHORT.id, SHORT.secret, ["client_credentials"], ["acme"], { lifetimes: { access_token: "1s" } }),

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/crypto/password-hash.ts";
 import { postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { appendAt, expectOAuthError, LEGACY, requestPassword, SERVICE, sleep, TOKEN, verifyWithJwks } from "./helpers.ts";
+import { appendTo, expectOAuthError, LEGACY, requestPassword, SERVICE, sleep, TOKEN, verifyWithJwks } from "./helpers.ts";
 
 const MAX_FAILURES = 3;
 // Extra users, one per test that changes a failure counter, so that no test depends on another.
@@ -19,7 +19,7 @@ beforeAll(async () => {
   p = await startTestProvider({
     edits: {
       "provider.yaml": { "security.password_attempts.max_failures": MAX_FAILURES },
-      "users.yaml": appendAt("users", 2, [
+      "users.yaml": appendTo("users", [
         ...EXTRA_USERS.map((username, i) => ({ username, sub: `E2000${i}`, password_hash: hash, claims: {} })),
         { username: "gina", sub: "E20009", password_hash: hash, disabled: true, claims: {} },
       ]),

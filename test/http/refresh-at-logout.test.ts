@@ -8,7 +8,7 @@ import { authorizeUrl, loginWithPassword, responseParams } from "../support/brow
 import { redeemCode, refresh, WEB, WEB_REDIRECT } from "../support/code-grant.ts";
 import { RawBrowser } from "../support/raw-browser.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { appendAt, clientEntry, expectOAuthError, introspect } from "./helpers.ts";
+import { appendTo, clientEntry, expectOAuthError, introspect } from "./helpers.ts";
 
 // demo-web keeps the default (true); this one opts out: real offline access.
 const OFFLINE = { id: "web-offline", secret: "web-offline-secret" } as const;
@@ -18,7 +18,7 @@ let p: TestProvider;
 beforeAll(async () => {
   p = await startTestProvider({
     edits: {
-      "clients.yaml": appendAt("clients", 4, [
+      "clients.yaml": appendTo("clients", [
         clientEntry(OFFLINE.id, OFFLINE.secret, ["authorization_code", "refresh_token"], ["openid", "profile", "offline_access"], {
           redirect_uris: [WEB_REDIRECT],
           offline_access: true,

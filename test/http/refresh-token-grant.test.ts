@@ -8,7 +8,7 @@ import { startTestProvider, type TestProvider } from "../support/test-provider.t
 import { randomToken } from "../../src/crypto/random-token.ts";
 import { plannedAccessToken } from "../../src/oauth/grants/planned-access-token.ts";
 import type { RefreshGrant } from "../../src/oauth/refresh-tokens.ts";
-import { appendAt, clientEntry, expectOAuthError, introspect, revoke, sleep, verifyWithJwks } from "./helpers.ts";
+import { appendTo, clientEntry, expectOAuthError, introspect, revoke, sleep, verifyWithJwks } from "./helpers.ts";
 
 // A second client with offline access, to present demo-web's tokens as someone else.
 const OTHER = { id: "web-other", secret: "web-other-secret" } as const;
@@ -18,7 +18,7 @@ let p: TestProvider;
 beforeAll(async () => {
   p = await startTestProvider({
     edits: {
-      "clients.yaml": appendAt("clients", 4, [
+      "clients.yaml": appendTo("clients", [
         clientEntry(OTHER.id, OTHER.secret, ["authorization_code", "refresh_token"], ["openid", "profile", "acme", "offline_access"], {
           redirect_uris: [WEB_REDIRECT],
           offline_access: true,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireBearer, bearerClaims } from "../../src/http/middleware/require-bearer.ts";
 import { errorHandler } from "../../src/http/middleware/error-handler.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { appendAt, clientCredentialsToken, clientEntry, decodeJwt, expectNoInternals, revoke, send, SERVICE, sleep, type FormResponse } from "./helpers.ts";
+import { appendTo, clientCredentialsToken, clientEntry, decodeJwt, expectNoInternals, revoke, send, SERVICE, sleep, type FormResponse } from "./helpers.ts";
 
 const SHORT = { id: "short-service", secret: "short-service-secret" } as const;
 const OPAQUE = { id: "opaque-service", secret: "opaque-service-secret" } as const;
@@ -21,7 +21,7 @@ let api: string;
 beforeAll(async () => {
   p = await startTestProvider({
     edits: {
-      "clients.yaml": appendAt("clients", 4, [
+      "clients.yaml": appendTo("clients", [
         clientEntry(SHORT.id, SHORT.secret, ["client_credentials"], ["acme.api.msg"], { lifetimes: { access_token: "1s" } }),
         clientEntry(OPAQUE.id, OPAQUE.secret, ["client_credentials"], ["acme", "acme.api.msg"], { access_token_format: "reference" }),
       ]),

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { appendAt, clientCredentialsToken, clientEntry, expectOAuthError, introspect, LEGACY, requestPassword, REVOKE, revoke, send, SERVICE } from "./helpers.ts";
+import { appendTo, clientCredentialsToken, clientEntry, expectOAuthError, introspect, LEGACY, requestPassword, REVOKE, revoke, send, SERVICE } from "./helpers.ts";
 
 // demo-legacy with offline access, and a second such client, so refresh tokens can be issued by the password grant.
 const LEGACY_TWO = { id: "legacy-two", secret: "legacy-two-secret" } as const;
@@ -19,7 +19,7 @@ beforeAll(async () => {
         "clients.3.offline_access": OFFLINE.offline_access,
         "clients.3.grant_types": OFFLINE.grant_types,
         "clients.3.allowed_scopes": OFFLINE.allowed_scopes,
-        ...appendAt("clients", 4, [clientEntry(LEGACY_TWO.id, LEGACY_TWO.secret, OFFLINE.grant_types, OFFLINE.allowed_scopes, { offline_access: true })]),
+        ...appendTo("clients", [clientEntry(LEGACY_TWO.id, LEGACY_TWO.secret, OFFLINE.grant_types, OFFLINE.allowed_scopes, { offline_access: true })]),
       },
     },
   });

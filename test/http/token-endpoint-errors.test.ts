@@ -5,7 +5,7 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { appendAt, clientEntry, expectNoInternals, expectOAuthError, send, SERVICE, TOKEN, type FormResponse } from "./helpers.ts";
+import { appendTo, clientEntry, expectNoInternals, expectOAuthError, send, SERVICE, TOKEN, type FormResponse } from "./helpers.ts";
 
 // A secret with every character RFC 6749 §2.3.1 makes a Basic client encode.
 const SPECIAL = { id: "special.client~1", secret: "s:e%cr+et value%2B:" } as const;
@@ -17,7 +17,7 @@ let url: string;
 
 beforeAll(async () => {
   p = await startTestProvider({
-    edits: { "clients.yaml": appendAt("clients", 4, [clientEntry(SPECIAL.id, SPECIAL.secret, ["client_credentials"], ["acme"])]) },
+    edits: { "clients.yaml": appendTo("clients", [clientEntry(SPECIAL.id, SPECIAL.secret, ["client_credentials"], ["acme"])]) },
   });
   url = p.url + TOKEN;
 });

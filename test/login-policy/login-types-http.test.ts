@@ -8,7 +8,7 @@ import { startTestProvider, type TestProvider } from "../support/test-provider.t
 import { decodeJwt } from "jose";
 import { readFileSync } from "node:fs";
 import { vendorSignature } from "../../src/login-policy/vendor-signature.ts";
-import { appendAt, clientEntry } from "../http/helpers.ts";
+import { appendTo, clientEntry } from "../http/helpers.ts";
 
 /**
  * The login plan wired into the server, over real HTTP: login_type picks the flow, acr_values 2fa
@@ -32,7 +32,7 @@ beforeAll(async () => {
       // A login type an operator adds with YAML only: face as the fixed second factor.
       "login.yaml": { "login_types.MfaFace": { flow: "second_factor", methods: ["face"], fa: false, sso: false, login_hint: "required", repeat_login_type_at_token: true } },
       // A client limited to one login type (allowed_login_types is enforced).
-      "clients.yaml": appendAt("clients", 7, [
+      "clients.yaml": appendTo("clients", [
         clientEntry("mfa-only", "mfa-only-secret", ["authorization_code"], ["openid", "profile"], { redirect_uris: ["http://localhost:3009/callback"], allowed_login_types: ["MfaTotp"] }),
       ]),
     },

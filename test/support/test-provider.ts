@@ -35,7 +35,12 @@ export function copyConfig(edits: Record<string, Record<string, unknown>> = {}, 
   for (const [file, changes] of Object.entries(edits)) {
     const path = join(dir, file);
     const doc = parseDocument(readFileSync(path, "utf8"));
-    for (const [dotted, value] of Object.entries(changes)) doc.setIn(dotted.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p)), value);
+    for (const [dotted, value] of Object.entries(changes)) {
+      const path = dotted.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+      // A last segment `+<n>` appends to the list (test/http/helpers.ts appendTo); anything else sets the value there.
+      if (String(path.at(-1)).startsWith("+")) doc.addIn(path.slice(0, -1), value);
+      else doc.setIn(path, value);
+    }
     writeFileSync(path, doc.toString());
   }
   return dir;

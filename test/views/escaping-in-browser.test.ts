@@ -173,7 +173,7 @@ describe.skipIf(!haveChromium)("pages in Chromium", () => {
     try {
       // The blocked submission keeps the page from reaching "load".
       await page.goto(url, { waitUntil: "commit" });
-      await expect.poll(() => violations.join("\n")).toMatch(/form-action/);
+      await expect.poll(() => violations.join("\n"), { timeout: 20_000 }).toMatch(/form-action/);
       expect(client.requests.some((r) => r.url === "/blocked")).toBe(false);
     } finally {
       await page.close();
