@@ -28,4 +28,8 @@ export const paths = {
   methods: "/methods",
   /** Static files of the login pages (stylesheet). */
   assets: "/assets",
+  /** Liveness: the process answers (load balancers, systemd, container health checks). */
+  healthz: "/healthz",
+  /** Readiness: the store answers, the signing keys and the policy are loaded. */
+  readyz: "/readyz",
 } as const;

@@ -29,6 +29,7 @@ import { requestLineLogger } from "../http-kit/request-log.ts";
 import { DEVICE_API_PATH, deviceApiRoutes } from "../trusted-app/device-api-routes.ts";
 import { extensionHttp } from "./extension-http.ts";
 import { extensionRoutes } from "./extension-routes.ts";
+import { healthEndpoint, readinessEndpoint } from "./endpoints/health-endpoints.ts";
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -53,6 +54,8 @@ export function createApp(provider: Provider): RequestListener {
       userinfoEndpoint(provider),
       ...endSessionEndpoints(provider, views, pages),
       ...extensionRoutes(provider.extensions, http),
+      healthEndpoint(),
+      readinessEndpoint(provider),
     ],
     {
       logger: provider.logger,

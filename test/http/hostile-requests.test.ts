@@ -35,7 +35,7 @@ const PAGES = new Set<string>([
   paths.account, `${paths.account}/sign-in`, `${paths.account}/enroll`, `${paths.account}/remove`, paths.diagrams, `${paths.diagrams}/:name`,
 ]);
 /** Protocol endpoints called by programs: their errors are RFC 6749 §5.2 JSON. */
-const PROGRAMS = new Set<string>([paths.discovery, paths.jwks, paths.token, paths.introspection, paths.revocation, paths.userinfo]);
+const PROGRAMS = new Set<string>([paths.discovery, paths.jwks, paths.token, paths.introspection, paths.revocation, paths.userinfo, paths.healthz, paths.readyz]);
 
 /** The custom QR-code login's routes (docs/custom-login.md): a script, the page script's JSON, the mobile backend's JSON, the PC login form. */
 const CUSTOM_LOGIN = customLoginPaths(CUSTOM_LOGIN_MANIFEST.routePrefix);
