@@ -14,7 +14,16 @@ export interface CustomLoginSettings {
   readonly trustProxy: boolean;
 }
 
+/** Built once per configuration (a reload brings a new one): requests read the settings without rebuilding them. */
+const built = new WeakMap<ConfigData, CustomLoginSettings>();
+
 export function customLoginSettings(config: ConfigData): CustomLoginSettings {
+  let settings = built.get(config);
+  if (!settings) built.set(config, (settings = buildSettings(config)));
+  return settings;
+}
+
+function buildSettings(config: ConfigData): CustomLoginSettings {
   const file = config.custom_login;
   return {
     clients: new Map(file.clients.map((c) => [c.client_id, { ownScopes: c.own_scopes }])),

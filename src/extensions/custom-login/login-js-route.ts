@@ -3,6 +3,7 @@ import type { Exchange } from "../../http-kit/exchange.ts";
 import { toOAuthError } from "../../http-kit/write-error.ts";
 import { OAuthError } from "../../errors/oauth-error.ts";
 import { startScanSession } from "./start-scan-session.ts";
+import { formatScope } from "../../scopes/scope.ts";
 import { LoginJsError, planScan } from "./login-js-request.ts";
 import { loginErrorScript, loginScript } from "./script/login-script.ts";
 import { writeScript } from "./script-response.ts";
@@ -60,7 +61,7 @@ export function loginJsRoute(services: CustomLoginServices): ProtocolRoute {
         pcAuthorize: {
           client_id: plan.pc.clientId,
           redirect_uri: plan.pc.redirectUri,
-          scope: plan.pc.scopes.join(" "),
+          scope: formatScope(plan.pc.scopes),
           response_type: "code",
           ...(plan.pc.state !== undefined && { state: plan.pc.state }),
         },

@@ -2,6 +2,7 @@ import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
 import { writeJson } from "../../http-kit/write-response.ts";
 import { toOAuthError } from "../../http-kit/write-error.ts";
+import { OAuthError } from "../../errors/oauth-error.ts";
 import { parseScope } from "../../scopes/scope.ts";
 import { CUSTOM_SCAN_SCOPE } from "../../config/reserved-scopes.ts";
 import type { AccessTokenClaims } from "../../tokens/access-token.ts";
@@ -61,8 +62,9 @@ async function verifiedToken(services: CustomLoginServices, header: string | und
   try {
     claims = await services.context.accessTokens.verify(token);
   } catch (error) {
-    if (toOAuthError(error, services.context.logger, { reqId: "", path: services.paths.writeStatus }).status >= 500) throw error;
-    throw tokenRefused("token validation failed");
+    // A token the verifier refuses is the table's 401; anything else (the store down) is the caller's 501/503, logged once there.
+    if (error instanceof OAuthError && error.status < 500) throw tokenRefused("token validation failed");
+    throw error;
   }
   if (!parseScope(claims.scope).includes(CUSTOM_SCAN_SCOPE)) throw tokenRefused(`token validation failed: the token lacks the scope ${CUSTOM_SCAN_SCOPE}`);
   return claims;
