@@ -40,6 +40,7 @@ import type { ChannelDirectory } from "./channels/channel-directory.ts";
 import { createChannelDirectory } from "./channels/create-channel-directory.ts";
 import type { StartedExtension } from "./extension-contract/extension.ts";
 import { INSTALLED_EXTENSIONS } from "./extensions/installed-extensions.ts";
+import { ListenedAuditTrail, type AuditTrail } from "./audit/audit-trail.ts";
 
 /**
  * Everything a request needs, built once from a loaded configuration: the composition root.
@@ -50,6 +51,8 @@ export interface Provider {
   readonly issuer: string;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Security-relevant acts, for auditors (src/audit/): never a secret, code or token. */
+  readonly audit: AuditTrail;
   readonly store: Store;
   readonly keys: KeyManager;
   readonly signer: JwsSigner;
@@ -96,6 +99,8 @@ export interface ProviderOptions {
   /** A store to use instead of the one provider.yaml names (tests share one). Not closed by the provider. */
   store?: Store;
   clock?: Clock;
+  /** Where audit events go; an in-memory trail with no sink otherwise. */
+  audit?: AuditTrail;
   /** Starts another provider in this process: how `development` eID upstreams (demo only) come up. */
   launchProvider?: LaunchProvider;
 }
@@ -142,6 +147,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     issuer: settings.issuer,
     clock,
     logger,
+    audit: options.audit ?? new ListenedAuditTrail(),
     store,
     keys,
     signer,
