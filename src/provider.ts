@@ -5,6 +5,7 @@ import { systemClock, type Clock } from "./time/clock.ts";
 import type { Store } from "./stores/store.ts";
 import { createStore } from "./stores/create-store.ts";
 import { KeyManager } from "./tokens/key-manager.ts";
+import { rotationPolicy } from "./tokens/rotation-policy.ts";
 import { JwsSigner } from "./tokens/jws-signer.ts";
 import { AccessTokenIssuer } from "./tokens/access-token.ts";
 import { AccessTokenVerifier } from "./tokens/access-token-verifier.ts";
@@ -115,11 +116,12 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const clients = new ClientRegistry(config.clients.clients, settings.lifetimes);
   const scopes = new ScopeRegistry(config.scopes);
 
+  const audit = options.audit ?? new ListenedAuditTrail();
   let secretBox: SecretBox;
   let keys: KeyManager;
   try {
     secretBox = new SecretBox(encryptionKeyMaterial(settings.secrets.encryption_key, settings.data_dir));
-    keys = await openKeys(config, clients, store, secretBox, clock, logger);
+    keys = await openKeys(config, clients, store, secretBox, clock, logger, audit);
   } catch (error) {
     // A provider that cannot start must hold nothing open: a Redis client would keep reconnecting (and the
     // process running) forever, and the embedded store would keep its data-directory lock.
@@ -147,7 +149,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     issuer: settings.issuer,
     clock,
     logger,
-    audit: options.audit ?? new ListenedAuditTrail(),
+    audit,
     store,
     keys,
     signer,
@@ -223,7 +225,7 @@ function startExtensions(provider: Provider): StartedExtension[] {
 }
 
 /** The signing keys: static ones from provider.yaml, or the generated ring in the store. */
-function openKeys(config: LoadedConfig, clients: ClientRegistry, store: Store, box: SecretBox, clock: Clock, logger: Logger): Promise<KeyManager> {
+function openKeys(config: LoadedConfig, clients: ClientRegistry, store: Store, box: SecretBox, clock: Clock, logger: Logger, audit: AuditTrail): Promise<KeyManager> {
   const settings = config.provider;
   return KeyManager.open({
     store,
@@ -232,18 +234,7 @@ function openKeys(config: LoadedConfig, clients: ClientRegistry, store: Store, b
     logger,
     modulusLength: settings.keys.modulus_length,
     staticKeys: settings.keys.static,
-    policy: {
-      rotateEvery: parseDuration(settings.keys.rotate_every) * 1000,
-      announceFor: parseDuration(settings.keys.announce_for) * 1000,
-      retainFor: longestSignedLifetime(config, clients) * 1000,
-    },
+    policy: rotationPolicy(config, clients),
+    onRotated: (kid, status) => audit.record({ type: "key.rotated", kid, status, by: "schedule" }),
   });
-}
-
-/** The longest a signed token can stay valid: how long a retired key must stay published. */
-function longestSignedLifetime(config: LoadedConfig, clients: ClientRegistry): number {
-  const l = config.provider.lifetimes;
-  const lifetimes = [l.access_token, l.id_token, l.client_credentials_access_token].map(parseDuration);
-  for (const c of clients.all()) lifetimes.push(c.lifetimes.accessToken, c.lifetimes.idToken);
-  return Math.max(...lifetimes);
 }

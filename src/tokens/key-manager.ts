@@ -1,19 +1,14 @@
-import { createPrivateKey, generateKeyPair, randomBytes, type KeyObject } from "node:crypto";
-import { promisify } from "node:util";
+import { createPrivateKey, type KeyObject } from "node:crypto";
 import type { Logger } from "pino";
-import type { Store, RecordStore } from "../stores/store.ts";
+import type { Store } from "../stores/store.ts";
 import type { Clock } from "../time/clock.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import { KeySet, type KeyEntry, type KeyStatus } from "./key-set.ts";
 import { nextRotationStep, type KeyRing, type RotationPolicy, type StoredKey } from "./key-rotation.ts";
+import { KeyRingStore } from "./key-ring-store.ts";
 
-const generateRsa = promisify(generateKeyPair);
-/** Binds a sealed key to its kid: a sealed key moved to another entry of the ring does not open. */
-const sealContext = (kid: string) => `signing-key:${kid}`;
-const RING = "signing-keys";
-const LOCK = "signing-keys.lock";
-const LOCK_TTL_MS = 30_000;
-const SYNC_EVERY_MS = 60_000;
+/** How often every process re-reads the ring: the longest a node signs with a key the ring has retired. */
+export const KEY_SYNC_EVERY_MS = 60_000;
 const MAX_STEPS_PER_SYNC = 4;
 
 export interface StaticKey {
@@ -32,6 +27,10 @@ export interface KeyManagerOptions {
   box: SecretBox;
   /** Operator-managed keys from provider.yaml; when given, nothing is generated or rotated. */
   staticKeys?: readonly StaticKey[];
+  /** Told of each lifecycle step this process applies on schedule (a key generated, promoted or retired): the audit trail hears it. */
+  onRotated?: (kid: string, status: KeyStatus) => void;
+  /** How often the ring is re-read; KEY_SYNC_EVERY_MS unless a test needs otherwise. */
+  syncEveryMs?: number;
 }
 
 /**
@@ -47,10 +46,10 @@ export class KeyManager {
   private ring: KeyRing | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly parsed = new Map<string, KeyObject>();
-  private readonly records: RecordStore<KeyRing | number>;
+  private readonly ringStore: KeyRingStore;
 
   private constructor(private readonly options: KeyManagerOptions) {
-    this.records = options.store.namespace("keys");
+    this.ringStore = new KeyRingStore(options);
   }
 
   static async open(options: KeyManagerOptions): Promise<KeyManager> {
@@ -60,7 +59,7 @@ export class KeyManager {
       return manager;
     }
     await manager.sync();
-    manager.timer = setInterval(() => manager.sync().catch((err) => options.logger.error({ err }, "key ring sync failed")), SYNC_EVERY_MS);
+    manager.timer = setInterval(() => manager.sync().catch((err) => options.logger.error({ err }, "key ring sync failed")), options.syncEveryMs ?? KEY_SYNC_EVERY_MS);
     manager.timer.unref();
     return manager;
   }
@@ -75,21 +74,18 @@ export class KeyManager {
 
   /** Re-reads the ring from the store and applies any due lifecycle step. */
   async sync(): Promise<void> {
-    let ring = await this.readRing();
+    let ring = await this.ringStore.read();
     for (let attempt = 0; ring === undefined || this.stepDue(ring) || this.lostKeys(ring).length > 0; attempt++) {
-      if (await this.records.add(LOCK, 1, LOCK_TTL_MS)) {
-        try {
-          ring = await this.applyDueSteps(this.withLostKeys(await this.readRing()));
-          await this.records.set(RING, ring);
-        } finally {
-          await this.records.delete(LOCK);
-        }
+      let written: KeyRing | undefined;
+      const done = await this.ringStore.update(async (stored) => (written = await this.applyDueSteps(this.withLostKeys(stored))));
+      if (done) {
+        ring = written;
         break;
       }
-      // Another process holds the lock: wait for its result rather than racing it.
+      // Another process (a node, or an operator's `portcullis keys`) holds the lock: wait for its result rather than racing it.
       if (attempt > 40) throw new Error("timed out waiting for another process to write the signing keys");
       await new Promise((r) => setTimeout(r, 250));
-      ring = await this.readRing();
+      ring = await this.ringStore.read();
       if (ring !== undefined && this.lostKeys(ring).length === 0) break;
     }
     this.ring = ring!;
@@ -137,11 +133,12 @@ export class KeyManager {
       if (step.kind === "none") return ring;
       if (step.kind === "generate-next") {
         const status = ring.keys.some((k) => k.status === "current") ? "next" : "current";
-        const key = await this.generate(status, now);
+        const key = await this.ringStore.generate(status, now);
         this.options.logger.info({ kid: key.kid, status }, "generated signing key");
         ring = { keys: [...ring.keys, key] };
+        this.options.onRotated?.(key.kid, status);
       } else {
-        if (step.kind === "promote") this.options.logger.info("rotated signing keys");
+        if (step.kind === "promote") this.reportPromotion(ring, step.ring);
         ring = step.ring;
       }
     }
@@ -149,22 +146,16 @@ export class KeyManager {
     return ring;
   }
 
-  private async generate(status: KeyStatus, now: number): Promise<StoredKey> {
-    const { privateKey } = await generateRsa("rsa", { modulusLength: this.options.modulusLength });
-    const kid = randomBytes(12).toString("base64url");
-    const sealedPkcs8 = this.options.box.seal(privateKey.export({ format: "pem", type: "pkcs8" }).toString(), sealContext(kid));
-    return { kid, status, sealedPkcs8, createdAt: now, ...(status === "current" ? { activatedAt: now } : {}) };
-  }
-
-  private async readRing(): Promise<KeyRing | undefined> {
-    const ring = await this.records.get(RING);
-    return typeof ring === "object" && ring.keys.length > 0 ? ring : undefined;
+  private reportPromotion(before: KeyRing, after: KeyRing): void {
+    this.options.logger.info("rotated signing keys");
+    const was = new Map(before.keys.map((k) => [k.kid, k.status]));
+    for (const k of after.keys) if (was.get(k.kid) !== k.status) this.options.onRotated?.(k.kid, k.status);
   }
 
   private toEntry(k: StoredKey): KeyEntry {
     let privateKey = this.parsed.get(k.kid);
     if (!privateKey) {
-      privateKey = createPrivateKey(this.options.box.open(k.sealedPkcs8, sealContext(k.kid)));
+      privateKey = this.ringStore.open(k);
       this.parsed.set(k.kid, privateKey);
     }
     return { kid: k.kid, status: k.status, privateKey };

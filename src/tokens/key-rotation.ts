@@ -42,18 +42,20 @@ export function nextRotationStep(ring: KeyRing, now: number, policy: RotationPol
   const signedFor = now - (current.activatedAt ?? current.createdAt);
 
   if (next && signedFor >= policy.rotateEvery && now - next.createdAt >= policy.announceFor) {
-    return {
-      kind: "promote",
-      ring: {
-        keys: ring.keys.map((k) =>
-          k === current ? { ...k, status: "retired", retiredAt: now } : k === next ? { ...k, status: "current", activatedAt: now } : k,
-        ),
-      },
-    };
+    return { kind: "promote", ring: promoted(ring, next, now) };
   }
   if (!next && signedFor >= policy.rotateEvery - policy.announceFor) return { kind: "generate-next" };
 
   const kept = ring.keys.filter((k) => k.status !== "retired" || now - (k.retiredAt ?? now) < policy.retainFor);
   if (kept.length !== ring.keys.length) return { kind: "prune", ring: { keys: kept } };
   return { kind: "none" };
+}
+
+/** The ring with `next` signing from `now` and the key that signed until then retired (published still, until pruned). */
+export function promoted(ring: KeyRing, next: StoredKey, now: number): KeyRing {
+  return {
+    keys: ring.keys.map((k): StoredKey =>
+      k.kid === next.kid ? { ...k, status: "current", activatedAt: now } : k.status === "current" ? { ...k, status: "retired", retiredAt: now } : k,
+    ),
+  };
 }

@@ -83,6 +83,33 @@ describe("signing key manager", () => {
     expect(kids(manager)).toEqual([next]);
   });
 
+  it("reports each lifecycle step it applies to onRotated: generated, announced, promoted and retired", async () => {
+    const { store } = await embeddedStore();
+    let now = 0;
+    const steps: Array<[string, string]> = [];
+    const manager = await open(store, () => now, { onRotated: (kid, status) => steps.push([kid, status]) });
+    const first = manager.keys.signing.kid;
+    expect(steps).toEqual([[first, "current"]]);
+
+    now = 9 * DAY;
+    await manager.sync();
+    const next = kids(manager).find((k) => k !== first)!;
+    expect(steps.slice(1)).toEqual([[next, "next"]]);
+
+    now = 9 * DAY + 1000; // nothing due: nothing reported
+    await manager.sync();
+    expect(steps).toHaveLength(2);
+
+    now = 10 * DAY;
+    await manager.sync();
+    expect(steps.slice(2).sort()).toEqual([[first, "retired"], [next, "current"]].sort());
+
+    // A second node reading the ring it did not change reports nothing: each step is reported once, by the node that applied it.
+    const other: string[] = [];
+    await open(store, () => now, { onRotated: (kid) => other.push(kid) });
+    expect(other).toEqual([]);
+  });
+
   it("keeps publishing its keys as retired when the store loses the ring, until what they signed has expired", async () => {
     const { store } = await embeddedStore();
     let now = 5 * DAY;

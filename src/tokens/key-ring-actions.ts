@@ -1,0 +1,76 @@
+import type { KeyStatus } from "./key-set.ts";
+import { promoted, type KeyRing, type StoredKey } from "./key-rotation.ts";
+
+/** Makes a fresh sealed key (KeyRingStore.generate). */
+export type GenerateKey = (status: KeyStatus, now: number) => Promise<StoredKey>;
+
+export type RotateOutcome =
+  /** There was no next key: one is generated and published; it may sign once announced for `announceFor`. */
+  | { kind: "announced"; ring: KeyRing; next: StoredKey }
+  /** The next key has been published for less than `announceFor`: nothing changed. */
+  | { kind: "too-early"; next: StoredKey; publishedFor: number }
+  /** `current` signs from now, `retired` is still published, and a fresh `next` is published ahead of the following rotation. */
+  | { kind: "rotated"; ring: KeyRing; current: StoredKey; retired: StoredKey; next: StoredKey; forced: boolean };
+
+export type RetireOutcome =
+  | { kind: "unknown-kid" }
+  | { kind: "already-retired" }
+  /** The key signs and no next key could take over: retiring it would leave nothing to sign with. */
+  | { kind: "only-signing-key" }
+  /** `promoted`: the next key that took over the signing (when the retired key was the current one). */
+  | { kind: "retired"; ring: KeyRing; retired: StoredKey; promoted?: StoredKey; next?: StoredKey };
+
+/**
+ * The operator's rotation (`portcullis keys rotate`): the next key, published ahead of use, signs from
+ * now on, the current one retires, and a fresh next key is published so the following rotation again
+ * has a key that relying parties' JWKS caches already know. Without a next key, one is only announced:
+ * promoting a key nobody has fetched yet would make every relying party with a cached JWKS reject the
+ * new tokens until it refetches. `force` (`--now`) promotes at once anyway, generating the key if needed.
+ */
+export async function rotateRing(ring: KeyRing, options: { now: number; announceFor: number; force: boolean; generate: GenerateKey }): Promise<RotateOutcome> {
+  const { now, announceFor, force, generate } = options;
+  const current = signingKey(ring);
+  let next = ring.keys.find((k) => k.status === "next");
+  if (!next && !force) {
+    next = await generate("next", now);
+    return { kind: "announced", ring: { keys: [...ring.keys, next] }, next };
+  }
+  if (next && !force && now - next.createdAt < announceFor) return { kind: "too-early", next, publishedFor: now - next.createdAt };
+  if (!next) {
+    next = await generate("next", now);
+    ring = { keys: [...ring.keys, next] };
+  }
+  const fresh = await generate("next", now);
+  const rotated = promoted({ keys: [...ring.keys, fresh] }, next, now);
+  return { kind: "rotated", ring: rotated, current: byKid(rotated, next.kid), retired: byKid(rotated, current.kid), next: fresh, forced: force };
+}
+
+/**
+ * Retires one key early (`portcullis keys retire KID`), e.g. when it may be compromised: it signs
+ * nothing more, and stays published until what it signed has expired (the manager prunes it then).
+ * Retiring the current key hands the signing to the next key at once, and publishes a fresh next key;
+ * without a next key it is refused, since the deployment would have no key to sign with.
+ */
+export async function retireKey(ring: KeyRing, kid: string, options: { now: number; generate: GenerateKey }): Promise<RetireOutcome> {
+  const { now, generate } = options;
+  const key = ring.keys.find((k) => k.kid === kid);
+  if (!key) return { kind: "unknown-kid" };
+  if (key.status === "retired") return { kind: "already-retired" };
+  if (key.status === "next") {
+    const retired: StoredKey = { ...key, status: "retired", retiredAt: now };
+    return { kind: "retired", ring: { keys: ring.keys.map((k) => (k.kid === kid ? retired : k)) }, retired };
+  }
+  const next = ring.keys.find((k) => k.status === "next");
+  if (!next) return { kind: "only-signing-key" };
+  const fresh = await generate("next", now);
+  const after = promoted({ keys: [...ring.keys, fresh] }, next, now);
+  return { kind: "retired", ring: after, retired: byKid(after, kid), promoted: byKid(after, next.kid), next: fresh };
+}
+
+function signingKey(ring: KeyRing): StoredKey {
+  const current = ring.keys.find((k) => k.status === "current");
+  if (!current) throw new Error("the stored key ring has no current key");
+  return current;
+}
+
+const byKid = (ring: KeyRing, kid: string) => ring.keys.find((k) => k.kid === kid)!;
