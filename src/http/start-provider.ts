@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DestinationStream } from "pino";
 import type { Clock } from "../time/clock.ts";
+import type { Store } from "../stores/store.ts";
 import { loadConfig, type LoadedConfig } from "../config/load-config.ts";
 import { createLogger } from "../logging/create-logger.ts";
 import { createProvider, type Provider } from "../provider.ts";
@@ -31,6 +32,8 @@ export interface StartOptions {
   banner?: boolean;
   /** The provider's clock (tests move it); the system clock otherwise. */
   clock?: Clock;
+  /** A store to use instead of the one provider.yaml names (tests wrap one to count its operations); not closed by the provider. */
+  store?: Store;
 }
 
 export interface RunningProvider {
@@ -70,6 +73,7 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
     provider = await createProvider(withIssuer(loaded, issuer.issuer), {
       logger,
       ...(options.clock && { clock: options.clock }),
+      ...(options.store && { store: options.store }),
       // A development eID upstream (demo only) is another provider in this process, logging where this one does.
       launchProvider: (upstream) => startProvider({ ...upstream, ...(options.logDestination && { logDestination: options.logDestination }) }),
     });

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { parseDocument } from "yaml";
 import type { Clock } from "../../src/time/clock.ts";
+import type { Store } from "../../src/stores/store.ts";
 import { startProvider, type RunningProvider } from "../../src/http/start-provider.ts";
 import { freePort } from "./services.ts";
 
@@ -26,6 +27,8 @@ export interface TestProviderOptions {
   clock?: Clock;
   /** Edits to the copied config, as YAML paths → values, per file (e.g. { "provider.yaml": { "logging.level": "debug" } }). */
   edits?: Record<string, Record<string, unknown>>;
+  /** A store object to use instead of opening `storeUrl` (which the config still names); the caller closes it. */
+  store?: Store;
 }
 
 /** Copies a config directory to a temp dir and applies dotted-path edits to its YAML files. */
@@ -74,7 +77,7 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
       done();
     },
   });
-  const running = await startProvider({ configDir, logDestination: destination, ...(options.clock && { clock: options.clock }) });
+  const running = await startProvider({ configDir, logDestination: destination, ...(options.clock && { clock: options.clock }), ...(options.store && { store: options.store }) });
   return {
     ...running,
     issuer,
