@@ -43,7 +43,7 @@ describe.skipIf(!redis)("store operations per flow (Redis)", { timeout: 120_000 
     await store?.close();
     const rows = Object.entries(measured).map(([flow, c]) => {
       const total = OPERATIONS.reduce((sum, op) => sum + c.operations[op], 0);
-      return `${flow.padEnd(30)} ${OPERATIONS.map((op) => `${op} ${c.operations[op]}`).join(", ")}; total ${total}; ${c.bytesWritten} bytes written\n    ${JSON.stringify(c.byKind)}`;
+      return `${flow.padEnd(30)} ${OPERATIONS.map((op) => `${op} ${c.operations[op]}`).join(", ")}; total ${total}; ${c.bytesWritten} bytes written\n    operations: ${JSON.stringify(c.byKind)}\n    bytes: ${JSON.stringify(c.bytesByKind)}`;
     });
     console.log(`store operations per flow (Redis):\n${rows.join("\n")}`);
   });

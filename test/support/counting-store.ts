@@ -10,9 +10,11 @@ export interface StoreCounts {
   byKind: Record<string, number>;
   /** What writes sent: key plus JSON of the value, for set and add (increment and delete send a key only, counted too). */
   bytesWritten: number;
+  /** Bytes written per namespace, e.g. `sessions`. */
+  bytesByKind: Record<string, number>;
 }
 
-const empty = (): StoreCounts => ({ operations: Object.fromEntries(OPERATIONS.map((o) => [o, 0])) as Record<Operation, number>, byKind: {}, bytesWritten: 0 });
+const empty = (): StoreCounts => ({ operations: Object.fromEntries(OPERATIONS.map((o) => [o, 0])) as Record<Operation, number>, byKind: {}, bytesWritten: 0, bytesByKind: {} });
 
 /**
  * A Store decorator that counts every record operation the provider makes and the bytes it writes:
@@ -40,6 +42,7 @@ export class CountingStore implements Store {
       this.counts.operations[op]++;
       this.counts.byKind[`${kind}.${op}`] = (this.counts.byKind[`${kind}.${op}`] ?? 0) + 1;
       this.counts.bytesWritten += bytes;
+      if (bytes > 0) this.counts.bytesByKind[kind] = (this.counts.bytesByKind[kind] ?? 0) + bytes;
     };
     const size = (key: string, value?: unknown) => Buffer.byteLength(key) + (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
     return {
