@@ -38,10 +38,11 @@ describe("docs/deploy/Dockerfile", () => {
     for (const folder of ["bin", "src", "flows", "views", "schemas"]) expect(sources).toContain(folder);
   });
 
-  it("builds on the Node.js major the provider runs on here, and runs as a non-root user", () => {
+  it("builds on the project's primary Node.js line (the first .ci/run tests), and runs as a non-root user", () => {
+    const primary = /for major in (\d+)/.exec(readFileSync(resolve(ROOT, ".ci/run"), "utf8"))![1];
     const bases = instruction("FROM").map((f) => /^node:(\d+)/.exec(f)?.[1]);
     expect(bases.length).toBeGreaterThan(0);
-    for (const major of bases) expect(major).toBe(process.versions.node.split(".")[0]);
+    for (const major of bases) expect(major).toBe(primary);
     expect(instruction("USER")).toEqual(["node"]);
   });
 
@@ -95,8 +96,10 @@ describe("docs/deploy/portcullis.service", () => {
 
   const analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].find((path) => existsSync(path));
   it.skipIf(!analyze)("is a valid unit for systemd-analyze verify", async () => {
-    const { stderr } = await run(analyze!, ["verify", resolve(DEPLOY, "portcullis.service")]);
-    expect(stderr).toBe("");
+    const { stderr } = await run(analyze!, ["verify", resolve(DEPLOY, "portcullis.service")]).catch((error: { stderr: string }) => ({ stderr: error.stderr }));
+    // The unit names the target's /usr/bin/node; a machine without one (CI installs Node elsewhere) says only that.
+    const issues = stderr.split("\n").filter((line) => line !== "" && !line.includes("Command /usr/bin/node is not executable"));
+    expect(issues).toEqual([]);
   });
 });
 
