@@ -137,6 +137,20 @@ describe.skipIf(!redis)("portcullis keys on Redis, with two nodes", { timeout: 1
     offset = 0;
   });
 
+  it("waits for the ring's store lock, as the nodes do, and gives up in one line while another process holds it", async () => {
+    const records = a.provider.store.namespace<number>("keys");
+    expect(await records.add("signing-keys.lock", 1, 60_000)).toBe(true); // as a node applying a scheduled step
+    try {
+      const before = JSON.stringify(await a.provider.store.namespace("keys").get("signing-keys"));
+      const blocked = await keys("rotate", "--now");
+      expect(blocked.code).toBe(1);
+      expect(blocked.stderr).toBe("portcullis keys: another process is writing the signing keys (a node's scheduled rotation, or another operator): try again\n");
+      expect(JSON.stringify(await a.provider.store.namespace("keys").get("signing-keys"))).toBe(before);
+    } finally {
+      await records.delete("signing-keys.lock");
+    }
+  });
+
   it("retires the current key when a next one can take over, and names an unknown kid", async () => {
     const current = a.provider.keys.keys.signing.kid;
     const retired = await keys("retire", current);
