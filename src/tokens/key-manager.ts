@@ -101,7 +101,8 @@ export class KeyManager {
   private lostKeys(ring: KeyRing | undefined): StoredKey[] {
     if (this.ring === undefined) return [];
     const now = this.options.clock();
-    const kept = new Set(ring?.keys.map((k) => k.kid));
+    // An operator's unpublished key is gone on purpose, not lost.
+    const kept = new Set([...(ring?.keys ?? []), ...(ring?.unpublished ?? [])].map((k) => k.kid));
     return this.ring.keys.filter(
       (k) => !kept.has(k.kid) && k.activatedAt !== undefined && (k.status !== "retired" || now - (k.retiredAt ?? now) < this.options.policy.retainFor),
     );
@@ -117,7 +118,7 @@ export class KeyManager {
         "the signing key ring is missing from the store (flushed, or a new empty server): keeping this process's keys published as retired until the tokens they signed expire",
       );
     }
-    return { keys: [...(stored?.keys ?? []), ...lost.map((k): StoredKey => (k.status === "retired" ? k : { ...k, status: "retired", retiredAt: now }))] };
+    return { ...stored, keys: [...(stored?.keys ?? []), ...lost.map((k): StoredKey => (k.status === "retired" ? k : { ...k, status: "retired", retiredAt: now }))] };
   }
 
   private stepDue(ring: KeyRing): boolean {
@@ -135,7 +136,7 @@ export class KeyManager {
         const status = ring.keys.some((k) => k.status === "current") ? "next" : "current";
         const key = await this.ringStore.generate(status, now);
         this.options.logger.info({ kid: key.kid, status }, "generated signing key");
-        ring = { keys: [...ring.keys, key] };
+        ring = { ...ring, keys: [...ring.keys, key] };
         this.options.onRotated?.(key.kid, status);
       } else {
         if (step.kind === "promote") this.reportPromotion(ring, step.ring);

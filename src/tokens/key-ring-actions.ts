@@ -33,15 +33,15 @@ export async function rotateRing(ring: KeyRing, options: { now: number; announce
   let next = ring.keys.find((k) => k.status === "next");
   if (!next && !force) {
     next = await generate("next", now);
-    return { kind: "announced", ring: { keys: [...ring.keys, next] }, next };
+    return { kind: "announced", ring: { ...ring, keys: [...ring.keys, next] }, next };
   }
   if (next && !force && now - next.createdAt < announceFor) return { kind: "too-early", next, publishedFor: now - next.createdAt };
   if (!next) {
     next = await generate("next", now);
-    ring = { keys: [...ring.keys, next] };
+    ring = { ...ring, keys: [...ring.keys, next] };
   }
   const fresh = await generate("next", now);
-  const rotated = promoted({ keys: [...ring.keys, fresh] }, next, now);
+  const rotated = promoted({ ...ring, keys: [...ring.keys, fresh] }, next, now);
   return { kind: "rotated", ring: rotated, current: byKid(rotated, next.kid), retired: byKid(rotated, current.kid), next: fresh, forced: force };
 }
 
@@ -58,13 +58,27 @@ export async function retireKey(ring: KeyRing, kid: string, options: { now: numb
   if (key.status === "retired") return { kind: "already-retired" };
   if (key.status === "next") {
     const retired: StoredKey = { ...key, status: "retired", retiredAt: now };
-    return { kind: "retired", ring: { keys: ring.keys.map((k) => (k.kid === kid ? retired : k)) }, retired };
+    return { kind: "retired", ring: { ...ring, keys: ring.keys.map((k) => (k.kid === kid ? retired : k)) }, retired };
   }
   const next = ring.keys.find((k) => k.status === "next");
   if (!next) return { kind: "only-signing-key" };
   const fresh = await generate("next", now);
-  const after = promoted({ keys: [...ring.keys, fresh] }, next, now);
+  const after = promoted({ ...ring, keys: [...ring.keys, fresh] }, next, now);
   return { kind: "retired", ring: after, retired: byKid(after, kid), promoted: byKid(after, next.kid), next: fresh };
+}
+
+/**
+ * Takes a key out of the JWKS at once (`portcullis keys retire KID --unpublish`), for a key that may be
+ * compromised: what it signed (or a thief signs with it) stops verifying at the nodes' next sync. As
+ * retire, a signing key hands over to the next key first; a retired key can be unpublished too. The kid
+ * is remembered as unpublished, so a node that still holds the key does not write it back as lost.
+ */
+export async function unpublishKey(ring: KeyRing, kid: string, options: { now: number; generate: GenerateKey }): Promise<RetireOutcome> {
+  const key = ring.keys.find((k) => k.kid === kid);
+  const outcome = key?.status === "retired" ? ({ kind: "retired", ring, retired: key } as const) : await retireKey(ring, kid, options);
+  if (outcome.kind !== "retired") return outcome;
+  const unpublished = [...(outcome.ring.unpublished ?? []), { kid, unpublishedAt: options.now }];
+  return { ...outcome, ring: { ...outcome.ring, keys: outcome.ring.keys.filter((k) => k.kid !== kid), unpublished } };
 }
 
 function signingKey(ring: KeyRing): StoredKey {

@@ -13,6 +13,16 @@ export interface StoredKey {
 
 export interface KeyRing {
   keys: StoredKey[];
+  /**
+   * Keys an operator took out of the JWKS (`keys retire --unpublish`, a suspected compromise), until
+   * nothing they signed can be valid: a node that still holds one must not write it back as lost.
+   */
+  unpublished?: UnpublishedKey[];
+}
+
+export interface UnpublishedKey {
+  kid: string;
+  unpublishedAt: number;
 }
 
 export interface RotationPolicy {
@@ -47,13 +57,17 @@ export function nextRotationStep(ring: KeyRing, now: number, policy: RotationPol
   if (!next && signedFor >= policy.rotateEvery - policy.announceFor) return { kind: "generate-next" };
 
   const kept = ring.keys.filter((k) => k.status !== "retired" || now - (k.retiredAt ?? now) < policy.retainFor);
-  if (kept.length !== ring.keys.length) return { kind: "prune", ring: { keys: kept } };
+  const unpublished = ring.unpublished?.filter((u) => now - u.unpublishedAt < policy.retainFor);
+  if (kept.length !== ring.keys.length || unpublished?.length !== ring.unpublished?.length) {
+    return { kind: "prune", ring: { keys: kept, ...(unpublished?.length ? { unpublished } : {}) } };
+  }
   return { kind: "none" };
 }
 
 /** The ring with `next` signing from `now` and the key that signed until then retired (published still, until pruned). */
 export function promoted(ring: KeyRing, next: StoredKey, now: number): KeyRing {
   return {
+    ...ring,
     keys: ring.keys.map((k): StoredKey =>
       k.kid === next.kid ? { ...k, status: "current", activatedAt: now } : k.status === "current" ? { ...k, status: "retired", retiredAt: now } : k,
     ),

@@ -161,6 +161,19 @@ describe.skipIf(!redis)("portcullis keys on Redis, with two nodes", { timeout: 1
     await a.provider.keys.sync();
     expect(a.provider.keys.keys.signing.kid).toBe(promoted);
 
+    // Suspected compromise: the key leaves the JWKS, and what it signed stops verifying at the nodes.
+    const token = await serviceToken(a);
+    expect(kidOf(token)).toBe(promoted);
+    const unpublished = await keys("retire", promoted!, "--unpublish");
+    expect(unpublished.stderr).toBe("");
+    expect(unpublished.code).toBe(0);
+    expect(unpublished.stdout).toContain(`Unpublished ${promoted}: it signs nothing more and leaves the JWKS`);
+    await Promise.all([a.provider.keys.sync(), b.provider.keys.sync()]);
+    await a.provider.keys.sync(); // again: node a signed with it, and must not write it back as lost
+    for (const node of [a, b]) expect(await publishedKids(node)).not.toContain(promoted);
+    await expect(verify(a, token)).rejects.toThrow(/no applicable key found/i);
+    expect(kidOf(await serviceToken(a))).not.toBe(promoted);
+
     expect(await keys("retire", "no-such-kid")).toMatchObject({ code: 1, stderr: 'portcullis keys: no key "no-such-kid" in the key ring (keys list shows them)\n' });
     expect(await keys("retire", current)).toMatchObject({ code: 1, stderr: `portcullis keys: ${current} is already retired\n` });
   });

@@ -152,6 +152,32 @@ describe("signing key manager", () => {
     expect(kids(restarted).sort()).toEqual(kids(survivor).sort());
   });
 
+  it("does not write back a key an operator unpublished, and forgets the kid once its tokens have expired", async () => {
+    const { store } = await embeddedStore();
+    let now = 0;
+    const manager = await open(store, () => now);
+    const first = manager.keys.signing.kid;
+    now = 9 * DAY;
+    await manager.sync(); // a next key is announced
+    const records = store.namespace<KeyRing>("keys");
+    const ring = (await records.get("signing-keys"))!;
+    const next = ring.keys.find((k) => k.status === "next")!;
+    // What `portcullis keys retire FIRST --unpublish` writes: the next key signs, the first is gone and remembered.
+    await records.set("signing-keys", {
+      keys: [{ ...next, status: "current", activatedAt: now }],
+      unpublished: [{ kid: first, unpublishedAt: now }],
+    });
+
+    now += 1000;
+    await manager.sync(); // this node signed with the first key: without the record it would write it back as lost
+    expect(kids(manager)).toEqual([next.kid]);
+    expect((await records.get("signing-keys"))!.keys.map((k) => k.kid)).toEqual([next.kid]);
+
+    now += policy.retainFor;
+    await manager.sync();
+    expect((await records.get("signing-keys"))!.unpublished).toBeUndefined();
+  });
+
   it("does not bring back a key that rotation retired and pruned", async () => {
     const { store } = await embeddedStore();
     let now = 0;

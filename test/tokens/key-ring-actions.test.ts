@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { retireKey, rotateRing, type GenerateKey } from "../../src/tokens/key-ring-actions.ts";
+import { retireKey, rotateRing, unpublishKey, type GenerateKey } from "../../src/tokens/key-ring-actions.ts";
 import type { KeyRing, StoredKey } from "../../src/tokens/key-rotation.ts";
 
 const DAY = 86_400_000;
@@ -63,5 +63,19 @@ describe("operator key ring actions", () => {
     if (next.kind !== "retired") return;
     expect(statuses(next.ring)).toEqual({ a: "current", b: "retired" });
     expect(next.promoted).toBeUndefined();
+  });
+
+  it("unpublish removes the key from the ring and remembers its kid; a signing key hands over first", async () => {
+    const current = await unpublishKey(withNext(5 * DAY), "a", { now: 6 * DAY, generate });
+    expect(current.kind).toBe("retired");
+    if (current.kind !== "retired") return;
+    expect(current.ring.keys.map((k) => k.kid)).not.toContain("a");
+    expect(current.ring.unpublished).toEqual([{ kid: "a", unpublishedAt: 6 * DAY }]);
+    expect(statuses(current.ring)).toEqual({ b: "current", [current.next!.kid]: "next" });
+
+    const ring: KeyRing = { keys: [...onlyCurrent.keys, key("old", "retired", 0, { retiredAt: 0 })] };
+    const retired = await unpublishKey(ring, "old", { now: DAY, generate });
+    expect(retired).toMatchObject({ kind: "retired", ring: { keys: onlyCurrent.keys, unpublished: [{ kid: "old", unpublishedAt: DAY }] } });
+    expect(await unpublishKey(onlyCurrent, "a", { now: DAY, generate })).toEqual({ kind: "only-signing-key" });
   });
 });

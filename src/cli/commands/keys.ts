@@ -1,7 +1,7 @@
 import type { AuditEvent } from "../../audit/audit-event.ts";
 import type { KeyRing } from "../../tokens/key-rotation.ts";
 import { KEY_SYNC_EVERY_MS } from "../../tokens/key-manager.ts";
-import { retireKey, rotateRing, type RetireOutcome, type RotateOutcome } from "../../tokens/key-ring-actions.ts";
+import { retireKey, rotateRing, unpublishKey, type RetireOutcome, type RotateOutcome } from "../../tokens/key-ring-actions.ts";
 import { CliError } from "../support/cli-error.ts";
 import type { Command } from "../support/command.ts";
 import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
@@ -9,7 +9,7 @@ import { openKeyRing, type OpenedKeyRing } from "../keys/open-key-ring.ts";
 import { formatKeyRing, formatSpan, formatStaticKeys, formatTime } from "../keys/format-keys.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
 
-const USAGE = "keys list | keys rotate [--now] | keys retire KID";
+const USAGE = "keys list | keys rotate [--now] | keys retire KID [--unpublish]";
 /** How long to wait for a node's scheduled rotation holding the ring's lock. */
 const LOCK_WAIT_MS = 10_000;
 const SYNC_NOTE = `Running nodes pick the change up at their next sync of the key ring (within ${KEY_SYNC_EVERY_MS / 1000} s).`;
@@ -30,6 +30,7 @@ export const keysCommand: Command = {
   options: {
     ...CONFIG_OPTION,
     now: { type: "boolean", description: "rotate: sign with a new key at once, even one not yet published for keys.announce_for" },
+    unpublish: { type: "boolean", description: "retire: also take the key out of the JWKS at once (suspected compromise): what it signed stops verifying" },
   },
   async run({ values, positionals, stdout, stderr, env }) {
     const [action, kid] = positionals;
@@ -37,6 +38,7 @@ export const keysCommand: Command = {
       throw new CliError(`expected ${USAGE}`, { showUsage: true });
     }
     if (values.now && action !== "rotate") throw new CliError("--now goes with keys rotate", { showUsage: true });
+    if (values.unpublish && action !== "retire") throw new CliError("--unpublish goes with keys retire", { showUsage: true });
     const { configDir } = resolveCliSettings(values, env);
     const opened = await openKeyRing(configDir, env, stderr);
     if (!opened) return 1;
@@ -49,8 +51,12 @@ export const keysCommand: Command = {
         stdout.write(`Every key listed is in the JWKS; a retired one until what it signed has expired. ${SYNC_NOTE}\n`);
         return 0;
       }
-      if (action === "rotate") return report(await change(opened, (ring, now) => rotateRing(ring, { now, announceFor: opened.policy.announceFor, force: values.now === true, generate: opened.ring.generate.bind(opened.ring) })), opened, stdout);
-      return retired(await change(opened, (ring, now) => retireKey(ring, kid!, { now, generate: opened.ring.generate.bind(opened.ring) })), kid!, opened, stdout);
+      const generate = opened.ring.generate.bind(opened.ring);
+      if (action === "rotate") {
+        return report(await change(opened, (ring, now) => rotateRing(ring, { now, announceFor: opened.policy.announceFor, force: values.now === true, generate })), opened, stdout);
+      }
+      const unpublish = values.unpublish === true;
+      return retired(await change(opened, (ring, now) => (unpublish ? unpublishKey : retireKey)(ring, kid!, { now, generate })), kid!, unpublish, opened, stdout);
     } finally {
       await opened.store.close();
     }
@@ -96,13 +102,18 @@ function report(outcome: RotateOutcome, opened: OpenedKeyRing, stdout: NodeJS.Wr
   return 0;
 }
 
-function retired(outcome: RetireOutcome, kid: string, opened: OpenedKeyRing, stdout: NodeJS.WritableStream): number {
+function retired(outcome: RetireOutcome, kid: string, unpublished: boolean, opened: OpenedKeyRing, stdout: NodeJS.WritableStream): number {
   if (outcome.kind === "unknown-kid") throw new CliError(`no key "${kid}" in the key ring (keys list shows them)`);
   if (outcome.kind === "already-retired") throw new CliError(`${kid} is already retired`);
   if (outcome.kind === "only-signing-key") {
     throw new CliError(`${kid} is the only key that can sign (there is no next key to take over): run keys rotate first (--now to replace it at once), then retire it if it is still current`);
   }
-  stdout.write(`Retired ${kid}: it signs nothing more and stays published until ${formatTime(outcome.retired.retiredAt! + opened.policy.retainFor)}, so the tokens it signed verify until they expire.\n`);
+  if (unpublished) {
+    stdout.write(`Unpublished ${kid}: it signs nothing more and leaves the JWKS, so nothing it signed verifies any more (clients refresh or users sign in again).\n`);
+    stdout.write("Relying parties that cached the JWKS accept it until they fetch it again.\n");
+  } else {
+    stdout.write(`Retired ${kid}: it signs nothing more and stays published until ${formatTime(outcome.retired.retiredAt! + opened.policy.retainFor)}, so the tokens it signed verify until they expire.\n`);
+  }
   if (outcome.promoted) stdout.write(`${outcome.promoted.kid} signs from now on; ${outcome.next!.kid} is published as the next key.\n`);
   stdout.write(`${SYNC_NOTE}\n`);
   for (const k of [outcome.retired, outcome.promoted, outcome.next]) if (k) audit(stdout, { type: "key.rotated", kid: k.kid, status: k.status, by: "operator" });
