@@ -29,8 +29,6 @@ export interface KeyManagerOptions {
   staticKeys?: readonly StaticKey[];
   /** Told of each lifecycle step this process applies on schedule (a key generated, promoted or retired): the audit trail hears it. */
   onRotated?: (kid: string, status: KeyStatus) => void;
-  /** How often the ring is re-read; KEY_SYNC_EVERY_MS unless a test needs otherwise. */
-  syncEveryMs?: number;
 }
 
 /**
@@ -59,7 +57,7 @@ export class KeyManager {
       return manager;
     }
     await manager.sync();
-    manager.timer = setInterval(() => manager.sync().catch((err) => options.logger.error({ err }, "key ring sync failed")), options.syncEveryMs ?? KEY_SYNC_EVERY_MS);
+    manager.timer = setInterval(() => manager.sync().catch((err) => options.logger.error({ err }, "key ring sync failed")), KEY_SYNC_EVERY_MS);
     manager.timer.unref();
     return manager;
   }
