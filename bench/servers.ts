@@ -36,13 +36,18 @@ export async function startServers(
     }
     if (withPeer) {
       progress(`starting the ${PEER_LABEL}`);
-      servers.peer = await startServerWorker(serverCpu, PEER_SERVER, PEER_LABEL);
+      servers.peer = await startPeer(serverCpu);
     }
   } catch (error) {
     await stopServers(servers);
     throw error;
   }
   return servers;
+}
+
+/** node-oidc-provider configured like the demo (bench/peer/), pinned to `cpu`. */
+export function startPeer(cpu: number): Promise<RunningServer> {
+  return startServerWorker(cpu, PEER_SERVER, PEER_LABEL);
 }
 
 export async function stopServers(servers: BenchServers): Promise<void> {
