@@ -36,8 +36,9 @@ export async function preflight(servers: BenchServers, scenarios: readonly Scena
     });
     if (servers.peer) {
       const peerAnswer = await peerPreflight(servers.peer.baseUrl, scenario, result.peerRequests);
-      const differences = tokenDifferences(providerAnswer, peerAnswer);
-      // Not a fault: what the peer's tokens carry besides or instead of the provider's, for the reader.
+      // Not a fault: what the peer's tokens carry besides or instead of the provider's, for the reader
+      // (other answers, discovery's metadata, differ by design).
+      const differences = "access_token" in providerAnswer ? tokenDifferences(providerAnswer, peerAnswer) : [];
       if (differences.length > 0) result.notes.push(`${PEER_LABEL}, ${scenario.label}: its tokens differ from the provider's (${differences.join("; ")})`);
     }
     if (!ceiling) continue;
