@@ -143,7 +143,29 @@ function sharesSection(results: BenchResults): string[] {
     const difference = m.peer ? SCENARIOS[m.scenario].peerDifference : undefined;
     if (difference) lines.push(`  peer, ${m.label}: ${difference}`);
   }
+  lines.push(...unequalShares(results));
   return lines;
+}
+
+/** Above this quotient of two servers' median `server CPU`, on a core others took, the rate quotient measures the scheduler. */
+const UNEQUAL_CORE_SHARE = 1.3;
+
+/**
+ * When other processes took the server core, a server with more runnable threads (node-oidc-provider signs
+ * on libuv's thread pool) gets more of it: say so where the two servers of a comparison got very
+ * different shares, since then only the quotient by CPU compares their code.
+ */
+function unequalShares(results: BenchResults): string[] {
+  return results.targets.flatMap((t) => {
+    if (t.against === "floor") return [];
+    const m = results.measurements.find((x) => x.scenario === t.scenario)!;
+    const other = t.against === "ceiling" ? m.ceiling! : m.peer!;
+    const cpu = (s: ServerMeasurement) => (s.rounds.length > 0 ? median(s.rounds.map((r) => r.result.serverCpu)) : 0);
+    const taken = Math.max(...[m, other].flatMap((s) => s.rounds.map((r) => r.result.coreTaken)));
+    const [mine, theirs] = [cpu(m), cpu(other)];
+    if (taken <= NOISY_WAIT || mine === 0 || theirs === 0 || Math.max(mine / theirs, theirs / mine) < UNEQUAL_CORE_SHARE) return [];
+    return [`  note: ${t.label}: Portcullis got ${pct(mine)} of the server core, ${other.label} ${pct(theirs)}, with up to ${pct(taken)} taken by other processes: the rate quotient mostly shows how the scheduler shared the core; the quotient by CPU compares the work`];
+  });
 }
 
 function rateOf(s: ServerMeasurement): string {
