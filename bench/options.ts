@@ -30,6 +30,8 @@ export interface BenchOptions {
   serverCpu: number;
   /** The core the load generators are pinned to. */
   loadCpu: number;
+  /** Also measure node-oidc-provider (bench/peer/), configured like the demo, in the same rounds. */
+  peer: boolean;
 }
 
 /**
@@ -61,6 +63,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --check                 exit 1 when a target fails or a measurement is invalid (env BENCH_CHECK=1)
   --server-cpu N          core for the server side (env BENCH_SERVER_CPU, default 0)
   --load-cpu N            core for the load generators (env BENCH_LOAD_CPU, default 1)
+  --peer                  also measure node-oidc-provider configured like the demo, in the same rounds (env BENCH_PEER=1)
   -h, --help              this text
 `;
 
@@ -105,6 +108,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
       check: { type: "boolean" },
       "server-cpu": { type: "string" },
       "load-cpu": { type: "string" },
+      peer: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -123,6 +127,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     check: values.check ?? env.BENCH_CHECK === "1",
     serverCpu: integer("--server-cpu", values["server-cpu"] ?? env.BENCH_SERVER_CPU, 0, 0),
     loadCpu: integer("--load-cpu", values["load-cpu"] ?? env.BENCH_LOAD_CPU, 1, 0),
+    peer: values.peer ?? env.BENCH_PEER === "1",
   };
   if (options.loginUsers > MAX_LOGIN_USERS) {
     throw new UsageError(`--login-users must be at most ${MAX_LOGIN_USERS}: more logins in flight per demo account than its password attempt limit would be refused`);

@@ -5,13 +5,15 @@ import { firstRefreshToken, refreshGrant } from "./refresh-flow.ts";
 import type { FlowKind, LoadRequest, SessionSource } from "./load-protocol.ts";
 import { logTail } from "./provider-process.ts";
 import type { Scenario, ScenarioName } from "./scenarios.ts";
-import type { BenchServers } from "./servers.ts";
+import { PEER_LABEL, type BenchServers } from "./servers.ts";
 import { tokenDifferences } from "./token-claims.ts";
 
 export interface Preflight {
   /** The request each request scenario repeats (userinfo's carries a token). */
   requests: Map<ScenarioName, LoadRequest>;
-  /** Ceilings whose token responses differ from the provider's, for the report. */
+  /** The same for the peer (with --peer): its own userinfo token. */
+  peerRequests: Map<ScenarioName, LoadRequest>;
+  /** Ceilings (and the peer) whose token responses differ from the provider's, for the report. */
   notes: string[];
 }
 
@@ -23,7 +25,7 @@ export interface Preflight {
  */
 export async function preflight(servers: BenchServers, scenarios: readonly Scenario[]): Promise<Preflight> {
   const { provider } = servers;
-  const result: Preflight = { requests: new Map(), notes: [] };
+  const result: Preflight = { requests: new Map(), peerRequests: new Map(), notes: [] };
   for (const scenario of scenarios) {
     const ceiling = servers.ceilings.get(scenario.name);
     const providerAnswer = await failingAs(`${scenario.label} preflight failed`, `\nprovider log:\n${logTail(provider.logFile)}`, async () => {
@@ -32,6 +34,14 @@ export async function preflight(servers: BenchServers, scenarios: readonly Scena
       result.requests.set(scenario.name, request);
       return checkOnce(provider.baseUrl, scenario, request);
     });
+    if (servers.peer) {
+      const peerAnswer = await peerPreflight(servers.peer.baseUrl, scenario, result.peerRequests);
+      // Not a fault: what the peer's tokens carry besides or instead of the provider's, for the reader
+      // (other answers, discovery's metadata, differ by design).
+      // A login's nonce is random per flow (logInAndRedeem), so two logins' nonces always differ.
+      const differences = "access_token" in providerAnswer ? tokenDifferences(providerAnswer, peerAnswer).filter((d) => !d.startsWith("id_token nonce:")) : [];
+      if (differences.length > 0) result.notes.push(`${PEER_LABEL}, ${scenario.label}: its tokens differ from the provider's (${differences.join("; ")})`);
+    }
     if (!ceiling) continue;
     const label = scenario.ceiling!.label;
     const ceilingAnswer = await failingAs(`${label} preflight failed`, "", () =>
@@ -41,6 +51,16 @@ export async function preflight(servers: BenchServers, scenarios: readonly Scena
     if (differences.length > 0) result.notes.push(`${label}: its tokens are not the provider's (${differences.join("; ")}); the ceiling needs updating`);
   }
   return result;
+}
+
+/** The peer's preflight: its own request (userinfo: a token from its own login), or one flow through its login page. */
+function peerPreflight(baseUrl: string, scenario: Scenario, requests: Map<ScenarioName, LoadRequest>): Promise<Record<string, unknown>> {
+  return failingAs(`${PEER_LABEL}, ${scenario.label} preflight failed`, "", async () => {
+    if (scenario.kind === "flow") return oneFlow(baseUrl, scenario.flow, "login-page");
+    const request = await scenario.prepare(baseUrl);
+    requests.set(scenario.name, request);
+    return checkOnce(baseUrl, scenario, request);
+  });
 }
 
 async function failingAs<T>(what: string, context: string, attempt: () => Promise<T>): Promise<T> {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { LATER_ROUND_WARMUP_SECONDS } from "./options.ts";
 import type { BenchResults, FloorSeries, ScenarioMeasurement, ServerMeasurement, Spread } from "./results.ts";
-import { median, providerShareOfCeiling } from "./round-ratios.ts";
+import { median, providerShareOf, providerShareOfCeiling } from "./round-ratios.ts";
 import { SCENARIOS, type FloorName } from "./scenarios.ts";
 import { formatTimeline } from "./timeline.ts";
 
@@ -39,7 +39,7 @@ export function formatReport(results: BenchResults): string {
     "",
   ];
 
-  const rows = (m: ScenarioMeasurement) => [measurementRow(m, m), ...(m.ceiling ? [measurementRow(m.ceiling, m)] : [])];
+  const rows = (m: ScenarioMeasurement) => serversOf(m).map((s) => measurementRow(s, m));
   const requests = results.measurements.filter((m) => !isFlow(m));
   const flows = results.measurements.filter(isFlow);
   const head = (unit: string, who: string) => ["", who, `${unit}/s`, "p50 ms", "p99 ms", "failed", "server CPU", "core taken", "load CPU", `CPU µs/${unit}`, "ratio", "range", "ratio/CPU"];
@@ -47,7 +47,7 @@ export function formatReport(results: BenchResults): string {
   out.push(...table([head("req", "conns"), ...floorRows, ...requests.flatMap(rows)]), "");
   if (flows.length > 0) {
     out.push(...table([head("flow", "users"), ...flows.flatMap(rows)]));
-    for (const m of flows.flatMap((f) => [f, ...(f.ceiling ? [f.ceiling] : [])])) {
+    for (const m of flows.flatMap(serversOf)) {
       const steps = Object.keys(m.rounds[0]?.result.steps ?? {});
       if (m.problems.length > 0 || steps.length === 0) continue;
       const perStep = (step: string, q: "p50" | "p99") => fmt(median(m.rounds.map((r) => r.result.steps?.[step]?.[q] ?? 0)), 2);
@@ -78,9 +78,9 @@ function isFlow(m: ScenarioMeasurement): boolean {
 /** Each round's ratio, and each floor's samples in the order taken: drift shows here. */
 function roundsSection(results: BenchResults): string[] {
   const lines = ["Rounds (ratio of each round, in order):"];
-  const width = Math.max(...results.measurements.flatMap((m) => [m.label.length, m.ceiling?.label.length ?? 0]));
+  const width = Math.max(...results.measurements.flatMap((m) => serversOf(m).map((s) => s.label.length)));
   for (const m of results.measurements) {
-    for (const s of [m, ...(m.ceiling ? [m.ceiling] : [])]) {
+    for (const s of serversOf(m)) {
       lines.push(`  ${s.label.padEnd(width)}  ${s.rounds.map((r) => (r.ratio === null ? "INVALID" : fmt(r.ratio, 2))).join("  ")}`);
     }
   }
@@ -98,7 +98,7 @@ function roundsSection(results: BenchResults): string[] {
 function targetsSection(results: BenchResults): string[] {
   const rows: string[][] = [["target", "floor", "ceiling", "Portcullis", "Portcullis/ceiling", "result"]];
   const footnotes: string[] = [];
-  for (const t of results.targets) {
+  for (const t of results.targets.filter((x) => x.against === "floor")) {
     const m = results.measurements.find((x) => x.scenario === t.scenario)!;
     const floor = results.floors[m.floor]?.perSecond;
     const perUnit = floor ? `${fmt(floor.median / m.floorOps, floor.median / m.floorOps < 100 ? 1 : 0)} ${m.floorOps > 1 ? `${isFlow(m) ? "flows" : "units"}/s (÷${m.floorOps})` : FLOOR[m.floor].unit}` : "-";
@@ -112,20 +112,77 @@ function targetsSection(results: BenchResults): string[] {
     lines.push(
       "  Ratios: median (lowest–highest) of the rounds. A ceiling is a minimal node:http server doing the scenario's protocol work and nothing else",
       "  (bench/workers/ceiling-*.ts): what a near-perfect Node implementation reaches on this machine. Portcullis/ceiling: median of the rounds'",
-      "  Portcullis ÷ ceiling (the floor cancels out within a round). Ceilings are context, not targets.",
+      "  Portcullis ÷ ceiling (the floor cancels out within a round). The ceilings' own ratios are context; Portcullis ÷ ceiling has targets below.",
     );
   }
   for (const m of results.measurements) {
     const why = SCENARIOS[m.scenario].noTarget;
     if (why) lines.push(`target  ${m.label}: none — ${why}`);
   }
+  lines.push(...sharesSection(results));
   return lines;
+}
+
+/** The targets on Portcullis ÷ ceiling and Portcullis ÷ peer: both servers' rates and the per-round quotient. */
+function sharesSection(results: BenchResults): string[] {
+  const shares = results.targets.filter((t) => t.against !== "floor");
+  if (shares.length === 0) return [];
+  const rows: string[][] = [["target", "Portcullis", "other", "Portcullis ÷ other", "range", "by CPU", "result"]];
+  for (const t of shares) {
+    const m = results.measurements.find((x) => x.scenario === t.scenario)!;
+    const other = t.against === "ceiling" ? m.ceiling! : m.peer!;
+    const byCpu = providerShareOf(m, other, "cpuRatio");
+    rows.push([t.label, rateOf(m), rateOf(other), t.ratio === null ? "INVALID" : fmt(t.ratio, 2), t.range ? range(t.range) : "-", byCpu ? fmt(byCpu.median, 2) : "-", t.status]);
+  }
+  const lines = ["", ...table(rows)];
+  lines.push(
+    "  Portcullis ÷ other: median of the rounds' quotients of the two servers' rates (same rounds, same floor samples; the targets use it); the rates",
+    "  are medians (req/s or flows/s). By CPU: the same from CPU time per unit of work (the other's µs ÷ Portcullis's), the cross-check on a busy machine.",
+  );
+  for (const m of results.measurements) {
+    const difference = m.peer ? SCENARIOS[m.scenario].peerDifference : undefined;
+    if (difference) lines.push(`  peer, ${m.label}: ${difference}`);
+  }
+  lines.push(...unequalShares(results));
+  return lines;
+}
+
+/** Above this quotient of two servers' median `server CPU`, on a core others took, the rate quotient measures the scheduler. */
+const UNEQUAL_CORE_SHARE = 1.3;
+
+/**
+ * When other processes took the server core, a server with more runnable threads (node-oidc-provider signs
+ * on libuv's thread pool) gets more of it: say so where the two servers of a comparison got very
+ * different shares, since then only the quotient by CPU compares their code.
+ */
+function unequalShares(results: BenchResults): string[] {
+  return results.targets.flatMap((t) => {
+    if (t.against === "floor") return [];
+    const m = results.measurements.find((x) => x.scenario === t.scenario)!;
+    const other = t.against === "ceiling" ? m.ceiling! : m.peer!;
+    const cpu = (s: ServerMeasurement) => (s.rounds.length > 0 ? median(s.rounds.map((r) => r.result.serverCpu)) : 0);
+    const taken = Math.max(...[m, other].flatMap((s) => s.rounds.map((r) => r.result.coreTaken)));
+    const [mine, theirs] = [cpu(m), cpu(other)];
+    if (taken <= NOISY_WAIT || mine === 0 || theirs === 0 || Math.max(mine / theirs, theirs / mine) < UNEQUAL_CORE_SHARE) return [];
+    return [`  note: ${t.label}: Portcullis got ${pct(mine)} of the server core, ${other.label} ${pct(theirs)}, with up to ${pct(taken)} taken by other processes: the rate quotient mostly shows how the scheduler shared the core; the quotient by CPU compares the work`];
+  });
+}
+
+function rateOf(s: ServerMeasurement): string {
+  if (s.problems.length > 0 || s.rounds.length === 0) return "INVALID";
+  const rate = median(s.rounds.map((r) => r.result.reqPerSec));
+  return `${fmt(rate, rate < 100 ? 1 : 0)}/s`;
+}
+
+/** The servers measured for a scenario: the provider, its ceiling, the peer. */
+function serversOf(m: ScenarioMeasurement): ServerMeasurement[] {
+  return [m, ...(m.ceiling ? [m.ceiling] : []), ...(m.peer ? [m.peer] : [])];
 }
 
 /** What makes a number in this run less trustworthy than it looks. */
 function warnings(results: BenchResults): string[] {
   const lines: string[] = [];
-  const servers = results.measurements.flatMap((m) => [m, ...(m.ceiling ? [m.ceiling] : [])]);
+  const servers = results.measurements.flatMap(serversOf);
   for (const s of servers) {
     if (s.problems.length > 0) lines.push(`INVALID ${s.label}: ${s.problems.join("; ")} — not a number`);
   }
@@ -177,7 +234,7 @@ function lowFloorSamples(results: BenchResults): string[] {
       if (sample.problems.length > 0 || sample.perSecond >= median * (1 - LOW_FLOOR_SAMPLE)) return;
       const divided = results.measurements
         .filter((m) => m.floor === floor)
-        .flatMap((m) => [m, ...(m.ceiling ? [m.ceiling] : [])])
+        .flatMap(serversOf)
         .flatMap((s) => {
           const rounds = s.rounds.filter((r) => r.floorSamples.includes(i)).map((r) => r.round);
           return rounds.length === 0 ? [] : [`${s.label} round${rounds.length > 1 ? "s" : ""} ${rounds.join(" and ")}`];

@@ -77,14 +77,20 @@ export interface ScenarioMeasurement extends ServerMeasurement {
   /** Floor operations per unit of work: the ratio is to the floor divided by this. */
   floorOps: number;
   ceiling?: ServerMeasurement;
+  /** node-oidc-provider in the same rounds (--peer). */
+  peer?: ServerMeasurement;
 }
 
 export interface TargetResult {
   label: string;
   scenario: ScenarioName;
+  /** What the ratio is to: this machine's floor, or Portcullis ÷ the scenario's ceiling or ÷ the peer in the same rounds. */
+  against: "floor" | "ceiling" | "peer";
   minRatio: number;
   /** The median of the rounds' ratios. */
   ratio: number | null;
+  /** The rounds' median, lowest and highest. */
+  range: Spread | null;
   status: "PASS" | "FAIL" | "INVALID";
   reference: string | undefined;
 }

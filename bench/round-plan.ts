@@ -2,17 +2,18 @@ import type { FloorName, ScenarioName } from "./scenarios.ts";
 
 /**
  * The order of a bench run's measurements. Each scenario is measured in rounds; a round is a sample of
- * the scenario's floor followed by the scenario's load windows (the provider's, and its ceiling's when
- * there is one), and the next floor sample closes it. So every window has a floor sample of its own
+ * the scenario's floor followed by the scenario's load windows (the provider's, its ceiling's when
+ * there is one, and the peer's with --peer), and the next floor sample closes it. So every window has a floor sample of its own
  * floor before and after it, taken minutes apart at most, and a round's ratio divides by what the
  * machine could do around that very window, not by a floor measured at another time.
  *
  * Scenarios that share a floor run one after the other, and the sample that closes one scenario's last
- * round opens the next one's first round. In a round with a ceiling the provider and the ceiling take
- * turns going first, so a floor that drifts through a round does not favour either.
+ * round opens the next one's first round. In a round with a ceiling or the peer the servers take
+ * turns going first (the order rotates by one each round), so a floor that drifts through a round does
+ * not favour any of them.
  */
 
-export type ServerRole = "provider" | "ceiling";
+export type ServerRole = "provider" | "ceiling" | "peer";
 
 export type Step =
   | { kind: "floor"; floor: FloorName }
@@ -23,6 +24,8 @@ export interface PlannedScenario {
   name: ScenarioName;
   floor: FloorName;
   withCeiling: boolean;
+  /** node-oidc-provider (bench/peer/) measured in the same rounds. */
+  withPeer?: boolean;
 }
 
 /** The floors' groups run in this order: the cheap endpoints, then the signing scenarios, then the logins. */
@@ -36,7 +39,9 @@ export function planRounds(scenarios: readonly PlannedScenario[], rounds: number
     steps.push({ kind: "floor", floor });
     for (const scenario of group) {
       for (let round = 0; round < rounds; round++) {
-        const servers: ServerRole[] = !scenario.withCeiling ? ["provider"] : round % 2 === 0 ? ["provider", "ceiling"] : ["ceiling", "provider"];
+        const roles: ServerRole[] = ["provider", ...(scenario.withCeiling ? ["ceiling" as const] : []), ...(scenario.withPeer ? ["peer" as const] : [])];
+        const first = round % roles.length;
+        const servers = [...roles.slice(first), ...roles.slice(0, first)];
         for (const server of servers) steps.push({ kind: "window", scenario: scenario.name, server, round });
         steps.push({ kind: "floor", floor });
       }

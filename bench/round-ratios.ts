@@ -87,10 +87,22 @@ export function measureServer(label: string, windows: readonly RecordedWindow[],
  * pair from the same round (same floor samples, so the floor cancels out). Null when either is invalid.
  */
 export function providerShareOfCeiling(provider: ServerMeasurement, ceiling: ServerMeasurement): number | null {
-  if (provider.problems.length > 0 || ceiling.problems.length > 0) return null;
+  return providerShareOf(provider, ceiling)?.median ?? null;
+}
+
+/**
+ * Provider ÷ another server measured in the same rounds (a ceiling, the peer): per round the two rates'
+ * quotient (their floor samples are the same, so it cancels out); the median and range over the rounds.
+ * By `cpuRatio`: the quotient of their CPU time per unit of work (the other's ÷ the provider's), which
+ * time taken from the core by other processes does not move. Null when either is invalid.
+ */
+export function providerShareOf(provider: ServerMeasurement, other: ServerMeasurement, by: "ratio" | "cpuRatio" = "ratio"): Spread | null {
+  if (provider.problems.length > 0 || other.problems.length > 0) return null;
   const shares = provider.rounds.flatMap((p) => {
-    const c = ceiling.rounds.find((r) => r.round === p.round);
-    return c?.ratio && p.ratio !== null ? [p.ratio / c.ratio] : [];
+    const o = other.rounds.find((r) => r.round === p.round);
+    const mine = p[by];
+    const theirs = o?.[by];
+    return theirs && mine !== null ? [mine / theirs] : [];
   });
-  return shares.length > 0 ? median(shares) : null;
+  return spread(shares);
 }

@@ -6,7 +6,7 @@ import type { FloorSample } from "./results.ts";
 import type { RecordedWindow } from "./round-ratios.ts";
 import type { ServerRole, Step } from "./round-plan.ts";
 import { SCENARIOS, type FloorName, type Scenario, type ScenarioName } from "./scenarios.ts";
-import type { BenchServers } from "./servers.ts";
+import { PEER_LABEL, type BenchServers } from "./servers.ts";
 import type { RunningServer } from "./workers.ts";
 
 /** What a run recorded, in the order it was taken: each floor's samples, each server's windows per scenario. */
@@ -17,7 +17,9 @@ export interface Recorded {
 
 interface Run {
   servers: BenchServers;
+  /** The request each request scenario repeats, per server (userinfo's carries a token of that server). */
   requests: ReadonlyMap<ScenarioName, LoadRequest>;
+  peerRequests: ReadonlyMap<ScenarioName, LoadRequest>;
   options: BenchOptions;
   progress: (message: string) => void;
 }
@@ -40,9 +42,9 @@ export async function runPlan(plan: readonly Step[], run: Run): Promise<Recorded
       continue;
     }
     const scenario = SCENARIOS[step.scenario];
-    const provider = step.server === "provider";
-    const server = provider ? run.servers.provider : run.servers.ceilings.get(scenario.name)!;
-    const what = `${scenario.label}, round ${step.round + 1}/${run.options.rounds}: ${provider ? "provider" : scenario.ceiling!.label}`;
+    const server = step.server === "provider" ? run.servers.provider : step.server === "peer" ? run.servers.peer! : run.servers.ceilings.get(scenario.name)!;
+    const who = step.server === "provider" ? "provider" : step.server === "peer" ? PEER_LABEL : scenario.ceiling!.label;
+    const what = `${scenario.label}, round ${step.round + 1}/${run.options.rounds}: ${who}`;
     const result = await loadWindow(run, server, loadOf(run, scenario, step.server), warmup(run.options, step.round), what);
     const before = recorded.floors[scenario.floor]!.length - 1;
     const key = `${scenario.name} ${step.server}` as const;
@@ -60,12 +62,14 @@ function warmup(options: BenchOptions, round: number): number {
 function loadOf(run: Run, scenario: Scenario, role: ServerRole): Load {
   const { options } = run;
   if (scenario.kind === "request") {
-    return { kind: "request", request: run.requests.get(scenario.name)!, connections: scenario.connections === "token" ? options.tokenConnections : options.connections };
+    const requests = role === "peer" ? run.peerRequests : run.requests;
+    return { kind: "request", request: requests.get(scenario.name)!, connections: scenario.connections === "token" ? options.tokenConnections : options.connections };
   }
   return {
     kind: "flow",
     flow: scenario.flow,
-    sessionFrom: role === "provider" ? "login-page" : "bench-endpoint",
+    // The ceilings have no login page; the provider and the peer do.
+    sessionFrom: role === "ceiling" ? "bench-endpoint" : "login-page",
     users: scenario.users === "login" ? options.loginUsers : options.flowUsers,
   };
 }

@@ -11,7 +11,7 @@ import { floorSeries, measureServer } from "./round-ratios.ts";
 import { planRounds } from "./round-plan.ts";
 import { runPlan, type Recorded } from "./run-plan.ts";
 import { SCENARIOS, type FloorName, type Scenario } from "./scenarios.ts";
-import { startServers, stopServers } from "./servers.ts";
+import { PEER_LABEL, startServers, stopServers } from "./servers.ts";
 import { evaluateTargets } from "./targets.ts";
 import { PROJECT_ROOT } from "./workers.ts";
 
@@ -40,16 +40,16 @@ async function main(): Promise<number> {
   };
   const scenarios = options.only.map((name) => SCENARIOS[name]);
   const plan = planRounds(
-    scenarios.map((s) => ({ name: s.name, floor: s.floor, withCeiling: options.ceilings && s.ceiling !== undefined })),
+    scenarios.map((s) => ({ name: s.name, floor: s.floor, withCeiling: options.ceilings && s.ceiling !== undefined, withPeer: options.peer })),
     options.rounds,
   );
 
-  const servers = await startServers(scenarios, options.ceilings, options.serverCpu, progress);
+  const servers = await startServers(scenarios, options, progress);
   let recorded: Recorded;
   try {
     const checked = await preflight(servers, scenarios);
     results.notes.push(...checked.notes);
-    recorded = await runPlan(plan, { servers, requests: checked.requests, options, progress });
+    recorded = await runPlan(plan, { servers, requests: checked.requests, peerRequests: checked.peerRequests, options, progress });
   } finally {
     await stopServers(servers);
   }
@@ -70,19 +70,21 @@ async function main(): Promise<number> {
   process.stdout.write(`\nresults written to ${RESULTS_FILE}\n`);
 
   const floorProblems = Object.values(results.floors).some((f) => f.samples.some((s) => s.problems.length > 0));
-  const invalid = floorProblems || results.measurements.some((m) => m.problems.length > 0 || (m.ceiling?.problems.length ?? 0) > 0);
+  const invalid = floorProblems || results.measurements.some((m) => [m, m.ceiling, m.peer].some((s) => (s?.problems.length ?? 0) > 0));
   const failed = invalid || results.targets.some((t) => t.status !== "PASS");
   return options.check && failed ? 1 : 0;
 }
 
-/** A scenario's rounds (and its ceiling's) against its floor's samples. */
+/** A scenario's rounds (and its ceiling's and the peer's) against its floor's samples. */
 function measure(scenario: Scenario, recorded: Recorded): ScenarioMeasurement {
   const floor = recorded.floors[scenario.floor] ?? [];
   const { name, label, floorOps } = scenario;
   const provider = measureServer(label, recorded.windows.get(`${name} provider`) ?? [], floor, floorOps);
   const ceilingWindows = recorded.windows.get(`${name} ceiling`);
   const ceiling = scenario.ceiling && ceilingWindows ? measureServer(scenario.ceiling.label, ceilingWindows, floor, floorOps) : undefined;
-  return { ...provider, scenario: name, floor: scenario.floor, floorOps, ...(ceiling ? { ceiling } : {}) };
+  const peerWindows = recorded.windows.get(`${name} peer`);
+  const peer = peerWindows ? measureServer(PEER_LABEL, peerWindows, floor, floorOps) : undefined;
+  return { ...provider, scenario: name, floor: scenario.floor, floorOps, ...(ceiling ? { ceiling } : {}), ...(peer ? { peer } : {}) };
 }
 
 function progress(message: string): void {

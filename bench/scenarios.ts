@@ -30,6 +30,8 @@ interface ScenarioBase {
    * else, measured in the same rounds: what a near-perfect Node implementation reaches. Context, not a target.
    */
   ceiling?: Ceiling;
+  /** What node-oidc-provider (the peer, --peer) does differently in this scenario, printed with its comparison. */
+  peerDifference?: string;
 }
 
 export interface Ceiling {
@@ -127,6 +129,7 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     },
     connections: "cheap",
     preflight: (status, body) => expectJson(status, body, "email"),
+    peerDifference: "its userinfo takes only its opaque access tokens (it refuses a JWT), so its token is looked up in its in-memory store where the provider verifies an RS256 JWT",
   },
   code_flow_sso: {
     kind: "flow",
@@ -148,6 +151,7 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     // A refreshed ID token and an access token (the refresh token is opaque, not signed).
     floorOps: 2,
     users: "flow",
+    peerDifference: "it keeps refresh tokens in memory (its development adapter, lost on restart); the provider writes each rotation to its store's journal (durable)",
     noTarget: "judged against the code flow (SSO) in the same run: at least its ratio per signature, and flat over a long window (docs/performance.md, \"Refresh\")",
     ceiling: { label: "ceiling: minimal node:http refresh", worker: "ceiling-refresh.ts" },
   },
@@ -160,6 +164,7 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     // One password verification (plus two signatures, ~1% of it: not counted).
     floorOps: 1,
     users: "login",
+    peerDifference: "the same scrypt verification per login; its login form answers with a redirect back to its authorization endpoint, one request more per flow",
     noTarget: "one scrypt password verification per flow dominates (see the scrypt floor); the ratio to that floor is for context",
   },
 };

@@ -24,4 +24,11 @@ describe("parseOptions", () => {
     expect(parse([], { BENCH_CEILINGS: "0" }).ceilings).toBe(false);
     expect(parse(["--ceilings"], { BENCH_CEILINGS: "0" }).ceilings).toBe(true);
   });
+
+  it("measures the peer only with --peer or BENCH_PEER=1", () => {
+    expect(parse([]).peer).toBe(false);
+    expect(parse(["--peer"]).peer).toBe(true);
+    expect(parse([], { BENCH_PEER: "1" }).peer).toBe(true);
+    expect(parse(["--no-peer"], { BENCH_PEER: "1" }).peer).toBe(false);
+  });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { planRounds, type PlannedScenario, type Step } from "../../bench/round-plan.ts";
 import { SCENARIOS, SCENARIO_NAMES } from "../../bench/scenarios.ts";
 
-const planned = (name: keyof typeof SCENARIOS, withCeiling = false): PlannedScenario => ({ name, floor: SCENARIOS[name].floor, withCeiling });
+const planned = (name: keyof typeof SCENARIOS, withCeiling = false, withPeer = false): PlannedScenario => ({ name, floor: SCENARIOS[name].floor, withCeiling, withPeer });
 const describeStep = (s: Step) => (s.kind === "floor" ? `floor ${s.floor}` : `${s.scenario} ${s.server} ${s.round}`);
 
 describe("planRounds", () => {
@@ -34,11 +34,11 @@ describe("planRounds", () => {
 
   it("puts every window between a sample of its own floor before and after, with only its own round's windows in between", () => {
     const scenarios = fc.subarray([...SCENARIO_NAMES], { minLength: 1 }).chain((names) =>
-      fc.tuple(fc.constant(names), fc.array(fc.boolean(), { minLength: names.length, maxLength: names.length })),
+      fc.tuple(fc.constant(names), fc.array(fc.boolean(), { minLength: names.length, maxLength: names.length }), fc.boolean()),
     );
     fc.assert(
-      fc.property(scenarios, fc.integer({ min: 1, max: 5 }), ([names, ceilings], rounds) => {
-        const plan = planRounds(names.map((name, i) => planned(name, ceilings[i]!)), rounds);
+      fc.property(scenarios, fc.integer({ min: 1, max: 5 }), ([names, ceilings, peer], rounds) => {
+        const plan = planRounds(names.map((name, i) => planned(name, ceilings[i]!, peer)), rounds);
         plan.forEach((step, i) => {
           if (step.kind !== "window") return;
           const floor = SCENARIOS[step.scenario].floor;
@@ -63,5 +63,34 @@ describe("planRounds", () => {
     expect(rounds("discovery", "ceiling")).toEqual([]);
     expect(rounds("code_flow_sso", "provider")).toEqual([0, 1, 2]);
     expect(rounds("code_flow_sso", "ceiling")).toEqual([0, 1, 2]);
+  });
+
+  it("rotates the provider, its ceiling and the peer through first, second and last place, one round after the other", () => {
+    const plan = planRounds([planned("code_flow_sso", true, true), planned("discovery", false, true)], 3).map(describeStep);
+    expect(plan).toEqual([
+      "floor bare_http",
+      "discovery provider 0",
+      "discovery peer 0",
+      "floor bare_http",
+      "discovery peer 1",
+      "discovery provider 1",
+      "floor bare_http",
+      "discovery provider 2",
+      "discovery peer 2",
+      "floor bare_http",
+      "floor rs256",
+      "code_flow_sso provider 0",
+      "code_flow_sso ceiling 0",
+      "code_flow_sso peer 0",
+      "floor rs256",
+      "code_flow_sso ceiling 1",
+      "code_flow_sso peer 1",
+      "code_flow_sso provider 1",
+      "floor rs256",
+      "code_flow_sso peer 2",
+      "code_flow_sso provider 2",
+      "code_flow_sso ceiling 2",
+      "floor rs256",
+    ]);
   });
 });
