@@ -30,6 +30,11 @@ export interface BenchOptions {
   serverCpu: number;
   /** The core the load generators are pinned to. */
   loadCpu: number;
+  /**
+   * When set (2 or more): client_credentials is also measured against a provider running one worker and
+   * one running this many (listen.workers, on a Redis store), in alternating rounds: the ratio many ÷ one.
+   */
+  workers: number | undefined;
 }
 
 /**
@@ -61,6 +66,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --check                 exit 1 when a target fails or a measurement is invalid (env BENCH_CHECK=1)
   --server-cpu N          core for the server side (env BENCH_SERVER_CPU, default 0)
   --load-cpu N            core for the load generators (env BENCH_LOAD_CPU, default 1)
+  --workers N             also measure client_credentials with 1 and with N worker processes (listen.workers, on a
+                          Redis store; needs redis-server) and report the ratio N ÷ 1 (env BENCH_WORKERS)
   -h, --help              this text
 `;
 
@@ -105,6 +112,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
       check: { type: "boolean" },
       "server-cpu": { type: "string" },
       "load-cpu": { type: "string" },
+      workers: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -123,6 +131,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     check: values.check ?? env.BENCH_CHECK === "1",
     serverCpu: integer("--server-cpu", values["server-cpu"] ?? env.BENCH_SERVER_CPU, 0, 0),
     loadCpu: integer("--load-cpu", values["load-cpu"] ?? env.BENCH_LOAD_CPU, 1, 0),
+    workers: (values.workers ?? env.BENCH_WORKERS) ? integer("--workers", values.workers ?? env.BENCH_WORKERS, 2, 2) : undefined,
   };
   if (options.loginUsers > MAX_LOGIN_USERS) {
     throw new UsageError(`--login-users must be at most ${MAX_LOGIN_USERS}: more logins in flight per demo account than its password attempt limit would be refused`);

@@ -15,6 +15,8 @@ export interface BenchResults {
   targets: TargetResult[];
   /** What the report should say besides the numbers (e.g. a ceiling whose tokens differ from the provider's). */
   notes: string[];
+  /** With --workers: client_credentials with one worker and with several (bench/worker-scaling.ts). */
+  workerScaling?: WorkerScaling;
 }
 
 /** The median and range of a set of values (the rounds' ratios, a floor's samples). */
@@ -87,4 +89,16 @@ export interface TargetResult {
   ratio: number | null;
   status: "PASS" | "FAIL" | "INVALID";
   reference: string | undefined;
+}
+
+/** client_credentials with one worker and with `workers` (bench/worker-scaling.ts). */
+export interface WorkerScaling {
+  workers: number;
+  /** Cores both providers may run on (taskset list): the same for both, so only the worker count differs. */
+  cores: string;
+  connections: number;
+  /** Per round: one worker's and the many workers' req/s, and their ratio (null when a window was invalid). */
+  rounds: Array<{ one: LoadResult; many: LoadResult; ratio: number | null }>;
+  ratio: number | null;
+  problems: string[];
 }

@@ -14,6 +14,8 @@ import { SCENARIOS, type FloorName, type Scenario } from "./scenarios.ts";
 import { startServers, stopServers } from "./servers.ts";
 import { evaluateTargets } from "./targets.ts";
 import { PROJECT_ROOT } from "./workers.ts";
+import { measureWorkerScaling } from "./worker-scaling.ts";
+import { WORKER_SCALING_TARGET } from "./targets.ts";
 
 /**
  * `npm run bench`: this machine's floors, the provider's endpoints and browser flows, and the ceilings
@@ -54,6 +56,8 @@ async function main(): Promise<number> {
     await stopServers(servers);
   }
 
+  if (options.workers !== undefined) results.workerScaling = await measureWorkerScaling(options, progress);
+
   for (const [floor, samples] of Object.entries(recorded.floors) as Array<[FloorName, NonNullable<Recorded["floors"][FloorName]>]>) {
     results.floors[floor] = floorSeries(samples);
   }
@@ -71,7 +75,9 @@ async function main(): Promise<number> {
 
   const floorProblems = Object.values(results.floors).some((f) => f.samples.some((s) => s.problems.length > 0));
   const invalid = floorProblems || results.measurements.some((m) => m.problems.length > 0 || (m.ceiling?.problems.length ?? 0) > 0);
-  const failed = invalid || results.targets.some((t) => t.status !== "PASS");
+  const scaling = results.workerScaling;
+  const scalingFailed = scaling !== undefined && (scaling.ratio === null || scaling.ratio < WORKER_SCALING_TARGET);
+  const failed = invalid || scalingFailed || results.targets.some((t) => t.status !== "PASS");
   return options.check && failed ? 1 : 0;
 }
 

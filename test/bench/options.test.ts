@@ -25,3 +25,13 @@ describe("parseOptions", () => {
     expect(parse(["--ceilings"], { BENCH_CEILINGS: "0" }).ceilings).toBe(true);
   });
 });
+
+describe("parseOptions --workers", () => {
+  it("measures worker scaling only when asked, with at least 2 workers", () => {
+    expect(parse([]).workers).toBeUndefined();
+    expect(parse(["--workers", "2"]).workers).toBe(2);
+    expect(parse([], { BENCH_WORKERS: "4" }).workers).toBe(4);
+    expect(() => parse(["--workers", "1"])).toThrow(UsageError);
+    expect(() => parse(["--workers", "two"])).toThrow(UsageError);
+  });
+});

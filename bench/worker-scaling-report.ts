@@ -1,0 +1,18 @@
+import { WORKER_SCALING_TARGET } from "./targets.ts";
+import type { WorkerScaling } from "./results.ts";
+
+/** The --workers section of the report: each round's req/s with one worker and with several, and the ratio against its target. */
+export function formatWorkerScaling(scaling: WorkerScaling): string[] {
+  const n = scaling.workers;
+  const lines = [
+    `Workers (listen.workers, Redis store, providers on cores ${scaling.cores}, load generator on its own core shared with them, ${scaling.connections} connections):`,
+  ];
+  scaling.rounds.forEach((round, i) => {
+    const ratio = round.ratio === null ? "invalid" : `${round.ratio.toFixed(2)}×`;
+    lines.push(`  round ${i + 1}: client_credentials 1 worker ${round.one.reqPerSec.toFixed(0)} req/s, ${n} workers ${round.many.reqPerSec.toFixed(0)} req/s: ${ratio}`);
+  });
+  for (const problem of scaling.problems) lines.push(`  INVALID ${problem}`);
+  const status = scaling.ratio === null ? "INVALID" : scaling.ratio >= WORKER_SCALING_TARGET ? "PASS" : "FAIL";
+  lines.push(`target  client_credentials ${n} workers ÷ 1 worker ≥ ${WORKER_SCALING_TARGET}: ${scaling.ratio === null ? "-" : scaling.ratio.toFixed(2)} (median of the rounds)  ${status}`);
+  return lines;
+}
