@@ -98,7 +98,10 @@ export interface WorkerScaling {
   cores: string;
   connections: number;
   /** Per round: one worker's and the many workers' req/s, and their ratio (null when a window was invalid). */
-  rounds: Array<{ one: LoadResult; many: LoadResult; ratio: number | null }>;
+  rounds: Array<{ one: ScalingWindow; many: ScalingWindow; ratio: number | null }>;
   ratio: number | null;
   problems: string[];
 }
+
+/** A window of the worker-scaling measurement, with the cores the provider's processes (primary and workers) used meanwhile. */
+export type ScalingWindow = LoadResult & { coresUsed: number };

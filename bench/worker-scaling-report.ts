@@ -1,5 +1,5 @@
 import { WORKER_SCALING_TARGET } from "./targets.ts";
-import type { WorkerScaling } from "./results.ts";
+import type { ScalingWindow, WorkerScaling } from "./results.ts";
 
 /** The --workers section of the report: each round's req/s with one worker and with several, and the ratio against its target. */
 export function formatWorkerScaling(scaling: WorkerScaling): string[] {
@@ -9,10 +9,12 @@ export function formatWorkerScaling(scaling: WorkerScaling): string[] {
   ];
   scaling.rounds.forEach((round, i) => {
     const ratio = round.ratio === null ? "invalid" : `${round.ratio.toFixed(2)}×`;
-    lines.push(`  round ${i + 1}: client_credentials 1 worker ${round.one.reqPerSec.toFixed(0)} req/s, ${n} workers ${round.many.reqPerSec.toFixed(0)} req/s: ${ratio}`);
+    const window = (w: ScalingWindow) => `${w.reqPerSec.toFixed(0)} req/s on ${w.coresUsed.toFixed(2)} cores (${((w.coresUsed * 1e6) / Math.max(w.reqPerSec, 1)).toFixed(0)} CPU µs/req)`;
+    lines.push(`  round ${i + 1}: client_credentials 1 worker ${window(round.one)}, ${n} workers ${window(round.many)}: ${ratio}`);
   });
   for (const problem of scaling.problems) lines.push(`  INVALID ${problem}`);
   const status = scaling.ratio === null ? "INVALID" : scaling.ratio >= WORKER_SCALING_TARGET ? "PASS" : "FAIL";
+  lines.push("  cores: CPU time of the provider's processes (primary and workers) per second of load, warm-up included; CPU µs/req from it and the recorded rate.");
   lines.push(`target  client_credentials ${n} workers ÷ 1 worker ≥ ${WORKER_SCALING_TARGET}: ${scaling.ratio === null ? "-" : scaling.ratio.toFixed(2)} (median of the rounds)  ${status}`);
   return lines;
 }

@@ -5,6 +5,7 @@ import { problems, type LoadResult } from "./load-protocol.ts";
 import { LATER_ROUND_WARMUP_SECONDS, type BenchOptions } from "./options.ts";
 import { startProvider, type RunningProvider } from "./provider-process.ts";
 import { startRedis } from "./redis-server.ts";
+import { processTreeCpuSeconds } from "./process-cpu.ts";
 import { median } from "./round-ratios.ts";
 import { SCENARIOS, type RequestScenario } from "./scenarios.ts";
 import type { WorkerScaling } from "./results.ts";
@@ -36,9 +37,14 @@ export async function measureWorkerScaling(options: BenchOptions, progress: (mes
     const rounds: WorkerScaling["rounds"] = [];
     for (let round = 0; round < options.rounds; round++) {
       const warmupSeconds = round === 0 ? options.warmupSeconds : Math.min(options.warmupSeconds, LATER_ROUND_WARMUP_SECONDS);
-      const window = (server: RunningProvider, n: number) => {
+      const window = async (server: RunningProvider, n: number) => {
         progress(`workers: client_credentials, ${n} worker${n === 1 ? "" : "s"}, round ${round + 1}, ${connections} connections`);
-        return runLoad({ name: `client_credentials, ${n} workers`, baseUrl: server.baseUrl, request, connections, warmupSeconds, durationSeconds: options.durationSeconds, serverPid: server.pid, serverCpu: options.serverCpu, loadCpu: options.loadCpu });
+        const cpuBefore = processTreeCpuSeconds(server.pid);
+        const started = performance.now();
+        const result = await runLoad({ name: `client_credentials, ${n} workers`, baseUrl: server.baseUrl, request, connections, warmupSeconds, durationSeconds: options.durationSeconds, serverPid: server.pid, serverCpu: options.serverCpu, loadCpu: options.loadCpu });
+        // Warm-up included: the cores the provider's processes got, on average, while loaded.
+        const coresUsed = (processTreeCpuSeconds(server.pid) - cpuBefore) / ((performance.now() - started) / 1000);
+        return { ...result, coresUsed };
       };
       const oneResult = await window(one, 1);
       const manyResult = await window(many, workers);
