@@ -134,7 +134,8 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
     // The second request: headers and half its body, the rest after the shutdown has begun.
     socket.write(head(body.length) + body.slice(0, 10));
     const pids = workerPids();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Time for the worker to read those headers (the connection is already its own): from then on the request is in flight.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     started.child.kill("SIGTERM");
     await eventually(() => (started.stderr().match(/SIGTERM received, shutting down/g) ?? []).length === 2, "both workers shutting down");
     socket.write(body.slice(10));
