@@ -88,7 +88,7 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
     expect(served("1")).toBeGreaterThan(0);
     expect(served("2")).toBeGreaterThan(0);
     expect(served("1") + served("2")).toBe(6);
-  });
+  }, 120_000);
 
   it("completes a login whose requests the two workers share", async () => {
     const before = await scrape();
@@ -104,19 +104,19 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
     const loginRequests = (samples: Sample[], worker: string) =>
       ["/connect/authorize", "/interaction/*"].reduce((sum, route) => sum + total(samples, "http_request_duration_seconds_count", { route, worker }), 0);
     for (const worker of ["1", "2"]) expect(loginRequests(after, worker) - loginRequests(before, worker), `worker ${worker} served part of the login`).toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   it("replaces a worker that crashes", async () => {
     const [victim] = workerPids();
     process.kill(victim!, "SIGKILL");
     await eventually(() => started.stderr().includes(`(pid ${victim}) exited (SIGKILL); starting a replacement`), "the primary noticing the crash");
-    await eventually(() => workerPids().length === 2 && !workerPids().includes(victim!), "a replacement worker");
+    await eventually(() => workerPids().length === 2 && !workerPids().includes(victim!), "a replacement worker", 60_000);
     let samples = await scrape();
     for (let i = 0; i < 600 && !workersIn(samples).has("3"); i++) samples = await new Promise((r) => setTimeout(r, 100)).then(scrape);
     expect(workersIn(samples)).toContain("3");
     expect(total(samples, "portcullis_worker_restarts_total")).toBe(1);
     for (let i = 0; i < 4; i++) expect((await tokenRequest()).status).toBe(200);
-  });
+  }, 120_000);
 
   it("on SIGTERM finishes a request in flight, then every process exits and the primary exits 0", async () => {
     const { port } = new URL(url);
@@ -146,7 +146,7 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
     socket.destroy();
     expect(await started.exited).toBe(0);
     for (const pid of pids) expect(() => process.kill(pid, 0), `worker ${pid} has exited`).toThrow();
-  });
+  }, 90_000);
 });
 
 describe("portcullis start with two workers on the embedded store", () => {
@@ -161,5 +161,5 @@ describe("portcullis start with two workers on the embedded store", () => {
     } finally {
       rmSync(configDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });
