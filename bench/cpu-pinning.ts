@@ -5,10 +5,11 @@ import { BenchError } from "./bench-error.ts";
 const TASKSET = "/usr/bin/taskset";
 
 /**
- * A command line that runs `node args…` pinned to one core with taskset. taskset execs the command,
- * so the child's pid is node's own pid (the bench reads its CPU time from /proc by that pid).
+ * A command line that runs `node args…` pinned to one core (or a taskset list of cores, "0,1") with
+ * taskset. taskset execs the command, so the child's pid is node's own pid (the bench reads its CPU time
+ * from /proc by that pid).
  */
-export function pinnedNode(cpu: number, args: readonly string[], node = process.execPath): { command: string; args: string[] } {
+export function pinnedNode(cpu: number | string, args: readonly string[], node = process.execPath): { command: string; args: string[] } {
   return { command: TASKSET, args: ["-c", String(cpu), node, ...args] };
 }
 

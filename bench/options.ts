@@ -32,6 +32,11 @@ export interface BenchOptions {
   loadCpu: number;
   /** Also measure node-oidc-provider (bench/peer/), configured like the demo, in the same rounds. */
   peer: boolean;
+  /**
+   * When set (2 or more): client_credentials is also measured against a provider running one worker and
+   * one running this many (listen.workers, on a Redis store), in alternating rounds: the ratio many ÷ one.
+   */
+  workers: number | undefined;
 }
 
 /**
@@ -64,6 +69,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --server-cpu N          core for the server side (env BENCH_SERVER_CPU, default 0)
   --load-cpu N            core for the load generators (env BENCH_LOAD_CPU, default 1)
   --peer                  also measure node-oidc-provider configured like the demo, in the same rounds (env BENCH_PEER=1)
+  --workers N             also measure client_credentials with 1 and with N worker processes (listen.workers, on a
+                          Redis store; needs redis-server) and report the ratio N ÷ 1 (env BENCH_WORKERS)
   -h, --help              this text
 `;
 
@@ -109,6 +116,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
       "server-cpu": { type: "string" },
       "load-cpu": { type: "string" },
       peer: { type: "boolean" },
+      workers: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -128,6 +136,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     serverCpu: integer("--server-cpu", values["server-cpu"] ?? env.BENCH_SERVER_CPU, 0, 0),
     loadCpu: integer("--load-cpu", values["load-cpu"] ?? env.BENCH_LOAD_CPU, 1, 0),
     peer: values.peer ?? env.BENCH_PEER === "1",
+    workers: (values.workers ?? env.BENCH_WORKERS) ? integer("--workers", values.workers ?? env.BENCH_WORKERS, 2, 2) : undefined,
   };
   if (options.loginUsers > MAX_LOGIN_USERS) {
     throw new UsageError(`--login-users must be at most ${MAX_LOGIN_USERS}: more logins in flight per demo account than its password attempt limit would be refused`);

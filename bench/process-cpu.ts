@@ -26,6 +26,26 @@ export function sampleCpu(pid: number): CpuSample {
 }
 
 /**
+ * CPU time of a process and its direct children (a cluster's primary and its workers), from /proc: with
+ * several workers no single pid's time is the server's.
+ */
+export function processTreeCpuSeconds(pid: number): number {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // No children file (old kernel): the process alone.
+  }
+  return [pid, ...children].reduce((sum, p) => {
+    try {
+      return sum + sampleCpu(p).cpuSeconds;
+    } catch {
+      return sum; // exited meanwhile
+    }
+  }, 0);
+}
+
+/**
  * How one core spent its time so far, from /proc/stat: busy (user, nice, system, irq, softirq) and
  * steal (taken by the hypervisor). Busy time minus the server's own CPU time is what other processes
  * used on the server's core: pinning keeps the bench's processes apart, not other people's.

@@ -28,11 +28,11 @@ export interface RunningProvider {
  * --cpu-prof-dir=/tmp/prof` (not allowed in NODE_OPTIONS), go in BENCH_PROVIDER_NODE_ARGS; another node binary for
  * the provider (to compare Node.js versions) in BENCH_PROVIDER_NODE.
  */
-export async function startProvider(cpu: number, env: NodeJS.ProcessEnv, projectRoot = PROJECT_ROOT): Promise<RunningProvider> {
+export async function startProvider(cpu: number | string, env: NodeJS.ProcessEnv, projectRoot = PROJECT_ROOT, edits: ProviderEdits = {}): Promise<RunningProvider> {
   const root = mkdtempSync(join(tmpdir(), "portcullis-bench-"));
   onBenchExit(() => rmSync(root, { recursive: true, force: true }));
   const port = await freePort();
-  const configDir = prepareConfig(projectRoot, root, port);
+  const configDir = prepareConfig(projectRoot, root, port, edits);
   const logFile = join(root, "provider.log");
 
   const log = openSync(logFile, "a");
@@ -43,7 +43,7 @@ export async function startProvider(cpu: number, env: NodeJS.ProcessEnv, project
 
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilServing(child, `${baseUrl}/.well-known/openid-configuration`, logFile);
+    await waitUntilServing(child, `${baseUrl}/.well-known/openid-configuration`, logFile, Number(edits["listen.workers"] ?? 1));
   } catch (error) {
     await stop(child);
     throw error;
@@ -51,8 +51,11 @@ export async function startProvider(cpu: number, env: NodeJS.ProcessEnv, project
   return { baseUrl, pid: child.pid!, logFile, stop: () => stop(child, 10_000) };
 }
 
+/** Further settings of provider.yaml, as dotted paths (e.g. "listen.workers") → values. */
+export type ProviderEdits = Record<string, unknown>;
+
 /** `projectRoot`/config copied to `root`/config with data_dir set to `root`/data and listen.port to `port` (comments and layout kept). */
-function prepareConfig(projectRoot: string, root: string, port: number): string {
+function prepareConfig(projectRoot: string, root: string, port: number, edits: ProviderEdits): string {
   const configDir = join(root, "config");
   const dataDir = join(root, "data");
   cpSync(join(projectRoot, "config"), configDir, { recursive: true });
@@ -65,6 +68,7 @@ function prepareConfig(projectRoot: string, root: string, port: number): string 
   doc.setIn(["listen", "port"], port);
   // The load comes from one address: lift the per-address login budget, which is for real clients.
   doc.setIn(["security", "login_requests_per_ip", "max"], 1_000_000_000);
+  for (const [path, value] of Object.entries(edits)) doc.setIn(path.split("."), value);
   writeFileSync(providerFile, doc.toString());
   // The login scenario measures a password login: the login page opens on the password form, as it
   // does for deployments that list password first (the demo opens on the trusted app's QR code).
@@ -75,7 +79,7 @@ function prepareConfig(projectRoot: string, root: string, port: number): string 
   return configDir;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -86,7 +90,12 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitUntilServing(child: ChildProcess, url: string, logFile: string): Promise<void> {
+/**
+ * Until `url` answers and each of the `workers` processes has logged that it listens: a load generator's
+ * connections stay with the worker that accepted them, so one opened before the last worker listens
+ * would never reach it.
+ */
+async function waitUntilServing(child: ChildProcess, url: string, logFile: string, workers: number): Promise<void> {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -95,13 +104,17 @@ async function waitUntilServing(child: ChildProcess, url: string, logFile: strin
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
       await response.arrayBuffer();
-      if (response.ok) return;
+      if (response.ok && listening(logFile) >= workers) return;
     } catch {
       // Not listening yet.
     }
     await sleep(100);
   }
   throw new BenchError(`the provider did not answer ${url} within ${STARTUP_TIMEOUT_MS / 1000} s:\n${logTail(logFile)}`);
+}
+
+function listening(logFile: string): number {
+  return readFileSync(logFile, "utf8").split('"msg":"portcullis listening"').length - 1;
 }
 
 export function logTail(logFile: string, lines = 20): string {

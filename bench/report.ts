@@ -5,6 +5,7 @@ import type { BenchResults, FloorSeries, ScenarioMeasurement, ServerMeasurement,
 import { median, providerShareOf, providerShareOfCeiling } from "./round-ratios.ts";
 import { SCENARIOS, type FloorName } from "./scenarios.ts";
 import { formatTimeline } from "./timeline.ts";
+import { formatWorkerScaling } from "./worker-scaling-report.ts";
 
 const FLOOR: Record<FloorName, { label: string; row: string; unit: string }> = {
   rs256: { label: "RS256", row: "floor: RS256 signatures/s", unit: "sigs/s" },
@@ -63,6 +64,7 @@ export function formatReport(results: BenchResults): string {
   out.push(...roundsSection(results), "");
   out.push(...warnings(results));
   out.push("", ...targetsSection(results));
+  if (results.workerScaling) out.push("", ...formatWorkerScaling(results.workerScaling));
   return out.join("\n");
 }
 

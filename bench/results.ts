@@ -15,6 +15,8 @@ export interface BenchResults {
   targets: TargetResult[];
   /** What the report should say besides the numbers (e.g. a ceiling whose tokens differ from the provider's). */
   notes: string[];
+  /** With --workers: client_credentials with one worker and with several (bench/worker-scaling.ts). */
+  workerScaling?: WorkerScaling;
 }
 
 /** The median and range of a set of values (the rounds' ratios, a floor's samples). */
@@ -94,3 +96,18 @@ export interface TargetResult {
   status: "PASS" | "FAIL" | "INVALID";
   reference: string | undefined;
 }
+
+/** client_credentials with one worker and with `workers` (bench/worker-scaling.ts). */
+export interface WorkerScaling {
+  workers: number;
+  /** Cores both providers may run on (taskset list): the same for both, so only the worker count differs. */
+  cores: string;
+  connections: number;
+  /** Per round: one worker's and the many workers' req/s, and their ratio (null when a window was invalid). */
+  rounds: Array<{ one: ScalingWindow; many: ScalingWindow; ratio: number | null }>;
+  ratio: number | null;
+  problems: string[];
+}
+
+/** A window of the worker-scaling measurement, with the cores the provider's processes (primary and workers) used meanwhile. */
+export type ScalingWindow = LoadResult & { coresUsed: number };

@@ -12,8 +12,9 @@ import { planRounds } from "./round-plan.ts";
 import { runPlan, type Recorded } from "./run-plan.ts";
 import { SCENARIOS, type FloorName, type Scenario } from "./scenarios.ts";
 import { PEER_LABEL, startServers, stopServers } from "./servers.ts";
-import { evaluateTargets } from "./targets.ts";
+import { evaluateTargets, WORKER_SCALING_TARGET } from "./targets.ts";
 import { PROJECT_ROOT } from "./workers.ts";
+import { measureWorkerScaling } from "./worker-scaling.ts";
 
 /**
  * `npm run bench`: this machine's floors, the provider's endpoints and browser flows, and the ceilings
@@ -54,6 +55,8 @@ async function main(): Promise<number> {
     await stopServers(servers);
   }
 
+  if (options.workers !== undefined) results.workerScaling = await measureWorkerScaling(options, progress);
+
   for (const [floor, samples] of Object.entries(recorded.floors) as Array<[FloorName, NonNullable<Recorded["floors"][FloorName]>]>) {
     results.floors[floor] = floorSeries(samples);
   }
@@ -71,7 +74,9 @@ async function main(): Promise<number> {
 
   const floorProblems = Object.values(results.floors).some((f) => f.samples.some((s) => s.problems.length > 0));
   const invalid = floorProblems || results.measurements.some((m) => [m, m.ceiling, m.peer].some((s) => (s?.problems.length ?? 0) > 0));
-  const failed = invalid || results.targets.some((t) => t.status !== "PASS");
+  const scaling = results.workerScaling;
+  const scalingFailed = scaling !== undefined && (scaling.ratio === null || scaling.ratio < WORKER_SCALING_TARGET);
+  const failed = invalid || scalingFailed || results.targets.some((t) => t.status !== "PASS");
   return options.check && failed ? 1 : 0;
 }
 

@@ -17,6 +17,9 @@ export interface Target {
   reference?: string;
 }
 
+/** --workers: N workers on N cores serve at least this many times one worker's client_credentials (issue 14 sets 1.7 for two). */
+export const WORKER_SCALING_TARGET = 1.7;
+
 export const TARGETS: readonly Target[] = [
   {
     scenario: "client_credentials",

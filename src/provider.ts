@@ -42,6 +42,7 @@ import { createChannelDirectory } from "./channels/create-channel-directory.ts";
 import type { StartedExtension } from "./extension-contract/extension.ts";
 import { INSTALLED_EXTENSIONS } from "./extensions/installed-extensions.ts";
 import { ListenedAuditTrail, type AuditTrail } from "./audit/audit-trail.ts";
+import type { ProviderMetrics } from "./metrics/provider-metrics.ts";
 
 /**
  * Everything a request needs, built once from a loaded configuration: the composition root.
@@ -54,6 +55,8 @@ export interface Provider {
   readonly logger: Logger;
   /** Security-relevant acts, for auditors (src/audit/): never a secret, code or token. */
   readonly audit: AuditTrail;
+  /** Prometheus metrics, when provider.yaml has a `metrics` section (src/metrics/). */
+  readonly metrics: ProviderMetrics | undefined;
   readonly store: Store;
   readonly keys: KeyManager;
   readonly signer: JwsSigner;
@@ -102,6 +105,8 @@ export interface ProviderOptions {
   clock?: Clock;
   /** Where audit events go; an in-memory trail with no sink otherwise. */
   audit?: AuditTrail;
+  /** Where the store, the HTTP layer and the audit trail report; none when absent. */
+  metrics?: ProviderMetrics | undefined;
   /** Starts another provider in this process: how `development` eID upstreams (demo only) come up. */
   launchProvider?: LaunchProvider;
 }
@@ -112,7 +117,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const logger = options.logger;
   // Before the store is opened: a plugin folder that does not load leaves nothing to clean up.
   const configuredMethods = await loadMethodPlugins(config.login, config.dir);
-  const store = options.store ?? (await createStore(settings.store.url, { dataDir: settings.data_dir, logger }));
+  const store = options.store ?? (await createStore(settings.store.url, { dataDir: settings.data_dir, logger, observe: options.metrics?.observeStore }));
   const clients = new ClientRegistry(config.clients.clients, settings.lifetimes);
   const scopes = new ScopeRegistry(config.scopes);
 
@@ -143,6 +148,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const vendorAccounts = new VendorAccounts(clients, vendorLoginTypes(config.login));
   const developmentUpstreams = new DevelopmentUpstreams(config.dir, options.launchProvider, logger);
   let extensions: readonly StartedExtension[] = [];
+  const stopCountingAudit = options.metrics?.countAudit(audit);
 
   const provider: Provider = {
     config,
@@ -150,6 +156,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     clock,
     logger,
     audit,
+    metrics: options.metrics,
     store,
     keys,
     signer,
@@ -191,6 +198,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
       return extensions;
     },
     async close() {
+      stopCountingAudit?.();
       keys.close();
       await developmentUpstreams.close();
       await backChannelLogout.close();

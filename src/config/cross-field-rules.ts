@@ -3,6 +3,7 @@ import type { ConfigFileName } from "./config-files.ts";
 import type { ConfigData, CrossFieldRule } from "./cross-field-rule.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 import { PROVIDER_RULES } from "./provider-rules.ts";
+import { OPERATIONS_RULES } from "./operations-rules.ts";
 import { SCOPE_RULES } from "./scope-rules.ts";
 import { USER_RULES } from "./user-rules.ts";
 import { LOGIN_RULES } from "./login-rules.ts";
@@ -11,7 +12,7 @@ import { CHANNEL_RULES } from "./channel-rules.ts";
 import { CUSTOM_LOGIN_RULES } from "./custom-login-rules.ts";
 
 /** Every rule that runs after schema validation, in the order the docs list them. */
-export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [...PROVIDER_RULES, ...CLIENT_RULES, ...SCOPE_RULES, ...USER_RULES, ...LOGIN_RULES, ...EID_RULES, ...CHANNEL_RULES, ...CUSTOM_LOGIN_RULES];
+export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [...PROVIDER_RULES, ...OPERATIONS_RULES, ...CLIENT_RULES, ...SCOPE_RULES, ...USER_RULES, ...LOGIN_RULES, ...EID_RULES, ...CHANNEL_RULES, ...CUSTOM_LOGIN_RULES];
 
 /**
  * Runs each rule whose files all passed the schema and collects every issue. A rule over a file that

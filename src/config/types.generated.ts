@@ -34,6 +34,19 @@ export interface ProviderFile {
   lifetimes: ProviderLifetimes;
   security: SecurityConfig;
   logging: LoggingConfig;
+  /**
+   * Prometheus metrics at `/metrics` (text format): requests by route and status with latency histograms, logins by flow and outcome, tokens issued by grant, store operation latency and errors, event-loop lag. Off when absent. With `listen`, a separate HTTP server on that address serves them (with several workers, the primary answers for all of them); with only `token`, the main port serves them to a request bearing that token.
+   */
+  metrics?: {
+    /**
+     * `host:port` (`[::1]:9464` for IPv6) of a separate metrics server, e.g. 127.0.0.1:9464. Keep it on a private interface: with no `token` anyone who reaches it reads the metrics.
+     */
+    listen?: string;
+    /**
+     * A bearer token scrapers must send (`Authorization: Bearer <token>`); give it as ${env:NAME} or ${file:PATH}. Required on the main port; optional on `listen`.
+     */
+    token?: string;
+  };
 }
 /**
  * The address the HTTP server binds. `--port` / PORT override the port; a loopback issuer on `port` (the demo's http://localhost:3000) then moves to the overriding port with it. Any other loopback issuer on a port the provider does not listen on is kept, with a warning at start.
@@ -59,6 +72,10 @@ export interface ListenConfig {
    * A client must have sent a whole request, headers and body, within this long of starting it (node:http `requestTimeout`); otherwise it gets 408 and the connection is closed, so a client that declares a body and sends it slowly (or never) cannot hold a connection. Requests here are small forms: the default leaves ample room on slow mobile links.
    */
   request_timeout: string;
+  /**
+   * Worker processes sharing the port (node:cluster): `auto` runs one per CPU core, a number that many. Above 1 a primary process supervises them (restarts a crashed worker, with a backoff; forwards SIGHUP; on SIGTERM every worker finishes its requests in flight, then all exit 0). Needs a Redis or PostgreSQL store: the embedded store belongs to one process.
+   */
+  workers: "auto" | number;
 }
 /**
  * Where records (codes, sessions, refresh tokens, keys, counters) live. All provider processes of one deployment must share one store.

@@ -32,4 +32,6 @@ export const paths = {
   healthz: "/healthz",
   /** Readiness: the store answers, the signing keys and the policy are loaded. */
   readyz: "/readyz",
+  /** Prometheus metrics: on `metrics.listen`, or here with `metrics.token` (src/metrics/). */
+  metrics: "/metrics",
 } as const;

@@ -5,7 +5,8 @@ import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "../http-kit/security-headers.ts";
 import { errorHandler } from "./middleware/error-handler.ts";
 import { OAuthError } from "../errors/oauth-error.ts";
-import { createProtocolRouter } from "./protocol-router.ts";
+import { createProtocolRouter, type ProtocolRouterOptions } from "./protocol-router.ts";
+import { pageRouteLabel } from "./page-route-label.ts";
 import { discoveryEndpoint, jwksEndpoint } from "./endpoints/metadata-endpoints.ts";
 import { tokenEndpoint } from "./endpoints/token-endpoint.ts";
 import { introspectionEndpoint } from "./endpoints/introspection-endpoint.ts";
@@ -30,6 +31,8 @@ import { DEVICE_API_PATH, deviceApiRoutes } from "../trusted-app/device-api-rout
 import { extensionHttp } from "./extension-http.ts";
 import { extensionRoutes } from "./extension-routes.ts";
 import { healthEndpoint, readinessEndpoint } from "./endpoints/health-endpoints.ts";
+import { metricsEndpoint } from "../metrics/metrics-endpoint.ts";
+import type { ProtocolRoute } from "../http-kit/protocol-route.ts";
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -56,14 +59,29 @@ export function createApp(provider: Provider): RequestListener {
       ...extensionRoutes(provider.extensions, http),
       healthEndpoint(),
       readinessEndpoint(provider),
+      ...mainPortMetrics(provider),
     ],
     {
       logger: provider.logger,
       logRequests: settings.logging.requests,
       maxBodyBytes: settings.security.max_body_bytes,
       fallback: createPagesApp(provider, views, pages),
+      observe: requestMetrics(provider),
     },
   );
+}
+
+/** Each request counted under its route's label (src/metrics/http-metrics.ts); nothing when metrics are off. */
+function requestMetrics(provider: Provider): ProtocolRouterOptions["observe"] {
+  const http = provider.metrics?.http;
+  return http && ((res, path, routed) => http.track(res, routed ? path : pageRouteLabel(path)));
+}
+
+/** /metrics on the main port: only with `metrics.token` and no separate `metrics.listen` (src/metrics/). */
+function mainPortMetrics(provider: Provider): ProtocolRoute[] {
+  const settings = provider.config.provider.metrics;
+  if (!provider.metrics || settings?.token === undefined || settings.listen !== undefined) return [];
+  return [metricsEndpoint(provider.metrics.registry, settings.token)];
 }
 
 /** The view engine with every configured factor method's strings and partials (compiled once, here). */

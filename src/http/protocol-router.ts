@@ -13,6 +13,8 @@ export interface ProtocolRouterOptions {
   maxBodyBytes: number;
   /** Everything that is not a protocol route: the Express application (pages, flows). */
   fallback: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Told of every request before it is served: `routed` when a protocol route serves `path` (metrics). */
+  observe?: ((res: ServerResponse, path: string, routed: boolean) => void) | undefined;
 }
 
 /**
@@ -41,6 +43,7 @@ export function createProtocolRouter(routes: readonly ProtocolRoute[], options: 
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
     const route = byPath.get(path);
+    options.observe?.(res, path, route !== undefined);
     if (!route) return options.fallback(req, res);
     const reqId = beginRequest(req, res, path, requestLogger);
     const ex: Exchange = { req, res, reqId, path, body: undefined };

@@ -16,6 +16,8 @@ import { createApp } from "./create-app.ts";
 import { answerUnparsableRequests } from "./answer-unparsable-request.ts";
 import { serverOptions } from "./server-options.ts";
 import { StartupError } from "./startup-error.ts";
+import { createProviderMetrics } from "../metrics/provider-metrics.ts";
+import { startMetricsServer, type MetricsServer } from "../metrics/metrics-server.ts";
 
 /** How long requests in flight may take to finish when the provider stops. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -34,6 +36,10 @@ export interface StartOptions {
   clock?: Clock;
   /** A store to use instead of the one provider.yaml names (tests wrap one to count its operations); not closed by the provider. */
   store?: Store;
+  /** The configuration, when the caller has loaded it already (the start command does, for `listen.workers`). */
+  config?: LoadedConfig;
+  /** This process is cluster worker N (src/cluster/): its metrics go to the primary, which serves them. */
+  worker?: number;
 }
 
 export interface RunningProvider {
@@ -49,9 +55,11 @@ export interface RunningProvider {
  * Throws ConfigError for a bad configuration, StartupError for a store that is down.
  */
 export async function startProvider(options: StartOptions): Promise<RunningProvider> {
-  const loaded = await loadConfig(options.configDir);
+  const loaded = options.config ?? (await loadConfig(options.configDir));
   const settings = loaded.provider;
   const logger = createLogger(settings.logging.level, options.logDestination);
+  // Created before anything else: a cluster worker answers the primary's metrics requests from now on.
+  const metrics = settings.metrics ? createProviderMetrics({ worker: options.worker }) : undefined;
   const server = createServer(serverOptions(settings.listen));
   answerUnparsableRequests(server);
   const close = gracefulClose(server, SHUTDOWN_GRACE_MS);
@@ -69,9 +77,16 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   const { port } = server.address() as AddressInfo;
   const issuer = issuerForPort(settings.issuer, { configured: settings.listen.port, override: options.port, listened: port });
   let provider: Provider;
+  let metricsServer: MetricsServer | undefined;
   try {
+    // In a cluster the primary serves the metrics of all workers on metrics.listen.
+    if (metrics && settings.metrics?.listen !== undefined && options.worker === undefined) {
+      metricsServer = await startMetricsServer(settings.metrics.listen, settings.metrics.token, metrics.registry);
+      logger.info({ url: metricsServer.url }, "metrics listening");
+    }
     provider = await createProvider(withIssuer(loaded, issuer.issuer), {
       logger,
+      metrics,
       ...(options.clock && { clock: options.clock }),
       ...(options.store && { store: options.store }),
       // A development eID upstream (demo only) is another provider in this process, logging where this one does.
@@ -79,6 +94,7 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
     });
   } catch (error) {
     await close();
+    await metricsServer?.close();
     if (error instanceof StoreUnavailableError) throw storeDown(error, settings.store.url);
     throw error;
   }
@@ -96,6 +112,7 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
     server,
     async close() {
       await close();
+      await metricsServer?.close();
       await provider.close();
     },
   };

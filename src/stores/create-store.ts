@@ -5,11 +5,14 @@ import { PostgresStore } from "./postgres-store.ts";
 import { RedisStore } from "./redis-store.ts";
 import { redactUrl } from "./redact-url.ts";
 import type { Store } from "./store.ts";
+import type { OperationObserver } from "./store-operation.ts";
 
 export interface CreateStoreOptions {
   /** The provider's data directory; the embedded store keeps its durable records under `<dataDir>/store`. */
   dataDir: string;
   logger: Logger;
+  /** Told of every store operation (src/metrics/ counts them). */
+  observe?: OperationObserver | undefined;
 }
 
 /**
@@ -23,19 +26,20 @@ export interface CreateStoreOptions {
  */
 export async function createStore(url: string, options: CreateStoreOptions): Promise<Store> {
   const logger = options.logger.child({ component: "store" });
+  const { observe } = options;
   const scheme = schemeOf(url);
   switch (scheme) {
     case "embedded":
       if (url !== "embedded" && url !== "embedded:") {
         throw new Error(`store URL "${url}": the embedded store takes no host or path; write "embedded"`);
       }
-      return new EmbeddedStore({ dir: join(options.dataDir, "store"), logger });
+      return new EmbeddedStore({ dir: join(options.dataDir, "store"), logger, observe });
     case "redis":
     case "rediss":
-      return RedisStore.open({ logger, ...splitKeyPrefix(url) });
+      return RedisStore.open({ logger, observe, ...splitKeyPrefix(url) });
     case "postgres":
     case "postgresql":
-      return new PostgresStore({ logger, ...splitKeyPrefix(url) });
+      return new PostgresStore({ logger, observe, ...splitKeyPrefix(url) });
     default:
       throw new Error(
         `store URL scheme "${scheme ?? ""}" is not supported (in "${redactUrl(url)}"): use "embedded", "redis://", "rediss://", "postgres://" or "postgresql://"`,

@@ -6,7 +6,7 @@ import { Journal } from "./embedded-journal.ts";
 import { KeyvRecordStore } from "./keyv-record-store.ts";
 import { MemoryRecordStore } from "./memory-record-store.ts";
 import { RECORD_KINDS, type RecordKind, type RecordStore, type Store } from "./store.ts";
-import { createOperationRunner, silentStoreLogger, type OperationRunner, type StoreLogger } from "./store-operation.ts";
+import { createOperationRunner, silentStoreLogger, type OperationObserver, type OperationRunner, type StoreLogger } from "./store-operation.ts";
 import { StoreUnavailableError } from "./store-unavailable-error.ts";
 import { lockDirectory } from "./directory-lock.ts";
 
@@ -14,6 +14,8 @@ export interface EmbeddedStoreOptions {
   /** Where durable kinds keep their journals (`<dir>/<kind>.jsonl`); created with mode 0700. */
   dir: string;
   logger?: StoreLogger;
+  /** Told of every operation (latency, failure): the metrics' hook. */
+  observe?: OperationObserver | undefined;
   /** How often expired entries are evicted from memory. Default 30 s. */
   sweepIntervalMs?: number;
 }
@@ -65,7 +67,7 @@ export class EmbeddedStore implements Store {
       throw error;
     }
     openDirs.add(this.#dir);
-    this.#run = createOperationRunner({ backend: "embedded", logger, isClosed: () => this.#closed });
+    this.#run = createOperationRunner({ backend: "embedded", logger, observe: options.observe, isClosed: () => this.#closed });
     // A plain Map grows forever: evict what nobody reads again. unref'd so it never keeps the process alive.
     this.#sweeper = setInterval(() => this.#sweep(), options.sweepIntervalMs ?? 30_000).unref();
   }

@@ -3,11 +3,13 @@ import pg from "pg";
 import { KeyvRecordStore, type AtomicOps } from "./keyv-record-store.ts";
 import { KEYV_TABLE, KEYV_TABLE_DDL, MAX_KEY_LENGTH, OwnedPoolPostgresAdapter, type Query } from "./postgres-adapter.ts";
 import type { RecordKind, RecordStore, Store } from "./store.ts";
-import { createOperationRunner, describeError, silentStoreLogger, type OperationRunner, type StoreLogger } from "./store-operation.ts";
+import { createOperationRunner, describeError, silentStoreLogger, type OperationObserver, type OperationRunner, type StoreLogger } from "./store-operation.ts";
 
 export interface PostgresStoreOptions {
   url: string;
   logger?: StoreLogger;
+  /** Told of every operation (latency, failure): the metrics' hook. */
+  observe?: OperationObserver | undefined;
   /** Prefix of every key; lets several deployments (or test runs) share one table. */
   keyPrefix?: string;
   /** How often expired rows are deleted. Default 60 s. */
@@ -61,7 +63,7 @@ export class PostgresStore implements Store {
     // The adapter's only error events come from its own CREATE TABLE at construction; #query retries that anyway.
     adapter.on("error", () => {});
     this.#keyv = new Keyv(adapter, { namespace: undefined, useKeyPrefix: false, throwOnErrors: true });
-    this.#run = createOperationRunner({ backend: "postgres", logger: this.#logger, timeoutMs: connectionTimeoutMillis + queryTimeout, isClosed: () => this.#closed });
+    this.#run = createOperationRunner({ backend: "postgres", logger: this.#logger, observe: options.observe, timeoutMs: connectionTimeoutMillis + queryTimeout, isClosed: () => this.#closed });
     this.#sweeper = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? 60_000).unref();
   }
 

@@ -2,11 +2,13 @@ import KeyvRedis, { Keyv } from "@keyv/redis";
 import { KeyvRecordStore, type AtomicOps } from "./keyv-record-store.ts";
 import { connectRedis, defaultRedisTimeouts, type RedisClient, type RedisTimeouts } from "./redis-client.ts";
 import type { RecordKind, RecordStore, Store } from "./store.ts";
-import { createOperationRunner, silentStoreLogger, type OperationRunner, type StoreLogger } from "./store-operation.ts";
+import { createOperationRunner, silentStoreLogger, type OperationObserver, type OperationRunner, type StoreLogger } from "./store-operation.ts";
 
 export interface RedisStoreOptions {
   url: string;
   logger?: StoreLogger;
+  /** Told of every operation (latency, failure): the metrics' hook. */
+  observe?: OperationObserver | undefined;
   /** Prefix of every raw key; lets several deployments (or test runs) share one Redis database. */
   keyPrefix?: string;
   timeouts?: Partial<RedisTimeouts>;
@@ -70,7 +72,7 @@ export class RedisStore implements Store {
     const adapter = new ExpiringRedisAdapter(client, { throwOnErrors: true, throwOnConnectError: true });
     this.#keyv = new Keyv(adapter, { namespace: undefined, useKeyPrefix: false, throwOnErrors: true });
     // Backstop above the command timeout, for anything that would otherwise wait on a stuck socket.
-    this.#run = createOperationRunner({ backend: "redis", logger, timeoutMs: timeouts.commandTimeoutMs + 500, isClosed: () => this.#closed });
+    this.#run = createOperationRunner({ backend: "redis", logger, observe: options.observe, timeoutMs: timeouts.commandTimeoutMs + 500, isClosed: () => this.#closed });
   }
 
   /** Connects (waiting for the first attempt only) and returns the store even while Redis is down. */

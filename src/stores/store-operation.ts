@@ -10,8 +10,15 @@ export const silentStoreLogger: StoreLogger = { error() {}, warn() {}, info() {}
 /** Runs one store operation: bounded in time, every failure turned into StoreUnavailableError and logged. */
 export type OperationRunner = <R>(op: string, kind: string | undefined, fn: () => Promise<R>) => Promise<R>;
 
+/**
+ * Told of every store operation when it ends: its name (get, set, take, ...), its record kind, how long it
+ * took and whether it failed. Metrics use it (src/metrics/store-metrics.ts); the stores do not know them.
+ */
+export type OperationObserver = (op: string, kind: string | undefined, ms: number, failed: boolean) => void;
+
 export interface OperationRunnerOptions {
   backend: string;
+  observe?: OperationObserver | undefined;
   logger: StoreLogger;
   /** Upper bound for one operation; a backend that hangs (half-open socket, stuck server) must not hang requests. */
   timeoutMs?: number;
@@ -19,12 +26,17 @@ export interface OperationRunnerOptions {
 }
 
 export function createOperationRunner(options: OperationRunnerOptions): OperationRunner {
-  const { backend, logger, timeoutMs, isClosed } = options;
+  const { backend, logger, timeoutMs, isClosed, observe } = options;
+  // The single choke point of every backend's operations: where their latency and failures are observed.
   return async (op, kind, fn) => {
     if (isClosed()) throw new StoreUnavailableError(backend, { cause: new Error("the store is closed") });
+    const started = observe ? performance.now() : 0;
     try {
-      return timeoutMs === undefined ? await fn() : await withTimeout(fn(), timeoutMs);
+      const result = timeoutMs === undefined ? await fn() : await withTimeout(fn(), timeoutMs);
+      observe?.(op, kind, performance.now() - started, false);
+      return result;
     } catch (error) {
+      observe?.(op, kind, performance.now() - started, true);
       if (error instanceof StoreUnavailableError) throw error;
       // Never log keys or values: they may be codes or tokens.
       logger.error({ backend, op, kind, error: describeError(error) }, "store operation failed");

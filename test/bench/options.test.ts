@@ -32,3 +32,13 @@ describe("parseOptions", () => {
     expect(parse(["--no-peer"], { BENCH_PEER: "1" }).peer).toBe(false);
   });
 });
+
+describe("parseOptions --workers", () => {
+  it("measures worker scaling only when asked, with at least 2 workers", () => {
+    expect(parse([]).workers).toBeUndefined();
+    expect(parse(["--workers", "2"]).workers).toBe(2);
+    expect(parse([], { BENCH_WORKERS: "4" }).workers).toBe(4);
+    expect(() => parse(["--workers", "1"])).toThrow(UsageError);
+    expect(() => parse(["--workers", "two"])).toThrow(UsageError);
+  });
+});

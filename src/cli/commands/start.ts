@@ -1,7 +1,12 @@
+import cluster from "node:cluster";
 import { ConfigError } from "../../errors/config-error.ts";
+import { loadConfig, type LoadedConfig } from "../../config/load-config.ts";
+import { workerCount } from "../../cluster/worker-count.ts";
+import { nextShutdownSignal } from "../../cluster/next-shutdown-signal.ts";
 import { StoreUnavailableError } from "../../stores/store-unavailable-error.ts";
 import { DirectoryInUseError } from "../../stores/directory-lock.ts";
 import { StartupError } from "../../http/startup-error.ts";
+import { MetricsListenError } from "../../metrics/metrics-server.ts";
 import { CliError } from "../support/cli-error.ts";
 import type { Command } from "../support/command.ts";
 import { printConfigError } from "../support/print-config-error.ts";
@@ -14,7 +19,11 @@ const LISTEN_ERRORS = new Set(["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"]);
 /** After close(), give stray handles this long before exiting anyway: a stop must not hang. */
 const EXIT_GRACE_MS = 2_000;
 
-/** `portcullis start`: run the provider until SIGINT or SIGTERM. */
+/**
+ * `portcullis start`: run the provider until SIGINT or SIGTERM. With `listen.workers` above 1 this
+ * process becomes the cluster's primary (src/cluster/run-primary.ts) and each worker it forks runs this
+ * same command as a provider process.
+ */
 export const startCommand: Command = {
   name: "start",
   summary: "start the provider (listens until SIGINT or SIGTERM)",
@@ -28,8 +37,13 @@ export const startCommand: Command = {
     // Imported here, not at the top: the other commands should not load the HTTP stack.
     const { startProvider } = await import("../../http/start-provider.ts");
     let running: Awaited<ReturnType<typeof startProvider>>;
+    // A worker prints the banner only as the first: the others serve the same port.
+    const worker = cluster.isWorker ? cluster.worker!.id : undefined;
     try {
-      running = await startProvider({ configDir, ...(port === undefined ? {} : { port }), banner: true });
+      const config = await loadConfig(configDir);
+      const workers = workerCount(config.provider.listen.workers);
+      if (cluster.isPrimary && workers > 1) return await runPrimary(config, workers, stderr);
+      running = await startProvider({ configDir, config, ...(port === undefined ? {} : { port }), banner: (worker ?? 1) === 1, ...(worker !== undefined && { worker }) });
     } catch (error) {
       if (error instanceof ConfigError) {
         printConfigError(error, configDir, stderr);
@@ -40,22 +54,34 @@ export const startCommand: Command = {
       setTimeout(() => process.exit(1), EXIT_GRACE_MS).unref();
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EADDRINUSE") throw new CliError(`cannot start: ${portInUse(error as ListenError)}`);
-      if (error instanceof StartupError || error instanceof StoreUnavailableError || error instanceof DirectoryInUseError || (code !== undefined && LISTEN_ERRORS.has(code))) {
+      if (error instanceof StartupError || error instanceof MetricsListenError || error instanceof StoreUnavailableError || error instanceof DirectoryInUseError || (code !== undefined && LISTEN_ERRORS.has(code))) {
         throw new CliError(`cannot start: ${(error as Error).message}`);
       }
       throw error;
     }
-    const demo = values["demo-parties"] ? await startDemo(running.provider.issuer, configDir, stderr) : undefined;
+    const demo = values["demo-parties"] && (worker ?? 1) === 1 ? await startDemo(running.provider.issuer, configDir, stderr) : undefined;
     const signal = await nextShutdownSignal();
     stderr.write(`${signal} received, shutting down\n`);
-    // A second Ctrl-C while closing means "now".
+    // A second Ctrl-C while closing means "now". A second SIGTERM (a worker gets one from its primary
+    // and maybe one from a supervisor that signals the whole group) changes nothing: the close is bounded.
     process.once("SIGINT", () => process.exit(130));
+    process.on("SIGTERM", () => {});
     await demo?.close();
     await running.close();
+    // A worker's IPC channel to the primary would keep it alive: it is done, so it exits now.
+    if (worker !== undefined) process.exit(0);
     setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
     return 0;
   },
 };
+
+/** This process is the primary of `workers` provider processes (imported here: a provider process needs none of it). */
+async function runPrimary(config: LoadedConfig, workers: number, stderr: NodeJS.WritableStream): Promise<number> {
+  const { runPrimary } = await import("../../cluster/run-primary.ts");
+  const code = await runPrimary({ config, workers, stderr });
+  setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+  return code;
+}
 
 /** The custom QR-code login demo's other parties (src/demo-sites/start-demo-parties.ts), and where they are. */
 async function startDemo(issuer: string, configDir: string, stderr: NodeJS.WritableStream) {
@@ -69,16 +95,4 @@ type ListenError = NodeJS.ErrnoException & { address?: string; port?: number };
 
 function portInUse(error: ListenError): string {
   return `port ${error.port} on ${error.address} is already in use; choose another port with --port N or the PORT environment variable`;
-}
-
-function nextShutdownSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      resolve(signal);
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-  });
 }

@@ -1,0 +1,30 @@
+import { WORKER_SCALING_TARGET } from "./targets.ts";
+import type { ScalingWindow, WorkerScaling } from "./results.ts";
+
+/** Below this share of a core per worker, the workers were starved and the ratio says nothing about scaling. */
+const BUSY_SHARE = 0.8;
+
+/** The --workers section of the report: each round's req/s with one worker and with several, and the ratio against its target. */
+export function formatWorkerScaling(scaling: WorkerScaling): string[] {
+  const n = scaling.workers;
+  const lines = [
+    `Workers (listen.workers, Redis store, providers on cores ${scaling.cores}, load generator on its own core shared with them, ${scaling.connections} connections):`,
+  ];
+  scaling.rounds.forEach((round, i) => {
+    const ratio = round.ratio === null ? "invalid" : `${round.ratio.toFixed(2)}×`;
+    const window = (w: ScalingWindow) => `${w.reqPerSec.toFixed(0)} req/s on ${w.coresUsed.toFixed(2)} cores (${((w.coresUsed * 1e6) / Math.max(w.reqPerSec, 1)).toFixed(0)} CPU µs/req)`;
+    lines.push(`  round ${i + 1}: client_credentials 1 worker ${window(round.one)}, ${n} workers ${window(round.many)}: ${ratio}`);
+  });
+  for (const problem of scaling.problems) lines.push(`  INVALID ${problem}`);
+  const most = Math.max(...scaling.rounds.map((r) => r.many.coresUsed));
+  if (most < BUSY_SHARE * n) {
+    lines.push(
+      `BUSY: the ${n} workers never got more than ${most.toFixed(2)} cores between them: other processes held the rest (with sched_autogroup, a session's`,
+      "  processes share one slice however many there are), so this ratio measures the machine, not the workers; rerun when it is quiet.",
+    );
+  }
+  const status = scaling.ratio === null ? "INVALID" : scaling.ratio >= WORKER_SCALING_TARGET ? "PASS" : "FAIL";
+  lines.push("  cores: CPU time of the provider's processes (primary and workers) per second of load, warm-up included; CPU µs/req from it and the recorded rate.");
+  lines.push(`target  client_credentials ${n} workers ÷ 1 worker ≥ ${WORKER_SCALING_TARGET}: ${scaling.ratio === null ? "-" : scaling.ratio.toFixed(2)} (median of the rounds)  ${status}`);
+  return lines;
+}

@@ -1,0 +1,83 @@
+import cluster, { type Worker } from "node:cluster";
+import { Counter, Registry } from "prom-client";
+import type { LoadedConfig } from "../config/load-config.ts";
+import { startMetricsServer, type MetricsServer } from "../metrics/metrics-server.ts";
+import { forwardSignal } from "./forward-signal.ts";
+import { nextShutdownSignal } from "./next-shutdown-signal.ts";
+import { RestartBackoff } from "./restart-backoff.ts";
+import { WorkerMetrics } from "./worker-metrics.ts";
+
+/**
+ * Workers get this long after SIGTERM before they are killed: their own bound on requests in flight
+ * (src/http/start-provider.ts, 5 s) and on stray handles (2 s), with room to spare on a busy machine.
+ */
+const STOP_WITHIN_MS = 15_000;
+
+export interface PrimaryOptions {
+  config: LoadedConfig;
+  workers: number;
+  stderr: NodeJS.WritableStream;
+}
+
+/**
+ * The cluster's primary process (`listen.workers` above 1). It serves no requests: it forks the workers
+ * (each runs `portcullis start` as a cluster worker; node:cluster shares the port among them), replaces
+ * a worker that exits unasked (with a backoff), forwards SIGHUP to every worker, serves the metrics of
+ * all of them on `metrics.listen`, and on SIGINT/SIGTERM sends every worker SIGTERM (each stops
+ * accepting and finishes its requests in flight) and returns 0 once all have exited. Returns 1 when
+ * the first workers fail before any listens (a busy port, a store that is down): they said why.
+ */
+export async function runPrimary(options: PrimaryOptions): Promise<number> {
+  const { workers, stderr } = options;
+  const metricsSettings = options.config.provider.metrics;
+  const own = new Registry();
+  const restarts = new Counter({ name: "portcullis_worker_restarts_total", help: "Workers the primary replaced after they exited unasked", registers: [own] });
+  let metricsServer: MetricsServer | undefined;
+  if (metricsSettings?.listen !== undefined) {
+    // Before the first fork, so that it sees every worker's "listening".
+    metricsServer = await startMetricsServer(metricsSettings.listen, metricsSettings.token, new WorkerMetrics(own));
+    stderr.write(`  metrics: ${metricsServer.url} (all workers)\n`);
+  }
+
+  const backoff = new RestartBackoff();
+  const startedAt = new Map<number, number>();
+  const pending = new Set<NodeJS.Timeout>();
+  let stopping = false;
+  let listened = false;
+  const fork = () => startedAt.set(cluster.fork().id, Date.now());
+  cluster.on("listening", () => (listened = true));
+  const failedToStart = new Promise<number>((resolve) => {
+    cluster.on("exit", (worker: Worker, code: number | null, signal: string | null) => {
+      if (stopping) return;
+      if (!listened) return resolve(1);
+      const delay = backoff.next(Date.now() - (startedAt.get(worker.id) ?? 0));
+      restarts.inc();
+      stderr.write(`portcullis: worker ${worker.id} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}); starting a replacement in ${delay} ms\n`);
+      const timer = setTimeout(() => {
+        pending.delete(timer);
+        if (!stopping) fork();
+      }, delay);
+      pending.add(timer);
+    });
+  });
+  process.on("SIGHUP", () => forwardSignal(cluster.workers, "SIGHUP"));
+  stderr.write(`portcullis: primary process ${process.pid} starting ${workers} workers\n`);
+  for (let i = 0; i < workers; i++) fork();
+
+  const outcome = await Promise.race([nextShutdownSignal().then((signal) => (stderr.write(`${signal} received, stopping the workers\n`), 0)), failedToStart]);
+  stopping = true;
+  for (const timer of pending) clearTimeout(timer);
+  await stopWorkers();
+  await metricsServer?.close();
+  return outcome;
+}
+
+/** SIGTERM to every worker; SIGKILL to any still running after STOP_WITHIN_MS. Resolves when all have exited. */
+async function stopWorkers(): Promise<void> {
+  const live = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
+  const exited = live.map((worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once("exit", () => resolve()))));
+  for (const worker of live) worker.process.kill("SIGTERM");
+  const deadline = setTimeout(() => live.forEach((worker) => worker.isDead() || worker.process.kill("SIGKILL")), STOP_WITHIN_MS);
+  await Promise.all(exited);
+  clearTimeout(deadline);
+}

@@ -1,0 +1,17 @@
+/**
+ * A label whose values come from outside the code (a flow id, a grant name): it admits the first `max`
+ * distinct values and reports every later one as "other". Each label value is a time series kept forever,
+ * so nothing a client or a config can vary without bound may become one.
+ */
+export class BoundedLabel {
+  readonly #seen = new Set<string>();
+
+  constructor(private readonly max: number) {}
+
+  of(value: string): string {
+    if (this.#seen.has(value)) return value;
+    if (this.#seen.size >= this.max) return "other";
+    this.#seen.add(value);
+    return value;
+  }
+}
