@@ -5,6 +5,7 @@ import type { Clock } from "../time/clock.ts";
 import { loadConfig, type LoadedConfig } from "../config/load-config.ts";
 import { createLogger } from "../logging/create-logger.ts";
 import { createProvider, type Provider } from "../provider.ts";
+import { createAuditTrail } from "../audit/create-audit-trail.ts";
 import { redactUrl } from "../stores/redact-url.ts";
 import { StoreUnavailableError } from "../stores/store-unavailable-error.ts";
 import { answerStarting } from "./answer-starting.ts";
@@ -49,6 +50,8 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   const loaded = await loadConfig(options.configDir);
   const settings = loaded.provider;
   const logger = createLogger(settings.logging.level, options.logDestination);
+  // Opened before the port is bound: an audit file the provider cannot write stops the start with nothing open.
+  const audit = createAuditTrail(settings.audit, settings.data_dir);
   const server = createServer(serverOptions(settings.listen));
   answerUnparsableRequests(server);
   const close = gracefulClose(server, SHUTDOWN_GRACE_MS);
@@ -69,6 +72,7 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   try {
     provider = await createProvider(withIssuer(loaded, issuer.issuer), {
       logger,
+      audit,
       ...(options.clock && { clock: options.clock }),
       // A development eID upstream (demo only) is another provider in this process, logging where this one does.
       launchProvider: (upstream) => startProvider({ ...upstream, ...(options.logDestination && { logDestination: options.logDestination }) }),
@@ -93,6 +97,7 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
     async close() {
       await close();
       await provider.close();
+      audit.flush();
     },
   };
 }
