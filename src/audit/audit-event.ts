@@ -16,7 +16,7 @@ export type AuditEvent =
   | { type: "session.ended"; sid: string; sub: string; reason: string }
   | { type: "logout.delivered"; sid: string; client_id: string; channel: "back" | "front"; ok: boolean }
   | { type: "lockout"; sub: string; method: string }
-  | { type: "enrollment.changed"; sub: string; method: string; change: "added" | "removed" | "reset"; by: "user" | "operator" }
+  | { type: "enrollment.changed"; sub: string; method: string; change: "added" | "replaced" | "removed" }
   | { type: "config.reloaded"; policy_hash: string; ok: boolean; errors?: number }
   | { type: "key.rotated"; kid: string; status: "next" | "current" | "retired"; by: "schedule" | "operator" };
 

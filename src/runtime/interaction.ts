@@ -26,6 +26,8 @@ interface InteractionBase {
   flowHash: string;
   /** XState persisted snapshot, never taken while an invoked actor runs. Absent before the first step. */
   snapshot?: unknown;
+  /** The flow's states this interaction went through, one per step (runtime/login-path.ts): the audit trail's path. */
+  path?: string[];
   /** Epoch ms. */
   expiresAt: number;
 }
