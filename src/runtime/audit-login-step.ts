@@ -38,7 +38,7 @@ const passedMethods = (methods: unknown): string[] => (Array.isArray(methods) ? 
  * the SSO session it starts records (session.started), so a trace leads from a token to its login.
  */
 export function auditLoginSucceeded(audit: AuditTrail, interaction: FlowInteraction, flow: RunnableFlow, path: string[], login: Authentication): Authentication {
-  const loginId = randomToken(12);
+  const loginId = randomToken(16);
   const client = interaction.kind === "login" ? { client_id: interaction.request.clientId } : {};
   audit.record({ type: "login.succeeded", flow_id: flow.id, machine_hash: flow.hash, path, login_id: loginId, ...client, sub: login.sub, amr: login.amr, acr: login.acr });
   return { ...login, loginId };
