@@ -17,15 +17,14 @@ export class StreamedAuditTrail extends ListenedAuditTrail {
 }
 
 /**
- * The audit trail provider.yaml's `audit` section asks for: its own pino stream of JSON lines
- * `{"time":"<ISO>","type":...,<facts>}` — no level, pid or host, so an auditor's line is the act and its
- * time. Kept apart from the operational log so it can be retained, shipped and read on its own
+ * The audit trail provider.yaml's `audit` section asks for: its own stream (a pino destination) of JSON
+ * lines `{"time":"<ISO 8601>","type":...,<facts>}` — no level, pid or host: an auditor's line is the act
+ * and its time. Kept apart from the operational log so it can be retained, shipped and read on its own
  * (`portcullis audit trace`). `destination` (tests): a stream to write to instead.
  */
 export function createAuditTrail(settings: ProviderFile["audit"], dataDir: string, destination?: DestinationStream): StreamedAuditTrail {
   if (!settings.enabled) return new StreamedAuditTrail(() => {});
   const stream = destination ?? openDestination(settings.destination, dataDir);
-  const logger = pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: () => ({}) } }, stream);
   const flush = () => {
     try {
       (stream as { flushSync?: () => void }).flushSync?.();
@@ -33,7 +32,7 @@ export function createAuditTrail(settings: ProviderFile["audit"], dataDir: strin
       // not open yet: nothing was written
     }
   };
-  return new StreamedAuditTrail((event) => logger.info(event), flush);
+  return new StreamedAuditTrail((event) => stream.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`), flush);
 }
 
 /**

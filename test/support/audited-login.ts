@@ -40,6 +40,9 @@ export function collectAudit(p: TestProvider): AuditEvent[] {
 }
 
 /** The events of one type, narrowed. */
-export function eventsOf<T extends AuditEvent["type"]>(events: readonly AuditEvent[], type: T): Extract<AuditEvent, { type: T }>[] {
-  return events.filter((e): e is Extract<AuditEvent, { type: T }> => e.type === type);
+export function eventsOf<T extends AuditEvent["type"]>(events: readonly AuditEvent[], type: T): EventOf<T>[] {
+  return events.filter((e): e is EventOf<T> => e.type === type);
 }
+
+/** The event of a type (a login event's interface covers two types, so Extract would miss it). */
+type EventOf<T extends AuditEvent["type"]> = AuditEvent & { type: T };
