@@ -44,6 +44,8 @@ export interface FactorEvent {
   type: "factor.passed" | "factor.failed";
   method: string;
   flow_id: string;
+  /** The login it happened in (its login.succeeded or login.failed has the same). */
+  login_id?: string;
   sub?: string;
   reason?: string;
 }

@@ -16,17 +16,18 @@ import { extendPath, stateName } from "./login-path.ts";
 export function auditLoginStep(audit: AuditTrail, interaction: FlowInteraction, flow: RunnableFlow, result: StepResult, posted: boolean): string[] {
   // A flow that changed since the snapshot was taken restarted: so does its path.
   const continued = interaction.flowHash === flow.hash && interaction.snapshot !== undefined;
+  const loginId = interaction.loginId === undefined ? {} : { login_id: interaction.loginId };
   const path = extendPath(continued ? interaction.path : undefined, stateName(result.snapshot.value));
   if (interaction.kind !== "login" && interaction.kind !== "account") return path;
   const context = result.snapshot.context as { sub?: unknown; methods?: unknown };
   const sub = typeof context.sub === "string" ? context.sub : undefined;
   const before = continued ? passedMethods((interaction.snapshot as { context?: { methods?: unknown } }).context?.methods) : [];
-  for (const method of passedMethods(context.methods).slice(before.length)) audit.record({ type: "factor.passed", method, flow_id: flow.id, ...(sub && { sub }) });
+  for (const method of passedMethods(context.methods).slice(before.length)) audit.record({ type: "factor.passed", method, flow_id: flow.id, ...loginId, ...(sub && { sub }) });
   const errorKey = (result.method?.snapshot.context as { errorKey?: unknown } | undefined)?.errorKey;
   if (posted && result.snapshot.status !== "done" && result.method && typeof errorKey === "string") {
-    audit.record({ type: "factor.failed", method: result.method.id, flow_id: flow.id, reason: errorKey, ...(sub && { sub }) });
+    audit.record({ type: "factor.failed", method: result.method.id, flow_id: flow.id, ...loginId, reason: errorKey, ...(sub && { sub }) });
     const client = interaction.kind === "login" ? { client_id: interaction.request.clientId } : {};
-    audit.record({ type: "login.failed", flow_id: flow.id, machine_hash: flow.hash, path, reason: errorKey, ...client, ...(sub && { sub }) });
+    audit.record({ type: "login.failed", flow_id: flow.id, machine_hash: flow.hash, path, ...loginId, reason: errorKey, ...client, ...(sub && { sub }) });
   }
   return path;
 }
@@ -38,7 +39,8 @@ const passedMethods = (methods: unknown): string[] => (Array.isArray(methods) ? 
  * the SSO session it starts records (session.started), so a trace leads from a token to its login.
  */
 export function auditLoginSucceeded(audit: AuditTrail, interaction: FlowInteraction, flow: RunnableFlow, path: string[], login: Authentication): Authentication {
-  const loginId = randomToken(16);
+  // Interactions stored before they had an audit id get one now.
+  const loginId = interaction.loginId ?? randomToken(16);
   const client = interaction.kind === "login" ? { client_id: interaction.request.clientId } : {};
   audit.record({ type: "login.succeeded", flow_id: flow.id, machine_hash: flow.hash, path, login_id: loginId, ...client, sub: login.sub, amr: login.amr, acr: login.acr });
   return { ...login, loginId };

@@ -45,7 +45,7 @@ describe("a login", () => {
   it("records the factor, the login with its flow, machine hash and path, the session it started and the token issued in it", async () => {
     const { jti } = await loginAndRedeem(p);
     const [factor] = eventsOf(events, "factor.passed");
-    expect(factor).toMatchObject({ method: "password", flow_id: "default", sub: "E10001" });
+    expect(factor).toMatchObject({ method: "password", flow_id: "default", sub: "E10001", login_id: expect.any(String) });
     const [login] = eventsOf(events, "login.succeeded");
     const flow = p.provider.policy.flows.get("default")!;
     expect(login).toMatchObject({ flow_id: "default", machine_hash: flow.hash, client_id: "demo-web", sub: "E10001", amr: ["password"], acr: "1fa" });
@@ -55,6 +55,7 @@ describe("a login", () => {
     expect(login!.path.at(-1)).toBe("authenticated");
     const [started] = eventsOf(events, "session.started");
     expect(started).toMatchObject({ sub: "E10001", login_id: login!.login_id });
+    expect(factor!.login_id).toBe(login!.login_id);
     const [issued] = eventsOf(events, "token.issued");
     expect(issued).toMatchObject({ grant: "authorization_code", client_id: "demo-web", sub: "E10001", jti, sid: started!.sid, acr: "1fa", id_token: true, refresh_token: true });
     expect(issued!.family).toBeTruthy();
@@ -65,7 +66,7 @@ describe("a login", () => {
     const page = await openLoginPage(browser, authorizeUrl(p.issuer));
     const answer = await submitPassword(browser, page, ALICE.username, "not-alices-password");
     expect(answer.status).toBe(200);
-    expect(eventsOf(events, "factor.failed")).toEqual([{ type: "factor.failed", method: "password", flow_id: "default", reason: "method.password.wrong" }]);
+    expect(eventsOf(events, "factor.failed")).toEqual([{ type: "factor.failed", method: "password", flow_id: "default", login_id: expect.any(String), reason: "method.password.wrong" }]);
     const [failed] = eventsOf(events, "login.failed");
     expect(failed).toMatchObject({ flow_id: "default", client_id: "demo-web", reason: "method.password.wrong" });
     expect(failed!.path).toContain("signingIn.password");

@@ -132,7 +132,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     const { request } = interaction;
     // OIDC Core §3.1.2.1: the client asked for the user its id_token_hint names; someone else logged in.
     if (request.hintSub !== undefined && authenticated.sub !== request.hintSub) {
-      provider.audit.record({ type: "login.failed", flow_id: flow.id, machine_hash: flow.hash, path, client_id: request.clientId, sub: authenticated.sub, reason: "login_required" });
+      provider.audit.record({ type: "login.failed", flow_id: flow.id, machine_hash: flow.hash, path, login_id: interaction.loginId, client_id: request.clientId, sub: authenticated.sub, reason: "login_required" });
       const client = provider.policy.clients.get(request.clientId)!;
       const error = { error: "login_required", error_description: "the user who logged in is not the one id_token_hint names", iss: provider.issuer };
       return writeAuthorizationResponse(res, pages, request, error, responsePage(req, request, client));
