@@ -110,7 +110,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const { provider: settings } = config;
   const clock = options.clock ?? systemClock;
   const logger = options.logger;
-  const audit = options.audit ?? new ListenedAuditTrail();
+  const audit: AuditTrail = options.audit ?? new ListenedAuditTrail();
   // Before the store is opened: a plugin folder that does not load leaves nothing to clean up.
   const configuredMethods = await loadMethodPlugins(config.login, config.dir);
   const store = options.store ?? (await createStore(settings.store.url, { dataDir: settings.data_dir, logger }));
@@ -196,6 +196,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
       await developmentUpstreams.close();
       await backChannelLogout.close();
       if (!options.store) await store.close();
+      await audit.flush?.();
     },
   };
   // The methods' actors are bound to this provider, so they and the flows are built once it exists.

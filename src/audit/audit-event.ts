@@ -27,8 +27,10 @@ export type AuditEvent =
  */
 export interface LoginEvent {
   type: "login.succeeded" | "login.failed";
+  /** The flow's id; `eid` for a login at an upstream eID provider, `extension:<id>` for an extension's own login. */
   flow_id: string;
-  machine_hash: string;
+  /** The flow machine's definition hash; absent for a login that ran no machine here (eID, an extension's). */
+  machine_hash?: string;
   path: string[];
   login_id?: string;
   client_id?: string;

@@ -10,7 +10,7 @@ import type { AuditEvent } from "./audit-event.ts";
 export class StreamedAuditTrail extends ListenedAuditTrail {
   constructor(
     write: (event: AuditEvent) => void,
-    readonly flush: () => void = () => {},
+    readonly flush: () => Promise<void> = async () => {},
   ) {
     super(write);
   }
@@ -25,13 +25,17 @@ export class StreamedAuditTrail extends ListenedAuditTrail {
 export function createAuditTrail(settings: ProviderFile["audit"], dataDir: string, destination?: DestinationStream): StreamedAuditTrail {
   if (!settings.enabled) return new StreamedAuditTrail(() => {});
   const stream = destination ?? openDestination(settings.destination, dataDir);
-  const flush = () => {
-    try {
-      (stream as { flushSync?: () => void }).flushSync?.();
-    } catch {
-      // not open yet: nothing was written
-    }
-  };
+  // An asynchronous flush: a synchronous one (flushSync) could overtake a write in flight and swap two lines.
+  const flush = () =>
+    new Promise<void>((resolve) => {
+      const sonic = stream as { flush?: (done: () => void) => void };
+      if (typeof sonic.flush !== "function") return resolve();
+      try {
+        sonic.flush(() => resolve());
+      } catch {
+        resolve(); // nothing written yet
+      }
+    });
   return new StreamedAuditTrail((event) => stream.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`), flush);
 }
 

@@ -97,7 +97,6 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
     async close() {
       await close();
       await provider.close();
-      audit.flush();
     },
   };
 }

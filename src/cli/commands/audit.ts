@@ -70,8 +70,9 @@ async function loginMachine(config: LoadedConfig, trace: readonly AuditLine[]): 
   const login = trace.findLast((line) => line.type === "login.succeeded") ?? trace.findLast((line) => line.type === "login.failed");
   if (!login) return "no login in this trace (a client_credentials or password-grant token, or a login before the trail began)\n";
   const flowId = String(login.flow_id);
-  const hash = String(login.machine_hash);
   const path = Array.isArray(login.path) ? login.path.map(String) : [];
+  if (typeof login.machine_hash !== "string") return `login: ${flowId}, path ${path.join(" → ") || "-"} (it ran no login flow of this provider: nothing to draw)\n`;
+  const hash = login.machine_hash;
   const out = [`machine: flow ${flowId}, hash ${hash}`, `path:    ${path.join(" → ")}`];
   const flow = (await drawnFlows(config)).get(flowId);
   if (!flow) return `${[...out, `the current configuration has no flow ${flowId}: the machine cannot be drawn`].join("\n")}\n`;
