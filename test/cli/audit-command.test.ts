@@ -48,7 +48,11 @@ describe("audit trace", () => {
     expect(result.stdout).toContain(`machine: flow default, hash ${flow.hash}`);
     expect(result.stdout).toContain(`path:    ${loginEvent!.path.join(" → ")}`);
     expect(result.stdout).toContain("the current configuration runs this exact machine version");
-    expect(result.stdout).toContain(`diagram page: ${p.issuer}/diagrams/login`);
+    expect(result.stdout).toContain(`diagram page: ${p.issuer}/diagrams/machine/${flow.hash} (leads to ${p.issuer}/diagrams/login while the provider runs this version)`);
+    // That link leads to the flow's diagram on the running provider.
+    const page = await fetch(`${p.issuer}/diagrams/machine/${flow.hash}`);
+    expect(page.url).toBe(`${p.issuer}/diagrams/login`);
+    expect(page.status).toBe(200);
     // The statechart, with the states the login went through in the `taken` class (and only those).
     expect(result.stdout).toContain("```mermaid\nstateDiagram-v2\n");
     expect(result.stdout).toContain("  classDef taken ");
@@ -77,6 +81,7 @@ describe("audit trace", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`audit trace of ${login.jti} (${copy})`);
     expect(result.stdout).toMatch(/NOTE: this login ran machine version \S+; the current configuration's default flow is version \S+\. The diagram below is the CURRENT version/);
+    expect(result.stdout).toContain(`diagram page of the current version: ${p.issuer}/diagrams/login (${p.issuer}/diagrams/machine/${eventsOf(events, "login.succeeded")[0]!.machine_hash} no longer leads anywhere)`);
   });
 
   it("answers an unknown id with a clear message and exit 1", async () => {

@@ -79,7 +79,10 @@ async function loginMachine(config: LoadedConfig, trace: readonly AuditLine[]): 
   if (flow.hash === hash) out.push("the current configuration runs this exact machine version");
   else out.push(`NOTE: this login ran machine version ${hash}; the current configuration's ${flowId} flow is version ${flow.hash}. The diagram below is the CURRENT version, not the one the login ran.`);
   const page = diagramPage(config, flowId);
-  out.push(page ? `diagram page: ${config.provider.issuer}${paths.diagrams}/${page} (the current version, ${flow.hash})` : "diagram page: none (this flow is built for the method list a login asked for)");
+  const diagrams = `${config.provider.issuer}${paths.diagrams}`;
+  if (!page) out.push("diagram page: none (this flow is built for the method list a login asked for)");
+  else if (flow.hash === hash) out.push(`diagram page: ${diagrams}/machine/${hash} (leads to ${diagrams}/${page} while the provider runs this version)`);
+  else out.push(`diagram page of the current version: ${diagrams}/${page} (${diagrams}/machine/${hash} no longer leads anywhere)`);
   out.push("", "```mermaid", highlightPath(mermaidStatechart(flow.machine), flow.machine, path).trimEnd(), "```");
   return `${out.join("\n")}\n`;
 }
