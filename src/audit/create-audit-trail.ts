@@ -20,11 +20,13 @@ export class StreamedAuditTrail extends ListenedAuditTrail {
  * The audit trail provider.yaml's `audit` section asks for: its own stream (a pino destination) of JSON
  * lines `{"time":"<ISO 8601>","type":...,<facts>}` — no level, pid or host: an auditor's line is the act
  * and its time. Kept apart from the operational log so it can be retained, shipped and read on its own
- * (`portcullis audit trace`). `destination` (tests): a stream to write to instead.
+ * (`portcullis audit trace`). `destination` (tests): a stream to write to instead. `onError` hears a
+ * failed write (a full disk): reported, never thrown — an audit sink that fails must not fail a login.
  */
-export function createAuditTrail(settings: ProviderFile["audit"], dataDir: string, destination?: DestinationStream): StreamedAuditTrail {
+export function createAuditTrail(settings: ProviderFile["audit"], dataDir: string, destination?: DestinationStream, onError: (error: Error) => void = () => {}): StreamedAuditTrail {
   if (!settings.enabled) return new StreamedAuditTrail(() => {});
   const stream = destination ?? openDestination(settings.destination, dataDir);
+  (stream as { on?: (event: "error", listener: (error: Error) => void) => void }).on?.("error", onError);
   // An asynchronous flush: a synchronous one (flushSync) could overtake a write in flight and swap two lines.
   const flush = () =>
     new Promise<void>((resolve) => {

@@ -51,7 +51,7 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   const settings = loaded.provider;
   const logger = createLogger(settings.logging.level, options.logDestination);
   // Opened before the port is bound: an audit file the provider cannot write stops the start with nothing open.
-  const audit = createAuditTrail(settings.audit, settings.data_dir);
+  const audit = createAuditTrail(settings.audit, settings.data_dir, undefined, (err) => logger.error({ err }, "audit trail write failed"));
   const server = createServer(serverOptions(settings.listen));
   answerUnparsableRequests(server);
   const close = gracefulClose(server, SHUTDOWN_GRACE_MS);

@@ -66,6 +66,18 @@ describe("createAuditTrail", () => {
     expect(JSON.parse(chunks.join(""))).toMatchObject(revoked);
   });
 
+  it("reports a failed write (a full disk) to onError instead of throwing or crashing", async () => {
+    const failing = new Writable({ write: (_chunk, _enc, done) => done(new Error("ENOSPC: no space left on device")) });
+    const reported: Error[] = [];
+    const trail = createAuditTrail({ enabled: true, destination: "stdout" }, "var", failing, (error) => reported.push(error));
+    const heard: AuditEvent[] = [];
+    trail.subscribe((event) => heard.push(event));
+    expect(() => trail.record(lock)).not.toThrow();
+    await eventually(() => reported.length === 1, "the error reported");
+    expect(reported[0]!.message).toContain("ENOSPC");
+    expect(heard).toEqual([lock]);
+  });
+
   it("writes nothing when disabled, but its listeners still hear (metrics)", () => {
     const dataDir = tempDir();
     const trail = createAuditTrail({ enabled: false, destination: "audit.log" }, dataDir);
