@@ -9,7 +9,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { decodeJwt } from "jose";
 import type { AuditEvent } from "../../src/audit/audit-event.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { authorizeUrl, openLoginPage, submitPassword } from "../support/browser-login.ts";
+import { generate } from "otplib";
+import { authorizeUrl, openLoginPage, responseParams, submitPassword } from "../support/browser-login.ts";
+import { submitStep } from "../support/method-pages.ts";
 import { refresh } from "../support/code-grant.ts";
 import { RawBrowser } from "../support/raw-browser.ts";
 import { eventually } from "../support/relying-party.ts";
@@ -71,6 +73,26 @@ describe("a login", () => {
     expect(failed).toMatchObject({ flow_id: "default", client_id: "demo-web", reason: "method.password.wrong" });
     expect(failed!.path).toContain("signingIn.password");
     expect(eventsOf(events, "login.succeeded")).toEqual([]);
+  });
+
+  it("records each factor of a two-factor login, in order, under one login id, and the login's path through both", async () => {
+    const totp = p.provider.policy.methods.get("totp")!;
+    const secret = new URL(await totp.plugin.enrollByOperator!(totp.context, "E10001", {})).searchParams.get("secret")!;
+    events.length = 0;
+    const browser = new RawBrowser();
+    const secondFactor = await submitPassword(browser, await openLoginPage(browser, authorizeUrl(p.issuer, { login_type: "2FA" })), ALICE.username, ALICE.password);
+    expect(secondFactor.text).toContain('name="event" value="SUBMIT_CODE"');
+    const done = await submitStep(browser, secondFactor, { event: "SUBMIT_CODE", code: await generate({ secret, epoch: Math.floor(Date.now() / 1000) }) });
+    expect(responseParams(done).get("code")).toBeTruthy();
+    const [login] = eventsOf(events, "login.succeeded");
+    expect(login).toMatchObject({ sub: "E10001", acr: "2fa", amr: ["password", "totp", "mfa"] });
+    expect(eventsOf(events, "factor.passed")).toEqual([
+      { type: "factor.passed", method: "password", flow_id: login!.flow_id, login_id: login!.login_id, sub: "E10001" },
+      { type: "factor.passed", method: "totp", flow_id: login!.flow_id, login_id: login!.login_id, sub: "E10001" },
+    ]);
+    expect(login!.path.some((state) => state.includes("password"))).toBe(true);
+    expect(login!.path.some((state) => state.includes("totp"))).toBe(true);
+    expect(login!.machine_hash).toBe(p.provider.policy.flows.get(login!.flow_id)!.hash);
   });
 
   it("records a lockout once, naming the user, when the password attempts run out", async () => {
