@@ -43,6 +43,7 @@ import type { StartedExtension } from "./extension-contract/extension.ts";
 import { INSTALLED_EXTENSIONS } from "./extensions/installed-extensions.ts";
 import { ListenedAuditTrail, type AuditTrail } from "./audit/audit-trail.ts";
 import type { ProviderMetrics } from "./metrics/provider-metrics.ts";
+import { recordLockout } from "./audit/record-lockout.ts";
 
 /**
  * Everything a request needs, built once from a loaded configuration: the composition root.
@@ -115,13 +116,13 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const { provider: settings } = config;
   const clock = options.clock ?? systemClock;
   const logger = options.logger;
+  const audit: AuditTrail = options.audit ?? new ListenedAuditTrail();
   // Before the store is opened: a plugin folder that does not load leaves nothing to clean up.
   const configuredMethods = await loadMethodPlugins(config.login, config.dir);
   const store = options.store ?? (await createStore(settings.store.url, { dataDir: settings.data_dir, logger, observe: options.metrics?.observeStore }));
   const clients = new ClientRegistry(config.clients.clients, settings.lifetimes);
   const scopes = new ScopeRegistry(config.scopes);
 
-  const audit = options.audit ?? new ListenedAuditTrail();
   let secretBox: SecretBox;
   let keys: KeyManager;
   try {
@@ -137,7 +138,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const denylist = new AccessTokenDenylist(store, clock);
   const referenceTokens = new ReferenceTokens(store, clock);
   const attempts = settings.security.password_attempts;
-  const backChannelLogout = new BackChannelLogout({ clients, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger });
+  const backChannelLogout = new BackChannelLogout({ clients, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger, audit });
   const accessTokens = new AccessTokenIssuer(signer, settings.issuer, scopes, clock, referenceTokens);
   const methods = new Map<string, LoadedMethod>();
   const login = buildLoginPolicy(config.login, new Map([...configuredMethods].map(([id, m]) => [id, m.plugin.class])));
@@ -171,11 +172,12 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist, referenceTokens),
     accessTokenDenylist: denylist,
     referenceTokens,
-    refreshTokens: new RefreshTokens(store, clock, denylist),
+    refreshTokens: new RefreshTokens(store, clock, denylist, audit),
     endedSessions: new EndedSessions(store, clients.all()),
     codes: new AuthorizationCodes(store, clock),
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
-    passwordAttempts: new AttemptLimiter(store.namespace("rateLimits"), "method:password", attempts.max_failures, parseDuration(attempts.window) * 1000),
+    // The password grant's limit; it shares the password method's counter (and records a lockout like it).
+    passwordAttempts: new AttemptLimiter(store.namespace("rateLimits"), "method:password", attempts.max_failures, parseDuration(attempts.window) * 1000, (subject) => recordLockout(provider, "password")(subject)),
     passwordChecks: new ConcurrencyGate(settings.security.max_concurrent_password_checks),
     loginRequests: new AttemptLimiter(
       store.namespace("rateLimits"),
@@ -190,7 +192,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     backChannelLogout,
     cookies: cookieJar(settings.issuer),
     interactions: new Interactions(store, clock, parseDuration(settings.lifetimes.interaction)),
-    enrollments: new Enrollments(store, clock),
+    enrollments: new Enrollments(store, clock, undefined, audit),
     eid: new EidBroker(config.login, eidAccounts, developmentUpstreams.options(config.login, settings.issuer)),
     channels: createChannelDirectory(config, accessTokens, clock, logger),
     // Started once the provider exists (below): extensions get a context over it.
@@ -203,6 +205,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
       await developmentUpstreams.close();
       await backChannelLogout.close();
       if (!options.store) await store.close();
+      await audit.flush?.();
     },
   };
   // The methods' actors are bound to this provider, so they and the flows are built once it exists.

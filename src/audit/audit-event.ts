@@ -1,52 +1,71 @@
 /**
  * The audit trail's events: one per security-relevant act, for auditors. Each names what happened and
- * who and what it concerned, never a secret, password, code or token (only token ids: jti, sid).
- * `type` is the stable name an auditor filters on; the rest are the act's facts.
+ * who and what it concerned, never a secret, password, code or token: the fields below are ids (sub,
+ * client_id, sid, jti, kid, a refresh family id), names from the configuration (flow, method, grant) and
+ * state names — no field can hold a credential, so none can leak one (test/audit/audit-redaction.test.ts
+ * checks the written lines against the real secrets of real logins). `type` is the stable name an auditor
+ * filters on; the rest are the act's facts. The sink adds `time`.
  */
 export type AuditEvent =
   | LoginEvent
   | FactorEvent
   | TokenIssuedEvent
-  | { type: "refresh_token.reuse_detected"; client_id: string; sub: string; family: string }
-  | { type: "token.revoked"; client_id: string; token_type: "access_token" | "refresh_token"; jti?: string; sub?: string }
+  | { type: "session.started"; sid: string; sub: string; login_id?: string }
+  | { type: "refresh_token.reuse_detected"; family: string; client_id?: string; sub?: string }
+  | { type: "token.revoked"; client_id: string; token_type: "access_token" | "refresh_token"; jti?: string; family?: string; sub?: string }
   | { type: "session.ended"; sid: string; sub: string; reason: string }
   | { type: "logout.delivered"; sid: string; client_id: string; channel: "back" | "front"; ok: boolean }
   | { type: "lockout"; sub: string; method: string }
-  | { type: "enrollment.changed"; sub: string; method: string; change: "added" | "removed" | "reset" }
+  | { type: "enrollment.changed"; sub: string; method: string; change: "added" | "replaced" | "removed" }
   | { type: "config.reloaded"; policy_hash: string; ok: boolean; errors?: number }
   | { type: "key.rotated"; kid: string; status: "next" | "current" | "retired"; by: "schedule" | "operator" };
 
-/** A login that ended: the flow, the exact machine version (its hash) and the states it went through. */
+/**
+ * A login that ended, or an attempt in it that was refused (a factor failed; the user may try again on
+ * the same page): the flow, the exact machine version (its hash) and the flow's states it went through.
+ * `login_id` ties a success to the SSO session it started (session.started).
+ */
 export interface LoginEvent {
   type: "login.succeeded" | "login.failed";
+  /** The flow's id; `eid` for a login at an upstream eID provider, `extension:<id>` for an extension's own login. */
   flow_id: string;
-  machine_hash: string;
+  /** The flow machine's definition hash; absent for a login that ran no machine here (eID, an extension's). */
+  machine_hash?: string;
   path: string[];
+  login_id?: string;
   client_id?: string;
   sub?: string;
-  sid?: string;
   amr?: string[];
   acr?: string;
+  /** Why it failed: the page's message key (e.g. method.password.wrong), or a protocol error. */
   reason?: string;
 }
 
+/** A factor method passed or refused within a login (or in a first-use enrollment inside one). */
 export interface FactorEvent {
   type: "factor.passed" | "factor.failed";
   method: string;
   flow_id: string;
+  /** The login it happened in (its login.succeeded or login.failed has the same). */
+  login_id?: string;
   sub?: string;
+  reason?: string;
 }
 
+/** One token response: the access token's jti, and which other tokens came with it. */
 export interface TokenIssuedEvent {
   type: "token.issued";
   grant: string;
   client_id: string;
-  sub?: string;
+  sub: string;
+  jti: string;
   amr?: string[];
   acr?: string;
-  jti: string;
   sid?: string;
-  token_type: "access_token" | "id_token" | "refresh_token";
+  /** The refresh token family, when a refresh token was issued or rotated. */
+  family?: string;
+  id_token: boolean;
+  refresh_token: boolean;
 }
 
 export type AuditEventType = AuditEvent["type"];

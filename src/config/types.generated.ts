@@ -33,6 +33,19 @@ export interface ProviderFile {
   };
   lifetimes: ProviderLifetimes;
   security: SecurityConfig;
+  /**
+   * The audit trail (README "Audit trail"): one JSON line per security-relevant act (logins, factors, tokens issued and revoked, sessions ended, single sign-out deliveries, lockouts, enrollment changes, reloads, key rotations), on its own stream apart from the operational log. Events name ids only (sub, client_id, sid, jti, kid), never a secret, password, code or token. `portcullis audit trace <jti or sid>` reads the file named here.
+   */
+  audit: {
+    /**
+     * Write audit events. When false nothing is written (subscribers such as metrics still hear them).
+     */
+    enabled: boolean;
+    /**
+     * `stdout`, `stderr`, or a file path: absolute, or relative to `data_dir` (the demo writes `audit.log`, i.e. var/audit.log). A file is appended to, and created with its directory.
+     */
+    destination: string;
+  };
   logging: LoggingConfig;
   /**
    * Prometheus metrics at `/metrics` (text format): requests by route and status with latency histograms, logins by flow and outcome, tokens issued by grant, store operation latency and errors, event-loop lag. Off when absent. With `listen`, a separate HTTP server on that address serves them (with several workers, the primary answers for all of them); with only `token`, the main port serves them to a request bearing that token.

@@ -2,7 +2,7 @@ import type { AnyStateMachine } from "xstate";
 import type { Provider } from "../provider.ts";
 import { DEFAULT_FLOW_ID, loginTypeFlowId } from "../runtime/login-flows.ts";
 import { INSTALLED_EXTENSIONS } from "../extensions/installed-extensions.ts";
-import { catalogMachines, type DrawableMachine, type LoginFlowKind } from "./machine-catalog.ts";
+import { catalogMachines, loginDiagramName, type DrawableMachine, type LoginFlowKind } from "./machine-catalog.ts";
 
 /**
  * The machines a running provider runs: its login flows (`provider.policy.flows`, the machines with the
@@ -21,4 +21,18 @@ export function deploymentMachines(provider: Provider): DrawableMachine[] {
     plugins: [...provider.policy.methods].map(([id, method]) => [id, method.plugin] as const),
     extensions: INSTALLED_EXTENSIONS,
   });
+}
+
+/**
+ * The diagram of each login flow drawn, by its machine's definition hash: `/diagrams/machine/<hash>`
+ * leads to it, which is how an audit trace links the machine version a login ran.
+ */
+export function diagramsByHash(provider: Provider): Map<string, string> {
+  const { flows } = provider.policy;
+  const byHash = new Map([[flows.get(DEFAULT_FLOW_ID)!.hash, loginDiagramName(DEFAULT_FLOW_ID)]]);
+  for (const name of Object.keys(provider.config.login.login_types ?? {})) {
+    const flow = flows.get(loginTypeFlowId(name));
+    if (flow?.kind === "two_factor" || flow?.kind === "second_factor") byHash.set(flow.hash, loginDiagramName(name));
+  }
+  return byHash;
 }

@@ -7,7 +7,7 @@ import { resolveLang } from "../views/lang.ts";
 import { createNonce, writePage } from "../views/page-headers.ts";
 import type { DiagramPageData, DiagramsPageData } from "../views/page-data.ts";
 import type { ViewEngine } from "../views/view-engine.ts";
-import { deploymentMachines } from "./deployment-machines.ts";
+import { deploymentMachines, diagramsByHash } from "./deployment-machines.ts";
 import { hashedFile, sendHashedFile, type HashedFile } from "./hashed-file.ts";
 import { descriptionKey, type DrawableMachine } from "./machine-catalog.ts";
 import { mermaidStatechart } from "./mermaid-statechart.ts";
@@ -53,6 +53,14 @@ export function diagramRoutes(provider: Provider, views: ViewEngine): Router {
       diagrams: [...diagrams.values()].map((d) => ({ name: d.name, url: `${DIAGRAMS_PATH}/${d.name}`, descriptionKey: descriptionKey(d.kind), subject: d.subject })),
     };
     writePage(res, 200, views.render("diagrams", data, langOf(req)));
+  });
+
+  // A login flow's diagram by its machine hash (an audit trace's link): only while this provider runs that version.
+  const byHash = diagramsByHash(provider);
+  router.get(`${DIAGRAMS_PATH}/machine/:hash`, (req, res, next) => {
+    const name = byHash.get(req.params.hash);
+    if (name === undefined) return next();
+    res.redirect(303, `${DIAGRAMS_PATH}/${name}`);
   });
 
   router.get(`${DIAGRAMS_PATH}/:name`, (req, res, next) => {

@@ -50,7 +50,7 @@ export function catalogMachines(sources: MachineSources): DrawableMachine[] {
   // The default flow first, then the login types by name.
   const loginFlows = sortedById(sources.loginFlows).sort(([a], [b]) => Number(b === "default") - Number(a === "default"));
   for (const [flowId, machine, kind] of loginFlows) {
-    machines.push({ name: flowId === "default" ? "login" : `login-${nameSegment(flowId)}`, kind: kind ?? "login", subject: flowId, machine });
+    machines.push({ name: loginDiagramName(flowId), kind: kind ?? "login", subject: flowId, machine });
   }
   machines.push({ name: "identify-user", kind: "identify", subject: "", machine: identifyUserMachine });
   machines.push({ name: "channel-choice", kind: "channel_choice", subject: "", machine: channelChoiceFlow });
@@ -70,6 +70,9 @@ export function catalogMachines(sources: MachineSources): DrawableMachine[] {
   }
   return machines;
 }
+
+/** The diagram name of a login flow: `login` for the default flow, `login-<name>` for a login type's. */
+export const loginDiagramName = (flowId: string) => (flowId === "default" ? "login" : `login-${nameSegment(flowId)}`);
 
 /** A name is used as a file name and a URL segment: lowercase letters, digits and `-`. */
 export const DIAGRAM_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -1,6 +1,7 @@
 import type { Clock } from "../time/clock.ts";
 import type { RecordStore, Store } from "../stores/store.ts";
 import { StoreUnavailableError } from "../stores/store-unavailable-error.ts";
+import type { AuditTrail } from "../audit/audit-trail.ts";
 
 /** One user's enrollment of one method: durable, its `data` owned by the method's plugin. */
 export interface Enrollment<Data = unknown> {
@@ -30,6 +31,8 @@ export class Enrollments {
     private readonly clock: Clock,
     /** How long a caller waits for a busy record (a test that queues many changes on a busy machine waits longer). */
     private readonly lockWaitMs = LOCK_WAIT_MS,
+    /** Told of every enrollment added, replaced or removed (not of a plugin's updates to its data, such as a signature counter). */
+    private readonly audit?: AuditTrail,
   ) {
     this.records = store.namespace("enrollments");
     this.locks = store.namespace("locks");
@@ -53,8 +56,14 @@ export class Enrollments {
 
   /** Creates or replaces the method's record for the user. */
   async put<Data>(method: string, sub: string, data: Data): Promise<Enrollment<Data>> {
-    const now = this.clock();
     const existing = await this.records.get(key(method, sub));
+    const record = await this.write(method, sub, data, existing);
+    this.audit?.record({ type: "enrollment.changed", sub, method, change: existing ? "replaced" : "added" });
+    return record;
+  }
+
+  private async write<Data>(method: string, sub: string, data: Data, existing: Enrollment | undefined): Promise<Enrollment<Data>> {
+    const now = this.clock();
     const record: Enrollment<Data> = { method, sub, createdAt: existing?.createdAt ?? now, updatedAt: now, data };
     await this.records.set(key(method, sub), record);
     return record;
@@ -78,7 +87,9 @@ export class Enrollments {
         await this.remove(method, sub);
         return undefined;
       }
-      return await this.put(method, sub, next);
+      // A first record is an enrollment; a change to one (a device added, a counter moved) is the plugin's.
+      if (!current) return await this.put(method, sub, next);
+      return await this.write(method, sub, next, current);
     } finally {
       await this.locks.delete(lock);
     }
@@ -97,7 +108,9 @@ export class Enrollments {
   /** Removes the user's enrollment of the method (operator reset, the user removing it); true when one existed. */
   async remove(method: string, sub: string): Promise<boolean> {
     await this.uses.delete(usedKey(method, sub));
-    return this.records.delete(key(method, sub));
+    const removed = await this.records.delete(key(method, sub));
+    if (removed) this.audit?.record({ type: "enrollment.changed", sub, method, change: "removed" });
+    return removed;
   }
 
   /**

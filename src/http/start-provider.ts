@@ -6,6 +6,7 @@ import type { Store } from "../stores/store.ts";
 import { loadConfig, type LoadedConfig } from "../config/load-config.ts";
 import { createLogger } from "../logging/create-logger.ts";
 import { createProvider, type Provider } from "../provider.ts";
+import { createAuditTrail } from "../audit/create-audit-trail.ts";
 import { redactUrl } from "../stores/redact-url.ts";
 import { StoreUnavailableError } from "../stores/store-unavailable-error.ts";
 import { answerStarting } from "./answer-starting.ts";
@@ -60,6 +61,8 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   const logger = createLogger(settings.logging.level, options.logDestination);
   // Created before anything else: a cluster worker answers the primary's metrics requests from now on.
   const metrics = settings.metrics ? createProviderMetrics({ worker: options.worker }) : undefined;
+  // Opened before the port is bound: an audit file the provider cannot write stops the start with nothing open.
+  const audit = createAuditTrail(settings.audit, settings.data_dir, undefined, (err) => logger.error({ err }, "audit trail write failed"));
   const server = createServer(serverOptions(settings.listen));
   answerUnparsableRequests(server);
   const close = gracefulClose(server, SHUTDOWN_GRACE_MS);
@@ -87,6 +90,7 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
     provider = await createProvider(withIssuer(loaded, issuer.issuer), {
       logger,
       metrics,
+      audit,
       ...(options.clock && { clock: options.clock }),
       ...(options.store && { store: options.store }),
       // A development eID upstream (demo only) is another provider in this process, logging where this one does.

@@ -30,8 +30,14 @@ export function countAuditEvents(registry: Registry, audit: AuditTrail): () => v
         logins.inc({ flow: flows.of(event.flow_id), outcome: event.type === "login.succeeded" ? "succeeded" : "failed" });
         break;
       case "token.issued":
-        tokens.inc({ grant: grants.of(event.grant), token_type: event.token_type });
+      {
+        // One event per token response: its access token, and the ID and refresh tokens it carried.
+        const grant = grants.of(event.grant);
+        tokens.inc({ grant, token_type: "access_token" });
+        if (event.id_token) tokens.inc({ grant, token_type: "id_token" });
+        if (event.refresh_token) tokens.inc({ grant, token_type: "refresh_token" });
         break;
+      }
     }
   });
 }

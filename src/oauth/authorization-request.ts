@@ -45,4 +45,6 @@ export interface Authentication {
   methods?: string[];
   /** What the methods reported beyond the user, by method id (e.g. face: { faceid }), for claims. */
   evidence?: Record<string, Record<string, unknown>>;
+  /** The audit trail's id of the login (login.succeeded), so that the session it starts names it. */
+  loginId?: string;
 }

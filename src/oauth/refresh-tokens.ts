@@ -3,6 +3,7 @@ import type { Clock } from "../time/clock.ts";
 import type { Store, RecordStore } from "../stores/store.ts";
 import type { AccessTokenDenylist } from "../tokens/access-token-denylist.ts";
 import { randomToken } from "../crypto/random-token.ts";
+import type { AuditTrail } from "../audit/audit-trail.ts";
 
 /** An access token named by its jti and exp (epoch seconds): enough to revoke it. */
 export interface IssuedAccessToken {
@@ -73,6 +74,8 @@ export class RefreshTokens {
     store: Store,
     private readonly clock: Clock,
     private readonly accessTokens: AccessTokenDenylist,
+    /** Told of reuse detected and of tokens revoked by their client. */
+    private readonly audit?: AuditTrail,
   ) {
     this.tokens = store.namespace("refreshTokens");
     this.families = store.namespace("refreshTokens");
@@ -108,7 +111,10 @@ export class RefreshTokens {
     // Records written before access tokens named their family carried a list of them: not passed on.
     const { accessTokens: _listed, ...grant } = current as RefreshGrant & { accessTokens?: unknown };
     const successor = await this.store(grant, accessToken);
-    if (!uncontested) await this.revokeFamily(grant);
+    if (!uncontested) {
+      this.audit?.record({ type: "refresh_token.reuse_detected", family: grant.familyId, client_id: grant.clientId, sub: grant.sub });
+      await this.revokeFamily(grant);
+    }
     return { token: successor, grant };
   }
 
@@ -120,6 +126,7 @@ export class RefreshTokens {
     if (await this.rotated.add(rotatedKey(token), { reused: true }, IN_FLIGHT_MS)) return false;
     const marker = await this.rotated.get(rotatedKey(token));
     if (marker === undefined || "reused" in marker) return false;
+    this.audit?.record({ type: "refresh_token.reuse_detected", family: marker.familyId });
     await this.revokeFamily(marker);
     return true;
   }
@@ -130,6 +137,7 @@ export class RefreshTokens {
     if (!grant || grant.clientId !== clientId) return false;
     await this.revokeFamily(grant);
     await this.tokens.delete(storeKeyHash(token));
+    this.audit?.record({ type: "token.revoked", token_type: "refresh_token", client_id: clientId, family: grant.familyId, sub: grant.sub });
     return true;
   }
 

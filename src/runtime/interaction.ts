@@ -26,6 +26,10 @@ interface InteractionBase {
   flowHash: string;
   /** XState persisted snapshot, never taken while an invoked actor runs. Absent before the first step. */
   snapshot?: unknown;
+  /** The flow's states this interaction went through, one per step (runtime/login-path.ts): the audit trail's path. */
+  path?: string[];
+  /** The audit trail's id of this run (login_id): not a secret, unlike the interaction id in its URL. */
+  loginId?: string;
   /** Epoch ms. */
   expiresAt: number;
 }

@@ -33,6 +33,7 @@ export class Interactions {
       id: random(),
       browserHash: storeKeyHash(browserCookie),
       csrf: random(),
+      loginId: randomToken(16),
       expiresAt: this.clock() + this.lifetimeSeconds * 1000,
     };
     await this.save(interaction);

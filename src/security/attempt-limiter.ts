@@ -14,11 +14,15 @@ export class AttemptLimiter {
     private readonly scope: string,
     private readonly maxFailures: number,
     private readonly windowMs: number,
+    /** Told once per window, at the first attempt refused: the subject is locked (the audit trail's lockout). */
+    private readonly onLockout?: (subject: string) => void,
   ) {}
 
   /** Counts one attempt; false when the subject has used up its attempts in this window. */
   async tryAttempt(subject: string): Promise<boolean> {
-    return (await this.counters.increment(this.key(subject), this.windowMs)) <= this.maxFailures;
+    const count = await this.counters.increment(this.key(subject), this.windowMs);
+    if (count === this.maxFailures + 1) this.onLockout?.(subject);
+    return count <= this.maxFailures;
   }
 
   /** The attempt succeeded: its count (and earlier failures) no longer stand against the subject. */

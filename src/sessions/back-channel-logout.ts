@@ -2,11 +2,14 @@ import type { Logger } from "pino";
 import type { Client, ClientRegistry } from "../oauth/client-registry.ts";
 import type { LogoutTokenIssuer } from "../tokens/logout-token.ts";
 import type { SsoSession } from "./sso-sessions.ts";
+import type { AuditTrail } from "../audit/audit-trail.ts";
 
 export interface BackChannelLogoutOptions {
   clients: ClientRegistry;
   tokens: LogoutTokenIssuer;
   logger: Logger;
+  /** Told how each delivery ended (logout.delivered); none in tests that do not look. */
+  audit?: AuditTrail;
   /** Milliseconds one POST may take, connection included. */
   timeoutMs?: number;
   /** Milliseconds to wait before each retry; its length is the number of retries. */
@@ -32,6 +35,7 @@ export class BackChannelLogout {
   private readonly clients: ClientRegistry;
   private readonly tokens: LogoutTokenIssuer;
   private readonly logger: Logger;
+  private readonly audit: AuditTrail | undefined;
   private readonly timeoutMs: number;
   private readonly retryDelaysMs: readonly number[];
   private readonly stop = new AbortController();
@@ -41,6 +45,7 @@ export class BackChannelLogout {
     this.clients = options.clients;
     this.tokens = options.tokens;
     this.logger = options.logger;
+    this.audit = options.audit;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   }
@@ -56,7 +61,9 @@ export class BackChannelLogout {
       const uri = client?.config.backchannel_logout_uri;
       if (!client || uri === undefined || this.stop.signal.aborted) continue;
       const sid = client.config.backchannel_logout_session_required ? session.sid : undefined;
-      deliveries.push(this.track(this.deliver(client, uri, this.tokens.issue({ clientId, sub: session.sub, sid }))));
+      const token = this.tokens.issue({ clientId, sub: session.sub, sid });
+      const delivered = (ok: boolean) => this.audit?.record({ type: "logout.delivered", sid: session.sid, client_id: clientId, channel: "back", ok });
+      deliveries.push(this.track(this.deliver(client, uri, token).then(delivered)));
     }
     return Promise.all(deliveries).then(() => undefined);
   }
@@ -79,20 +86,21 @@ export class BackChannelLogout {
     return tracked;
   }
 
-  private async deliver(client: Client, uri: string, token: string): Promise<void> {
+  /** True when the client accepted the token. */
+  private async deliver(client: Client, uri: string, token: string): Promise<boolean> {
     const body = `logout_token=${encodeURIComponent(token)}`;
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.post(uri, body);
       if (outcome.ok) {
         this.logger.debug({ clientId: client.id, attempt }, "back-channel logout delivered");
-        return;
+        return true;
       }
       const { status, error } = outcome;
       const delay = this.retryDelaysMs[attempt - 1];
       if (!outcome.retry || delay === undefined || this.stop.signal.aborted) {
         const reason = this.stop.signal.aborted ? "shutdown" : outcome.retry ? "attempts exhausted" : "refused by the client";
         this.logger.warn({ clientId: client.id, attempts: attempt, status, error, reason }, "back-channel logout failed");
-        return;
+        return false;
       }
       this.logger.info({ clientId: client.id, attempt, status, error, retryInMs: delay }, "back-channel logout attempt failed; retrying");
       await this.pause(delay);

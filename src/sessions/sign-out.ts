@@ -2,13 +2,15 @@ import type { Logger } from "pino";
 import type { ClientRegistry } from "../oauth/client-registry.ts";
 import type { BackChannelLogout } from "./back-channel-logout.ts";
 import type { EndedSessions } from "./ended-sessions.ts";
-import { frontChannelLogoutUrls } from "./front-channel-logout.ts";
+import { frontChannelLogouts } from "./front-channel-logout.ts";
+import type { AuditTrail } from "../audit/audit-trail.ts";
 import type { SsoSession, SsoSessions } from "./sso-sessions.ts";
 
 /** What a single sign-out touches. */
 export interface SignOutServices {
   readonly issuer: string;
   readonly logger: Logger;
+  readonly audit: AuditTrail;
   readonly sessions: SsoSessions;
   readonly endedSessions: EndedSessions;
   readonly backChannelLogout: BackChannelLogout;
@@ -28,12 +30,22 @@ export interface SignOutResult {
  * back-channel logout URI gets a logout token in the background, the refresh tokens that end with the
  * session stop working (ended-sessions.ts), and the front-channel URLs are returned for the page. Clearing the cookie is the caller's job (it owns the response).
  */
-export async function signOut(provider: SignOutServices, cookieValue: string | undefined): Promise<SignOutResult> {
+export async function signOut(provider: SignOutServices, cookieValue: string | undefined, why: SignOutReason): Promise<SignOutResult> {
   const session = cookieValue ? await provider.sessions.destroy(cookieValue) : undefined;
   if (!session) return { frontChannelUrls: [] };
   // Before anyone is told: a client that refreshes on a logout token must already be refused.
   await provider.endedSessions.record(session.sid);
   void provider.backChannelLogout.notify(session);
   provider.logger.info({ sid: session.sid, clients: session.clients.length }, "sso session ended");
-  return { session, frontChannelUrls: frontChannelLogoutUrls(provider.policy.clients, provider.issuer, session) };
+  provider.audit.record({ type: "session.ended", sid: session.sid, sub: session.sub, reason: why.reason });
+  const frontChannel = frontChannelLogouts(provider.policy.clients, provider.issuer, session);
+  // Handed to the browser as iframes: whether each one loads, only the browser knows.
+  if (why.showsFrontChannel) for (const { clientId } of frontChannel) provider.audit.record({ type: "logout.delivered", sid: session.sid, client_id: clientId, channel: "front", ok: true });
+  return { session, frontChannelUrls: frontChannel.map(({ url }) => url) };
+}
+
+/** Why a session ends (the audit trail's reason), and whether the caller shows the front-channel logout iframes. */
+export interface SignOutReason {
+  reason: "logout" | "force_login" | "user_inactive" | "other_user_logged_in";
+  showsFrontChannel?: boolean;
 }

@@ -13,6 +13,8 @@ import type { SsoSession } from "./sso-sessions.ts";
 export async function startSession(provider: SignOutServices & SessionLookup, req: IncomingMessage, login: Authentication): Promise<{ cookie: string; session: SsoSession }> {
   const previousCookie = provider.cookies.read(req, SESSION_COOKIE);
   const previous = await provider.sessions.find(previousCookie);
-  if (previous && previous.sub !== login.sub) await signOut(provider, previousCookie);
-  return provider.sessions.create(login, previousCookie, previous);
+  if (previous && previous.sub !== login.sub) await signOut(provider, previousCookie, { reason: "other_user_logged_in" });
+  const started = await provider.sessions.create(login, previousCookie, previous);
+  provider.audit.record({ type: "session.started", sid: started.session.sid, sub: login.sub, ...(login.loginId && { login_id: login.loginId }) });
+  return started;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -34,6 +34,13 @@ describe("portcullis methods", { timeout: 120_000 }, () => {
     expect(reset).toMatchObject({ code: 0, stdout: "pin: removed\n" });
     expect((await methods("list", "alice")).stdout).toMatch(/^pin\s+-$/m);
     expect((await methods("reset", "alice", "pin")).stdout).toBe("pin: was not enrolled\n");
+
+    // The operator's changes are on the audit trail the config names (the demo's audit.log under data_dir), in order.
+    const audited = readFileSync(join(dataDir, "audit.log"), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(audited.map(({ type, sub, method, change }) => ({ type, sub, method, change }))).toEqual([
+      { type: "enrollment.changed", sub: "E10001", method: "pin", change: "added" },
+      { type: "enrollment.changed", sub: "E10001", method: "pin", change: "removed" },
+    ]);
   });
 
   it("passes the plugin's refusal on as one line", async () => {

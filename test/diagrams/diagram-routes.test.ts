@@ -63,6 +63,14 @@ describe("diagram pages", () => {
     expect(again.headers.get("content-security-policy")).not.toContain(nonce);
   });
 
+  it("leads from a login flow's machine hash to its diagram (an audit trace's link), and from no other hash", async () => {
+    const hash = op.provider.policy.flows.get("default")!.hash;
+    const res = await fetch(`${op.url}/diagrams/machine/${hash}`, { redirect: "manual" });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/diagrams/login");
+    expect((await fetch(`${op.url}/diagrams/machine/${hash.slice(1)}x`, { redirect: "manual" })).status).toBe(404);
+  });
+
   it("shows each plugin's machine, translated", async () => {
     const res = await send(`${op.url}/diagrams/method-pin-enrollment?lang=jp`);
     expect(res.status).toBe(200);

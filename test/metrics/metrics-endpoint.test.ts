@@ -66,13 +66,23 @@ describe("/metrics on the main port behind metrics.token", () => {
     p.provider.audit.record({ type: "login.succeeded", ...login, sub: "E10001" });
     p.provider.audit.record({ type: "login.succeeded", ...login, sub: "E10001" });
     p.provider.audit.record({ type: "login.failed", ...login, reason: "bad password" });
-    p.provider.audit.record({ type: "token.issued", grant: "authorization_code", client_id: "demo-web", jti: "j1", token_type: "access_token" });
+    p.provider.audit.record({ type: "token.issued", grant: "authorization_code", client_id: "demo-web", sub: "E10001", jti: "j1", id_token: true, refresh_token: false });
     p.provider.audit.record({ type: "factor.passed", method: "totp", flow_id: "password" });
     const after = await scrape();
     const delta = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
     expect(delta("portcullis_logins_total", { flow: "password", outcome: "succeeded" })).toBe(2);
     expect(delta("portcullis_logins_total", { flow: "password", outcome: "failed" })).toBe(1);
     expect(delta("portcullis_tokens_issued_total", { grant: "authorization_code", token_type: "access_token" })).toBe(1);
+    expect(delta("portcullis_tokens_issued_total", { grant: "authorization_code", token_type: "id_token" })).toBe(1);
+    expect(delta("portcullis_tokens_issued_total", { grant: "authorization_code", token_type: "refresh_token" })).toBe(0);
+  });
+
+  it("counts a real token response by its grant", async () => {
+    const before = await scrape();
+    await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, service);
+    const after = await scrape();
+    const labels = { grant: "client_credentials", token_type: "access_token" };
+    expect(total(after, "portcullis_tokens_issued_total", labels) - total(before, "portcullis_tokens_issued_total", labels)).toBe(1);
   });
 
   it("times the store's operations by operation and record kind", async () => {

@@ -110,7 +110,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       ctx.session = await provider.sessions.find(ctx.sessionCookie);
       // A session of a user removed or disabled since is ended like a logout; so is one prompt=force_login ends.
       if (ctx.session && (ctx.request!.prompt.includes("force_login") || !provider.users.isActive(ctx.session.sub))) {
-        await signOut(provider, ctx.sessionCookie);
+        await signOut(provider, ctx.sessionCookie, { reason: provider.users.isActive(ctx.session.sub) ? "force_login" : "user_inactive" });
         ctx.session = undefined;
         ctx.ex.res.setHeader("Set-Cookie", provider.cookies.clear(SESSION_COOKIE));
       }

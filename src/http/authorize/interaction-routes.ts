@@ -30,6 +30,7 @@ import { clientAddress } from "../../security/client-address.ts";
 import type { RunnableFlow } from "../../runtime/login-flows.ts";
 import { missingCookieReason, redirectWithTestCookie } from "./cookies-blocked.ts";
 import { appEntryUrl, authorizeParamsOf } from "../../trusted-app/acmeauth-sso.ts";
+import { auditLoginStep, auditLoginSucceeded } from "../../runtime/audit-login-step.ts";
 
 /** Form fields the runtime itself reads; every other field is event data. */
 const RESERVED_FIELDS = new Set(["csrf", "event", "type"]);
@@ -105,17 +106,18 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     }
     const event = body ? toEvent(body, { clientAddress: address }) : undefined;
     const result = await runFlowStep(flow, { input: flowInput(interaction), persisted, event });
+    const path = auditLoginStep(provider.audit, interaction, flow, result, event !== undefined);
     if (result.snapshot.status === "done") {
       // An interaction completes once, even if the last form is posted twice.
       if (!(await provider.interactions.finish(interaction.id))) return expired(req, res, interaction);
       res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: interactionPath(interaction.id) }));
       const output = result.snapshot.output as LoginFlowOutput;
-      if (interaction.kind === "login") return finishLogin(req, res, interaction, flow, output);
+      if (interaction.kind === "login") return finishLogin(req, res, interaction, flow, output, path);
       if (interaction.kind === "channel") return finishChannelChoice(req, res, interaction, (result.snapshot.output as { channel: string }).channel);
-      if (interaction.kind === "account") return finishAccountLogin(req, res, interaction, flow, output);
+      if (interaction.kind === "account") return finishAccountLogin(req, res, interaction, flow, output, path);
       return finishEnrollment(res, interaction);
     }
-    await provider.interactions.save({ ...interaction, flowHash: flow.hash, snapshot: result.persisted });
+    await provider.interactions.save({ ...interaction, flowHash: flow.hash, snapshot: result.persisted, path });
     render(req, res, interaction, flow, result, 200);
   }
 
@@ -125,15 +127,17 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     return provider.policy.methods.has(interaction.method) && (await currentSession(provider, req))?.sub === interaction.sub;
   }
 
-  async function finishLogin(req: Request, res: Response, interaction: LoginInteraction, flow: RunnableFlow, output: LoginFlowOutput): Promise<void> {
-    const login = authenticationResult(output, provider.policy.methods, provider.clock(), interaction.stepUpFrom);
+  async function finishLogin(req: Request, res: Response, interaction: LoginInteraction, flow: RunnableFlow, output: LoginFlowOutput, path: string[]): Promise<void> {
+    const authenticated = authenticationResult(output, provider.policy.methods, provider.clock(), interaction.stepUpFrom);
     const { request } = interaction;
     // OIDC Core §3.1.2.1: the client asked for the user its id_token_hint names; someone else logged in.
-    if (request.hintSub !== undefined && login.sub !== request.hintSub) {
+    if (request.hintSub !== undefined && authenticated.sub !== request.hintSub) {
+      provider.audit.record({ type: "login.failed", flow_id: flow.id, machine_hash: flow.hash, path, login_id: interaction.loginId, client_id: request.clientId, sub: authenticated.sub, reason: "login_required" });
       const client = provider.policy.clients.get(request.clientId)!;
       const error = { error: "login_required", error_description: "the user who logged in is not the one id_token_hint names", iss: provider.issuer };
       return writeAuthorizationResponse(res, pages, request, error, responsePage(req, request, client));
     }
+    const login = auditLoginSucceeded(provider.audit, interaction, flow, path, authenticated);
     recordMethodUse(provider, output);
     await completeAuthorization(provider, pages, req, res, request, { login });
   }
@@ -148,8 +152,9 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   }
 
   /** Signed in to the account page: the SSO session starts (as after any login), and the page shows. */
-  async function finishAccountLogin(req: Request, res: Response, interaction: AccountLoginInteraction, flow: RunnableFlow, output: LoginFlowOutput): Promise<void> {
-    const { cookie } = await startSession(provider, req, authenticationResult(output, flow.methods, provider.clock()));
+  async function finishAccountLogin(req: Request, res: Response, interaction: AccountLoginInteraction, flow: RunnableFlow, output: LoginFlowOutput, path: string[]): Promise<void> {
+    const login = auditLoginSucceeded(provider.audit, interaction, flow, path, authenticationResult(output, flow.methods, provider.clock()));
+    const { cookie } = await startSession(provider, req, login);
     recordMethodUse(provider, output);
     res.appendHeader("Set-Cookie", provider.cookies.set(SESSION_COOKIE, cookie));
     seeOther(res, accountUrl(interaction.back ?? {}));

@@ -66,7 +66,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
 
   /** Ends the browser's session (if any), then redirects or shows the logged-out page. */
   async function finish(ex: Exchange, cookie: string | undefined, outcome: LogoutOutcome, lang: Lang): Promise<void> {
-    const { frontChannelUrls } = await signOut(provider, cookie);
+    const { frontChannelUrls } = await signOut(provider, cookie, { reason: "logout", showsFrontChannel: true });
     if (cookie !== undefined) ex.res.setHeader("Set-Cookie", provider.cookies.clear(SESSION_COOKIE));
     if (outcome.redirect !== undefined && frontChannelUrls.length === 0) return writeRedirect(ex.res, outcome.redirect);
     const nonce = outcome.redirect !== undefined ? createNonce() : undefined;

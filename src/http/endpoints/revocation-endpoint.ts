@@ -33,6 +33,7 @@ export function revocationEndpoint(provider: Provider): ProtocolRoute {
       // verify() has just read the record, so a handle of this shape is one of ours.
       if (looksLikeReferenceToken(token)) await provider.referenceTokens.revoke(token);
       else await provider.accessTokenDenylist.revoke(claims.jti, claims.exp);
+      provider.audit.record({ type: "token.revoked", token_type: "access_token", client_id: client.id, jti: claims.jti, sub: claims.sub });
       return true;
     } catch (err) {
       if (err instanceof OAuthError) return false; // not a live access token of ours

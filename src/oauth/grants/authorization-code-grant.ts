@@ -10,6 +10,7 @@ import type { GrantHandler, TokenResponse } from "./grant-handler.ts";
 import { grantedScope } from "./granted-scope.ts";
 import { plannedAccessToken } from "./planned-access-token.ts";
 import { issueUserTokens } from "./user-tokens.ts";
+import { recordTokenIssued } from "../../audit/record-token-issued.ts";
 import { randomToken } from "../../crypto/random-token.ts";
 
 // One answer for a code that never existed, has expired or was used: which one is none of the caller's business.
@@ -94,7 +95,9 @@ async function redeem(provider: Provider, client: Client, code: string, grant: A
   if (redemption.refreshFamily) response.refresh_token = await issueRefreshToken(provider, client, grant, scopes, redemption);
   // The code was presented again while this redemption was in flight: what it issued is revoked already at birth.
   if (!uncontested) await revokeRedemption(provider, redemption);
-  return response;
+  const { sub, amr, acr, sid } = grant;
+  const issued = { client_id: client.id, sub, jti: redemption.accessToken.jti, amr, acr, sid, family: redemption.refreshFamily?.familyId };
+  return recordTokenIssued(provider.audit, "authorization_code", issued, response);
 }
 
 function issueRefreshToken(provider: Provider, client: Client, grant: AuthorizationCodeGrant, scopes: string[], redemption: CodeRedemption): Promise<string> {

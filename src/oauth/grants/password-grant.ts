@@ -5,6 +5,7 @@ import { formatScope } from "../../scopes/scope.ts";
 import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
 import type { Provider } from "../../provider.ts";
 import type { GrantHandler } from "./grant-handler.ts";
+import { recordTokenIssued } from "../../audit/record-token-issued.ts";
 import { plannedAccessToken } from "./planned-access-token.ts";
 import { userGrantScope } from "./user-grant-scope.ts";
 import { randomToken } from "../../crypto/random-token.ts";
@@ -36,12 +37,13 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
     extra: { auth_time: authTime, amr },
   });
   const response = { access_token: token, token_type: "Bearer" as const, expires_in: client.lifetimes.accessToken, scope: formatScope(scopes) };
-  if (familyId === undefined) return response;
+  const issued = { client_id: client.id, sub, jti: accessToken.jti, amr, family: familyId };
+  if (familyId === undefined) return recordTokenIssued(provider.audit, "password", issued, response);
   const refreshToken = await provider.refreshTokens.issue(
     { clientId: client.id, sub, scopes, familyId, expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000, authTime, amr },
     accessToken,
   );
-  return { ...response, refresh_token: refreshToken };
+  return recordTokenIssued(provider.audit, "password", issued, { ...response, refresh_token: refreshToken });
 };
 
 async function checkPassword(provider: Provider, username: string, password: string): Promise<string> {

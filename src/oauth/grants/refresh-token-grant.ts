@@ -6,6 +6,7 @@ import type { GrantHandler } from "./grant-handler.ts";
 import { grantedScope } from "./granted-scope.ts";
 import { plannedAccessToken } from "./planned-access-token.ts";
 import { issueUserTokens } from "./user-tokens.ts";
+import { recordTokenIssued } from "../../audit/record-token-issued.ts";
 
 // One answer for a token that never existed, has expired, was revoked or was used.
 const UNUSABLE = "the refresh token is invalid, expired, revoked or already used";
@@ -36,7 +37,8 @@ export const refreshTokenGrant: GrantHandler = async ({ provider, client, params
     // (no acr: no OIDC login) got no ID token at first and gets none now.
     ...(scopes.includes("openid") && rotation.grant.acr !== undefined && { idToken: {} }),
   });
-  return { ...response, refresh_token: rotation.token };
+  const { sub, amr, acr, sid, familyId } = rotation.grant;
+  return recordTokenIssued(provider.audit, "refresh_token", { client_id: client.id, sub, jti: accessToken.jti, amr, acr, sid, family: familyId }, { ...response, refresh_token: rotation.token });
 };
 
 /** The grant of a live token of this client; a token that is not live may be a reused one, which revokes its family. */

@@ -1,0 +1,66 @@
+import { mkdirSync, openSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { ConfigError } from "../errors/config-error.ts";
+import { pino, type DestinationStream } from "pino";
+import type { ProviderFile } from "../config/types.generated.ts";
+import { ListenedAuditTrail } from "./audit-trail.ts";
+import type { AuditEvent } from "./audit-event.ts";
+
+/** The trail with its stream, so that a stopping provider can flush what is still buffered. */
+export class StreamedAuditTrail extends ListenedAuditTrail {
+  constructor(
+    write: (event: AuditEvent) => void,
+    readonly flush: () => Promise<void> = async () => {},
+  ) {
+    super(write);
+  }
+}
+
+/**
+ * The audit trail provider.yaml's `audit` section asks for: its own stream (a pino destination) of JSON
+ * lines `{"time":"<ISO 8601>","type":...,<facts>}` — no level, pid or host: an auditor's line is the act
+ * and its time. Kept apart from the operational log so it can be retained, shipped and read on its own
+ * (`portcullis audit trace`). `destination` (tests): a stream to write to instead. `onError` hears a
+ * failed write (a full disk): reported, never thrown — an audit sink that fails must not fail a login.
+ */
+export function createAuditTrail(settings: ProviderFile["audit"], dataDir: string, destination?: DestinationStream, onError: (error: Error) => void = () => {}): StreamedAuditTrail {
+  if (!settings.enabled) return new StreamedAuditTrail(() => {});
+  const stream = destination ?? openDestination(settings.destination, dataDir);
+  (stream as { on?: (event: "error", listener: (error: Error) => void) => void }).on?.("error", onError);
+  // An asynchronous flush: a synchronous one (flushSync) could overtake a write in flight and swap two lines.
+  const flush = () =>
+    new Promise<void>((resolve) => {
+      const sonic = stream as { flush?: (done: () => void) => void };
+      if (typeof sonic.flush !== "function") return resolve();
+      try {
+        sonic.flush(() => resolve());
+      } catch {
+        resolve(); // nothing written yet
+      }
+    });
+  return new StreamedAuditTrail((event) => stream.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`), flush);
+}
+
+/**
+ * stdout, stderr, or the file (relative to data_dir), appended to; writes are not waited for. The file is
+ * opened here, at start: a path the provider cannot write is the operator's to fix, said in one line.
+ */
+function openDestination(destination: string, dataDir: string): DestinationStream {
+  if (destination === "stdout") return pino.destination({ dest: 1, sync: false });
+  if (destination === "stderr") return pino.destination({ dest: 2, sync: false });
+  const path = auditFilePath(destination, dataDir);
+  let fd: number;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    fd = openSync(path, "a", 0o640);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? String(error);
+    throw new ConfigError([{ file: "provider.yaml", path: "audit.destination", message: `cannot open the audit file ${path} (${code})`, value: destination }]);
+  }
+  return pino.destination({ dest: fd, sync: false });
+}
+
+/** Where a file destination is: absolute, or under data_dir (both relative to the working directory). */
+export function auditFilePath(destination: string, dataDir: string): string {
+  return isAbsolute(destination) ? destination : resolve(dataDir, destination);
+}

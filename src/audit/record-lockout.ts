@@ -1,0 +1,15 @@
+import type { AuditTrail } from "./audit-trail.ts";
+import type { UserDirectory } from "../users/user-directory.ts";
+
+/**
+ * An AttemptLimiter's onLockout for a factor method: records the lockout of the user the subject names.
+ * The subject is a sub, or for the password method the user name as typed — which is recorded only
+ * when it names a user (then as that user's sub): what someone typed is never written, in case it was
+ * a password in the wrong field.
+ */
+export function recordLockout(provider: { readonly audit: AuditTrail; readonly users: Pick<UserDirectory, "findBySub" | "findByUsername"> }, method: string) {
+  return (subject: string): void => {
+    const sub = provider.users.findBySub(subject)?.sub ?? provider.users.findByUsername(subject)?.sub;
+    if (sub !== undefined) provider.audit.record({ type: "lockout", sub, method });
+  };
+}

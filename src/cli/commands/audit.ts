@@ -1,0 +1,97 @@
+import { readFileSync } from "node:fs";
+import { loadConfig, type LoadedConfig } from "../../config/load-config.ts";
+import { ConfigError } from "../../errors/config-error.ts";
+import { auditFilePath } from "../../audit/create-audit-trail.ts";
+import { formatAuditLine, parseAuditLines, traceEvents, type AuditLine } from "../../audit/audit-trace.ts";
+import { drawnFlows } from "../../runtime/drawn-flows.ts";
+import { DEFAULT_FLOW_ID, loginTypeFlowId } from "../../runtime/login-flows.ts";
+import { mermaidStatechart } from "../../diagrams/mermaid-statechart.ts";
+import { highlightPath } from "../../diagrams/highlight-path.ts";
+import { loginDiagramName } from "../../diagrams/machine-catalog.ts";
+import { paths } from "../../http-kit/paths.ts";
+import { CliError } from "../support/cli-error.ts";
+import type { Command } from "../support/command.ts";
+import { printConfigError } from "../support/print-config-error.ts";
+import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
+import { CONFIG_OPTION } from "./config-options.ts";
+
+/**
+ * `portcullis audit trace <jti or sid>`: for one token or session, every audit event of it in time order
+ * (audit-trace.ts follows jti → session → login), then the login's machine drawn with the path it took
+ * highlighted, and where the diagrams page shows that flow. Reads the audit file provider.yaml names
+ * (`audit.destination`), or `--file`; needs no store, so it runs beside a live provider.
+ */
+export const auditCommand: Command = {
+  name: "audit",
+  summary: "audit trace <jti or sid>: a token's or session's audit events and its login's machine path",
+  positionals: { usage: "trace ID", max: 2 },
+  options: { ...CONFIG_OPTION, file: { type: "string", valueName: "PATH", description: "the audit file to read (default: provider.yaml's audit.destination)" } },
+  async run({ values, positionals, stdout, stderr, env }) {
+    const [action, id] = positionals;
+    if (action !== "trace" || !id) throw new CliError("expected: audit trace <jti or sid>", { showUsage: true });
+    const { configDir } = resolveCliSettings(values, env);
+    let config: LoadedConfig;
+    try {
+      config = await loadConfig(configDir, env);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      printConfigError(error, configDir, stderr);
+      return 1;
+    }
+    const file = auditFile(config, values.file);
+    const { lines, skipped } = parseAuditLines(readAudit(file));
+    const trace = traceEvents(lines, id);
+    if (trace.length === 0) throw new CliError(`no audit event names ${JSON.stringify(id)} as a jti or sid in ${file}`);
+    stdout.write(`audit trace of ${id} (${file}${skipped > 0 ? `; ${skipped} unreadable lines skipped` : ""})\n\n`);
+    for (const line of trace) stdout.write(`${formatAuditLine(line)}\n`);
+    stdout.write(`\n${await loginMachine(config, trace)}`);
+    return 0;
+  },
+};
+
+/** The file to read: --file, else audit.destination when it is a file. */
+function auditFile(config: LoadedConfig, flag: string | boolean | undefined): string {
+  if (typeof flag === "string") return flag;
+  const { destination } = config.provider.audit;
+  if (destination === "stdout" || destination === "stderr") throw new CliError(`the audit trail goes to ${destination} (provider.yaml audit.destination): give the file it was collected in with --file PATH`);
+  return auditFilePath(destination, config.provider.data_dir);
+}
+
+function readAudit(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new CliError(`cannot read the audit file ${file} (${(error as { code?: string }).code ?? String(error)})`);
+  }
+}
+
+/** The login of the trace (its last success, else its last failure): its machine, the path highlighted, its diagram page. */
+async function loginMachine(config: LoadedConfig, trace: readonly AuditLine[]): Promise<string> {
+  const login = trace.findLast((line) => line.type === "login.succeeded") ?? trace.findLast((line) => line.type === "login.failed");
+  if (!login) return "no login in this trace (a client_credentials or password-grant token, or a login before the trail began)\n";
+  const flowId = String(login.flow_id);
+  const path = Array.isArray(login.path) ? login.path.map(String) : [];
+  if (typeof login.machine_hash !== "string") return `login: ${flowId}, path ${path.join(" → ") || "-"} (it ran no login flow of this provider: nothing to draw)\n`;
+  const hash = login.machine_hash;
+  const out = [`machine: flow ${flowId}, hash ${hash}`, `path:    ${path.join(" → ")}`];
+  const flow = (await drawnFlows(config)).get(flowId);
+  if (!flow) return `${[...out, `the current configuration has no flow ${flowId}: the machine cannot be drawn`].join("\n")}\n`;
+  if (flow.hash === hash) out.push("the current configuration runs this exact machine version");
+  else out.push(`NOTE: this login ran machine version ${hash}; the current configuration's ${flowId} flow is version ${flow.hash}. The diagram below is the CURRENT version, not the one the login ran.`);
+  const page = diagramPage(config, flowId);
+  const diagrams = `${config.provider.issuer}${paths.diagrams}`;
+  if (!page) out.push("diagram page: none (this flow is built for the method list a login asked for)");
+  else if (flow.hash === hash) out.push(`diagram page: ${diagrams}/machine/${hash} (leads to ${diagrams}/${page} while the provider runs this version)`);
+  else out.push(`diagram page of the current version: ${diagrams}/${page} (${diagrams}/machine/${hash} no longer leads anywhere)`);
+  out.push("", "```mermaid", highlightPath(mermaidStatechart(flow.machine), flow.machine, path).trimEnd(), "```");
+  return `${out.join("\n")}\n`;
+}
+
+/** The diagrams page's name for a flow it draws: the default flow and the two-factor and second-factor login types. */
+function diagramPage(config: LoadedConfig, flowId: string): string | undefined {
+  if (flowId === DEFAULT_FLOW_ID) return loginDiagramName(DEFAULT_FLOW_ID);
+  for (const [name, type] of Object.entries(config.login.login_types ?? {})) {
+    if (loginTypeFlowId(name) === flowId && (type.flow === "two_factor" || type.flow === "second_factor")) return loginDiagramName(name);
+  }
+  return undefined;
+}

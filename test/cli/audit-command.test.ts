@@ -1,0 +1,102 @@
+/**
+ * `portcullis audit trace`: a real login and code exchange against a real provider, then the real CLI
+ * in a child process reads the provider's audit file and traces the token (by jti) and the session (by
+ * sid): the events, the path, and the login's machine drawn with that path highlighted.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseDocument } from "yaml";
+import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { portcullis } from "../support/run-cli.ts";
+import { eventually } from "../support/relying-party.ts";
+import { collectAudit, eventsOf, loginAndRedeem, type AuditedLogin } from "../support/audited-login.ts";
+import type { AuditEvent } from "../../src/audit/audit-event.ts";
+
+let p: TestProvider;
+let login: AuditedLogin;
+let events: AuditEvent[];
+let auditFile: string;
+
+beforeAll(async () => {
+  p = await startTestProvider();
+  events = collectAudit(p);
+  login = await loginAndRedeem(p);
+  auditFile = join(p.provider.config.provider.data_dir, "audit.log");
+  // The sink writes without waiting: the token's line is in the file soon after the response.
+  await eventually(() => existsSync(auditFile) && readFileSync(auditFile, "utf8").includes(login.jti), "the token.issued line");
+});
+afterAll(async () => {
+  await p?.close();
+});
+
+/** The event lines of a trace: "<time>  <type>  <facts>". */
+const eventLines = (stdout: string) => stdout.split("\n").filter((line) => /^\d{4}-\d\d-\d\dT/.test(line));
+const typesOf = (stdout: string) => eventLines(stdout).map((line) => line.split(/\s+/)[1]);
+
+describe("audit trace", () => {
+  it("traces a token by its jti: its login, factor, session and issue, in time order, then the machine with the path highlighted", async () => {
+    const result = await portcullis(["audit", "trace", "--config", p.configDir, "--", login.jti]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(typesOf(result.stdout)).toEqual(["factor.passed", "login.succeeded", "session.started", "token.issued"]);
+    const times = eventLines(result.stdout).map((line) => line.split(/\s+/)[0]!);
+    expect([...times].sort()).toEqual(times);
+    const [loginEvent] = eventsOf(events, "login.succeeded");
+    const flow = p.provider.policy.flows.get("default")!;
+    expect(result.stdout).toContain(`jti=${login.jti}`);
+    expect(result.stdout).toContain(`machine: flow default, hash ${flow.hash}`);
+    expect(result.stdout).toContain(`path:    ${loginEvent!.path.join(" → ")}`);
+    expect(result.stdout).toContain("the current configuration runs this exact machine version");
+    expect(result.stdout).toContain(`diagram page: ${p.issuer}/diagrams/machine/${flow.hash} (leads to ${p.issuer}/diagrams/login while the provider runs this version)`);
+    // That link leads to the flow's diagram on the running provider.
+    const page = await fetch(`${p.issuer}/diagrams/machine/${flow.hash}`);
+    expect(page.url).toBe(`${p.issuer}/diagrams/login`);
+    expect(page.status).toBe(200);
+    // The statechart, with the states the login went through in the `taken` class (and only those).
+    expect(result.stdout).toContain("```mermaid\nstateDiagram-v2\n");
+    expect(result.stdout).toContain("  classDef taken ");
+    const taken = /^ {2}class (\S+) taken$/m.exec(result.stdout)?.[1]?.split(",");
+    expect(taken?.sort()).toEqual(["s_authenticated", "s_signingIn__password", "s_signingIn__qrcode"]);
+    expect(result.stdout).not.toContain("s_signingIn__appotp taken");
+  });
+
+  // Ids are base64url: one may begin with "-", so `--` ends the options first.
+  it("traces the session by its sid to the same events", async () => {
+    const [started] = eventsOf(events, "session.started");
+    const result = await portcullis(["audit", "trace", "--config", p.configDir, "--", started!.sid]);
+    expect(result.code).toBe(0);
+    expect(typesOf(result.stdout)).toEqual(["factor.passed", "login.succeeded", "session.started", "token.issued"]);
+  });
+
+  it("reads another file with --file, and says clearly when the current configuration runs another machine version", async () => {
+    const copy = join(p.configDir, "copied-audit.log");
+    writeFileSync(copy, readFileSync(auditFile));
+    // The default flow offered in another order is another machine (another hash).
+    const loginYaml = join(p.configDir, "login.yaml");
+    const doc = parseDocument(readFileSync(loginYaml, "utf8"));
+    doc.setIn(["default_flow", "methods"], ["password", "qrcode", "appotp"]);
+    writeFileSync(loginYaml, doc.toString());
+    const result = await portcullis(["audit", "trace", "--config", p.configDir, "--file", copy, "--", login.jti]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`audit trace of ${login.jti} (${copy})`);
+    expect(result.stdout).toMatch(/NOTE: this login ran machine version \S+; the current configuration's default flow is version \S+\. The diagram below is the CURRENT version/);
+    expect(result.stdout).toContain(`diagram page of the current version: ${p.issuer}/diagrams/login (${p.issuer}/diagrams/machine/${eventsOf(events, "login.succeeded")[0]!.machine_hash} no longer leads anywhere)`);
+  });
+
+  it("answers an unknown id with a clear message and exit 1", async () => {
+    const result = await portcullis(["audit", "trace", "no-such-token-id", "--config", p.configDir]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(`portcullis audit: no audit event names "no-such-token-id" as a jti or sid in ${auditFile}\n`);
+  });
+
+  it("refuses a missing file and a missing id in one line each", async () => {
+    const missing = await portcullis(["audit", "trace", "--config", p.configDir, "--file", "/nonexistent/audit.log", "--", login.jti]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe("portcullis audit: cannot read the audit file /nonexistent/audit.log (ENOENT)\n");
+    const noId = await portcullis(["audit", "trace", "--config", p.configDir]);
+    expect(noId.code).toBe(2);
+    expect(noId.stderr).toContain("expected: audit trace <jti or sid>");
+  });
+});
