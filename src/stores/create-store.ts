@@ -4,6 +4,8 @@ import { EmbeddedStore } from "./embedded-store.ts";
 import { PostgresStore } from "./postgres-store.ts";
 import { RedisStore } from "./redis-store.ts";
 import { redactUrl } from "./redact-url.ts";
+import { takeKeyPrefix } from "./key-prefix.ts";
+import { parseRedisUrl } from "./redis-url.ts";
 import type { Store } from "./store.ts";
 
 export interface CreateStoreOptions {
@@ -15,9 +17,9 @@ export interface CreateStoreOptions {
 /**
  * The store named by `store.url` in provider.yaml:
  * - `embedded` (or `embedded:`): in process, durable kinds journaled under `<dataDir>/store`;
- * - `redis://…`, `rediss://…`: Redis;
+ * - `redis://…`, `rediss://…`: Redis; `redis+sentinel://HOST:PORT,…/PRIMARY`: Redis behind Sentinel (redis-url.ts);
  * - `postgres://…`, `postgresql://…`: PostgreSQL.
- * Both network URLs take an optional `?prefix=NAME` (see splitKeyPrefix).
+ * Both network URLs take an optional `?prefix=NAME` (see takeKeyPrefix).
  * Network stores are returned even while their server is down: operations then fail fast with
  * StoreUnavailableError (503) until it is back.
  */
@@ -32,21 +34,19 @@ export async function createStore(url: string, options: CreateStoreOptions): Pro
       return new EmbeddedStore({ dir: join(options.dataDir, "store"), logger });
     case "redis":
     case "rediss":
-      return RedisStore.open({ logger, ...splitKeyPrefix(url) });
+    case "redis+sentinel":
+      return RedisStore.open({ logger, ...parseRedisUrl(url) });
     case "postgres":
     case "postgresql":
       return new PostgresStore({ logger, ...splitKeyPrefix(url) });
     default:
       throw new Error(
-        `store URL scheme "${scheme ?? ""}" is not supported (in "${redactUrl(url)}"): use "embedded", "redis://", "rediss://", "postgres://" or "postgresql://"`,
+        `store URL scheme "${scheme ?? ""}" is not supported (in "${redactUrl(url)}"): use "embedded", "redis://", "rediss://", "redis+sentinel://", "postgres://" or "postgresql://"`,
       );
   }
 }
 
-/**
- * `?prefix=NAME` on a Redis or PostgreSQL URL namespaces every key (`NAME:<kind>:<key>`), so several
- * deployments — or test runs — can share one server. It is ours, so it is removed before the driver sees the URL.
- */
+/** The URL without our `?prefix=NAME` (see takeKeyPrefix), and the key prefix it named. */
 function splitKeyPrefix(url: string): { url: string; keyPrefix?: string } {
   let parsed: URL;
   try {
@@ -55,11 +55,8 @@ function splitKeyPrefix(url: string): { url: string; keyPrefix?: string } {
     // URL's own error carries the whole input, password included: say what is wrong without it.
     throw new Error(`store URL "${redactUrl(url)}" is not a valid URL`);
   }
-  const prefix = parsed.searchParams.get("prefix");
-  if (prefix === null) return { url };
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix)) throw new Error(`store URL prefix "${prefix}" must be 1-64 letters, digits, '.', '_' or '-'`);
-  parsed.searchParams.delete("prefix");
-  return { url: parsed.toString(), keyPrefix: `${prefix}:` };
+  const keyPrefix = takeKeyPrefix(parsed.searchParams);
+  return keyPrefix === undefined ? { url } : { url: parsed.toString(), keyPrefix };
 }
 
 function schemeOf(url: string): string | undefined {
