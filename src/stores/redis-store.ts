@@ -17,6 +17,8 @@ export interface RedisStoreOptions {
   timeouts?: Partial<RedisTimeouts>;
 }
 
+const CLOSE_WAIT_MS = 2_000;
+
 /**
  * Adds 1 to a counter kept in Keyv's payload format (so `get` reads it), keeping its TTL; an absent or
  * expired counter starts at 1 with the given TTL. KEYS[1]: raw key; ARGV[1]: now (epoch ms); ARGV[2]: TTL (ms).
@@ -126,7 +128,13 @@ export class RedisStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#client.isOpen) await this.#client.destroy();
+    if (!this.#client.isOpen) return;
+    // A Sentinel client finishes its rediscovery round first, which can wait on a primary that is down:
+    // a bounded wait, then the process may go on exiting.
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS).unref()));
+    await Promise.race([Promise.resolve(this.#client.destroy()).catch(() => {}), bound]);
+    clearTimeout(timer);
   }
 
   readonly #atomic: AtomicOps = {
