@@ -2,12 +2,14 @@ import { createClient } from "@keyv/redis";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizeUrl } from "../support/browser-login.ts";
-import { WEB, WEB_REDIRECT } from "../support/code-grant.ts";
+import { WEB_REDIRECT } from "../support/code-grant.ts";
 import {
   hoppingLogin,
+  loginLoadSteps,
   nodeCycle,
   oauthError,
   readiness,
+  redeemAt,
   redeemForRefreshToken,
   refreshAt,
   ssoCode,
@@ -15,11 +17,11 @@ import {
   startLoad,
   until,
   type Deployment,
+  type LoadStep,
 } from "../support/deployment.ts";
-import type { ProviderProcess } from "../support/provider-process.ts";
+import type { RawBrowser } from "../support/raw-browser.ts";
 import { serviceUrl } from "../support/require-service.ts";
 import { startRedis, startRedisSentinel, type RunningService } from "../support/services.ts";
-import { postForm } from "../support/test-provider.ts";
 import { Enrollments } from "../../src/enrollments/enrollments.ts";
 import { createStore } from "../../src/stores/create-store.ts";
 
@@ -74,7 +76,7 @@ describe.skipIf(!available)("provider nodes on Redis Sentinel, whose primary is 
     await until(async () => (await primaryPort()) === replica.port, "the sentinels to promote the replica");
     // Non-durable work resumes on the new primary (an SSO login: its code) while no replica acknowledges durable writes.
     await until(async () => (await browser.get(authorizeUrl(next().url))).location?.startsWith(`${WEB_REDIRECT}?code=`) === true, "logins on the new primary");
-    const closed = await postForm(`${next().url}/connect/token`, redemption(await ssoCode(browser, next())));
+    const closed = await redeemAt(next(), await ssoCode(browser, next()));
     expect(closed.status, closed.text).toBe(503); // a refresh token would be written with no replica to keep it: fail closed
 
     // The old primary comes back (as a supervisor restarts it) and the sentinels make it the new primary's replica.
@@ -139,21 +141,12 @@ async function ask(port: number, command: string[]): Promise<string> {
   }
 }
 
-const redemption = (code: string) => ({ grant_type: "authorization_code", code, redirect_uri: WEB_REDIRECT, client_id: WEB.id, client_secret: WEB.secret });
-
 /** The load: an SSO authorize, a refresh with an unknown token and a code redemption with an unknown code. */
-function loadSteps(browser: Awaited<ReturnType<typeof hoppingLogin>>["browser"]) {
+function loadSteps(browser: RawBrowser): Record<string, LoadStep> {
   return {
-    authorize: async (node: ProviderProcess) => {
-      const answer = await browser.get(authorizeUrl(node.url, { state: "load" }));
-      return { status: answer.status, error: oauthError({ headers: answer.headers, ...(answer.location && { location: answer.location }) }) ?? (answer.text.includes("temporarily_unavailable") ? "temporarily_unavailable" : undefined) };
-    },
-    refresh: async (node: ProviderProcess) => {
+    ...loginLoadSteps(browser),
+    refresh: async (node) => {
       const res = await refreshAt(node, "not-a-refresh-token");
-      return { status: res.status, error: oauthError(res) };
-    },
-    code: async (node: ProviderProcess) => {
-      const res = await postForm(`${node.url}/connect/token`, redemption("not-a-code"));
       return { status: res.status, error: oauthError(res) };
     },
   };

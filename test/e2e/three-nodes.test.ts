@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authorizeUrl } from "../support/browser-login.ts";
 import {
   hoppingLogin,
+  loginLoadSteps,
   nodeCycle,
   oauthError,
   readiness,
@@ -15,13 +15,11 @@ import {
   startLoad,
   until,
   type Deployment,
+  type LoadStep,
 } from "../support/deployment.ts";
-import type { ProviderProcess } from "../support/provider-process.ts";
 import type { RawBrowser } from "../support/raw-browser.ts";
 import { serviceUrl } from "../support/require-service.ts";
 import { startRedis, type RunningService } from "../support/services.ts";
-import { postForm } from "../support/test-provider.ts";
-import { WEB, WEB_REDIRECT } from "../support/code-grant.ts";
 
 /**
  * Three provider processes of one deployment on one store: a login hops across all three, and a Redis
@@ -109,34 +107,18 @@ describe.skipIf(!redisAvailable)("three provider processes on one Redis (persist
  * down the refreshes present the tokens acknowledged before (each answer must leave them unconsumed);
  * otherwise an unknown token, so that no rotation is cut in half by the stop itself.
  */
-function loadSteps(browser: RawBrowser, tokens: string[], phase: () => string) {
+function loadSteps(browser: RawBrowser, tokens: string[], phase: () => string): Record<string, LoadStep> {
   let turn = 0;
   return {
-    authorize: async (node: ProviderProcess) => {
-      const answer = await browser.get(authorizeUrl(node.url, { state: "load" }));
-      return { status: answer.status, error: answer.status === 303 ? oauthError({ headers: answer.headers, ...(answer.location && { location: answer.location }) }) : jsonError(answer.text) };
-    },
-    refresh: async (node: ProviderProcess) => {
+    ...loginLoadSteps(browser),
+    refresh: async (node) => {
       const index = turn++ % tokens.length;
       const res = await refreshAt(node, phase() === "down" ? tokens[index]! : "not-a-refresh-token");
       // A rotation that went through (Redis came back while it was in flight) hands over the successor.
       if (res.status === 200 && phase() !== "up") tokens[index] = res.json!.refresh_token as string;
       return { status: res.status, error: oauthError(res) };
     },
-    code: async (node: ProviderProcess) => {
-      const res = await postForm(`${node.url}/connect/token`, { grant_type: "authorization_code", code: "not-a-code", redirect_uri: WEB_REDIRECT, client_id: WEB.id, client_secret: WEB.secret });
-      return { status: res.status, error: oauthError(res) };
-    },
   };
-}
-
-/** The error code of a JSON error or of the error page (which shows it). */
-function jsonError(text: string): string | undefined {
-  try {
-    return (JSON.parse(text) as { error?: string }).error;
-  } catch {
-    return /\btemporarily_unavailable\b/.test(text) ? "temporarily_unavailable" : undefined;
-  }
 }
 
 describe.skipIf(!postgresUrl)("three provider processes on one PostgreSQL", () => {

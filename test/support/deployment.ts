@@ -85,9 +85,14 @@ function codeOf(answer: Answer): string {
 
 const web = { client_id: WEB.id, client_secret: WEB.secret };
 
+/** Redeems demo-web's code at `node` (the token endpoint's answer). */
+export function redeemAt(node: ProviderProcess, code: string) {
+  return postForm(`${node.url}/connect/token`, { grant_type: "authorization_code", code, redirect_uri: WEB_REDIRECT, ...web });
+}
+
 /** Redeems demo-web's code at `node`: its refresh token. */
 export async function redeemForRefreshToken(node: ProviderProcess, code: string): Promise<string> {
-  const res = await postForm(`${node.url}/connect/token`, { grant_type: "authorization_code", code, redirect_uri: WEB_REDIRECT, ...web });
+  const res = await redeemAt(node, code);
   expect(res.status, res.text).toBe(200);
   expect(res.json!.refresh_token).toEqual(expect.any(String));
   return res.json!.refresh_token as string;
@@ -159,4 +164,30 @@ export function oauthError(answer: { json?: Record<string, unknown>; location?: 
   if (typeof answer.json?.error === "string") return answer.json.error;
   const location = answer.location ?? answer.headers.get("location") ?? undefined;
   return location ? (new URL(location).searchParams.get("error") ?? undefined) : undefined;
+}
+
+/**
+ * The load steps every outage test runs: an SSO authorize of demo-web with a signed-in browser (a code,
+ * or the outage as a redirect or error page) and the redemption of an unknown code (400, or 503).
+ */
+export function loginLoadSteps(browser: RawBrowser): Record<"authorize" | "code", LoadStep> {
+  return {
+    authorize: async (node) => {
+      const answer = await browser.get(authorizeUrl(node.url, { state: "load" }));
+      const shown = /\btemporarily_unavailable\b/.test(answer.text) ? "temporarily_unavailable" : undefined;
+      return { status: answer.status, error: oauthError({ headers: answer.headers, ...(answer.location && { location: answer.location }) }) ?? jsonErrorOf(answer.text) ?? shown };
+    },
+    code: async (node) => {
+      const res = await redeemAt(node, "not-a-code");
+      return { status: res.status, error: oauthError(res) };
+    },
+  };
+}
+
+function jsonErrorOf(text: string): string | undefined {
+  try {
+    return (JSON.parse(text) as { error?: string }).error;
+  } catch {
+    return undefined;
+  }
 }
