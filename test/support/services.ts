@@ -121,11 +121,19 @@ async function spawnRedis(args: string[], where: { dir: string; port: number; ke
   return { url: `redis://127.0.0.1:${port}`, port, stop, kill: () => child.kill("SIGKILL") };
 }
 
+/** A PostgreSQL server that a test can also stop and start again on the same port and data (an outage). */
+export interface PostgresService extends RunningService {
+  /** `pg_ctl stop -m fast`: connections are cut, the data stays. */
+  pause(): Promise<void>;
+  /** Starts it again where it was. */
+  resume(): Promise<void>;
+}
+
 /**
  * Starts a throwaway PostgreSQL cluster (trust auth, no fsync) and creates database `portcullis`.
  * PostgreSQL refuses to run as root, so as root initdb and pg_ctl run as the `postgres` user.
  */
-export async function startPostgres(): Promise<RunningService | undefined> {
+export async function startPostgres(): Promise<PostgresService | undefined> {
   const bin = findPostgresBin();
   if (bin === undefined) return undefined;
   const root = mkdtempSync(join(tmpdir(), "portcullis-pg-"));
@@ -144,7 +152,10 @@ export async function startPostgres(): Promise<RunningService | undefined> {
     const port = await freePort();
     const settings = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
     started = true;
-    await pgRun("pg_ctl", ["-D", data, "-l", join(root, "postgres.log"), "-o", settings, "-w", "-t", "30", "start"]);
+    const resume = async () => {
+      await pgRun("pg_ctl", ["-D", data, "-l", join(root, "postgres.log"), "-o", settings, "-w", "-t", "30", "start"]);
+    };
+    await resume();
     const admin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
     await admin.connect();
     try {
@@ -152,7 +163,10 @@ export async function startPostgres(): Promise<RunningService | undefined> {
     } finally {
       await admin.end();
     }
-    return { url: `postgres://postgres@127.0.0.1:${port}/portcullis`, port, stop };
+    const pause = async () => {
+      await pgRun("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]);
+    };
+    return { url: `postgres://postgres@127.0.0.1:${port}/portcullis`, port, stop, pause, resume };
   } catch (error) {
     const logFile = join(root, "postgres.log");
     const output = existsSync(logFile) ? readFileSync(logFile, "utf8").slice(-2000) : "";
