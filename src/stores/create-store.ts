@@ -7,6 +7,7 @@ import { redactUrl } from "./redact-url.ts";
 import { takeKeyPrefix } from "./key-prefix.ts";
 import { parseRedisUrl } from "./redis-url.ts";
 import type { Store } from "./store.ts";
+import { StoreUrlError } from "./store-url-error.ts";
 
 export interface CreateStoreOptions {
   /** The provider's data directory; the embedded store keeps its durable records under `<dataDir>/store`. */
@@ -29,7 +30,7 @@ export async function createStore(url: string, options: CreateStoreOptions): Pro
   switch (scheme) {
     case "embedded":
       if (url !== "embedded" && url !== "embedded:") {
-        throw new Error(`store URL "${url}": the embedded store takes no host or path; write "embedded"`);
+        throw new StoreUrlError(`store URL "${url}": the embedded store takes no host or path; write "embedded"`);
       }
       return new EmbeddedStore({ dir: join(options.dataDir, "store"), logger });
     case "redis":
@@ -40,7 +41,7 @@ export async function createStore(url: string, options: CreateStoreOptions): Pro
     case "postgresql":
       return new PostgresStore({ logger, ...splitKeyPrefix(url) });
     default:
-      throw new Error(
+      throw new StoreUrlError(
         `store URL scheme "${scheme ?? ""}" is not supported (in "${redactUrl(url)}"): use "embedded", "redis://", "rediss://", "redis+sentinel://", "postgres://" or "postgresql://"`,
       );
   }
@@ -53,7 +54,7 @@ function splitKeyPrefix(url: string): { url: string; keyPrefix?: string } {
     parsed = new URL(url);
   } catch {
     // URL's own error carries the whole input, password included: say what is wrong without it.
-    throw new Error(`store URL "${redactUrl(url)}" is not a valid URL`);
+    throw new StoreUrlError(`store URL "${redactUrl(url)}" is not a valid URL`);
   }
   const keyPrefix = takeKeyPrefix(parsed.searchParams);
   return keyPrefix === undefined ? { url } : { url: parsed.toString(), keyPrefix };

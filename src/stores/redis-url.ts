@@ -1,5 +1,6 @@
 import { takeKeyPrefix } from "./key-prefix.ts";
 import { redactUrl } from "./redact-url.ts";
+import { StoreUrlError } from "./store-url-error.ts";
 
 /** Where the Redis store connects: one server by URL, or the primary that Sentinel names. */
 export type RedisConnection =
@@ -46,7 +47,7 @@ function parseServerUrl(url: string): RedisTarget {
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`store URL "${redactUrl(url)}" is not a valid URL`);
+    throw new StoreUrlError(`store URL "${redactUrl(url)}" is not a valid URL`);
   }
   const ours = OUR_PARAMS.some((name) => parsed.searchParams.has(name));
   const keyPrefix = takeKeyPrefix(parsed.searchParams);
@@ -57,14 +58,14 @@ function parseServerUrl(url: string): RedisTarget {
 function parseSentinelUrl(url: string): RedisTarget {
   const match = /^redis\+sentinel:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/?#@]+)\/([^/?#]+)\/?(?:\?([^#]*))?$/i.exec(url);
   if (!match) {
-    throw new Error(`store URL "${redactUrl(url)}" is not a Sentinel URL: write redis+sentinel://HOST:PORT[,HOST:PORT…]/PRIMARY_NAME`);
+    throw new StoreUrlError(`store URL "${redactUrl(url)}" is not a Sentinel URL: write redis+sentinel://HOST:PORT[,HOST:PORT…]/PRIMARY_NAME`);
   }
   const [, user, password, hosts, name, query] = match;
   const params = new URLSearchParams(query ?? "");
   const keyPrefix = takeKeyPrefix(params);
   const replication = takeReplication(params, 1);
   const unknown = [...params.keys()];
-  if (unknown.length > 0) throw new Error(`store URL "${redactUrl(url)}": unknown parameter "${unknown[0]}" (a Sentinel URL takes prefix, wait and wait_timeout_ms)`);
+  if (unknown.length > 0) throw new StoreUrlError(`store URL "${redactUrl(url)}": unknown parameter "${unknown[0]}" (a Sentinel URL takes prefix, wait and wait_timeout_ms)`);
   const connection: RedisConnection = {
     kind: "sentinel",
     primaryName: decodeURIComponent(name!),
@@ -78,7 +79,7 @@ function parseSentinelUrl(url: string): RedisTarget {
 function sentinelNode(text: string, url: string): { host: string; port: number } {
   const match = /^(?:\[([0-9a-f:.]+)\]|([A-Za-z0-9.-]+))(?::(\d{1,5}))?$/i.exec(text);
   const port = match?.[3] === undefined ? SENTINEL_PORT : Number(match[3]);
-  if (!match || port < 1 || port > 65535) throw new Error(`store URL "${redactUrl(url)}": "${text}" is not a sentinel HOST[:PORT]`);
+  if (!match || port < 1 || port > 65535) throw new StoreUrlError(`store URL "${redactUrl(url)}": "${text}" is not a sentinel HOST[:PORT]`);
   return { host: match[1] ?? match[2]!, port };
 }
 
@@ -92,6 +93,6 @@ function takeInteger(params: URLSearchParams, name: string, fallback: number, mi
   const text = params.get(name);
   params.delete(name);
   if (text === null) return fallback;
-  if (!/^\d{1,6}$/.test(text) || Number(text) < min || Number(text) > max) throw new Error(`store URL parameter ${name}=${text} must be a whole number from ${min} to ${max}`);
+  if (!/^\d{1,6}$/.test(text) || Number(text) < min || Number(text) > max) throw new StoreUrlError(`store URL parameter ${name}=${text} must be a whole number from ${min} to ${max}`);
   return Number(text);
 }
