@@ -50,9 +50,10 @@ export async function connectRedis(connection: RedisConnection, logger: StoreLog
     const timer = setTimeout(done, timeouts.connectTimeoutMs + 100);
     client.on("ready", done);
     client.on("error", done);
+    // connect() settles only once connected (or never, while Redis stays down); errors reach the listener.
+    // A Sentinel client emits no "ready" of its own: its connect() resolving is the sign.
+    client.connect().then(done, () => {});
   });
-  // connect() settles only once connected (or never, while Redis stays down); errors reach the listener.
-  client.connect().catch(() => {});
   await firstAttempt;
   return client;
 }

@@ -112,7 +112,7 @@ export class RedisStore implements Store {
   /**
    * WAIT: the writes so far on this connection (node-redis sends every command on one) are on enough
    * replicas, or the operation fails (503) — fail closed, as the caller is about to say "done". See
-   * docs/decisions.md "Redis Sentinel".
+   * docs/decisions.md "Store outages and Redis Sentinel".
    */
   readonly #replicated = async (): Promise<void> => {
     const { replicas, timeoutMs } = this.#replication;
