@@ -95,7 +95,7 @@ export interface ListenConfig {
  */
 export interface StoreConfig {
   /**
-   * `embedded` (in-process, durable records under data_dir; one process only), `redis://…` or `postgres://…`. A network URL may end in `?prefix=NAME` to namespace every key, so several deployments can share one server. May be a ${env:NAME} reference.
+   * `embedded` (in-process, durable records under data_dir; one process only), `redis://…`, `redis+sentinel://HOST:PORT[,HOST:PORT…]/PRIMARY_NAME` (Redis behind Sentinel: follows failovers, and a durable write is answered only once a replica has it, `wait=N`) or `postgres://…`. A network URL may end in `?prefix=NAME` to namespace every key, so several deployments can share one server; a Redis URL also takes `wait=N` and `wait_timeout_ms=MS` (README, Redis Sentinel). May be a ${env:NAME} reference.
    */
   url: string;
 }

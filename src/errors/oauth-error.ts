@@ -91,7 +91,12 @@ export const invalidScope = (description: string) => oauthError("invalid_scope",
 export const invalidGrant = (description: string) => oauthError("invalid_grant", description);
 export const unauthorizedClient = (description: string) => oauthError("unauthorized_client", description);
 export const unsupportedGrantType = (description: string) => oauthError("unsupported_grant_type", description);
-export const temporarilyUnavailable = (cause: unknown) => oauthError("temporarily_unavailable", "the service is temporarily unavailable, try again later", { cause });
+/**
+ * A backend (the store) that is down. At authorize, once the client's redirect_uri is known good, the
+ * browser goes back to the client with it (RFC 6749 §4.1.2.1), which can offer to try again; elsewhere 503.
+ */
+export const temporarilyUnavailable = (cause: unknown) =>
+  oauthError("temporarily_unavailable", "the service is temporarily unavailable, try again later", { cause, allowRedirect: true });
 
 /** 401 invalid_client; RFC 6749 §5.2 requires WWW-Authenticate when the client tried HTTP Basic. */
 export function invalidClient(description: string, usedBasic: boolean): OAuthError {

@@ -4,8 +4,11 @@ import { EmbeddedStore } from "./embedded-store.ts";
 import { PostgresStore } from "./postgres-store.ts";
 import { RedisStore } from "./redis-store.ts";
 import { redactUrl } from "./redact-url.ts";
+import { takeKeyPrefix } from "./key-prefix.ts";
+import { parseRedisUrl } from "./redis-url.ts";
 import type { Store } from "./store.ts";
 import type { OperationObserver } from "./store-operation.ts";
+import { StoreUrlError } from "./store-url-error.ts";
 
 export interface CreateStoreOptions {
   /** The provider's data directory; the embedded store keeps its durable records under `<dataDir>/store`. */
@@ -18,9 +21,9 @@ export interface CreateStoreOptions {
 /**
  * The store named by `store.url` in provider.yaml:
  * - `embedded` (or `embedded:`): in process, durable kinds journaled under `<dataDir>/store`;
- * - `redis://…`, `rediss://…`: Redis;
+ * - `redis://…`, `rediss://…`: Redis; `redis+sentinel://HOST:PORT,…/PRIMARY`: Redis behind Sentinel (redis-url.ts);
  * - `postgres://…`, `postgresql://…`: PostgreSQL.
- * Both network URLs take an optional `?prefix=NAME` (see splitKeyPrefix).
+ * Both network URLs take an optional `?prefix=NAME` (see takeKeyPrefix).
  * Network stores are returned even while their server is down: operations then fail fast with
  * StoreUnavailableError (503) until it is back.
  */
@@ -31,39 +34,34 @@ export async function createStore(url: string, options: CreateStoreOptions): Pro
   switch (scheme) {
     case "embedded":
       if (url !== "embedded" && url !== "embedded:") {
-        throw new Error(`store URL "${url}": the embedded store takes no host or path; write "embedded"`);
+        throw new StoreUrlError(`store URL "${url}": the embedded store takes no host or path; write "embedded"`);
       }
       return new EmbeddedStore({ dir: join(options.dataDir, "store"), logger, observe });
     case "redis":
     case "rediss":
-      return RedisStore.open({ logger, observe, ...splitKeyPrefix(url) });
+    case "redis+sentinel":
+      return RedisStore.open({ logger, observe, ...parseRedisUrl(url) });
     case "postgres":
     case "postgresql":
       return new PostgresStore({ logger, observe, ...splitKeyPrefix(url) });
     default:
-      throw new Error(
-        `store URL scheme "${scheme ?? ""}" is not supported (in "${redactUrl(url)}"): use "embedded", "redis://", "rediss://", "postgres://" or "postgresql://"`,
+      throw new StoreUrlError(
+        `store URL scheme "${scheme ?? ""}" is not supported (in "${redactUrl(url)}"): use "embedded", "redis://", "rediss://", "redis+sentinel://", "postgres://" or "postgresql://"`,
       );
   }
 }
 
-/**
- * `?prefix=NAME` on a Redis or PostgreSQL URL namespaces every key (`NAME:<kind>:<key>`), so several
- * deployments — or test runs — can share one server. It is ours, so it is removed before the driver sees the URL.
- */
+/** The URL without our `?prefix=NAME` (see takeKeyPrefix), and the key prefix it named. */
 function splitKeyPrefix(url: string): { url: string; keyPrefix?: string } {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     // URL's own error carries the whole input, password included: say what is wrong without it.
-    throw new Error(`store URL "${redactUrl(url)}" is not a valid URL`);
+    throw new StoreUrlError(`store URL "${redactUrl(url)}" is not a valid URL`);
   }
-  const prefix = parsed.searchParams.get("prefix");
-  if (prefix === null) return { url };
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix)) throw new Error(`store URL prefix "${prefix}" must be 1-64 letters, digits, '.', '_' or '-'`);
-  parsed.searchParams.delete("prefix");
-  return { url: parsed.toString(), keyPrefix: `${prefix}:` };
+  const keyPrefix = takeKeyPrefix(parsed.searchParams);
+  return keyPrefix === undefined ? { url } : { url: parsed.toString(), keyPrefix };
 }
 
 function schemeOf(url: string): string | undefined {

@@ -32,6 +32,8 @@ export interface KeyvRecordStoreParts {
   /** The key as stored by the backend, e.g. `portcullis:codes:<key>`. */
   rawKey: (key: string) => string;
   run: OperationRunner;
+  /** Runs after each write (inside the same operation): where a backend makes the write durable before it is answered. */
+  afterWrite?: () => Promise<void>;
 }
 
 /**
@@ -58,6 +60,7 @@ export class KeyvRecordStore<T> implements RecordStore<T> {
     const ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
     await run("set", kind, async () => {
       await keyv.set(raw, value, ttl);
+      await this.#parts.afterWrite?.();
     });
   }
 
@@ -76,7 +79,9 @@ export class KeyvRecordStore<T> implements RecordStore<T> {
     return run("add", kind, async () => {
       const now = Date.now();
       const payload = await keyv.serialize!({ value, expires: now + ttl });
-      return atomic.add(raw, payload, ttl, now);
+      const added = await atomic.add(raw, payload, ttl, now);
+      if (added) await this.#parts.afterWrite?.();
+      return added;
     });
   }
 
@@ -84,7 +89,11 @@ export class KeyvRecordStore<T> implements RecordStore<T> {
     const { kind, atomic, rawKey, run } = this.#parts;
     const raw = rawKey(key);
     const ttl = checkTtl(ttlMs);
-    return run("increment", kind, () => atomic.increment(raw, ttl, Date.now()));
+    return run("increment", kind, async () => {
+      const count = await atomic.increment(raw, ttl, Date.now());
+      await this.#parts.afterWrite?.();
+      return count;
+    });
   }
 
   /** Resolves to `{ value }` when a live value was removed (the value itself may be undefined or null). */
@@ -94,6 +103,8 @@ export class KeyvRecordStore<T> implements RecordStore<T> {
     return run(op, kind, async () => {
       const payload = await atomic.take(raw);
       if (payload === undefined) return undefined;
+      // A removal must survive a failover too: a spent refresh token that came back could be spent twice.
+      await this.#parts.afterWrite?.();
       const data = await keyv.deserialize!<T>(payload);
       // Same rule as Keyv's get: expired once `now` is past `expires`.
       if (!data || (typeof data.expires === "number" && Date.now() > data.expires)) return undefined;

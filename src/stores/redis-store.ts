@@ -1,11 +1,16 @@
 import KeyvRedis, { Keyv } from "@keyv/redis";
 import { KeyvRecordStore, type AtomicOps } from "./keyv-record-store.ts";
 import { connectRedis, defaultRedisTimeouts, type RedisClient, type RedisTimeouts } from "./redis-client.ts";
-import type { RecordKind, RecordStore, Store } from "./store.ts";
+import type { RedisConnection, Replication } from "./redis-url.ts";
+import { RECORD_KINDS, type RecordKind, type RecordStore, type Store } from "./store.ts";
 import { createOperationRunner, silentStoreLogger, type OperationObserver, type OperationRunner, type StoreLogger } from "./store-operation.ts";
 
 export interface RedisStoreOptions {
-  url: string;
+  /** One server (node-redis URL form; shorthand for `connection: { kind: "server", url }`). */
+  url?: string;
+  connection?: RedisConnection;
+  /** Replicas that must acknowledge a durable write before it is answered; none by default. */
+  replication?: Replication;
   logger?: StoreLogger;
   /** Told of every operation (latency, failure): the metrics' hook. */
   observe?: OperationObserver | undefined;
@@ -13,6 +18,8 @@ export interface RedisStoreOptions {
   keyPrefix?: string;
   timeouts?: Partial<RedisTimeouts>;
 }
+
+const CLOSE_WAIT_MS = 2_000;
 
 /**
  * Adds 1 to a counter kept in Keyv's payload format (so `get` reads it), keeping its TTL; an absent or
@@ -60,6 +67,7 @@ export class RedisStore implements Store {
   readonly #keyv: Keyv;
   readonly #keyPrefix: string;
   readonly #run: OperationRunner;
+  readonly #replication: Replication;
   readonly #namespaces = new Map<RecordKind, RecordStore<unknown>>();
   #closed = false;
 
@@ -67,6 +75,7 @@ export class RedisStore implements Store {
     const logger = options.logger ?? silentStoreLogger;
     this.#client = client;
     this.#keyPrefix = options.keyPrefix ?? "portcullis:";
+    this.#replication = options.replication ?? { replicas: 0, timeoutMs: 0 };
     // The adapter's own failures come back as rejections (throwOnErrors); its error events are the client's,
     // already logged by connectRedis.
     const adapter = new ExpiringRedisAdapter(client, { throwOnErrors: true, throwOnConnectError: true });
@@ -78,7 +87,9 @@ export class RedisStore implements Store {
   /** Connects (waiting for the first attempt only) and returns the store even while Redis is down. */
   static async open(options: RedisStoreOptions): Promise<RedisStore> {
     const timeouts = { ...defaultRedisTimeouts, ...options.timeouts };
-    const client = await connectRedis(options.url, options.logger ?? silentStoreLogger, timeouts);
+    const connection = options.connection ?? { kind: "server", url: options.url ?? "" };
+    if (connection.kind === "server" && connection.url === "") throw new Error("RedisStore needs a url or a connection");
+    const client = await connectRedis(connection, options.logger ?? silentStoreLogger, timeouts);
     return new RedisStore(client, options, timeouts);
   }
 
@@ -86,11 +97,30 @@ export class RedisStore implements Store {
     let namespace = this.#namespaces.get(kind);
     if (namespace === undefined) {
       const prefix = `${this.#keyPrefix}${kind}:`;
-      namespace = new KeyvRecordStore<unknown>({ kind, keyv: this.#keyv, atomic: this.#atomic, rawKey: (key) => prefix + key, run: this.#run });
+      const durable = RECORD_KINDS[kind].durable && this.#replication.replicas > 0;
+      namespace = new KeyvRecordStore<unknown>({
+        kind,
+        keyv: this.#keyv,
+        atomic: this.#atomic,
+        rawKey: (key) => prefix + key,
+        run: this.#run,
+        ...(durable && { afterWrite: this.#replicated }),
+      });
       this.#namespaces.set(kind, namespace);
     }
     return namespace as RecordStore<T>;
   }
+
+  /**
+   * WAIT: the writes so far on this connection (node-redis sends every command on one) are on enough
+   * replicas, or the operation fails (503) — fail closed, as the caller is about to say "done". See
+   * docs/decisions.md "Store outages and Redis Sentinel".
+   */
+  readonly #replicated = async (): Promise<void> => {
+    const { replicas, timeoutMs } = this.#replication;
+    const acknowledged = await this.#client.wait(replicas, timeoutMs);
+    if (acknowledged < replicas) throw new Error(`${acknowledged} of ${replicas} replica(s) acknowledged the write within ${timeoutMs} ms`);
+  };
 
   async ping(): Promise<void> {
     await this.#run("ping", undefined, () => this.#client.ping());
@@ -100,7 +130,13 @@ export class RedisStore implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#client.isOpen) this.#client.destroy();
+    if (!this.#client.isOpen) return;
+    // A Sentinel client finishes its rediscovery round first, which can wait on a primary that is down:
+    // a bounded wait, then the process may go on exiting.
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS).unref()));
+    await Promise.race([Promise.resolve(this.#client.destroy()).catch(() => {}), bound]);
+    clearTimeout(timer);
   }
 
   readonly #atomic: AtomicOps = {

@@ -79,3 +79,16 @@ describe("portcullis start with a network store that is down", () => {
     }, PROCESS_TEST_MS);
   }
 });
+
+describe("portcullis start with a store URL it cannot use", () => {
+  it("exits 1 with one line saying what is wrong with a Sentinel URL, without its password or a stack", async () => {
+    const { configDir } = configWithFreshDataDir({ "store.url": "${env:STORE_URL}", "secrets.encryption_key": "${file:encryption.key}" });
+    const started = await spawnStart(["--config", configDir, "--port", "0"], { STORE_URL: "redis+sentinel://:s3cret-pw@127.0.0.1:26379/primary?wiat=1" });
+    expect(await exitCode(started)).toBe(1);
+    const stderr = started.stderr();
+    expect(stderr).toBe(
+      'portcullis start: cannot start: store URL "redis+sentinel://***@127.0.0.1:26379/primary?wiat=1": unknown parameter "wiat" (a Sentinel URL takes prefix, wait and wait_timeout_ms)\n',
+    );
+    expect(stderr + started.stdout()).not.toContain("s3cret-pw");
+  }, PROCESS_TEST_MS);
+});

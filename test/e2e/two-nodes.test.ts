@@ -2,7 +2,7 @@ import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizeUrl, openLoginPage, responseParams } from "../support/browser-login.ts";
 import { verifyIdToken } from "../support/code-grant.ts";
-import { startSiblingProcess, type ProviderProcess } from "../support/provider-process.ts";
+import { onNode, startSiblingProcess, type ProviderProcess } from "../support/provider-process.ts";
 import { formAction, hiddenField, RawBrowser } from "../support/raw-browser.ts";
 import { serviceUrl } from "../support/require-service.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
@@ -89,14 +89,6 @@ describe.skipIf(!redisUrl)("two provider processes on one Redis: authorize on on
     await b?.stop();
     await a?.close();
   });
-
-  /** The same path and query on another node. */
-  const onNode = (url: string, node: { url: string }) => {
-    const moved = new URL(url);
-    const target = new URL(node.url);
-    moved.host = target.host;
-    return moved.href;
-  };
 
   /** demo-web's openid-client configuration, discovered through the issuer (node A). */
   const webClient = () =>

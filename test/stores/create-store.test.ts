@@ -25,6 +25,7 @@ describe("createStore", () => {
   it.each([
     ["redis", "redis://127.0.0.1:PORT"],
     ["redis", "rediss://127.0.0.1:PORT"],
+    ["redis", "redis+sentinel://127.0.0.1:PORT/primary"],
     ["postgres", "postgres://u@127.0.0.1:PORT/db"],
     ["postgres", "postgresql://u@127.0.0.1:PORT/db"],
   ])("opens a %s store for %s, even while nothing answers there", async (backend, template) => {

@@ -11,12 +11,15 @@ import { freePort } from "./services.ts";
 import { copyConfig, type TestProvider } from "./test-provider.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/portcullis.js", import.meta.url));
-const STARTUP_MS = 30_000;
+/** Generous: start-up loads the TypeScript sources, which is slow on a busy machine (several nodes start at once). */
+const STARTUP_MS = 60_000;
 
 export interface ProviderProcess {
   /** Where this node listens (its own address, not necessarily the issuer). */
   url: string;
   pid: number;
+  /** False once the process has exited (or was killed). */
+  alive(): boolean;
   /** What the process wrote to stderr so far (banner, fatal errors). */
   stderr(): string;
   /** SIGTERM, then SIGKILL after 5 s; removes the node's config and data directories. */
@@ -27,7 +30,7 @@ export interface ProviderProcess {
  * Starts another node of `node`'s deployment in its own process: a copy of its config directory (same
  * issuer, store URL with its prefix, and encryption key file), with a data directory and port of its own.
  */
-export async function startSiblingProcess(node: TestProvider): Promise<ProviderProcess> {
+export async function startSiblingProcess(node: Pick<TestProvider, "configDir">): Promise<ProviderProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), "portcullis-data-"));
   const port = await freePort();
   // listen.port too, not only --port: an overridden port would move the deployment's loopback issuer to this node.
@@ -63,5 +66,12 @@ export async function startSiblingProcess(node: TestProvider): Promise<ProviderP
     await stop();
     throw new Error(`portcullis start did not listen within ${STARTUP_MS / 1000} s:\n${stderr}`);
   }
-  return { url, pid: child.pid!, stderr: () => stderr, stop };
+  return { url, pid: child.pid!, alive: () => child.exitCode === null && child.signalCode === null, stderr: () => stderr, stop };
+}
+
+/** `url` (a redirect to the issuer, a form action) with the host of `node`: the same request, sent to another node. */
+export function onNode(url: string, node: { url: string }): string {
+  const moved = new URL(url);
+  moved.host = new URL(node.url).host;
+  return moved.href;
 }

@@ -3,6 +3,7 @@ import { ConfigError } from "../../errors/config-error.ts";
 import { loadConfig, type LoadedConfig } from "../../config/load-config.ts";
 import { workerCount } from "../../cluster/worker-count.ts";
 import { nextShutdownSignal } from "../../cluster/next-shutdown-signal.ts";
+import { StoreUrlError } from "../../stores/store-url-error.ts";
 import { StoreUnavailableError } from "../../stores/store-unavailable-error.ts";
 import { DirectoryInUseError } from "../../stores/directory-lock.ts";
 import { StartupError } from "../../http/startup-error.ts";
@@ -54,7 +55,7 @@ export const startCommand: Command = {
       setTimeout(() => process.exit(1), EXIT_GRACE_MS).unref();
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EADDRINUSE") throw new CliError(`cannot start: ${portInUse(error as ListenError)}`);
-      if (error instanceof StartupError || error instanceof MetricsListenError || error instanceof StoreUnavailableError || error instanceof DirectoryInUseError || (code !== undefined && LISTEN_ERRORS.has(code))) {
+      if (error instanceof StartupError || error instanceof MetricsListenError || error instanceof StoreUnavailableError || error instanceof StoreUrlError || error instanceof DirectoryInUseError || (code !== undefined && LISTEN_ERRORS.has(code))) {
         throw new CliError(`cannot start: ${(error as Error).message}`);
       }
       throw error;

@@ -1,0 +1,4 @@
+/** A `store.url` the provider cannot use (malformed, unknown scheme or parameter): an operator's mistake, told in one line. Never quotes a password. */
+export class StoreUrlError extends Error {
+  override readonly name = "StoreUrlError";
+}
