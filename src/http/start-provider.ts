@@ -61,8 +61,6 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   const logger = createLogger(settings.logging.level, options.logDestination);
   // Created before anything else: a cluster worker answers the primary's metrics requests from now on.
   const metrics = settings.metrics ? createProviderMetrics({ worker: options.worker }) : undefined;
-  // Opened before the port is bound: an audit file the provider cannot write stops the start with nothing open.
-  const audit = createAuditTrail(settings.audit, settings.data_dir, undefined, (err) => logger.error({ err }, "audit trail write failed"));
   const server = createServer(serverOptions(settings.listen));
   answerUnparsableRequests(server);
   const close = gracefulClose(server, SHUTDOWN_GRACE_MS);
@@ -82,6 +80,8 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   let provider: Provider;
   let metricsServer: MetricsServer | undefined;
   try {
+    // Opened once the port is ours (a busy port writes nothing); an audit file the provider cannot write stops the start.
+    const audit = createAuditTrail(settings.audit, settings.data_dir, undefined, (err) => logger.error({ err }, "audit trail write failed"));
     // In a cluster the primary serves the metrics of all workers on metrics.listen.
     if (metrics && settings.metrics?.listen !== undefined && options.worker === undefined) {
       metricsServer = await startMetricsServer(settings.metrics.listen, settings.metrics.token, metrics.registry);
