@@ -11,15 +11,14 @@ import { AccessTokenVerifier } from "./tokens/access-token-verifier.ts";
 import { AccessTokenDenylist } from "./tokens/access-token-denylist.ts";
 import { ReferenceTokens } from "./tokens/reference-tokens.ts";
 import { EndedSessions } from "./sessions/ended-sessions.ts";
-import { ClientRegistry } from "./oauth/client-registry.ts";
+import type { ClientRegistry } from "./oauth/client-registry.ts";
 import type { PolicySnapshot } from "./policy/policy-snapshot.ts";
-import { buildLoginPolicy } from "./login-policy/build-login-policy.ts";
-import { ScopeRegistry } from "./scopes/scope-registry.ts";
+import { buildPolicyParts } from "./policy/build-policy-parts.ts";
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
 import { IdTokenIssuer } from "./tokens/id-token.ts";
-import { UserDirectory } from "./users/user-directory.ts";
-import { VendorAccounts, vendorLoginTypes } from "./users/vendor-accounts.ts";
+import type { UserDirectory } from "./users/user-directory.ts";
+import type { VendorAccounts } from "./users/vendor-accounts.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
 import { ConcurrencyGate } from "./security/concurrency-gate.ts";
 import { SecretBox } from "./crypto/secret-box.ts";
@@ -41,12 +40,15 @@ import { createChannelDirectory } from "./channels/create-channel-directory.ts";
 import type { StartedExtension } from "./extension-contract/extension.ts";
 import { INSTALLED_EXTENSIONS } from "./extensions/installed-extensions.ts";
 import { ListenedAuditTrail, type AuditTrail } from "./audit/audit-trail.ts";
+import { policyHash } from "./policy/policy-hash.ts";
+import { RetainedFlows } from "./runtime/retained-flows.ts";
 
 /**
  * Everything a request needs, built once from a loaded configuration: the composition root.
  * The HTTP layer receives a Provider and never reads config files or builds services itself.
  */
 export interface Provider {
+  /** The current policy snapshot's configuration (provider.yaml's part never changes while running). */
   readonly config: LoadedConfig;
   readonly issuer: string;
   readonly clock: Clock;
@@ -60,8 +62,13 @@ export interface Provider {
   readonly secretBox: SecretBox;
   /** The login policy and everything else built from the policy files: read it once per request. */
   readonly policy: PolicySnapshot;
+  /** Swaps the policy snapshot (src/reload/ builds it): requests read afterwards see the new one. */
+  swapPolicy(next: PolicySnapshot): void;
+  /** The flow catalogs of earlier snapshots, kept for the interactions they started (src/reload/). */
+  readonly retainedFlows: RetainedFlows;
+  /** The current snapshot's directory. */
   readonly users: UserDirectory;
-  /** MyVendor accounts (`<client_id>:<account>`): not in the directory, alive while their client may make vendor logins. */
+  /** The current snapshot's MyVendor accounts (`<client_id>:<account>`): not in the directory, alive while their client may make vendor logins. */
   readonly vendorAccounts: VendorAccounts;
   readonly accessTokens: AccessTokenIssuer;
   readonly accessTokenVerifier: AccessTokenVerifier;
@@ -112,8 +119,11 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   // Before the store is opened: a plugin folder that does not load leaves nothing to clean up.
   const configuredMethods = await loadMethodPlugins(config.login, config.dir);
   const store = options.store ?? (await createStore(settings.store.url, { dataDir: settings.data_dir, logger }));
-  const clients = new ClientRegistry(config.clients.clients, settings.lifetimes);
-  const scopes = new ScopeRegistry(config.scopes);
+  const upstreams = Object.values(config.login.eid_upstreams ?? {});
+  const eidAccounts = new EidAccounts(store, clock, upstreams.map((upstream) => upstream.sub_prefix));
+  const methodClasses = new Map([...configuredMethods].map(([id, m]) => [id, m.plugin.class]));
+  const parts = buildPolicyParts(config, await policyHash(config.dir), methodClasses, eidAccounts);
+  const { clients } = parts;
 
   let secretBox: SecretBox;
   let keys: KeyManager;
@@ -130,20 +140,19 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const denylist = new AccessTokenDenylist(store, clock);
   const referenceTokens = new ReferenceTokens(store, clock);
   const attempts = settings.security.password_attempts;
-  const backChannelLogout = new BackChannelLogout({ clients, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger });
-  const accessTokens = new AccessTokenIssuer(signer, settings.issuer, scopes, clock, referenceTokens);
+  const backChannelLogout = new BackChannelLogout({ clients: { get: (id) => policy.clients.get(id) }, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger });
+  const accessTokens = new AccessTokenIssuer(signer, settings.issuer, () => policy.scopes, clock, referenceTokens);
   const methods = new Map<string, LoadedMethod>();
-  const login = buildLoginPolicy(config.login, new Map([...configuredMethods].map(([id, m]) => [id, m.plugin.class])));
   // Complete once the methods are bound (below); until then no request is served.
-  let policy: PolicySnapshot = { clients, scopes, methods, login, flows: undefined as unknown as FlowCatalog };
-  const upstreams = Object.values(config.login.eid_upstreams ?? {});
-  const eidAccounts = new EidAccounts(store, clock, upstreams.map((upstream) => upstream.sub_prefix));
-  const vendorAccounts = new VendorAccounts(clients, vendorLoginTypes(config.login));
+  let policy: PolicySnapshot = { ...parts, methods, flows: undefined as unknown as FlowCatalog };
+  const retainedFlows = new RetainedFlows(clock, parseDuration(settings.lifetimes.interaction) * 1000);
   const developmentUpstreams = new DevelopmentUpstreams(config.dir, options.launchProvider, logger);
   let extensions: readonly StartedExtension[] = [];
 
   const provider: Provider = {
-    config,
+    get config() {
+      return policy.config;
+    },
     issuer: settings.issuer,
     clock,
     logger,
@@ -156,14 +165,24 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     get policy() {
       return policy;
     },
-    users: new UserDirectory(config.users, eidAccounts, vendorAccounts),
-    vendorAccounts,
+    swapPolicy(next) {
+      retainedFlows.retain(policy.flows);
+      keys.retainAtLeast(longestSignedLifetime(next.config, next.clients) * 1000);
+      policy = next;
+    },
+    retainedFlows,
+    get users() {
+      return policy.users;
+    },
+    get vendorAccounts() {
+      return policy.vendorAccounts;
+    },
     accessTokens,
     accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist, referenceTokens),
     accessTokenDenylist: denylist,
     referenceTokens,
     refreshTokens: new RefreshTokens(store, clock, denylist),
-    endedSessions: new EndedSessions(store, clients.all()),
+    endedSessions: new EndedSessions(store, () => policy.clients.all()),
     codes: new AuthorizationCodes(store, clock),
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
     passwordAttempts: new AttemptLimiter(store.namespace("rateLimits"), "method:password", attempts.max_failures, parseDuration(attempts.window) * 1000),
@@ -241,7 +260,7 @@ function openKeys(config: LoadedConfig, clients: ClientRegistry, store: Store, b
 }
 
 /** The longest a signed token can stay valid: how long a retired key must stay published. */
-function longestSignedLifetime(config: LoadedConfig, clients: ClientRegistry): number {
+export function longestSignedLifetime(config: LoadedConfig, clients: ClientRegistry): number {
   const l = config.provider.lifetimes;
   const lifetimes = [l.access_token, l.id_token, l.client_credentials_access_token].map(parseDuration);
   for (const c of clients.all()) lifetimes.push(c.lifetimes.accessToken, c.lifetimes.idToken);

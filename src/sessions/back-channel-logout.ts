@@ -4,7 +4,8 @@ import type { LogoutTokenIssuer } from "../tokens/logout-token.ts";
 import type { SsoSession } from "./sso-sessions.ts";
 
 export interface BackChannelLogoutOptions {
-  clients: ClientRegistry;
+  /** Looked up at each delivery: a reload's clients (src/reload/) are the ones delivered to. */
+  clients: Pick<ClientRegistry, "get">;
   tokens: LogoutTokenIssuer;
   logger: Logger;
   /** Milliseconds one POST may take, connection included. */
@@ -29,7 +30,7 @@ const DEFAULT_RETRY_DELAYS_MS = [1_000, 4_000];
  * still running (shutdown).
  */
 export class BackChannelLogout {
-  private readonly clients: ClientRegistry;
+  private readonly clients: Pick<ClientRegistry, "get">;
   private readonly tokens: LogoutTokenIssuer;
   private readonly logger: Logger;
   private readonly timeoutMs: number;

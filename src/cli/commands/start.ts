@@ -7,6 +7,8 @@ import type { Command } from "../support/command.ts";
 import { printConfigError } from "../support/print-config-error.ts";
 import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
+import { PidFileInUseError, writePidFile } from "../../reload/pid-file.ts";
+import { installReloadSignal } from "../../reload/install-reload-signal.ts";
 
 /** Listen failures an operator fixes (port taken, privileged port, wrong address): one line, no stack. */
 const LISTEN_ERRORS = new Set(["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"]);
@@ -14,7 +16,7 @@ const LISTEN_ERRORS = new Set(["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"]);
 /** After close(), give stray handles this long before exiting anyway: a stop must not hang. */
 const EXIT_GRACE_MS = 2_000;
 
-/** `portcullis start`: run the provider until SIGINT or SIGTERM. */
+/** `portcullis start`: run the provider until SIGINT or SIGTERM; SIGHUP (or `portcullis reload`) reloads the configuration. */
 export const startCommand: Command = {
   name: "start",
   summary: "start the provider (listens until SIGINT or SIGTERM)",
@@ -45,13 +47,25 @@ export const startCommand: Command = {
       }
       throw error;
     }
+    let removePidFile: () => void;
+    try {
+      removePidFile = writePidFile(running.provider.config.provider.data_dir);
+    } catch (error) {
+      await running.close();
+      if (error instanceof PidFileInUseError) throw new CliError(`cannot start: ${error.message}`);
+      throw error;
+    }
+    // The process the operator signals: it reloads itself (a cluster primary would forward SIGHUP to its workers).
+    const uninstallReload = installReloadSignal(running);
     const demo = values["demo-parties"] ? await startDemo(running.provider.issuer, configDir, stderr) : undefined;
     const signal = await nextShutdownSignal();
+    uninstallReload();
     stderr.write(`${signal} received, shutting down\n`);
     // A second Ctrl-C while closing means "now".
     process.once("SIGINT", () => process.exit(130));
     await demo?.close();
     await running.close();
+    removePidFile();
     setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
     return 0;
   },

@@ -70,7 +70,7 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
 export function authorizeEndpoints(provider: Provider, pages: BrowserPages): ProtocolRoute[] {
   const security = provider.config.provider.security;
   const trustProxy = provider.config.provider.listen.trust_proxy;
-  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, provider.policy.clients);
+  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, { get: (id) => provider.policy.clients.get(id) });
   const eid = eidLogins(provider);
   const steps = ({ framed, forcePrompt, eid: brokered }: Variant): Step<AuthorizeContext>[] => [
     // The parameters: the query of a GET, the form body of a POST.

@@ -1,0 +1,24 @@
+import { watch } from "node:fs";
+import type { Logger } from "pino";
+import type { ProviderReloader } from "./provider-reloader.ts";
+
+/** Editors write a file in several steps (truncate, write, rename): one reload after the burst. */
+const DEBOUNCE_MS = 300;
+
+/**
+ * provider.yaml `reload.watch`: reloads when anything in the configuration directory changes, once the
+ * changes have settled. A half-saved file that does not validate is refused like any reload, and the
+ * next save reloads again. Returns the function that stops watching.
+ */
+export function watchConfig(dir: string, reloader: ProviderReloader, logger: Logger): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  const watcher = watch(dir, { persistent: false }, () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void reloader.reload(), DEBOUNCE_MS);
+  });
+  watcher.on("error", (err) => logger.error({ err, dir }, "configuration watch failed: reload with SIGHUP or `portcullis reload`"));
+  return () => {
+    clearTimeout(timer);
+    watcher.close();
+  };
+}
