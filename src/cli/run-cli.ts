@@ -9,13 +9,14 @@ import { methodsCommand } from "./commands/methods.ts";
 import { appCommand } from "./commands/app.ts";
 import { vendorCommand } from "./commands/vendor.ts";
 import { policyCommand } from "./commands/policy.ts";
+import { reloadCommand } from "./commands/reload.ts";
 
 /**
  * `portcullis <command> [options]`. Operators' mistakes (unknown command or option, bad port, empty
  * password) get one line and the usage, exit 2; an invalid config exits 1 with every issue. Only a
  * bug in Portcullis itself prints a stack.
  */
-const COMMANDS: readonly Command[] = [startCommand, checkConfigCommand, hashSecretCommand, hashPasswordCommand, methodsCommand, policyCommand, appCommand, vendorCommand];
+const COMMANDS: readonly Command[] = [startCommand, reloadCommand, checkConfigCommand, hashSecretCommand, hashPasswordCommand, methodsCommand, policyCommand, appCommand, vendorCommand];
 
 const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;
 
