@@ -148,7 +148,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       return writeAuthorizationResponse(res, pages, request, error, responsePage(req, request, client));
     }
     recordMethodUse(provider, output);
-    await completeAuthorization(provider, pages, req, res, request, { login });
+    await completeAuthorization(provider, pages, req, res, request, { login }, { policy });
   }
 
   /** The channel is chosen: the authorization completes with it, for the login kept or the browser's session. */
