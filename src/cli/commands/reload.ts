@@ -29,7 +29,8 @@ export const reloadCommand: Command = {
     const deadline = signalledAt + ANSWER_WITHIN_MS;
     for (;;) {
       const status = await readReloadStatus(dataDir);
-      if (status && status.pid === pid && status.finished_at >= signalledAt) {
+      // Any process's answer counts, not only the signalled one's: in cluster mode its workers reload and report.
+      if (status && status.finished_at >= signalledAt) {
         if (status.ok) {
           stdout.write(`reloaded: pid ${pid} serves policy ${status.policy_hash}\n`);
           return 0;
