@@ -42,6 +42,7 @@ export async function reloadProvider(provider: Provider, running: LoadedConfig):
     result = { ok: true, policyHash: hash, runningHash: hash, errors: [], loaded };
   } catch (error) {
     result = { ok: false, policyHash: hash, runningHash: current.hash, errors: reasonsOf(error) };
+    logErrors(provider, error);
   }
   report(provider, result);
   return result;
@@ -54,11 +55,19 @@ function buildSnapshot(provider: Provider, current: PolicySnapshot, config: Load
   return { ...parts, methods: current.methods, flows: new FlowCatalog(provider, config.login, current.methods) };
 }
 
+/** One log line per error; a configuration issue also as fields (file, line, column, key) for log queries. */
+function logErrors(provider: Provider, error: unknown): void {
+  if (error instanceof ConfigError) {
+    for (const issue of error.issues) {
+      provider.logger.error({ event: "config_reload_error", file: issue.file, line: issue.line, column: issue.column, key: issue.path }, formatConfigIssue(issue));
+    }
+  } else for (const reason of reasonsOf(error)) provider.logger.error({ event: "config_reload_error" }, reason);
+}
+
 function report(provider: Provider, result: ReloadResult): void {
   const { logger } = provider;
   if (result.ok) logger.info({ event: "config_reloaded", policy_hash: result.policyHash }, "configuration reloaded");
   else {
-    for (const error of result.errors) logger.error({ event: "config_reload_error" }, error);
     logger.error({ event: "config_reload_refused", errors: result.errors.length, policy_hash: result.runningHash }, "configuration reload refused: the previous policy keeps serving");
   }
   provider.audit.record({ type: "config.reloaded", policy_hash: result.policyHash, ok: result.ok, ...(!result.ok && { errors: result.errors.length }) });

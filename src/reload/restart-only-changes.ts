@@ -6,10 +6,10 @@ import { diffConfig } from "./config-diff.ts";
  * (docs/decisions.md "Reloading the configuration"): provider.yaml as a whole (listen address, store,
  * data_dir, issuer, encryption key, keys, the lifetimes and limits its services were built with,
  * logging), login.yaml's factor methods (bound to the provider, their views and routes mounted) and eID
- * upstreams (their relying parties), and channels.yaml's directory (its client). By file, the key
- * prefixes; no prefix: the whole file.
+ * upstreams (their relying parties), and channels.yaml (the channel directory is built from it at start:
+ * the embedded one holds the list, the HTTP one its client and token). By file, the key prefixes; "": the whole file.
  */
-const RESTART_ONLY = { provider: [""], login: ["methods", "eid_upstreams"], channels: ["directory"] } as const;
+const RESTART_ONLY = { provider: [""], login: ["methods", "eid_upstreams"], channels: [""] } as const;
 
 /** Whether a change at `path` of `file` (e.g. "login.yaml", "methods.totp") needs a restart. */
 export function needsRestart(file: string, path: string): boolean {

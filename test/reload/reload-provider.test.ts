@@ -73,7 +73,10 @@ describe("a broken edit", () => {
     expect(result.ok).toBe(false);
     expect(result.errors.join("\n")).toMatch(/clients\.yaml:\d+:\d+ clients\[0\]\.redirect_uris: /);
     expect(p.provider.policy).toBe(serving);
-    expect(p.logs.some((line) => /clients\.yaml:\d+:\d+ clients\[0\]\.redirect_uris/.test(String(line.msg)))).toBe(true);
+    const logged = p.logs.find((line) => line.event === "config_reload_error");
+    expect(logged).toMatchObject({ level: 50, key: "clients[0].redirect_uris", line: expect.any(Number) });
+    expect(String(logged!.file)).toMatch(/clients\.yaml$/);
+    expect(String(logged!.msg)).toMatch(/clients\.yaml:\d+:\d+ clients\[0\]\.redirect_uris: /);
     expect(audit.at(-1)).toEqual({ type: "config.reloaded", policy_hash: result.policyHash, ok: false, errors: result.errors.length });
     // Still serving: a token, and the discovery document of the policy that serves.
     expect(await clientCredentialsToken(p)).toBeTruthy();
