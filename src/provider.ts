@@ -13,7 +13,7 @@ import { ReferenceTokens } from "./tokens/reference-tokens.ts";
 import { EndedSessions } from "./sessions/ended-sessions.ts";
 import type { ClientRegistry } from "./oauth/client-registry.ts";
 import type { PolicySnapshot } from "./policy/policy-snapshot.ts";
-import { buildPolicyParts } from "./policy/build-policy-parts.ts";
+import { buildPolicyParts, type PolicyParts } from "./policy/build-policy-parts.ts";
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
 import { IdTokenIssuer } from "./tokens/id-token.ts";
@@ -122,14 +122,14 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const upstreams = Object.values(config.login.eid_upstreams ?? {});
   const eidAccounts = new EidAccounts(store, clock, upstreams.map((upstream) => upstream.sub_prefix));
   const methodClasses = new Map([...configuredMethods].map(([id, m]) => [id, m.plugin.class]));
-  const parts = buildPolicyParts(config, await policyHash(config.dir), methodClasses, eidAccounts);
-  const { clients } = parts;
 
+  let parts: PolicyParts;
   let secretBox: SecretBox;
   let keys: KeyManager;
   try {
+    parts = buildPolicyParts(config, await policyHash(config.dir), methodClasses, eidAccounts);
     secretBox = new SecretBox(encryptionKeyMaterial(settings.secrets.encryption_key, settings.data_dir));
-    keys = await openKeys(config, clients, store, secretBox, clock, logger);
+    keys = await openKeys(config, parts.clients, store, secretBox, clock, logger);
   } catch (error) {
     // A provider that cannot start must hold nothing open: a Redis client would keep reconnecting (and the
     // process running) forever, and the embedded store would keep its data-directory lock.
@@ -260,7 +260,7 @@ function openKeys(config: LoadedConfig, clients: ClientRegistry, store: Store, b
 }
 
 /** The longest a signed token can stay valid: how long a retired key must stay published. */
-export function longestSignedLifetime(config: LoadedConfig, clients: ClientRegistry): number {
+function longestSignedLifetime(config: LoadedConfig, clients: ClientRegistry): number {
   const l = config.provider.lifetimes;
   const lifetimes = [l.access_token, l.id_token, l.client_credentials_access_token].map(parseDuration);
   for (const c of clients.all()) lifetimes.push(c.lifetimes.accessToken, c.lifetimes.idToken);
