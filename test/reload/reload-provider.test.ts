@@ -34,6 +34,7 @@ describe("a valid edit", () => {
     // posted below), demo-web is renamed, and a login type is added.
     editConfig(p.configDir, "login.yaml", { "default_flow.methods": ["appotp", "qrcode"], "login_types.Reloaded": RELOADED_TYPE });
     editConfig(p.configDir, "clients.yaml", { "clients.0.name": "Demo web app, reloaded" });
+    editConfig(p.configDir, "users.yaml", { "users.0.claims.name": "Alice Reloaded" });
     const result = await p.reload();
 
     expect(result).toMatchObject({ ok: true, errors: [] });
@@ -49,6 +50,9 @@ describe("a valid edit", () => {
     expect(code).toBeTruthy();
     const redeemed = await redeemCode(p, code!, { code_verifier: undefined });
     expect(redeemed.status, redeemed.text).toBe(200);
+    // The directory followed the swap: userinfo answers from the new users.yaml.
+    const userinfo = await send(`${p.url}/connect/userinfo`, { headers: { authorization: `Bearer ${String(redeemed.json!.access_token)}` } });
+    expect(userinfo.json).toMatchObject({ sub: "E10001", name: "Alice Reloaded" });
 
     // The next login runs the new default flow (no password method) for the renamed client.
     const nextBrowser = new RawBrowser();
