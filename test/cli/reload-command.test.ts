@@ -82,7 +82,8 @@ describe("portcullis start, reloaded", () => {
       const signalledAt = Date.now();
       started.child.kill("SIGHUP");
       expect((await statusAfter(dataDir, signalledAt)).ok).toBe(true);
-      expect(started.stdout()).toContain('"msg":"configuration reloaded"');
+      // The log line reaches this end of the pipe in its own time.
+      await eventually(() => started.stdout().includes('"msg":"configuration reloaded"'), "the reload's log line");
       expect(await loginPageNames(url, "Renamed by SIGHUP")).toBe(true);
       expect((await portcullis(["check-config", "--diff", "--config", configDir])).stdout).toContain("no changes");
 
@@ -99,7 +100,7 @@ describe("portcullis start, reloaded", () => {
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/clients\.yaml:\d+:\d+ clients\[0\]\.grant_types\[0\]: /);
       expect(refused.stderr).toContain(`reload refused (1 issue): pid ${pid} keeps serving the previous policy`);
-      expect(started.stdout()).toMatch(/"msg":"[^"]*clients\.yaml:\d+:\d+ clients\[0\]\.grant_types\[0\]/);
+      await eventually(() => /"msg":"[^"]*clients\.yaml:\d+:\d+ clients\[0\]\.grant_types\[0\]/.test(started.stdout()), "the refused reload's log line");
       expect(await loginPageNames(url, "Renamed by portcullis reload")).toBe(true);
 
       // A restart-only key: refused, naming it.

@@ -56,10 +56,10 @@ export const startCommand: Command = {
       throw error;
     }
     // The process the operator signals: it reloads itself (a cluster primary would forward SIGHUP to its workers).
-    const uninstallReload = installReloadSignal(running);
+    // Kept until exit: uninstalled, a SIGHUP during the graceful stop would kill the process (Node's default).
+    installReloadSignal(running);
     const demo = values["demo-parties"] ? await startDemo(running.provider.issuer, configDir, stderr) : undefined;
     const signal = await nextShutdownSignal();
-    uninstallReload();
     stderr.write(`${signal} received, shutting down\n`);
     // A second Ctrl-C while closing means "now".
     process.once("SIGINT", () => process.exit(130));
