@@ -12,15 +12,14 @@ import { AccessTokenVerifier } from "./tokens/access-token-verifier.ts";
 import { AccessTokenDenylist } from "./tokens/access-token-denylist.ts";
 import { ReferenceTokens } from "./tokens/reference-tokens.ts";
 import { EndedSessions } from "./sessions/ended-sessions.ts";
-import { ClientRegistry } from "./oauth/client-registry.ts";
+import type { ClientRegistry } from "./oauth/client-registry.ts";
 import type { PolicySnapshot } from "./policy/policy-snapshot.ts";
-import { buildLoginPolicy } from "./login-policy/build-login-policy.ts";
-import { ScopeRegistry } from "./scopes/scope-registry.ts";
+import { buildPolicyParts, type PolicyParts } from "./policy/build-policy-parts.ts";
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
 import { IdTokenIssuer } from "./tokens/id-token.ts";
-import { UserDirectory } from "./users/user-directory.ts";
-import { VendorAccounts, vendorLoginTypes } from "./users/vendor-accounts.ts";
+import type { UserDirectory } from "./users/user-directory.ts";
+import type { VendorAccounts } from "./users/vendor-accounts.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
 import { ConcurrencyGate } from "./security/concurrency-gate.ts";
 import { SecretBox } from "./crypto/secret-box.ts";
@@ -44,12 +43,15 @@ import { INSTALLED_EXTENSIONS } from "./extensions/installed-extensions.ts";
 import { ListenedAuditTrail, type AuditTrail } from "./audit/audit-trail.ts";
 import type { ProviderMetrics } from "./metrics/provider-metrics.ts";
 import { recordLockout } from "./audit/record-lockout.ts";
+import { policyHash } from "./policy/policy-hash.ts";
+import { RetainedFlows } from "./runtime/retained-flows.ts";
 
 /**
  * Everything a request needs, built once from a loaded configuration: the composition root.
  * The HTTP layer receives a Provider and never reads config files or builds services itself.
  */
 export interface Provider {
+  /** The current policy snapshot's configuration (provider.yaml's part never changes while running). */
   readonly config: LoadedConfig;
   readonly issuer: string;
   readonly clock: Clock;
@@ -65,8 +67,13 @@ export interface Provider {
   readonly secretBox: SecretBox;
   /** The login policy and everything else built from the policy files: read it once per request. */
   readonly policy: PolicySnapshot;
+  /** Swaps the policy snapshot (src/reload/ builds it): requests read afterwards see the new one. */
+  swapPolicy(next: PolicySnapshot): void;
+  /** The flow catalogs of earlier snapshots, kept for the interactions they started (src/reload/). */
+  readonly retainedFlows: RetainedFlows;
+  /** The current snapshot's directory. */
   readonly users: UserDirectory;
-  /** MyVendor accounts (`<client_id>:<account>`): not in the directory, alive while their client may make vendor logins. */
+  /** The current snapshot's MyVendor accounts (`<client_id>:<account>`): not in the directory, alive while their client may make vendor logins. */
   readonly vendorAccounts: VendorAccounts;
   readonly accessTokens: AccessTokenIssuer;
   readonly accessTokenVerifier: AccessTokenVerifier;
@@ -120,14 +127,17 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   // Before the store is opened: a plugin folder that does not load leaves nothing to clean up.
   const configuredMethods = await loadMethodPlugins(config.login, config.dir);
   const store = options.store ?? (await createStore(settings.store.url, { dataDir: settings.data_dir, logger, observe: options.metrics?.observeStore }));
-  const clients = new ClientRegistry(config.clients.clients, settings.lifetimes);
-  const scopes = new ScopeRegistry(config.scopes);
+  const upstreams = Object.values(config.login.eid_upstreams ?? {});
+  const eidAccounts = new EidAccounts(store, clock, upstreams.map((upstream) => upstream.sub_prefix));
+  const methodClasses = new Map([...configuredMethods].map(([id, m]) => [id, m.plugin.class]));
 
+  let parts: PolicyParts;
   let secretBox: SecretBox;
   let keys: KeyManager;
   try {
+    parts = buildPolicyParts(config, await policyHash(config.dir), methodClasses, eidAccounts);
     secretBox = new SecretBox(encryptionKeyMaterial(settings.secrets.encryption_key, settings.data_dir));
-    keys = await openKeys(config, clients, store, secretBox, clock, logger, audit);
+    keys = await openKeys(config, parts.clients, store, secretBox, clock, logger, audit);
   } catch (error) {
     // A provider that cannot start must hold nothing open: a Redis client would keep reconnecting (and the
     // process running) forever, and the embedded store would keep its data-directory lock.
@@ -138,21 +148,20 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const denylist = new AccessTokenDenylist(store, clock);
   const referenceTokens = new ReferenceTokens(store, clock);
   const attempts = settings.security.password_attempts;
-  const backChannelLogout = new BackChannelLogout({ clients, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger, audit });
-  const accessTokens = new AccessTokenIssuer(signer, settings.issuer, scopes, clock, referenceTokens);
+  const backChannelLogout = new BackChannelLogout({ clients: { get: (id) => policy.clients.get(id) }, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger, audit });
+  const accessTokens = new AccessTokenIssuer(signer, settings.issuer, () => policy.scopes, clock, referenceTokens);
   const methods = new Map<string, LoadedMethod>();
-  const login = buildLoginPolicy(config.login, new Map([...configuredMethods].map(([id, m]) => [id, m.plugin.class])));
   // Complete once the methods are bound (below); until then no request is served.
-  let policy: PolicySnapshot = { clients, scopes, methods, login, flows: undefined as unknown as FlowCatalog };
-  const upstreams = Object.values(config.login.eid_upstreams ?? {});
-  const eidAccounts = new EidAccounts(store, clock, upstreams.map((upstream) => upstream.sub_prefix));
-  const vendorAccounts = new VendorAccounts(clients, vendorLoginTypes(config.login));
+  let policy: PolicySnapshot = { ...parts, methods, flows: undefined as unknown as FlowCatalog };
+  const retainedFlows = new RetainedFlows(clock, parseDuration(settings.lifetimes.interaction) * 1000);
   const developmentUpstreams = new DevelopmentUpstreams(config.dir, options.launchProvider, logger);
   let extensions: readonly StartedExtension[] = [];
   const stopCountingAudit = options.metrics?.countAudit(audit);
 
   const provider: Provider = {
-    config,
+    get config() {
+      return policy.config;
+    },
     issuer: settings.issuer,
     clock,
     logger,
@@ -166,14 +175,24 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     get policy() {
       return policy;
     },
-    users: new UserDirectory(config.users, eidAccounts, vendorAccounts),
-    vendorAccounts,
+    swapPolicy(next) {
+      retainedFlows.retain(policy.flows);
+      keys.retainAtLeast(rotationPolicy(next.config, next.clients).retainFor);
+      policy = next;
+    },
+    retainedFlows,
+    get users() {
+      return policy.users;
+    },
+    get vendorAccounts() {
+      return policy.vendorAccounts;
+    },
     accessTokens,
     accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist, referenceTokens),
     accessTokenDenylist: denylist,
     referenceTokens,
     refreshTokens: new RefreshTokens(store, clock, denylist, audit),
-    endedSessions: new EndedSessions(store, clients.all()),
+    endedSessions: new EndedSessions(store, () => policy.clients.all()),
     codes: new AuthorizationCodes(store, clock),
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
     // The password grant's limit; it shares the password method's counter (and records a lockout like it).

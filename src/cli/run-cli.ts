@@ -11,13 +11,14 @@ import { vendorCommand } from "./commands/vendor.ts";
 import { policyCommand } from "./commands/policy.ts";
 import { keysCommand } from "./commands/keys.ts";
 import { auditCommand } from "./commands/audit.ts";
+import { reloadCommand } from "./commands/reload.ts";
 
 /**
  * `portcullis <command> [options]`. Operators' mistakes (unknown command or option, bad port, empty
  * password) get one line and the usage, exit 2; an invalid config exits 1 with every issue. Only a
  * bug in Portcullis itself prints a stack.
  */
-const COMMANDS: readonly Command[] = [startCommand, checkConfigCommand, hashSecretCommand, hashPasswordCommand, methodsCommand, policyCommand, appCommand, vendorCommand, keysCommand, auditCommand];
+const COMMANDS: readonly Command[] = [startCommand, reloadCommand, checkConfigCommand, hashSecretCommand, hashPasswordCommand, methodsCommand, policyCommand, appCommand, vendorCommand, keysCommand, auditCommand];
 
 const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;
 

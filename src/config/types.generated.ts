@@ -60,6 +60,15 @@ export interface ProviderFile {
      */
     token?: string;
   };
+  /**
+   * Reloading the configuration without a restart (README "Reloading the configuration"): always on SIGHUP and `portcullis reload`.
+   */
+  reload: {
+    /**
+     * Also reload when a file in the configuration directory changes (debounced). A change that does not validate is refused and logged; the previous policy keeps serving.
+     */
+    watch: boolean;
+  };
 }
 /**
  * The address the HTTP server binds. `--port` / PORT override the port; a loopback issuer on `port` (the demo's http://localhost:3000) then moves to the overriding port with it. Any other loopback issuer on a port the provider does not listen on is kept, with a warning at start.

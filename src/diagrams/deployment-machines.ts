@@ -1,24 +1,24 @@
 import type { AnyStateMachine } from "xstate";
-import type { Provider } from "../provider.ts";
+import type { PolicySnapshot } from "../policy/policy-snapshot.ts";
 import { DEFAULT_FLOW_ID, loginTypeFlowId } from "../runtime/login-flows.ts";
 import { INSTALLED_EXTENSIONS } from "../extensions/installed-extensions.ts";
 import { catalogMachines, loginDiagramName, type DrawableMachine, type LoginFlowKind } from "./machine-catalog.ts";
 
 /**
- * The machines a running provider runs: its login flows (`provider.policy.flows`, the machines with the
- * plugins wired in) and the factor methods its login.yaml configures (`provider.policy.methods`). The
+ * The machines a policy snapshot runs: its login flows (`policy.flows`, the machines with the
+ * plugins wired in) and the factor methods its login.yaml configures (`policy.methods`). The
  * per-method enrollment flows are one shape, drawn once as `enrollment`.
  */
-export function deploymentMachines(provider: Provider): DrawableMachine[] {
-  const { flows } = provider.policy;
+export function deploymentMachines(policy: PolicySnapshot): DrawableMachine[] {
+  const { flows } = policy;
   const loginFlows: [string, AnyStateMachine, LoginFlowKind][] = [[DEFAULT_FLOW_ID, flows.get(DEFAULT_FLOW_ID)!.machine, "login"]];
-  for (const name of Object.keys(provider.config.login.login_types ?? {})) {
+  for (const name of Object.keys(policy.config.login.login_types ?? {})) {
     const flow = flows.get(loginTypeFlowId(name));
     if (flow?.kind === "two_factor" || flow?.kind === "second_factor") loginFlows.push([name, flow.machine, `login_${flow.kind}`]);
   }
   return catalogMachines({
     loginFlows,
-    plugins: [...provider.policy.methods].map(([id, method]) => [id, method.plugin] as const),
+    plugins: [...policy.methods].map(([id, method]) => [id, method.plugin] as const),
     extensions: INSTALLED_EXTENSIONS,
   });
 }
@@ -27,10 +27,10 @@ export function deploymentMachines(provider: Provider): DrawableMachine[] {
  * The diagram of each login flow drawn, by its machine's definition hash: `/diagrams/machine/<hash>`
  * leads to it, which is how an audit trace links the machine version a login ran.
  */
-export function diagramsByHash(provider: Provider): Map<string, string> {
-  const { flows } = provider.policy;
+export function diagramsByHash(policy: PolicySnapshot): Map<string, string> {
+  const { flows } = policy;
   const byHash = new Map([[flows.get(DEFAULT_FLOW_ID)!.hash, loginDiagramName(DEFAULT_FLOW_ID)]]);
-  for (const name of Object.keys(provider.config.login.login_types ?? {})) {
+  for (const name of Object.keys(policy.config.login.login_types ?? {})) {
     const flow = flows.get(loginTypeFlowId(name));
     if (flow?.kind === "two_factor" || flow?.kind === "second_factor") byHash.set(flow.hash, loginDiagramName(name));
   }

@@ -8,6 +8,7 @@ import { createNonce, writePage } from "../views/page-headers.ts";
 import type { DiagramPageData, DiagramsPageData } from "../views/page-data.ts";
 import type { ViewEngine } from "../views/view-engine.ts";
 import { deploymentMachines, diagramsByHash } from "./deployment-machines.ts";
+import { perSnapshot } from "../policy/per-snapshot.ts";
 import { hashedFile, sendHashedFile, type HashedFile } from "./hashed-file.ts";
 import { descriptionKey, type DrawableMachine } from "./machine-catalog.ts";
 import { mermaidStatechart } from "./mermaid-statechart.ts";
@@ -43,11 +44,13 @@ interface Diagram extends DrawableMachine {
  * and scripts stay nonce-only.
  */
 export function diagramRoutes(provider: Provider, views: ViewEngine): Router {
-  const diagrams = new Map<string, Diagram>(deploymentMachines(provider).map((m) => [m.name, { ...m, source: mermaidStatechart(m.machine) }]));
+  // Drawn once per policy snapshot: a reload that changes a flow redraws it.
+  const diagramsOf = perSnapshot((policy) => new Map<string, Diagram>(deploymentMachines(policy).map((m) => [m.name, { ...m, source: mermaidStatechart(m.machine) }])));
   const router = express.Router();
   const langOf = (req: Request) => resolveLang(typeof req.query.lang === "string" ? req.query.lang : undefined, req.headers["accept-language"]);
 
   router.get(DIAGRAMS_PATH, (req, res) => {
+    const diagrams = diagramsOf(provider.policy);
     const data: DiagramsPageData = {
       stylesheetUrl: STYLESHEET.url,
       diagrams: [...diagrams.values()].map((d) => ({ name: d.name, url: `${DIAGRAMS_PATH}/${d.name}`, descriptionKey: descriptionKey(d.kind), subject: d.subject })),
@@ -56,9 +59,10 @@ export function diagramRoutes(provider: Provider, views: ViewEngine): Router {
   });
 
   // A login flow's diagram by its machine hash (an audit trace's link): only while this provider runs that version.
-  const byHash = diagramsByHash(provider);
+  // Built per policy snapshot: a reload brings new machine versions.
+  const byHashOf = perSnapshot(diagramsByHash);
   router.get(`${DIAGRAMS_PATH}/machine/:hash`, (req, res, next) => {
-    const name = byHash.get(req.params.hash);
+    const name = byHashOf(provider.policy).get(req.params.hash);
     if (name === undefined) return next();
     res.redirect(303, `${DIAGRAMS_PATH}/${name}`);
   });
@@ -68,7 +72,7 @@ export function diagramRoutes(provider: Provider, views: ViewEngine): Router {
     if (name === STYLESHEET.url.slice(DIAGRAMS_PATH.length + 1)) return sendHashedFile(req, res, STYLESHEET);
     const script = mermaidScript();
     if (name === script.url.slice(DIAGRAMS_PATH.length + 1)) return sendHashedFile(req, res, script);
-    const diagram = diagrams.get(name);
+    const diagram = diagramsOf(provider.policy).get(name);
     if (!diagram) return next();
     const nonce = createNonce();
     const data: DiagramPageData = {

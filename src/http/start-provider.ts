@@ -19,6 +19,9 @@ import { serverOptions } from "./server-options.ts";
 import { StartupError } from "./startup-error.ts";
 import { createProviderMetrics } from "../metrics/provider-metrics.ts";
 import { startMetricsServer, type MetricsServer } from "../metrics/metrics-server.ts";
+import { createReloader } from "../reload/provider-reloader.ts";
+import type { ReloadResult } from "../reload/reload-provider.ts";
+import { watchConfig } from "../reload/watch-config.ts";
 
 /** How long requests in flight may take to finish when the provider stops. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -47,6 +50,8 @@ export interface RunningProvider {
   url: string;
   provider: Provider;
   server: Server;
+  /** Reloads the configuration without a restart (src/reload/); SIGHUP and the config watch call it too. */
+  reload(): Promise<ReloadResult>;
   close(): Promise<void>;
 }
 
@@ -104,6 +109,9 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   }
   server.off("request", answerStarting);
   server.on("request", createApp(provider));
+  const reloader = createReloader(provider, loaded);
+  await reloader.recordStart();
+  const stopWatching = settings.reload.watch ? watchConfig(loaded.dir, reloader, logger) : () => {};
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   logger.info({ url, issuer: provider.issuer, store: provider.store.backend }, "portcullis listening");
   if (issuer.movedFrom) logger.info({ issuer: provider.issuer, configured: issuer.movedFrom }, "issuer moved to the overriding port");
@@ -114,7 +122,9 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
     url,
     provider,
     server,
+    reload: () => reloader.reload(),
     async close() {
+      stopWatching();
       await close();
       await metricsServer?.close();
       await provider.close();

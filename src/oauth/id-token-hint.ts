@@ -33,7 +33,8 @@ export class IdTokenHintVerifier {
   constructor(
     private readonly keys: () => KeySet,
     private readonly issuer: string,
-    private readonly clients: ClientRegistry,
+    /** Looked up per hint: after a reload (src/reload/), the current clients. */
+    private readonly clients: Pick<ClientRegistry, "get">,
   ) {}
 
   async verify(token: string): Promise<IdTokenHint> {

@@ -5,7 +5,8 @@ import type { SsoSession } from "./sso-sessions.ts";
 import type { AuditTrail } from "../audit/audit-trail.ts";
 
 export interface BackChannelLogoutOptions {
-  clients: ClientRegistry;
+  /** Looked up at each delivery: a reload's clients (src/reload/) are the ones delivered to. */
+  clients: Pick<ClientRegistry, "get">;
   tokens: LogoutTokenIssuer;
   logger: Logger;
   /** Told how each delivery ended (logout.delivered); none in tests that do not look. */
@@ -32,7 +33,7 @@ const DEFAULT_RETRY_DELAYS_MS = [1_000, 4_000];
  * still running (shutdown).
  */
 export class BackChannelLogout {
-  private readonly clients: ClientRegistry;
+  private readonly clients: Pick<ClientRegistry, "get">;
   private readonly tokens: LogoutTokenIssuer;
   private readonly logger: Logger;
   private readonly audit: AuditTrail | undefined;

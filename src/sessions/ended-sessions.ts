@@ -14,25 +14,33 @@ import type { RecordStore, Store } from "../stores/store.ts";
  */
 export class EndedSessions {
   private readonly marks: RecordStore<true>;
-  private readonly keepMs: number;
 
-  constructor(store: Store, clients: Iterable<Client>) {
+  /** `clients` is read at each record: after a reload (src/reload/) the new clients' lifetimes count. */
+  constructor(
+    store: Store,
+    private readonly clients: () => Iterable<Client>,
+  ) {
     this.marks = store.namespace("revokedTokens");
-    let keep = 0;
-    for (const client of clients) {
-      if (client.offlineAccess && client.refreshTokenEndsWithSession) keep = Math.max(keep, client.lifetimes.refreshToken + client.lifetimes.authorizationCode);
-    }
-    this.keepMs = keep * 1000;
   }
 
   /** Records that the session with this sid has ended (nothing to keep when no client's refresh tokens end with it). */
   async record(sid: string): Promise<void> {
-    if (this.keepMs > 0) await this.marks.set(sessionKey(sid), true, this.keepMs);
+    const keepMs = keepFor(this.clients()) * 1000;
+    if (keepMs > 0) await this.marks.set(sessionKey(sid), true, keepMs);
   }
 
   async hasEnded(sid: string): Promise<boolean> {
     return (await this.marks.get(sessionKey(sid))) === true;
   }
+}
+
+/** Seconds: the longest a family bound to a session can live, over the clients whose refresh tokens end with it. */
+function keepFor(clients: Iterable<Client>): number {
+  let keep = 0;
+  for (const client of clients) {
+    if (client.offlineAccess && client.refreshTokenEndsWithSession) keep = Math.max(keep, client.lifetimes.refreshToken + client.lifetimes.authorizationCode);
+  }
+  return keep;
 }
 
 // revokedTokens also holds `jti:` and `family:` keys; a sid is base64url (no ':').

@@ -63,7 +63,8 @@ export class AccessTokenIssuer {
   constructor(
     private readonly signer: JwsSigner,
     private readonly issuer: string,
-    private readonly scopes: ScopeRegistry,
+    /** Read at each issue: after a reload (src/reload/) the new scopes.yaml's resources are the audiences. */
+    private readonly scopes: () => Pick<ScopeRegistry, "resourcesFor">,
     private readonly clock: Clock,
     private readonly references: ReferenceTokenIssuer,
   ) {
@@ -86,7 +87,7 @@ export class AccessTokenIssuer {
 
   private claims(request: AccessTokenRequest): AccessTokenClaims {
     const iat = epochSeconds(this.clock);
-    const aud = this.scopes.resourcesFor(request.scopes);
+    const aud = this.scopes().resourcesFor(request.scopes);
     // A token that may read userinfo names the userinfo endpoint as an audience too; a token with
     // identity scopes only has it as its one audience (RFC 9068 requires one).
     if (request.scopes.includes("openid") || aud.length === 0) aud.push(this.userinfoAudience);

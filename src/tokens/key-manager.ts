@@ -50,6 +50,14 @@ export class KeyManager {
     this.ringStore = new KeyRingStore(options);
   }
 
+  /**
+   * A reload (src/reload/) that lengthens a token lifetime keeps retired keys published longer; never
+   * shorter, since tokens signed before the reload keep the lifetime they were signed with.
+   */
+  retainAtLeast(ms: number): void {
+    if (ms > this.options.policy.retainFor) this.options.policy = { ...this.options.policy, retainFor: ms };
+  }
+
   static async open(options: KeyManagerOptions): Promise<KeyManager> {
     const manager = new KeyManager(options);
     if (options.staticKeys?.length) {

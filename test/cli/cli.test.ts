@@ -101,7 +101,7 @@ describe("portcullis CLI", () => {
   it("an unknown option or a bad port exits 2 with the command's usage", async () => {
     const option = await portcullis(["check-config", "--colour"]);
     expect(option.code).toBe(2);
-    expect(option.stderr).toBe("portcullis check-config: Unknown option '--colour'\nusage: portcullis check-config [--config DIR]\n");
+    expect(option.stderr).toBe("portcullis check-config: Unknown option '--colour'\nusage: portcullis check-config [--config DIR] [--diff]\n");
     const port = await portcullis(["start", "--port", "99999"]);
     expect(port.code).toBe(2);
     expect(port.stderr).toContain('--port must be a port number from 0 to 65535 (got "99999")');

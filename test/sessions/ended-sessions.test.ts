@@ -34,10 +34,10 @@ describe.each(availableBackends())("ended sessions on the $name store", ({ name,
     const clients = [client(true, true), client(true, false)];
     const first = await storeOf();
     const sid = randomToken(16);
-    await new EndedSessions(first, clients).record(sid);
+    await new EndedSessions(first, () => clients).record(sid);
     // The embedded store on the same directory again is a restart; a network store's second instance is another node.
     if (name === "embedded") await first.close();
-    const ended = new EndedSessions(await storeOf(), clients);
+    const ended = new EndedSessions(await storeOf(), () => clients);
     expect(await ended.hasEnded(sid)).toBe(true);
     expect(await ended.hasEnded(randomToken(16))).toBe(false);
   });
@@ -45,7 +45,7 @@ describe.each(availableBackends())("ended sessions on the $name store", ({ name,
   it("keeps nothing when no client's refresh tokens end with the session", async () => {
     const store = open.at(-1)!;
     const sid = randomToken(16);
-    const ended = new EndedSessions(store, [client(true, false), client(false, true)]);
+    const ended = new EndedSessions(store, () => [client(true, false), client(false, true)]);
     await ended.record(sid);
     expect(await ended.hasEnded(sid)).toBe(false);
   });

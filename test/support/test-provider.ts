@@ -35,18 +35,21 @@ export interface TestProviderOptions {
 export function copyConfig(edits: Record<string, Record<string, unknown>> = {}, from = DEMO_CONFIG): string {
   const dir = mkdtempSync(join(tmpdir(), "portcullis-config-"));
   cpSync(from, dir, { recursive: true });
-  for (const [file, changes] of Object.entries(edits)) {
-    const path = join(dir, file);
-    const doc = parseDocument(readFileSync(path, "utf8"));
-    for (const [dotted, value] of Object.entries(changes)) {
-      const path = dotted.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-      // A last segment `+<n>` appends to the list (test/http/helpers.ts appendTo); anything else sets the value there.
-      if (String(path.at(-1)).startsWith("+")) doc.addIn(path.slice(0, -1), value);
-      else doc.setIn(path, value);
-    }
-    writeFileSync(path, doc.toString());
-  }
+  for (const [file, changes] of Object.entries(edits)) editConfig(dir, file, changes);
   return dir;
+}
+
+/** Applies dotted-path edits to one YAML file of a config directory, in place (a reload test edits a running provider's files). */
+export function editConfig(dir: string, file: string, changes: Record<string, unknown>): void {
+  const path = join(dir, file);
+  const doc = parseDocument(readFileSync(path, "utf8"));
+  for (const [dotted, value] of Object.entries(changes)) {
+    const at = dotted.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+    // A last segment `+<n>` appends to the list (test/http/helpers.ts appendTo); anything else sets the value there.
+    if (String(at.at(-1)).startsWith("+")) doc.addIn(at.slice(0, -1), value);
+    else doc.setIn(at, value);
+  }
+  writeFileSync(path, doc.toString());
 }
 
 /**

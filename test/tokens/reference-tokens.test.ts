@@ -61,7 +61,7 @@ beforeAll(async () => {
   store = await createStore("embedded", { dataDir, logger: pino({ level: "silent" }) });
   references = new ReferenceTokens(store, clock);
   denylist = new AccessTokenDenylist(store, clock);
-  issuer = new AccessTokenIssuer(new JwsSigner(() => keys), ISSUER, scopes, clock, references);
+  issuer = new AccessTokenIssuer(new JwsSigner(() => keys), ISSUER, () => scopes, clock, references);
   verifier = new AccessTokenVerifier(() => keys, ISSUER, clock, denylist, references);
 });
 afterAll(async () => {
@@ -169,7 +169,7 @@ describe("a reference token while the store is down", () => {
 
   it("is neither issued nor judged: issuing and verifying fail with StoreUnavailableError (the HTTP layer's 503), not invalid_token", async () => {
     const downReferences = new ReferenceTokens(downStore, clock);
-    const downIssuer = new AccessTokenIssuer(new JwsSigner(() => keys), ISSUER, scopes, clock, downReferences);
+    const downIssuer = new AccessTokenIssuer(new JwsSigner(() => keys), ISSUER, () => scopes, clock, downReferences);
     const downVerifier = new AccessTokenVerifier(() => keys, ISSUER, clock, new AccessTokenDenylist(downStore, clock), downReferences);
     await expect(downIssuer.issueAs("reference", request())).rejects.toBeInstanceOf(StoreUnavailableError);
     const { token } = await issuer.issueAs("reference", request());

@@ -1,21 +1,31 @@
 import { ConfigError } from "../../errors/config-error.ts";
 import { loadConfig } from "../../config/load-config.ts";
 import { loadMethodPlugins } from "../../runtime/method-plugins.ts";
+import { readConfigTexts } from "../../policy/policy-hash.ts";
+import { readRunningConfig, runningConfigDir } from "../../reload/running-config.ts";
+import { formatConfigDiff } from "../../reload/format-config-diff.ts";
 import type { Command } from "../support/command.ts";
+import { dataDirOf } from "../support/data-dir-of.ts";
 import { printConfigError } from "../support/print-config-error.ts";
 import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
 
 /**
  * `portcullis check-config`: the whole load (schema, references, cross-field rules, and each factor
- * plugin's own settings schema) without starting.
+ * plugin's own settings schema) without starting. `--diff` first shows what a reload would change: the
+ * files on disk against the copy the running provider keeps of the files it last loaded
+ * (`<data_dir>/running-config/`, src/reload/running-config.ts).
  */
 export const checkConfigCommand: Command = {
   name: "check-config",
   summary: "validate the configuration without starting; exit 1 with every issue when invalid",
-  options: CONFIG_OPTION,
+  options: {
+    ...CONFIG_OPTION,
+    diff: { type: "boolean", description: "also show what a reload would change, against the files the running provider last loaded (<data_dir>/running-config)" },
+  },
   async run({ values, stdout, stderr, env }) {
     const { configDir } = resolveCliSettings(values, env);
+    if (values.diff && !(await printDiff(configDir, stdout, stderr))) return 1;
     try {
       const config = await loadConfig(configDir, env);
       await loadMethodPlugins(config.login, config.dir);
@@ -30,5 +40,19 @@ export const checkConfigCommand: Command = {
     }
   },
 };
+
+/** The changes, or why there is nothing to compare with; false when there is not. */
+async function printDiff(configDir: string, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<boolean> {
+  const dataDir = dataDirOf(configDir);
+  const running = await readRunningConfig(dataDir);
+  if (!running) {
+    stderr.write(`no running configuration to compare with: ${runningConfigDir(dataDir)} is missing (a provider records the files there at start and at each reload)\n`);
+    return false;
+  }
+  const onDisk = new Map((await readConfigTexts(configDir)).map(({ file, text }) => [file, text]));
+  const lines = formatConfigDiff(running, onDisk);
+  stdout.write(lines.length === 0 ? "no changes: a reload would serve the same policy\n" : `a reload would change (against ${runningConfigDir(dataDir)}):\n${lines.join("\n")}\n`);
+  return true;
+}
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;

@@ -13,6 +13,8 @@ import type { Command } from "../support/command.ts";
 import { printConfigError } from "../support/print-config-error.ts";
 import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
+import { PidFileInUseError, writePidFile } from "../../reload/pid-file.ts";
+import { installReloadSignal } from "../../reload/install-reload-signal.ts";
 
 /** Listen failures an operator fixes (port taken, privileged port, wrong address): one line, no stack. */
 const LISTEN_ERRORS = new Set(["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"]);
@@ -21,9 +23,10 @@ const LISTEN_ERRORS = new Set(["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"]);
 const EXIT_GRACE_MS = 2_000;
 
 /**
- * `portcullis start`: run the provider until SIGINT or SIGTERM. With `listen.workers` above 1 this
- * process becomes the cluster's primary (src/cluster/run-primary.ts) and each worker it forks runs this
- * same command as a provider process.
+ * `portcullis start`: run the provider until SIGINT or SIGTERM; SIGHUP (or `portcullis reload`) reloads the
+ * configuration. With `listen.workers` above 1 this process becomes the cluster's primary
+ * (src/cluster/run-primary.ts), which forwards SIGHUP, and each worker it forks runs this same command as a
+ * provider process.
  */
 export const startCommand: Command = {
   name: "start",
@@ -60,6 +63,18 @@ export const startCommand: Command = {
       }
       throw error;
     }
+    let removePidFile: () => void = () => {};
+    try {
+      // The process the operator signals writes the pid file: a single process, or the cluster's primary.
+      if (worker === undefined) removePidFile = writePidFile(running.provider.config.provider.data_dir);
+    } catch (error) {
+      await running.close();
+      if (error instanceof PidFileInUseError) throw new CliError(`cannot start: ${error.message}`);
+      throw error;
+    }
+    // Every provider process reloads itself on SIGHUP (a cluster primary forwards it to its workers).
+    // Kept until exit: uninstalled, a SIGHUP during the graceful stop would kill the process (Node's default).
+    installReloadSignal(running);
     const demo = values["demo-parties"] && (worker ?? 1) === 1 ? await startDemo(running.provider.issuer, configDir, stderr) : undefined;
     const signal = await nextShutdownSignal();
     stderr.write(`${signal} received, shutting down\n`);
@@ -69,6 +84,7 @@ export const startCommand: Command = {
     process.on("SIGTERM", () => {});
     await demo?.close();
     await running.close();
+    removePidFile();
     // A worker's IPC channel to the primary would keep it alive: it is done, so it exits now.
     if (worker !== undefined) process.exit(0);
     setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
@@ -79,7 +95,16 @@ export const startCommand: Command = {
 /** This process is the primary of `workers` provider processes (imported here: a provider process needs none of it). */
 async function runPrimary(config: LoadedConfig, workers: number, stderr: NodeJS.WritableStream): Promise<number> {
   const { runPrimary } = await import("../../cluster/run-primary.ts");
+  // `portcullis reload` signals the primary, which forwards SIGHUP to every worker.
+  let removePidFile: () => void;
+  try {
+    removePidFile = writePidFile(config.provider.data_dir);
+  } catch (error) {
+    if (error instanceof PidFileInUseError) throw new CliError(`cannot start: ${error.message}`);
+    throw error;
+  }
   const code = await runPrimary({ config, workers, stderr });
+  removePidFile();
   setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
   return code;
 }

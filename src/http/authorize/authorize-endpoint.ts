@@ -70,7 +70,7 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
 export function authorizeEndpoints(provider: Provider, pages: BrowserPages): ProtocolRoute[] {
   const security = provider.config.provider.security;
   const trustProxy = provider.config.provider.listen.trust_proxy;
-  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, provider.policy.clients);
+  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, { get: (id) => provider.policy.clients.get(id) });
   const eid = eidLogins(provider);
   const steps = ({ framed, forcePrompt, eid: brokered }: Variant): Step<AuthorizeContext>[] => [
     // The parameters: the query of a GET, the form body of a POST.
@@ -130,14 +130,14 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       const plan = ctx.request!.plan!;
       if (brokered || plan.flow !== "single_factor" || plan.mustBfido) return;
       const login = await silentLogin(provider, ctx.raw!, ctx.request!, { gps: plan.claims.gps, faceid: plan.claims.faceid });
-      if (login) return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, ctx.request!, { login });
+      if (login) return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, ctx.request!, { login }, { policy: ctx.policy });
     },
     // A session that satisfies the request gets a code straight away (SSO); prompt=none may go no further:
     // login_required without a usable session, interaction_required when the session needs a step-up.
     async (ctx) => {
       const request = ctx.request!;
       const need = loginNeed(request, ctx.session, provider.clock());
-      if (need.kind === "none") return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, request, { existing: ctx.session!, cookie: ctx.sessionCookie! });
+      if (need.kind === "none") return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, request, { existing: ctx.session!, cookie: ctx.sessionCookie! }, { policy: ctx.policy });
       if (request.prompt.includes("none")) throw oauthError(need.kind === "step_up" ? "interaction_required" : "login_required", need.reason, { allowRedirect: true });
       ctx.need = need;
     },

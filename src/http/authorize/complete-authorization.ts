@@ -11,6 +11,7 @@ import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 import { planClaims } from "./plan-claims.ts";
 import { offerChannels } from "./channel-choice.ts";
 import { extensionContributions } from "./extension-contributions.ts";
+import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
 
 /** The SSO session an authorization completes in: an existing one (SSO), or a fresh login. */
 export type SessionSource = { existing: SsoSession; cookie: string } | { login: Authentication };
@@ -32,9 +33,15 @@ export async function completeAuthorization(
   res: ServerResponse,
   request: AuthorizationRequest,
   source: SessionSource,
-  { chosenChannel, leaveRedirectChain = false, byExtension }: { chosenChannel?: string; leaveRedirectChain?: boolean; byExtension?: { idTokenClaims: Record<string, unknown> } } = {},
+  {
+    chosenChannel,
+    leaveRedirectChain = false,
+    byExtension,
+    policy = provider.policy,
+  }: { chosenChannel?: string; leaveRedirectChain?: boolean; byExtension?: { idTokenClaims: Record<string, unknown> }; policy?: Pick<PolicySnapshot, "clients"> } = {},
 ): Promise<void> {
-  const client = provider.policy.clients.get(request.clientId)!;
+  // `policy`: the snapshot the request read its client from, so a reload meanwhile cannot lose it (src/reload/).
+  const client = policy.clients.get(request.clientId)!;
   const page = responsePage(req, request, client, leaveRedirectChain);
   const user = "existing" in source ? source.existing : source.login;
   const extra = await planClaims(request.plan, user, provider.channels, chosenChannel);

@@ -28,6 +28,7 @@ import type { ChannelChoiceInput } from "../../../flows/channel-choice.flow.ts";
 import { Interactions } from "../../runtime/interactions.ts";
 import { clientAddress } from "../../security/client-address.ts";
 import type { RunnableFlow } from "../../runtime/login-flows.ts";
+import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
 import { missingCookieReason, redirectWithTestCookie } from "./cookies-blocked.ts";
 import { appEntryUrl, authorizeParamsOf } from "../../trusted-app/acmeauth-sso.ts";
 import { auditLoginStep, auditLoginSucceeded } from "../../runtime/audit-login-step.ts";
@@ -89,11 +90,13 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     if (!interaction) return withoutBinding(req, res, id);
     // An eID login has no pages here: it waits for the upstream's callback (/eID/callback).
     if (interaction.kind === "eid") return expired(req, res, interaction);
-    const flow = provider.policy.flows.get(interaction.flowId);
+    // One snapshot for the whole request, even if a reload swaps it meanwhile (src/reload/).
+    const policy = provider.policy;
+    const flow = flowOf(policy, interaction);
     // A flow, client or method removed from the configuration since the page was shown ends it; so
     // does the end of the session an enrollment runs in.
-    if (!flow || !(await stillValid(req, interaction))) return expired(req, res, interaction);
-    // A flow that changed since the snapshot was taken starts again from its beginning.
+    if (!flow || !(await stillValid(req, policy, interaction))) return expired(req, res, interaction);
+    // A flow that changed since the snapshot was taken, in a version this node does not have, starts again from its beginning.
     const persisted = interaction.flowHash === flow.hash ? interaction.snapshot : undefined;
     const address = clientAddress(req, provider.config.provider.listen.trust_proxy);
     // Every posted form may cost a secret check or a message sent: each address has a budget.
@@ -102,7 +105,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     }
     if (body && !Interactions.csrfMatches(interaction, body.csrf)) {
       const result = await runFlowStep(flow, { input: flowInput(interaction), persisted });
-      return render(req, res, interaction, flow, result, 403, "error.csrf");
+      return render(req, res, policy, interaction, flow, result, 403, "error.csrf");
     }
     const event = body ? toEvent(body, { clientAddress: address }) : undefined;
     const result = await runFlowStep(flow, { input: flowInput(interaction), persisted, event });
@@ -112,34 +115,44 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       if (!(await provider.interactions.finish(interaction.id))) return expired(req, res, interaction);
       res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: interactionPath(interaction.id) }));
       const output = result.snapshot.output as LoginFlowOutput;
-      if (interaction.kind === "login") return finishLogin(req, res, interaction, flow, output, path);
+      if (interaction.kind === "login") return finishLogin(req, res, policy, interaction, flow, output, path);
       if (interaction.kind === "channel") return finishChannelChoice(req, res, interaction, (result.snapshot.output as { channel: string }).channel);
       if (interaction.kind === "account") return finishAccountLogin(req, res, interaction, flow, output, path);
       return finishEnrollment(res, interaction);
     }
     await provider.interactions.save({ ...interaction, flowHash: flow.hash, snapshot: result.persisted, path });
-    render(req, res, interaction, flow, result, 200);
+    render(req, res, policy, interaction, flow, result, 200);
   }
 
-  async function stillValid(req: Request, interaction: FlowInteraction): Promise<boolean> {
-    if (interaction.kind === "login" || interaction.kind === "channel") return provider.policy.clients.get(interaction.request.clientId) !== undefined;
+  /**
+   * The flow the interaction runs: the version it started on (its flowHash) when this node still keeps
+   * it after a reload (src/reload/retained-flows.ts), else the current one.
+   */
+  function flowOf(policy: PolicySnapshot, interaction: FlowInteraction): RunnableFlow | undefined {
+    const current = policy.flows.get(interaction.flowId);
+    if (current?.hash === interaction.flowHash || interaction.snapshot === undefined) return current;
+    return provider.retainedFlows.find(interaction.flowId, interaction.flowHash) ?? current;
+  }
+
+  async function stillValid(req: Request, policy: PolicySnapshot, interaction: FlowInteraction): Promise<boolean> {
+    if (interaction.kind === "login" || interaction.kind === "channel") return policy.clients.get(interaction.request.clientId) !== undefined;
     if (interaction.kind === "account") return true;
-    return provider.policy.methods.has(interaction.method) && (await currentSession(provider, req))?.sub === interaction.sub;
+    return policy.methods.has(interaction.method) && (await currentSession(provider, req))?.sub === interaction.sub;
   }
 
-  async function finishLogin(req: Request, res: Response, interaction: LoginInteraction, flow: RunnableFlow, output: LoginFlowOutput, path: string[]): Promise<void> {
-    const authenticated = authenticationResult(output, provider.policy.methods, provider.clock(), interaction.stepUpFrom);
+  async function finishLogin(req: Request, res: Response, policy: PolicySnapshot, interaction: LoginInteraction, flow: RunnableFlow, output: LoginFlowOutput, path: string[]): Promise<void> {
+    const authenticated = authenticationResult(output, policy.methods, provider.clock(), interaction.stepUpFrom);
     const { request } = interaction;
     // OIDC Core §3.1.2.1: the client asked for the user its id_token_hint names; someone else logged in.
     if (request.hintSub !== undefined && authenticated.sub !== request.hintSub) {
       provider.audit.record({ type: "login.failed", flow_id: flow.id, machine_hash: flow.hash, path, login_id: interaction.loginId, client_id: request.clientId, sub: authenticated.sub, reason: "login_required" });
-      const client = provider.policy.clients.get(request.clientId)!;
+      const client = policy.clients.get(request.clientId)!;
       const error = { error: "login_required", error_description: "the user who logged in is not the one id_token_hint names", iss: provider.issuer };
       return writeAuthorizationResponse(res, pages, request, error, responsePage(req, request, client));
     }
     const login = auditLoginSucceeded(provider.audit, interaction, flow, path, authenticated);
     recordMethodUse(provider, output);
-    await completeAuthorization(provider, pages, req, res, request, { login });
+    await completeAuthorization(provider, pages, req, res, request, { login }, { policy });
   }
 
   /** The channel is chosen: the authorization completes with it, for the login kept or the browser's session. */
@@ -166,7 +179,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     seeOther(res, accountUrl(interaction.back ?? {}, { enrolled: interaction.method }));
   }
 
-  function render(req: Request, res: Response, interaction: FlowInteraction, flow: RunnableFlow, result: StepResult, status: number, errorKey?: string): void {
+  function render(req: Request, res: Response, policy: PolicySnapshot, interaction: FlowInteraction, flow: RunnableFlow, result: StepResult, status: number, errorKey?: string): void {
     const view = currentView(result);
     if (!view) throw new Error(`flow ${flow.id} is in a state without a view and not done`);
     // A flow's own step (the channel chooser) draws from the flow's context; a method's from the method's.
@@ -196,9 +209,9 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       const html = views.render("login", { ...loginPage, clientName: views.translate(lang, "app.name") }, lang);
       return writePage(res, status, html, headers);
     }
-    const client = provider.policy.clients.get(interaction.request.clientId)!;
+    const client = policy.clients.get(interaction.request.clientId)!;
     const signedInAs = interaction.kind === "login" ? interaction.signedInAs : undefined;
-    const signedIn = signedInAs ? provider.users.findBySub(signedInAs) : undefined;
+    const signedIn = signedInAs ? policy.users.findBySub(signedInAs) : undefined;
     const html = views.render(
       "login",
       {

@@ -1,4 +1,4 @@
-import type { Provider } from "../../provider.ts";
+import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
 import { grantHandlers } from "../../oauth/grants/grant-handlers.ts";
 import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
 import { paths } from "../../http-kit/paths.ts";
@@ -9,9 +9,8 @@ import { acrValuesSupported, loginTypesSupported } from "../../login-policy/acr-
  * OpenID Provider Metadata. Only what is implemented is advertised: grant types come from the grant
  * handler table, scopes and claims from scopes.yaml, endpoints from the routes that are mounted.
  */
-export function discoveryDocument(provider: Provider): Record<string, unknown> {
-  const { issuer } = provider;
-  const { scopes, clients, login } = provider.policy;
+export function discoveryDocument(issuer: string, policy: PolicySnapshot): Record<string, unknown> {
+  const { scopes, clients, login } = policy;
   const clientAuth = ["client_secret_post", "client_secret_basic"];
   return {
     issuer,

@@ -61,7 +61,7 @@ const BARE_HEADERS = ["Cache-Control", "no-store", "Pragma", "no-cache", ...Obje
  */
 export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages: BrowserPages): ProtocolRoute[] {
   const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
-  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, provider.policy.clients);
+  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, { get: (id) => provider.policy.clients.get(id) });
   const confirmations = new LogoutConfirmations(provider.store);
 
   /** Ends the browser's session (if any), then redirects or shows the logged-out page. */

@@ -3,11 +3,12 @@ import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import { discoveryDocument } from "./discovery-document.ts";
 import { writeJson } from "../../http-kit/write-response.ts";
 import { paths } from "../../http-kit/paths.ts";
+import { perSnapshot } from "../../policy/per-snapshot.ts";
 
-/** GET /.well-known/openid-configuration — serialised once per provider. */
+/** GET /.well-known/openid-configuration — serialised once per policy snapshot (a reload changes scopes, login types…). */
 export function discoveryEndpoint(provider: Provider): ProtocolRoute {
-  const body = JSON.stringify(discoveryDocument(provider));
-  return { path: paths.discovery, methods: ["GET", "HEAD"], readsBody: false, handle: (ex) => writeJson(ex.res, 200, body, { cacheable: true }) };
+  const body = perSnapshot((policy) => JSON.stringify(discoveryDocument(provider.issuer, policy)));
+  return { path: paths.discovery, methods: ["GET", "HEAD"], readsBody: false, handle: (ex) => writeJson(ex.res, 200, body(provider.policy), { cacheable: true }) };
 }
 
 /** GET /.well-known/openid-configuration/jwks — public keys only, serialised once per key set. */

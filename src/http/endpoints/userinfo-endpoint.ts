@@ -11,6 +11,8 @@ import { collectParams } from "../../http-kit/params.ts";
 import { readBody } from "../../http-kit/read-body.ts";
 import { toOAuthError, wireDescription } from "../../http-kit/write-error.ts";
 import { requestIdOf } from "../../http-kit/write-response.ts";
+import { perSnapshot } from "../../policy/per-snapshot.ts";
+import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
 
 const REALM = 'Bearer realm="portcullis"';
 const BEARER = /^bearer /i;
@@ -56,18 +58,20 @@ const MAX_CACHED_BODIES_PER_PLAN = 10_000;
  * 401 invalid_token; a token for this endpoint without `openid` → 403 insufficient_scope.
  */
 export function userinfoEndpoint(provider: Provider): ProtocolRoute {
-  const { accessTokenVerifier: verifier, users, logger } = provider;
+  const { accessTokenVerifier: verifier, logger } = provider;
   const eidAccounts = provider.eid.accounts;
   const audience = provider.accessTokens.userinfoAudience;
   const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
   const maxBodyBytes = provider.config.provider.security.max_body_bytes;
-  const plans = new Map<string, ReleasePlan>();
+  // The release plans and answers are derived from scopes.yaml and users.yaml: kept per policy snapshot, so a reload starts afresh.
+  const plansOf = perSnapshot(() => new Map<string, ReleasePlan>());
 
-  function planFor(scope: string): ReleasePlan {
+  function planFor(policy: PolicySnapshot, scope: string): ReleasePlan {
+    const plans = plansOf(policy);
     let plan = plans.get(scope);
     if (plan === undefined) {
       const granted = parseScope(scope);
-      plan = { openid: granted.includes("openid"), claims: provider.policy.scopes.claimsFor(granted), bodies: new Map() };
+      plan = { openid: granted.includes("openid"), claims: policy.scopes.claimsFor(granted), bodies: new Map() };
       if (plans.size < MAX_CACHED_PLANS) plans.set(scope, plan);
     }
     return plan;
@@ -80,13 +84,15 @@ export function userinfoEndpoint(provider: Provider): ProtocolRoute {
     // only) and tokens of other kinds are not this endpoint's business.
     const aud = claims.aud;
     if (aud !== audience && !(Array.isArray(aud) && aud.includes(audience))) throw invalidToken("the token is not meant for the userinfo endpoint");
-    const plan = planFor(claims.scope);
+    const policy = provider.policy;
+    const { users } = policy;
+    const plan = planFor(policy, claims.scope);
     if (!plan.openid) throw insufficientScope();
     const user = users.findBySub(claims.sub);
     // An eID account: the claims its upstream gave at the last login, read each time (the next login may change them).
     if (user === undefined && eidAccounts.owns(claims.sub)) return writeClaims(ex.res, JSON.stringify(await eidClaims(claims.sub, plan.claims)));
     // A vendor account: its sub and the account part of it as name, while its client may make vendor logins.
-    const vendor = user === undefined ? provider.vendorAccounts.userinfo(claims.sub, plan.claims) : undefined;
+    const vendor = user === undefined ? policy.vendorAccounts.userinfo(claims.sub, plan.claims) : undefined;
     if (vendor !== undefined) return writeClaims(ex.res, JSON.stringify(vendor));
     if (user === undefined || user.disabled) throw invalidToken("the token's user is no longer known");
     let body = plan.bodies.get(user.sub);

@@ -1,0 +1,86 @@
+import { loadConfig, type LoadedConfig } from "../config/load-config.ts";
+import { ConfigError, formatConfigIssue } from "../errors/config-error.ts";
+import type { Provider } from "../provider.ts";
+import { buildPolicyParts } from "../policy/build-policy-parts.ts";
+import type { PolicySnapshot } from "../policy/policy-snapshot.ts";
+import { loadMethodPlugins } from "../runtime/method-plugins.ts";
+import { FlowCatalog } from "../runtime/login-flows.ts";
+import { policyHash } from "../policy/policy-hash.ts";
+import { restartOnlyChanges } from "./restart-only-changes.ts";
+
+/** What a reload attempt did: swapped to `policyHash`, or refused with every reason. */
+export interface ReloadResult {
+  ok: boolean;
+  /** The hash of the files the attempt read (the running policy's when refused: see `runningHash`). */
+  policyHash: string;
+  /** The policy served after the attempt. */
+  runningHash: string;
+  /** One line per problem (file:line:column key: message), empty when ok. */
+  errors: string[];
+  /** The configuration as loaded (before start-up overrides such as a moved issuer): the next reload compares with it. */
+  loaded?: LoadedConfig;
+}
+
+/**
+ * Reloads the configuration of a running provider: loads and validates everything a start does (schema,
+ * references, cross-field rules, each plugin's settings, the login types and flows) without opening a
+ * store or keys; refuses changes to settings only a restart applies; then swaps the policy snapshot at
+ * once. Anything wrong leaves the old policy serving, and every error is logged (file, line, key) and
+ * returned. Each attempt is one `config.reloaded` audit event. `running` is the configuration as last
+ * loaded (the start's, then each successful reload's).
+ */
+export async function reloadProvider(provider: Provider, running: LoadedConfig): Promise<ReloadResult> {
+  const current = provider.policy;
+  const hash = await policyHash(current.config.dir);
+  let result: ReloadResult;
+  try {
+    const loaded = await loadConfig(current.config.dir);
+    const refused = restartOnlyChanges(running, loaded);
+    if (refused.length > 0) throw new ReloadRefused(refused);
+    await loadMethodPlugins(loaded.login, loaded.dir);
+    provider.swapPolicy(buildSnapshot(provider, current, { ...loaded, provider: current.config.provider }, hash));
+    result = { ok: true, policyHash: hash, runningHash: hash, errors: [], loaded };
+  } catch (error) {
+    result = { ok: false, policyHash: hash, runningHash: current.hash, errors: reasonsOf(error) };
+    logErrors(provider, error);
+  }
+  report(provider, result);
+  return result;
+}
+
+/** The new snapshot over the running methods (their set cannot change without a restart). */
+function buildSnapshot(provider: Provider, current: PolicySnapshot, config: LoadedConfig, hash: string): PolicySnapshot {
+  const classes = new Map([...current.methods].map(([id, method]) => [id, method.plugin.class]));
+  const parts = buildPolicyParts(config, hash, classes, provider.eid.accounts);
+  return { ...parts, methods: current.methods, flows: new FlowCatalog(provider, config.login, current.methods) };
+}
+
+/** One log line per error; a configuration issue also as fields (file, line, column, key) for log queries. */
+function logErrors(provider: Provider, error: unknown): void {
+  if (error instanceof ConfigError) {
+    for (const issue of error.issues) {
+      provider.logger.error({ event: "config_reload_error", file: issue.file, line: issue.line, column: issue.column, key: issue.path }, formatConfigIssue(issue));
+    }
+  } else for (const reason of reasonsOf(error)) provider.logger.error({ event: "config_reload_error" }, reason);
+}
+
+function report(provider: Provider, result: ReloadResult): void {
+  const { logger } = provider;
+  if (result.ok) logger.info({ event: "config_reloaded", policy_hash: result.policyHash }, "configuration reloaded");
+  else {
+    logger.error({ event: "config_reload_refused", errors: result.errors.length, policy_hash: result.runningHash }, "configuration reload refused: the previous policy keeps serving");
+  }
+  provider.audit.record({ type: "config.reloaded", policy_hash: result.policyHash, ok: result.ok, ...(!result.ok && { errors: result.errors.length }) });
+}
+
+class ReloadRefused extends Error {
+  constructor(readonly reasons: string[]) {
+    super(reasons.join("\n"));
+  }
+}
+
+function reasonsOf(error: unknown): string[] {
+  if (error instanceof ConfigError) return error.issues.map(formatConfigIssue);
+  if (error instanceof ReloadRefused) return error.reasons;
+  return [`reload failed: ${(error as Error).message}`];
+}
