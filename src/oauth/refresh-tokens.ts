@@ -98,19 +98,30 @@ export class RefreshTokens {
    * Replaces `token` by a successor that issues `accessToken` (planned with the family's id) alongside.
    * The token is taken atomically, so of any number of concurrent rotations exactly one gets a Rotation;
    * the others are reuse, which revokes the family (and so also what that one rotation issues). Undefined
-   * when the token could not be taken. Callers check the grant with `find` first: a rotation consumes the
+   * when the token could not be taken. Callers check the grant with `find` first and may pass it (a
+   * family's grant never changes, so a read that raced a rotation still holds); a rotation consumes the
    * token whatever follows.
+   *
+   * The successor is written before the token is taken: a store that fails between the two leaves the
+   * presented token live (the client retries with it), instead of taking it with no successor written,
+   * which would lose the client's grant. A rotation that loses the race deletes its unused successor.
    */
-  async rotate(token: string, accessToken: IssuedAccessToken): Promise<Rotation | undefined> {
+  async rotate(token: string, accessToken: IssuedAccessToken, known?: RefreshGrant): Promise<Rotation | undefined> {
+    const found = known ?? (await this.tokens.get(storeKeyHash(token)));
+    if (found === undefined) {
+      await this.detectReuse(token);
+      return undefined;
+    }
+    // Records written before access tokens named their family carried a list of them: not passed on.
+    const { accessTokens: _listed, ...grant } = found as RefreshGrant & { accessTokens?: unknown };
+    const successor = await this.store(grant, accessToken);
     const current = await this.tokens.take(storeKeyHash(token));
     if (current === undefined) {
+      await this.tokens.delete(storeKeyHash(successor));
       await this.detectReuse(token);
       return undefined;
     }
     const uncontested = await this.rotated.add(rotatedKey(token), { familyId: current.familyId, expiresAt: current.expiresAt }, this.ttl(current));
-    // Records written before access tokens named their family carried a list of them: not passed on.
-    const { accessTokens: _listed, ...grant } = current as RefreshGrant & { accessTokens?: unknown };
-    const successor = await this.store(grant, accessToken);
     if (!uncontested) {
       this.audit?.record({ type: "refresh_token.reuse_detected", family: grant.familyId, client_id: grant.clientId, sub: grant.sub });
       await this.revokeFamily(grant);

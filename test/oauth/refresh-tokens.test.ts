@@ -130,3 +130,37 @@ describe.each(availableBackends())("refresh-token rotation on the $name store", 
     expect(await node(0).denylist.isRevoked(accessToken.jti)).toBe(true);
   });
 });
+
+describe("a refresh-token rotation cut short by a store failure", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "portcullis-refresh-fail-"));
+  let store: Store;
+  beforeAll(async () => {
+    store = await createStore("embedded", { dataDir, logger: pino({ level: "silent" }) });
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("leaves the presented token live when the store fails while writing the successor (the client retries with it)", async () => {
+    const denylist = new AccessTokenDenylist(store, clock);
+    const familyId = randomToken(16);
+    const token = await new RefreshTokens(store, clock, denylist).issue(grantOf(familyId), plannedToken(familyId));
+    // The same store, except that writing a refresh token fails, as a store that goes down mid-rotation does.
+    const failingTake: Store = {
+      ...store,
+      backend: store.backend,
+      ping: () => store.ping(),
+      close: () => store.close(),
+      namespace: <T>(kind: Parameters<Store["namespace"]>[0]) => {
+        const records = store.namespace<T>(kind);
+        if (kind !== "refreshTokens") return records;
+        return { ...records, get: records.get.bind(records), take: records.take.bind(records), delete: records.delete.bind(records), add: records.add.bind(records), increment: records.increment.bind(records), set: () => Promise.reject(new Error("store down")) };
+      },
+    };
+    await expect(new RefreshTokens(failingTake, clock, denylist).rotate(token, plannedToken(familyId))).rejects.toThrow("store down");
+    const retried = await new RefreshTokens(store, clock, denylist).rotate(token, plannedToken(familyId));
+    expect(retried?.grant.familyId).toBe(familyId);
+    expect(await denylist.isFamilyRevoked(familyId)).toBe(false);
+  });
+});

@@ -24,7 +24,7 @@ export const refreshTokenGrant: GrantHandler = async ({ provider, client, params
   const scopes = grantedScope(params.get("scope"), grant.scopes);
 
   const accessToken = plannedAccessToken(provider.clock, client.lifetimes.accessToken, grant.familyId);
-  const rotation = await provider.refreshTokens.rotate(token, accessToken);
+  const rotation = await provider.refreshTokens.rotate(token, accessToken, grant);
   if (rotation === undefined) throw invalidGrant(UNUSABLE);
 
   const response = await issueUserTokens({
