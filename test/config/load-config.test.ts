@@ -124,7 +124,7 @@ describe("loadConfig", () => {
 
   it("reports an unknown key at the key itself and lists the allowed keys", async () => {
     const dir = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\nlisten:\n  host: 127.0.0.1\n  prot: 3000\n" });
-    expect(await issueLines(dir)).toEqual([`${dir}/provider.yaml:4:3 listen.prot: unknown key "prot" (allowed: host, port, trust_proxy, headers_timeout, request_timeout)`]);
+    expect(await issueLines(dir)).toEqual([`${dir}/provider.yaml:4:3 listen.prot: unknown key "prot" (allowed: host, port, trust_proxy, headers_timeout, request_timeout, workers)`]);
   });
 
   it("rejects a redirect URI with a fragment", async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedis, type RunningService } from "../support/services.ts";
 import { serviceUrl } from "../support/require-service.ts";
 import { basic, postForm, send, startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { KEY_SYNC_EVERY_MS } from "../../src/tokens/key-manager.ts";
 
 /**
  * Redis comes back empty (FLUSHALL, or a new server without persistence): the provider writes a new key
@@ -59,7 +60,8 @@ describe.skipIf(!available)("a provider whose Redis store loses everything", () 
     const fresh = await postForm(`${op.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("demo-service", "demo-service-secret") });
     expect(kidOf(fresh.json!.access_token as string)).toBe(op.provider.keys.keys.signing.kid);
 
-    now += HOUR; // the old key has outlived every token it signed
+    // The old key has outlived every token it signed, and the sync interval a retired key stays published longer.
+    now += HOUR + KEY_SYNC_EVERY_MS;
     await op.provider.keys.sync();
     expect(await kids()).not.toContain(oldKid);
     expect(await kids()).toEqual([op.provider.keys.keys.signing.kid]);

@@ -33,6 +33,7 @@ const ANSWER_TIMEOUT_MS = 10_000;
 const PAGES = new Set<string>([
   paths.authorize, paths.accountLogin, paths.iframeAuthorize, paths.eidAuthorize, paths.eidCallback, paths.endSession, paths.endSessionConfirm, `${paths.interaction}/:id`,
   paths.account, `${paths.account}/sign-in`, `${paths.account}/enroll`, `${paths.account}/remove`, paths.diagrams, `${paths.diagrams}/:name`,
+  `${paths.diagrams}/machine/:hash`,
 ]);
 /** Protocol endpoints called by programs: their errors are RFC 6749 §5.2 JSON. */
 const PROGRAMS = new Set<string>([paths.discovery, paths.jwks, paths.token, paths.introspection, paths.revocation, paths.userinfo, paths.healthz, paths.readyz]);
