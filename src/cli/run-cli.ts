@@ -48,7 +48,24 @@ export async function runCli(argv: string[], io: Omit<CommandContext, "values" |
   }
 }
 
-function parse(command: Command, args: string[]) {
+/**
+ * Generated ids (a key's kid, a token's jti, a session's sid) are base64url and may begin with "-", which
+ * parseArgs would take for a cluster of short options. The only short option is -h, so an argument of a
+ * single dash and two or more characters can only be such an id: it is held aside while the options are
+ * parsed and put back where it stood.
+ */
+const DASHED_ID = /^-[^-]./;
+
+function parse(command: Command, rawArgs: string[]) {
+  const held = new Map<string, string>();
+  const terminator = rawArgs.indexOf("--");
+  const args = rawArgs.map((arg, i) => {
+    if ((terminator !== -1 && i > terminator) || !DASHED_ID.test(arg)) return arg;
+    const placeholder = `\u0000${held.size}`;
+    held.set(placeholder, arg);
+    return placeholder;
+  });
+  const restore = (value: unknown) => (typeof value === "string" ? (held.get(value) ?? value) : value);
   const options: ParseArgsConfig["options"] = { ...HELP_OPTION };
   for (const [key, option] of Object.entries(command.options)) {
     options[key] = option.short === undefined ? { type: option.type } : { type: option.type, short: option.short };
@@ -64,7 +81,8 @@ function parse(command: Command, args: string[]) {
   if (parsed.positionals.length > max) {
     throw new CliError(`unexpected argument ${JSON.stringify(parsed.positionals[max])}`, { showUsage: true });
   }
-  return parsed as { values: CommandContext["values"]; positionals: string[] };
+  const values = Object.fromEntries(Object.entries(parsed.values).map(([key, value]) => [key, restore(value)]));
+  return { values, positionals: parsed.positionals.map((p) => restore(p) as string) } as { values: CommandContext["values"]; positionals: string[] };
 }
 
 function overview(): string {

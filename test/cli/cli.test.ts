@@ -106,4 +106,15 @@ describe("portcullis CLI", () => {
     expect(port.code).toBe(2);
     expect(port.stderr).toContain('--port must be a port number from 0 to 65535 (got "99999")');
   });
+
+  it("takes a generated id that begins with '-' (a kid, jti or sid is base64url) as the argument it is", async () => {
+    const dir = await tempConfigDir({});
+    const trace = await portcullis(["audit", "trace", "-J0f3kQ", "--config", dir, "--file", `${dir}/no-such-audit.log`]);
+    expect(trace.stderr).not.toContain("Unknown option");
+    expect(trace.stderr).toContain("no-such-audit.log");
+    // A real option of one letter it does not know is still refused.
+    const option = await portcullis(["audit", "trace", "-x"]);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain("Unknown option '-x'");
+  });
 });

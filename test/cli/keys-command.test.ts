@@ -4,7 +4,7 @@
  * from its next sync of the ring, and the only signing key cannot be retired.
  */
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
@@ -88,6 +88,9 @@ describe.skipIf(!redis)("portcullis keys on Redis, with two nodes", { timeout: 1
     expect(next, announced.stdout).toBeDefined();
     expect(announced.stdout).toContain("next sync");
     expect(announced.stdout).toContain(`audit: {"type":"key.rotated","kid":"${next}","status":"next","by":"operator"}`);
+    // ...and recorded on the audit trail provider.yaml names, beside the nodes' own events.
+    const audited = readFileSync(join(a.provider.config.provider.data_dir, "audit.log"), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(audited).toContainEqual(expect.objectContaining({ type: "key.rotated", kid: next, status: "next", by: "operator" }));
     await Promise.all([a.provider.keys.sync(), b.provider.keys.sync()]); // the nodes' periodic re-read, now
     expect(await publishedKids(b)).toContain(next);
     expect(kidOf(await serviceToken(a))).toBe(first);

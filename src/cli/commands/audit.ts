@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
-import { loadConfig, type LoadedConfig } from "../../config/load-config.ts";
-import { ConfigError } from "../../errors/config-error.ts";
+import type { LoadedConfig } from "../../config/load-config.ts";
 import { auditFilePath } from "../../audit/create-audit-trail.ts";
 import { formatAuditLine, parseAuditLines, traceEvents, type AuditLine } from "../../audit/audit-trace.ts";
 import { drawnFlows } from "../../runtime/drawn-flows.ts";
@@ -11,9 +10,9 @@ import { loginDiagramName } from "../../diagrams/machine-catalog.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { CliError } from "../support/cli-error.ts";
 import type { Command } from "../support/command.ts";
-import { printConfigError } from "../support/print-config-error.ts";
 import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
+import { loadCliConfig } from "../support/load-cli-config.ts";
 
 /**
  * `portcullis audit trace <jti or sid>`: for one token or session, every audit event of it in time order
@@ -30,14 +29,8 @@ export const auditCommand: Command = {
     const [action, id] = positionals;
     if (action !== "trace" || !id) throw new CliError("expected: audit trace <jti or sid>", { showUsage: true });
     const { configDir } = resolveCliSettings(values, env);
-    let config: LoadedConfig;
-    try {
-      config = await loadConfig(configDir, env);
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      printConfigError(error, configDir, stderr);
-      return 1;
-    }
+    const config = await loadCliConfig(configDir, env, stderr);
+    if (!config) return 1;
     const file = auditFile(config, values.file);
     const { lines, skipped } = parseAuditLines(readAudit(file));
     const trace = traceEvents(lines, id);

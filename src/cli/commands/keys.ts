@@ -58,6 +58,7 @@ export const keysCommand: Command = {
       const unpublish = values.unpublish === true;
       return retired(await change(opened, (ring, now) => (unpublish ? unpublishKey : retireKey)(ring, kid!, { now, generate })), kid!, unpublish, opened, stdout);
     } finally {
+      await opened.audit.flush();
       await opened.store.close();
     }
   },
@@ -92,13 +93,13 @@ function report(outcome: RotateOutcome, opened: OpenedKeyRing, stdout: NodeJS.Wr
     stdout.write(`It may sign once relying parties' JWKS caches know it: run keys rotate again after ${formatTime(outcome.next.createdAt + opened.policy.announceFor)} (keys.announce_for: ${announceFor}),\n`);
     stdout.write("or keys rotate --now to sign with it at once (relying parties with a cached JWKS reject its tokens until they fetch it again).\n");
     stdout.write(`${SYNC_NOTE}\n`);
-    audit(stdout, { type: "key.rotated", kid: outcome.next.kid, status: "next", by: "operator" });
+    audit(opened, stdout, { type: "key.rotated", kid: outcome.next.kid, status: "next", by: "operator" });
     return 0;
   }
   stdout.write(`Rotated: ${outcome.current.kid} signs from now on; ${outcome.retired.kid} is retired and stays published until ${formatTime(outcome.retired.retiredAt! + opened.policy.retainFor)}, so the tokens it signed verify until they expire.\n`);
   if (outcome.forced) stdout.write(`Warning (--now): ${outcome.current.kid} may not have been fetched by relying parties yet; those with a cached JWKS reject its tokens until they fetch it again.\n`);
   stdout.write(`Published ${outcome.next.kid} as the next key, ahead of the following rotation.\n${SYNC_NOTE}\n`);
-  for (const k of [outcome.current, outcome.retired, outcome.next]) audit(stdout, { type: "key.rotated", kid: k.kid, status: k.status, by: "operator" });
+  for (const k of [outcome.current, outcome.retired, outcome.next]) audit(opened, stdout, { type: "key.rotated", kid: k.kid, status: k.status, by: "operator" });
   return 0;
 }
 
@@ -116,15 +117,13 @@ function retired(outcome: RetireOutcome, kid: string, unpublished: boolean, open
   }
   if (outcome.promoted) stdout.write(`${outcome.promoted.kid} signs from now on; ${outcome.next!.kid} is published as the next key.\n`);
   stdout.write(`${SYNC_NOTE}\n`);
-  for (const k of [outcome.retired, outcome.promoted, outcome.next]) if (k) audit(stdout, { type: "key.rotated", kid: k.kid, status: k.status, by: "operator" });
+  for (const k of [outcome.retired, outcome.promoted, outcome.next]) if (k) audit(opened, stdout, { type: "key.rotated", kid: k.kid, status: k.status, by: "operator" });
   return 0;
 }
 
-/**
- * The audit event of each change, printed: the CLI has no provider and so no audit sink of its own
- * (the operator's shell history and this output are the record until it writes to the audit stream).
- */
-function audit(stdout: NodeJS.WritableStream, event: AuditEvent): void {
+/** The audit event of each change: recorded on the configured audit trail, and printed for the operator. */
+function audit(opened: OpenedKeyRing, stdout: NodeJS.WritableStream, event: AuditEvent): void {
+  opened.audit.record(event);
   stdout.write(`audit: ${JSON.stringify(event)}\n`);
 }
 

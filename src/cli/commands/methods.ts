@@ -88,11 +88,9 @@ async function openProvider(configDir: string, stderr: NodeJS.WritableStream): P
   const { createProvider } = await import("../../provider.ts");
   try {
     const config = await loadConfig(configDir);
-    // An operator's reset or enrollment is audited like any: to the configured file (stdout would mix with this command's output: stderr then).
-    const { createAuditTrail } = await import("../../audit/create-audit-trail.ts");
-    const settings = config.provider.audit;
-    const audit = createAuditTrail(settings.destination === "stdout" ? { ...settings, destination: "stderr" } : settings, config.provider.data_dir);
-    return await createProvider(config, { logger: createLogger("warn", stderr as never), audit });
+    // An operator's reset or enrollment is audited like any.
+    const { operatorAuditTrail } = await import("../support/operator-audit-trail.ts");
+    return await createProvider(config, { logger: createLogger("warn", stderr as never), audit: operatorAuditTrail(config) });
   } catch (error) {
     if (error instanceof ConfigError) {
       printConfigError(error, configDir, stderr);

@@ -1,11 +1,9 @@
-import { ConfigError } from "../../errors/config-error.ts";
-import { loadConfig } from "../../config/load-config.ts";
 import { vendorSignature } from "../../login-policy/vendor-signature.ts";
 import { CliError } from "../support/cli-error.ts";
 import type { Command } from "../support/command.ts";
-import { printConfigError } from "../support/print-config-error.ts";
 import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
+import { loadCliConfig } from "../support/load-cli-config.ts";
 
 /**
  * `portcullis vendor sign --client ID --redirect-uri URI --login-hint ID:ACCOUNT`: the `signature` of a
@@ -28,14 +26,8 @@ export const vendorCommand: Command = {
     const [clientId, redirectUri, loginHint] = [values.client, values["redirect-uri"], values["login-hint"]].map((v) => (typeof v === "string" ? v : undefined));
     if (action !== "sign" || !clientId || !redirectUri || !loginHint) throw new CliError("expected vendor sign --client ID --redirect-uri URI --login-hint ID:ACCOUNT", { showUsage: true });
     const { configDir } = resolveCliSettings(values, env);
-    let config;
-    try {
-      config = await loadConfig(configDir, env);
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      printConfigError(error, configDir, stderr);
-      return 1;
-    }
+    const config = await loadCliConfig(configDir, env, stderr);
+    if (!config) return 1;
     const client = config.clients.clients.find((c) => c.client_id === clientId);
     if (!client) throw new CliError(`no client "${clientId}" in clients.yaml`);
     if (client.signing_key === undefined) throw new CliError(`client "${clientId}" has no signing_key`);

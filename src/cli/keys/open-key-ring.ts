@@ -1,6 +1,5 @@
 import type { Logger } from "pino";
-import { ConfigError } from "../../errors/config-error.ts";
-import { loadConfig, type LoadedConfig } from "../../config/load-config.ts";
+import type { LoadedConfig } from "../../config/load-config.ts";
 import { createLogger } from "../../logging/create-logger.ts";
 import { createStore } from "../../stores/create-store.ts";
 import type { Store } from "../../stores/store.ts";
@@ -11,8 +10,10 @@ import { KeyRingStore } from "../../tokens/key-ring-store.ts";
 import { rotationPolicy } from "../../tokens/rotation-policy.ts";
 import type { RotationPolicy } from "../../tokens/key-rotation.ts";
 import type { StaticKey } from "../../tokens/key-manager.ts";
-import { printConfigError } from "../support/print-config-error.ts";
 import { storeOpenError } from "../support/store-open-error.ts";
+import { loadCliConfig } from "../support/load-cli-config.ts";
+import { operatorAuditTrail } from "../support/operator-audit-trail.ts";
+import type { StreamedAuditTrail } from "../../audit/create-audit-trail.ts";
 
 export interface OpenedKeyRing {
   config: LoadedConfig;
@@ -22,6 +23,8 @@ export interface OpenedKeyRing {
   ring: KeyRingStore;
   store: Store;
   logger: Logger;
+  /** The configured audit trail: an operator's key change is audited like a scheduled one. */
+  audit: StreamedAuditTrail;
 }
 
 /**
@@ -31,14 +34,8 @@ export interface OpenedKeyRing {
  * holds the data directory): storeOpenError says to stop it first or use Redis or PostgreSQL.
  */
 export async function openKeyRing(configDir: string, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<OpenedKeyRing | undefined> {
-  let config: LoadedConfig;
-  try {
-    config = await loadConfig(configDir, env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    printConfigError(error, configDir, stderr);
-    return undefined;
-  }
+  const config = await loadCliConfig(configDir, env, stderr);
+  if (!config) return undefined;
   const settings = config.provider;
   const logger = createLogger("warn", stderr as never);
   const policy = rotationPolicy(config, new ClientRegistry(config.clients.clients, settings.lifetimes));
@@ -51,5 +48,5 @@ export async function openKeyRing(configDir: string, env: NodeJS.ProcessEnv, std
     throw storeOpenError(error) ?? error;
   }
   const ring = new KeyRingStore({ store, box, modulusLength: settings.keys.modulus_length });
-  return { config, policy, staticKeys: settings.keys.static?.length ? settings.keys.static : undefined, ring, store, logger };
+  return { config, policy, staticKeys: settings.keys.static?.length ? settings.keys.static : undefined, ring, store, logger, audit: operatorAuditTrail(config) };
 }
