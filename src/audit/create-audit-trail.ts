@@ -42,12 +42,34 @@ export function createAuditTrail(settings: ProviderFile["audit"], dataDir: strin
 }
 
 /**
+ * Lines wait in the stream's buffer for up to FLUSH_EVERY_MS (or until 4 KiB are pending) instead of one
+ * write syscall per event: every token request records one, and a syscall per line is what the
+ * operational log stopped paying for the same reason (src/logging/create-logger.ts). The buffer is flushed
+ * when the provider closes; a SIGKILL can lose the last FLUSH_EVERY_MS of events, as with that log.
+ */
+const FLUSH_EVERY_MS = 200;
+const BUFFER_BYTES = 4096;
+
+/** A buffered, asynchronous destination on `dest` (a file descriptor), flushed at least every FLUSH_EVERY_MS. */
+function bufferedDestination(dest: number): DestinationStream {
+  const stream = pino.destination({ dest, sync: false, minLength: BUFFER_BYTES });
+  setInterval(() => {
+    try {
+      stream.flush();
+    } catch {
+      // not open yet, or a write in flight: the next tick flushes
+    }
+  }, FLUSH_EVERY_MS).unref();
+  return stream;
+}
+
+/**
  * stdout, stderr, or the file (relative to data_dir), appended to; writes are not waited for. The file is
  * opened here, at start: a path the provider cannot write is the operator's to fix, said in one line.
  */
 function openDestination(destination: string, dataDir: string): DestinationStream {
-  if (destination === "stdout") return pino.destination({ dest: 1, sync: false });
-  if (destination === "stderr") return pino.destination({ dest: 2, sync: false });
+  if (destination === "stdout") return bufferedDestination(1);
+  if (destination === "stderr") return bufferedDestination(2);
   const path = auditFilePath(destination, dataDir);
   let fd: number;
   try {
@@ -57,7 +79,7 @@ function openDestination(destination: string, dataDir: string): DestinationStrea
     const code = (error as { code?: string }).code ?? String(error);
     throw new ConfigError([{ file: "provider.yaml", path: "audit.destination", message: `cannot open the audit file ${path} (${code})`, value: destination }]);
   }
-  return pino.destination({ dest: fd, sync: false });
+  return bufferedDestination(fd);
 }
 
 /** Where a file destination is: absolute, or under data_dir (both relative to the working directory). */
