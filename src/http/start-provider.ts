@@ -57,7 +57,8 @@ export interface RunningProvider {
 
 /**
  * Loads the config, binds the port, builds the provider and serves. The port is bound before the store is
- * opened or a key generated, so a busy port fails the start at once (EADDRINUSE) with nothing written.
+ * opened or a key generated, so a busy port fails the start at once (EADDRINUSE) with nothing written
+ * (a cluster worker, whose port is its primary's, binds last instead).
  * Throws ConfigError for a bad configuration, StartupError for a store that is down.
  */
 export async function startProvider(options: StartOptions): Promise<RunningProvider> {
@@ -71,16 +72,22 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   const close = gracefulClose(server, SHUTDOWN_GRACE_MS);
   server.on("request", answerStarting);
   const host = options.host ?? settings.listen.host;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? settings.listen.port, host, () => {
-      server.off("error", reject);
-      // From now on a server error (an accept failing when out of file descriptors) is logged, not fatal.
-      server.on("error", (err) => logger.error({ err }, "http server error"));
-      resolve();
+  const bind = () =>
+    new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? settings.listen.port, host, () => {
+        server.off("error", reject);
+        // From now on a server error (an accept failing when out of file descriptors) is logged, not fatal.
+        server.on("error", (err) => logger.error({ err }, "http server error"));
+        resolve();
+      });
     });
-  });
-  const { port } = server.address() as AddressInfo;
+  // A single process binds first, so that a busy port is found before anything is written. A cluster
+  // worker shares its primary's port, and the primary hands it connections as soon as it listens: it
+  // listens once it can serve them, or a replaced worker would answer 503 "starting" to its share.
+  const bindFirst = options.worker === undefined || (options.port ?? settings.listen.port) === 0;
+  if (bindFirst) await bind();
+  const port = bindFirst ? (server.address() as AddressInfo).port : (options.port ?? settings.listen.port);
   const issuer = issuerForPort(settings.issuer, { configured: settings.listen.port, override: options.port, listened: port });
   let provider: Provider;
   let metricsServer: MetricsServer | undefined;
@@ -109,6 +116,15 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   }
   server.off("request", answerStarting);
   server.on("request", createApp(provider));
+  if (!bindFirst) {
+    try {
+      await bind();
+    } catch (error) {
+      await metricsServer?.close();
+      await provider.close();
+      throw error;
+    }
+  }
   const reloader = createReloader(provider, loaded);
   await reloader.recordStart();
   const stopWatching = settings.reload.watch ? watchConfig(loaded.dir, reloader, logger) : () => {};
