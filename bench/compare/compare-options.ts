@@ -15,6 +15,8 @@ export interface CompareOptions {
   loops: number;
   /** Extra node flags for the working tree's provider only: with `--base HEAD`, compares runtime flags. */
   workNodeArgs: string;
+  /** Extra node flags for both providers, e.g. `--import` of a profiling aid that takes the signature out. */
+  sharedNodeArgs: string;
   /** Another node binary for the base's provider (default: the one running the comparison). */
   baseNode: string | undefined;
   serverCpu: number;
@@ -34,6 +36,9 @@ rate and CPU per operation are divided by the base's, and the report gives the m
   --loops N           virtual users or connections (default 4, as npm run bench)
   --node-args FLAGS   extra node flags for the working tree's provider only; with --base HEAD this
                       compares runtime flags, e.g. --node-args=--single-threaded-gc
+  --shared-node-args FLAGS
+                      extra node flags for both providers, e.g. --import=<a module> that replaces
+                      the signature with a constant, to compare everything but the RSA work
   --base-node PATH    the node binary for the base's provider; with the working tree on this node,
                       compares Node.js versions (pick a base revision that runs on PATH's version)
   --server-cpu N      core for both providers (default 0)
@@ -53,6 +58,7 @@ export function parseCompareOptions(argv: readonly string[]): CompareOptions | "
       window: { type: "string" },
       loops: { type: "string" },
       "node-args": { type: "string" },
+      "shared-node-args": { type: "string" },
       "base-node": { type: "string" },
       "server-cpu": { type: "string" },
       "load-cpu": { type: "string" },
@@ -70,6 +76,7 @@ export function parseCompareOptions(argv: readonly string[]): CompareOptions | "
     windowSeconds: number("--window", values.window, 1.5, 0.5),
     loops: integer("--loops", values.loops, 4, 1),
     workNodeArgs: values["node-args"] ?? "",
+    sharedNodeArgs: values["shared-node-args"] ?? "",
     baseNode: values["base-node"],
     serverCpu: integer("--server-cpu", values["server-cpu"], 0, 0),
     loadCpu: integer("--load-cpu", values["load-cpu"], 1, 0),

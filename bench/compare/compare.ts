@@ -31,8 +31,8 @@ async function main(): Promise<number> {
   onBenchExit(() => base.remove());
   progress(`base ${base.commit.slice(0, 12)} checked out in ${base.root}; starting both providers`);
   // Node flags go to the working tree's provider only (--node-args), never to the base's; another node
-  // binary (--base-node) to the base's only.
-  const withNodeArgs = (args: string) => ({ ...process.env, BENCH_PROVIDER_NODE_ARGS: args });
+  // binary (--base-node) to the base's only; --shared-node-args to both.
+  const withNodeArgs = (args: string) => ({ ...process.env, BENCH_PROVIDER_NODE_ARGS: `${options.sharedNodeArgs} ${args}`.trim() });
   const baseEnv = options.baseNode === undefined ? withNodeArgs("") : { ...withNodeArgs(""), BENCH_PROVIDER_NODE: options.baseNode };
   const [baseProvider, workProvider] = await Promise.all([
     startProvider(options.serverCpu, baseEnv, base.root),

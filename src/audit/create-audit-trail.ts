@@ -1,7 +1,9 @@
 import { mkdirSync, openSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { ConfigError } from "../errors/config-error.ts";
-import { pino, type DestinationStream } from "pino";
+import type { DestinationStream } from "pino";
+import { bufferedDestination } from "../logging/buffered-destination.ts";
+import { isoTimestamp } from "../time/iso-timestamp.ts";
 import type { ProviderFile } from "../config/types.generated.ts";
 import { ListenedAuditTrail } from "./audit-trail.ts";
 import type { AuditEvent } from "./audit-event.ts";
@@ -38,30 +40,20 @@ export function createAuditTrail(settings: ProviderFile["audit"], dataDir: strin
         resolve(); // nothing written yet
       }
     });
-  return new StreamedAuditTrail((event) => stream.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`), flush);
+  return new StreamedAuditTrail((event) => stream.write(auditLine(event)), flush);
 }
 
-/**
- * Lines wait in the stream's buffer for up to FLUSH_EVERY_MS (or until 4 KiB are pending) instead of one
- * write syscall per event: every token request records one, and a syscall per line is what the
- * operational log stopped paying for the same reason (src/logging/create-logger.ts). The buffer is flushed
- * when the provider closes; a SIGKILL can lose the last FLUSH_EVERY_MS of events, as with that log.
+/** `{"time":"<ISO 8601>",<the event's fields>}` and a newline; the time spliced in rather than spread into a copy of the event. */
+export function auditLine(event: AuditEvent): string {
+  return `{"time":"${isoTimestamp()}",${JSON.stringify(event).slice(1)}\n`;
+}
+
+/*
+ * Lines are written in batches (src/logging/buffered-destination.ts) instead of one write syscall per
+ * event: every token request records one, and a syscall per line is what the operational log stopped
+ * paying for the same reason. The buffer is flushed when the provider closes; a SIGKILL can lose the last
+ * 200 ms of events, as with that log.
  */
-const FLUSH_EVERY_MS = 200;
-const BUFFER_BYTES = 4096;
-
-/** A buffered, asynchronous destination on `dest` (a file descriptor), flushed at least every FLUSH_EVERY_MS. */
-function bufferedDestination(dest: number): DestinationStream {
-  const stream = pino.destination({ dest, sync: false, minLength: BUFFER_BYTES });
-  setInterval(() => {
-    try {
-      stream.flush();
-    } catch {
-      // not open yet, or a write in flight: the next tick flushes
-    }
-  }, FLUSH_EVERY_MS).unref();
-  return stream;
-}
 
 /**
  * stdout, stderr, or the file (relative to data_dir), appended to; writes are not waited for. The file is

@@ -1,4 +1,5 @@
 import type { AuditTrail } from "./audit-trail.ts";
+import type { TokenIssuedEvent } from "./audit-event.ts";
 
 /** A token response as the audit trail sees it: which tokens it carries, never the tokens. */
 interface IssuedTokens {
@@ -15,10 +16,17 @@ interface IssuedTokens {
 export function recordTokenIssued<R extends IssuedTokens>(
   audit: AuditTrail,
   grant: string,
-  issued: { client_id: string; sub: string; jti: string; amr?: string[]; acr?: string; sid?: string; family?: string },
+  issued: { client_id: string; sub: string; jti: string; amr?: string[] | undefined; acr?: string | undefined; sid?: string | undefined; family?: string | undefined },
   response: R,
 ): R {
-  const facts = Object.fromEntries(Object.entries(issued).filter(([, value]) => value !== undefined)) as typeof issued;
-  audit.record({ type: "token.issued", grant, ...facts, id_token: response.id_token !== undefined, refresh_token: response.refresh_token !== undefined });
+  // Built field by field rather than filtered through Object.entries: this runs on every token response.
+  const event = { type: "token.issued", grant, client_id: issued.client_id, sub: issued.sub, jti: issued.jti } as TokenIssuedEvent;
+  if (issued.amr !== undefined) event.amr = issued.amr;
+  if (issued.acr !== undefined) event.acr = issued.acr;
+  if (issued.sid !== undefined) event.sid = issued.sid;
+  if (issued.family !== undefined) event.family = issued.family;
+  event.id_token = response.id_token !== undefined;
+  event.refresh_token = response.refresh_token !== undefined;
+  audit.record(event);
   return response;
 }

@@ -14,22 +14,19 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
     req.resume();
     return Promise.reject(tooLarge());
   }
+  // The listeners are anonymous arrows on purpose: a named inner function costs a name-keeping call per
+  // request under tsx (esbuild's keepNames), on the path of every token request.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
+    req.on("data", (chunk: Buffer) => {
+      if (size > maxBytes) return; // refused already: the rest is discarded as it flows; the answer closes the connection
       size += chunk.length;
-      if (size > maxBytes) {
-        req.off("data", onData);
-        req.resume(); // discard the rest; the answer closes the connection
-        reject(tooLarge());
-        return;
-      }
+      if (size > maxBytes) return reject(tooLarge());
       chunks.push(chunk);
-    };
-    req.on("data", onData);
-    req.once("error", () => reject(invalidRequest("the request body cannot be read")));
-    req.once("end", () => {
+    });
+    req.on("error", () => reject(invalidRequest("the request body cannot be read")));
+    req.on("end", () => {
       if (size > maxBytes) return;
       try {
         resolve(decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), req.headers["content-encoding"], maxBytes));

@@ -25,7 +25,8 @@ export function beginRequest(req: IncomingMessage, res: ServerResponse, path: st
   (res as ServerResponse & { [REQUEST_ID]?: string })[REQUEST_ID] = reqId;
   if (logger) {
     const started = performance.now();
-    res.once("finish", () => {
+    // `on`, not `once`: a response finishes at most once, and once's wrapper is an allocation per request.
+    res.on("finish", () => {
       const ms = Math.round((performance.now() - started) * 100) / 100;
       logger.info({ reqId, method: req.method, path, status: res.statusCode, ms }, "request");
     });

@@ -28,7 +28,8 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, op
   // Content-Length up front: writeHead without it makes node send the body chunked, which costs a
   // second write and the chunk framing on every response.
   const headers = (options.cacheable ? PUBLIC_JSON : PRIVATE_JSON).concat("X-Request-Id", requestIdOf(res), "Content-Length", String(Buffer.byteLength(text)));
-  for (const [name, value] of Object.entries(options.headers ?? {})) headers.push(name, value);
+  const extra = options.headers;
+  if (extra !== undefined) for (const name in extra) headers.push(name, extra[name]!);
   res.writeHead(status, headers);
   res.end(text);
 }

@@ -12,13 +12,17 @@ import type { Server, ServerResponse } from "node:http";
 export function gracefulClose(server: Server, graceMs: number): () => Promise<void> {
   const inFlight = new Set<ServerResponse>();
   let closing = false;
+  // One listener function for every response (it is told which one as `this`): no closure per request.
+  function settled(this: ServerResponse): void {
+    inFlight.delete(this);
+  }
   server.on("request", (_req, res: ServerResponse) => {
     if (closing) {
       lastOnItsConnection(res, server);
       return;
     }
     inFlight.add(res);
-    res.once("close", () => inFlight.delete(res));
+    res.on("close", settled); // a response closes once
   });
   return async () => {
     closing = true;

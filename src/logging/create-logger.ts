@@ -1,7 +1,5 @@
 import { pino, type Logger, type DestinationStream } from "pino";
-
-/** How long a log line may wait in the stdout buffer before it is written. */
-const FLUSH_EVERY_MS = 200;
+import { bufferedDestination } from "./buffered-destination.ts";
 
 /**
  * The provider's logger: JSON lines on stdout. Redaction is a safety net only — request logs are built
@@ -18,17 +16,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     },
   };
   if (destination) return pino(options, destination);
-  // Buffered stdout: lines go out in batches of up to 8 KiB, or after FLUSH_EVERY_MS when the provider
-  // is quiet, instead of one write syscall per line (measured ~20 µs of a ~390 µs token request,
-  // docs/performance.md). pino flushes the buffer when the process exits; a SIGKILL can lose the last
-  // FLUSH_EVERY_MS of lines.
-  const stdout = pino.destination({ dest: 1, sync: false, minLength: 8192 });
-  setInterval(() => {
-    try {
-      stdout.flush();
-    } catch {
-      // not open yet, or a write is in flight: the next tick flushes
-    }
-  }, FLUSH_EVERY_MS).unref();
+  // Buffered stdout: lines go out in batches instead of one write syscall per line (measured ~20 µs of
+  // a ~390 µs token request, docs/performance.md); see buffered-destination.ts for what that costs.
+  const stdout = bufferedDestination(1);
   return pino(options, stdout);
 }

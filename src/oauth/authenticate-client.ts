@@ -12,15 +12,19 @@ const DUMMY_HASH = hashSecret("portcullis-no-such-client");
  */
 export function authenticateClient(clients: ClientRegistry, presented: PresentedCredentials): Client {
   const client = clients.get(presented.clientId);
-  const fail = () => invalidClient("client authentication failed", presented.usedBasic);
   if (!client) {
     verifySecret(presented.secret ?? "", DUMMY_HASH);
-    throw fail();
+    throw failed(presented);
   }
   if (client.type === "public") {
-    if (presented.secret !== undefined) throw fail();
+    if (presented.secret !== undefined) throw failed(presented);
     return client;
   }
-  if (presented.secret === undefined || client.secretHash === undefined || !verifySecret(presented.secret, client.secretHash)) throw fail();
+  if (presented.secret === undefined || client.secretHash === undefined || !verifySecret(presented.secret, client.secretHash)) throw failed(presented);
   return client;
+}
+
+/** The one answer to every failure (a function of the module, not a closure made per token request). */
+function failed(presented: PresentedCredentials) {
+  return invalidClient("client authentication failed", presented.usedBasic);
 }

@@ -22,7 +22,8 @@ export interface Client {
   readonly allowPlainPkce: boolean;
   /** What every grant issues this client as its access token. */
   readonly accessTokenFormat: AccessTokenFormat;
-  readonly lifetimes: { accessToken: number; idToken: number; refreshToken: number; authorizationCode: number };
+  /** Seconds. `clientCredentialsAccessToken`: the client's own access-token lifetime, else provider.yaml's for client_credentials. */
+  readonly lifetimes: { accessToken: number; idToken: number; refreshToken: number; authorizationCode: number; clientCredentialsAccessToken: number };
   /** allowed_login_types lower-cased (login types match without regard to case); undefined: every declared type. */
   readonly allowedLoginTypes: ReadonlySet<string> | undefined;
   /** signing_key (resolved from its ${env:…}/${file:…} reference): the key of MyVendor signatures; none: no vendor login can pass. */
@@ -67,6 +68,7 @@ function toClient(c: ClientConfig, defaults: ProviderFile["lifetimes"]): Client 
       idToken: parseDuration(own.id_token ?? defaults.id_token),
       refreshToken: parseDuration(own.refresh_token ?? defaults.refresh_token),
       authorizationCode: parseDuration(own.authorization_code ?? defaults.authorization_code),
+      clientCredentialsAccessToken: parseDuration(own.access_token ?? defaults.client_credentials_access_token),
     },
     allowedLoginTypes: c.allowed_login_types && new Set(c.allowed_login_types.map((name) => name.toLowerCase())),
     vendorSigningKey: c.signing_key,

@@ -1,4 +1,4 @@
-import { hash } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
 
 export type PkceMethod = "S256" | "plain";
@@ -22,6 +22,11 @@ export function s256Challenge(verifier: string): string {
  */
 export function verifyPkce(challenge: string, method: PkceMethod, verifier: string): boolean {
   if (!isCodeVerifier(verifier)) return false;
-  const expected = method === "S256" ? s256Challenge(verifier) : verifier;
-  return constantTimeEqual(expected, challenge);
+  if (method === "plain") return constantTimeEqual(verifier, challenge);
+  // S256: the expected side is always 43 base64url characters, so a challenge of another length matches
+  // no verifier at all and the length check leaks nothing a guess could use; comparing the two as they
+  // are saves the two SHA-256s constantTimeEqual spends on making lengths equal.
+  const expected = Buffer.from(s256Challenge(verifier), "latin1");
+  const presented = Buffer.from(challenge, "latin1");
+  return expected.length === presented.length && timingSafeEqual(expected, presented);
 }

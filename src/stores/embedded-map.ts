@@ -28,11 +28,11 @@ export class EmbeddedMap {
   }
 
   async get(key: string): Promise<string | undefined> {
-    return this.#live(key, Date.now())?.payload;
+    return this.read(key);
   }
 
   async set(key: string, payload: string, ttlMs?: number): Promise<void> {
-    this.#write(key, { payload, expiresAt: ttlMs === undefined ? undefined : Date.now() + ttlMs });
+    this.write(key, payload, ttlMs);
   }
 
   /** Keyv calls this only for a value it read as expired: remove it only if it still is (see KeyvRecordStoreParts). */
@@ -47,29 +47,53 @@ export class EmbeddedMap {
     this.#journal?.compact(this.#entries);
   }
 
+  /** Keyv's adapter face of the atomic operations below (the durable kinds go through Keyv). */
   readonly atomic: AtomicOps = {
-    take: async (key) => {
-      const entry = this.#live(key, Date.now());
-      if (entry === undefined) return undefined;
-      this.#journal?.recordRemoval(key);
-      this.#entries.delete(key);
-      return entry.payload;
-    },
-    add: async (key, payload, ttlMs, now) => {
-      if (this.#live(key, now) !== undefined) return false;
-      this.#write(key, { payload, expiresAt: now + ttlMs });
-      return true;
-    },
-    increment: async (key, ttlMs, now) => {
-      const entry = this.#live(key, now);
-      const counter = entry === undefined ? undefined : (JSON.parse(entry.payload) as { value: number; expires?: number });
-      const count = counter === undefined ? 1 : counter.value + 1;
-      const expires = counter === undefined ? now + ttlMs : counter.expires;
-      // Keyv's payload format, so that `get` reads the count; the expiry is kept, not extended.
-      this.#write(key, { payload: JSON.stringify({ value: count, expires }), expiresAt: entry?.expiresAt ?? expires });
-      return count;
-    },
+    take: async (key) => this.take(key),
+    add: async (key, payload, ttlMs, now) => this.add(key, payload, ttlMs, now),
+    increment: async (key, ttlMs, now) => this.increment(key, ttlMs, now),
   };
+
+  /*
+   * The operations themselves are synchronous: the memory-only kinds (memory-record-store.ts) call them
+   * without a promise per layer, which the browser flows' hot path measurably paid (docs/performance.md).
+   */
+
+  /** The payload of a live entry. */
+  read(key: string): string | undefined {
+    return this.#live(key, Date.now())?.payload;
+  }
+
+  write(key: string, payload: string, ttlMs?: number): void {
+    this.#write(key, { payload, expiresAt: ttlMs === undefined ? undefined : Date.now() + ttlMs });
+  }
+
+  /** See AtomicOps.take. */
+  take(key: string): string | undefined {
+    const entry = this.#live(key, Date.now());
+    if (entry === undefined) return undefined;
+    this.#journal?.recordRemoval(key);
+    this.#entries.delete(key);
+    return entry.payload;
+  }
+
+  /** See AtomicOps.add. */
+  add(key: string, payload: string, ttlMs: number, now: number): boolean {
+    if (this.#live(key, now) !== undefined) return false;
+    this.#write(key, { payload, expiresAt: now + ttlMs });
+    return true;
+  }
+
+  /** See AtomicOps.increment. */
+  increment(key: string, ttlMs: number, now: number): number {
+    const entry = this.#live(key, now);
+    const counter = entry === undefined ? undefined : (JSON.parse(entry.payload) as { value: number; expires?: number });
+    const count = counter === undefined ? 1 : counter.value + 1;
+    const expires = counter === undefined ? now + ttlMs : counter.expires;
+    // Keyv's payload format, so that `get` reads the count; the expiry is kept, not extended.
+    this.#write(key, { payload: JSON.stringify({ value: count, expires }), expiresAt: entry?.expiresAt ?? expires });
+    return count;
+  }
 
   /** Drop every expired entry. Not journaled: the journal drops expired entries when it is compacted. */
   sweep(now: number): void {

@@ -13,7 +13,9 @@ interface Payload {
  * A record kind of the embedded store that lives only in memory (codes, sessions, interactions, ...),
  * read and written straight on its EmbeddedMap with plain JSON. These kinds carry the browser flows'
  * hot path, where going through Keyv (hooks, its serializer, a promise per layer) was a measurable part
- * of every request (docs/performance.md). Durable kinds stay on Keyv, whose payloads their journals hold.
+ * of every request (docs/performance.md). Its operations are synchronous Map operations, run without a
+ * promise of their own (OperationRunner takes synchronous work). Durable kinds stay on Keyv, whose
+ * payloads their journals hold.
  */
 export class MemoryRecordStore<T> implements RecordStore<T> {
   constructor(
@@ -23,38 +25,44 @@ export class MemoryRecordStore<T> implements RecordStore<T> {
   ) {}
 
   get(key: string): Promise<T | undefined> {
-    return this.run("get", this.kind, async () => live(await this.map.get(key))?.value as T | undefined);
+    return this.run("get", this.kind, () => live(this.map.read(key))?.value as T | undefined);
   }
 
-  async set(key: string, value: T, ttlMs?: number): Promise<void> {
-    const ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
-    return this.run("set", this.kind, () => this.map.set(key, encode(value, ttl === undefined ? undefined : Date.now() + ttl), ttl));
+  set(key: string, value: T, ttlMs?: number): Promise<void> {
+    return withTtl(ttlMs, (ttl) => this.run("set", this.kind, () => this.map.write(key, encode(value, ttl === undefined ? undefined : Date.now() + ttl), ttl)));
   }
 
-  async delete(key: string): Promise<boolean> {
-    return (await this.#take("delete", key)) !== undefined;
+  delete(key: string): Promise<boolean> {
+    return this.run("delete", this.kind, () => live(this.map.take(key)) !== undefined);
   }
 
-  async take(key: string): Promise<T | undefined> {
-    return (await this.#take("take", key))?.value as T | undefined;
+  take(key: string): Promise<T | undefined> {
+    return this.run("take", this.kind, () => live(this.map.take(key))?.value as T | undefined);
   }
 
-  async add(key: string, value: T, ttlMs: number): Promise<boolean> {
-    const ttl = checkTtl(ttlMs);
-    return this.run("add", this.kind, () => {
-      const now = Date.now();
-      return this.map.atomic.add(key, encode(value, now + ttl), ttl, now);
-    });
+  add(key: string, value: T, ttlMs: number): Promise<boolean> {
+    return withTtl(ttlMs, (ttl) =>
+      this.run("add", this.kind, () => {
+        const now = Date.now();
+        return this.map.add(key, encode(value, now + ttl!), ttl!, now);
+      }),
+    );
   }
 
-  async increment(key: string, ttlMs: number): Promise<number> {
-    const ttl = checkTtl(ttlMs);
-    return this.run("increment", this.kind, () => this.map.atomic.increment(key, ttl, Date.now()));
+  increment(key: string, ttlMs: number): Promise<number> {
+    return withTtl(ttlMs, (ttl) => this.run("increment", this.kind, () => this.map.increment(key, ttl!, Date.now())));
   }
+}
 
-  #take(op: string, key: string): Promise<Payload | undefined> {
-    return this.run(op, this.kind, async () => live(await this.map.atomic.take(key)));
+/** A TTL checked before the operation runs: a bad one is the caller's bug (a RangeError), not a store outage. */
+function withTtl<R>(ttlMs: number | undefined, operation: (ttl: number | undefined) => Promise<R>): Promise<R> {
+  let ttl: number | undefined;
+  try {
+    ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
+  } catch (error) {
+    return Promise.reject(error);
   }
+  return operation(ttl);
 }
 
 function encode(value: unknown, expires: number | undefined): string {

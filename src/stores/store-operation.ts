@@ -7,8 +7,11 @@ export type StoreLogger = Pick<Logger, "error" | "warn" | "info">;
 /** A logger that drops everything, for stores created without one (tests, tools). */
 export const silentStoreLogger: StoreLogger = { error() {}, warn() {}, info() {} };
 
-/** Runs one store operation: bounded in time, every failure turned into StoreUnavailableError and logged. */
-export type OperationRunner = <R>(op: string, kind: string | undefined, fn: () => Promise<R>) => Promise<R>;
+/**
+ * Runs one store operation: bounded in time, every failure turned into StoreUnavailableError and logged.
+ * `fn` may be synchronous (the embedded store's Map operations): then no promise is made but the answer.
+ */
+export type OperationRunner = <R>(op: string, kind: string | undefined, fn: () => R | Promise<R>) => Promise<R>;
 
 /**
  * Told of every store operation when it ends: its name (get, set, take, ...), its record kind, how long it
@@ -27,21 +30,37 @@ export interface OperationRunnerOptions {
 
 export function createOperationRunner(options: OperationRunnerOptions): OperationRunner {
   const { backend, logger, timeoutMs, isClosed, observe } = options;
+  const failed = (op: string, kind: string | undefined, started: number, error: unknown): StoreUnavailableError => {
+    observe?.(op, kind, performance.now() - started, true);
+    if (error instanceof StoreUnavailableError) return error;
+    // Never log keys or values: they may be codes or tokens.
+    logger.error({ backend, op, kind, error: describeError(error) }, "store operation failed");
+    return new StoreUnavailableError(backend, { cause: error });
+  };
   // The single choke point of every backend's operations: where their latency and failures are observed.
-  return async (op, kind, fn) => {
-    if (isClosed()) throw new StoreUnavailableError(backend, { cause: new Error("the store is closed") });
+  return <R>(op: string, kind: string | undefined, fn: () => R | Promise<R>): Promise<R> => {
+    if (isClosed()) return Promise.reject(new StoreUnavailableError(backend, { cause: new Error("the store is closed") }));
     const started = observe ? performance.now() : 0;
+    let pending: R | Promise<R>;
     try {
-      const result = timeoutMs === undefined ? await fn() : await withTimeout(fn(), timeoutMs);
-      observe?.(op, kind, performance.now() - started, false);
-      return result;
+      pending = fn();
     } catch (error) {
-      observe?.(op, kind, performance.now() - started, true);
-      if (error instanceof StoreUnavailableError) throw error;
-      // Never log keys or values: they may be codes or tokens.
-      logger.error({ backend, op, kind, error: describeError(error) }, "store operation failed");
-      throw new StoreUnavailableError(backend, { cause: error });
+      return Promise.reject(failed(op, kind, started, error));
     }
+    if (!(pending instanceof Promise)) {
+      observe?.(op, kind, performance.now() - started, false);
+      return Promise.resolve(pending);
+    }
+    const bounded = timeoutMs === undefined ? pending : withTimeout(pending, timeoutMs);
+    return bounded.then(
+      (result) => {
+        observe?.(op, kind, performance.now() - started, false);
+        return result;
+      },
+      (error: unknown) => {
+        throw failed(op, kind, started, error);
+      },
+    );
   };
 }
 

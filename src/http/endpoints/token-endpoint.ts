@@ -11,9 +11,12 @@ import { writeJson } from "../../http-kit/write-response.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import { paths } from "../../http-kit/paths.ts";
+import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
 
 interface TokenContext {
   ex: Exchange;
+  /** The policy this request runs on, read once: a reload in between changes nothing for it. */
+  policy: PolicySnapshot;
   params?: Params;
   client?: Client;
   grant?: GrantHandler;
@@ -29,7 +32,7 @@ export function tokenEndpoint(provider: Provider): ProtocolRoute {
     },
     // The client proves who it is (Basic or client_secret_post, not both).
     (ctx) => {
-      ctx.client = authenticateClient(provider.policy.clients, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!));
+      ctx.client = authenticateClient(ctx.policy.clients, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!));
     },
     // The grant type is one we serve, and one this client may use.
     (ctx) => {
@@ -42,8 +45,8 @@ export function tokenEndpoint(provider: Provider): ProtocolRoute {
     },
     // The grant checks its own parameters and issues the tokens.
     async (ctx) => {
-      writeJson(ctx.ex.res, 200, await ctx.grant!({ provider, client: ctx.client!, params: ctx.params! }));
+      writeJson(ctx.ex.res, 200, await ctx.grant!({ provider, policy: ctx.policy, client: ctx.client!, params: ctx.params! }));
     },
   ];
-  return { path: paths.token, methods: ["POST"], readsBody: true, handle: (ex) => runSteps({ ex }, steps) };
+  return { path: paths.token, methods: ["POST"], readsBody: true, handle: (ex) => runSteps({ ex, policy: provider.policy }, steps) };
 }

@@ -1,13 +1,12 @@
-import { parseDuration } from "../../time/duration.ts";
 import { formatScope } from "../../scopes/scope.ts";
 import { clientCredentialsScope } from "./client-credentials-scope.ts";
 import type { GrantHandler } from "./grant-handler.ts";
 import { recordTokenIssued } from "../../audit/record-token-issued.ts";
 
 /** client_credentials: an access token for the client itself; no ID token, no refresh token. */
-export const clientCredentialsGrant: GrantHandler = async ({ provider, client, params }) => {
-  const scopes = clientCredentialsScope(params.get("scope"), client, provider.policy.scopes);
-  const lifetime = parseDuration(client.config.lifetimes?.access_token ?? provider.config.provider.lifetimes.client_credentials_access_token);
+export const clientCredentialsGrant: GrantHandler = async ({ provider, policy, client, params }) => {
+  const scopes = clientCredentialsScope(params.get("scope"), client, policy.scopes);
+  const lifetime = client.lifetimes.clientCredentialsAccessToken;
   const { token, claims } = await provider.accessTokens.issueAs(client.accessTokenFormat, { sub: client.id, clientId: client.id, scopes, lifetime });
   const response = { access_token: token, token_type: "Bearer" as const, expires_in: lifetime, scope: formatScope(scopes) };
   return recordTokenIssued(provider.audit, "client_credentials", { client_id: client.id, sub: client.id, jti: claims.jti }, response);

@@ -1,9 +1,12 @@
 import type { Provider } from "../../provider.ts";
 import type { Client } from "../client-registry.ts";
 import type { Params } from "../../http-kit/params.ts";
+import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
 
 export interface GrantContext {
   provider: Provider;
+  /** The policy the token request runs on, read once: its client was authenticated against it (src/reload/). */
+  policy: PolicySnapshot;
   client: Client;
   params: Params;
 }

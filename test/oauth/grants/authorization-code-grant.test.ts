@@ -25,7 +25,7 @@ const redemptionForm = (code: string): Params =>
   ]);
 
 function redeem(provider: Provider, form: Params): Promise<TokenResponse> {
-  return authorizationCodeGrant({ provider, client: provider.policy.clients.get(WEB.id)!, params: form });
+  return authorizationCodeGrant({ provider, policy: provider.policy, client: provider.policy.clients.get(WEB.id)!, params: form });
 }
 
 /** The OAuth error code a failed grant threw; anything else fails the test. */
@@ -120,7 +120,7 @@ describe("token scope within the code's scope", () => {
         // A refresh may narrow the scope the code granted, never leave it.
         const refreshForm = new Map([["grant_type", "refresh_token"], ["refresh_token", response.refresh_token]]);
         if (refreshRequested !== undefined) refreshForm.set("scope", refreshRequested.join(" "));
-        const pending = refreshTokenGrant({ provider, client: provider.policy.clients.get(WEB.id)!, params: refreshForm });
+        const pending = refreshTokenGrant({ provider, policy: provider.policy, client: provider.policy.clients.get(WEB.id)!, params: refreshForm });
         if (refreshRequested !== undefined && !refreshRequested.every((s) => granted.includes(s))) {
           expect(await errorOf(pending)).toBe("invalid_scope");
           return;
