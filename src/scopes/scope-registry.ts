@@ -42,12 +42,14 @@ export class ScopeRegistry {
 
   /** Names of the API resources whose scopes appear in `scopes`, in declaration order. */
   resourcesFor(scopes: Iterable<string>): string[] {
-    const names = new Set<string>();
+    // In the resources' declared order, each once; without a Set and two arrays per token (hot path).
+    const named: string[] = [];
     for (const s of scopes) {
       const r = this.apiScopeResource.get(s);
-      if (r) names.add(r.name);
+      if (r && !named.includes(r.name)) named.push(r.name);
     }
-    return [...this.resources.keys()].filter((n) => names.has(n));
+    if (named.length < 2) return named;
+    return [...this.resources.keys()].filter((n) => named.includes(n));
   }
 
   resource(name: string): ApiResource | undefined {

@@ -1,10 +1,15 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 
-/** One entry of an embedded namespace: Keyv's serialized payload and when the entry expires (epoch ms). */
+/**
+ * One entry of an embedded namespace: Keyv's serialized payload and when the entry expires (epoch ms).
+ * `shared`: a memory-only namespace's value kept by reference, frozen (memory-record-store.ts); its
+ * payload is then "". Never journaled: journals hold durable namespaces, whose payloads are strings.
+ */
 export interface EmbeddedEntry {
   payload: string;
   expiresAt: number | undefined;
+  shared?: unknown;
 }
 
 /** A journal line: a write (`v`, optional `e`) or a removal (only `k`). */

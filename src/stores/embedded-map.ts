@@ -61,26 +61,45 @@ export class EmbeddedMap {
 
   /** The payload of a live entry. */
   read(key: string): string | undefined {
-    return this.#live(key, Date.now())?.payload;
+    return this.readEntry(key)?.payload;
+  }
+
+  /** A live entry. */
+  readEntry(key: string): EmbeddedEntry | undefined {
+    return this.#live(key, Date.now());
   }
 
   write(key: string, payload: string, ttlMs?: number): void {
-    this.#write(key, { payload, expiresAt: ttlMs === undefined ? undefined : Date.now() + ttlMs });
+    this.writeEntry(key, { payload, expiresAt: ttlMs === undefined ? undefined : Date.now() + ttlMs });
+  }
+
+  writeEntry(key: string, entry: EmbeddedEntry): void {
+    this.#write(key, entry);
   }
 
   /** See AtomicOps.take. */
   take(key: string): string | undefined {
+    return this.takeEntry(key)?.payload;
+  }
+
+  /** The live entry, removed. */
+  takeEntry(key: string): EmbeddedEntry | undefined {
     const entry = this.#live(key, Date.now());
     if (entry === undefined) return undefined;
     this.#journal?.recordRemoval(key);
     this.#entries.delete(key);
-    return entry.payload;
+    return entry;
   }
 
   /** See AtomicOps.add. */
   add(key: string, payload: string, ttlMs: number, now: number): boolean {
+    return this.addEntry(key, { payload, expiresAt: now + ttlMs }, now);
+  }
+
+  /** Writes `entry` only when the key is absent or expired before `now`; true when written. */
+  addEntry(key: string, entry: EmbeddedEntry, now: number): boolean {
     if (this.#live(key, now) !== undefined) return false;
-    this.#write(key, { payload, expiresAt: now + ttlMs });
+    this.#write(key, entry);
     return true;
   }
 

@@ -1,7 +1,9 @@
 import type { EmbeddedMap } from "./embedded-map.ts";
+import type { EmbeddedEntry } from "./embedded-journal.ts";
 import { checkTtl } from "./keyv-record-store.ts";
 import type { RecordKind, RecordStore } from "./store.ts";
 import type { OperationRunner } from "./store-operation.ts";
+import { deepFreeze } from "./deep-freeze.ts";
 
 interface Payload {
   value?: unknown;
@@ -10,41 +12,55 @@ interface Payload {
 }
 
 /**
+ * How a memory-only kind keeps its values. `json`: as Keyv's JSON payload, so every read is a fresh
+ * copy, as from Redis or PostgreSQL. `shared`: by reference, deep-frozen when stored, for kinds whose
+ * values are never changed in place (RECORD_KINDS[kind].immutable): no serialisation at all on the SSO
+ * code flow's path, where JSON was the largest part of the store's cost (docs/performance.md). A caller
+ * that broke the contract would get a TypeError, never another caller's half-changed value.
+ */
+export type ValueKeeping = "json" | "shared";
+
+/**
  * A record kind of the embedded store that lives only in memory (codes, sessions, interactions, ...),
- * read and written straight on its EmbeddedMap with plain JSON. These kinds carry the browser flows'
- * hot path, where going through Keyv (hooks, its serializer, a promise per layer) was a measurable part
- * of every request (docs/performance.md). Its operations are synchronous Map operations, run without a
- * promise of their own (OperationRunner takes synchronous work). Durable kinds stay on Keyv, whose
- * payloads their journals hold.
+ * read and written straight on its EmbeddedMap. These kinds carry the browser flows' hot path, where
+ * going through Keyv (hooks, its serializer, a promise per layer) was a measurable part of every request
+ * (docs/performance.md). Its operations are synchronous Map operations, run without a promise of their
+ * own (OperationRunner takes synchronous work). Durable kinds stay on Keyv, whose payloads their journals
+ * hold.
  */
 export class MemoryRecordStore<T> implements RecordStore<T> {
+  readonly #entry: (value: unknown, expiresAt: number | undefined) => EmbeddedEntry;
+
   constructor(
     private readonly kind: RecordKind,
     private readonly map: EmbeddedMap,
     private readonly run: OperationRunner,
-  ) {}
+    keeping: ValueKeeping = "json",
+  ) {
+    this.#entry = keeping === "shared" ? sharedEntry : jsonEntry;
+  }
 
   get(key: string): Promise<T | undefined> {
-    return this.run("get", this.kind, () => live(this.map.read(key))?.value as T | undefined);
+    return this.run("get", this.kind, () => valueOf(this.map.readEntry(key)) as T | undefined);
   }
 
   set(key: string, value: T, ttlMs?: number): Promise<void> {
-    return withTtl(ttlMs, (ttl) => this.run("set", this.kind, () => this.map.write(key, encode(value, ttl === undefined ? undefined : Date.now() + ttl), ttl)));
+    return withTtl(ttlMs, (ttl) => this.run("set", this.kind, () => this.map.writeEntry(key, this.#entry(value, ttl === undefined ? undefined : Date.now() + ttl))));
   }
 
   delete(key: string): Promise<boolean> {
-    return this.run("delete", this.kind, () => live(this.map.take(key)) !== undefined);
+    return this.run("delete", this.kind, () => this.map.takeEntry(key) !== undefined);
   }
 
   take(key: string): Promise<T | undefined> {
-    return this.run("take", this.kind, () => live(this.map.take(key))?.value as T | undefined);
+    return this.run("take", this.kind, () => valueOf(this.map.takeEntry(key)) as T | undefined);
   }
 
   add(key: string, value: T, ttlMs: number): Promise<boolean> {
     return withTtl(ttlMs, (ttl) =>
       this.run("add", this.kind, () => {
         const now = Date.now();
-        return this.map.add(key, encode(value, now + ttl!), ttl!, now);
+        return this.map.addEntry(key, this.#entry(value, now + ttl!), now);
       }),
     );
   }
@@ -65,13 +81,20 @@ function withTtl<R>(ttlMs: number | undefined, operation: (ttl: number | undefin
   return operation(ttl);
 }
 
-function encode(value: unknown, expires: number | undefined): string {
-  return JSON.stringify({ value, expires });
+function jsonEntry(value: unknown, expiresAt: number | undefined): EmbeddedEntry {
+  return { payload: JSON.stringify({ value, expires: expiresAt }), expiresAt };
 }
 
-/** The payload when present and not past its `expires` (the rule Keyv applies on read). */
-function live(text: string | undefined): Payload | undefined {
-  if (text === undefined) return undefined;
-  const payload = JSON.parse(text) as Payload;
-  return typeof payload.expires === "number" && Date.now() > payload.expires ? undefined : payload;
+function sharedEntry(value: unknown, expiresAt: number | undefined): EmbeddedEntry {
+  return { payload: "", expiresAt, shared: deepFreeze(value) };
+}
+
+/**
+ * The value of a live entry (EmbeddedMap has checked its expiry): a shared one as it is, else from
+ * its JSON payload (which a counter written by `increment` has in either keeping).
+ */
+function valueOf(entry: EmbeddedEntry | undefined): unknown {
+  if (entry === undefined) return undefined;
+  if (entry.payload === "") return entry.shared;
+  return (JSON.parse(entry.payload) as Payload).value;
 }

@@ -10,11 +10,16 @@ import { EXTENSION_RECORD_KINDS } from "../extension-manifests/installed-manifes
  * 503 `temporarily_unavailable`.
  */
 
-/** Record kinds. Durable kinds survive a restart of the embedded store; the others may be lost with it. */
+/**
+ * Record kinds. Durable kinds survive a restart of the embedded store; the others may be lost with it.
+ * `immutable`: a value stored is never changed in place afterwards, by its writer or by a reader (a
+ * change is a new value, set again), so the embedded store may keep it by reference, frozen, instead
+ * of as JSON (memory-record-store.ts). The SSO code flow's kinds are.
+ */
 export const RECORD_KINDS = {
   interactions: { durable: false },
-  codes: { durable: false },
-  sessions: { durable: false },
+  codes: { durable: false, immutable: true },
+  sessions: { durable: false, immutable: true },
   refreshTokens: { durable: true },
   grants: { durable: true },
   enrollments: { durable: true },

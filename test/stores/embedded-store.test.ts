@@ -148,3 +148,61 @@ describe("embedded store", () => {
     await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 });
+
+describe("embedded store: how memory-only kinds keep their values", () => {
+  it("keeps an immutable kind's value by reference, frozen all the way down: a reader cannot change what the next one reads", async () => {
+    const store = new EmbeddedStore({ dir: tempDir() });
+    try {
+      const sessions = store.namespace<{ sub: string; amr: string[]; nested: { n: number } }>("sessions");
+      const value = { sub: "u1", amr: ["pwd"], nested: { n: 1 } };
+      await sessions.set("s", value, 60_000);
+      const read = (await sessions.get("s"))!;
+      expect(read).toEqual({ sub: "u1", amr: ["pwd"], nested: { n: 1 } });
+      expect(Object.isFrozen(read) && Object.isFrozen(read.amr) && Object.isFrozen(read.nested)).toBe(true);
+      expect(() => read.amr.push("otp")).toThrow(TypeError);
+      expect(() => {
+        read.nested.n = 2;
+      }).toThrow(TypeError);
+      // The writer's object is the stored one: it cannot change it afterwards either.
+      expect(() => {
+        value.sub = "u2";
+      }).toThrow(TypeError);
+      expect(await sessions.get("s")).toEqual({ sub: "u1", amr: ["pwd"], nested: { n: 1 } });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("gives every read of another memory-only kind a fresh copy, as Redis and PostgreSQL do", async () => {
+    const store = new EmbeddedStore({ dir: tempDir() });
+    try {
+      const interactions = store.namespace<{ step: number; seen: string[] }>("interactions");
+      const value = { step: 1, seen: ["a"] };
+      await interactions.set("i", value, 60_000);
+      value.seen.push("changed by the writer");
+      const first = (await interactions.get("i"))!;
+      first.seen.push("changed by a reader");
+      expect(await interactions.get("i")).toEqual({ step: 1, seen: ["a"] });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("counts and expires in an immutable kind as in any other", async () => {
+    const store = new EmbeddedStore({ dir: tempDir() });
+    try {
+      const codes = store.namespace<unknown>("codes");
+      expect([await codes.increment("n", 60_000), await codes.increment("n", 60_000)]).toEqual([1, 2]);
+      expect(await codes.get("n")).toBe(2);
+      await codes.set("short", { code: "c" }, 20);
+      expect(await codes.add("short", { code: "other" }, 60_000)).toBe(false);
+      await sleep(60);
+      expect(await codes.get("short")).toBeUndefined();
+      expect(await codes.add("short", { code: "other" }, 60_000)).toBe(true);
+      expect(await codes.take("short")).toEqual({ code: "other" });
+      expect(await codes.take("short")).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -6,7 +6,7 @@ import { parseVendorSub, VendorAccounts, vendorLoginTypes } from "../../src/user
 import { mintCode, redeemCode } from "../support/code-grant.ts";
 import { send, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
-const LIFETIMES = { access_token: "1h", id_token: "1h", refresh_token: "30d", authorization_code: "5m" } as never;
+const LIFETIMES = { access_token: "1h", id_token: "1h", refresh_token: "30d", authorization_code: "5m", client_credentials_access_token: "1h" } as never;
 const KEY = "vendor-signing-key-0123456789";
 
 function client(client_id: string, rules: Partial<ClientConfig> = {}): ClientConfig {

@@ -18,6 +18,7 @@ import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { completeAuthorization } from "./complete-authorization.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 import { silentLogin } from "./silent-login.ts";
+import { SILENT_LOGIN_PARAMETER } from "../../trusted-app/silent-login-token.ts";
 import { planAuthorization } from "./login-plan-step.ts";
 import { loginNeed, startLogin, type LoginNeed } from "./start-login.ts";
 import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
@@ -94,14 +95,18 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       ctx.request = checkAuthorizeRequest(ctx.client!, ctx.raw!, { ...ctx.redirect!, framed, forcePrompt });
     },
     // id_token_hint: an ID token we signed (expired or not) naming the user the client expects.
-    async (ctx) => {
+    // Steps that are asynchronous only sometimes return a promise only then: runSteps awaits nothing else.
+    (ctx) => {
       const hint = ctx.raw!.values.get("id_token_hint");
       if (hint === undefined) return;
-      try {
-        ctx.request!.hintSub = (await hints.verify(hint)).sub;
-      } catch (err) {
-        throw err instanceof OAuthError ? redirectable(err) : err;
-      }
+      return hints.verify(hint).then(
+        (verified) => {
+          ctx.request!.hintSub = verified.sub;
+        },
+        (err: unknown) => {
+          throw err instanceof OAuthError ? redirectable(err) : err;
+        },
+      );
     },
     // The browser's SSO session, if any; prompt=force_login logs the user out first (single sign-out:
     // the session's clients get back-channel logout tokens; there is no page here for front-channel iframes).
@@ -126,15 +131,16 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     },
     // The trusted app's embedded web view: a valid silent-login token logs the device's user in, no page
     // (a one-factor login: it serves one-factor plans only).
-    async (ctx) => {
+    (ctx) => {
       const plan = ctx.request!.plan!;
-      if (brokered || plan.flow !== "single_factor" || plan.mustBfido) return;
-      const login = await silentLogin(provider, ctx.raw!, ctx.request!, { gps: plan.claims.gps, faceid: plan.claims.faceid });
-      if (login) return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, ctx.request!, { login }, { policy: ctx.policy });
+      if (brokered || plan.flow !== "single_factor" || plan.mustBfido || !ctx.raw!.values.has(SILENT_LOGIN_PARAMETER)) return;
+      return silentLogin(provider, ctx.raw!, ctx.request!, { gps: plan.claims.gps, faceid: plan.claims.faceid }).then((login) =>
+        login ? completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, ctx.request!, { login }, { policy: ctx.policy }) : undefined,
+      );
     },
     // A session that satisfies the request gets a code straight away (SSO); prompt=none may go no further:
     // login_required without a usable session, interaction_required when the session needs a step-up.
-    async (ctx) => {
+    (ctx) => {
       const request = ctx.request!;
       const need = loginNeed(request, ctx.session, provider.clock());
       if (need.kind === "none") return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, request, { existing: ctx.session!, cookie: ctx.sessionCookie! }, { policy: ctx.policy });
