@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { hashSecret, verifySecret } from "../../src/crypto/secret-hash.ts";
 
 describe("secret hash", () => {
@@ -10,6 +11,15 @@ describe("secret hash", () => {
     expect(verifySecret("s3cret", hashSecret("s3cret"))).toBe(true);
     expect(verifySecret("", hashSecret(""))).toBe(true);
     expect(verifySecret("pässwörd ✓", hashSecret("pässwörd ✓"))).toBe(true);
+  });
+
+  it("accepts exactly the secret that was hashed, for any pair of secrets", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), fc.string({ unit: "grapheme" }), (presented, stored) => {
+        expect(verifySecret(presented, hashSecret(stored))).toBe(presented === stored);
+        expect(verifySecret(stored, hashSecret(stored))).toBe(true);
+      }),
+    );
   });
 
   it("rejects a wrong secret", () => {
