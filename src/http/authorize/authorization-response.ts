@@ -19,9 +19,11 @@ export function writeAuthorizationResponse(
   page: ResponsePage,
   headers: Record<string, string | string[]> = {},
 ): void {
-  const fields = Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  // Loops rather than Object.entries: with an SSO session this is half of every code flow.
+  const fields: [string, string][] = [];
+  for (const name in params) if (params[name] !== undefined) fields.push([name, params[name]]);
   if (request.state !== undefined) fields.push(["state", request.state]);
-  for (const [name, value] of Object.entries(headers)) res.appendHeader(name, value); // keeps cookies set earlier
+  for (const name in headers) res.appendHeader(name, headers[name]!); // keeps cookies set earlier
 
   if (request.responseMode === "form_post") {
     return pages.formPost(res, request.redirectUri, fields, page);

@@ -12,6 +12,7 @@ import { planClaims } from "./plan-claims.ts";
 import { offerChannels } from "./channel-choice.ts";
 import { extensionContributions } from "./extension-contributions.ts";
 import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import type { AuthorizationCodeGrant } from "../../oauth/authorization-code.ts";
 
 /** The SSO session an authorization completes in: an existing one (SSO), or a fresh login. */
 export type SessionSource = { existing: SsoSession; cookie: string } | { login: Authentication };
@@ -49,30 +50,34 @@ export async function completeAuthorization(
   if (!extra.ok) return writeAuthorizationResponse(res, pages, request, { error: "access_denied", error_description: extra.description, iss: provider.issuer }, page);
   const contributed = byExtension ? { accessTokenClaims: {} } : await extensionContributions(provider.extensions, { request, sub: user.sub });
   if (contributed.refuse !== undefined) return writeAuthorizationResponse(res, pages, request, { error: "access_denied", error_description: contributed.refuse, iss: provider.issuer }, page);
-  const idTokenClaims = { ...extra.claims, ...byExtension?.idTokenClaims };
+  const idTokenClaims = byExtension ? { ...extra.claims, ...byExtension.idTokenClaims } : extra.claims;
   const headers: Record<string, string> = {};
   const auth: Authentication & { sid?: string } = byExtension && "login" in source ? source.login : await sessionOf(provider, req, request, source, headers);
-  const code = await provider.codes.issue(
-    {
-      clientId: request.clientId,
-      redirectUri: request.redirectUri,
-      scopes: request.scopes,
-      nonce: request.nonce,
-      codeChallenge: request.codeChallenge,
-      codeChallengeMethod: request.codeChallengeMethod,
-      sub: auth.sub,
-      authTime: auth.authTime,
-      amr: auth.amr,
-      acr: auth.acr,
-      ...(auth.sid !== undefined && { sid: auth.sid }),
-      // The token request must repeat login_type only where the login type says so (Mfa, MyVendor, eID).
-      ...(request.plan?.repeatLoginTypeAtToken && { loginType: request.loginType }),
-      ...(Object.keys(idTokenClaims).length > 0 && { idTokenClaims }),
-      ...(Object.keys(contributed.accessTokenClaims).length > 0 && { accessTokenClaims: contributed.accessTokenClaims }),
-    },
-    client.lifetimes.authorizationCode,
-  );
+  const grant: AuthorizationCodeGrant = {
+    clientId: request.clientId,
+    redirectUri: request.redirectUri,
+    scopes: request.scopes,
+    nonce: request.nonce,
+    codeChallenge: request.codeChallenge,
+    codeChallengeMethod: request.codeChallengeMethod,
+    sub: auth.sub,
+    authTime: auth.authTime,
+    amr: auth.amr,
+    acr: auth.acr,
+  };
+  // Optional members only when present (set one by one: this is half of every SSO code flow).
+  if (auth.sid !== undefined) grant.sid = auth.sid;
+  // The token request must repeat login_type only where the login type says so (Mfa, MyVendor, eID).
+  if (request.plan?.repeatLoginTypeAtToken) grant.loginType = request.loginType;
+  if (hasMembers(idTokenClaims)) grant.idTokenClaims = idTokenClaims;
+  if (hasMembers(contributed.accessTokenClaims)) grant.accessTokenClaims = contributed.accessTokenClaims;
+  const code = await provider.codes.issue(grant, client.lifetimes.authorizationCode);
   writeAuthorizationResponse(res, pages, request, { code, login_type: request.loginType, iss: provider.issuer }, page, headers);
+}
+
+function hasMembers(record: Record<string, unknown>): boolean {
+  for (const _ in record) return true;
+  return false;
 }
 
 /**
