@@ -48,16 +48,12 @@ export function auditLine(event: AuditEvent): string {
   return `{"time":"${isoTimestamp()}",${JSON.stringify(event).slice(1)}\n`;
 }
 
-/*
- * Lines are written in batches (src/logging/buffered-destination.ts) instead of one write syscall per
- * event: every token request records one, and a syscall per line is what the operational log stopped
- * paying for the same reason. The buffer is flushed when the provider closes; a SIGKILL can lose the last
- * 200 ms of events, as with that log.
- */
-
 /**
  * stdout, stderr, or the file (relative to data_dir), appended to; writes are not waited for. The file is
  * opened here, at start: a path the provider cannot write is the operator's to fix, said in one line.
+ * Every token request records an event, so lines go out in batches like the operational log's
+ * (src/logging/buffered-destination.ts: flushed when the provider closes; a SIGKILL can lose the last
+ * 200 ms of events).
  */
 function openDestination(destination: string, dataDir: string): DestinationStream {
   if (destination === "stdout") return bufferedDestination(1);

@@ -77,20 +77,5 @@ export class AuthorizationCodes {
 }
 
 // Codes and markers share the namespace; a base64url hash contains no ':', so the prefix keeps them apart.
-const codeKey = (code: string) => lastCodeHash(code);
-const redeemedKey = (code: string) => `redeemed:${lastCodeHash(code)}`;
-
-/*
- * A redemption hashes its code to take it and again to record what it issues, a few microseconds apart:
- * the last code's hash is kept for the second time. One entry: it holds the last code hashed (issued,
- * or presented and so already taken) until the next one, in the memory that held it anyway.
- */
-let lastCode = "";
-let lastHash = "";
-function lastCodeHash(code: string): string {
-  if (code !== lastCode) {
-    lastHash = storeKeyHash(code);
-    lastCode = code;
-  }
-  return lastHash;
-}
+const codeKey = (code: string) => storeKeyHash(code);
+const redeemedKey = (code: string) => `redeemed:${storeKeyHash(code)}`;

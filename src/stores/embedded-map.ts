@@ -28,11 +28,11 @@ export class EmbeddedMap {
   }
 
   async get(key: string): Promise<string | undefined> {
-    return this.read(key);
+    return this.readEntry(key)?.payload;
   }
 
   async set(key: string, payload: string, ttlMs?: number): Promise<void> {
-    this.write(key, payload, ttlMs);
+    this.writeEntry(key, { payload, expiresAt: ttlMs === undefined ? undefined : Date.now() + ttlMs });
   }
 
   /** Keyv calls this only for a value it read as expired: remove it only if it still is (see KeyvRecordStoreParts). */
@@ -49,8 +49,8 @@ export class EmbeddedMap {
 
   /** Keyv's adapter face of the atomic operations below (the durable kinds go through Keyv). */
   readonly atomic: AtomicOps = {
-    take: async (key) => this.take(key),
-    add: async (key, payload, ttlMs, now) => this.add(key, payload, ttlMs, now),
+    take: async (key) => this.takeEntry(key)?.payload,
+    add: async (key, payload, ttlMs, now) => this.addEntry(key, { payload, expiresAt: now + ttlMs }, now),
     increment: async (key, ttlMs, now) => this.increment(key, ttlMs, now),
   };
 
@@ -59,27 +59,13 @@ export class EmbeddedMap {
    * without a promise per layer, which the browser flows' hot path measurably paid (docs/performance.md).
    */
 
-  /** The payload of a live entry. */
-  read(key: string): string | undefined {
-    return this.readEntry(key)?.payload;
-  }
-
   /** A live entry. */
   readEntry(key: string): EmbeddedEntry | undefined {
     return this.#live(key, Date.now());
   }
 
-  write(key: string, payload: string, ttlMs?: number): void {
-    this.writeEntry(key, { payload, expiresAt: ttlMs === undefined ? undefined : Date.now() + ttlMs });
-  }
-
   writeEntry(key: string, entry: EmbeddedEntry): void {
     this.#write(key, entry);
-  }
-
-  /** See AtomicOps.take. */
-  take(key: string): string | undefined {
-    return this.takeEntry(key)?.payload;
   }
 
   /** The live entry, removed. */
@@ -89,11 +75,6 @@ export class EmbeddedMap {
     this.#journal?.recordRemoval(key);
     this.#entries.delete(key);
     return entry;
-  }
-
-  /** See AtomicOps.add. */
-  add(key: string, payload: string, ttlMs: number, now: number): boolean {
-    return this.addEntry(key, { payload, expiresAt: now + ttlMs }, now);
   }
 
   /** Writes `entry` only when the key is absent or expired before `now`; true when written. */

@@ -81,7 +81,7 @@ export class EmbeddedStore implements Store {
         const keyv = new Keyv(map, { namespace: undefined, useKeyPrefix: false, throwOnErrors: true });
         namespace = new KeyvRecordStore<unknown>({ kind, keyv, atomic: map.atomic, rawKey: (key) => key, run: this.#run });
       } else {
-        namespace = new MemoryRecordStore<unknown>(kind, map, this.#run, "immutable" in RECORD_KINDS[kind] && RECORD_KINDS[kind].immutable ? "shared" : "json");
+        namespace = new MemoryRecordStore<unknown>(kind, map, this.#run);
       }
       this.#namespaces.set(kind, namespace);
     }

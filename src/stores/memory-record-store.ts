@@ -1,7 +1,7 @@
 import type { EmbeddedMap } from "./embedded-map.ts";
 import type { EmbeddedEntry } from "./embedded-journal.ts";
 import { checkTtl } from "./keyv-record-store.ts";
-import type { RecordKind, RecordStore } from "./store.ts";
+import { isImmutableKind, type RecordKind, type RecordStore } from "./store.ts";
 import type { OperationRunner } from "./store-operation.ts";
 import { deepFreeze } from "./deep-freeze.ts";
 
@@ -12,21 +12,17 @@ interface Payload {
 }
 
 /**
- * How a memory-only kind keeps its values. `json`: as Keyv's JSON payload, so every read is a fresh
- * copy, as from Redis or PostgreSQL. `shared`: by reference, deep-frozen when stored, for kinds whose
- * values are never changed in place (RECORD_KINDS[kind].immutable): no serialisation at all on the SSO
- * code flow's path, where JSON was the largest part of the store's cost (docs/performance.md). A caller
- * that broke the contract would get a TypeError, never another caller's half-changed value.
- */
-export type ValueKeeping = "json" | "shared";
-
-/**
  * A record kind of the embedded store that lives only in memory (codes, sessions, interactions, ...),
  * read and written straight on its EmbeddedMap. These kinds carry the browser flows' hot path, where
  * going through Keyv (hooks, its serializer, a promise per layer) was a measurable part of every request
  * (docs/performance.md). Its operations are synchronous Map operations, run without a promise of their
  * own (OperationRunner takes synchronous work). Durable kinds stay on Keyv, whose payloads their journals
  * hold.
+ *
+ * Values are kept as Keyv's JSON payload, so every read is a fresh copy, as from Redis or PostgreSQL;
+ * an immutable kind's (isImmutableKind) by reference instead, deep-frozen when stored: no serialisation
+ * at all on the SSO code flow's path, where JSON was the largest part of the store's cost. A caller that
+ * broke that contract would get a TypeError, never another caller's half-changed value.
  */
 export class MemoryRecordStore<T> implements RecordStore<T> {
   readonly #entry: (value: unknown, expiresAt: number | undefined) => EmbeddedEntry;
@@ -35,9 +31,8 @@ export class MemoryRecordStore<T> implements RecordStore<T> {
     private readonly kind: RecordKind,
     private readonly map: EmbeddedMap,
     private readonly run: OperationRunner,
-    keeping: ValueKeeping = "json",
   ) {
-    this.#entry = keeping === "shared" ? sharedEntry : jsonEntry;
+    this.#entry = isImmutableKind(kind) ? sharedEntry : jsonEntry;
   }
 
   get(key: string): Promise<T | undefined> {

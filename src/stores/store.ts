@@ -49,6 +49,12 @@ export const RECORD_KINDS = {
 
 export type RecordKind = keyof typeof RECORD_KINDS;
 
+/** Whether `kind`'s values are never changed in place once stored (RECORD_KINDS). */
+export function isImmutableKind(kind: RecordKind): boolean {
+  const traits = RECORD_KINDS[kind];
+  return "immutable" in traits && traits.immutable;
+}
+
 export interface RecordStore<T> {
   /** The value, or undefined when absent or expired. */
   get(key: string): Promise<T | undefined>;
