@@ -17,6 +17,7 @@ import { createStore } from "../../src/stores/create-store.ts";
 import type { Store } from "../../src/stores/store.ts";
 import { AccessTokenDenylist } from "../../src/tokens/access-token-denylist.ts";
 import { availableBackends } from "../support/backends.ts";
+import { embeddedStoreForSuite } from "../support/embedded-test-store.ts";
 
 const clock = () => Date.now();
 const plannedToken = (familyId: string): IssuedAccessToken => plannedAccessToken(clock, 3600, familyId);
@@ -132,17 +133,10 @@ describe.each(availableBackends())("refresh-token rotation on the $name store", 
 });
 
 describe("a refresh-token rotation cut short by a store failure", () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "portcullis-refresh-fail-"));
-  let store: Store;
-  beforeAll(async () => {
-    store = await createStore("embedded", { dataDir, logger: pino({ level: "silent" }) });
-  });
-  afterAll(async () => {
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const storeOfSuite = embeddedStoreForSuite("portcullis-refresh-fail-");
 
   it("leaves the presented token live when the store fails while writing the successor (the client retries with it)", async () => {
+    const store = storeOfSuite();
     const denylist = new AccessTokenDenylist(store, clock);
     const familyId = randomToken(16);
     const token = await new RefreshTokens(store, clock, denylist).issue(grantOf(familyId), plannedToken(familyId));

@@ -1,26 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SendLimits } from "../../src/one-time-codes/send-limits.ts";
-import { createStore } from "../../src/stores/create-store.ts";
-import type { Store } from "../../src/stores/store.ts";
+import { embeddedStoreForSuite } from "../support/embedded-test-store.ts";
 
 describe("limits on sending codes", () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "portcullis-limits-"));
-  let store: Store;
-  beforeAll(async () => {
-    store = await createStore("embedded", { dataDir, logger: pino({ level: "silent" }) });
-  });
-  afterAll(async () => {
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const store = embeddedStoreForSuite("portcullis-limits-");
 
   let id = 0;
   const limits = (policy: Partial<{ resendAfterMs: number; perAccount: number; perAddress: number }> = {}) =>
-    new SendLimits(store.namespace<number>("rateLimits"), `m${++id}`, { resendAfterMs: 30_000, perAccount: 100, perAddress: 100, windowMs: 3_600_000, ...policy });
+    new SendLimits(store().namespace<number>("rateLimits"), `m${++id}`, { resendAfterMs: 30_000, perAccount: 100, perAddress: 100, windowMs: 3_600_000, ...policy });
   const slot = (challenge: string, sub = "E10001") => ({ scope: "sms:login", sub, challenge });
 
   it("lets one send per slot through until the re-send wait has passed", async () => {
