@@ -110,7 +110,8 @@ describe("portcullis start, reloaded", () => {
       expect(restartOnly.code).toBe(1);
       expect(restartOnly.stderr).toContain("provider.yaml logging.level: cannot change without a restart (changed)");
     } finally {
-      expect(await stop(started)).toBe(0);
+      // The child's stderr in the message: a stop that ends by a signal (seen once under full-suite load on Node 22) says why.
+      expect(await stop(started), started.stderr().slice(-2000)).toBe(0);
     }
     expect(existsSync(join(dataDir, "portcullis.pid"))).toBe(false);
     // No provider left to signal: said in one line.
@@ -127,7 +128,8 @@ describe("portcullis start, reloaded", () => {
       expect((await statusAfter(dataDir, editedAt)).ok).toBe(true);
       expect(await loginPageNames(started.url!, "Renamed by the watch")).toBe(true);
     } finally {
-      expect(await stop(started)).toBe(0);
+      // The child's stderr in the message: a stop that ends by a signal (seen once under full-suite load on Node 22) says why.
+      expect(await stop(started), started.stderr().slice(-2000)).toBe(0);
     }
   }, PROCESS_TEST_MS);
 });
