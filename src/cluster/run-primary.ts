@@ -3,9 +3,9 @@ import { Counter, Registry } from "prom-client";
 import type { LoadedConfig } from "../config/load-config.ts";
 import { startMetricsServer, type MetricsServer } from "../metrics/metrics-server.ts";
 import { forwardSignal } from "./forward-signal.ts";
-import { nextShutdownSignal } from "./next-shutdown-signal.ts";
 import { RestartBackoff } from "./restart-backoff.ts";
 import { WorkerMetrics } from "./worker-metrics.ts";
+import type { StartSignals } from "../cli/support/start-signals.ts";
 
 /**
  * Workers get this long after SIGTERM before they are killed: their own bound on requests in flight
@@ -16,6 +16,8 @@ const STOP_WITHIN_MS = 15_000;
 export interface PrimaryOptions {
   config: LoadedConfig;
   workers: number;
+  /** The process's signals, listened for since it began: SIGINT/SIGTERM stop the workers, SIGHUP is forwarded. */
+  signals: StartSignals;
   stderr: NodeJS.WritableStream;
 }
 
@@ -60,11 +62,11 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
       pending.add(timer);
     });
   });
-  process.on("SIGHUP", () => forwardSignal(cluster.workers, "SIGHUP"));
+  options.signals.onHangup(() => forwardSignal(cluster.workers, "SIGHUP"));
   stderr.write(`portcullis: primary process ${process.pid} starting ${workers} workers\n`);
   for (let i = 0; i < workers; i++) fork();
 
-  const outcome = await Promise.race([nextShutdownSignal().then((signal) => (stderr.write(`${signal} received, stopping the workers\n`), 0)), failedToStart]);
+  const outcome = await Promise.race([options.signals.shutdown.then((signal) => (stderr.write(`${signal} received, stopping the workers\n`), 0)), failedToStart]);
   stopping = true;
   for (const timer of pending) clearTimeout(timer);
   await stopWorkers();

@@ -11,8 +11,7 @@ import { redactUrl } from "../stores/redact-url.ts";
 import { StoreUnavailableError } from "../stores/store-unavailable-error.ts";
 import { answerStarting } from "./answer-starting.ts";
 import { gracefulClose } from "./graceful-close.ts";
-import { issuerForPort, type IssuerForPort } from "./issuer-for-port.ts";
-import { paths } from "../http-kit/paths.ts";
+import { issuerForPort } from "./issuer-for-port.ts";
 import { createApp } from "./create-app.ts";
 import { answerUnparsableRequests } from "./answer-unparsable-request.ts";
 import { serverOptions } from "./server-options.ts";
@@ -34,8 +33,6 @@ export interface StartOptions {
   host?: string;
   /** Log destination (tests capture logs); stdout otherwise. */
   logDestination?: DestinationStream;
-  /** Print the banner with demo instructions (the CLI does; tests don't). */
-  banner?: boolean;
   /** The provider's clock (tests move it); the system clock otherwise. */
   clock?: Clock;
   /** A store to use instead of the one provider.yaml names (tests wrap one to count its operations); not closed by the provider. */
@@ -49,6 +46,8 @@ export interface StartOptions {
 export interface RunningProvider {
   url: string;
   provider: Provider;
+  /** The configured issuer, when it moved with an overriding port (src/http/issuer-for-port.ts). */
+  issuerMovedFrom?: string;
   server: Server;
   /** Reloads the configuration without a restart (src/reload/); SIGHUP and the config watch call it too. */
   reload(): Promise<ReloadResult>;
@@ -132,11 +131,11 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   logger.info({ url, issuer: provider.issuer, store: provider.store.backend }, "portcullis listening");
   if (issuer.movedFrom) logger.info({ issuer: provider.issuer, configured: issuer.movedFrom }, "issuer moved to the overriding port");
   if (issuer.warning) logger.warn({ issuer: provider.issuer, port }, issuer.warning);
-  if (options.banner) printBanner(url, provider, issuer);
 
   return {
     url,
     provider,
+    ...(issuer.movedFrom !== undefined && { issuerMovedFrom: issuer.movedFrom }),
     server,
     reload: () => reloader.reload(),
     async close() {
@@ -157,62 +156,4 @@ function storeDown(error: StoreUnavailableError, url: string): StartupError {
   const code = (error.cause as { code?: unknown } | undefined)?.code;
   const reason = typeof code === "string" ? ` (${code})` : "";
   return new StartupError(`the ${error.backend} store at ${redactUrl(url)} is unavailable${reason}: start it, or correct store.url in provider.yaml`);
-}
-
-function printBanner(url: string, provider: Provider, issuer: IssuerForPort): void {
-  const moved = issuer.movedFrom ? ` (moved with the port from ${issuer.movedFrom}, as provider.yaml's listen.port was overridden)` : "";
-  const lines = [
-    "",
-    `  Portcullis is listening on ${url}`,
-    `  issuer:    ${provider.issuer}${moved}`,
-    `  discovery: ${provider.issuer}/.well-known/openid-configuration`,
-    `  store:     ${provider.store.backend}`,
-    "",
-    "  Try it (demo config):",
-    `    curl -s -d grant_type=client_credentials -d client_id=demo-service -d client_secret=demo-service-secret ${url}/connect/token`,
-    ...browserLoginLines(provider),
-    "  Demo users: alice / alice-password, bob / bob-password (see README.md)",
-    "",
-  ];
-  process.stderr.write(lines.join("\n") + "\n");
-}
-
-/** A ready-made authorize URL for the first client that can log in with a browser without PKCE. */
-function browserLoginLines(provider: Provider): string[] {
-  const client = [...provider.policy.clients.all()].find((c) => c.grantTypes.has("authorization_code") && !c.requirePkce && c.redirectUris.size > 0);
-  if (!client) return [];
-  const query = new URLSearchParams({
-    client_id: client.id,
-    redirect_uri: [...client.redirectUris][0]!,
-    response_type: "code",
-    scope: "openid profile",
-    state: "demo",
-  });
-  return [
-    "  Log in with a browser (you end on the client's redirect URI with a code):",
-    `    ${provider.issuer}/connect/authorize?${query}`,
-    ...twoFactorLines(provider, query),
-    ...eidLoginLines(provider, query),
-    `  Then set up more sign-in methods (TOTP, security key, phone, ...) at ${provider.issuer}${paths.account}`,
-    `  The login flows drawn as statecharts: ${provider.issuer}${paths.diagrams}`,
-  ];
-}
-
-/** The same request with two factors, when a two-factor login type is declared (README "Login types and acr_values" lists the others). */
-function twoFactorLines(provider: Provider, query: URLSearchParams): string[] {
-  const twoFactor = Object.entries(provider.config.login.login_types ?? {}).find(([, type]) => type.flow === "two_factor")?.[0];
-  if (twoFactor === undefined) return [];
-  return ["  Two factors (login_type; README lists every login type and acr value to try):", `    ${provider.issuer}/connect/authorize?${query}&login_type=${encodeURIComponent(twoFactor)}`];
-}
-
-/** The eID login with the same request, when its upstream is a development one (demo only): who can log in there. */
-function eidLoginLines(provider: Provider, query: URLSearchParams): string[] {
-  const types = Object.values(provider.config.login.login_types ?? {});
-  const upstream = types.find((type) => type.flow === "eid" && type.upstream !== undefined)?.upstream;
-  const development = upstream === undefined ? undefined : provider.config.login.eid_upstreams?.[upstream]?.development;
-  if (development === undefined) return [];
-  return [
-    `  eID login (development eID provider "${upstream}", started at the first eID login; citizens mei / mei-password, ravi / ravi-password):`,
-    `    ${provider.issuer}${paths.eidAuthorize}?${query}`,
-  ];
 }

@@ -30,7 +30,7 @@ async function startWith(edits: Record<string, unknown> = {}): Promise<{ started
   return { started, configDir, dataDir };
 }
 
-async function stop(started: StartedProcess): Promise<number | null> {
+async function stop(started: StartedProcess): Promise<number | NodeJS.Signals> {
   started.child.kill("SIGTERM");
   return started.exited;
 }
@@ -110,7 +110,6 @@ describe("portcullis start, reloaded", () => {
       expect(restartOnly.code).toBe(1);
       expect(restartOnly.stderr).toContain("provider.yaml logging.level: cannot change without a restart (changed)");
     } finally {
-      // The child's stderr in the message: a stop that ends by a signal (seen once under full-suite load on Node 22) says why.
       expect(await stop(started), started.stderr().slice(-2000)).toBe(0);
     }
     expect(existsSync(join(dataDir, "portcullis.pid"))).toBe(false);
@@ -128,7 +127,6 @@ describe("portcullis start, reloaded", () => {
       expect((await statusAfter(dataDir, editedAt)).ok).toBe(true);
       expect(await loginPageNames(started.url!, "Renamed by the watch")).toBe(true);
     } finally {
-      // The child's stderr in the message: a stop that ends by a signal (seen once under full-suite load on Node 22) says why.
       expect(await stop(started), started.stderr().slice(-2000)).toBe(0);
     }
   }, PROCESS_TEST_MS);

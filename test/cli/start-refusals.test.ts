@@ -27,8 +27,8 @@ function configWithFreshDataDir(edits: Record<string, unknown> = {}): { configDi
   return { configDir, dataDir };
 }
 
-/** The exit code, or "still running" once a minute has passed (it is then killed). */
-async function exitCode(started: StartedProcess): Promise<number | null | "still running"> {
+/** The exit code (or the signal that ended it), or "still running" once a minute has passed (it is then killed). */
+async function exitCode(started: StartedProcess): Promise<number | NodeJS.Signals | "still running"> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<"still running">((resolve) => (timer = setTimeout(() => resolve("still running"), 60_000)));
   const code = await Promise.race([started.exited, limit]);

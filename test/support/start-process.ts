@@ -13,8 +13,8 @@ export interface StartedProcess {
   child: ChildProcess;
   /** Where it listens, from the banner; undefined when it exited (or never said) instead. */
   url: string | undefined;
-  /** Resolves to the exit code (null when killed by a signal). */
-  exited: Promise<number | null>;
+  /** Resolves to the exit code, or to the signal's name when a signal ended it (a failing `toBe(0)` then says which). */
+  exited: Promise<number | NodeJS.Signals>;
   stderr(): string;
   /** The JSON log lines so far. */
   stdout(): string;
@@ -27,7 +27,7 @@ export async function spawnStart(args: string[], env: NodeJS.ProcessEnv = {}): P
   let stdout = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
   child.stdout.on("data", (chunk) => (stdout += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  const exited = new Promise<number | NodeJS.Signals>((resolve) => child.on("close", (code, signal) => resolve(code ?? signal!)));
   let done = false;
   void exited.then(() => (done = true));
   const deadline = Date.now() + STARTUP_MS;

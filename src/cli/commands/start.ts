@@ -2,7 +2,6 @@ import cluster from "node:cluster";
 import { ConfigError } from "../../errors/config-error.ts";
 import { loadConfig, type LoadedConfig } from "../../config/load-config.ts";
 import { workerCount } from "../../cluster/worker-count.ts";
-import { nextShutdownSignal } from "../../cluster/next-shutdown-signal.ts";
 import { StoreUrlError } from "../../stores/store-url-error.ts";
 import { StoreUnavailableError } from "../../stores/store-unavailable-error.ts";
 import { DirectoryInUseError } from "../../stores/directory-lock.ts";
@@ -14,7 +13,8 @@ import { printConfigError } from "../support/print-config-error.ts";
 import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
 import { PidFileInUseError, writePidFile } from "../../reload/pid-file.ts";
-import { installReloadSignal } from "../../reload/install-reload-signal.ts";
+import { listenForStartSignals, type StartSignals } from "../support/start-signals.ts";
+import { printStartBanner } from "../support/print-start-banner.ts";
 
 /** Listen failures an operator fixes (port taken, privileged port, wrong address): one line, no stack. */
 const LISTEN_ERRORS = new Set(["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"]);
@@ -37,17 +37,18 @@ export const startCommand: Command = {
     "demo-parties": { type: "boolean", description: "also start the custom QR-code login demo's channel-account service (4100) and sites (3005, 3006); `npm start` does" },
   },
   async run({ values, stderr, env }) {
+    // First of all: a signal that lands while the provider starts must not kill it half-started.
+    const signals = listenForStartSignals();
     const { configDir, port } = resolveCliSettings(values, env);
     // Imported here, not at the top: the other commands should not load the HTTP stack.
     const { startProvider } = await import("../../http/start-provider.ts");
     let running: Awaited<ReturnType<typeof startProvider>>;
-    // A worker prints the banner only as the first: the others serve the same port.
     const worker = cluster.isWorker ? cluster.worker!.id : undefined;
     try {
       const config = await loadConfig(configDir);
       const workers = workerCount(config.provider.listen.workers);
-      if (cluster.isPrimary && workers > 1) return await runPrimary(config, workers, stderr);
-      running = await startProvider({ configDir, config, ...(port === undefined ? {} : { port }), banner: (worker ?? 1) === 1, ...(worker !== undefined && { worker }) });
+      if (cluster.isPrimary && workers > 1) return await runPrimary(config, workers, signals, stderr);
+      running = await startProvider({ configDir, config, ...(port === undefined ? {} : { port }), ...(worker !== undefined && { worker }) });
     } catch (error) {
       if (error instanceof ConfigError) {
         printConfigError(error, configDir, stderr);
@@ -73,15 +74,14 @@ export const startCommand: Command = {
       throw error;
     }
     // Every provider process reloads itself on SIGHUP (a cluster primary forwards it to its workers).
-    // Kept until exit: uninstalled, a SIGHUP during the graceful stop would kill the process (Node's default).
-    installReloadSignal(running);
-    const demo = values["demo-parties"] && (worker ?? 1) === 1 ? await startDemo(running.provider.issuer, configDir, stderr) : undefined;
-    const signal = await nextShutdownSignal();
+    signals.onHangup(() => void running.reload());
+    // Printed once it answers its signals: whoever waits for "listening on" may signal it at once. A
+    // worker prints it only as the first: the others serve the same port.
+    const first = (worker ?? 1) === 1;
+    if (first) printStartBanner(running, stderr);
+    const demo = values["demo-parties"] && first ? await startDemo(running.provider.issuer, configDir, stderr) : undefined;
+    const signal = await signals.shutdown;
     stderr.write(`${signal} received, shutting down\n`);
-    // A second Ctrl-C while closing means "now". A second SIGTERM (a worker gets one from its primary
-    // and maybe one from a supervisor that signals the whole group) changes nothing: the close is bounded.
-    process.once("SIGINT", () => process.exit(130));
-    process.on("SIGTERM", () => {});
     await demo?.close();
     await running.close();
     removePidFile();
@@ -93,7 +93,7 @@ export const startCommand: Command = {
 };
 
 /** This process is the primary of `workers` provider processes (imported here: a provider process needs none of it). */
-async function runPrimary(config: LoadedConfig, workers: number, stderr: NodeJS.WritableStream): Promise<number> {
+async function runPrimary(config: LoadedConfig, workers: number, signals: StartSignals, stderr: NodeJS.WritableStream): Promise<number> {
   const { runPrimary } = await import("../../cluster/run-primary.ts");
   // `portcullis reload` signals the primary, which forwards SIGHUP to every worker.
   let removePidFile: () => void;
@@ -103,7 +103,7 @@ async function runPrimary(config: LoadedConfig, workers: number, stderr: NodeJS.
     if (error instanceof PidFileInUseError) throw new CliError(`cannot start: ${error.message}`);
     throw error;
   }
-  const code = await runPrimary({ config, workers, stderr });
+  const code = await runPrimary({ config, workers, signals, stderr });
   removePidFile();
   setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
   return code;

@@ -1,0 +1,66 @@
+import type { RunningProvider } from "../../http/start-provider.ts";
+import type { Provider } from "../../provider.ts";
+import { paths } from "../../http-kit/paths.ts";
+
+/**
+ * What `portcullis start` prints once the provider serves and answers its signals (so a script that
+ * waits for "listening on" may signal it at once): where it listens, and how to try the demo.
+ */
+export function printStartBanner(running: RunningProvider, stderr: NodeJS.WritableStream): void {
+  const { url, provider, issuerMovedFrom } = running;
+  const moved = issuerMovedFrom ? ` (moved with the port from ${issuerMovedFrom}, as provider.yaml's listen.port was overridden)` : "";
+  const lines = [
+    "",
+    `  Portcullis is listening on ${url}`,
+    `  issuer:    ${provider.issuer}${moved}`,
+    `  discovery: ${provider.issuer}/.well-known/openid-configuration`,
+    `  store:     ${provider.store.backend}`,
+    "",
+    "  Try it (demo config):",
+    `    curl -s -d grant_type=client_credentials -d client_id=demo-service -d client_secret=demo-service-secret ${url}/connect/token`,
+    ...browserLoginLines(provider),
+    "  Demo users: alice / alice-password, bob / bob-password (see README.md)",
+    "",
+  ];
+  stderr.write(lines.join("\n") + "\n");
+}
+
+/** A ready-made authorize URL for the first client that can log in with a browser without PKCE. */
+function browserLoginLines(provider: Provider): string[] {
+  const client = [...provider.policy.clients.all()].find((c) => c.grantTypes.has("authorization_code") && !c.requirePkce && c.redirectUris.size > 0);
+  if (!client) return [];
+  const query = new URLSearchParams({
+    client_id: client.id,
+    redirect_uri: [...client.redirectUris][0]!,
+    response_type: "code",
+    scope: "openid profile",
+    state: "demo",
+  });
+  return [
+    "  Log in with a browser (you end on the client's redirect URI with a code):",
+    `    ${provider.issuer}/connect/authorize?${query}`,
+    ...twoFactorLines(provider, query),
+    ...eidLoginLines(provider, query),
+    `  Then set up more sign-in methods (TOTP, security key, phone, ...) at ${provider.issuer}${paths.account}`,
+    `  The login flows drawn as statecharts: ${provider.issuer}${paths.diagrams}`,
+  ];
+}
+
+/** The same request with two factors, when a two-factor login type is declared (README "Login types and acr_values" lists the others). */
+function twoFactorLines(provider: Provider, query: URLSearchParams): string[] {
+  const twoFactor = Object.entries(provider.config.login.login_types ?? {}).find(([, type]) => type.flow === "two_factor")?.[0];
+  if (twoFactor === undefined) return [];
+  return ["  Two factors (login_type; README lists every login type and acr value to try):", `    ${provider.issuer}/connect/authorize?${query}&login_type=${encodeURIComponent(twoFactor)}`];
+}
+
+/** The eID login with the same request, when its upstream is a development one (demo only): who can log in there. */
+function eidLoginLines(provider: Provider, query: URLSearchParams): string[] {
+  const types = Object.values(provider.config.login.login_types ?? {});
+  const upstream = types.find((type) => type.flow === "eid" && type.upstream !== undefined)?.upstream;
+  const development = upstream === undefined ? undefined : provider.config.login.eid_upstreams?.[upstream]?.development;
+  if (development === undefined) return [];
+  return [
+    `  eID login (development eID provider "${upstream}", started at the first eID login; citizens mei / mei-password, ravi / ravi-password):`,
+    `    ${provider.issuer}${paths.eidAuthorize}?${query}`,
+  ];
+}
