@@ -224,7 +224,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
       await developmentUpstreams.close();
       await backChannelLogout.close();
       if (!options.store) await store.close();
-      await audit.flush?.();
+      await audit.close?.();
     },
   };
   // The methods' actors are bound to this provider, so they and the flows are built once it exists.

@@ -11,8 +11,11 @@ export interface AuditTrail {
   record(event: AuditEvent): void;
   /** Adds a listener; returns the function that removes it. */
   subscribe(listener: AuditListener): () => void;
-  /** Resolves once what the sink buffers is written (the provider's close() waits for it); absent: nothing buffered. */
-  flush?(): Promise<void>;
+  /**
+   * Resolves once what the sink buffers is written, and stops its batching: the provider's close() waits
+   * for it. An event recorded afterwards is still written, at once. Absent: nothing buffered.
+   */
+  close?(): Promise<void>;
 }
 
 /** An audit trail that keeps events in memory and tells its listeners: the base of every sink. */

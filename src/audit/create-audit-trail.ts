@@ -8,11 +8,11 @@ import type { ProviderFile } from "../config/types.generated.ts";
 import { ListenedAuditTrail } from "./audit-trail.ts";
 import type { AuditEvent } from "./audit-event.ts";
 
-/** The trail with its stream, so that a stopping provider can flush what is still buffered. */
+/** The trail with its stream, so that a stopping provider can write what is still buffered. */
 export class StreamedAuditTrail extends ListenedAuditTrail {
   constructor(
     write: (event: AuditEvent) => void,
-    readonly flush: () => Promise<void> = async () => {},
+    readonly close: () => Promise<void> = async () => {},
   ) {
     super(write);
   }
@@ -29,18 +29,20 @@ export function createAuditTrail(settings: ProviderFile["audit"], dataDir: strin
   if (!settings.enabled) return new StreamedAuditTrail(() => {});
   const stream = destination ?? openDestination(settings.destination, dataDir);
   (stream as { on?: (event: "error", listener: (error: Error) => void) => void }).on?.("error", onError);
-  // An asynchronous flush: a synchronous one (flushSync) could overtake a write in flight and swap two lines.
-  const flush = () =>
+  // Asynchronous: a synchronous flush (flushSync) could overtake a write in flight and swap two lines.
+  // A stream of the caller's (a test's) is only flushed; one opened here also stops batching.
+  const close = () =>
     new Promise<void>((resolve) => {
-      const sonic = stream as { flush?: (done: () => void) => void };
-      if (typeof sonic.flush !== "function") return resolve();
+      const sonic = stream as { flush?: (done: () => void) => void; end?: (done: () => void) => void };
+      const finish = destination ? sonic.flush?.bind(sonic) : sonic.end?.bind(sonic);
+      if (finish === undefined) return resolve();
       try {
-        sonic.flush(() => resolve());
+        finish(() => resolve());
       } catch {
         resolve(); // nothing written yet
       }
     });
-  return new StreamedAuditTrail((event) => stream.write(auditLine(event)), flush);
+  return new StreamedAuditTrail((event) => stream.write(auditLine(event)), close);
 }
 
 /** `{"time":"<ISO 8601>",<the event's fields>}` and a newline; the time spliced in rather than spread into a copy of the event. */

@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 import { pino, type DestinationStream } from "pino";
 
 /** How long a line may wait before it is written, when the provider is quiet. */
@@ -13,6 +14,8 @@ const BATCH_CHARS = 16 * 1024;
 export interface BufferedDestination extends DestinationStream {
   /** Writes what is pending; `done` once it is written (sonic-boom's flush). */
   flush(done?: (error?: Error) => void): void;
+  /** Writes what is pending and stops batching: see LineBatcher.end. */
+  end(done?: () => void): void;
   on?(event: "error", listener: (error: Error) => void): unknown;
 }
 
@@ -29,10 +32,19 @@ let exitHookInstalled = false;
 class LineBatcher implements BufferedDestination {
   #pending: string[] = [];
   #chars = 0;
+  #ended = false;
+  readonly #timer: NodeJS.Timeout;
 
-  constructor(private readonly sonic: ReturnType<typeof pino.destination>) {}
+  constructor(
+    private readonly fd: number,
+    private readonly sonic: ReturnType<typeof pino.destination>,
+  ) {
+    this.#timer = setInterval(() => this.drain(), FLUSH_EVERY_MS).unref();
+  }
 
   write(line: string): void {
+    // A late line (a callback of a provider that has stopped) is written at once: nothing lost, nothing thrown.
+    if (this.#ended) return void writeSync(this.fd, line);
     this.#pending.push(line);
     this.#chars += line.length;
     if (this.#chars >= BATCH_CHARS) this.drain();
@@ -67,6 +79,21 @@ class LineBatcher implements BufferedDestination {
     }
   }
 
+  /**
+   * Writes what is pending, stops the timer and leaves the exit hook's set: what a stopping provider
+   * does, so that a process that starts many (the tests, a CLI command) keeps no timer per stopped one.
+   * The descriptor stays open: a line written later (a late callback of a stopped provider) is written
+   * at once with it, where a closed and reused descriptor could send it into another file. `done` once
+   * the pending lines are written.
+   */
+  end(done?: () => void): void {
+    if (this.#ended) return void done?.();
+    this.#ended = true;
+    clearInterval(this.#timer);
+    open.delete(this);
+    this.flush(() => done?.());
+  }
+
   on(event: "error", listener: (error: Error) => void): this {
     this.sonic.on(event, listener);
     return this;
@@ -81,7 +108,7 @@ class LineBatcher implements BufferedDestination {
 export function bufferedDestination(fd: number): BufferedDestination {
   // minLength 1: sonic-boom writes each batch at once, and its flush(done) still waits for the write in
   // flight (with 0 it would call back at once).
-  const batcher = new LineBatcher(pino.destination({ dest: fd, sync: false, minLength: 1 }));
+  const batcher = new LineBatcher(fd, pino.destination({ dest: fd, sync: false, minLength: 1 }));
   open.add(batcher);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
@@ -89,8 +116,5 @@ export function bufferedDestination(fd: number): BufferedDestination {
       for (const destination of open) destination.flushSync();
     });
   }
-  setInterval(() => {
-    batcher.drain();
-  }, FLUSH_EVERY_MS).unref();
   return batcher;
 }

@@ -1,12 +1,11 @@
 import { pino, type Logger, type DestinationStream } from "pino";
-import { bufferedDestination } from "./buffered-destination.ts";
 
 /**
- * The provider's logger: JSON lines on stdout. Redaction is a safety net only — request logs are built
- * from an allow-list (method, path, status, duration, request id) and never include parameters,
- * bodies or credential headers.
+ * The provider's logger: JSON lines on `destination` (stdout in batches when the provider runs).
+ * Redaction is a safety net only — request logs are built from an allow-list (method, path, status,
+ * duration, request id) and never include parameters, bodies or credential headers.
  */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+export function createLogger(level: string, destination: DestinationStream): Logger {
   const options = {
     level,
     base: { service: "portcullis" },
@@ -15,9 +14,5 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       censor: "[redacted]",
     },
   };
-  if (destination) return pino(options, destination);
-  // Buffered stdout: lines go out in batches instead of one write syscall per line (measured ~20 µs of
-  // a ~390 µs token request, docs/performance.md); see buffered-destination.ts for what that costs.
-  const stdout = bufferedDestination(1);
-  return pino(options, stdout);
+  return pino(options, destination);
 }

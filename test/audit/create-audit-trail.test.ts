@@ -31,7 +31,7 @@ describe("createAuditTrail", () => {
     const trail = createAuditTrail({ enabled: true, destination: "logs/audit.log" }, dataDir);
     trail.record(lock);
     trail.record(revoked);
-    await trail.flush();
+    await trail.close();
     const path = join(dataDir, "logs/audit.log");
     await eventually(() => readLines(path).length === 2, "two lines");
     const [first, second] = readLines(path).map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -43,7 +43,7 @@ describe("createAuditTrail", () => {
     // A second trail (a restart) appends.
     const again = createAuditTrail({ enabled: true, destination: "logs/audit.log" }, dataDir);
     again.record(lock);
-    await again.flush();
+    await again.close();
     await eventually(() => readLines(path).length === 3, "a third line");
   });
 
@@ -54,7 +54,7 @@ describe("createAuditTrail", () => {
     const heard: AuditEvent[] = [];
     trail.subscribe((event) => heard.push(event));
     trail.record(lock);
-    await trail.flush();
+    await trail.close();
     await eventually(() => readLines(path).length === 1, "one line");
     expect(heard).toEqual([lock]);
   });

@@ -34,6 +34,21 @@ describe("bufferedDestination", () => {
     await vi.waitFor(() => expect(readFileSync(path, "utf8")).toBe('{"alone":true}\n'), { timeout: 10_000, interval: 50 });
   });
 
+  it("on end, writes what is pending and stops batching: a line written afterwards is in the file at once", async () => {
+    const path = tempFile();
+    const destination = bufferedDestination(openSync(path, "a"));
+    const written = lines(50);
+    for (const line of written) destination.write(line);
+    // Batched, under the batch size and before the timer: nothing written yet.
+    expect(readFileSync(path, "utf8")).toBe("");
+    await new Promise<void>((resolve) => destination.end(resolve));
+    expect(readFileSync(path, "utf8")).toBe(written.join(""));
+    destination.write('{"late":true}\n');
+    expect(readFileSync(path, "utf8")).toBe(written.join("") + '{"late":true}\n');
+    // A second end changes nothing and still calls back.
+    await new Promise<void>((resolve) => destination.end(resolve));
+  });
+
   it("writes the lines still batched when the process exits", () => {
     const path = tempFile();
     const fixture = join(import.meta.dirname, "fixtures", "write-lines-and-exit.ts");

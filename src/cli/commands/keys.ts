@@ -58,7 +58,7 @@ export const keysCommand: Command = {
       const unpublish = values.unpublish === true;
       return retired(await change(opened, (ring, now) => (unpublish ? unpublishKey : retireKey)(ring, kid!, { now, generate })), kid!, unpublish, opened, stdout);
     } finally {
-      await opened.audit.flush();
+      await opened.audit.close();
       await opened.store.close();
     }
   },
