@@ -3,7 +3,7 @@
  * in a child process reads the provider's audit file and traces the token (by jti) and the session (by
  * sid): the events, the path, and the login's machine drawn with that path highlighted.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
@@ -47,7 +47,10 @@ describe("audit trace", () => {
     expect(result.stdout).toContain(`jti=${login.jti}`);
     expect(result.stdout).toContain(`machine: flow default, hash ${flow.hash}`);
     expect(result.stdout).toContain(`path:    ${loginEvent!.path.join(" → ")}`);
-    expect(result.stdout).toContain("the current configuration runs this exact machine version");
+    // The version the login ran was archived by the provider when the login ran; the trace draws it from there.
+    const archived = join(p.provider.config.provider.data_dir, "machines", `${flow.hash}.json`);
+    expect(existsSync(archived)).toBe(true);
+    expect(result.stdout).toContain(`the exact machine version the login ran, kept in ${archived}\n(the current configuration runs this version too)`);
     expect(result.stdout).toContain(`diagram page: ${p.issuer}/diagrams/machine/${flow.hash} (leads to ${p.issuer}/diagrams/login while the provider runs this version)`);
     // That link leads to the flow's diagram on the running provider.
     const page = await fetch(`${p.issuer}/diagrams/machine/${flow.hash}`);
@@ -69,9 +72,10 @@ describe("audit trace", () => {
     expect(typesOf(result.stdout)).toEqual(["factor.passed", "login.succeeded", "session.started", "token.issued"]);
   });
 
-  it("reads another file with --file, and says clearly when the current configuration runs another machine version", async () => {
+  it("reads another file with --file, and draws the exact version the login ran after the configuration changed the flow", async () => {
     const copy = join(p.configDir, "copied-audit.log");
     writeFileSync(copy, readFileSync(auditFile));
+    const before = await portcullis(["audit", "trace", "--config", p.configDir, "--", login.jti]);
     // The default flow offered in another order is another machine (another hash).
     const loginYaml = join(p.configDir, "login.yaml");
     const doc = parseDocument(readFileSync(loginYaml, "utf8"));
@@ -80,8 +84,24 @@ describe("audit trace", () => {
     const result = await portcullis(["audit", "trace", "--config", p.configDir, "--file", copy, "--", login.jti]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`audit trace of ${login.jti} (${copy})`);
-    expect(result.stdout).toMatch(/NOTE: this login ran machine version \S+; the current configuration's default flow is version \S+\. The diagram below is the CURRENT version/);
-    expect(result.stdout).toContain(`diagram page of the current version: ${p.issuer}/diagrams/login (${p.issuer}/diagrams/machine/${eventsOf(events, "login.succeeded")[0]!.machine_hash} no longer leads anywhere)`);
+    const ran = eventsOf(events, "login.succeeded")[0]!.machine_hash;
+    expect(result.stdout).toMatch(new RegExp(`the exact machine version the login ran, kept in \\S+${ran}\\.json\\n\\(the current configuration's default flow is another version, (?!${ran})\\S+\\)`));
+    expect(result.stdout).toContain(`diagram page of the current version: ${p.issuer}/diagrams/login (${p.issuer}/diagrams/machine/${ran} no longer leads anywhere)`);
+    // The statechart drawn is the archived one, the same as before the change, path and all.
+    const drawing = (out: string) => out.slice(out.indexOf("```mermaid"));
+    expect(drawing(result.stdout)).toBe(drawing(before.stdout));
+  });
+
+  it("without the archived version, draws the current one and says so plainly", async () => {
+    const dataDir = p.provider.config.provider.data_dir;
+    renameSync(join(dataDir, "machines"), join(dataDir, "machines-away"));
+    try {
+      const result = await portcullis(["audit", "trace", "--config", p.configDir, "--", login.jti]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/NOTE: this login ran machine version \S+, which is not in \S+machines; the current configuration's default flow is version \S+\. The diagram below is the CURRENT version/);
+    } finally {
+      renameSync(join(dataDir, "machines-away"), join(dataDir, "machines"));
+    }
   });
 
   it("answers an unknown id with a clear message and exit 1", async () => {

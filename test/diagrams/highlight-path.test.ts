@@ -3,16 +3,18 @@ import { describe, expect, it } from "vitest";
 import { createLoginFlow } from "../../flows/login.flow.ts";
 import { mermaidStatechart } from "../../src/diagrams/mermaid-statechart.ts";
 import { highlightPath } from "../../src/diagrams/highlight-path.ts";
+import { leafPaths } from "../../src/diagrams/machine-archive.ts";
 
 const machine = createLoginFlow([
   { id: "password", identifiesUser: true },
   { id: "totp", identifiesUser: false },
 ]);
 const source = mermaidStatechart(machine);
+const leaves = new Set(leafPaths(machine));
 
 describe("highlightPath", () => {
   it("puts the states of the path in the taken class, after the drawing", () => {
-    const drawn = highlightPath(source, machine, ["signingIn.password", "signingIn.totp.identifying", "signingIn.totp.verifying", "authenticated"]);
+    const drawn = highlightPath(source, leaves, ["signingIn.password", "signingIn.totp.identifying", "signingIn.totp.verifying", "authenticated"]);
     expect(drawn.startsWith(source)).toBe(true);
     expect(drawn.slice(source.length)).toBe(
       "  classDef taken fill:#ffe08a,stroke:#b58900,stroke-width:3px,color:#000\n  class s_signingIn__password,s_signingIn__totp__identifying,s_signingIn__totp__verifying,s_authenticated taken\n",
@@ -20,8 +22,8 @@ describe("highlightPath", () => {
   });
 
   it("leaves out compound states (Mermaid styles only simple ones) and steps the machine has no state for", () => {
-    const drawn = highlightPath(source, machine, ["signingIn", "signingIn.totp", "signingIn.qrcode", "…", "authenticated"]);
+    const drawn = highlightPath(source, leaves, ["signingIn", "signingIn.totp", "signingIn.qrcode", "…", "authenticated"]);
     expect(drawn.slice(source.length)).toContain("  class s_authenticated taken\n");
-    expect(highlightPath(source, machine, ["gone.state"])).toBe(source);
+    expect(highlightPath(source, leaves, ["gone.state"])).toBe(source);
   });
 });

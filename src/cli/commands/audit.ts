@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { LoadedConfig } from "../../config/load-config.ts";
 import { auditFilePath } from "../../audit/create-audit-trail.ts";
 import { formatAuditLine, parseAuditLines, traceEvents, type AuditLine } from "../../audit/audit-trace.ts";
@@ -6,6 +7,7 @@ import { drawnFlows } from "../../runtime/drawn-flows.ts";
 import { DEFAULT_FLOW_ID, loginTypeFlowId } from "../../runtime/login-flows.ts";
 import { mermaidStatechart } from "../../diagrams/mermaid-statechart.ts";
 import { highlightPath } from "../../diagrams/highlight-path.ts";
+import { leafPaths, machineArchiveDir, readArchivedMachine } from "../../diagrams/machine-archive.ts";
 import { loginDiagramName } from "../../diagrams/machine-catalog.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { CliError } from "../support/cli-error.ts";
@@ -58,7 +60,12 @@ function readAudit(file: string): string {
   }
 }
 
-/** The login of the trace (its last success, else its last failure): its machine, the path highlighted, its diagram page. */
+/**
+ * The login of the trace (its last success, else its last failure): the exact machine version it ran,
+ * from the provider's archive of versions (src/diagrams/machine-archive.ts) or, when that version was
+ * not archived there, from the current configuration if it runs the same version; the path highlighted;
+ * its diagram page.
+ */
 async function loginMachine(config: LoadedConfig, trace: readonly AuditLine[]): Promise<string> {
   const login = trace.findLast((line) => line.type === "login.succeeded") ?? trace.findLast((line) => line.type === "login.failed");
   if (!login) return "no login in this trace (a client_credentials or password-grant token, or a login before the trail began)\n";
@@ -67,16 +74,27 @@ async function loginMachine(config: LoadedConfig, trace: readonly AuditLine[]): 
   if (typeof login.machine_hash !== "string") return `login: ${flowId}, path ${path.join(" → ") || "-"} (it ran no login flow of this provider: nothing to draw)\n`;
   const hash = login.machine_hash;
   const out = [`machine: flow ${flowId}, hash ${hash}`, `path:    ${path.join(" → ")}`];
-  const flow = (await drawnFlows(config)).get(flowId);
-  if (!flow) return `${[...out, `the current configuration has no flow ${flowId}: the machine cannot be drawn`].join("\n")}\n`;
-  if (flow.hash === hash) out.push("the current configuration runs this exact machine version");
-  else out.push(`NOTE: this login ran machine version ${hash}; the current configuration's ${flowId} flow is version ${flow.hash}. The diagram below is the CURRENT version, not the one the login ran.`);
+  const current = (await drawnFlows(config)).get(flowId);
+  const archived = readArchivedMachine(config.provider.data_dir, hash);
+  let drawn: { statechart: string; leaves: ReadonlySet<string> };
+  if (archived) {
+    out.push(`the exact machine version the login ran, kept in ${join(machineArchiveDir(config.provider.data_dir), `${hash}.json`)}`);
+    if (current?.hash === hash) out.push("(the current configuration runs this version too)");
+    else out.push(current ? `(the current configuration's ${flowId} flow is another version, ${current.hash})` : `(the current configuration has no flow ${flowId})`);
+    drawn = { statechart: archived.statechart, leaves: new Set(archived.leaves) };
+  } else if (current) {
+    if (current.hash === hash) out.push("the current configuration runs this exact machine version");
+    else out.push(`NOTE: this login ran machine version ${hash}, which is not in ${machineArchiveDir(config.provider.data_dir)}; the current configuration's ${flowId} flow is version ${current.hash}. The diagram below is the CURRENT version, not the one the login ran.`);
+    drawn = { statechart: mermaidStatechart(current.machine), leaves: new Set(leafPaths(current.machine)) };
+  } else {
+    return `${[...out, `version ${hash} is not in ${machineArchiveDir(config.provider.data_dir)} and the current configuration has no flow ${flowId}: the machine cannot be drawn`].join("\n")}\n`;
+  }
   const page = diagramPage(config, flowId);
   const diagrams = `${config.provider.issuer}${paths.diagrams}`;
   if (!page) out.push("diagram page: none (this flow is built for the method list a login asked for)");
-  else if (flow.hash === hash) out.push(`diagram page: ${diagrams}/machine/${hash} (leads to ${diagrams}/${page} while the provider runs this version)`);
+  else if (current?.hash === hash) out.push(`diagram page: ${diagrams}/machine/${hash} (leads to ${diagrams}/${page} while the provider runs this version)`);
   else out.push(`diagram page of the current version: ${diagrams}/${page} (${diagrams}/machine/${hash} no longer leads anywhere)`);
-  out.push("", "```mermaid", highlightPath(mermaidStatechart(flow.machine), flow.machine, path).trimEnd(), "```");
+  out.push("", "```mermaid", highlightPath(drawn.statechart, drawn.leaves, path).trimEnd(), "```");
   return `${out.join("\n")}\n`;
 }
 

@@ -32,6 +32,7 @@ import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
 import { missingCookieReason, redirectWithTestCookie } from "./cookies-blocked.ts";
 import { appEntryUrl, authorizeParamsOf } from "../../trusted-app/acmeauth-sso.ts";
 import { auditLoginStep, auditLoginSucceeded } from "../../runtime/audit-login-step.ts";
+import { MachineArchive, machineArchiveDir } from "../../diagrams/machine-archive.ts";
 
 /** Form fields the runtime itself reads; every other field is event data. */
 const RESERVED_FIELDS = new Set(["csrf", "event", "type"]);
@@ -48,6 +49,10 @@ export const partialName = (owner: string, view: string) => (owner === "flow" ? 
 export function interactionRoutes(provider: Provider, views: ViewEngine, pages: BrowserPages): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: provider.config.provider.security.max_body_bytes, parameterLimit: 50 });
+  // Each flow version a login runs, kept for `portcullis audit trace` (once per version and process).
+  const archive = new MachineArchive(machineArchiveDir(provider.config.provider.data_dir), (err) =>
+    provider.logger.warn({ err }, "could not archive a login flow version; portcullis audit trace will draw the current version instead"),
+  );
 
   router.get(`${paths.interaction}/:id`, (req, res) => {
     step(req, res).catch((err: unknown) => failed(req, res, err));
@@ -96,6 +101,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     // A flow, client or method removed from the configuration since the page was shown ends it; so
     // does the end of the session an enrollment runs in.
     if (!flow || !(await stillValid(req, policy, interaction))) return expired(req, res, interaction);
+    archive.keep(flow);
     // A flow that changed since the snapshot was taken, in a version this node does not have, starts again from its beginning.
     const persisted = interaction.flowHash === flow.hash ? interaction.snapshot : undefined;
     const address = clientAddress(req, provider.config.provider.listen.trust_proxy);
