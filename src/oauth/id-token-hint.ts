@@ -33,11 +33,10 @@ export class IdTokenHintVerifier {
   constructor(
     private readonly keys: () => KeySet,
     private readonly issuer: string,
-    /** Looked up per hint: after a reload (src/reload/), the current clients. */
-    private readonly clients: Pick<ClientRegistry, "get">,
   ) {}
 
-  async verify(token: string): Promise<IdTokenHint> {
+  /** `clients`: the registry of the request's policy snapshot (after a reload, src/reload/, the new one). */
+  async verify(token: string, clients: Pick<ClientRegistry, "get">): Promise<IdTokenHint> {
     let payload: Record<string, unknown>;
     try {
       const result = await jwtVerify(token, (header: JWTHeaderParameters) => this.keyFor(header), {
@@ -54,7 +53,7 @@ export class IdTokenHintVerifier {
     const { sub, sid } = payload;
     if (typeof sub !== "string" || sub === "") throw invalidHint("the token has no subject");
     if (sid !== undefined && typeof sid !== "string") throw invalidHint("a token claim is not acceptable");
-    const client = this.clients.get(clientIdOf(payload) ?? "");
+    const client = clients.get(clientIdOf(payload) ?? "");
     if (!client) throw invalidHint("the token was not issued to a registered client");
     return { sub, client, ...(sid !== undefined && { sid }) };
   }

@@ -14,7 +14,6 @@ export interface SignOutServices {
   readonly sessions: SsoSessions;
   readonly endedSessions: EndedSessions;
   readonly backChannelLogout: BackChannelLogout;
-  readonly policy: { readonly clients: ClientRegistry };
 }
 
 export interface SignOutResult {
@@ -38,14 +37,16 @@ export async function signOut(provider: SignOutServices, cookieValue: string | u
   void provider.backChannelLogout.notify(session);
   provider.logger.info({ sid: session.sid, clients: session.clients.length }, "sso session ended");
   provider.audit.record({ type: "session.ended", sid: session.sid, sub: session.sub, reason: why.reason });
-  const frontChannel = frontChannelLogouts(provider.policy.clients, provider.issuer, session);
+  if (why.frontChannel === undefined) return { session, frontChannelUrls: [] };
+  const frontChannel = frontChannelLogouts(why.frontChannel, provider.issuer, session);
   // Handed to the browser as iframes: whether each one loads, only the browser knows.
-  if (why.showsFrontChannel) for (const { clientId } of frontChannel) provider.audit.record({ type: "logout.delivered", sid: session.sid, client_id: clientId, channel: "front", ok: true });
+  for (const { clientId } of frontChannel) provider.audit.record({ type: "logout.delivered", sid: session.sid, client_id: clientId, channel: "front", ok: true });
   return { session, frontChannelUrls: frontChannel.map(({ url }) => url) };
 }
 
 /** Why a session ends (the audit trail's reason), and whether the caller shows the front-channel logout iframes. */
 export interface SignOutReason {
   reason: "logout" | "force_login" | "user_inactive" | "other_user_logged_in";
-  showsFrontChannel?: boolean;
+  /** Given when the caller shows the front-channel logout iframes: the clients of the request's policy snapshot. */
+  frontChannel?: ClientRegistry;
 }

@@ -48,7 +48,7 @@ export const keysCommand: Command = {
       if (!stored) throw new CliError("no signing keys in the store yet: the provider generates the first one when it starts");
       if (action === "list") {
         stdout.write(formatKeyRing(stored, opened.policy.retainFor, Date.now()));
-        stdout.write(`Every key listed is in the JWKS; a retired one until what it signed has expired. ${SYNC_NOTE}\n`);
+        stdout.write(`Every key listed but an unpublished one is in the JWKS; a retired one until what it signed has expired. ${SYNC_NOTE}\n`);
         return 0;
       }
       const generate = opened.ring.generate.bind(opened.ring);

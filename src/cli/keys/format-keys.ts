@@ -17,14 +17,18 @@ export function formatSpan(ms: number): string {
 export const formatTime = iso;
 
 /**
- * The ring as a table, newest lifecycle first (next, current, retired). Every key in the ring is in
- * the JWKS; a retired one until `retainFor` after its retirement, when the nodes prune it. Only kids,
- * states and times: no key material.
+ * The ring as a table, newest lifecycle first (next, current, retired), then the keys an operator took
+ * out of the JWKS (`keys retire --unpublish`), which the ring remembers until nothing they signed can be
+ * valid: an operator who unpublished a key sees that it is out. Every other key in the ring is in the
+ * JWKS; a retired one until `retainFor` after its retirement, when the nodes prune it. Only kids, states
+ * and times: no key material.
  */
 export function formatKeyRing(ring: KeyRing, retainFor: number, now: number): string {
   const order = { next: 0, current: 1, retired: 2 } as const;
   const keys = [...ring.keys].sort((a, b) => order[a.status] - order[b.status] || b.createdAt - a.createdAt);
   const rows = keys.map((k) => [k.kid, k.status, iso(k.createdAt), iso(k.activatedAt), iso(k.retiredAt), published(k, retainFor, now)]);
+  const unpublished = [...(ring.unpublished ?? [])].sort((a, b) => b.unpublishedAt - a.unpublishedAt);
+  for (const u of unpublished) rows.push([u.kid, "unpublished", "-", "-", iso(u.unpublishedAt), "no (taken out of the JWKS: what it signed no longer verifies)"]);
   return table([["KID", "STATUS", "CREATED", "ACTIVATED", "RETIRED", "PUBLISHED"], ...rows]);
 }
 

@@ -1,4 +1,4 @@
-import express, { type Request, type Response, type Router } from "express";
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { Provider } from "../../provider.ts";
 import type { BrowserPages } from "../../views/browser-pages.ts";
 import { paths } from "../../http-kit/paths.ts";
@@ -6,7 +6,8 @@ import { constantTimeEqual } from "../../crypto/constant-time-equal.ts";
 import { storeKeyHash } from "../../crypto/store-key-hash.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import { currentSession } from "../../sessions/current-session.ts";
-import { resolveLang } from "../../views/lang.ts";
+import { resolveLang, type Lang } from "../../views/lang.ts";
+import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
 import { clientAddress } from "../../security/client-address.ts";
 import { writePage } from "../../views/page-headers.ts";
 import type { ViewEngine } from "../../views/view-engine.ts";
@@ -29,49 +30,47 @@ import { returnLink } from "../../account/return-link.ts";
 export function accountRoutes(provider: Provider, views: ViewEngine, pages: BrowserPages): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: 4096, parameterLimit: 10 });
-  const enrollable = () => [...provider.policy.methods].filter(([, m]) => m.plugin.enrollment !== undefined && m.plugin.account?.setUpBy === undefined).map(([id]) => id);
-  // An eID account (no directory user) signs in at its eID provider: it has no methods to manage here.
-  const manages = (sub: string, method: string) => enrollable().includes(method) && provider.users.findBySub(sub) !== undefined;
 
-  router.get(paths.account, (req, res, next) => {
-    show(req, res).catch(next);
-  });
-  router.get(`${paths.account}/sign-in`, (req, res, next) => {
-    signIn(req, res).catch(next);
-  });
-  router.post(`${paths.account}/enroll`, form, (req, res, next) => {
-    enroll(req, res).catch(next);
-  });
-  router.get(`${paths.account}/remove`, (req, res, next) => {
-    confirmRemove(req, res).catch(next);
-  });
-  router.post(`${paths.account}/remove`, form, (req, res, next) => {
-    remove(req, res).catch(next);
-  });
+  /** Each request reads the policy snapshot once, here: its parameters and language come with it. */
+  const begin = (req: Request, res: Response): AccountRequest => {
+    const policy = provider.policy;
+    // The page's parameters: from the query of a GET, from the form of a POST.
+    const params = accountParams(req.method === "POST" ? req.body : req.query, policy.clients);
+    return { req, res, policy, params, lang: resolveLang(params.lang, req.headers["accept-language"]) };
+  };
+  const route = (handler: (ar: AccountRequest) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
+    handler(begin(req, res)).catch(next);
+  };
+  router.get(paths.account, route(show));
+  router.get(`${paths.account}/sign-in`, route(signIn));
+  router.post(`${paths.account}/enroll`, form, route(enroll));
+  router.get(`${paths.account}/remove`, route(confirmRemove));
+  router.post(`${paths.account}/remove`, form, route(remove));
+
+  /** Whether the signed-in `sub` may set up or remove `method` here: an enrollable method, and a directory user (an eID account signs in at its eID provider: it has no methods to manage here). */
+  function manages({ policy }: AccountRequest, sub: string, method: string): boolean {
+    const plugin = policy.methods.get(method)?.plugin;
+    return plugin?.enrollment !== undefined && plugin.account?.setUpBy === undefined && policy.users.findBySub(sub) !== undefined;
+  }
 
   /** The session of the form's browser; without one, an error page (the forms need a signed-in user). */
-  async function signedIn(req: Request, res: Response) {
+  async function signedIn({ req, res }: AccountRequest) {
     const session = await currentSession(provider, req);
     if (!session) pages.error(req, res, 401, "login_required", "sign in first: open the account page again");
     return session;
   }
-
-  /** The page's parameters: from the query of a GET, from the form of a POST. */
-  const paramsOf = (req: Request): AccountParams => accountParams(req.method === "POST" ? req.body : req.query, provider.policy.clients);
-  const langOf = (req: Request) => resolveLang(paramsOf(req).lang, req.headers["accept-language"]);
 
   /**
    * Signing in to the account page itself: the default login flow in an interaction of its own kind,
    * which ends in an SSO session and this page (no client, no code). Within the address's budget of
    * logins started, like authorize.
    */
-  async function signIn(req: Request, res: Response): Promise<void> {
+  async function signIn({ req, res, policy, params, lang }: AccountRequest): Promise<void> {
     if (!(await provider.loginRequests.tryAttempt(clientAddress(req, provider.config.provider.listen.trust_proxy)))) {
       return pages.error(req, res, 429, "temporarily_unavailable", "too many logins from this address; try again later");
     }
-    const flow = provider.policy.flows.get("default")!;
-    const back = paramsOf(req);
-    const { interaction, browserCookie } = await provider.interactions.create({ kind: "account", lang: langOf(req), back, flowId: flow.id, flowHash: flow.hash });
+    const flow = policy.flows.get("default")!;
+    const { interaction, browserCookie } = await provider.interactions.create({ kind: "account", lang, back: params, flowId: flow.id, flowHash: flow.hash });
     redirectToInteraction(provider, res, interaction.id, browserCookie);
   }
 
@@ -80,9 +79,8 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
   const csrfMatches = (req: Request) => typeof req.body?.csrf === "string" && constantTimeEqual(req.body.csrf, csrfOf(req));
 
   /** Links and hidden fields every account page shares. */
-  function frame(req: Request) {
-    const params = paramsOf(req);
-    const client = params.clientId === undefined ? undefined : provider.policy.clients.get(params.clientId);
+  function frame({ policy, params }: AccountRequest) {
+    const client = params.clientId === undefined ? undefined : policy.clients.get(params.clientId);
     const back = client && returnLink(client);
     return {
       lang: params.lang,
@@ -94,24 +92,24 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     };
   }
 
-  async function show(req: Request, res: Response): Promise<void> {
-    const lang = langOf(req);
+  async function show(ar: AccountRequest): Promise<void> {
+    const { req, res, policy, params, lang } = ar;
     const session = await currentSession(provider, req);
-    if (!session) return writePage(res, 200, views.render("account", { ...frame(req), signInUrl: accountUrl(paramsOf(req), {}, `${paths.account}/sign-in`), methods: [] }, lang));
-    const user = provider.users.findBySub(session.sub);
+    if (!session) return writePage(res, 200, views.render("account", { ...frame(ar), signInUrl: accountUrl(params, {}, `${paths.account}/sign-in`), methods: [] }, lang));
+    const user = policy.users.findBySub(session.sub);
     // An eID account (no employee record) signs in at its eID provider: its name, and no methods to manage.
-    if (!user) return writePage(res, 200, views.render("account", { ...frame(req), userName: await eidAccountName(session.sub), eidAccount: true, methods: [] }, lang));
+    if (!user) return writePage(res, 200, views.render("account", { ...frame(ar), userName: await eidAccountName(session.sub), eidAccount: true, methods: [] }, lang));
     const notice = typeof req.query.enrolled === "string" ? "account.enrolled_notice" : typeof req.query.removed === "string" ? "account.removed_notice" : undefined;
     const html = views.render(
       "account",
       {
-        ...frame(req),
+        ...frame(ar),
         userName: user.claims.name ?? user.username,
         csrf: csrfOf(req),
         enrollAction: `${paths.account}/enroll`,
         removeUrl: `${paths.account}/remove`,
         notice,
-        methods: await accountRows(provider, views, session.sub, lang),
+        methods: await accountRows({ policy, users: policy.users, enrollments: provider.enrollments }, views, session.sub, lang),
       },
       lang,
     );
@@ -128,42 +126,53 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
    * What an enroll or remove form asks for: the signed-in user and an enrollable method, after its CSRF
    * token; undefined once an error page has been sent.
    */
-  async function methodForm(req: Request, res: Response): Promise<{ sub: string; method: string } | undefined> {
-    const session = await signedIn(req, res);
+  async function methodForm(ar: AccountRequest): Promise<{ sub: string; method: string } | undefined> {
+    const { req, res } = ar;
+    const session = await signedIn(ar);
     if (!session) return undefined;
     const method = String(req.body?.method ?? "");
     if (!csrfMatches(req)) return void pages.error(req, res, 403, "invalid_request", "this form has expired; reload the account page");
-    if (!manages(session.sub, method)) return void pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here");
+    if (!manages(ar, session.sub, method)) return void pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here");
     return { sub: session.sub, method };
   }
 
   /** Starts the method's enrollment flow for the signed-in user, in an interaction bound to this browser. */
-  async function enroll(req: Request, res: Response): Promise<void> {
-    const form = await methodForm(req, res);
+  async function enroll(ar: AccountRequest): Promise<void> {
+    const form = await methodForm(ar);
     if (!form) return;
-    const flow = provider.policy.flows.get(enrollmentFlowId(form.method))!;
-    const created = await provider.interactions.create({ kind: "enrollment", ...form, lang: langOf(req), back: paramsOf(req), flowId: flow.id, flowHash: flow.hash });
-    redirectToInteraction(provider, res, created.interaction.id, created.browserCookie);
+    const flow = ar.policy.flows.get(enrollmentFlowId(form.method))!;
+    const created = await provider.interactions.create({ kind: "enrollment", ...form, lang: ar.lang, back: ar.params, flowId: flow.id, flowHash: flow.hash });
+    redirectToInteraction(provider, ar.res, created.interaction.id, created.browserCookie);
   }
 
   /** "Remove" on the account page: a page that asks first, whose form posts to `remove`. */
-  async function confirmRemove(req: Request, res: Response): Promise<void> {
-    const session = await signedIn(req, res);
+  async function confirmRemove(ar: AccountRequest): Promise<void> {
+    const { req, res, lang } = ar;
+    const session = await signedIn(ar);
     if (!session) return;
     const method = typeof req.query.method === "string" ? req.query.method : "";
-    if (!manages(session.sub, method)) return pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here", paramsOf(req).lang);
-    const data = { ...frame(req), csrf: csrfOf(req), action: `${paths.account}/remove`, method, methodName: views.translate(langOf(req), `method.${method}.label`) };
-    writePage(res, 200, views.render("account-remove", data, langOf(req)));
+    if (!manages(ar, session.sub, method)) return pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here", ar.params.lang);
+    const data = { ...frame(ar), csrf: csrfOf(req), action: `${paths.account}/remove`, method, methodName: views.translate(lang, `method.${method}.label`) };
+    writePage(res, 200, views.render("account-remove", data, lang));
   }
 
-  async function remove(req: Request, res: Response): Promise<void> {
-    const form = await methodForm(req, res);
+  async function remove(ar: AccountRequest): Promise<void> {
+    const form = await methodForm(ar);
     if (!form) return;
     if (await provider.enrollments.remove(form.method, form.sub)) {
       provider.logger.info({ event: "method_removed", ...form }, "factor method removed by its user");
     }
-    seeOther(res, accountUrl(paramsOf(req), { removed: form.method }));
+    seeOther(ar.res, accountUrl(ar.params, { removed: form.method }));
   }
 
   return router;
+}
+
+/** One account request, with the policy snapshot it reads and what follows from it. */
+interface AccountRequest {
+  req: Request;
+  res: Response;
+  policy: PolicySnapshot;
+  params: AccountParams;
+  lang: Lang;
 }

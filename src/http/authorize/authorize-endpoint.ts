@@ -71,7 +71,7 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
 export function authorizeEndpoints(provider: Provider, pages: BrowserPages): ProtocolRoute[] {
   const security = provider.config.provider.security;
   const trustProxy = provider.config.provider.listen.trust_proxy;
-  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, { get: (id) => provider.policy.clients.get(id) });
+  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer);
   const eid = eidLogins(provider);
   const steps = ({ framed, forcePrompt, eid: brokered }: Variant): Step<AuthorizeContext>[] => [
     // The parameters: the query of a GET, the form body of a POST.
@@ -99,7 +99,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     (ctx) => {
       const hint = ctx.raw!.values.get("id_token_hint");
       if (hint === undefined) return;
-      return hints.verify(hint).then(
+      return hints.verify(hint, ctx.policy.clients).then(
         (verified) => {
           ctx.request!.hintSub = verified.sub;
         },
@@ -114,8 +114,9 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       ctx.sessionCookie = provider.cookies.read(ctx.ex.req, SESSION_COOKIE);
       ctx.session = await provider.sessions.find(ctx.sessionCookie);
       // A session of a user removed or disabled since is ended like a logout; so is one prompt=force_login ends.
-      if (ctx.session && (ctx.request!.prompt.includes("force_login") || !provider.users.isActive(ctx.session.sub))) {
-        await signOut(provider, ctx.sessionCookie, { reason: provider.users.isActive(ctx.session.sub) ? "force_login" : "user_inactive" });
+      const active = ctx.session !== undefined && ctx.policy.users.isActive(ctx.session.sub);
+      if (ctx.session && (ctx.request!.prompt.includes("force_login") || !active)) {
+        await signOut(provider, ctx.sessionCookie, { reason: active ? "force_login" : "user_inactive" });
         ctx.session = undefined;
         ctx.ex.res.setHeader("Set-Cookie", provider.cookies.clear(SESSION_COOKIE));
       }

@@ -14,6 +14,7 @@ import { answerWithErrorPage, type BrowserPages } from "../../views/browser-page
 import type { Exchange } from "../../http-kit/exchange.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import { runSteps, type Step } from "../../http-kit/steps.ts";
+import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { collectParams, readFormBody, type Params } from "../../http-kit/params.ts";
 import { appendQuery } from "../../http-kit/append-query.ts";
@@ -21,6 +22,8 @@ import { requestIdOf } from "../../http-kit/write-response.ts";
 
 interface EndSessionContext {
   ex: Exchange;
+  /** The policy snapshot this request reads, once. */
+  policy: PolicySnapshot;
   params?: Params;
   lang?: Lang;
   hint?: IdTokenHint;
@@ -34,6 +37,7 @@ interface EndSessionContext {
 
 interface ConfirmContext {
   ex: Exchange;
+  policy: PolicySnapshot;
   params?: Params;
   outcome?: LogoutOutcome;
 }
@@ -61,12 +65,12 @@ const BARE_HEADERS = ["Cache-Control", "no-store", "Pragma", "no-cache", ...Obje
  */
 export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages: BrowserPages): ProtocolRoute[] {
   const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
-  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer, { get: (id) => provider.policy.clients.get(id) });
+  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer);
   const confirmations = new LogoutConfirmations(provider.store);
 
   /** Ends the browser's session (if any), then redirects or shows the logged-out page. */
-  async function finish(ex: Exchange, cookie: string | undefined, outcome: LogoutOutcome, lang: Lang): Promise<void> {
-    const { frontChannelUrls } = await signOut(provider, cookie, { reason: "logout", showsFrontChannel: true });
+  async function finish(ex: Exchange, policy: PolicySnapshot, cookie: string | undefined, outcome: LogoutOutcome, lang: Lang): Promise<void> {
+    const { frontChannelUrls } = await signOut(provider, cookie, { reason: "logout", frontChannel: policy.clients });
     if (cookie !== undefined) ex.res.setHeader("Set-Cookie", provider.cookies.clear(SESSION_COOKIE));
     if (outcome.redirect !== undefined && frontChannelUrls.length === 0) return writeRedirect(ex.res, outcome.redirect);
     const nonce = outcome.redirect !== undefined ? createNonce() : undefined;
@@ -86,7 +90,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
     async (ctx) => {
       const token = ctx.params!.get("id_token_hint");
       if (token === undefined) return;
-      ctx.hint = await hints.verify(token);
+      ctx.hint = await hints.verify(token, ctx.policy.clients);
       ctx.clientId = ctx.hint.client.id;
     },
     // client_id, when given, is a registered client, and the hint's client when there is a hint.
@@ -94,7 +98,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
       const clientId = ctx.params!.get("client_id");
       if (clientId === undefined) return;
       if (ctx.hint && ctx.hint.client.id !== clientId) throw invalidRequest("client_id is not the client of id_token_hint");
-      if (!provider.policy.clients.get(clientId)) throw invalidRequest("client_id is not a registered client");
+      if (!ctx.policy.clients.get(clientId)) throw invalidRequest("client_id is not a registered client");
       ctx.clientId = clientId;
     },
     // post_logout_redirect_uri needs a valid hint and must be registered for its client; state rides on it only.
@@ -111,13 +115,13 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
       ctx.cookie = provider.cookies.read(ctx.ex.req, SESSION_COOKIE);
       ctx.session = await provider.sessions.find(ctx.cookie);
       if (ctx.session && !(ctx.hint && isHintFor(ctx.hint, ctx.session))) return;
-      await finish(ctx.ex, ctx.cookie, { redirect: ctx.redirect, clientId: ctx.clientId }, ctx.lang!);
+      await finish(ctx.ex, ctx.policy, ctx.cookie, { redirect: ctx.redirect, clientId: ctx.clientId }, ctx.lang!);
     },
     // Otherwise the user confirms, on a page whose form carries a CSRF token bound to this browser.
     async (ctx) => {
       const outcome: LogoutOutcome = { redirect: ctx.redirect, clientId: ctx.clientId, lang: ctx.lang };
       const csrf = await confirmations.create(ctx.cookie!, outcome);
-      const clientName = ctx.clientId === undefined ? undefined : provider.policy.clients.get(ctx.clientId)?.name;
+      const clientName = ctx.clientId === undefined ? undefined : ctx.policy.clients.get(ctx.clientId)?.name;
       // With an allowed redirect, "Stay signed in" is a link back to the client.
       const data = { csrf, action: paths.endSessionConfirm, clientName, cancelUrl: ctx.redirect };
       // Confirming may end in a 303 to the client's post-logout URI, and CSP form-action governs that redirect too.
@@ -140,7 +144,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
       if (choice === "no") return ctx.outcome?.redirect !== undefined ? writeRedirect(ctx.ex.res, ctx.outcome.redirect) : writeNoContent(ctx.ex.res);
       if (!ctx.outcome) throw invalidRequest("the logout confirmation is not valid or has expired; start the logout again");
       if (choice !== "yes") throw invalidRequest("confirm must be yes or no");
-      await finish(ctx.ex, cookie, ctx.outcome, langOf(ctx.outcome.lang, ctx.ex));
+      await finish(ctx.ex, ctx.policy, cookie, ctx.outcome, langOf(ctx.outcome.lang, ctx.ex));
     },
   ];
 
@@ -154,7 +158,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
       methods: ["GET", "POST"],
       readsBody: true,
       handle: async (ex) => {
-        const ctx: EndSessionContext = { ex };
+        const ctx: EndSessionContext = { ex, policy: provider.policy };
         await runSteps(ctx, endSession).catch((err: unknown) => fail(ex, err, ctx.lang ?? ctx.params?.get("lang")));
       },
       fail: (ex, err) => fail(ex, err, undefined),
@@ -164,7 +168,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
       methods: ["POST"],
       readsBody: true,
       handle: async (ex) => {
-        const ctx: ConfirmContext = { ex };
+        const ctx: ConfirmContext = { ex, policy: provider.policy };
         await runSteps(ctx, confirm).catch((err: unknown) => fail(ex, err, ctx.outcome?.lang));
       },
       fail: (ex, err) => fail(ex, err, undefined),
