@@ -26,7 +26,7 @@ import { join } from "node:path";
 import { accountRoutes } from "./authorize/account-routes.ts";
 import { diagramRoutes } from "../diagrams/diagram-routes.ts";
 import { methodRoutesPath } from "../runtime/loaded-methods.ts";
-import { requestLineLogger } from "../http-kit/request-log.ts";
+import { requestLines } from "../http-kit/request-log.ts";
 import { DEVICE_API_PATH, deviceApiRoutes } from "../trusted-app/device-api-routes.ts";
 import { extensionHttp } from "./extension-http.ts";
 import { extensionRoutes } from "./extension-routes.ts";
@@ -101,7 +101,7 @@ function createPagesApp(provider: Provider, views: ViewEngine, pages: BrowserPag
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", settings.listen.trust_proxy);
-  app.use(requestLog(requestLineLogger(provider.logger), settings.logging.requests));
+  app.use(requestLog(requestLines(provider.logger), settings.logging.requests));
   app.use(securityHeaders);
   app.use((req, res, next) => {
     if (!handleAsset(req, res, paths.assets) && !handleFavicon(req, res)) next();

@@ -4,7 +4,7 @@ import { OAuthError } from "../errors/oauth-error.ts";
 import type { Exchange } from "../http-kit/exchange.ts";
 import type { ProtocolRoute } from "../http-kit/protocol-route.ts";
 import { readBody } from "../http-kit/read-body.ts";
-import { beginRequest, requestLineLogger } from "../http-kit/request-log.ts";
+import { beginRequest, requestLines } from "../http-kit/request-log.ts";
 import { writeError } from "../http-kit/write-error.ts";
 
 export interface ProtocolRouterOptions {
@@ -25,7 +25,7 @@ export interface ProtocolRouterOptions {
  */
 export function createProtocolRouter(routes: readonly ProtocolRoute[], options: ProtocolRouterOptions) {
   const byPath = new Map(routes.map((r) => [r.path, r]));
-  const requestLogger = options.logRequests ? requestLineLogger(options.logger) : undefined;
+  const lines = options.logRequests ? requestLines(options.logger) : undefined;
 
   async function serve(route: ProtocolRoute, ex: Exchange): Promise<void> {
     if (!route.methods.includes(ex.req.method ?? "")) {
@@ -45,7 +45,7 @@ export function createProtocolRouter(routes: readonly ProtocolRoute[], options: 
     const route = byPath.get(path);
     options.observe?.(res, path, route !== undefined);
     if (!route) return options.fallback(req, res);
-    const reqId = beginRequest(req, res, path, requestLogger);
+    const reqId = beginRequest(req, res, path, lines);
     const ex: Exchange = { req, res, reqId, path, body: undefined };
     serve(route, ex).catch((err: unknown) => (route.fail ? route.fail(ex, err) : writeError(res, err, options.logger, ex)));
   };
