@@ -51,15 +51,15 @@ export class AuthorizationCodes {
   }
 
   /** The code's grant, removed for good: exactly one of any number of concurrent callers gets it. */
-  async take(code: string): Promise<AuthorizationCodeGrant | undefined> {
-    return (await this.records.take(codeKey(code))) as AuthorizationCodeGrant | undefined;
+  async take(code: PresentedCode): Promise<AuthorizationCodeGrant | undefined> {
+    return (await this.records.take(code.hash)) as AuthorizationCodeGrant | undefined;
   }
 
   /**
    * Records what the redemption of a taken code is about to issue. False when the code was presented
    * again meanwhile: the caller must then revoke what it issues.
    */
-  async recordRedemption(code: string, redemption: CodeRedemption): Promise<boolean> {
+  async recordRedemption(code: PresentedCode, redemption: CodeRedemption): Promise<boolean> {
     const ttl = Math.max(redemption.accessToken.exp * 1000, redemption.refreshFamily?.expiresAt ?? 0) - this.clock();
     return this.records.add(redeemedKey(code), redemption, Math.max(1, ttl));
   }
@@ -69,7 +69,7 @@ export class AuthorizationCodes {
    * undefined when nothing was (never issued, expired, failed its checks, or still in flight — in which
    * case the redemption finds out by itself).
    */
-  async reuse(code: string): Promise<CodeRedemption | undefined> {
+  async reuse(code: PresentedCode): Promise<CodeRedemption | undefined> {
     if (await this.records.add(redeemedKey(code), { reused: true }, IN_FLIGHT_MS)) return undefined;
     const marker = (await this.records.get(redeemedKey(code))) as RedeemedMarker | undefined;
     return marker === undefined || "reused" in marker ? undefined : marker;
@@ -78,4 +78,11 @@ export class AuthorizationCodes {
 
 // Codes and markers share the namespace; a base64url hash contains no ':', so the prefix keeps them apart.
 const codeKey = (code: string) => storeKeyHash(code);
-const redeemedKey = (code: string) => `redeemed:${storeKeyHash(code)}`;
+const redeemedKey = (code: PresentedCode) => `redeemed:${code.hash}`;
+
+/** A code as presented at the token endpoint, hashed once for all the look-ups of its redemption. */
+export interface PresentedCode {
+  readonly hash: string;
+}
+
+export const presentedCode = (code: string): PresentedCode => ({ hash: codeKey(code) });

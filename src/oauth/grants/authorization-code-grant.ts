@@ -1,7 +1,7 @@
 import type { Provider } from "../../provider.ts";
 import type { Params } from "../../http-kit/params.ts";
 import type { AuthorizationCodeGrant } from "../authorization-code.ts";
-import type { CodeRedemption } from "../authorization-codes.ts";
+import { presentedCode, type CodeRedemption, type PresentedCode } from "../authorization-codes.ts";
 import type { Client } from "../client-registry.ts";
 import { invalidGrant, invalidRequest } from "../../errors/oauth-error.ts";
 import { verifyPkce } from "../pkce.ts";
@@ -22,7 +22,8 @@ const UNUSABLE = "the authorization code is invalid, expired or already used";
  */
 export const authorizationCodeGrant: GrantHandler = async ({ provider, client, params }) => {
   const { code, redirectUri } = requiredParams(params);
-  const grant = await takeCode(provider, code);
+  const presented = presentedCode(code);
+  const grant = await takeCode(provider, presented);
   // The code is bound to the client it was issued to.
   if (grant.clientId !== client.id) throw invalidGrant("the authorization code was issued to another client");
   // The user was removed or disabled after logging in.
@@ -32,7 +33,7 @@ export const authorizationCodeGrant: GrantHandler = async ({ provider, client, p
   checkPkce(grant, client, params.get("code_verifier"));
   checkLoginType(grant, params.get("login_type"));
   const scopes = grantedScope(params.get("scope"), grant.scopes);
-  return redeem(provider, client, code, grant, scopes);
+  return redeem(provider, client, presented, grant, scopes);
 };
 
 /** code and redirect_uri are required (SPEC "Token" form fields). */
@@ -45,7 +46,7 @@ function requiredParams(params: Params): { code: string; redirectUri: string } {
 }
 
 /** The code's grant, taken for good; a code that is gone is refused, and if it was redeemed, what that issued is revoked. */
-async function takeCode(provider: Provider, code: string): Promise<AuthorizationCodeGrant> {
+async function takeCode(provider: Provider, code: PresentedCode): Promise<AuthorizationCodeGrant> {
   const grant = await provider.codes.take(code);
   if (grant !== undefined) return grant;
   const earlier = await provider.codes.reuse(code);
@@ -75,7 +76,7 @@ function checkLoginType(grant: AuthorizationCodeGrant, loginType: string | undef
  * Issues the tokens. What they will be is recorded under the code first (jti and family id chosen in
  * advance), so a second presentation of the code can revoke them whenever it comes.
  */
-async function redeem(provider: Provider, client: Client, code: string, grant: AuthorizationCodeGrant, scopes: string[]): Promise<TokenResponse> {
+async function redeem(provider: Provider, client: Client, code: PresentedCode, grant: AuthorizationCodeGrant, scopes: string[]): Promise<TokenResponse> {
   // SPEC "Refresh token": only with offline_access in the scope and offline access enabled for the client.
   const refreshFamily =
     scopes.includes(OFFLINE_ACCESS) && client.offlineAccess ? { familyId: randomToken(16), expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000 } : undefined;
