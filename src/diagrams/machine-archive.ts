@@ -21,6 +21,12 @@ const MACHINE_HASH = /^[A-Za-z0-9_-]{22}$/;
 
 export const machineArchiveDir = (dataDir: string) => join(dataDir, "machines");
 
+/** Where version `hash` is kept in the archive folder `dir`. */
+const versionFile = (dir: string, hash: string) => join(dir, `${hash}.json`);
+
+/** Where version `hash` is kept under `dataDir` (what `portcullis audit trace` names). */
+export const archivedMachinePath = (dataDir: string, hash: string) => versionFile(machineArchiveDir(dataDir), hash);
+
 /**
  * Every login flow version this provider has run, kept by its definition hash as
  * `<data_dir>/machines/<hash>.json`, so that `portcullis audit trace` draws the exact version a login
@@ -40,7 +46,7 @@ export class MachineArchive {
   keep(flow: Flow): void {
     if (this.kept.has(flow.hash)) return;
     this.kept.add(flow.hash);
-    const file = join(this.dir, `${flow.hash}.json`);
+    const file = versionFile(this.dir, flow.hash);
     try {
       if (existsSync(file)) return;
       mkdirSync(this.dir, { recursive: true });
@@ -63,7 +69,7 @@ export function readArchivedMachine(dataDir: string, hash: string): ArchivedMach
   if (!MACHINE_HASH.test(hash)) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(join(machineArchiveDir(dataDir), `${hash}.json`), "utf8"));
+    parsed = JSON.parse(readFileSync(archivedMachinePath(dataDir, hash), "utf8"));
   } catch {
     return undefined;
   }

@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { LoadedConfig } from "../../config/load-config.ts";
 import { auditFilePath } from "../../audit/create-audit-trail.ts";
 import { formatAuditLine, parseAuditLines, traceEvents, type AuditLine } from "../../audit/audit-trace.ts";
@@ -7,7 +6,7 @@ import { drawnFlows } from "../../runtime/drawn-flows.ts";
 import { DEFAULT_FLOW_ID, loginTypeFlowId } from "../../runtime/login-flows.ts";
 import { mermaidStatechart } from "../../diagrams/mermaid-statechart.ts";
 import { highlightPath } from "../../diagrams/highlight-path.ts";
-import { leafPaths, machineArchiveDir, readArchivedMachine } from "../../diagrams/machine-archive.ts";
+import { archivedMachinePath, leafPaths, machineArchiveDir, readArchivedMachine } from "../../diagrams/machine-archive.ts";
 import { loginDiagramName } from "../../diagrams/machine-catalog.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { CliError } from "../support/cli-error.ts";
@@ -78,7 +77,7 @@ async function loginMachine(config: LoadedConfig, trace: readonly AuditLine[]): 
   const archived = readArchivedMachine(config.provider.data_dir, hash);
   let drawn: { statechart: string; leaves: ReadonlySet<string> };
   if (archived) {
-    out.push(`the exact machine version the login ran, kept in ${join(machineArchiveDir(config.provider.data_dir), `${hash}.json`)}`);
+    out.push(`the exact machine version the login ran, kept in ${archivedMachinePath(config.provider.data_dir, hash)}`);
     if (current?.hash === hash) out.push("(the current configuration runs this version too)");
     else out.push(current ? `(the current configuration's ${flowId} flow is another version, ${current.hash})` : `(the current configuration has no flow ${flowId})`);
     drawn = { statechart: archived.statechart, leaves: new Set(archived.leaves) };
