@@ -1,38 +1,44 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { CliError } from "./support/cli-error.ts";
 import { commandUsage, type Command, type CommandContext } from "./support/command.ts";
-import { checkConfigCommand } from "./commands/check-config.ts";
-import { hashPasswordCommand } from "./commands/hash-password.ts";
-import { hashSecretCommand } from "./commands/hash-secret.ts";
-import { startCommand } from "./commands/start.ts";
-import { methodsCommand } from "./commands/methods.ts";
-import { appCommand } from "./commands/app.ts";
-import { vendorCommand } from "./commands/vendor.ts";
-import { policyCommand } from "./commands/policy.ts";
-import { keysCommand } from "./commands/keys.ts";
-import { auditCommand } from "./commands/audit.ts";
-import { reloadCommand } from "./commands/reload.ts";
 
 /**
  * `portcullis <command> [options]`. Operators' mistakes (unknown command or option, bad port, empty
  * password) get one line and the usage, exit 2; an invalid config exits 1 with every issue. Only a
  * bug in Portcullis itself prints a stack.
  */
-const COMMANDS: readonly Command[] = [startCommand, reloadCommand, checkConfigCommand, hashSecretCommand, hashPasswordCommand, methodsCommand, policyCommand, appCommand, vendorCommand, keysCommand, auditCommand];
+/**
+ * Each command is loaded when it runs: its modules (stores, the flow runtime, the HTTP stack) are a
+ * second of a process start, and `portcullis keys` needs none of what `portcullis start` loads. The
+ * overview loads them all, for their summaries.
+ */
+const COMMANDS = {
+  start: () => import("./commands/start.ts").then((m) => m.startCommand),
+  reload: () => import("./commands/reload.ts").then((m) => m.reloadCommand),
+  "check-config": () => import("./commands/check-config.ts").then((m) => m.checkConfigCommand),
+  "hash-secret": () => import("./commands/hash-secret.ts").then((m) => m.hashSecretCommand),
+  "hash-password": () => import("./commands/hash-password.ts").then((m) => m.hashPasswordCommand),
+  methods: () => import("./commands/methods.ts").then((m) => m.methodsCommand),
+  policy: () => import("./commands/policy.ts").then((m) => m.policyCommand),
+  app: () => import("./commands/app.ts").then((m) => m.appCommand),
+  vendor: () => import("./commands/vendor.ts").then((m) => m.vendorCommand),
+  keys: () => import("./commands/keys.ts").then((m) => m.keysCommand),
+  audit: () => import("./commands/audit.ts").then((m) => m.auditCommand),
+} satisfies Record<string, () => Promise<Command>>;
 
 const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;
 
 export async function runCli(argv: string[], io: Omit<CommandContext, "values" | "positionals">): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
-    (name === undefined ? io.stderr : io.stdout).write(overview());
+    (name === undefined ? io.stderr : io.stdout).write(await overview());
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    io.stderr.write(`portcullis: unknown command ${JSON.stringify(name)}\n\n${overview()}`);
+  if (!Object.hasOwn(COMMANDS, name)) {
+    io.stderr.write(`portcullis: unknown command ${JSON.stringify(name)}\n\n${await overview()}`);
     return 2;
   }
+  const command = await COMMANDS[name as keyof typeof COMMANDS]();
   try {
     const { values, positionals } = parse(command, rest);
     if (values.help) {
@@ -85,9 +91,10 @@ function parse(command: Command, rawArgs: string[]) {
   return { values, positionals: parsed.positionals.map((p) => restore(p) as string) } as { values: CommandContext["values"]; positionals: string[] };
 }
 
-function overview(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+async function overview(): Promise<string> {
+  const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return `usage: portcullis <command> [options]\n\ncommands:\n${lines.join("\n")}\n\nRun "portcullis <command> --help" for a command's options.\n`;
 }
 
