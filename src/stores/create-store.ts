@@ -1,8 +1,6 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { EmbeddedStore } from "./embedded-store.ts";
-import { PostgresStore } from "./postgres-store.ts";
-import { RedisStore } from "./redis-store.ts";
 import { redactUrl } from "./redact-url.ts";
 import { takeKeyPrefix } from "./key-prefix.ts";
 import { parseRedisUrl } from "./redis-url.ts";
@@ -25,7 +23,8 @@ export interface CreateStoreOptions {
  * - `postgres://…`, `postgresql://…`: PostgreSQL.
  * Both network URLs take an optional `?prefix=NAME` (see takeKeyPrefix).
  * Network stores are returned even while their server is down: operations then fail fast with
- * StoreUnavailableError (503) until it is back.
+ * StoreUnavailableError (503) until it is back. A network store's client is loaded only when the URL
+ * names it: the Redis client alone is some 400 modules, a third of an embedded start's loading.
  */
 export async function createStore(url: string, options: CreateStoreOptions): Promise<Store> {
   const logger = options.logger.child({ component: "store" });
@@ -40,10 +39,10 @@ export async function createStore(url: string, options: CreateStoreOptions): Pro
     case "redis":
     case "rediss":
     case "redis+sentinel":
-      return RedisStore.open({ logger, observe, ...parseRedisUrl(url) });
+      return (await import("./redis-store.ts")).RedisStore.open({ logger, observe, ...parseRedisUrl(url) });
     case "postgres":
     case "postgresql":
-      return new PostgresStore({ logger, observe, ...splitKeyPrefix(url) });
+      return new (await import("./postgres-store.ts")).PostgresStore({ logger, observe, ...splitKeyPrefix(url) });
     default:
       throw new StoreUrlError(
         `store URL scheme "${scheme ?? ""}" is not supported (in "${redactUrl(url)}"): use "embedded", "redis://", "rediss://", "redis+sentinel://", "postgres://" or "postgresql://"`,

@@ -1,4 +1,4 @@
-import { generateAuthenticationOptions } from "@simplewebauthn/server";
+import { webauthnLibrary } from "../fido/webauthn-library.ts";
 import { randomToken } from "../../../src/crypto/random-token.ts";
 import { storeKeyHash } from "../../../src/crypto/store-key-hash.ts";
 import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
@@ -43,7 +43,7 @@ export class BfidoLogins {
 
   /** A fresh login QR: no credential list (the app finds its own credential for our RP id). */
   async create(): Promise<{ loginId: string; expiresAt: number }> {
-    const options = await generateAuthenticationOptions({ rpID: this.rp.id, allowCredentials: [], userVerification: this.rp.userVerification, timeout: this.rp.timeoutMs });
+    const options = await (await webauthnLibrary()).generateAuthenticationOptions({ rpID: this.rp.id, allowCredentials: [], userVerification: this.rp.userVerification, timeout: this.rp.timeoutMs });
     const loginId = randomToken(16);
     const ttlMs = this.rp.timeoutMs;
     const login: BfidoLogin = { state: "pending", challenge: options.challenge, ttlMs, expiresAt: this.now() + ttlMs };

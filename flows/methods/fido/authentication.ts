@@ -1,4 +1,5 @@
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { webauthnLibrary } from "./webauthn-library.ts";
 import type { Enrollment } from "../../../src/enrollments/enrollments.ts";
 import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import type { DecoyCredentials } from "./decoy-credentials.ts";
@@ -21,7 +22,7 @@ export interface AuthenticationDeps {
 export async function startAuthentication({ context, rp, decoys }: AuthenticationDeps, sub: string): Promise<string> {
   const enrolled = (await context.enrollments.get(sub)) as Enrollment<FidoEnrollment> | undefined;
   const credentials = enrolled?.data.credentials ?? [];
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthnLibrary()).generateAuthenticationOptions({
     rpID: rp.id,
     allowCredentials: credentials.length > 0 ? credentials.map(({ id, transports }) => ({ id, transports })) : decoys.for(sub),
     userVerification: rp.userVerification,
@@ -66,7 +67,7 @@ export async function checkAssertion(
   if (response.response.userHandle && response.response.userHandle !== enrolled.data.userHandle) return false;
   let newCounter: number;
   try {
-    const verification = await verifyAuthenticationResponse({
+    const verification = await (await webauthnLibrary()).verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origins,

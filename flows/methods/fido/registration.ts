@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from "@simplewebauthn/server";
+import type { RegistrationResponseJSON } from "@simplewebauthn/server";
+import { webauthnLibrary } from "./webauthn-library.ts";
 import type { Enrollment } from "../../../src/enrollments/enrollments.ts";
 import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { FidoChallenges } from "./fido-challenges.ts";
@@ -22,7 +23,7 @@ export async function startRegistration({ context, rp }: RegistrationDeps, sub: 
   const enrolled = (await context.enrollments.get(sub)) as Enrollment<FidoEnrollment> | undefined;
   const userHandle = enrolled?.data.userHandle ?? randomBytes(32).toString("base64url");
   const user = context.services.users.findBySub(sub);
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthnLibrary()).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
     userName: user?.username ?? sub,
@@ -50,7 +51,7 @@ export async function verifyRegistration({ context, rp }: RegistrationDeps, sub:
   if (!response) return false;
   let info;
   try {
-    const verification = await verifyRegistrationResponse({
+    const verification = await (await webauthnLibrary()).verifyRegistrationResponse({
       response,
       expectedChallenge: pending.challenge,
       expectedOrigin: rp.origins,
