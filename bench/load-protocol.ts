@@ -48,6 +48,8 @@ export interface FlowJob {
   durationSeconds: number;
   serverPid: number;
   serverCpu: number;
+  /** Length of the timeline's slices (bench/timeline.ts); 10 s when not given. */
+  sliceSeconds?: number;
 }
 
 /** One recorded load window, as a worker prints it. */

@@ -2,7 +2,7 @@ import { sampleCpu } from "./process-cpu.ts";
 import type { LoadResult } from "./load-protocol.ts";
 
 /**
- * A long window cut into slices of SLICE_SECONDS: completed units and the server's CPU time per unit in
+ * A long window cut into slices (10 s unless the job says otherwise): completed units and the server's CPU time per unit in
  * each, so that a slowdown that grows with the run (a record that grows with every refresh, a store
  * that fills up) shows as a trend inside one window rather than hiding in its average.
  */
@@ -14,7 +14,7 @@ const SLICE_SECONDS = 10;
  * Samples the server at every slice boundary from now on; `units()` is the count of completed units so far.
  * Every unit completed before stop() is in exactly one slice, so the slices add up to the window's count.
  */
-export function startTimeline(serverPid: number, units: () => number): { stop(): Timeline } {
+export function startTimeline(serverPid: number, units: () => number, sliceSeconds = SLICE_SECONDS): { stop(): Timeline } {
   const slices: Array<{ seconds: number; units: number; cpuSeconds: number }> = [];
   const sample = () => ({ at: performance.now(), units: units(), cpu: sampleCpu(serverPid).cpuSeconds });
   let last = sample();
@@ -23,11 +23,11 @@ export function startTimeline(serverPid: number, units: () => number): { stop():
     slices.push({ seconds: (now.at - last.at) / 1000, units: now.units - last.units, cpuSeconds: now.cpu - last.cpu });
     last = now;
   };
-  const timer = setInterval(take, SLICE_SECONDS * 1000);
+  const timer = setInterval(take, sliceSeconds * 1000);
   return {
     stop() {
       clearInterval(timer);
-      const tailIsShort = performance.now() - last.at < (SLICE_SECONDS * 1000) / 2;
+      const tailIsShort = performance.now() - last.at < (sliceSeconds * 1000) / 2;
       take();
       // A tail shorter than half a slice says little on its own (and is often a few milliseconds between the
       // last tick and the end of the window): it joins the slice before it instead of being dropped.
@@ -47,5 +47,5 @@ export function startTimeline(serverPid: number, units: () => number): { stop():
 export function formatTimeline(timeline: Timeline | undefined, unit: string): string | undefined {
   if (timeline === undefined || timeline.length < 2) return undefined;
   const cells = timeline.map((s) => `${Math.round(s.units / s.seconds)}/s ${Math.round(s.serverCpuUsPerUnit).toLocaleString("en-US")} µs`);
-  return `every ${SLICE_SECONDS} s (${unit}s/s, server CPU µs/${unit}): ${cells.join(" · ")}`;
+  return `every ${Math.round(timeline[0]!.seconds)} s (${unit}s/s, server CPU µs/${unit}): ${cells.join(" · ")}`;
 }

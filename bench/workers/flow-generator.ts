@@ -123,7 +123,7 @@ const loops = virtualUsers.map(loop);
 await sleep(job.warmupSeconds * 1000);
 phase = "window";
 const recorded = openWindow(job.serverPid, job.serverCpu);
-const timeline = startTimeline(job.serverPid, () => counts.ok);
+const timeline = startTimeline(job.serverPid, () => counts.ok, job.sliceSeconds);
 await sleep(job.durationSeconds * 1000);
 const slices = timeline.stop();
 const { wallSeconds, ...cpu } = recorded.close(counts.ok);

@@ -13,6 +13,11 @@ describe("the report's timeline line", () => {
     expect(line).toBe("every 10 s (flows/s, server CPU µs/flow): 325/s 1,204 µs · 251/s 1,531 µs");
   });
 
+  it("names the slices' length the job chose", () => {
+    const second = { seconds: 1.002, units: 300, serverCpuUsPerUnit: 1_000 };
+    expect(formatTimeline([second, second], "flow")).toBe("every 1 s (flows/s, server CPU µs/flow): 299/s 1,000 µs · 299/s 1,000 µs");
+  });
+
   it("leaves out a window of one slice", () => {
     expect(formatTimeline([{ seconds: 10, units: 10, serverCpuUsPerUnit: 1 }], "flow")).toBeUndefined();
     expect(formatTimeline(undefined, "flow")).toBeUndefined();
@@ -36,6 +41,21 @@ describe("the timeline's slices", () => {
     const slices = timeline.stop();
     expect(slices.map((s) => s.units)).toEqual([7, 6]);
     expect(slices[1]!.seconds).toBeCloseTo(10.003, 3);
+  });
+
+  it("cuts slices of the length asked for", () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "performance"] });
+    let completed = 0;
+    const timeline = startTimeline(process.pid, () => completed, 1);
+    completed += 3;
+    vi.advanceTimersByTime(1_000);
+    completed += 2;
+    vi.advanceTimersByTime(1_000);
+    const slices = timeline.stop();
+    expect(slices.map((s) => [s.units, s.seconds])).toEqual([
+      [3, 1],
+      [2, 1],
+    ]);
   });
 
   it("keeps a tail of half a slice or more as a slice of its own", () => {
