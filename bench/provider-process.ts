@@ -9,6 +9,7 @@ import { BenchError } from "./bench-error.ts";
 import { onBenchExit, spawnTracked, stop } from "./child-processes.ts";
 import { pinnedNode } from "./cpu-pinning.ts";
 import { PROJECT_ROOT } from "./workers.ts";
+import { editsFromEnv, type ProviderEdits } from "./provider-edits.ts";
 
 const STARTUP_TIMEOUT_MS = 30_000;
 
@@ -32,7 +33,7 @@ export async function startProvider(cpu: number | string, env: NodeJS.ProcessEnv
   const root = mkdtempSync(join(tmpdir(), "portcullis-bench-"));
   onBenchExit(() => rmSync(root, { recursive: true, force: true }));
   const port = await freePort();
-  const configDir = prepareConfig(projectRoot, root, port, edits);
+  const configDir = prepareConfig(projectRoot, root, port, { ...editsFromEnv(env.BENCH_PROVIDER_EDITS), ...edits });
   const logFile = join(root, "provider.log");
 
   const log = openSync(logFile, "a");
@@ -51,8 +52,6 @@ export async function startProvider(cpu: number | string, env: NodeJS.ProcessEnv
   return { baseUrl, pid: child.pid!, logFile, stop: () => stop(child, 10_000) };
 }
 
-/** Further settings of provider.yaml, as dotted paths (e.g. "listen.workers") → values. */
-export type ProviderEdits = Record<string, unknown>;
 
 /** `projectRoot`/config copied to `root`/config with data_dir set to `root`/data and listen.port to `port` (comments and layout kept). */
 function prepareConfig(projectRoot: string, root: string, port: number, edits: ProviderEdits): string {
