@@ -52,7 +52,6 @@ export async function startProvider(cpu: number | string, env: NodeJS.ProcessEnv
   return { baseUrl, pid: child.pid!, logFile, stop: () => stop(child, 10_000) };
 }
 
-
 /** `projectRoot`/config copied to `root`/config with data_dir set to `root`/data and listen.port to `port` (comments and layout kept). */
 function prepareConfig(projectRoot: string, root: string, port: number, edits: ProviderEdits): string {
   const configDir = join(root, "config");

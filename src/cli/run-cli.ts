@@ -3,11 +3,6 @@ import { CliError } from "./support/cli-error.ts";
 import { commandUsage, type Command, type CommandContext } from "./support/command.ts";
 
 /**
- * `portcullis <command> [options]`. Operators' mistakes (unknown command or option, bad port, empty
- * password) get one line and the usage, exit 2; an invalid config exits 1 with every issue. Only a
- * bug in Portcullis itself prints a stack.
- */
-/**
  * Each command is loaded when it runs: its modules (stores, the flow runtime, the HTTP stack) are a
  * second of a process start, and `portcullis keys` needs none of what `portcullis start` loads. The
  * overview loads them all, for their summaries.
@@ -28,6 +23,11 @@ const COMMANDS = {
 
 const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;
 
+/**
+ * `portcullis <command> [options]`. Operators' mistakes (unknown command or option, bad port, empty
+ * password) get one line and the usage, exit 2; an invalid config exits 1 with every issue. Only a
+ * bug in Portcullis itself prints a stack.
+ */
 export async function runCli(argv: string[], io: Omit<CommandContext, "values" | "positionals">): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
