@@ -1,4 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
+import type { Logger } from "pino";
 import { Counter, Registry } from "prom-client";
 import type { LoadedConfig } from "../config/load-config.ts";
 import { startMetricsServer, type MetricsServer } from "../metrics/metrics-server.ts";
@@ -19,6 +20,12 @@ export interface PrimaryOptions {
   /** The process's signals, listened for since it began: SIGINT/SIGTERM stop the workers, SIGHUP is forwarded. */
   signals: StartSignals;
   stderr: NodeJS.WritableStream;
+  /**
+   * The operational log (JSON lines on stdout, as the workers write theirs): the primary's own events —
+   * workers started, a worker that exited unasked and its replacement, the shutdown — so that whoever
+   * watches the JSON log sees a crashing worker, not only whoever reads stderr.
+   */
+  logger: Logger;
 }
 
 /**
@@ -30,7 +37,7 @@ export interface PrimaryOptions {
  * the first workers fail before any listens (a busy port, a store that is down): they said why.
  */
 export async function runPrimary(options: PrimaryOptions): Promise<number> {
-  const { workers, stderr } = options;
+  const { workers, stderr, logger } = options;
   const metricsSettings = options.config.provider.metrics;
   const own = new Registry();
   const restarts = new Counter({ name: "portcullis_worker_restarts_total", help: "Workers the primary replaced after they exited unasked", registers: [own] });
@@ -55,6 +62,8 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
       const delay = backoff.next(Date.now() - (startedAt.get(worker.id) ?? 0));
       restarts.inc();
       stderr.write(`portcullis: worker ${worker.id} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}); starting a replacement in ${delay} ms\n`);
+      // exit_code, not code: the logger redacts any field named code (authorization codes).
+      logger.warn({ worker: worker.id, worker_pid: worker.process.pid, exit_code: code, signal, restart_in_ms: delay }, "worker exited unasked");
       const timer = setTimeout(() => {
         pending.delete(timer);
         if (!stopping) fork();
@@ -64,13 +73,21 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
   });
   options.signals.onHangup(() => forwardSignal(cluster.workers, "SIGHUP"));
   stderr.write(`portcullis: primary process ${process.pid} starting ${workers} workers\n`);
+  logger.info({ workers }, "primary starting workers");
   for (let i = 0; i < workers; i++) fork();
 
-  const outcome = await Promise.race([options.signals.shutdown.then((signal) => (stderr.write(`${signal} received, stopping the workers\n`), 0)), failedToStart]);
+  const shutdown = options.signals.shutdown.then((signal) => {
+    stderr.write(`${signal} received, stopping the workers\n`);
+    logger.info({ signal }, "primary stopping the workers");
+    return 0;
+  });
+  const outcome = await Promise.race([shutdown, failedToStart]);
   stopping = true;
   for (const timer of pending) clearTimeout(timer);
   await stopWorkers();
   await metricsServer?.close();
+  if (outcome === 0) logger.info("primary stopped: every worker has exited");
+  else logger.error("primary stopping: the first workers exited before any listened");
   return outcome;
 }
 

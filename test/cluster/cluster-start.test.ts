@@ -69,6 +69,14 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
   };
   const workersIn = (samples: Sample[]) => labelValues(samples, "nodejs_eventloop_lag_p99_seconds", "worker");
   const tokenRequest = () => postForm(`${url}/connect/token`, { grant_type: "client_credentials" }, { ...service, connection: "close" });
+  /** The primary's lines in the JSON log on stdout (the workers write theirs there too). */
+  const primaryLogLines = () =>
+    started
+      .stdout()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.role === "primary");
   /** The worker processes: the primary's children that run portcullis (not tsx's esbuild service). */
   const workerPids = () =>
     execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(started.child.pid)], { encoding: "utf8" })
@@ -110,6 +118,10 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
     const [victim] = workerPids();
     process.kill(victim!, "SIGKILL");
     await eventually(() => started.stderr().includes(`(pid ${victim}) exited (SIGKILL); starting a replacement`), "the primary noticing the crash");
+    // The same event in the JSON log, for whoever watches that rather than stderr.
+    const crash = primaryLogLines().find((line) => line.msg === "worker exited unasked");
+    expect(crash).toMatchObject({ level: 40, role: "primary", pid: started.child.pid, worker_pid: victim, signal: "SIGKILL", exit_code: null, service: "portcullis" });
+    expect(crash!.restart_in_ms).toBeGreaterThan(0);
     await eventually(() => workerPids().length === 2 && !workerPids().includes(victim!), "a replacement worker", 60_000);
     let samples = await scrape();
     for (let i = 0; i < 600 && !workersIn(samples).has("3"); i++) samples = await new Promise((r) => setTimeout(r, 100)).then(scrape);
@@ -146,6 +158,8 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
     socket.destroy();
     expect(await started.exited).toBe(0);
     for (const pid of pids) expect(() => process.kill(pid, 0), `worker ${pid} has exited`).toThrow();
+    expect(primaryLogLines().map((line) => line.msg)).toEqual(["primary starting workers", "worker exited unasked", "primary stopping the workers", "primary stopped: every worker has exited"]);
+    expect(primaryLogLines()[2]).toMatchObject({ signal: "SIGTERM" });
   }, 90_000);
 });
 
