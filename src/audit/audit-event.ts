@@ -64,6 +64,13 @@ export interface TokenIssuedEvent {
   sid?: string;
   /** The refresh token family, when a refresh token was issued or rotated. */
   family?: string;
+  /**
+   * The login whose authentication the tokens speak for (its login.succeeded has the same): on a code,
+   * also when the code came from an SSO session that a later login in the same browser renewed, so that
+   * `audit trace` of a token shows the login that made it, not the session's latest. Refreshes reach it
+   * through their family.
+   */
+  login_id?: string;
   id_token: boolean;
   refresh_token: boolean;
 }

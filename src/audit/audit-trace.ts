@@ -24,28 +24,63 @@ export function parseAuditLines(text: string): { lines: AuditLine[]; skipped: nu
 
 /** The ids that tie events together. A user's sub does not: that would pull in every login of theirs. */
 const LINKS = ["jti", "sid", "family", "login_id"] as const;
+type Link = (typeof LINKS)[number];
 
 /**
- * Every event of one token or session, in time order: starting from `id` (a jti or a sid), each event
- * that names a known jti, sid, refresh family or login id joins, and adds its own — so a jti leads to
- * its token.issued, that to its session (sid) and refresh family, the session to the login that
- * started it (session.started's login_id), and the login to its factors. Empty for an unknown id.
+ * Every event of one token or session, in time order. Starting from `id` (a jti or a sid), each event
+ * that names a known jti, sid, refresh family or login id joins, and adds its own ids:
+ * - a token's trace (some event names `id` as a jti): its token.issued, its refresh family (rotations,
+ *   reuse, revocation), the login its token.issued names (login_id) with that login's factors and the
+ *   session it started, and its session's ends and single sign-out deliveries. Other tokens of the same
+ *   session, and the other logins that renewed it (a re-login or step-up in the same browser keeps the
+ *   sid), are not the token's: an event that joins only by the sid must be a session.* or logout.* event,
+ *   and adds nothing.
+ * - a session's trace: every event naming the sid, so every login that started or renewed it
+ *   (session.started's login_id) and every token issued in it, with their families.
+ * Empty for an unknown id.
  */
 export function traceEvents(lines: readonly AuditLine[], id: string): AuditLine[] {
-  const known = new Map<(typeof LINKS)[number], Set<string>>(LINKS.map((link) => [link, new Set()]));
-  known.get("jti")!.add(id);
-  known.get("sid")!.add(id);
+  const ofToken = lines.some((line) => line.jti === id);
+  const known = new Map<Link, Set<string>>(LINKS.map((link) => [link, new Set()]));
+  known.get(ofToken ? "jti" : "sid")!.add(id);
   const found = new Set<AuditLine>();
   for (let grew = true; grew; ) {
     grew = false;
     for (const line of lines) {
-      if (found.has(line) || !LINKS.some((link) => typeof line[link] === "string" && known.get(link)!.has(line[link] as string))) continue;
+      if (found.has(line)) continue;
+      const by = LINKS.filter((link) => typeof line[link] === "string" && known.get(link)!.has(line[link] as string));
+      if (by.length === 0) continue;
+      const bySessionOnly = ofToken && by.length === 1 && by[0] === "sid";
+      if (bySessionOnly && !SESSION_EVENT.test(line.type)) continue;
       found.add(line);
       grew = true;
-      for (const link of LINKS) if (typeof line[link] === "string") known.get(link)!.add(line[link] as string);
+      if (bySessionOnly) continue;
+      for (const link of LINKS) {
+        const value = link === "login_id" ? loginOf(line, lines) : line[link];
+        if (typeof value === "string") known.get(link)!.add(value);
+      }
     }
   }
-  return [...found].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+  return [...found].sort(byTime);
+}
+
+/** The events of a session's life, which a token's trace shows without following them further. */
+const SESSION_EVENT = /^(session|logout)\./;
+
+/**
+ * The login a line leads the trace to: the one it names. A code's token.issued written before tokens
+ * named their login names none: the login that last started its session before it was issued is the
+ * one its authentication came from.
+ */
+function loginOf(line: AuditLine, lines: readonly AuditLine[]): unknown {
+  if (line.type === "token.issued" && line.login_id === undefined && line.grant === "authorization_code" && typeof line.sid === "string") {
+    return lines.filter((other) => other.type === "session.started" && other.sid === line.sid && other.time <= line.time).sort(byTime).at(-1)?.login_id;
+  }
+  return line.login_id;
+}
+
+function byTime(a: AuditLine, b: AuditLine): number {
+  return a.time < b.time ? -1 : a.time > b.time ? 1 : 0;
 }
 
 /** `2026-11-26T10:00:00.000Z  login.succeeded  flow_id=default sub=E10001 amr=password path=a → b` */

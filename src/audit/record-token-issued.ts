@@ -16,7 +16,7 @@ interface IssuedTokens {
 export function recordTokenIssued<R extends IssuedTokens>(
   audit: AuditTrail,
   grant: string,
-  issued: { client_id: string; sub: string; jti: string; amr?: string[] | undefined; acr?: string | undefined; sid?: string | undefined; family?: string | undefined },
+  issued: { client_id: string; sub: string; jti: string; amr?: string[] | undefined; acr?: string | undefined; sid?: string | undefined; family?: string | undefined; login_id?: string | undefined },
   response: R,
 ): R {
   // Built field by field rather than filtered through Object.entries: this runs on every token response.
@@ -25,6 +25,7 @@ export function recordTokenIssued<R extends IssuedTokens>(
   if (issued.acr !== undefined) event.acr = issued.acr;
   if (issued.sid !== undefined) event.sid = issued.sid;
   if (issued.family !== undefined) event.family = issued.family;
+  if (issued.login_id !== undefined) event.login_id = issued.login_id;
   event.id_token = response.id_token !== undefined;
   event.refresh_token = response.refresh_token !== undefined;
   audit.record(event);

@@ -11,6 +11,8 @@ import { startTestProvider, type TestProvider } from "../support/test-provider.t
 import { portcullis } from "../support/run-cli.ts";
 import { eventually } from "../support/relying-party.ts";
 import { collectAudit, eventsOf, loginAndRedeem, type AuditedLogin } from "../support/audited-login.ts";
+import { authorizeUrl, loginWithPassword, responseParams } from "../support/browser-login.ts";
+import { redeemCode } from "../support/code-grant.ts";
 import type { AuditEvent } from "../../src/audit/audit-event.ts";
 
 let p: TestProvider;
@@ -109,6 +111,39 @@ describe("audit trace", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toBe(`portcullis audit: no audit event names "no-such-token-id" as a jti or sid in ${auditFile}\n`);
+  });
+
+  // Last: it adds a second login to the session the others trace.
+  it("after a re-login in the same browser, the first token's trace is still its own login's, and the session's has both", async () => {
+    const again = await loginWithPassword(login.browser, authorizeUrl(p.issuer, { prompt: "login" }));
+    const code = responseParams(again).get("code");
+    expect(code, again.location).toBeTruthy();
+    const redeemed = await redeemCode(p, code!, { code_verifier: undefined });
+    expect(redeemed.status, redeemed.text).toBe(200);
+    const [first, second] = eventsOf(events, "login.succeeded");
+    const [firstToken, secondToken] = eventsOf(events, "token.issued");
+    expect(second, "the second login").toBeDefined();
+    expect([firstToken!.login_id, secondToken!.login_id]).toEqual([first!.login_id, second!.login_id]);
+    // The re-login renewed the session under the same sid: this is what used to pull the later login into the first token's trace.
+    const started = eventsOf(events, "session.started");
+    expect(started.map((event) => event.sid)).toEqual([started[0]!.sid, started[0]!.sid]);
+    await eventually(() => readFileSync(auditFile, "utf8").includes(secondToken!.jti), "the second token.issued line");
+
+    const ofFirst = await portcullis(["audit", "trace", "--config", p.configDir, "--", login.jti]);
+    expect(ofFirst.code).toBe(0);
+    expect(ofFirst.stdout).toContain(`login_id=${first!.login_id}`);
+    // The later login shows only as the session's renewal, not with its factors and success.
+    expect(typesOf(ofFirst.stdout.split("\n").filter((line) => line.includes(`login_id=${second!.login_id}`)).join("\n"))).toEqual(["session.started"]);
+    expect(ofFirst.stdout).not.toContain(`jti=${secondToken!.jti}`);
+    expect(ofFirst.stdout).not.toContain("login 1 of");
+    expect(ofFirst.stdout).toContain(`path:    ${first!.path.join(" → ")}`);
+
+    const ofSession = await portcullis(["audit", "trace", "--config", p.configDir, "--", started[0]!.sid]);
+    expect(ofSession.code).toBe(0);
+    expect(ofSession.stdout).toContain(`jti=${secondToken!.jti}`);
+    expect(ofSession.stdout).toContain(`login 1 of 2 (login_id ${first!.login_id}, `);
+    expect(ofSession.stdout).toContain(`login 2 of 2 (login_id ${second!.login_id}, `);
+    expect(ofSession.stdout.match(/```mermaid/g)).toHaveLength(2);
   });
 
   it("refuses a missing file and a missing id in one line each", async () => {

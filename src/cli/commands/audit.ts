@@ -38,7 +38,7 @@ export const auditCommand: Command = {
     if (trace.length === 0) throw new CliError(`no audit event names ${JSON.stringify(id)} as a jti or sid in ${file}`);
     stdout.write(`audit trace of ${id} (${file}${skipped > 0 ? `; ${skipped} unreadable lines skipped` : ""})\n\n`);
     for (const line of trace) stdout.write(`${formatAuditLine(line)}\n`);
-    stdout.write(`\n${await loginMachine(config, trace)}`);
+    stdout.write(`\n${await loginMachines(config, trace)}`);
     return 0;
   },
 };
@@ -60,14 +60,28 @@ function readAudit(file: string): string {
 }
 
 /**
- * The login of the trace (its last success, else its last failure): the exact machine version it ran,
- * from the provider's archive of versions (src/diagrams/machine-archive.ts) or, when that version was
- * not archived there, from the current configuration if it runs the same version; the path highlighted;
- * its diagram page.
+ * The logins of the trace, each drawn: every success (a token's trace has one; a session's has each
+ * login that started or renewed it), else the last failure.
  */
-async function loginMachine(config: LoadedConfig, trace: readonly AuditLine[]): Promise<string> {
-  const login = trace.findLast((line) => line.type === "login.succeeded") ?? trace.findLast((line) => line.type === "login.failed");
-  if (!login) return "no login in this trace (a client_credentials or password-grant token, or a login before the trail began)\n";
+async function loginMachines(config: LoadedConfig, trace: readonly AuditLine[]): Promise<string> {
+  const succeeded = trace.filter((line) => line.type === "login.succeeded");
+  const logins = succeeded.length > 0 ? succeeded : trace.filter((line) => line.type === "login.failed").slice(-1);
+  if (logins.length === 0) return "no login in this trace (a client_credentials or password-grant token, or a login before the trail began)\n";
+  if (logins.length === 1) return loginMachine(config, logins[0]!);
+  const drawn: string[] = [];
+  for (const [index, login] of logins.entries()) {
+    const id = typeof login.login_id === "string" ? `login_id ${login.login_id}, ` : "";
+    drawn.push(`login ${index + 1} of ${logins.length} (${id}${login.time}):\n${await loginMachine(config, login)}`);
+  }
+  return drawn.join("\n");
+}
+
+/**
+ * One login: the exact machine version it ran, from the provider's archive of versions
+ * (src/diagrams/machine-archive.ts) or, when that version was not archived there, from the current
+ * configuration if it runs the same version; the path highlighted; its diagram page.
+ */
+async function loginMachine(config: LoadedConfig, login: AuditLine): Promise<string> {
   const flowId = String(login.flow_id);
   const path = Array.isArray(login.path) ? login.path.map(String) : [];
   if (typeof login.machine_hash !== "string") return `login: ${flowId}, path ${path.join(" → ") || "-"} (it ran no login flow of this provider: nothing to draw)\n`;

@@ -67,6 +67,8 @@ export async function completeAuthorization(
   };
   // Optional members only when present (set one by one: this is half of every SSO code flow).
   if (auth.sid !== undefined) grant.sid = auth.sid;
+  // The audit trail's tie from the token back to the login (token.issued login_id).
+  if (auth.loginId !== undefined) grant.loginId = auth.loginId;
   // The token request must repeat login_type only where the login type says so (Mfa, MyVendor, eID).
   if (request.plan?.repeatLoginTypeAtToken) grant.loginType = request.loginType;
   if (hasMembers(idTokenClaims)) grant.idTokenClaims = idTokenClaims;

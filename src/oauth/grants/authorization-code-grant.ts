@@ -96,8 +96,8 @@ async function redeem(provider: Provider, client: Client, code: PresentedCode, g
   if (redemption.refreshFamily) response.refresh_token = await issueRefreshToken(provider, client, grant, scopes, redemption);
   // The code was presented again while this redemption was in flight: what it issued is revoked already at birth.
   if (!uncontested) await revokeRedemption(provider, redemption);
-  const { sub, amr, acr, sid } = grant;
-  const issued = { client_id: client.id, sub, jti: redemption.accessToken.jti, amr, acr, sid, family: redemption.refreshFamily?.familyId };
+  const { sub, amr, acr, sid, loginId } = grant;
+  const issued = { client_id: client.id, sub, jti: redemption.accessToken.jti, amr, acr, sid, family: redemption.refreshFamily?.familyId, login_id: loginId };
   return recordTokenIssued(provider.audit, "authorization_code", issued, response);
 }
 
