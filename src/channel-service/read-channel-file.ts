@@ -19,7 +19,11 @@ export async function readChannelFile(path: string): Promise<ChannelConfig[]> {
   if (issues.length === 0) issues = UNIQUE_CHANNELS_RULE.check({ channels: value } as unknown as ConfigData);
   const problems = issues.map(describe);
   if (problems.length > 0) throw new Error(`${path}: ${problems.join("; ")}`);
-  return (value as ConfigData["channels"]).channels;
+  const { channels } = value as ConfigData["channels"];
+  // A service with no channels answers every user "none": most likely it was given the provider's file
+  // after that was switched to directory.kind http (which must list none). Said at start, not at a login.
+  if (channels.length === 0) throw new Error(`${path}: lists no channels (the service serves the channels of this file: give it its own list, not a provider's channels.yaml with directory.kind http)`);
+  return channels;
 }
 
 /** `channels[0].icon: must match …`, like the provider's config messages (without line numbers). */

@@ -4,8 +4,8 @@ import type { IssueDraft } from "./issue-draft.ts";
 import { keyPath, type KeyPath } from "./key-path.ts";
 import { yamlPosition } from "./yaml-position.ts";
 
-/** Key names whose values are secrets or key material: their values are never echoed. */
-const SECRET_KEY = /secret|password|key|pem/i;
+/** Key names whose values are secrets or key material: their values are never echoed (a plugin's pepper, metrics.token too). */
+const SECRET_KEY = /secret|password|key|pem|pepper|^token$/i;
 
 /**
  * Turns a check's draft into what the operator sees: display file name, line and column of the YAML

@@ -2,8 +2,13 @@ import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
-import { ConfigError, type ConfigIssue } from "../errors/config-error.ts";
+import { ConfigError } from "../errors/config-error.ts";
 import type { LoginFile } from "../config/types.generated.ts";
+import { buildConfigIssue } from "../config/build-config-issue.ts";
+import { CONFIG_FILES } from "../config/config-files.ts";
+import { readConfigSource } from "../config/config-source.ts";
+import { describeSchemaError } from "../config/describe-schema-error.ts";
+import type { IssueDraft } from "../config/issue-draft.ts";
 import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
 
 /** The runtime's own keys of `methods.<id>` in login.yaml; everything else is the plugin's settings. */
@@ -35,33 +40,46 @@ export const METHODS_DIR = new URL("../../flows/methods/", import.meta.url).path
 /**
  * Finds the plugin of every method configured in login.yaml — `methods.<id>.from` (relative to the
  * config directory), else `flows/methods/<id>/` — and validates its settings against the plugin's own
- * schema. Every problem is reported at once, as a config error on login.yaml.
+ * schema. Every problem is reported at once, as a config error on login.yaml, with the line, key and
+ * value as the core files' schema errors have them.
  */
 export async function loadMethodPlugins(login: LoginFile, configDir: string): Promise<Map<string, ConfiguredMethod>> {
   const methods = new Map<string, ConfiguredMethod>();
-  const issues: ConfigIssue[] = [];
-  const ajv = new Ajv({ strict: true, allErrors: true, useDefaults: true });
+  const drafts: IssueDraft[] = [];
+  // verbose: each error carries its schema and data, which describeSchemaError needs (allowed keys, the value).
+  const ajv = new Ajv({ strict: true, allErrors: true, useDefaults: true, verbose: true });
   for (const [id, configured] of Object.entries(login.methods)) {
     const { runtime, settings } = splitSettings(configured);
     const dir = runtime.from === undefined ? join(METHODS_DIR, id) : isAbsolute(runtime.from) ? runtime.from : resolve(configDir, runtime.from);
     if (!existsSync(join(dir, "index.ts"))) {
-      issues.push({ file: "login.yaml", path: `methods.${id}`, message: `no factor plugin "${id}" (looked for ${join(dir, "index.ts")})` });
+      drafts.push({ file: "login", at: ["methods", id], pointAtKey: true, message: `no factor plugin "${id}" (looked for ${join(dir, "index.ts")})` });
       continue;
     }
     const plugin = ((await import(pathToFileURL(join(dir, "index.ts")).href)) as { default: FactorPlugin }).default;
     if (plugin?.id !== id) {
-      issues.push({ file: "login.yaml", path: `methods.${id}`, message: `the plugin in ${dir} does not export a FactorPlugin with id "${id}"` });
+      drafts.push({ file: "login", at: ["methods", id], pointAtKey: true, message: `the plugin in ${dir} does not export a FactorPlugin with id "${id}"` });
       continue;
     }
     const validate = ajv.compile(plugin.configSchema);
     if (!validate(settings)) {
-      for (const e of validate.errors ?? []) issues.push({ file: "login.yaml", path: `methods.${id}${e.instancePath.replaceAll("/", ".")}`, message: e.message ?? "invalid" });
+      for (const error of validate.errors ?? []) {
+        const described = describeSchemaError(error);
+        // The plugin's schema knows only its own keys; the runtime's (from, amr, attempts) are allowed too.
+        if (error.keyword === "additionalProperties" && error.instancePath === "") described.message = described.message.replace(/\)$/, `, ${[...RUNTIME_KEYS].join(", ")})`);
+        drafts.push({ file: "login", ...described, at: ["methods", id, ...described.at] });
+      }
       continue;
     }
     methods.set(id, { plugin, dir, amr: runtime.amr ?? plugin.amr, runtime, settings });
   }
-  if (issues.length > 0) throw new ConfigError(issues);
+  if (drafts.length > 0) throw new ConfigError(await locatedIssues(configDir, drafts));
   return methods;
+}
+
+/** The drafts as the operator sees them: login.yaml read again for the lines of the keys they name. */
+async function locatedIssues(configDir: string, drafts: IssueDraft[]) {
+  const { source } = await readConfigSource(configDir, CONFIG_FILES.find((file) => file.name === "login")!);
+  return drafts.map((draft) => buildConfigIssue(source, draft));
 }
 
 function splitSettings(configured: Record<string, unknown>): { runtime: RuntimeMethodSettings; settings: Record<string, unknown> } {

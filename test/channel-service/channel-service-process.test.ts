@@ -35,6 +35,16 @@ describe("npm run channel-service", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("refuses a channel file that lists no channels (a provider's file switched to the http directory), with one line and exit 1", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "channel-service-"));
+    const file = join(dir, "channels.yaml");
+    writeFileSync(file, "directory: { kind: http, url: http://127.0.0.1:4100, client_id: demo-channel-directory }\n");
+    const service = run(["--issuer", "http://127.0.0.1:9", "--channels", file, "--port", "0"]);
+    expect(await service.exited).toBe(1);
+    expect(service.stderr()).toBe(`channel-service: ${file}: lists no channels (the service serves the channels of this file: give it its own list, not a provider's channels.yaml with directory.kind http)\n`);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("refuses an --issuer that is not an http(s) URL, a port above 65535, and a busy port", async () => {
     for (const args of [["--issuer", "localhost:3000", "--port", "0"], ["--port", "70000"]]) {
       const bad = run(args);

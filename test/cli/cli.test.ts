@@ -32,8 +32,36 @@ describe("portcullis CLI", () => {
     const dir = await tempConfigDir({ "login.yaml": `methods:\n  password: {}\n  pin: { from: ${pin}, pepper: short }\ndefault_flow:\n  methods: [password]\n`, "clients.yaml": DEMO_CLIENTS_ANY_LOGIN_TYPE });
     const result = await portcullis(["check-config", "--config", dir]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("login.yaml methods.pin.pepper: must NOT have fewer than 8 characters");
+    // Located and worded as the core files' schema errors are: line and column, the key, what is expected.
+    expect(result.stderr).toMatch(/login\.yaml:3:\d+ methods\.pin\.pepper: must be at least 8 characters long\n/);
     expect(result.stderr).not.toMatch(STACK_LINE);
+  });
+
+  it("check-config locates a factor plugin's settings errors: the line, the key, what is allowed, the value", async () => {
+    const pin = new URL("../plugins/pin", import.meta.url).pathname;
+    const loginYaml = [
+      "methods:",
+      "  password: {}",
+      "  totp:",
+      "    issuer: Portcullis",
+      "    digits: 66",
+      "    digit: 6",
+      "    period: thirty",
+      `  pin: { from: ${pin}, pepper: 12345678901 }`,
+      "default_flow:",
+      "  methods: [password]",
+      "",
+    ].join("\n");
+    const dir = await tempConfigDir({ "login.yaml": loginYaml, "clients.yaml": DEMO_CLIENTS_ANY_LOGIN_TYPE });
+    const result = await portcullis(["check-config", "--config", dir]);
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trimEnd().split("\n");
+    expect(lines).toContain(`${dir}/login.yaml:6:5 methods.totp.digit: unknown key "digit" (allowed: issuer, digits, period, from, amr, attempts)`);
+    expect(lines).toContain(`${dir}/login.yaml:5:13 methods.totp.digits: must be one of: 6, 8 (got 66)`);
+    expect(lines).toContain(`${dir}/login.yaml:7:13 methods.totp.period: must be integer (got "thirty")`);
+    // A pepper is a secret: what is wrong with it is said, its value is not.
+    expect(lines.find((line) => line.includes("methods.pin.pepper"))).toMatch(/^\S+login\.yaml:8:\d+ methods\.pin\.pepper: must be string$/);
+    expect(result.stderr).not.toContain("12345678901");
   });
 
   it("check-config takes the directory from PORTCULLIS_CONFIG", async () => {
