@@ -4,6 +4,15 @@ import { join } from "node:path";
 /** Another live process holds the data directory. */
 export class DirectoryInUseError extends Error {
   override readonly name = "DirectoryInUseError";
+
+  /** `holder`: the live process that holds the lock, when one does (the CLI words its own advice around it). */
+  constructor(
+    message: string,
+    readonly dir: string,
+    readonly holder?: number,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -24,6 +33,8 @@ export function lockDirectory(dir: string): () => void {
     if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
       throw new DirectoryInUseError(
         `${dir} is in use by process ${holder}: the embedded store serves one provider process (use Redis or PostgreSQL for several; if no such process runs, delete ${path})`,
+        dir,
+        holder,
       );
     }
     try {
@@ -32,7 +43,7 @@ export function lockDirectory(dir: string): () => void {
       // someone else removed it first; try again
     }
   }
-  throw new DirectoryInUseError(`could not lock ${dir}: another process keeps taking ${path}`);
+  throw new DirectoryInUseError(`could not lock ${dir}: another process keeps taking ${path}`, dir);
 }
 
 function readLock(path: string): string {
