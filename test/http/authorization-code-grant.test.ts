@@ -190,12 +190,16 @@ describe("refusals", () => {
   });
 
   it.each([
-    ["missing", undefined],
-    ["different", "MyVendor"],
-    ["differently cased", "mfaacmeotp"],
-  ])("answers a %s login_type with 400 invalid_grant when the code has one", async (_name, loginType) => {
+    ["missing", undefined, "login_type is required: repeat the authorization request's login_type (the code is now used up: start a new authorization request)"],
+    ["different", "MyVendor", "login_type does not match the authorization request's (the code is now used up: start a new authorization request)"],
+    ["differently cased", "mfaacmeotp", "login_type does not match the authorization request's (the code is now used up: start a new authorization request)"],
+  ])("answers a %s login_type with 400 invalid_grant when the code has one, saying what to send and that the code is used up", async (_name, loginType, description) => {
     const code = await mintCode(p, { loginType: "MfaAcmeOtp" });
-    expectOAuthError(await redeemCode(p, code, { login_type: loginType }), 400, "invalid_grant");
+    const refused = await redeemCode(p, code, { login_type: loginType });
+    expectOAuthError(refused, 400, "invalid_grant");
+    expect((refused.json as { error_description?: string }).error_description).toBe(description);
+    // As it says: the right login_type afterwards finds no code.
+    expectOAuthError(await redeemCode(p, code, { login_type: "MfaAcmeOtp" }), 400, "invalid_grant");
   });
 
   it("answers a client without the grant type with 400 unauthorized_client", async () => {

@@ -69,7 +69,10 @@ function checkPkce(grant: AuthorizationCodeGrant, client: Client, verifier: stri
 
 /** SPEC "Token": when the authorize request used a login_type that requires it, the token request repeats it. */
 function checkLoginType(grant: AuthorizationCodeGrant, loginType: string | undefined): void {
-  if (grant.loginType !== undefined && loginType !== grant.loginType) throw invalidGrant("login_type does not match the authorization request");
+  if (grant.loginType === undefined || loginType === grant.loginType) return;
+  // Said plainly, with what follows: a client (or a person with curl) that forgot it otherwise learns only at the next try that the code is gone.
+  const what = loginType === undefined ? "login_type is required: repeat the authorization request's login_type" : "login_type does not match the authorization request's";
+  throw invalidGrant(`${what} (the code is now used up: start a new authorization request)`);
 }
 
 /**
