@@ -38,6 +38,11 @@ describe("portcullis start --port and the issuer", () => {
     expect(run.discovery.issuer).toBe(`http://localhost:${port}`);
     expect(run.discovery.token_endpoint).toBe(`http://localhost:${port}/connect/token`);
     expect(run.banner).toContain(`issuer:    http://localhost:${port} (moved with the port from http://localhost:3000`);
+    // The demo's development eID provider knows the broker's callback on :3000 only: the eID link says what to add.
+    expect(run.banner).toContain(`    http://localhost:${port}/eID/authorize?`);
+    expect(run.banner).toContain(
+      `    (first add http://localhost:${port}/eID/callback to the redirect_uris in dev-eid-upstream/clients.yaml under the config directory: it lists the callback at http://localhost:3000 only)`,
+    );
     expect(run.warnings).toEqual([]);
   }, PROCESS_TEST_MS);
 

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { RunningProvider } from "../../http/start-provider.ts";
 import type { Provider } from "../../provider.ts";
 import { paths } from "../../http-kit/paths.ts";
@@ -18,7 +19,7 @@ export function printStartBanner(running: RunningProvider, stderr: NodeJS.Writab
     "",
     "  Try it (demo config):",
     `    curl -s -d grant_type=client_credentials -d client_id=demo-service -d client_secret=demo-service-secret ${url}/connect/token`,
-    ...browserLoginLines(provider),
+    ...browserLoginLines(provider, issuerMovedFrom),
     "  Demo users: alice / alice-password, bob / bob-password (see README.md)",
     "",
   ];
@@ -26,7 +27,7 @@ export function printStartBanner(running: RunningProvider, stderr: NodeJS.Writab
 }
 
 /** A ready-made authorize URL for the first client that can log in with a browser without PKCE. */
-function browserLoginLines(provider: Provider): string[] {
+function browserLoginLines(provider: Provider, issuerMovedFrom: string | undefined): string[] {
   const client = [...provider.policy.clients.all()].find((c) => c.grantTypes.has("authorization_code") && !c.requirePkce && c.redirectUris.size > 0);
   if (!client) return [];
   const query = new URLSearchParams({
@@ -40,7 +41,7 @@ function browserLoginLines(provider: Provider): string[] {
     "  Log in with a browser (you end on the client's redirect URI with a code):",
     `    ${provider.issuer}/connect/authorize?${query}`,
     ...twoFactorLines(provider, query),
-    ...eidLoginLines(provider, query),
+    ...eidLoginLines(provider, query, issuerMovedFrom),
     `  Then set up more sign-in methods (TOTP, security key, phone, ...) at ${provider.issuer}${paths.account}`,
     `  The login flows drawn as statecharts: ${provider.issuer}${paths.diagrams}`,
   ];
@@ -53,14 +54,23 @@ function twoFactorLines(provider: Provider, query: URLSearchParams): string[] {
   return ["  Two factors (login_type; README lists every login type and acr value to try):", `    ${provider.issuer}/connect/authorize?${query}&login_type=${encodeURIComponent(twoFactor)}`];
 }
 
-/** The eID login with the same request, when its upstream is a development one (demo only): who can log in there. */
-function eidLoginLines(provider: Provider, query: URLSearchParams): string[] {
+/**
+ * The eID login with the same request, when its upstream is a development one (demo only): who can log in
+ * there. That upstream's client list names the broker's callback at the configured issuer only, so when
+ * the issuer moved with --port, the link would end on its "redirect_uri is not registered" page: say what to add.
+ */
+function eidLoginLines(provider: Provider, query: URLSearchParams, issuerMovedFrom: string | undefined): string[] {
   const types = Object.values(provider.config.login.login_types ?? {});
   const upstream = types.find((type) => type.flow === "eid" && type.upstream !== undefined)?.upstream;
   const development = upstream === undefined ? undefined : provider.config.login.eid_upstreams?.[upstream]?.development;
   if (development === undefined) return [];
+  const moved =
+    issuerMovedFrom === undefined
+      ? []
+      : [`    (first add ${provider.issuer}${paths.eidCallback} to the redirect_uris in ${join(development.config, "clients.yaml")} under the config directory: it lists the callback at ${issuerMovedFrom} only)`];
   return [
     `  eID login (development eID provider "${upstream}", started at the first eID login; citizens mei / mei-password, ravi / ravi-password):`,
     `    ${provider.issuer}${paths.eidAuthorize}?${query}`,
+    ...moved,
   ];
 }
