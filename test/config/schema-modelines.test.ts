@@ -31,6 +31,15 @@ describe("editor schema modelines of the shipped configuration", () => {
     expect(schema.description.startsWith(`config/${name}: `)).toBe(true);
   });
 
+  // The demo's development eID provider is a second configuration directory, shipped the same way.
+  const UPSTREAM_DIR = join(DEMO_CONFIG_DIR, "dev-eid-upstream");
+  it.each(readdirSync(UPSTREAM_DIR).filter((name) => name.endsWith(".yaml")))("dev-eid-upstream/%s names its own schema on its first line", (name) => {
+    const file = join(UPSTREAM_DIR, name);
+    const match = MODELINE.exec(readFileSync(file, "utf8").split("\n", 1)[0]!);
+    expect(match, file).not.toBeNull();
+    expect(resolve(dirname(file), match![1]!)).toBe(resolve(DEMO_CONFIG_DIR, "../schemas", name.replace(/\.yaml$/, ".schema.json")));
+  });
+
   it.each(SHIPPED)("every property of the schema of %s has a description for completion", (name) => {
     const schema = JSON.parse(readFileSync(resolve(DEMO_CONFIG_DIR, "../schemas", name.replace(/\.yaml$/, ".schema.json")), "utf8")) as object;
     expect(undescribedProperties(schema, name)).toEqual([]);
