@@ -71,6 +71,14 @@ describe("portcullis app sso", () => {
     expect(new URL(done.stdout.trim()).searchParams.get("state")).toBe("from-the-page");
   });
 
+  it("says why the provider refused an entry it could not redirect (a redirect_uri the client did not register)", async () => {
+    const entry = appEntryUrl(Object.fromEntries(new URL(authorizeUrl(p.issuer, { redirect_uri: "https://attacker.example/cb" })).searchParams));
+    const done = await app("sso", entry);
+    expect(done.code).toBe(1);
+    expect(done.stdout).toBe("");
+    expect(done.stderr).toBe("portcullis app: the provider answered 400 without a redirect: redirect_uri is not registered for this client\n");
+  });
+
   it("refuses a link that is not an app entry", async () => {
     expect(await app("sso", "https://example.com/connect/authorize?client_id=demo-web")).toMatchObject({ code: 1, stderr: expect.stringMatching(/not an acmeauth:\/\/sso\/oidc link/) });
   });

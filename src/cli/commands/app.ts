@@ -87,8 +87,8 @@ export const appCommand: Command = {
         }
         case "sso": {
           const app = await load(file);
-          const { status, location } = await app.sso(needs("the acmeauth://sso/oidc URI"), sensorsOf(values));
-          if (!location) throw new CliError(`the provider answered ${status} without a redirect`);
+          const { status, location, refusal } = await app.sso(needs("the acmeauth://sso/oidc URI"), sensorsOf(values));
+          if (!location) throw new CliError(`the provider answered ${status} without a redirect${refusal ? `: ${refusal}` : ""}`);
           stdout.write(`${location}\n`);
           return 0;
         }

@@ -168,14 +168,19 @@ export class TrustedAppClient {
    * provider with a silent-login token (and what the request's acr_values ask the sensors for). The
    * redirect is not followed: the answer's status and Location (a real app opens it).
    */
-  async sso(uri: string, sensors: Sensors = {}): Promise<{ status: number; location?: string }> {
+  async sso(uri: string, sensors: Sensors = {}): Promise<{ status: number; location?: string; refusal?: string }> {
     const entry = parseSsoEntry(uri, this.state.issuer);
     if (!entry) throw new Error("not an acmeauth://sso/oidc link, nor an authorize link of this device's provider, with one client_id");
     const measured = measuredClaims(sensors, this.nowSeconds(), entry.wants);
     const token = await this.sign(DEVICE_JWS_TYPES.silentLogin, { client_id: entry.clientId, ...measured }, { exp: this.nowSeconds() + 60 });
     const res = await fetch(ssoAuthorizeUrl(this.server ?? this.state.issuer, entry, token), { redirect: "manual" });
-    await res.body?.cancel();
-    return { status: res.status, location: res.headers.get("location") ?? undefined };
+    const location = res.headers.get("location") ?? undefined;
+    if (location !== undefined || res.ok) {
+      await res.body?.cancel();
+      return { status: res.status, location };
+    }
+    // No redirect: the provider's error page (an untrusted client or redirect_uri), which a web view would show.
+    return { status: res.status, refusal: errorPageText(await res.text()) };
   }
 
   /** A device JWS of this type with these claims (sub, aud, iat, jti filled in; `overrides` replace them). */
@@ -227,3 +232,11 @@ async function postJson(server: string, path: string, body: unknown): Promise<Re
   if (!res.ok) throw new TrustedAppError(res.status, String(json.error ?? "http_error"), String(json.error_description ?? text.slice(0, 200)));
   return json;
 }
+
+/** The message of the provider's error page (views/pages/error.hbs), as its web view would show it. */
+function errorPageText(html: string): string | undefined {
+  const message = /<div class="error-box" role="alert">\s*<p>([^<]*)<\/p>/.exec(html)?.[1];
+  return message?.replace(/&(quot|#x27|#39|lt|gt|#x3D|#x60|amp);/g, (_, entity: string) => HTML_ENTITIES[entity]!).trim();
+}
+
+const HTML_ENTITIES: Record<string, string> = { quot: '"', "#x27": "'", "#39": "'", lt: "<", gt: ">", "#x3D": "=", "#x60": "`", amp: "&" };
