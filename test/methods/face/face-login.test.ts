@@ -181,7 +181,7 @@ describe("the face service setting", () => {
   it("has no default: a face method without a service does not start", async () => {
     const error = await startTestProvider({ edits: { "login.yaml": { "methods.face": {} } } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).issues).toContainEqual(expect.objectContaining({ path: "methods.face", message: "must have required property 'service'" }));
+    expect((error as ConfigError).issues).toContainEqual(expect.objectContaining({ path: "methods.face.service", message: 'missing required key "service"' }));
   });
 
   it("refuses plain http to a host that is not loopback", async () => {
