@@ -118,8 +118,10 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
     const [victim] = workerPids();
     process.kill(victim!, "SIGKILL");
     await eventually(() => started.stderr().includes(`(pid ${victim}) exited (SIGKILL); starting a replacement`), "the primary noticing the crash");
-    // The same event in the JSON log, for whoever watches that rather than stderr.
-    const crash = primaryLogLines().find((line) => line.msg === "worker exited unasked");
+    // The same event in the JSON log, for whoever watches that rather than stderr (another pipe: it may come a moment later).
+    const crashLine = () => primaryLogLines().find((line) => line.msg === "worker exited unasked");
+    await eventually(() => crashLine() !== undefined, "the primary's JSON line for the crash");
+    const crash = crashLine();
     expect(crash).toMatchObject({ level: 40, role: "primary", pid: started.child.pid, worker_pid: victim, signal: "SIGKILL", exit_code: null, service: "portcullis" });
     expect(crash!.restart_in_ms).toBeGreaterThan(0);
     await eventually(() => workerPids().length === 2 && !workerPids().includes(victim!), "a replacement worker", 60_000);
