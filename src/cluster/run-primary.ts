@@ -1,6 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
-import type { Logger } from "pino";
+import { pino } from "pino";
 import { Counter, Registry } from "prom-client";
+import { createLogger } from "../logging/create-logger.ts";
 import type { LoadedConfig } from "../config/load-config.ts";
 import { startMetricsServer, type MetricsServer } from "../metrics/metrics-server.ts";
 import { forwardSignal } from "./forward-signal.ts";
@@ -20,12 +21,6 @@ export interface PrimaryOptions {
   /** The process's signals, listened for since it began: SIGINT/SIGTERM stop the workers, SIGHUP is forwarded. */
   signals: StartSignals;
   stderr: NodeJS.WritableStream;
-  /**
-   * The operational log (JSON lines on stdout, as the workers write theirs): the primary's own events —
-   * workers started, a worker that exited unasked and its replacement, the shutdown — so that whoever
-   * watches the JSON log sees a crashing worker, not only whoever reads stderr.
-   */
-  logger: Logger;
 }
 
 /**
@@ -37,7 +32,18 @@ export interface PrimaryOptions {
  * the first workers fail before any listens (a busy port, a store that is down): they said why.
  */
 export async function runPrimary(options: PrimaryOptions): Promise<number> {
-  const { workers, stderr, logger } = options;
+  const { workers, stderr } = options;
+  /*
+   * The primary's own events — workers started, a worker that exited unasked and its replacement, the
+   * shutdown — go to the operational log (JSON lines on stdout, as the workers write theirs), so whoever
+   * watches that sees a crashing worker; the same events as text on stderr, with the banner, for a person.
+   * Synchronous: a handful of lines in the primary's life, none to be lost when it exits.
+   */
+  const logger = createLogger(options.config.provider.logging.level, pino.destination({ dest: 1, sync: true })).child({ role: "primary", pid: process.pid });
+  const tell = (text: string, level: "info" | "warn", fields: object, msg: string) => {
+    stderr.write(`${text}\n`);
+    logger[level](fields, msg);
+  };
   const metricsSettings = options.config.provider.metrics;
   const own = new Registry();
   const restarts = new Counter({ name: "portcullis_worker_restarts_total", help: "Workers the primary replaced after they exited unasked", registers: [own] });
@@ -61,9 +67,9 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
       if (!listened) return resolve(1);
       const delay = backoff.next(Date.now() - (startedAt.get(worker.id) ?? 0));
       restarts.inc();
-      stderr.write(`portcullis: worker ${worker.id} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}); starting a replacement in ${delay} ms\n`);
       // exit_code, not code: the logger redacts any field named code (authorization codes).
-      logger.warn({ worker: worker.id, worker_pid: worker.process.pid, exit_code: code, signal, restart_in_ms: delay }, "worker exited unasked");
+      const fields = { worker: worker.id, worker_pid: worker.process.pid, exit_code: code, signal, restart_in_ms: delay };
+      tell(`portcullis: worker ${worker.id} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}); starting a replacement in ${delay} ms`, "warn", fields, "worker exited unasked");
       const timer = setTimeout(() => {
         pending.delete(timer);
         if (!stopping) fork();
@@ -72,15 +78,10 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
     });
   });
   options.signals.onHangup(() => forwardSignal(cluster.workers, "SIGHUP"));
-  stderr.write(`portcullis: primary process ${process.pid} starting ${workers} workers\n`);
-  logger.info({ workers }, "primary starting workers");
+  tell(`portcullis: primary process ${process.pid} starting ${workers} workers`, "info", { workers }, "primary starting workers");
   for (let i = 0; i < workers; i++) fork();
 
-  const shutdown = options.signals.shutdown.then((signal) => {
-    stderr.write(`${signal} received, stopping the workers\n`);
-    logger.info({ signal }, "primary stopping the workers");
-    return 0;
-  });
+  const shutdown = options.signals.shutdown.then((signal) => (tell(`${signal} received, stopping the workers`, "info", { signal }, "primary stopping the workers"), 0));
   const outcome = await Promise.race([shutdown, failedToStart]);
   stopping = true;
   for (const timer of pending) clearTimeout(timer);

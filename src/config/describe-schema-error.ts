@@ -6,7 +6,11 @@ import { keyPathFromPointer, type KeyPath } from "./key-path.ts";
  * need to know which key, what is allowed, and what they wrote. This turns one ajv error (from a
  * validator compiled with `verbose: true`) into that.
  */
-export function describeSchemaError(error: ErrorObject): {
+export function describeSchemaError(
+  error: ErrorObject,
+  /** Keys allowed at the top level besides the schema's own (a factor plugin's settings sit beside the runtime's keys). */
+  alsoAllowedAtTop: readonly string[] = [],
+): {
   at: KeyPath;
   message: string;
   value?: unknown;
@@ -19,7 +23,7 @@ export function describeSchemaError(error: ErrorObject): {
 
   switch (error.keyword) {
     case "additionalProperties": {
-      const allowed = Object.keys((schema.properties ?? {}) as object).join(", ");
+      const allowed = [...Object.keys((schema.properties ?? {}) as object), ...(error.instancePath === "" ? alsoAllowedAtTop : [])].join(", ");
       const key = String(params.additionalProperty);
       return { at: [...at, key], message: `unknown key "${key}" (allowed: ${allowed})`, pointAtKey: true };
     }

@@ -63,9 +63,8 @@ export async function loadMethodPlugins(login: LoginFile, configDir: string): Pr
     const validate = ajv.compile(plugin.configSchema);
     if (!validate(settings)) {
       for (const error of validate.errors ?? []) {
-        const described = describeSchemaError(error);
-        // The plugin's schema knows only its own keys; the runtime's (from, amr, attempts) are allowed too.
-        if (error.keyword === "additionalProperties" && error.instancePath === "") described.message = described.message.replace(/\)$/, `, ${[...RUNTIME_KEYS].join(", ")})`);
+        // The plugin's schema knows only its own keys; the runtime's (from, amr, attempts) are allowed beside them.
+        const described = describeSchemaError(error, [...RUNTIME_KEYS]);
         drafts.push({ file: "login", ...described, at: ["methods", id, ...described.at] });
       }
       continue;

@@ -94,9 +94,7 @@ export const startCommand: Command = {
 
 /** This process is the primary of `workers` provider processes (imported here: a provider process needs none of it). */
 async function runPrimary(config: LoadedConfig, workers: number, signals: StartSignals, stderr: NodeJS.WritableStream): Promise<number> {
-  const [{ runPrimary }, { createLogger }, { pino }] = await Promise.all([import("../../cluster/run-primary.ts"), import("../../logging/create-logger.ts"), import("pino")]);
-  // Synchronous: the primary logs a handful of lines in its life, and none may be lost when it exits.
-  const logger = createLogger(config.provider.logging.level, pino.destination({ dest: 1, sync: true })).child({ role: "primary", pid: process.pid });
+  const { runPrimary } = await import("../../cluster/run-primary.ts");
   // `portcullis reload` signals the primary, which forwards SIGHUP to every worker.
   let removePidFile: () => void;
   try {
@@ -105,7 +103,7 @@ async function runPrimary(config: LoadedConfig, workers: number, signals: StartS
     if (error instanceof PidFileInUseError) throw new CliError(`cannot start: ${error.message}`);
     throw error;
   }
-  const code = await runPrimary({ config, workers, signals, stderr, logger });
+  const code = await runPrimary({ config, workers, signals, stderr });
   removePidFile();
   setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
   return code;
