@@ -1,7 +1,8 @@
 /**
  * `npm run generate`: writes the files derived from schemas/*.schema.json, which are the only place a
  * config key, its type, default and description are defined:
- *   - src/config/types.generated.ts (TypeScript types of the loaded config)
+ *   - src/config/types/<file>.generated.ts (TypeScript types of each loaded config file) and
+ *     src/config/types.generated.ts, which re-exports them
  *   - docs/configuration.md (the configuration reference, with each shipped factor plugin's settings)
  * test/config/generated-files.test.ts calls `generatedFiles()` and fails when a committed copy is stale.
  */
@@ -9,7 +10,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { generateDocs } from "./generate/generate-docs.ts";
-import { generateTypes } from "./generate/generate-types.ts";
+import { generateTypeFiles } from "./generate/generate-types.ts";
 
 /** Repository root, so the script works from any working directory. */
 export const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -17,7 +18,7 @@ export const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** Every generated file: path relative to the repository root, and its exact content. */
 export async function generatedFiles(): Promise<{ path: string; content: string }[]> {
   return [
-    { path: "src/config/types.generated.ts", content: await generateTypes() },
+    ...(await generateTypeFiles()),
     { path: "docs/configuration.md", content: await generateDocs() },
   ];
 }

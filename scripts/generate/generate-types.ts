@@ -53,29 +53,39 @@ const BANNER = `/**
  * undefined at run time). Keys without a default stay optional.
  */`;
 
-/** Value types that several modules name on their own. */
-const ALIASES = `export type GrantType = ClientConfig["grant_types"][number];
-export type ClaimName = IdentityScopeConfig["claims"][number];
-export type KeyStatus = StaticKeyConfig["status"];`;
+/** Value types that several modules name on their own, in the file of the type they come from. */
+const ALIASES: Partial<Record<ConfigFileName, string>> = {
+  provider: `export type KeyStatus = StaticKeyConfig["status"];`,
+  clients: `export type GrantType = ClientConfig["grant_types"][number];`,
+  scopes: `export type ClaimName = IdentityScopeConfig["claims"][number];`,
+};
 
-/** The content of src/config/types.generated.ts. */
-export async function generateTypes(): Promise<string> {
-  const parts: string[] = [];
-  for (const { name } of CONFIG_FILES) {
+/** The types of one config file go to src/config/types/<stem>.generated.ts (provider.yaml → provider). */
+const stem = (file: string) => file.replace(/\.yaml$/, "");
+
+/**
+ * One file of types per config file, and src/config/types.generated.ts re-exporting them all (what
+ * code imports): a file per schema keeps each as small as its schema.
+ */
+export async function generateTypeFiles(): Promise<{ path: string; content: string }[]> {
+  const files: { path: string; content: string }[] = [];
+  for (const { name, file } of CONFIG_FILES) {
     const schema = requireDefaulted(inlineDefinitions(readSchema(name)));
     nameSubSchemas(schema, NAMED_TYPES[name]);
     const title = String(schema.title);
-    parts.push(
-      await compile(schema as Parameters<typeof compile>[0], title, {
-        bannerComment: "",
-        additionalProperties: false,
-        // A tuple type for `minItems: 1` arrays is more trouble than help for code that builds configs.
-        ignoreMinAndMaxItems: true,
-        style: { printWidth: 120 },
-      }),
-    );
+    const types = await compile(schema as Parameters<typeof compile>[0], title, {
+      bannerComment: "",
+      additionalProperties: false,
+      // A tuple type for `minItems: 1` arrays is more trouble than help for code that builds configs.
+      ignoreMinAndMaxItems: true,
+      style: { printWidth: 120 },
+    });
+    const aliases = ALIASES[name] === undefined ? "" : `\n\n${ALIASES[name]}`;
+    files.push({ path: `src/config/types/${stem(file)}.generated.ts`, content: `${BANNER}\n\n${types.trim()}${aliases}\n` });
   }
-  return `${BANNER}\n\n${parts.map((part) => part.trim()).join("\n\n")}\n\n${ALIASES}\n`;
+  const barrel = CONFIG_FILES.map(({ file }) => `export type * from "./types/${stem(file)}.generated.ts";`).join("\n");
+  files.push({ path: "src/config/types.generated.ts", content: `${BANNER}\n\n${barrel}\n` });
+  return files;
 }
 
 function nameSubSchemas(schema: Schema, names: Record<string, string>): void {
