@@ -3,6 +3,15 @@ import type { IssueDraft } from "./issue-draft.ts";
 
 const declaredTypes = (types: Record<string, unknown> | undefined) => new Set(Object.keys(types ?? {}).map((name) => name.toLowerCase()));
 
+/**
+ * A method a flow names that `methods` lacks. The configured ids are listed: the usual cause is a key
+ * renamed or mistyped there (`totpp:`), which the list shows at once.
+ */
+function unconfiguredMethod(login: { methods: Record<string, unknown> }, id: string, at: Array<string | number>): IssueDraft {
+  const configured = Object.keys(login.methods);
+  return { file: "login", at, message: `method "${id}" is not configured under methods (configured: ${configured.length === 0 ? "none" : configured.join(", ")})` };
+}
+
 /** Rules on login.yaml: flows offer only configured methods; login types are distinct and usable. */
 export const LOGIN_RULES: CrossFieldRule[] = [
   {
@@ -11,7 +20,7 @@ export const LOGIN_RULES: CrossFieldRule[] = [
     description: "Every method the default flow offers is configured under `methods`.",
     check: ({ login }) =>
       login.default_flow.methods.flatMap((id, i) =>
-        Object.hasOwn(login.methods, id) ? [] : [{ file: "login" as const, at: ["default_flow", "methods", i], message: `method "${id}" is not configured under methods` }],
+        Object.hasOwn(login.methods, id) ? [] : [unconfiguredMethod(login, id, ["default_flow", "methods", i])],
       ),
   },
   {
@@ -22,7 +31,7 @@ export const LOGIN_RULES: CrossFieldRule[] = [
       Object.entries(login.login_types ?? {}).flatMap(([name, type]): IssueDraft[] => {
         const methods = type.methods ?? [];
         if (type.flow !== "eid" && methods.length === 0) return [{ file: "login", at: ["login_types", name], message: `login type "${name}" offers no method (add methods: [...])` }];
-        return methods.flatMap((id, i) => (Object.hasOwn(login.methods, id) ? [] : [{ file: "login" as const, at: ["login_types", name, "methods", i], message: `method "${id}" is not configured under methods` }]));
+        return methods.flatMap((id, i) => (Object.hasOwn(login.methods, id) ? [] : [unconfiguredMethod(login, id, ["login_types", name, "methods", i])]));
       }),
   },
   {

@@ -27,7 +27,13 @@ describe("login type rules", () => {
   it("refuses a login type offering an unconfigured method, naming the line", async () => {
     const login = `${demoLogin}login_types:\n  Mfa:\n    flow: second_factor\n    methods: [totp, carrier_pigeon]\n`;
     const found = await issues({ "login.yaml": login });
-    expect(found).toEqual([expect.stringMatching(/^login\.yaml:\d+ method "carrier_pigeon" is not configured under methods$/)]);
+    expect(found).toEqual([expect.stringMatching(/^login\.yaml:\d+ method "carrier_pigeon" is not configured under methods \(configured: password, [a-z, ]*totp[a-z, ]*\)$/)]);
+  });
+
+  it("lists the configured methods, so a mistyped key under methods shows beside the method it was meant to be", async () => {
+    const login = `${demoLogin.replace(/\n  totp:/, "\n  totpp:")}login_types:\n  MfaTotp:\n    flow: second_factor\n    methods: [totp]\n`;
+    const found = await issues({ "login.yaml": login });
+    expect(found).toEqual([expect.stringMatching(/^login\.yaml:\d+ method "totp" is not configured under methods \(configured: .*\btotpp\b.*\)$/)]);
   });
 
   it("refuses a two-factor or second-factor login type without methods", async () => {
