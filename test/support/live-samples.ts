@@ -11,7 +11,7 @@ import { INTERACTION_COOKIE } from "../../src/http/authorize/interaction-cookie.
 import { SESSION_COOKIE } from "../../src/sessions/session-cookie.ts";
 import { DEVICE_API_PATH } from "../../src/trusted-app/acmeauth-uri.ts";
 import { DEVICE_JWS_TYPES } from "../../src/trusted-app/device-jws.ts";
-import { SILENT_LOGIN_PARAMETER } from "../../src/http/authorize/silent-login.ts";
+import { SILENT_LOGIN_PARAMETER } from "../../src/trusted-app/silent-login-token.ts";
 import { enrolledPhone, operatorEnrollUri } from "../trusted-app/trusted-app-support.ts";
 import { authorizeUrl, loginWithPassword, openLoginPage, responseParams } from "./browser-login.ts";
 import type { Samples } from "./hostile-input.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
 import { DEVICE_JWS_TYPES, DeviceJwsError } from "../../src/trusted-app/device-jws.ts";
-import { SILENT_LOGIN_PARAMETER, verifySilentLoginToken } from "../../src/trusted-app/silent-login-token.ts";
+import { verifySilentLoginToken } from "../../src/trusted-app/silent-login-token.ts";
 import { silentLogin } from "../../src/http/authorize/silent-login.ts";
 import type { TestProvider } from "../support/test-provider.ts";
 import { enrolledPhone, providerWithPhone } from "./trusted-app-support.ts";
@@ -90,22 +90,21 @@ describe("the silent-login token with acr_values app_gps / app_faceid", () => {
 
 describe("silentLogin with the plan's wanted evidence", () => {
   const request = { clientId: "demo-web", redirectUri: "http://localhost:3001/callback", responseMode: "query" as const, scopes: ["openid"], prompt: [], framed: false };
-  const raw = (token: string) => ({ values: new Map([[SILENT_LOGIN_PARAMETER, token]]), repeated: new Set<string>() });
 
   it("puts the checked gps and faceid into the authentication's evidence under app", async () => {
     const token = await phone.silentLoginToken("demo-web", 60, { gps: { lat: -33.87, lnt: 151.21 }, faceid: "pass" });
-    const login = await silentLogin(p.provider, raw(token), request, { gps: true, faceid: true });
+    const login = await silentLogin(p.provider, token, request, { gps: true, faceid: true });
     expect(login).toMatchObject({ sub: "E10001", amr: ["qrcode"], evidence: { app: { gps: { lat: -33.87, lnt: 151.21 }, faceid: { result: "pass" } } } });
   });
 
   it("logs in nobody silently when the wanted evidence is missing (the login page follows), and logs why", async () => {
     const token = await phone.silentLoginToken("demo-web", 60, { gps: { lat: -33.87, lnt: 151.21 } });
-    expect(await silentLogin(p.provider, raw(token), request, { gps: true, faceid: true })).toBeUndefined();
+    expect(await silentLogin(p.provider, token, request, { gps: true, faceid: true })).toBeUndefined();
     expect(p.logs.at(-1)).toMatchObject({ event: "silent_login_refused", reason: "the face recognition result (faceid) is required" });
   });
 
   it("adds no evidence when none is wanted", async () => {
-    const login = await silentLogin(p.provider, raw(await phone.silentLoginToken("demo-web", 60, { faceid: "pass" })), request);
+    const login = await silentLogin(p.provider, await phone.silentLoginToken("demo-web", 60, { faceid: "pass" }), request);
     expect(login).toBeDefined();
     expect(login!.evidence).toBeUndefined();
   });

@@ -134,8 +134,9 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     // (a one-factor login: it serves one-factor plans only).
     (ctx) => {
       const plan = ctx.request!.plan!;
-      if (brokered || plan.flow !== "single_factor" || plan.mustBfido || !ctx.raw!.values.has(SILENT_LOGIN_PARAMETER)) return;
-      return silentLogin(provider, ctx.raw!, ctx.request!, { gps: plan.claims.gps, faceid: plan.claims.faceid }).then((login) =>
+      const token = ctx.raw!.values.get(SILENT_LOGIN_PARAMETER);
+      if (brokered || plan.flow !== "single_factor" || plan.mustBfido || token === undefined) return;
+      return silentLogin(provider, token, ctx.request!, { gps: plan.claims.gps, faceid: plan.claims.faceid }).then((login) =>
         login ? completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, ctx.request!, { login }, { policy: ctx.policy }) : undefined,
       );
     },

@@ -4,10 +4,7 @@ import { epochSeconds } from "../../time/clock.ts";
 import { NO_APP_EVIDENCE, type AppEvidenceWanted } from "../../trusted-app/app-evidence.ts";
 import { DEVICE_ENROLLMENT_METHOD } from "../../trusted-app/device-registry.ts";
 import { DeviceJwsError } from "../../trusted-app/device-jws.ts";
-import { SILENT_LOGIN_PARAMETER, verifySilentLoginToken, type SilentLogin } from "../../trusted-app/silent-login-token.ts";
-import type { RawAuthorizeParams } from "./authorize-params.ts";
-
-export { SILENT_LOGIN_PARAMETER };
+import { verifySilentLoginToken, type SilentLogin } from "../../trusted-app/silent-login-token.ts";
 
 /**
  * The trusted app's embedded web view (DESIGN "Trusted environment"): the app opens the authorize
@@ -18,11 +15,11 @@ export { SILENT_LOGIN_PARAMETER };
  * app_gps / app_faceid): the token must carry it, and it becomes the login's evidence under `app`.
  * A refused token (evidence missing or bad included), or one for another user than id_token_hint
  * names, is logged and ignored: the user logs in as usual, where the scan asks for the same evidence.
+ * `token` is the request's silent-login parameter (SILENT_LOGIN_PARAMETER), which the endpoint reads.
  */
-export async function silentLogin(provider: Provider, raw: RawAuthorizeParams, request: AuthorizationRequest, wanted: AppEvidenceWanted = NO_APP_EVIDENCE): Promise<Authentication | undefined> {
-  const token = raw.values.get(SILENT_LOGIN_PARAMETER);
+export async function silentLogin(provider: Provider, token: string, request: AuthorizationRequest, wanted: AppEvidenceWanted = NO_APP_EVIDENCE): Promise<Authentication | undefined> {
   const method = provider.policy.methods.get(DEVICE_ENROLLMENT_METHOD);
-  if (token === undefined || !method) return undefined;
+  if (!method) return undefined;
   let login: SilentLogin;
   try {
     login = await verifySilentLoginToken(provider, token, request.clientId, wanted);
