@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { parseDuration } from "../time/duration.ts";
 import { DeliveryError, type MessageSender, type OutgoingMessage } from "./message-sender.ts";
 
@@ -41,15 +41,39 @@ export const smtpSchema = {
 } as const;
 
 /**
- * Sends e-mail over SMTP with nodemailer: one transport, built at start-up. Failures become a
- * DeliveryError carrying nodemailer's error code and the SMTP reply code — not the server's reply
- * text, which may quote the recipient.
+ * Sends e-mail over SMTP with nodemailer: one transport, built at the first message. nodemailer is
+ * loaded only then: a tenth of a second of every start (and of every CLI command that loads the
+ * plugins) otherwise, for a provider that may never send e-mail. Failures become a DeliveryError
+ * carrying nodemailer's error code and the SMTP reply code — not the server's reply text, which may
+ * quote the recipient.
  */
 export function createSmtpSender(settings: SmtpSettings): MessageSender {
+  let transport: Promise<Transporter> | undefined;
+  return {
+    kind: "smtp",
+    async send(message: OutgoingMessage) {
+      try {
+        // A transport that could not be built is not kept: the next message tries again.
+        transport ??= createTransport(settings).catch((err: unknown) => {
+          transport = undefined;
+          throw err;
+        });
+        await (await transport).sendMail({ from: settings.from, to: message.to, subject: message.subject ?? "", text: message.text });
+      } catch (err) {
+        const { code, responseCode } = (err ?? {}) as { code?: unknown; responseCode?: unknown };
+        const parts = [typeof code === "string" ? code : "error", typeof responseCode === "number" ? `SMTP ${responseCode}` : undefined];
+        throw new DeliveryError("smtp", parts.filter(Boolean).join(" "));
+      }
+    },
+  };
+}
+
+async function createTransport(settings: SmtpSettings): Promise<Transporter> {
+  const { default: nodemailer } = await import("nodemailer");
   const secure = settings.secure ?? false;
   const starttls = settings.starttls ?? "required";
   const timeoutMs = parseDuration(settings.timeout ?? "10s") * 1000;
-  const transport = nodemailer.createTransport({
+  return nodemailer.createTransport({
     host: settings.host,
     port: settings.port ?? (secure ? 465 : 587),
     secure,
@@ -63,16 +87,4 @@ export function createSmtpSender(settings: SmtpSettings): MessageSender {
     disableFileAccess: true,
     disableUrlAccess: true,
   });
-  return {
-    kind: "smtp",
-    async send(message: OutgoingMessage) {
-      try {
-        await transport.sendMail({ from: settings.from, to: message.to, subject: message.subject ?? "", text: message.text });
-      } catch (err) {
-        const { code, responseCode } = (err ?? {}) as { code?: unknown; responseCode?: unknown };
-        const parts = [typeof code === "string" ? code : "error", typeof responseCode === "number" ? `SMTP ${responseCode}` : undefined];
-        throw new DeliveryError("smtp", parts.filter(Boolean).join(" "));
-      }
-    },
-  };
 }
