@@ -134,7 +134,6 @@ function chooseLoginType(policy: LoginPolicy, request: LoginRequest): LoginType 
   if (wanted === undefined) return undefined;
   const type = policy.loginTypes.get(wanted);
   if (type === undefined) refuse(`login_type ${shown(request.loginType ?? wanted)} is not declared on this server`);
-  if (request.endpoint !== "eid" && type!.flow === "eid") refuse("login_type eID is served at /eID/authorize");
   if (request.allowedLoginTypes !== undefined && !request.allowedLoginTypes.has(wanted)) refuse(`this client may not use login_type ${type!.name}`, "unauthorized_client");
   return type;
 }

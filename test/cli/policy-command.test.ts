@@ -98,14 +98,17 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
     expect(result.stdout).toContain("token request: must send login_type=MfaFace again (else invalid_grant)\n");
   });
 
-  it("reads the endpoint from the URL's path: /eID/authorize selects the eID login type, which /connect/authorize refuses", async () => {
+  it("reads the endpoint from the URL's path: /eID/authorize selects the eID login type, as login_type=eID does at /connect/authorize", async () => {
     const eid = await explain(authorize({}).replace("/connect/authorize", "/eID/authorize"));
     expect(eid.code).toBe(0);
     expect(eid.stdout).toContain("login type: eID (returned to redirect_uri with the code)\nflow: eid (brokered to the upstream eID identity provider): dev-eid\n");
     expect(eid.stdout).toContain("token request: must send login_type=eID again (else invalid_grant)\n");
-    const misplaced = await explain(authorize({ login_type: "eID" }));
-    expect(misplaced.code).toBe(1);
-    expect(misplaced.stdout).toContain("description: login_type eID is served at /eID/authorize\n");
+    const standard = await explain(authorize({ login_type: "eID" }));
+    expect(standard.code).toBe(0);
+    expect(standard.stdout).toContain("login type: eID (returned to redirect_uri with the code)\nflow: eid (brokered to the upstream eID identity provider): dev-eid\n");
+    const other = await explain(authorize({ login_type: "2FA" }).replace("/connect/authorize", "/eID/authorize"));
+    expect(other.code).toBe(1);
+    expect(other.stdout).toContain("description: /eID/authorize serves login_type eID only\n");
   });
 
   it("names the acr_values claims the ID token gets, and refuses a contradiction", async () => {

@@ -142,6 +142,20 @@ describe("an eID login through the upstream eID provider", () => {
   }, TEST_MS);
 });
 
+describe("login_type=eID at the standard address", () => {
+  it("brokers /connect/authorize?login_type=eID to the upstream like /eID/authorize, and its session serves /eID/authorize by SSO", async () => {
+    const browser = new RawBrowser();
+    const pending = await startAuthorization(rp, { redirect_uri: WEB_CALLBACK, scope: "openid profile", login_type: "eID" });
+    expect(pending.url.pathname).toBe("/connect/authorize");
+    const answer = await eidLogin(browser, pending, "ravi");
+    expect(toClient(answer).searchParams.get("login_type")).toBe("eID");
+    expect((await redeem(pending, answer)).claims()).toMatchObject({ sub: "cz:CZ-4201-9034", amr: ["eid"] });
+
+    const again = await startEidLogin({ prompt: "none" });
+    expect((await redeem(again, await browser.get(again.url.href))).claims()!.sub).toBe("cz:CZ-4201-9034");
+  }, TEST_MS);
+});
+
 describe("single sign-on for eID accounts", () => {
   it("answers a second /eID/authorize from the session: a code at once, without a trip to the upstream", async () => {
     const browser = new RawBrowser();

@@ -66,7 +66,6 @@ describe("authorize: errors go back to the client with state and iss", () => {
     ["an unsupported response_mode", { response_mode: "web_message" }, "invalid_request"],
     ["a forged id_token_hint", { id_token_hint: "eyJhbGciOiJub25lIn0.eyJzdWIiOiJFMTAwMDEifQ." }, "invalid_request"],
     ["a login_type this server does not declare", { login_type: "NoSuchType" }, "invalid_request"],
-    ["login_type eID, which is served at /eID/authorize", { login_type: "eID" }, "invalid_request"],
     ["acr_values 2fa with another login_type", { acr_values: "urn:x 2fa", login_type: "MfaTotp", login_hint: "alice" }, "invalid_request"],
     ["acr_values 2fa naming a method that is not a method id", { acr_values: "2fa:TOTP!" }, "invalid_request"],
     ["must_bfido with fa", { acr_values: "must_bfido", fa: "totp" }, "invalid_request"],

@@ -103,9 +103,9 @@ describe("planLogin", () => {
     expect(refusal(planLogin(POLICY, request({ ...vendor, scopes: ["openid", "profile", "acme"] })))).toMatch(/^invalid_scope: login_type MyVendor allows only the scopes openid profile/);
   });
 
-  it("serves eID at /eID/authorize only, where login_type may be omitted", () => {
+  it("serves eID at /eID/authorize, where login_type may be omitted, and at /connect/authorize with login_type eID", () => {
     expect(plan(planLogin(POLICY, request({ endpoint: "eid" })))).toMatchObject({ flow: "eid", loginType: "eID", repeatLoginTypeAtToken: true });
-    expect(refusal(planLogin(POLICY, request({ loginType: "eID" })))).toMatch(/served at \/eID\/authorize/);
+    expect(plan(planLogin(POLICY, request({ loginType: "eID" })))).toMatchObject({ flow: "eid", loginType: "eID", repeatLoginTypeAtToken: true });
     expect(refusal(planLogin(POLICY, request({ endpoint: "eid", loginType: "2FA" })))).toMatch(/serves login_type eID only/);
   });
 
