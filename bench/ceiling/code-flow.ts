@@ -71,7 +71,7 @@ export const redeemCode: Grant = (form, client, res) => {
   if (!issued || issued.expiresAt < Date.now() || issued.clientId !== client.id || issued.redirectUri !== form.get("redirect_uri")) return sendError(res, "invalid_grant");
   const verifier = form.get("code_verifier");
   if (verifier === null || !CODE_VERIFIER.test(verifier) || hash("sha256", verifier, "base64url") !== issued.challenge) return sendError(res, "invalid_grant");
-  const accessToken = issueAccessToken(issued.auth.sub, client.id, issued.scopes, issued.auth);
+  const accessToken = issueAccessToken(issued.auth.sub, client.id, issued.scopes, issued.auth, issued.nonce);
   const idToken = issueIdToken(issued.auth, client.id, issued.nonce, accessToken);
   const refresh = issued.scopes.includes("offline_access") && client.grantTypes.has("refresh_token") ? { refresh_token: issueRefreshToken(client.id, issued.scopes, issued.auth) } : {};
   sendJson(res, 200, { access_token: accessToken, token_type: "Bearer", expires_in: LIFETIME_SECONDS, scope: issued.scopes.join(" "), id_token: idToken, ...refresh });

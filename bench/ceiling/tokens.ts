@@ -28,8 +28,11 @@ export interface Authentication {
   sid: string;
 }
 
-/** RFC 9068 access token: the audience is each API resource of the scopes, plus userinfo for openid (or when there is none). */
-export function issueAccessToken(sub: string, clientId: string, scopes: readonly string[], auth?: Authentication): string {
+/**
+ * RFC 9068 access token: the audience is each API resource of the scopes, plus userinfo for openid (or when
+ * there is none); a code's carries the authorize request's nonce too (SPEC), a refresh's none.
+ */
+export function issueAccessToken(sub: string, clientId: string, scopes: readonly string[], auth?: Authentication, nonce?: string): string {
   const iat = Math.floor(Date.now() / 1000);
   const audiences = new Set<string>();
   for (const scope of scopes) {
@@ -39,7 +42,7 @@ export function issueAccessToken(sub: string, clientId: string, scopes: readonly
   if (audiences.size === 0 || scopes.includes("openid")) audiences.add(USERINFO_AUDIENCE);
   const aud = audiences.size === 1 ? [...audiences][0]! : [...audiences];
   const claims = { iss: DEMO_ISSUER, sub, aud, exp: iat + LIFETIME_SECONDS, iat, jti: randomUUID(), client_id: clientId, scope: scopes.join(" ") };
-  return signJwt(auth ? { ...claims, auth_time: auth.authTime, amr: auth.amr, acr: auth.acr, sid: auth.sid } : claims, "at+jwt");
+  return signJwt(auth ? { ...claims, ...(nonce !== undefined ? { nonce } : {}), auth_time: auth.authTime, amr: auth.amr, acr: auth.acr, sid: auth.sid } : claims, "at+jwt");
 }
 
 /** OIDC Core §2 ID token, with at_hash (§3.1.3.6) for the access token issued with it. */

@@ -111,16 +111,16 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
     expect(other.stdout).toContain("description: /eID/authorize serves login_type eID only\n");
   });
 
-  it("names the acr_values claims the ID token gets, and refuses a contradiction", async () => {
+  it("names the acr_values claims both tokens get, and refuses a contradiction", async () => {
     const claims = await explain(authorize({ acr_values: "req_chnl:ch-1 chnl_info app_gps app_faceid" }));
     expect(claims.code).toBe(0);
     expect(claims.stdout).toContain(
       [
-        "  chnl (ID token): ch-1",
-        "  chnl_name (ID token): the channel's name",
-        "  chnl_icon (ID token): the channel's icon URL",
-        "  gps (ID token): {lat, lnt, time} from the trusted app's signed assertion",
-        "  faceid (ID token): {result, key, time} from the trusted app's face check",
+        "  chnl (ID token and access token): ch-1",
+        "  chnl_name (ID token and access token): the channel's name",
+        "  chnl_icon (ID token and access token): the channel's icon URL",
+        "  gps (ID token and access token): {lat, lnt, time} from the trusted app's signed assertion",
+        "  faceid (ID token and access token): {result, key, time} from the trusted app's face check",
       ].join("\n"),
     );
     const contradiction = await explain(authorize({ acr_values: "must_bfido", login_type: "2FA" }));

@@ -179,7 +179,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
   });
 
   describe("req_chnl and chnl_info", () => {
-    it("shows alice, who administers three channels, the chooser; the one she picks is in the ID token with its name and icon", async () => {
+    it("shows alice, who administers three channels, the chooser; the one she picks is in both tokens with its name and icon", async () => {
       const page = await contexts.page();
       await page.goto(web.loginUrl({ acr_values: "req_chnl chnl_info" }));
       await submitPasswordForm(page, "alice");
@@ -188,12 +188,9 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
       await page.getByRole("button", { name: "Online Shop" }).click();
 
       expect((await atCallback(page)).status).toBe("signed in as E10001");
-      expect(web.signIns.at(-1)!.claims).toMatchObject({
-        sub: "E10001",
-        chnl: "online-shop",
-        chnl_name: "Online Shop",
-        chnl_icon: "https://example.com/channels/online-shop.png",
-      });
+      const channel = { chnl: "online-shop", chnl_name: "Online Shop", chnl_icon: "https://example.com/channels/online-shop.png" };
+      expect(web.signIns.at(-1)!.claims).toMatchObject({ sub: "E10001", ...channel });
+      expect(web.signIns.at(-1)!.accessTokenClaims).toMatchObject({ sub: "E10001", ...channel });
     }, TIMEOUT);
 
     it("refuses bob req_chnl:north-store, where he is only a temporary member: access_denied at the RP", async () => {

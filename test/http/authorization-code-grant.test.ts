@@ -82,6 +82,29 @@ describe("successful redemption", () => {
     expect(await verifyIdToken(p, id_token!)).toMatchObject({ chnl: "wechat", gps, sub: "E10001" });
   });
 
+  it("puts the login claims (chnl, chnl_name, chnl_icon, gps, faceid) and the nonce in the access token too, and custom_scan in the ID token only", async () => {
+    const gps = { lat: 22.54, lnt: 114.05, time: 1_700_000_000 };
+    const faceid = { result: "pass", key: "k-1", time: 1_700_000_001 };
+    const login = { chnl: "wechat", chnl_name: "WeChat", chnl_icon: "https://icons.example/wechat.png", gps, faceid };
+    const { access_token, id_token, refresh_token } = await codeTokens(p, { nonce: "nonce-at", idTokenClaims: { ...login, custom_scan: "e30=" } });
+    const { payload } = await verifyWithJwks(p, access_token);
+    expect(payload).toMatchObject({ ...login, nonce: "nonce-at" });
+    expect(payload).not.toHaveProperty("custom_scan");
+    expect(await verifyIdToken(p, id_token!)).toMatchObject({ ...login, nonce: "nonce-at", custom_scan: "e30=" });
+
+    // A refresh keeps the login claims in both tokens; the nonce was the authorize request's (OIDC Core §12.2).
+    const refreshed = await refresh(p, refresh_token!);
+    expect(refreshed.status, refreshed.text).toBe(200);
+    const again = (await verifyWithJwks(p, refreshed.json!.access_token as string)).payload;
+    expect(again).toMatchObject(login);
+    expect(again).not.toHaveProperty("nonce");
+  });
+
+  it("leaves nonce out of the access token when the authorize request had none", async () => {
+    const { access_token } = await codeTokens(p, { nonce: undefined });
+    expect((await verifyWithJwks(p, access_token)).payload).not.toHaveProperty("nonce");
+  });
+
   it("issues no ID token without openid", async () => {
     const body = await codeTokens(p, { scopes: ["acme", "offline_access"] });
     expect(body).not.toHaveProperty("id_token");

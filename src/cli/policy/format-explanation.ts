@@ -45,7 +45,7 @@ function accepted(a: Accepted): string[] {
   lines.push("checks before anything is shown:", ...a.checks.map((c) => `  - ${c}`));
   lines.push("tokens:", `  amr (ID token and access token): ${a.tokens.amr}`, `  acr (ID token and access token): ${a.tokens.acr}`);
   if (a.tokens.sub !== undefined) lines.push(`  sub: ${a.tokens.sub}`);
-  for (const [claim, value] of Object.entries(a.tokens.idToken)) lines.push(`  ${claim} (ID token): ${value}`);
+  for (const [claim, value] of Object.entries(a.tokens.loginClaims)) lines.push(`  ${claim} (ID token and access token): ${value}`);
   return lines;
 }
 

@@ -7,8 +7,8 @@ export interface TokenClaims {
   amr: string;
   /** In both tokens: `2fa` when a method of each class was passed, else `1fa`. */
   acr: "1fa" | "2fa";
-  /** The ID token's extra claims that acr_values asked for, each with where its value comes from. */
-  idToken: Record<string, string>;
+  /** The extra claims acr_values asked for, in the ID token and the access token, each with where its value comes from. */
+  loginClaims: Record<string, string>;
   /** Sent to redirect_uri with the code (the login type as the request named it). */
   loginTypeWithCode?: string;
   /** The sub of the tokens when the plan fixes it (a vendor account). */
@@ -25,15 +25,15 @@ export function tokenClaimsOf(plan: LoginPlan, methods: ReadonlyArray<{ class: M
   else if (!twoFactor) amr = `[${oneOf(methods.map((m) => m.amr))}]`;
   else if (plan.missingClasses.length === 2) amr = `[${oneOf(amrOf("trusted"))}, ${oneOf(amrOf("untrusted"))}, mfa] (in the order passed)`;
   else amr = `the session's methods + [${oneOf(methods.map((m) => m.amr))}], mfa`;
-  const idToken: Record<string, string> = {};
-  if (plan.claims.channel) idToken.chnl = plan.claims.channel.id === undefined ? "the channel the user administers (chosen on a page when several)" : plan.claims.channel.id;
-  if (plan.claims.channelInfo) Object.assign(idToken, { chnl_name: "the channel's name", chnl_icon: "the channel's icon URL" });
-  if (plan.claims.gps) idToken.gps = "{lat, lnt, time} from the trusted app's signed assertion";
-  if (plan.claims.faceid) idToken.faceid = "{result, key, time} from the trusted app's face check";
+  const loginClaims: Record<string, string> = {};
+  if (plan.claims.channel) loginClaims.chnl = plan.claims.channel.id === undefined ? "the channel the user administers (chosen on a page when several)" : plan.claims.channel.id;
+  if (plan.claims.channelInfo) Object.assign(loginClaims, { chnl_name: "the channel's name", chnl_icon: "the channel's icon URL" });
+  if (plan.claims.gps) loginClaims.gps = "{lat, lnt, time} from the trusted app's signed assertion";
+  if (plan.claims.faceid) loginClaims.faceid = "{result, key, time} from the trusted app's face check";
   return {
     amr,
     acr: twoFactor ? "2fa" : "1fa",
-    idToken,
+    loginClaims,
     ...(plan.loginType !== undefined && { loginTypeWithCode: plan.loginType }),
     ...(plan.vendorAccount !== undefined && { sub: plan.vendorAccount }),
   };

@@ -40,7 +40,7 @@ export async function issueUserTokens({ provider, client, auth, scopes, accessTo
     scopes,
     lifetime,
     jti: accessToken.jti,
-    extra: definedOnly({ ...auth.accessTokenClaims, auth_time: auth.authTime, amr: auth.amr, acr: auth.acr, sid: auth.sid }),
+    extra: accessTokenExtras(auth, idToken?.nonce),
   });
   const response: TokenResponse = { access_token: token, token_type: "Bearer", expires_in: lifetime, scope: formatScope(scopes) };
   if (idToken === undefined) return response;
@@ -62,9 +62,25 @@ export async function issueUserTokens({ provider, client, auth, scopes, accessTo
   return { ...response, id_token };
 }
 
-function definedOnly(claims: Record<string, unknown>): Record<string, unknown> {
-  // A loop, not Object.entries/fromEntries: two arrays per token response for nothing.
-  const defined: Record<string, unknown> = {};
-  for (const name in claims) if (claims[name] !== undefined) defined[name] = claims[name];
-  return defined;
+/**
+ * The login claims SPEC "Access token and ID token" gives both tokens: `chnl` (req_chnl), `chnl_name` and
+ * `chnl_icon` (chnl_info), `gps` (app_gps), `faceid` (app_faceid). The login planned them as ID-token
+ * claims, which refresh tokens carry too, so a refreshed access token has them as well. `custom_scan` is
+ * the ID token's alone (SPEC: "ID token after a custom QR-code login").
+ */
+const LOGIN_CLAIMS_OF_BOTH_TOKENS = ["chnl", "chnl_name", "chnl_icon", "gps", "faceid"] as const;
+
+/**
+ * The access token's claims beyond RFC 9068's: the login claims it shares with the ID token, a code's own
+ * extra claims, the authorize request's `nonce` (SPEC: when one was sent; a refresh has none, as its
+ * ID token has none), and the authentication facts. Only the defined ones.
+ */
+function accessTokenExtras(auth: UserAuthentication, nonce: string | undefined): Record<string, unknown> {
+  // Loops, not Object.entries/fromEntries: two arrays per token response for nothing.
+  const extras: Record<string, unknown> = {};
+  const idClaims = auth.idTokenClaims;
+  if (idClaims !== undefined) for (const name of LOGIN_CLAIMS_OF_BOTH_TOKENS) if (idClaims[name] !== undefined) extras[name] = idClaims[name];
+  const own: Record<string, unknown> = { ...auth.accessTokenClaims, nonce, auth_time: auth.authTime, amr: auth.amr, acr: auth.acr, sid: auth.sid };
+  for (const name in own) if (own[name] !== undefined) extras[name] = own[name];
+  return extras;
 }
