@@ -50,6 +50,11 @@ export class AuthorizationCodes {
     return code;
   }
 
+  /** The code's grant, left in place: what the redemption checks before it takes the code. */
+  async peek(code: PresentedCode): Promise<AuthorizationCodeGrant | undefined> {
+    return (await this.records.get(code.hash)) as AuthorizationCodeGrant | undefined;
+  }
+
   /** The code's grant, removed for good: exactly one of any number of concurrent callers gets it. */
   async take(code: PresentedCode): Promise<AuthorizationCodeGrant | undefined> {
     return (await this.records.take(code.hash)) as AuthorizationCodeGrant | undefined;
@@ -65,9 +70,8 @@ export class AuthorizationCodes {
   }
 
   /**
-   * A presentation of a code that could not be taken: what its redemption issued, to be revoked, or
-   * undefined when nothing was (never issued, expired, failed its checks, or still in flight — in which
-   * case the redemption finds out by itself).
+   * A presentation of a code that is gone: what its redemption issued, to be revoked, or undefined when
+   * nothing was (never issued, expired, or a redemption still in flight — which then finds out by itself).
    */
   async reuse(code: PresentedCode): Promise<CodeRedemption | undefined> {
     if (await this.records.add(redeemedKey(code), { reused: true }, IN_FLIGHT_MS)) return undefined;

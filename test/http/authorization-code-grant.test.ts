@@ -213,15 +213,17 @@ describe("refusals", () => {
   });
 
   it.each([
-    ["missing", undefined, "login_type is required: repeat the authorization request's login_type (the code is now used up: start a new authorization request)"],
-    ["different", "MyVendor", "login_type does not match the authorization request's (the code is now used up: start a new authorization request)"],
-    ["differently cased", "mfaacmeotp", "login_type does not match the authorization request's (the code is now used up: start a new authorization request)"],
-  ])("answers a %s login_type with 400 invalid_grant when the code has one, saying what to send and that the code is used up", async (_name, loginType, description) => {
+    ["missing", undefined, "login_type is required: repeat the authorization request's login_type"],
+    ["different", "MyVendor", "login_type does not match the authorization request's"],
+    ["differently cased", "mfaacmeotp", "login_type does not match the authorization request's"],
+  ])("answers a %s login_type with 400 invalid_grant when the code has one, saying what to send; the code stays for the right one", async (_name, loginType, description) => {
     const code = await mintCode(p, { loginType: "MfaAcmeOtp" });
     const refused = await redeemCode(p, code, { login_type: loginType });
     expectOAuthError(refused, 400, "invalid_grant");
     expect((refused.json as { error_description?: string }).error_description).toBe(description);
-    // As it says: the right login_type afterwards finds no code.
+    // SPEC state table: only a request that meets the conditions moves the code to "used".
+    const redeemed = await redeemCode(p, code, { login_type: "MfaAcmeOtp" });
+    expect(redeemed.status, redeemed.text).toBe(200);
     expectOAuthError(await redeemCode(p, code, { login_type: "MfaAcmeOtp" }), 400, "invalid_grant");
   });
 
@@ -229,10 +231,23 @@ describe("refusals", () => {
     expectOAuthError(await redeemCode(p, await mintCode(p, { clientId: SERVICE.id }), {}, SERVICE), 400, "unauthorized_client");
   });
 
-  it("uses the code up on a failed attempt: the right verifier afterwards is invalid_grant", async () => {
+  it("leaves the code as it was after a failed attempt (another client, redirect_uri or verifier): the right request then redeems it, once", async () => {
     const code = await mintCode(p);
+    expectOAuthError(await redeemCode(p, code, {}, NO_OFFLINE), 400, "invalid_grant");
+    expectOAuthError(await redeemCode(p, code, { redirect_uri: `${WEB_REDIRECT}/` }), 400, "invalid_grant");
     expectOAuthError(await redeemCode(p, code, { code_verifier: "B".repeat(43) }), 400, "invalid_grant");
+    const redeemed = await redeemCode(p, code);
+    expect(redeemed.status, redeemed.text).toBe(200);
     expectOAuthError(await redeemCode(p, code), 400, "invalid_grant");
+  });
+
+  it("treats any presentation after the redemption as a reuse, failing checks or not: what the redemption issued is revoked", async () => {
+    const code = await mintCode(p);
+    const { access_token } = (await redeemCode(p, code)).json as { access_token: string };
+    expect(await isActive(access_token)).toBe(true);
+    // A presentation after the redemption is a reuse, whatever else is wrong with it (RFC 6749 §4.1.2).
+    expectOAuthError(await redeemCode(p, code, { code_verifier: "B".repeat(43) }), 400, "invalid_grant");
+    expect(await isActive(access_token)).toBe(false);
   });
 });
 

@@ -17,13 +17,16 @@ import { randomToken } from "../../crypto/random-token.ts";
 const UNUSABLE = "the authorization code is invalid, expired or already used";
 
 /**
- * authorization_code (RFC 6749 §4.1.3, OIDC Core §3.1.3, RFC 7636 §4.6). The code is taken before it
- * is checked, so a failed check uses it up too: a code gets exactly one attempt.
+ * authorization_code (RFC 6749 §4.1.3, OIDC Core §3.1.3, RFC 7636 §4.6). The code is checked on a read
+ * copy and taken only once every check has passed: a request that fails one (another client, another
+ * redirect_uri, a wrong verifier, a missing login_type) leaves the code as it was, as the SPEC's state
+ * table has it ("issued" moves to "used" only on a request that meets the conditions). The take is
+ * atomic, so of any number of requests that pass, one gets the code and the others count as its reuse.
  */
 export const authorizationCodeGrant: GrantHandler = async ({ provider, client, params }) => {
   const { code, redirectUri } = requiredParams(params);
   const presented = presentedCode(code);
-  const grant = await takeCode(provider, presented);
+  const grant = (await provider.codes.peek(presented)) ?? (await refuseUnusable(provider, presented));
   // The code is bound to the client it was issued to.
   if (grant.clientId !== client.id) throw invalidGrant("the authorization code was issued to another client");
   // The user was removed or disabled after logging in.
@@ -33,6 +36,8 @@ export const authorizationCodeGrant: GrantHandler = async ({ provider, client, p
   checkPkce(grant, client, params.get("code_verifier"));
   checkLoginType(grant, params.get("login_type"));
   const scopes = grantedScope(params.get("scope"), grant.scopes);
+  // Taken now, for good; another request that took it meanwhile makes this one a reuse.
+  if ((await provider.codes.take(presented)) === undefined) await refuseUnusable(provider, presented);
   return redeem(provider, client, presented, grant, scopes);
 };
 
@@ -45,10 +50,8 @@ function requiredParams(params: Params): { code: string; redirectUri: string } {
   return { code, redirectUri };
 }
 
-/** The code's grant, taken for good; a code that is gone is refused, and if it was redeemed, what that issued is revoked. */
-async function takeCode(provider: Provider, code: PresentedCode): Promise<AuthorizationCodeGrant> {
-  const grant = await provider.codes.take(code);
-  if (grant !== undefined) return grant;
+/** A code that is gone (never issued, expired, or used) is refused; if it was redeemed, what that issued is revoked. */
+async function refuseUnusable(provider: Provider, code: PresentedCode): Promise<never> {
   const earlier = await provider.codes.reuse(code);
   if (earlier !== undefined) await revokeRedemption(provider, earlier);
   throw invalidGrant(UNUSABLE);
@@ -70,9 +73,8 @@ function checkPkce(grant: AuthorizationCodeGrant, client: Client, verifier: stri
 /** SPEC "Token": when the authorize request used a login_type that requires it, the token request repeats it. */
 function checkLoginType(grant: AuthorizationCodeGrant, loginType: string | undefined): void {
   if (grant.loginType === undefined || loginType === grant.loginType) return;
-  // Said plainly, with what follows: a client (or a person with curl) that forgot it otherwise learns only at the next try that the code is gone.
-  const what = loginType === undefined ? "login_type is required: repeat the authorization request's login_type" : "login_type does not match the authorization request's";
-  throw invalidGrant(`${what} (the code is now used up: start a new authorization request)`);
+  // Said plainly: the code is still there for a request that repeats the login_type.
+  throw invalidGrant(loginType === undefined ? "login_type is required: repeat the authorization request's login_type" : "login_type does not match the authorization request's");
 }
 
 /**
