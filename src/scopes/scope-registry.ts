@@ -24,9 +24,9 @@ export class ScopeRegistry {
     }
   }
 
-  /** ID scopes: the declared identity scopes and offline_access (it concerns the user's session, not an API). */
+  /** ID scopes (SPEC "Scopes"): the declared identity scopes; offline_access is neither an ID nor an API scope. */
   isIdentityScope(scope: string): boolean {
-    return this.identityClaims.has(scope) || scope === OFFLINE_ACCESS;
+    return this.identityClaims.has(scope);
   }
 
   isApiScope(scope: string): boolean {

@@ -39,12 +39,20 @@ describe("scope rules", () => {
     expect(res.json!.scope).toBe("acme.api.msg");
   });
 
-  it.each(["openid", "profile", "email", "offline_access", "acme openid", "profile acme.api.msg"])(
+  it.each(["openid", "profile", "email", "acme openid", "profile acme.api.msg"])(
     "rejects the ID scope in %j with invalid_scope (rule 4)",
     async (scope) => {
-      expectOAuthError(await requestClientCredentials(p, SERVICE, scope), 400, "invalid_scope");
+      const res = await requestClientCredentials(p, SERVICE, scope);
+      expectOAuthError(res, 400, "invalid_scope");
+      expect(res.json!.error_description).toMatch(/is an ID scope; client_credentials takes API scopes only$/);
     },
   );
+
+  it.each(["offline_access", "acme offline_access"])("rejects %j with invalid_scope: no refresh token without a user (offline_access is no ID scope)", async (scope) => {
+    const res = await requestClientCredentials(p, SERVICE, scope);
+    expectOAuthError(res, 400, "invalid_scope");
+    expect(res.json!.error_description).toBe("'offline_access' asks for a refresh token, which client_credentials does not issue");
+  });
 
   it.each(["acme.admin", "no-such-scope", "acme no-such-scope"])("rejects %j, not allowed to the client, with invalid_scope", async (scope) => {
     expectOAuthError(await requestClientCredentials(p, SERVICE, scope), 400, "invalid_scope");
