@@ -155,7 +155,12 @@ function checkLoginHint(type: LoginType, request: LoginRequest): string | undefi
   return hint;
 }
 
-/** The type's methods, or the ones fa / 2fa:<methods> choose, in the order chosen. */
+/**
+ * The type's methods, or the ones fa / 2fa:<methods> choose, in the order chosen. For 2FA the choice
+ * narrows the classes it names: a class it names no method of keeps all of the type's (SPEC: `2fa:<methods>`
+ * "names the second-verification methods", so `2fa:totp` is a trusted method of the user's choice, then
+ * TOTP). The trusted class goes first when it is the one filled in, the untrusted last.
+ */
 function offeredMethods(policy: LoginPolicy, type: LoginType, request: LoginRequest): string[] {
   const chosen = request.fa !== undefined ? splitMethods(request.fa) : request.acr.methods.length > 0 ? request.acr.methods : undefined;
   if (chosen === undefined) return [...type.methods];
@@ -163,11 +168,10 @@ function offeredMethods(policy: LoginPolicy, type: LoginType, request: LoginRequ
   if (!type.fa) refuse(`login_type ${type.name} fixes its methods: fa cannot choose them`);
   const unknown = chosen.find((m) => !type.methods.includes(m));
   if (unknown !== undefined) refuse(`login_type ${type.name} does not offer the method '${shown(unknown)}'`);
-  if (type.flow === "two_factor") {
-    const lacking = CLASSES.find((c) => !chosen.some((m) => policy.methodClasses.get(m) === c));
-    if (lacking !== undefined) refuse(`a 2FA login needs a ${lacking} method among the chosen ones`);
-  }
-  return chosen;
+  if (type.flow !== "two_factor") return chosen;
+  const classOf = (method: string) => policy.methodClasses.get(method);
+  const [trusted, untrusted] = CLASSES.map((c) => (chosen.some((m) => classOf(m) === c) ? [] : type.methods.filter((m) => classOf(m) === c)));
+  return [...trusted!, ...chosen, ...untrusted!];
 }
 
 /** fa: method ids separated by `,` or `/` (DESIGN), as acr_values 2fa:<methods>. */

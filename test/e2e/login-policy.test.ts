@@ -23,7 +23,7 @@ const haveChromium = chromiumAvailable(SUITE);
 const TIMEOUT = 60_000;
 
 /** Users with a password and TOTP (2FA, step-up); users with TOTP only (MfaTotp: a third party did the first factor). */
-const PASSWORD_USERS = ["tina", "uma", "vic"] as const;
+const PASSWORD_USERS = ["tina", "uma", "vic", "wes"] as const;
 const TOTP_ONLY_USERS = ["mia", "max"] as const;
 const USERS = [...PASSWORD_USERS, ...TOTP_ONLY_USERS];
 /**
@@ -120,6 +120,19 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
       expect(signIn.accessTokenClaims).toMatchObject({ amr: ["password", "totp", "mfa"], acr: "2fa" });
     }, TIMEOUT);
   });
+
+  it("logs in with acr_values=2fa:totp, which names the second verification only: a trusted method of the user's choice (the password), then TOTP", async () => {
+    const page = await contexts.page();
+    await page.goto(web.loginUrl({ acr_values: "2fa:totp" }));
+    await submitPasswordForm(page, "wes");
+    await expect.poll(() => page.locator("#totp-code").count(), { timeout: 20_000, message: "the code field" }).toBe(1);
+    // TOTP is the one second verification named: nothing else is offered.
+    expect(await offeredMethods(page)).toEqual([]);
+    await passTotp(page, "wes");
+
+    expect((await atCallback(page)).status).toBe(`signed in as ${subs.get("wes")}`);
+    expect(web.signIns.at(-1)!.claims).toMatchObject({ amr: ["password", "totp", "mfa"], acr: "2fa" });
+  }, TIMEOUT);
 
   it("steps a password session up to 2fa: prompt=none gets interaction_required, then only TOTP is asked", async () => {
     const page = await contexts.page();

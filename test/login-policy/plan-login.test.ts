@@ -64,9 +64,18 @@ describe("planLogin", () => {
     expect(plan(planLogin(POLICY, request({ loginType: "2fa" }))).loginType).toBe("2fa");
   });
 
-  it("lets fa choose and order a 2FA login's methods, but only with one of each class", () => {
+  it("lets fa choose and order a 2FA login's methods; a class fa names none of keeps all of the type's", () => {
     expect(plan(planLogin(POLICY, request({ loginType: "2FA", fa: "fido/qrcode" }))).methods).toEqual(["fido", "qrcode"]);
-    expect(refusal(planLogin(POLICY, request({ loginType: "2FA", fa: "qrcode,password" })))).toMatch(/invalid_request: a 2FA login needs a untrusted method/);
+    // Only trusted methods named: every untrusted method of the type follows them.
+    expect(plan(planLogin(POLICY, request({ loginType: "2FA", fa: "qrcode,password" }))).methods).toEqual(["qrcode", "password", "totp", "fido", "sms", "email", "face"]);
+  });
+
+  it("reads 2fa:<methods> as the second verification's methods: 2fa:totp is any trusted method, then TOTP", () => {
+    const p = plan(planLogin(POLICY, request({ acrValues: "2fa:totp" })));
+    expect(p).toMatchObject({ flow: "two_factor", missingClasses: ["trusted", "untrusted"] });
+    expect(p.methods).toEqual(["qrcode", "appotp", "password", "totp"]);
+    // A password session steps up with TOTP alone.
+    expect(plan(planLogin(POLICY, request({ acrValues: "2fa:totp" }), { methods: ["password"] })).methods).toEqual(["totp"]);
   });
 
   it("steps up a one-factor session: only the missing class is asked for", () => {
@@ -135,13 +144,14 @@ describe("planLogin", () => {
     fc.assert(
       fc.property(fc.subarray(ALL), fc.option(fc.shuffledSubarray(ALL, { minLength: 2 }), { nil: undefined }), (sessionMethods, fa) => {
         const result = planLogin(POLICY, request({ loginType: "2FA", ...(fa && { fa: fa.join(",") }) }), { methods: sessionMethods });
-        if (!result.ok) {
-          // Refused only when fa lacks a class.
-          expect(fa !== undefined && new Set(fa.map((m) => CLASSES[m])).size < 2).toBe(true);
-          return;
-        }
-        // fa (2fa:<methods>) names the acceptable methods: a session method outside them does not count.
-        const sessionClasses = new Set(sessionMethods.filter((m) => (fa ?? ALL).includes(m)).map((m) => CLASSES[m]));
+        // Never refused: a class fa names no method of keeps all of the type's.
+        expect(result.ok).toBe(true);
+        if (!result.ok) return;
+        // fa (2fa:<methods>) names the acceptable methods of the classes it names: a session method outside them does not count.
+        const named = fa ?? ALL;
+        const namedClasses = new Set(named.map((m) => CLASSES[m]));
+        const acceptable = ALL.filter((m) => named.includes(m) || !namedClasses.has(CLASSES[m]));
+        const sessionClasses = new Set(sessionMethods.filter((m) => acceptable.includes(m)).map((m) => CLASSES[m]));
         for (const m of result.plan.methods) expect(sessionClasses.has(CLASSES[m]!)).toBe(false);
         const offeredClasses = new Set(result.plan.methods.map((m) => CLASSES[m]));
         for (const c of ["trusted", "untrusted"] as const) expect(sessionClasses.has(c) || offeredClasses.has(c)).toBe(true);
