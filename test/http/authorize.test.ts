@@ -184,6 +184,13 @@ describe("authorize: login and SSO", () => {
     expect(responseParams(await browser.get(authorizeUrl(p.issuer, { prompt: "none" }))).get("code")).toBeTruthy();
   });
 
+  it("prompt=consent asks nothing more of a registered client: with a session, a code at once; without, the login page", async () => {
+    const browser = await loggedInBrowser();
+    expect(responseParams(await browser.get(authorizeUrl(p.issuer, { prompt: "consent", scope: "openid profile offline_access" }))).get("code")).toBeTruthy();
+    expect((await new RawBrowser().get(authorizeUrl(p.issuer, { prompt: "consent" }))).location).toMatch(/\/interaction\//);
+    expect(responseParams(await browser.get(authorizeUrl(p.issuer, { prompt: "none consent" }))).get("error")).toBe("invalid_request");
+  });
+
   it("rotates the session cookie at every login", async () => {
     const browser = await loggedInBrowser();
     const before = browser.cookies.get("portcullis_session")!.value;
@@ -338,7 +345,7 @@ describe("discovery of the authorization endpoint", () => {
     expect(doc.authorization_endpoint).toBe(`${p.issuer}/connect/authorize`);
     expect(doc.response_types_supported).toEqual(["code"]);
     expect(doc.response_modes_supported).toEqual(["query", "fragment", "form_post"]);
-    expect(doc.prompt_values_supported).toEqual(["none", "login", "force_login"]);
+    expect(doc.prompt_values_supported).toEqual(["none", "login", "force_login", "consent"]);
     expect(doc.code_challenge_methods_supported).toEqual(["S256"]); // no demo client allows plain (pkce-discovery.test.ts)
     expect(doc.authorization_response_iss_parameter_supported).toBe(true);
     // Each advertised response mode works.

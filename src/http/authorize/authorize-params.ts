@@ -32,7 +32,11 @@ const untrusted = (description: string) => new OAuthError(400, "invalid_request"
 /** The same error, to be sent to the client's redirect_uri (once client and redirect_uri are trusted). */
 export const redirectable = (error: OAuthError) => new OAuthError(error.status, error.error, error.description, { allowRedirect: true });
 
-const PROMPTS = new Set(["none", "login", "force_login"]);
+/**
+ * The spec's prompt values, and OIDC's `consent`: every client is registered by the operators, so its
+ * consent is given, and the value asks nothing more (RPs send it with offline_access, OIDC Core §11).
+ */
+const PROMPTS = new Set(["none", "login", "force_login", "consent"]);
 const KEPT_LENGTHS: ReadonlyArray<[string, number]> = [
   ["nonce", 512],
   ["login_hint", 512],

@@ -31,7 +31,7 @@ export function discoveryDocument(issuer: string, policy: PolicySnapshot): Recor
     // The code flow only (DESIGN "response_type"), in every response mode, with RFC 9207 iss.
     response_types_supported: ["code"],
     response_modes_supported: RESPONSE_MODES,
-    prompt_values_supported: ["none", "login", "force_login"],
+    prompt_values_supported: ["none", "login", "force_login", "consent"],
     // The acr claim's values and the spec's acr_values this deployment serves (login-policy/acr-values-supported.ts).
     acr_values_supported: acrValuesSupported(login),
     login_types_supported: loginTypesSupported(login),
