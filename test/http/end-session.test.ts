@@ -126,6 +126,17 @@ function expectErrorPage(res: Awaited<ReturnType<typeof send>>, status = 400) {
   expect(res.headers.get("location")).toBeNull();
 }
 
+/** The provider's warnings that a post_logout_redirect_uri was not used. */
+const ignoredUris = () => p.logs.filter((line) => line.event === "post_logout_redirect_uri_ignored");
+
+/** The logged-out page, with no redirect to anywhere. */
+function expectLoggedOutPage(res: Awaited<ReturnType<typeof send>>) {
+  expect(res.status, res.text).toBe(200);
+  expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+  expect(res.headers.get("location")).toBeNull();
+  expect(res.text).not.toContain("http://localhost:3001");
+}
+
 function expectClearedCookie(res: Awaited<ReturnType<typeof send>>) {
   const setCookie = res.headers.get("set-cookie") ?? "";
   expect(setCookie).toContain(`${p.provider.cookies.name(SESSION_COOKIE)}=;`);
@@ -231,23 +242,33 @@ describe("post_logout_redirect_uri and state", () => {
     ["another case", "http://LOCALHOST:3001/"],
     ["an added query", "http://localhost:3001/?x=1"],
     ["another client's URI", "http://127.0.0.1:9/after-logout"],
-  ])("refuses a URI that differs by %s with a 400 page", async (_name, uri) => {
+  ])("does not use a URI that differs by %s: the hint's logout happens, and the logged-out page shows instead", async (_name, uri) => {
     const { cookie, session } = await login();
+    const before = ignoredUris().length;
     const res = await endSession({ id_token_hint: idToken({ sid: session.sid }), post_logout_redirect_uri: uri, state: "s" }, cookie);
-    expectErrorPage(res);
-    expect(await alive(cookie)).toBe(true);
+    expectLoggedOutPage(res);
+    expect(await alive(cookie)).toBe(false);
+    expect(ignoredUris().slice(before)).toEqual([expect.objectContaining({ client: "demo-web", reason: "not registered for the client" })]);
   });
 
-  it("refuses a URI registered for another client than the hint's", async () => {
+  it("does not use a URI registered for another client than the hint's", async () => {
     const { cookie, session } = await login();
     const res = await endSession({ id_token_hint: idToken({ sid: session.sid }), post_logout_redirect_uri: `${rpUrl}/after-logout` }, cookie);
-    expectErrorPage(res);
+    expectLoggedOutPage(res);
+    expect(await alive(cookie)).toBe(false);
   });
 
-  it("refuses a registered URI without an id_token_hint", async () => {
+  it("does not use a registered URI without an id_token_hint: the user is asked, and then sees the logged-out page", async () => {
     const { cookie } = await login();
-    expectErrorPage(await endSession({ post_logout_redirect_uri: DEMO_WEB_LOGOUT, state: "s" }, cookie));
+    const before = ignoredUris().length;
+    const page = await endSession({ post_logout_redirect_uri: DEMO_WEB_LOGOUT, state: "s" }, cookie);
+    expect(page.status, page.text).toBe(200);
+    expect(page.headers.get("location")).toBeNull();
     expect(await alive(cookie)).toBe(true);
+    expect(ignoredUris().slice(before)).toEqual([expect.objectContaining({ reason: "no id_token_hint" })]);
+    const done = await confirm({ csrf: csrfOf(page.text)!, confirm: "yes" }, cookie);
+    expectLoggedOutPage(done);
+    expect(await alive(cookie)).toBe(false);
   });
 
   it("refuses a client_id that is not the hint's client", async () => {

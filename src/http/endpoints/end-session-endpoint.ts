@@ -52,8 +52,9 @@ const BARE_HEADERS = ["Cache-Control", "no-store", "Pragma", "no-cache", ...Obje
  * confirmation page, /connect/endsession/confirm. docs/decisions.md ("End session") has the rules:
  *
  * - id_token_hint: an ID token we signed for a registered client, expiry not checked; invalid → 400 page.
- * - post_logout_redirect_uri: only with a valid hint and registered for the hint's client; anything
- *   else given is a 400 page. state is appended to it (and only to it), exactly as received.
+ * - post_logout_redirect_uri: used only with a valid hint and when registered for the hint's client
+ *   (SPEC: "usable only when"); otherwise it is not used — the logout goes on as if it had not been
+ *   sent, and a warning says why. state is appended to it (and only to it), exactly as received.
  * - A valid hint for the browser's own session (same sub, same sid when the hint has one) logs out at
  *   once. Without a hint, or with a hint for someone or some session else, the user confirms on a page
  *   whose form carries a single-use CSRF token bound to the session cookie. Without a session there is
@@ -101,12 +102,16 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
       if (!ctx.policy.clients.get(clientId)) throw invalidRequest("client_id is not a registered client");
       ctx.clientId = clientId;
     },
-    // post_logout_redirect_uri needs a valid hint and must be registered for its client; state rides on it only.
+    // post_logout_redirect_uri is usable with a valid hint, registered for its client; otherwise it is not used (never
+    // redirected to) and the logout goes on without it. state rides on it only.
     (ctx) => {
       const uri = ctx.params!.get("post_logout_redirect_uri");
       if (uri === undefined) return;
-      if (!ctx.hint) throw invalidRequest("post_logout_redirect_uri is allowed only with a valid id_token_hint");
-      if (!ctx.hint.client.postLogoutRedirectUris.has(uri)) throw invalidRequest("post_logout_redirect_uri is not registered for the client");
+      const unusable = !ctx.hint ? "no id_token_hint" : !ctx.hint.client.postLogoutRedirectUris.has(uri) ? "not registered for the client" : undefined;
+      if (unusable !== undefined) {
+        provider.logger.warn({ event: "post_logout_redirect_uri_ignored", reqId: ctx.ex.reqId, client: ctx.clientId, reason: unusable }, "end session: post_logout_redirect_uri not used");
+        return;
+      }
       const state = ctx.params!.get("state");
       ctx.redirect = state === undefined ? uri : appendQuery(uri, [["state", state]]);
     },
