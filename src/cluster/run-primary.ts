@@ -81,7 +81,10 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
   tell(`portcullis: primary process ${process.pid} starting ${workers} workers`, "info", { workers }, "primary starting workers");
   for (let i = 0; i < workers; i++) fork();
 
-  const shutdown = options.signals.shutdown.then((signal) => (tell(`${signal} received, stopping the workers`, "info", { signal }, "primary stopping the workers"), 0));
+  const shutdown = options.signals.shutdown.then((signal) => {
+    tell(`${signal} received, stopping the workers`, "info", { signal }, "primary stopping the workers");
+    return 0;
+  });
   const outcome = await Promise.race([shutdown, failedToStart]);
   stopping = true;
   for (const timer of pending) clearTimeout(timer);

@@ -170,8 +170,9 @@ function offeredMethods(policy: LoginPolicy, type: LoginType, request: LoginRequ
   if (unknown !== undefined) refuse(`login_type ${type.name} does not offer the method '${shown(unknown)}'`);
   if (type.flow !== "two_factor") return chosen;
   const classOf = (method: string) => policy.methodClasses.get(method);
-  const [trusted, untrusted] = CLASSES.map((c) => (chosen.some((m) => classOf(m) === c) ? [] : type.methods.filter((m) => classOf(m) === c)));
-  return [...trusted!, ...chosen, ...untrusted!];
+  // All of the type's methods of a class the choice names none of; nothing for a class it names.
+  const unnamed = (c: MethodClass) => (chosen.some((m) => classOf(m) === c) ? [] : type.methods.filter((m) => classOf(m) === c));
+  return [...unnamed("trusted"), ...chosen, ...unnamed("untrusted")];
 }
 
 /** fa: method ids separated by `,` or `/` (DESIGN), as acr_values 2fa:<methods>. */
