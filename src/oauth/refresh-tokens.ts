@@ -104,7 +104,8 @@ export class RefreshTokens {
    *
    * The successor is written before the token is taken: a store that fails between the two leaves the
    * presented token live (the client retries with it), instead of taking it with no successor written,
-   * which would lose the client's grant. A rotation that loses the race deletes its unused successor.
+   * which would lose the client's grant; so does a take that fails after it ran (the store puts the
+   * token back, KeyvRecordStore). A rotation that loses the race deletes its unused successor.
    */
   async rotate(token: string, accessToken: IssuedAccessToken, known?: RefreshGrant): Promise<Rotation | undefined> {
     const found = known ?? (await this.tokens.get(storeKeyHash(token)));

@@ -32,8 +32,19 @@ export interface KeyvRecordStoreParts {
   /** The key as stored by the backend, e.g. `portcullis:codes:<key>`. */
   rawKey: (key: string) => string;
   run: OperationRunner;
-  /** Runs after each write (inside the same operation): where a backend makes the write durable before it is answered. */
-  afterWrite?: () => Promise<void>;
+  /** Where a backend makes writes durable before they are answered (Redis WAIT); absent where a write is durable once done. */
+  durability?: Durability;
+}
+
+/** How a backend whose writes can run and yet not be acknowledged as durable (Redis with replicas) makes them so. */
+export interface Durability {
+  /** Runs after each write, inside the same operation: throws when the writes so far are not durable. */
+  confirm(): Promise<void>;
+  /**
+   * Writes `payload` back under `rawKey` unless the key has been written since (SET NX), with `ttlMs` left
+   * of its life (undefined: it never expires). For a take whose removal `confirm` could not make durable.
+   */
+  putBack(rawKey: string, payload: string, ttlMs: number | undefined): Promise<void>;
 }
 
 /**
@@ -60,7 +71,7 @@ export class KeyvRecordStore<T> implements RecordStore<T> {
     const ttl = ttlMs === undefined ? undefined : checkTtl(ttlMs);
     await run("set", kind, async () => {
       await keyv.set(raw, value, ttl);
-      await this.#parts.afterWrite?.();
+      await this.#parts.durability?.confirm();
     });
   }
 
@@ -80,7 +91,7 @@ export class KeyvRecordStore<T> implements RecordStore<T> {
       const now = Date.now();
       const payload = await keyv.serialize!({ value, expires: now + ttl });
       const added = await atomic.add(raw, payload, ttl, now);
-      if (added) await this.#parts.afterWrite?.();
+      if (added) await this.#parts.durability?.confirm();
       return added;
     });
   }
@@ -91,7 +102,7 @@ export class KeyvRecordStore<T> implements RecordStore<T> {
     const ttl = checkTtl(ttlMs);
     return run("increment", kind, async () => {
       const count = await atomic.increment(raw, ttl, Date.now());
-      await this.#parts.afterWrite?.();
+      await this.#parts.durability?.confirm();
       return count;
     });
   }
@@ -103,13 +114,33 @@ export class KeyvRecordStore<T> implements RecordStore<T> {
     return run(op, kind, async () => {
       const payload = await atomic.take(raw);
       if (payload === undefined) return undefined;
-      // A removal must survive a failover too: a spent refresh token that came back could be spent twice.
-      await this.#parts.afterWrite?.();
       const data = await keyv.deserialize!<T>(payload);
+      const expires = typeof data?.expires === "number" ? data.expires : undefined;
+      // A removal must survive a failover too: a spent refresh token that came back could be spent twice.
+      await this.#confirmTake(raw, payload, expires);
       // Same rule as Keyv's get: expired once `now` is past `expires`.
-      if (!data || (typeof data.expires === "number" && Date.now() > data.expires)) return undefined;
+      if (!data || (expires !== undefined && Date.now() > expires)) return undefined;
       return { value: data.value as T };
     });
+  }
+
+  /**
+   * A take that cannot be made durable fails, and then it must not have happened: the value goes back
+   * (unless something was written under the key since) before the failure is answered. Otherwise the
+   * caller, told "unavailable", would find the value gone when it tries again: a client's refresh token
+   * lost to a replica that lagged for half a second. The put-back is best effort: when the primary is gone
+   * too, what the replica has decides, as for any write in flight (docs/decisions.md).
+   */
+  async #confirmTake(raw: string, payload: string, expires: number | undefined): Promise<void> {
+    const durability = this.#parts.durability;
+    if (durability === undefined) return;
+    try {
+      await durability.confirm();
+    } catch (error) {
+      const ttl = expires === undefined ? undefined : Math.ceil(expires - Date.now());
+      if (ttl === undefined || ttl > 0) await durability.putBack(raw, payload, ttl).catch(() => {});
+      throw error;
+    }
   }
 }
 

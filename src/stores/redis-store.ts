@@ -1,5 +1,5 @@
 import KeyvRedis, { Keyv } from "@keyv/redis";
-import { KeyvRecordStore, type AtomicOps } from "./keyv-record-store.ts";
+import { KeyvRecordStore, type AtomicOps, type Durability } from "./keyv-record-store.ts";
 import { connectRedis, defaultRedisTimeouts, type RedisClient, type RedisTimeouts } from "./redis-client.ts";
 import type { RedisConnection, Replication } from "./redis-url.ts";
 import { RECORD_KINDS, type RecordKind, type RecordStore, type Store } from "./store.ts";
@@ -104,7 +104,7 @@ export class RedisStore implements Store {
         atomic: this.#atomic,
         rawKey: (key) => prefix + key,
         run: this.#run,
-        ...(durable && { afterWrite: this.#replicated }),
+        ...(durable && { durability: this.#durability }),
       });
       this.#namespaces.set(kind, namespace);
     }
@@ -113,13 +113,18 @@ export class RedisStore implements Store {
 
   /**
    * WAIT: the writes so far on this connection (node-redis sends every command on one) are on enough
-   * replicas, or the operation fails (503) — fail closed, as the caller is about to say "done". See
-   * docs/decisions.md "Store outages and Redis Sentinel".
+   * replicas, or the operation fails (503) — fail closed, as the caller is about to say "done". A take
+   * that fails so is put back (KeyvRecordStore). See docs/decisions.md "Store outages and Redis Sentinel".
    */
-  readonly #replicated = async (): Promise<void> => {
-    const { replicas, timeoutMs } = this.#replication;
-    const acknowledged = await this.#client.wait(replicas, timeoutMs);
-    if (acknowledged < replicas) throw new Error(`${acknowledged} of ${replicas} replica(s) acknowledged the write within ${timeoutMs} ms`);
+  readonly #durability: Durability = {
+    confirm: async () => {
+      const { replicas, timeoutMs } = this.#replication;
+      const acknowledged = await this.#client.wait(replicas, timeoutMs);
+      if (acknowledged < replicas) throw new Error(`${acknowledged} of ${replicas} replica(s) acknowledged the write within ${timeoutMs} ms`);
+    },
+    putBack: async (rawKey, payload, ttlMs) => {
+      await this.#client.set(rawKey, payload, ttlMs === undefined ? { condition: "NX" } : { condition: "NX", expiration: { type: "PX", value: ttlMs } });
+    },
   };
 
   async ping(): Promise<void> {

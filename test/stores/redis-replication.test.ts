@@ -32,6 +32,33 @@ describe.skipIf(url === undefined)("a Redis store that waits for replicas", () =
     }
   });
 
+  it("puts back what a durable take removed when no replica acknowledges the removal: the caller is told 503 and finds the record there again", async () => {
+    const plain = await createStore(`${url}?prefix=${prefix}`, { dataDir, logger: capturingLogger().logger });
+    const waiting = await createStore(`${url}?prefix=${prefix}&wait=1&wait_timeout_ms=100`, { dataDir, logger: capturingLogger().logger });
+    const raw = createClient({ url });
+    await raw.connect();
+    try {
+      await plain.namespace("refreshTokens").set("taken", { sub: "s" }, 60_000);
+      await plain.namespace("enrollments").set("deleted", { sub: "s" });
+      await expect(waiting.namespace("refreshTokens").take("taken")).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(waiting.namespace("enrollments").delete("deleted")).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(await plain.namespace("refreshTokens").get("taken")).toEqual({ sub: "s" });
+      expect(await plain.namespace("enrollments").get("deleted")).toEqual({ sub: "s" });
+      // Back with what was left of its life, and a record that never expired still never expires.
+      const ttl = await raw.pTTL(`${prefix}:refreshTokens:taken`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      expect(await raw.pTTL(`${prefix}:enrollments:deleted`)).toBe(-1);
+      // A take the store could confirm would have consumed it: the plain store still can.
+      expect(await plain.namespace("refreshTokens").take("taken")).toEqual({ sub: "s" });
+      expect(await plain.namespace("refreshTokens").get("taken")).toBeUndefined();
+    } finally {
+      raw.destroy();
+      await waiting.close();
+      await plain.close();
+    }
+  });
+
   it("writes durable records without waiting on a single Redis (no wait parameter)", async () => {
     const store = await createStore(`${url}?prefix=${prefix}`, { dataDir, logger: capturingLogger().logger });
     try {
