@@ -9,6 +9,7 @@ import { decodeJwt } from "jose";
 import { readFileSync } from "node:fs";
 import { vendorSignature } from "../../src/login-policy/vendor-signature.ts";
 import { appendTo, clientEntry } from "../http/helpers.ts";
+import { hashPassword } from "../../src/crypto/password-hash.ts";
 
 /**
  * The login plan wired into the server, over real HTTP: login_type picks the flow, acr_values 2fa
@@ -19,8 +20,8 @@ import { appendTo, clientEntry } from "../http/helpers.ts";
 const VENDOR = { id: "demo-vendor", secret: "demo-vendor-secret", redirect: "http://localhost:3004/callback", key: readFileSync(new URL("../../config/demo-vendor-signing-key", import.meta.url), "utf8").trim() };
 const VENDOR_ACCOUNT = "demo-vendor:acme-support";
 
-/** Users of their own for the Mfa tests: each TOTP time step is accepted once per user. */
-const USERS = ["carol", "dave"] as const;
+/** Users of their own for the Mfa and prompt=login tests: each TOTP time step is accepted once per user. */
+const USERS = ["carol", "dave", "erin"] as const;
 let p: TestProvider;
 const secrets = new Map<string, string>();
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
   p = await startTestProvider({
     edits: {
       "provider.yaml": { "security.login_requests_per_ip.max": 10_000 },
-      "users.yaml": extraUsers(USERS),
+      "users.yaml": extraUsers(USERS, { erin: await hashPassword("erin-password") }),
       // A login type an operator adds with YAML only: face as the fixed second factor.
       "login.yaml": { "login_types.MfaFace": { flow: "second_factor", methods: ["face"], fa: false, sso: false, login_hint: "required", repeat_login_type_at_token: true } },
       // A client limited to one login type (allowed_login_types is enforced).
@@ -128,6 +129,23 @@ describe("step-up (acr_values 2fa over a one-factor session)", () => {
     // The session now proves two factors: a 2fa request is answered without a page.
     const sso = responseParams(await browser.get(authorizeUrl(p.issuer, { acr_values: "2fa", prompt: "none" })));
     expect(sso.get("code")).toBeTruthy();
+  });
+});
+
+describe("prompt=login over a one-factor session", () => {
+  it("asks a two-factor request for both factors again, as a login without a session would", async () => {
+    const browser = new RawBrowser();
+    expect(responseParams(await loginWithPassword(browser, authorizeUrl(p.issuer), "erin", "erin-password")).get("code")).toBeTruthy();
+
+    // Password first (fa), the class the session already has: it must be asked for again.
+    const first = await open(browser, { login_type: "2FA", fa: "password/totp", prompt: "login" });
+    expect(first.status, first.text.slice(0, 400)).toBe(200);
+    expect(first.text).toContain('name="password"');
+    const second = await submitPassword(browser, first, "erin", "erin-password");
+    const params = responseParams(await passTotp(browser, second, "erin"));
+    expect(params.get("login_type")).toBe("2FA");
+    const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined });
+    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ amr: ["password", "totp", "mfa"], acr: "2fa" });
   });
 });
 

@@ -20,7 +20,7 @@ import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 import { silentLogin } from "./silent-login.ts";
 import { SILENT_LOGIN_PARAMETER } from "../../trusted-app/silent-login-token.ts";
 import { planAuthorization } from "./login-plan-step.ts";
-import { loginNeed, startLogin, type LoginNeed } from "./start-login.ts";
+import { freshLoginReason, loginNeed, startLogin, type LoginNeed } from "./start-login.ts";
 import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
 import { eidLogins } from "./eid-logins.ts";
 
@@ -124,7 +124,9 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     // The login plan (src/login-policy): login type, flow, methods, whether the session may serve, what
     // the tokens carry; a MyVendor signature is checked here, before anything is shown.
     (ctx) => {
-      const plan = planAuthorization(ctx.policy.login, ctx.client!, ctx.raw!, ctx.request!, brokered ? "eid" : "authorize", ctx.session);
+      // A request that needs a whole new login is planned without the session (its factors do not count).
+      const counts = ctx.session !== undefined && freshLoginReason(ctx.request!, ctx.session, provider.clock()) === undefined;
+      const plan = planAuthorization(ctx.policy.login, ctx.client!, ctx.raw!, ctx.request!, brokered ? "eid" : "authorize", counts ? ctx.session : undefined);
       ctx.request!.plan = plan;
       if (plan.loginType !== undefined) ctx.request!.loginType = plan.loginType;
       // Login types without SSO read no session state: as if the browser had none.

@@ -17,15 +17,27 @@ export type LoginNeed = { kind: "none" } | { kind: "login"; reason: string } | {
  * trusted app's FIDO2, an eID login). A session of the right user that lacks only strength steps up.
  */
 export function loginNeed(request: AuthorizationRequest, session: SsoSession | undefined, now: number): LoginNeed {
-  if (!session) return { kind: "login", reason: "the user is not logged in" };
-  if (request.prompt.includes("login")) return { kind: "login", reason: "prompt=login asks for a new login" };
-  if (request.hintSub !== undefined && request.hintSub !== session.sub) return { kind: "login", reason: "the logged-in user is not the one id_token_hint names" };
-  if (request.maxAge !== undefined && now / 1000 - session.authTime > request.maxAge) return { kind: "login", reason: "the login is older than max_age" };
+  const fresh = freshLoginReason(request, session, now);
+  if (fresh !== undefined || !session) return { kind: "login", reason: fresh ?? "the user is not logged in" };
   const plan = request.plan;
   if (plan === undefined || plan.sessionSuffices) return { kind: "none" };
   // A two-factor request over a one-factor session asks only for the class the session lacks.
   if (plan.flow === "two_factor" && plan.missingClasses.length === 1) return { kind: "step_up", reason: "the request needs a second factor the session does not have" };
   return { kind: "login", reason: "the request needs a stronger login than the session's" };
+}
+
+/**
+ * Why the session cannot count towards this request whatever the plan (no session, prompt=login,
+ * another user than id_token_hint names, older than max_age), or undefined. Such a request is a whole
+ * new login, so it is planned as if there were no session: a two-factor login then asks for both
+ * factors, not only the one the session lacks.
+ */
+export function freshLoginReason(request: AuthorizationRequest, session: SsoSession | undefined, now: number): string | undefined {
+  if (!session) return "the user is not logged in";
+  if (request.prompt.includes("login")) return "prompt=login asks for a new login";
+  if (request.hintSub !== undefined && request.hintSub !== session.sub) return "the logged-in user is not the one id_token_hint names";
+  if (request.maxAge !== undefined && now / 1000 - session.authTime > request.maxAge) return "the login is older than max_age";
+  return undefined;
 }
 
 /**
