@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** `<data_dir>/portcullis.pid`: the process an operator signals (`portcullis reload` sends it SIGHUP). */
@@ -20,6 +20,8 @@ export function writePidFile(dataDir: string): () => void {
   if (other !== undefined && other !== process.pid && isPortcullis(other)) {
     throw new PidFileInUseError(`another portcullis process (pid ${other}) runs with data_dir ${dataDir} (${path}); stop it, or give this one a data_dir of its own`);
   }
+  // A first start: the cluster primary writes the file before any provider has made data_dir.
+  mkdirSync(dataDir, { recursive: true });
   writeFileSync(path, `${process.pid}\n`, { mode: 0o644 });
   return () => {
     if (readPid(dataDir) === process.pid) rmSync(path, { force: true });

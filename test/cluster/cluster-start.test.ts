@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizeUrl, loginWithPassword, responseParams } from "../support/browser-login.ts";
@@ -38,7 +38,8 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
 
   beforeAll(async () => {
     const [port, metricsPort] = [await freePort(), await freePort()];
-    dataDir = mkdtempSync(join(tmpdir(), "portcullis-data-"));
+    // A first start: data_dir does not exist yet (the primary writes its pid file there before any worker runs).
+    dataDir = join(mkdtempSync(join(tmpdir(), "portcullis-data-")), "var");
     metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     configDir = copyConfig({
       "provider.yaml": {
@@ -59,7 +60,7 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
   afterAll(async () => {
     if (started && started.child.exitCode === null) started.child.kill("SIGKILL");
     rmSync(configDir, { recursive: true, force: true });
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dirname(dataDir), { recursive: true, force: true });
   });
 
   const scrape = async () => {
