@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../src/crypto/password-hash.ts";
 import { verifySecret } from "../../src/crypto/secret-hash.ts";
@@ -117,6 +119,17 @@ describe("portcullis CLI", () => {
     const result = await portcullis(["--help"]);
     expect(result.code).toBe(0);
     for (const name of ["start", "check-config", "hash-secret", "hash-password"]) expect(result.stdout).toContain(`  ${name} `);
+  });
+
+  it("leaves quietly when the reader of its output goes away (`portcullis … | head`): no EPIPE stack", async () => {
+    const child = spawn(process.execPath, [fileURLToPath(new URL("../../bin/portcullis.js", import.meta.url)), "check-config", "--config", DEMO_CONFIG_DIR], { stdio: ["ignore", "pipe", "pipe"] });
+    // The reading end is closed before the CLI writes a line: every write it makes fails with EPIPE.
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
   });
 
   it("an unknown command prints the usage on stderr and exits 2", async () => {
