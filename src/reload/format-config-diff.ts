@@ -5,6 +5,8 @@ import { needsRestart } from "./restart-only-changes.ts";
 
 /** Keys whose values are never printed, even hashed or as a reference. */
 const SECRET_KEY = /secret|password|private|pem|token|key$/i;
+/** Lifetimes are durations, also those named after a token (`lifetimes.access_token`): shown. */
+const LIFETIME = /(^|\.)lifetimes\.[^.]+$/;
 const MAX_SHOWN = 60;
 
 /**
@@ -23,7 +25,9 @@ export function formatConfigDiff(running: ReadonlyMap<string, string>, next: Rea
 }
 
 function describeChange(change: ConfigChange): string {
-  const shown = (value: unknown) => (SECRET_KEY.test(change.path.replace(/\[[^\]]*\]$/, "")) ? "(hidden)" : show(value));
+  const path = change.path.replace(/\[[^\]]*\]$/, "");
+  const secret = SECRET_KEY.test(path) && !LIFETIME.test(path);
+  const shown = (value: unknown) => (secret ? "(hidden)" : show(value));
   if (change.kind === "added") return `+ ${change.path || "(file)"}${isScalarish(change.after) ? `: ${shown(change.after)}` : ""}`;
   if (change.kind === "removed") return `- ${change.path || "(file)"}`;
   return `~ ${change.path}: ${shown(change.before)} → ${shown(change.after)}`;

@@ -48,4 +48,14 @@ describe("formatConfigDiff", () => {
     ]);
     expect(formatConfigDiff(running, running)).toEqual([]);
   });
+
+  it("shows lifetimes, which are durations even when named after a token; hides a token that is one", () => {
+    const running = new Map([["provider.yaml", "lifetimes: { access_token: 1h }\nmetrics: { token: one-token-value }\n"]]);
+    const next = new Map([["provider.yaml", "lifetimes: { access_token: 2h }\nmetrics: { token: another-token-value }\n"]]);
+    expect(formatConfigDiff(running, next)).toEqual([
+      "provider.yaml",
+      '  ~ lifetimes.access_token: "1h" → "2h"  (restart needed)',
+      "  ~ metrics.token: (hidden) → (hidden)  (restart needed)",
+    ]);
+  });
 });
