@@ -1,5 +1,5 @@
 import type { KeyStatus } from "./key-set.ts";
-import { promoted, type KeyRing, type StoredKey } from "./key-rotation.ts";
+import { promoted, type KeyRing, type StoredKey, type UnpublishedKey } from "./key-rotation.ts";
 
 /** Makes a fresh sealed key (KeyRingStore.generate). */
 export type GenerateKey = (status: KeyStatus, now: number) => Promise<StoredKey>;
@@ -77,7 +77,9 @@ export async function unpublishKey(ring: KeyRing, kid: string, options: { now: n
   const key = ring.keys.find((k) => k.kid === kid);
   const outcome = key?.status === "retired" ? ({ kind: "retired", ring, retired: key } as const) : await retireKey(ring, kid, options);
   if (outcome.kind !== "retired") return outcome;
-  const unpublished = [...(outcome.ring.unpublished ?? []), { kid, unpublishedAt: options.now }];
+  const { createdAt, activatedAt, retiredAt } = outcome.retired;
+  const record: UnpublishedKey = { kid, createdAt, ...(activatedAt !== undefined && { activatedAt }), ...(retiredAt !== undefined && { retiredAt }), unpublishedAt: options.now };
+  const unpublished = [...(outcome.ring.unpublished ?? []), record];
   return { ...outcome, ring: { ...outcome.ring, keys: outcome.ring.keys.filter((k) => k.kid !== kid), unpublished } };
 }
 

@@ -20,8 +20,12 @@ export interface KeyRing {
   unpublished?: UnpublishedKey[];
 }
 
+/** An unpublished key's kid and its dates (no key material); the dates are absent in rings written before they were kept. */
 export interface UnpublishedKey {
   kid: string;
+  createdAt?: number;
+  activatedAt?: number;
+  retiredAt?: number;
   unpublishedAt: number;
 }
 

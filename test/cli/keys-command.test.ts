@@ -179,7 +179,8 @@ describe.skipIf(!redis)("portcullis keys on Redis, with two nodes", { timeout: 1
     // keys list still names it, as out of the JWKS, so the operator sees that it is.
     const listed = await keys("list");
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(new RegExp(`^${promoted}\\s+unpublished\\s+-\\s+-\\s+\\S+Z\\s+no \\(taken out of the JWKS: what it signed no longer verifies\\)$`, "m"));
+    // Created, activated and retired stay listed; the last column says since when it is out.
+    expect(listed.stdout).toMatch(new RegExp(`^${promoted}\\s+unpublished\\s+\\S+Z\\s+\\S+Z\\s+\\S+Z\\s+no, since \\S+Z \\(taken out of the JWKS: what it signed no longer verifies\\)$`, "m"));
     expect(listed.stdout).toContain("Every key listed but an unpublished one is in the JWKS");
 
     expect(await keys("retire", "no-such-kid")).toMatchObject({ code: 1, stderr: 'portcullis keys: no key "no-such-kid" in the key ring (keys list shows them)\n' });

@@ -70,12 +70,13 @@ describe("operator key ring actions", () => {
     expect(current.kind).toBe("retired");
     if (current.kind !== "retired") return;
     expect(current.ring.keys.map((k) => k.kid)).not.toContain("a");
-    expect(current.ring.unpublished).toEqual([{ kid: "a", unpublishedAt: 6 * DAY }]);
+    // Its dates stay with it, for `keys list`: created, activated, retired (as it was unpublished).
+    expect(current.ring.unpublished).toEqual([{ kid: "a", createdAt: 0, activatedAt: 0, retiredAt: 6 * DAY, unpublishedAt: 6 * DAY }]);
     expect(statuses(current.ring)).toEqual({ b: "current", [current.next!.kid]: "next" });
 
     const ring: KeyRing = { keys: [...onlyCurrent.keys, key("old", "retired", 0, { retiredAt: 0 })] };
     const retired = await unpublishKey(ring, "old", { now: DAY, generate });
-    expect(retired).toMatchObject({ kind: "retired", ring: { keys: onlyCurrent.keys, unpublished: [{ kid: "old", unpublishedAt: DAY }] } });
+    expect(retired).toMatchObject({ kind: "retired", ring: { keys: onlyCurrent.keys, unpublished: [{ kid: "old", createdAt: 0, retiredAt: 0, unpublishedAt: DAY }] } });
     expect(await unpublishKey(onlyCurrent, "a", { now: DAY, generate })).toEqual({ kind: "only-signing-key" });
   });
 });

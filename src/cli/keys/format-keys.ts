@@ -28,7 +28,9 @@ export function formatKeyRing(ring: KeyRing, retainFor: number, now: number): st
   const keys = [...ring.keys].sort((a, b) => order[a.status] - order[b.status] || b.createdAt - a.createdAt);
   const rows = keys.map((k) => [k.kid, k.status, iso(k.createdAt), iso(k.activatedAt), iso(k.retiredAt), published(k, retainFor, now)]);
   const unpublished = [...(ring.unpublished ?? [])].sort((a, b) => b.unpublishedAt - a.unpublishedAt);
-  for (const u of unpublished) rows.push([u.kid, "unpublished", "-", "-", iso(u.unpublishedAt), "no (taken out of the JWKS: what it signed no longer verifies)"]);
+  for (const u of unpublished) {
+    rows.push([u.kid, "unpublished", iso(u.createdAt), iso(u.activatedAt), iso(u.retiredAt ?? u.unpublishedAt), `no, since ${iso(u.unpublishedAt)} (taken out of the JWKS: what it signed no longer verifies)`]);
+  }
   return table([["KID", "STATUS", "CREATED", "ACTIVATED", "RETIRED", "PUBLISHED"], ...rows]);
 }
 
