@@ -111,11 +111,26 @@ describe("tokens", () => {
     expect(cc.status, cc.text).toBe(200);
     const pw = await postForm(`${p.url}/connect/token`, { grant_type: "password", username: "alice", password: "alice-password", scope: "profile" }, { authorization: basic("demo-legacy", "demo-legacy-secret") });
     expect(pw.status, pw.text).toBe(200);
+    // The password grant is a login too: its token names it.
+    const [login] = eventsOf(events, "login.succeeded");
+    expect(login).toEqual({ type: "login.succeeded", flow_id: "password_grant", path: [], login_id: expect.any(String), client_id: "demo-legacy", sub: "E10001", amr: ["password"] });
     const issued = eventsOf(events, "token.issued");
     expect(issued).toEqual([
       { type: "token.issued", grant: "client_credentials", client_id: "demo-service", sub: "demo-service", jti: decodeJwt(String(cc.json!.access_token)).jti, id_token: false, refresh_token: false },
-      { type: "token.issued", grant: "password", client_id: "demo-legacy", sub: "E10001", jti: decodeJwt(String(pw.json!.access_token)).jti, amr: ["password"], id_token: false, refresh_token: false },
+      { type: "token.issued", grant: "password", client_id: "demo-legacy", sub: "E10001", jti: decodeJwt(String(pw.json!.access_token)).jti, amr: ["password"], login_id: login!.login_id, id_token: false, refresh_token: false },
     ]);
+  });
+
+  it("records a refused password grant as a failed login, naming the account tried but never the user name as typed", async () => {
+    for (const username of ["alice", "no-such-user-typed"]) {
+      const answer = await postForm(`${p.url}/connect/token`, { grant_type: "password", username, password: "not-the-password", scope: "profile" }, { authorization: basic("demo-legacy", "demo-legacy-secret") });
+      expect(answer.status, answer.text).toBe(400);
+    }
+    expect(eventsOf(events, "login.failed")).toEqual([
+      { type: "login.failed", flow_id: "password_grant", path: [], client_id: "demo-legacy", sub: "E10001", reason: "invalid_grant" },
+      { type: "login.failed", flow_id: "password_grant", path: [], client_id: "demo-legacy", reason: "invalid_grant" },
+    ]);
+    expect(eventsOf(events, "token.issued")).toEqual([]);
   });
 
   it("records a refresh, then the reuse of the rotated token", async () => {

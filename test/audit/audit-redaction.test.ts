@@ -43,7 +43,9 @@ it("writes no password, code, token, client secret or cookie to the audit file",
   secrets.add(String(rotated.json!.access_token)).add(String(rotated.json!.refresh_token)).add(String(rotated.json!.id_token));
   await postForm(`${p.url}/connect/revocation`, { token: String(rotated.json!.refresh_token) }, { authorization: basic(WEB.id, WEB.secret) });
 
-  // The password grant and client_credentials.
+  // The password grant and client_credentials; one password grant with the password typed as the user name.
+  await postForm(`${p.url}/connect/token`, { grant_type: "password", username: "a-password-typed-as-user", password: "x", scope: "profile" }, { authorization: basic("demo-legacy", "demo-legacy-secret") });
+  secrets.add("a-password-typed-as-user");
   const pw = await postForm(`${p.url}/connect/token`, { grant_type: "password", username: ALICE.username, password: ALICE.password, scope: "profile" }, { authorization: basic("demo-legacy", "demo-legacy-secret") });
   const cc = await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("demo-service", "demo-service-secret") });
   secrets.add(String(pw.json!.access_token)).add(String(cc.json!.access_token));
@@ -51,8 +53,9 @@ it("writes no password, code, token, client secret or cookie to the audit file",
   const file = join(p.provider.config.provider.data_dir, "audit.log");
   // Complete lines only: a write may be under way.
   const lines = () => (existsSync(file) ? readFileSync(file, "utf8").split("\n").slice(0, -1) : []);
-  // login.failed, factor.failed, factor.passed, login.succeeded, session.started, 2 token.issued (code, refresh), token.revoked, 2 token.issued (password, client_credentials).
-  await eventually(() => lines().length >= 10, "the audit lines");
+  // login.failed, factor.failed, factor.passed, login.succeeded, session.started, 2 token.issued (code, refresh), token.revoked,
+  // login.failed and login.succeeded (password grants), 2 token.issued (password, client_credentials).
+  await eventually(() => lines().length >= 12, "the audit lines");
   const text = readFileSync(file, "utf8");
   for (const secret of secrets) {
     expect(secret.length).toBeGreaterThan(8);

@@ -66,7 +66,7 @@ function readAudit(file: string): string {
 async function loginMachines(config: LoadedConfig, trace: readonly AuditLine[]): Promise<string> {
   const succeeded = trace.filter((line) => line.type === "login.succeeded");
   const logins = succeeded.length > 0 ? succeeded : trace.filter((line) => line.type === "login.failed").slice(-1);
-  if (logins.length === 0) return "no login in this trace (a client_credentials or password-grant token, or a login before the trail began)\n";
+  if (logins.length === 0) return "no login in this trace (a client_credentials token, or a login before the trail began)\n";
   if (logins.length === 1) return loginMachine(config, logins[0]!);
   const drawn: string[] = [];
   for (const [index, login] of logins.entries()) {

@@ -11,6 +11,8 @@ import { userGrantScope } from "./user-grant-scope.ts";
 import { randomToken } from "../../crypto/random-token.ts";
 
 const WRONG = "the user name or password is incorrect";
+/** The audit trail's flow id for a password-grant login (no login.yaml flow runs one). */
+export const PASSWORD_GRANT_FLOW = "password_grant";
 
 /**
  * Resource-owner password grant (RFC 6749 §4.3), only for clients that enable it. Wrong password,
@@ -22,9 +24,12 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
   if (username === undefined || password === undefined) throw invalidRequest("username and password are required");
   const scopes = userGrantScope(params.get("scope"), client);
 
-  const sub = await checkPassword(provider, username, password);
+  const sub = await checkPassword(provider, client.id, username, password);
   const authTime = epochSeconds(provider.clock);
   const amr = ["password"];
+  // A login, though no flow ran: auditors see it as one, and its token.issued names it.
+  const loginId = randomToken(16);
+  provider.audit.record({ type: "login.succeeded", flow_id: PASSWORD_GRANT_FLOW, path: [], login_id: loginId, client_id: client.id, sub, amr });
   // The access token names the refresh family it is issued with, if any: revoking the family revokes it.
   const familyId = client.offlineAccess && scopes.includes(OFFLINE_ACCESS) ? randomToken(16) : undefined;
   const accessToken = plannedAccessToken(provider.clock, client.lifetimes.accessToken, familyId);
@@ -37,7 +42,7 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
     extra: { auth_time: authTime, amr },
   });
   const response = { access_token: token, token_type: "Bearer" as const, expires_in: client.lifetimes.accessToken, scope: formatScope(scopes) };
-  const issued = { client_id: client.id, sub, jti: accessToken.jti, amr, family: familyId };
+  const issued = { client_id: client.id, sub, jti: accessToken.jti, amr, family: familyId, login_id: loginId };
   if (familyId === undefined) return recordTokenIssued(provider.audit, "password", issued, response);
   const refreshToken = await provider.refreshTokens.issue(
     { clientId: client.id, sub, scopes, familyId, expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000, authTime, amr },
@@ -46,8 +51,15 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
   return recordTokenIssued(provider.audit, "password", issued, { ...response, refresh_token: refreshToken });
 };
 
-async function checkPassword(provider: Provider, username: string, password: string): Promise<string> {
+/**
+ * The user's sub, or invalid_grant, audited as a failed login. The trail names the account tried when
+ * there is one (an auditor must see a guessing run against it), never the user name as typed: a
+ * password typed into the wrong field would otherwise be written down.
+ */
+async function checkPassword(provider: Provider, clientId: string, username: string, password: string): Promise<string> {
   const sub = await verifyUserPassword(provider, provider.passwordAttempts, username, password);
-  if (sub === undefined) throw invalidGrant(WRONG);
-  return sub;
+  if (sub !== undefined) return sub;
+  const tried = provider.users.findByUsername(username)?.sub;
+  provider.audit.record({ type: "login.failed", flow_id: PASSWORD_GRANT_FLOW, path: [], client_id: clientId, ...(tried !== undefined && { sub: tried }), reason: "invalid_grant" });
+  throw invalidGrant(WRONG);
 }
