@@ -18,7 +18,8 @@ export type AuditEvent =
   | { type: "lockout"; sub: string; method: string }
   | { type: "enrollment.changed"; sub: string; method: string; change: "added" | "replaced" | "removed" }
   | { type: "config.reloaded"; policy_hash: string; ok: boolean; errors?: number }
-  | { type: "key.rotated"; kid: string; status: "next" | "current" | "retired"; by: "schedule" | "operator" };
+  /** `unpublished`: retired and taken out of the JWKS at once (`keys retire --unpublish`, a suspected compromise). */
+  | { type: "key.rotated"; kid: string; status: "next" | "current" | "retired" | "unpublished"; by: "schedule" | "operator" };
 
 /**
  * A login that ended, or an attempt in it that was refused (a factor failed; the user may try again on

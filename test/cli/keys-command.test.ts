@@ -171,6 +171,8 @@ describe.skipIf(!redis)("portcullis keys on Redis, with two nodes", { timeout: 1
     expect(unpublished.stderr).toBe("");
     expect(unpublished.code).toBe(0);
     expect(unpublished.stdout).toContain(`Unpublished ${promoted}: it signs nothing more and leaves the JWKS`);
+    // The trail tells a suspected compromise from an ordinary retirement.
+    expect(unpublished.stdout).toContain(`audit: {"type":"key.rotated","kid":"${promoted}","status":"unpublished","by":"operator"}`);
     await Promise.all([a.provider.keys.sync(), b.provider.keys.sync()]);
     await a.provider.keys.sync(); // again: node a signed with it, and must not write it back as lost
     for (const node of [a, b]) expect(await publishedKids(node)).not.toContain(promoted);

@@ -117,7 +117,8 @@ function retired(outcome: RetireOutcome, kid: string, unpublished: boolean, open
   }
   if (outcome.promoted) stdout.write(`${outcome.promoted.kid} signs from now on; ${outcome.next!.kid} is published as the next key.\n`);
   stdout.write(`${SYNC_NOTE}\n`);
-  for (const k of [outcome.retired, outcome.promoted, outcome.next]) if (k) audit(opened, stdout, { type: "key.rotated", kid: k.kid, status: k.status, by: "operator" });
+  audit(opened, stdout, { type: "key.rotated", kid: outcome.retired.kid, status: unpublished ? "unpublished" : "retired", by: "operator" });
+  for (const k of [outcome.promoted, outcome.next]) if (k) audit(opened, stdout, { type: "key.rotated", kid: k.kid, status: k.status, by: "operator" });
   return 0;
 }
 
