@@ -12,6 +12,8 @@ export type AuditEvent =
   | TokenIssuedEvent
   | { type: "session.started"; sid: string; sub: string; login_id?: string }
   | { type: "refresh_token.reuse_detected"; family: string; client_id?: string; sub?: string }
+  /** A redeemed code presented again (by `client_id`): the access token `jti` and refresh `family` it issued are revoked. */
+  | { type: "authorization_code.reuse_detected"; jti: string; family?: string; client_id: string }
   | { type: "token.revoked"; client_id: string; token_type: "access_token" | "refresh_token"; jti?: string; family?: string; sub?: string }
   | { type: "session.ended"; sid: string; sub: string; reason: string }
   | { type: "logout.delivered"; sid: string; client_id: string; channel: "back" | "front"; ok: boolean }

@@ -12,7 +12,7 @@ import { basic, postForm, startTestProvider, type TestProvider } from "../suppor
 import { generate } from "otplib";
 import { authorizeUrl, openLoginPage, responseParams, submitPassword } from "../support/browser-login.ts";
 import { submitStep } from "../support/method-pages.ts";
-import { refresh } from "../support/code-grant.ts";
+import { redeemCode, refresh } from "../support/code-grant.ts";
 import { RawBrowser } from "../support/raw-browser.ts";
 import { eventually } from "../support/relying-party.ts";
 import { ALICE, collectAudit, eventsOf, loginAndRedeem } from "../support/audited-login.ts";
@@ -143,6 +143,15 @@ describe("tokens", () => {
     const reused = await refresh(p, tokens.refresh_token!, {}, { id: "demo-web", secret: "demo-web-secret" });
     expect(reused.status).toBe(400);
     expect(eventsOf(events, "refresh_token.reuse_detected")).toEqual([{ type: "refresh_token.reuse_detected", family: issued!.family }]);
+  });
+
+  it("records a code presented again, naming the access token and refresh family its first exchange issued (both revoked)", async () => {
+    const { code, jti } = await loginAndRedeem(p);
+    const [issued] = eventsOf(events, "token.issued");
+    events.length = 0;
+    const again = await redeemCode(p, code, { code_verifier: undefined });
+    expect(again.status).toBe(400);
+    expect(eventsOf(events, "authorization_code.reuse_detected")).toEqual([{ type: "authorization_code.reuse_detected", jti, family: issued!.family, client_id: "demo-web" }]);
   });
 
   it("records revocations of an access token and of a refresh token", async () => {

@@ -26,7 +26,7 @@ const UNUSABLE = "the authorization code is invalid, expired or already used";
 export const authorizationCodeGrant: GrantHandler = async ({ provider, client, params }) => {
   const { code, redirectUri } = requiredParams(params);
   const presented = presentedCode(code);
-  const grant = (await provider.codes.peek(presented)) ?? (await refuseUnusable(provider, presented));
+  const grant = (await provider.codes.peek(presented)) ?? (await refuseUnusable(provider, presented, client.id));
   // The code is bound to the client it was issued to.
   if (grant.clientId !== client.id) throw invalidGrant("the authorization code was issued to another client");
   // The user was removed or disabled after logging in.
@@ -37,7 +37,7 @@ export const authorizationCodeGrant: GrantHandler = async ({ provider, client, p
   checkLoginType(grant, params.get("login_type"));
   const scopes = grantedScope(params.get("scope"), grant.scopes);
   // Taken now, for good; another request that took it meanwhile makes this one a reuse.
-  if ((await provider.codes.take(presented)) === undefined) await refuseUnusable(provider, presented);
+  if ((await provider.codes.take(presented)) === undefined) await refuseUnusable(provider, presented, client.id);
   return redeem(provider, client, presented, grant, scopes);
 };
 
@@ -51,9 +51,9 @@ function requiredParams(params: Params): { code: string; redirectUri: string } {
 }
 
 /** A code that is gone (never issued, expired, or used) is refused; if it was redeemed, what that issued is revoked. */
-async function refuseUnusable(provider: Provider, code: PresentedCode): Promise<never> {
+async function refuseUnusable(provider: Provider, code: PresentedCode, presentedBy: string): Promise<never> {
   const earlier = await provider.codes.reuse(code);
-  if (earlier !== undefined) await revokeRedemption(provider, earlier);
+  if (earlier !== undefined) await revokeRedemption(provider, earlier, presentedBy);
   throw invalidGrant(UNUSABLE);
 }
 
@@ -100,7 +100,7 @@ async function redeem(provider: Provider, client: Client, code: PresentedCode, g
   });
   if (redemption.refreshFamily) response.refresh_token = await issueRefreshToken(provider, client, grant, scopes, redemption);
   // The code was presented again while this redemption was in flight: what it issued is revoked already at birth.
-  if (!uncontested) await revokeRedemption(provider, redemption);
+  if (!uncontested) await revokeRedemption(provider, redemption, client.id);
   const { sub, amr, acr, sid, loginId } = grant;
   const issued = { client_id: client.id, sub, jti: redemption.accessToken.jti, amr, acr, sid, family: redemption.refreshFamily?.familyId, login_id: loginId };
   return recordTokenIssued(provider.audit, "authorization_code", issued, response);
@@ -125,8 +125,14 @@ function issueRefreshToken(provider: Provider, client: Client, grant: Authorizat
   );
 }
 
-/** RFC 6749 §4.1.2: a code used twice revokes the tokens issued on it. */
-async function revokeRedemption(provider: Provider, redemption: CodeRedemption): Promise<void> {
+/**
+ * RFC 6749 §4.1.2: a code used twice revokes the tokens issued on it. Audited: the revoked access token's
+ * jti (its token.issued names the login and client) and refresh family, and the client that presented
+ * the code again.
+ */
+async function revokeRedemption(provider: Provider, redemption: CodeRedemption, presentedBy: string): Promise<void> {
   await provider.accessTokenDenylist.revoke(redemption.accessToken.jti, redemption.accessToken.exp);
   if (redemption.refreshFamily) await provider.refreshTokens.revokeFamily(redemption.refreshFamily);
+  const family = redemption.refreshFamily?.familyId;
+  provider.audit.record({ type: "authorization_code.reuse_detected", jti: redemption.accessToken.jti, ...(family !== undefined && { family }), client_id: presentedBy });
 }
