@@ -14,6 +14,8 @@ export type AuditEvent =
   | { type: "refresh_token.reuse_detected"; family: string; client_id?: string; sub?: string }
   /** A redeemed code presented again (by `client_id`): the access token `jti` and refresh `family` it issued are revoked. */
   | { type: "authorization_code.reuse_detected"; jti: string; family?: string; client_id: string }
+  /** A client (at the token or revocation endpoint) failed to authenticate; `client_id` only when it is a registered one. */
+  | { type: "client.authentication_failed"; client_id?: string }
   | { type: "token.revoked"; client_id: string; token_type: "access_token" | "refresh_token"; jti?: string; family?: string; sub?: string }
   | { type: "session.ended"; sid: string; sub: string; reason: string }
   | { type: "logout.delivered"; sid: string; client_id: string; channel: "back" | "front"; ok: boolean }

@@ -145,6 +145,14 @@ describe("tokens", () => {
     expect(eventsOf(events, "refresh_token.reuse_detected")).toEqual([{ type: "refresh_token.reuse_detected", family: issued!.family }]);
   });
 
+  it("records a failed client authentication, naming the client only when it is a registered one", async () => {
+    for (const [id, secret] of [["demo-web", "not-the-secret"], ["an-id-typed-by-mistake", "x"]] as const) {
+      const answer = await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic(id, secret) });
+      expect(answer.status, answer.text).toBe(401);
+    }
+    expect(eventsOf(events, "client.authentication_failed")).toEqual([{ type: "client.authentication_failed", client_id: "demo-web" }, { type: "client.authentication_failed" }]);
+  });
+
   it("records a code presented again, naming the access token and refresh family its first exchange issued (both revoked)", async () => {
     const { code, jti } = await loginAndRedeem(p);
     const [issued] = eventsOf(events, "token.issued");

@@ -46,6 +46,10 @@ it("writes no password, code, token, client secret or cookie to the audit file",
   // The password grant and client_credentials; one password grant with the password typed as the user name.
   await postForm(`${p.url}/connect/token`, { grant_type: "password", username: "a-password-typed-as-user", password: "x", scope: "profile" }, { authorization: basic("demo-legacy", "demo-legacy-secret") });
   secrets.add("a-password-typed-as-user");
+  // A wrong client secret, and a secret typed where the client id goes.
+  await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("demo-service", "a-wrong-client-secret") });
+  await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("a-secret-typed-as-client-id", "x") });
+  secrets.add("a-wrong-client-secret").add("a-secret-typed-as-client-id");
   const pw = await postForm(`${p.url}/connect/token`, { grant_type: "password", username: ALICE.username, password: ALICE.password, scope: "profile" }, { authorization: basic("demo-legacy", "demo-legacy-secret") });
   const cc = await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("demo-service", "demo-service-secret") });
   secrets.add(String(pw.json!.access_token)).add(String(cc.json!.access_token));
@@ -54,8 +58,8 @@ it("writes no password, code, token, client secret or cookie to the audit file",
   // Complete lines only: a write may be under way.
   const lines = () => (existsSync(file) ? readFileSync(file, "utf8").split("\n").slice(0, -1) : []);
   // login.failed, factor.failed, factor.passed, login.succeeded, session.started, 2 token.issued (code, refresh), token.revoked,
-  // login.failed and login.succeeded (password grants), 2 token.issued (password, client_credentials).
-  await eventually(() => lines().length >= 12, "the audit lines");
+  // login.failed and login.succeeded (password grants), 2 client.authentication_failed, 2 token.issued (password, client_credentials).
+  await eventually(() => lines().length >= 14, "the audit lines");
   const text = readFileSync(file, "utf8");
   for (const secret of secrets) {
     expect(secret.length).toBeGreaterThan(8);
@@ -71,5 +75,5 @@ it("writes no password, code, token, client secret or cookie to the audit file",
     for (const field of Object.keys(event)) expect(ALLOWED_FIELDS.has(field), `field ${field} of ${String(event.type)}`).toBe(true);
   }
   // key.rotated: the provider generated its first signing key at start.
-  expect([...types].sort()).toEqual(["factor.failed", "factor.passed", "key.rotated", "login.failed", "login.succeeded", "session.started", "token.issued", "token.revoked"]);
+  expect([...types].sort()).toEqual(["client.authentication_failed", "factor.failed", "factor.passed", "key.rotated", "login.failed", "login.succeeded", "session.started", "token.issued", "token.revoked"]);
 });
