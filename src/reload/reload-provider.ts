@@ -6,7 +6,7 @@ import type { PolicySnapshot } from "../policy/policy-snapshot.ts";
 import { loadMethodPlugins } from "../runtime/method-plugins.ts";
 import { FlowCatalog } from "../runtime/login-flows.ts";
 import { policyHash } from "../policy/policy-hash.ts";
-import { restartOnlyChanges } from "./restart-only-changes.ts";
+import { restartOnlyChanges, type RestartOnlyChange } from "./restart-only-changes.ts";
 
 /** What a reload attempt did: swapped to `policyHash`, or refused with every reason. */
 export interface ReloadResult {
@@ -61,6 +61,8 @@ function logErrors(provider: Provider, error: unknown): void {
     for (const issue of error.issues) {
       provider.logger.error({ event: "config_reload_error", file: issue.file, line: issue.line, column: issue.column, key: issue.path }, formatConfigIssue(issue));
     }
+  } else if (error instanceof ReloadRefused) {
+    for (const change of error.changes) provider.logger.error({ event: "config_reload_error", file: change.file, key: change.key }, change.message);
   } else for (const reason of reasonsOf(error)) provider.logger.error({ event: "config_reload_error" }, reason);
 }
 
@@ -74,13 +76,13 @@ function report(provider: Provider, result: ReloadResult): void {
 }
 
 class ReloadRefused extends Error {
-  constructor(readonly reasons: string[]) {
-    super(reasons.join("\n"));
+  constructor(readonly changes: RestartOnlyChange[]) {
+    super(changes.map((change) => change.message).join("\n"));
   }
 }
 
 function reasonsOf(error: unknown): string[] {
   if (error instanceof ConfigError) return error.issues.map(formatConfigIssue);
-  if (error instanceof ReloadRefused) return error.reasons;
+  if (error instanceof ReloadRefused) return error.changes.map((change) => change.message);
   return [`reload failed: ${(error as Error).message}`];
 }

@@ -17,11 +17,22 @@ export function needsRestart(file: string, path: string): boolean {
   return prefixes.some((prefix) => prefix === "" || path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`));
 }
 
-/** One line per restart-only key that differs between the running configuration and `next`. */
-export function restartOnlyChanges(running: LoadedConfig, next: LoadedConfig): string[] {
+/** A restart-only key that differs: its file and key (for log queries), and the line an operator reads. */
+export interface RestartOnlyChange {
+  file: string;
+  key: string;
+  message: string;
+}
+
+/** Each restart-only key that differs between the running configuration and `next`. */
+export function restartOnlyChanges(running: LoadedConfig, next: LoadedConfig): RestartOnlyChange[] {
   return (Object.keys(RESTART_ONLY) as Array<keyof typeof RESTART_ONLY>).flatMap((name) =>
     diffConfig(running[name], next[name])
       .filter((change) => needsRestart(name, change.path))
-      .map((change) => `${name}.yaml ${change.path}: cannot change without a restart (${change.kind}); restart the provider to apply it`),
+      .map((change) => ({
+        file: `${name}.yaml`,
+        key: change.path,
+        message: `${name}.yaml ${change.path}: cannot change without a restart (${change.kind}); restart the provider to apply it`,
+      })),
   );
 }

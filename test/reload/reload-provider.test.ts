@@ -97,6 +97,9 @@ describe("a broken edit", () => {
     expect(result.ok).toBe(false);
     expect(result.errors).toContain("provider.yaml listen.host: cannot change without a restart (changed); restart the provider to apply it");
     expect(result.errors).toContain("login.yaml methods.totp.digits: cannot change without a restart (changed); restart the provider to apply it");
+    // Logged with the file and key as fields, as a broken edit is.
+    const logged = p.logs.filter((line) => line.event === "config_reload_error" && String(line.msg).includes("cannot change without a restart"));
+    expect(logged.map((line) => [line.file, line.key])).toEqual(expect.arrayContaining([["provider.yaml", "listen.host"], ["login.yaml", "methods.totp.digits"]]));
     expect(p.provider.policy).toBe(serving);
   });
 });
