@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createActor, createMachine } from "xstate";
 import type { LoginPolicy, LoginType, MethodClass } from "../../src/login-policy/login-policy.ts";
 import { planAuthorizeRequest } from "../../src/login-policy/plan-authorize-request.ts";
-import { loginNeed } from "../../src/http/authorize/start-login.ts";
+import { freshLoginReason, loginNeed } from "../../src/http/authorize/start-login.ts";
 import { authenticationResult } from "../../src/runtime/authentication-result.ts";
 import type { ConfiguredMethod } from "../../src/runtime/method-plugins.ts";
 import type { AuthorizationRequest } from "../../src/oauth/authorization-request.ts";
@@ -48,7 +48,8 @@ describe("login plan properties", () => {
         const planned = planAuthorizeRequest(POLICY, { id: "demo-web" }, { endpoint: "authorize", redirectUri: "https://rp/cb", scopes: ["openid"], ...facts }, { methods });
         if (!planned.ok) return;
         const request = { clientId: "demo-web", redirectUri: "https://rp/cb", responseMode: "query", scopes: ["openid"], prompt: [], framed: false, plan: planned.plan } as AuthorizationRequest;
-        if (loginNeed(request, planned.plan.sso.use ? session : undefined, 1000).kind !== "none") return;
+        const used = planned.plan.sso.use ? session : undefined;
+        if (loginNeed(request, used, freshLoginReason(request, used, 1000)).kind !== "none") return;
         // The session answers: it must hold everything the plan asks for.
         answered++;
         const plan = planned.plan;

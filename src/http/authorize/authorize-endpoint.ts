@@ -37,6 +37,8 @@ interface AuthorizeContext {
   request?: AuthorizationRequest;
   sessionCookie?: string;
   session?: SsoSession;
+  /** Why the session cannot count towards this request at all (freshLoginReason), read once for the plan and the need. */
+  freshLogin?: string;
   /** Why the user must log in, and whether the session's user only steps up. */
   need?: LoginNeed;
 }
@@ -125,8 +127,9 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     // the tokens carry; a MyVendor signature is checked here, before anything is shown.
     (ctx) => {
       // A request that needs a whole new login is planned without the session (its factors do not count).
-      const counts = ctx.session !== undefined && freshLoginReason(ctx.request!, ctx.session, provider.clock()) === undefined;
-      const plan = planAuthorization(ctx.policy.login, ctx.client!, ctx.raw!, ctx.request!, brokered ? "eid" : "authorize", counts ? ctx.session : undefined);
+      const fresh = freshLoginReason(ctx.request!, ctx.session, provider.clock());
+      if (fresh !== undefined) ctx.freshLogin = fresh;
+      const plan = planAuthorization(ctx.policy.login, ctx.client!, ctx.raw!, ctx.request!, brokered ? "eid" : "authorize", fresh === undefined ? ctx.session : undefined);
       ctx.request!.plan = plan;
       if (plan.loginType !== undefined) ctx.request!.loginType = plan.loginType;
       // Login types without SSO read no session state: as if the browser had none.
@@ -146,7 +149,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     // login_required without a usable session, interaction_required when the session needs a step-up.
     (ctx) => {
       const request = ctx.request!;
-      const need = loginNeed(request, ctx.session, provider.clock());
+      const need = loginNeed(request, ctx.session, ctx.freshLogin);
       if (need.kind === "none") return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, request, { existing: ctx.session!, cookie: ctx.sessionCookie! }, { policy: ctx.policy });
       if (request.prompt.includes("none")) throw oauthError(need.kind === "step_up" ? "interaction_required" : "login_required", need.reason, { allowRedirect: true });
       ctx.need = need;

@@ -8,6 +8,8 @@ import { oauthError } from "../../errors/oauth-error.ts";
 import { redirectToInteraction } from "./interaction-cookie.ts";
 import { sessionFacts } from "./login-plan-step.ts";
 
+const NOT_LOGGED_IN = "the user is not logged in";
+
 /** Why an authorize request needs the user: not at all, a login, or a step-up of the session's user. */
 export type LoginNeed = { kind: "none" } | { kind: "login"; reason: string } | { kind: "step_up"; reason: string };
 
@@ -15,10 +17,12 @@ export type LoginNeed = { kind: "none" } | { kind: "login"; reason: string } | {
  * Whether the browser's session answers the request (its plan made, src/login-policy): the session is
  * the user the request expects, fresh enough, and proves what the plan asks (a second factor, the
  * trusted app's FIDO2, an eID login). A session of the right user that lacks only strength steps up.
+ * `fresh` is freshLoginReason's answer for this session, which planned the login too (read once, at one
+ * clock reading, so that the plan and this decision agree).
  */
-export function loginNeed(request: AuthorizationRequest, session: SsoSession | undefined, now: number): LoginNeed {
-  const fresh = freshLoginReason(request, session, now);
-  if (fresh !== undefined || !session) return { kind: "login", reason: fresh ?? "the user is not logged in" };
+export function loginNeed(request: AuthorizationRequest, session: SsoSession | undefined, fresh: string | undefined): LoginNeed {
+  if (!session) return { kind: "login", reason: NOT_LOGGED_IN };
+  if (fresh !== undefined) return { kind: "login", reason: fresh };
   const plan = request.plan;
   if (plan === undefined || plan.sessionSuffices) return { kind: "none" };
   // A two-factor request over a one-factor session asks only for the class the session lacks.
@@ -33,7 +37,7 @@ export function loginNeed(request: AuthorizationRequest, session: SsoSession | u
  * factors, not only the one the session lacks.
  */
 export function freshLoginReason(request: AuthorizationRequest, session: SsoSession | undefined, now: number): string | undefined {
-  if (!session) return "the user is not logged in";
+  if (!session) return NOT_LOGGED_IN;
   if (request.prompt.includes("login")) return "prompt=login asks for a new login";
   if (request.hintSub !== undefined && request.hintSub !== session.sub) return "the logged-in user is not the one id_token_hint names";
   if (request.maxAge !== undefined && now / 1000 - session.authTime > request.maxAge) return "the login is older than max_age";
