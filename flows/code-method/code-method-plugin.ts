@@ -105,7 +105,8 @@ export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(defi
       const typed = options[definition.operatorOption];
       const target = typed === undefined ? undefined : definition.normaliseTarget(typed);
       if (target === undefined) throw new Error(`give ${definition.operatorOption}=<${definition.field.inputType === "tel" ? "number in international format, +..." : "e-mail address"}>`);
-      if (!ctx.services.users.findBySub(sub)) throw new Error(`no user with sub ${sub}`);
+      // A vendor account has no directory entry, only its client's permission (MyVendor with e-mail or SMS).
+      if (!ctx.services.users.hasAccount(sub)) throw new Error(`no user with sub ${sub}`);
       await ctx.enrollments.put(sub, { target, confirmedAt: ctx.services.clock() } satisfies TargetEnrollment);
       return `${definition.operatorOption} ${target} recorded as confirmed for ${sub} (method ${ctx.methodId})`;
     },

@@ -44,6 +44,15 @@ export class UserDirectory {
     return this.external.some((accounts) => accounts.owns(sub));
   }
 
+  /**
+   * Whether an operator may record factor methods for `sub`: an employee of the directory (a disabled
+   * one too, whose methods may be set up before they are enabled again) or a live external account
+   * (a vendor account, whose client may make vendor logins).
+   */
+  hasAccount(sub: string): boolean {
+    return this.bySub.has(sub) || this.external.some((accounts) => accounts.owns(sub));
+  }
+
   /** The user's userinfo claims limited to `names`; `sub` is always the employee number. */
   claims(user: UserRecord, names: ReadonlySet<string>): Record<string, unknown> {
     const out: Record<string, unknown> = { sub: user.sub };

@@ -36,6 +36,19 @@ describe("vendor accounts in the CLI", { timeout: 180_000 }, () => {
     expect((await run("methods", "reset", "demo-vendor:acme-support", "totp")).stdout).toBe("totp: removed\n");
   });
 
+  it("records a vendor account's e-mail address and phone number for the code methods (MyVendor's extensions)", async () => {
+    const email = await run("methods", "enroll", "demo-vendor:acme-support", "email", "address=support@Acme.Example");
+    expect(email.code, email.stderr).toBe(0);
+    expect(email.stdout).toBe("address support@acme.example recorded as confirmed for demo-vendor:acme-support (method email)\n");
+    const sms = await run("methods", "enroll", "demo-vendor:acme-support", "sms", "phone=+44 7700 900123");
+    expect(sms.code, sms.stderr).toBe(0);
+    expect(sms.stdout).toBe("phone +447700900123 recorded as confirmed for demo-vendor:acme-support (method sms)\n");
+    const listed = (await run("methods", "list", "demo-vendor:acme-support")).stdout;
+    expect(listed).toMatch(/^email\s+enrolled /m);
+    expect(listed).toMatch(/^sms\s+enrolled /m);
+    expect((await run("methods", "reset", "demo-vendor:acme-support")).stdout).toContain("email: removed\n");
+  });
+
   it("refuses, in one line, an account of a client that does not exist or cannot make vendor logins", async () => {
     const refusals = [];
     // One after another: each opens the embedded store, which one process holds at a time.

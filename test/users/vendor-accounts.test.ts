@@ -55,6 +55,13 @@ describe("vendor accounts", () => {
     expect(users.isActive("no-vendor-type:ops")).toBe(false);
     expect(users.findBySub("vendor-app:ops")).toBeUndefined();
   });
+
+  it("is an account an operator may record methods for, as an employee is (a disabled one too), a dead one not", () => {
+    const users = new UserDirectory({ users: [{ username: "bob", sub: "E10002", claims: {}, disabled: true }] }, vendors);
+    expect(users.hasAccount("vendor-app:ops")).toBe(true);
+    expect(users.hasAccount("E10002")).toBe(true);
+    for (const sub of ["no-key:ops", "gone:ops", "E99999"]) expect(users.hasAccount(sub)).toBe(false);
+  });
 });
 
 describe("vendor accounts at the token and userinfo endpoints", { timeout: 60_000 }, () => {
