@@ -40,6 +40,8 @@ export type LoginPageData = {
   csrf: string;
   action: string;
   signedInAs?: string;
+  /** A second-factor login's user as the page may show it (src/http/authorize/verifying-account.ts): "Signing in as X". */
+  verifyingAccount?: string;
   errorKey?: string;
   /** A registered partial, e.g. "method-password"; rendered with this whole object as context. */
   methodPartial: string;

@@ -239,12 +239,14 @@ describe("a login type added in YAML only", () => {
   });
 });
 
+/** A MyVendor link of demo-vendor for `extra.login_hint` (default the operator-enrolled account), signed with its key. */
+function vendorUrl(extra: Record<string, string | undefined> = {}): string {
+  const loginHint = extra.login_hint ?? VENDOR_ACCOUNT;
+  const redirect = extra.redirect_uri ?? VENDOR.redirect;
+  return authorizeUrl(p.issuer, { client_id: VENDOR.id, redirect_uri: redirect, login_type: "MyVendor", login_hint: loginHint, signature: vendorSignature(redirect, loginHint, VENDOR.key), ...extra });
+}
+
 describe("login_type MyVendor", () => {
-  const vendorUrl = (extra: Record<string, string | undefined> = {}) => {
-    const loginHint = extra.login_hint ?? VENDOR_ACCOUNT;
-    const redirect = extra.redirect_uri ?? VENDOR.redirect;
-    return authorizeUrl(p.issuer, { client_id: VENDOR.id, redirect_uri: redirect, login_type: "MyVendor", login_hint: loginHint, signature: vendorSignature(redirect, loginHint, VENDOR.key), ...extra });
-  };
 
   it("verifies a signed link's vendor account with its TOTP: sub is the login_hint, no SSO, login_type at the token endpoint", async () => {
     const browser = new RawBrowser();
@@ -288,5 +290,39 @@ describe("login_type MyVendor", () => {
     const shifted = await new RawBrowser().get(vendorUrl({ redirect_uri: `${VENDOR.redirect}demo-vendor:`, login_hint: "acme-support" }));
     expect(shifted.status).toBe(400);
     expect(shifted.location).toBeUndefined();
+  });
+});
+
+describe("whose login a second-factor page is", () => {
+  /** The page's "Signing in as …" line as served (HTML-escaped text; a raw `<` would end the match early). */
+  const accountLine = (page: Answer) => /<p class="signed-in-as login-account">([^<]*)<\/p>/.exec(page.text)?.[1];
+  const mfa = (loginType: string, loginHint: string, lang: string) => () => authorizeUrl(p.issuer, { login_type: loginType, login_hint: loginHint, lang });
+  const vendor = (extra: Record<string, string> = {}) => () => vendorUrl(extra);
+
+  it.each([
+    ["an Mfa variant: the user name masked", mfa("MfaTotp", "alice", "en"), "Signing in as a•••e"],
+    ["Mfa: an employee number masked, in Japanese", mfa("Mfa", "E10001", "jp"), "E1•••1 としてサインインしています"],
+    ["Mfa: a short hint shows its first character only, in Vietnamese", mfa("MfaSms", "bob", "vn"), "Đang đăng nhập với tư cách b•••"],
+    ["Mfa: markup in the hint stays text, in traditional Chinese", mfa("MfaFido", '<b id="x">hi</b>', "tw"), "正在以 &lt;b•••&gt; 的身分登入"],
+    ["Mfa: a hint that tries to talk to the user shows too little to say anything", mfa("MfaMail", "Your account is locked: call +1 555 0100", "en"), "Signing in as Yo•••0"],
+    ["MyVendor: the signed account as it is", vendor(), "Signing in as acme-support"],
+    ["MyVendor: markup in the signed account stays text, in simplified Chinese", vendor({ login_hint: "demo-vendor:<img src=x onerror=alert(1)>", lang: "cn" }), "正在以 &lt;img src&#x3D;x onerror&#x3D;alert(1)&gt; 的身份登录"],
+  ])("%s", async (_label, url, shown) => {
+    const browser = new RawBrowser();
+    const page = await browser.follow(await browser.get(url()));
+    expect(page.status, page.text.slice(0, 400)).toBe(200);
+    expect(accountLine(page)).toBe(shown);
+  });
+
+  it("never shows what the directory knows of the hint's user", async () => {
+    const page = await open(new RawBrowser(), { login_type: "MfaTotp", login_hint: "alice" });
+    expect(accountLine(page)).toBe("Signing in as a•••e");
+    expect(page.text).not.toContain("Alice Chen");
+  });
+
+  it("says nothing on a login whose login_hint only prefills the user name", async () => {
+    const page = await open(new RawBrowser(), { login_hint: "alice" });
+    expect(page.status).toBe(200);
+    expect(accountLine(page)).toBeUndefined();
   });
 });

@@ -103,6 +103,7 @@ export const ORDINARY: PageCase[] = [
   page("account", "no one signed in", { ...ACCOUNT_FRAME, signInUrl: "/account/sign-in", methods: [] }),
   page("interaction-expired", "no way back", {}),
   page("interaction-expired", "with way back", { backUrl: "https://client.example/" }),
+  page("login", "a second factor's step", { clientName: "Demo App", csrf: "csrf-token", action: "/interaction/abc", verifyingAccount: "a•••e", methodPartial: "method-test", method: { hint: "hint" } }),
 ];
 
 /** Text that breaks out of element content, either attribute quote, or a template literal. */
@@ -126,6 +127,7 @@ export function hostileCases(): PageCase[] {
       csrf: TEXT,
       action: jsUrl,
       signedInAs: TEXT,
+      verifyingAccount: TEXT,
       errorKey: "error.login_failed",
       methodPartial: "method-test",
       method: { hint: TEXT },

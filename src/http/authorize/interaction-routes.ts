@@ -33,6 +33,7 @@ import { missingCookieReason, redirectWithTestCookie } from "./cookies-blocked.t
 import { appEntryUrl, authorizeParamsOf } from "../../trusted-app/acmeauth-sso.ts";
 import { auditLoginStep, auditLoginSucceeded } from "../../runtime/audit-login-step.ts";
 import { MachineArchive, machineArchiveDir } from "../../diagrams/machine-archive.ts";
+import { verifyingAccount } from "./verifying-account.ts";
 
 /** Form fields the runtime itself reads; every other field is event data. */
 const RESERVED_FIELDS = new Set(["csrf", "event", "type"]);
@@ -224,6 +225,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
         ...loginPage,
         clientName: client.name,
         signedInAs: signedIn ? (signedIn.claims.name ?? signedIn.username) : undefined,
+        verifyingAccount: verifyingAccount(interaction.request.plan, interaction.request.loginHint),
         loginHint: interaction.request.loginHint,
         appEntryUrl: interaction.request.framed ? undefined : appEntryUrl(authorizeParamsOf(interaction.request)),
       },
