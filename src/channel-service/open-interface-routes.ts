@@ -1,4 +1,5 @@
 import express from "express";
+import { strictJsonBody } from "../http-kit/strict-json-body.ts";
 import type { Approvals } from "./approvals.ts";
 import { CHANNEL_SCOPES } from "./channel-scopes.ts";
 import { ChannelServiceError } from "./channel-service-error.ts";
@@ -26,7 +27,10 @@ const BODY_LIMITS = { limit: "16kb" } as const;
  */
 export function openInterfaceRoutes(deps: OpenInterfaceDeps): express.Router {
   const router = express.Router();
-  const bodies = [express.json(BODY_LIMITS), express.urlencoded({ ...BODY_LIMITS, extended: false, parameterLimit: 20 })];
+  const bodies = [
+    strictJsonBody(BODY_LIMITS.limit, (message) => new ChannelServiceError(400, message)),
+    express.urlencoded({ ...BODY_LIMITS, extended: false, parameterLimit: 20 }),
+  ];
 
   router.post("/SendMsg", ...bodies, async (req, res) => {
     const { sub } = await deps.verifier.verify(req.get("authorization"), CHANNEL_SCOPES);

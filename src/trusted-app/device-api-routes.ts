@@ -2,6 +2,7 @@ import express, { type Request, type Router } from "express";
 import { importJWK, type JWK } from "jose";
 import type { Provider } from "../provider.ts";
 import { OAuthError, invalidRequest } from "../errors/oauth-error.ts";
+import { strictJsonBody } from "../http-kit/strict-json-body.ts";
 import { DEVICE_JWS_TYPES, type DeviceJwsType } from "./device-jws.ts";
 import { deviceRequestBody, verifiedDeviceRequest } from "./device-request.ts";
 import { TooManyDevicesError } from "./device-registry.ts";
@@ -30,7 +31,7 @@ const DEVICE_NAME = /^[^\p{Cc}\p{Cf}]{1,64}$/u;
 export function deviceApiRoutes(provider: Provider): Router {
   const router = express.Router();
   const app = trustedApp(provider);
-  router.use(express.json({ limit: MAX_BODY, strict: true }));
+  router.use(strictJsonBody(MAX_BODY, invalidRequest));
 
   router.post("/enroll", async (req, res) => {
     const { token, name, public_jwk: publicJwk } = deviceRequestBody(req);

@@ -50,6 +50,18 @@ describe("POST /SendMsg", () => {
     expect((await send(`${p.channel.url}/messages?to=dave`)).text).toContain("hi");
   });
 
+  it("refuses a JSON body with a member twice with 400 and stores nothing", async () => {
+    // JSON.parse keeps the last `to`; a proxy or an auditor reading the first sees another addressee.
+    const res = await send(`${p.channel.url}/SendMsg`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bobToken}`, "content-type": "application/json" },
+      body: '{"to":"erin","text":"hi erin","to":"frank"}',
+    });
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual({ code: 400, msg: "the body has the member 'to' twice in one object" });
+    for (const to of ["erin", "frank"]) expect((await send(`${p.channel.url}/messages?to=${to}`)).text).toContain("No messages.");
+  });
+
   it("refuses a message without text, and a link that is not http(s), with 400", async () => {
     expect((await call("/SendMsg", bobToken, { to: "carol" })).json).toEqual({ code: 400, msg: "text is required (at most 2000 characters)" });
     const res = await call("/SendMsg", bobToken, { to: "carol", text: "x", approve_url: "javascript:alert(1)" });

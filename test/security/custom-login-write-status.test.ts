@@ -50,12 +50,23 @@ describe("the error table, with the scan's own token", () => {
     ["a JSON array", 400, 400, (sid) => [{ session_id: sid, status: 10, data: "" }]],
     ["malformed JSON", 400, 400, (sid) => `{"session_id":"${sid}","status":10,`],
     ["JSON null", 400, 400, () => "null"],
+    // JSON.parse keeps the last of two members; a proxy or an auditor may read the first: one body, two meanings.
+    ["status -10 then status 10", 400, 400, (sid) => `{"session_id":"${sid}","status":-10,"status":10,"data":""}`],
+    ["status 10 then an escaped status -10", 400, 400, (sid) => `{"session_id":"${sid}","status":10,"st\\u0061tus":-10,"data":""}`],
+    ["session_id twice", 400, 400, (sid) => `{"session_id":"other","session_id":"${sid}","status":10,"data":""}`],
+    ["a member twice in a nested object", 400, 400, (sid) => `{"session_id":"${sid}","status":10,"data":"","extra":[{"a":1,"a":2}]}`],
   ];
   it.each(rows)("%s: body status %i, HTTP %i, and the session unchanged", async (_name, bodyStatus, httpStatus, body) => {
     const res = await writeStatus(p, token, body(sessionId));
     expect(res.status, res.text).toBe(httpStatus);
     expect(res.json).toEqual({ status: bodyStatus, message: expect.any(String) });
     expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(await scanState(scanned.session)).toBe("scanned");
+  });
+
+  it("a member sent twice is refused by name, and the scan is not approved", async () => {
+    const res = await writeStatus(p, token, `{"session_id":"${sessionId}","status":-10,"status":10,"data":""}`);
+    expect(res.json).toEqual({ status: 400, message: "the body has the member 'status' twice in one object" });
     expect(await scanState(scanned.session)).toBe("scanned");
   });
 

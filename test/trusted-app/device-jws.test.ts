@@ -165,4 +165,19 @@ describe("the app's mistakes with a valid signature", () => {
     await phone.approve(scanned.number);
     expect((await trustedApp(p.provider).challenges.view(challengeId)).state).toBe("approved");
   });
+
+  it("a body with a member twice is 400 invalid_request and approves nothing; the plain body then does", async () => {
+    const { challengeId, token } = await newChallenge();
+    await phone.scan(loginUri(p.issuer, token));
+    const scanned = await trustedApp(p.provider).challenges.view(challengeId);
+    if (scanned.state !== "scanned") throw new Error("not scanned");
+    const approval = await phone.sign(DEVICE_JWS_TYPES.approve, { challenge: token, number: scanned.number });
+    // JSON.parse would keep the second member: the approval behind a first one that reads as nothing.
+    const twice = await send(`${p.url}/app/approve`, { method: "POST", headers: { "content-type": "application/json" }, body: `{"jws":"none","jws":"${approval}"}` });
+    expect(twice.status, twice.text).toBe(400);
+    expect(twice.json).toEqual({ error: "invalid_request", error_description: "the body has the member 'jws' twice in one object" });
+    expect((await trustedApp(p.provider).challenges.view(challengeId)).state).toBe("scanned");
+    await phone.postJws("/approve", approval);
+    expect((await trustedApp(p.provider).challenges.view(challengeId)).state).toBe("approved");
+  });
 });

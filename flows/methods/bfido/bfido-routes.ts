@@ -5,6 +5,7 @@ import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
 import { DEVICE_JWS_TYPES } from "../../../src/trusted-app/device-jws.ts";
 import { refusedDeviceRequest, verifiedDeviceRequest } from "../../../src/trusted-app/device-request.ts";
 import { writeQrSvg } from "../../../src/qr-codes/qr-image.ts";
+import { strictJsonBody } from "../../../src/http-kit/strict-json-body.ts";
 import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
 import type { FidoSettings, RelyingParty } from "../fido/fido-settings.ts";
 import { longPoll } from "../qrcode/long-poll.ts";
@@ -49,7 +50,7 @@ export function bfidoRoutes(context: PluginContext<FidoSettings>, rp: RelyingPar
     await writeQrSvg(res, view.uri);
   });
 
-  router.use(express.json({ limit: MAX_BODY, strict: true }));
+  router.use(strictJsonBody(MAX_BODY, (message) => refusedDeviceRequest("invalid_request", message)));
 
   router.post("/registrations", async (req, res) => {
     const { sub } = await verifiedDeviceRequest(app, req, DEVICE_JWS_TYPES.bfidoRegister);

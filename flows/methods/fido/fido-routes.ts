@@ -4,6 +4,8 @@ import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.t
 import { FidoChallenges } from "./fido-challenges.ts";
 import type { FidoSettings } from "./fido-settings.ts";
 import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
+import { strictJsonBody } from "../../../src/http-kit/strict-json-body.ts";
+import { invalidRequest } from "../../../src/errors/oauth-error.ts";
 
 const PAGE_SCRIPT = readFileSync(new URL("./fido.js", import.meta.url), "utf8");
 
@@ -18,7 +20,7 @@ export function fidoRoutes(context: PluginContext<FidoSettings>): Router {
   const router = express.Router();
   const challenges = new FidoChallenges(context);
   router.get("/fido.js", methodPageScript(PAGE_SCRIPT));
-  router.post("/options", express.json({ limit: 1024 }), (req, res, next) => {
+  router.post("/options", strictJsonBody(1024, invalidRequest), (req, res, next) => {
     const handle = (req.body as { handle?: unknown } | undefined)?.handle;
     const pending = typeof handle === "string" && handle.length <= 64 ? challenges.find(handle) : Promise.resolve(undefined);
     pending

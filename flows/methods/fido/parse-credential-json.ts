@@ -1,12 +1,14 @@
+import { parseStrictJson } from "../../../src/http-kit/strict-json.ts";
+
 /**
  * The credential the page posted (JSON of a PublicKeyCredential, binary fields base64url), or
- * undefined when it is not a JSON object with an id and a response object. The WebAuthn library
- * checks every field after that.
+ * undefined when it is not a JSON object with an id and a response object, or has a member twice (one
+ * credential, one reading). The WebAuthn library checks every field after that.
  */
 export function parseCredentialJson<T extends { id: string; response: object }>(text: string): T | undefined {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseStrictJson(text);
   } catch {
     return undefined;
   }

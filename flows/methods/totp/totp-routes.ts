@@ -6,6 +6,8 @@ import { takeSecretToShow } from "./pending-secrets.ts";
 import { otpauthUri } from "./totp-uri.ts";
 import type { TotpSettings } from "./totp-settings.ts";
 import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
+import { strictJsonBody } from "../../../src/http-kit/strict-json-body.ts";
+import { invalidRequest } from "../../../src/errors/oauth-error.ts";
 
 const ENROLL_SCRIPT = readFileSync(new URL("./totp-enroll.js", import.meta.url), "utf8");
 
@@ -18,7 +20,7 @@ const ENROLL_SCRIPT = readFileSync(new URL("./totp-enroll.js", import.meta.url),
 export function totpRoutes(context: PluginContext<TotpSettings>): Router {
   const router = express.Router();
   router.get("/enroll.js", methodPageScript(ENROLL_SCRIPT));
-  router.post("/enrollment-secret", express.json({ limit: 1024 }), (req, res, next) => {
+  router.post("/enrollment-secret", strictJsonBody(1024, invalidRequest), (req, res, next) => {
     showSecret(context, req.body as unknown)
       .then((shown) => {
         res.set("Cache-Control", "no-store");

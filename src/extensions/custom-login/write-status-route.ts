@@ -2,6 +2,7 @@ import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
 import { writeJson } from "../../http-kit/write-response.ts";
 import { toOAuthError } from "../../http-kit/write-error.ts";
+import { JsonBodyError, parseStrictJson } from "../../http-kit/strict-json.ts";
 import { OAuthError } from "../../errors/oauth-error.ts";
 import { parseScope } from "../../scopes/scope.ts";
 import { CUSTOM_SCAN_SCOPE } from "../../config/reserved-scopes.ts";
@@ -73,9 +74,10 @@ async function verifiedToken(services: CustomLoginServices, header: string | und
 function jsonBody(ex: Exchange): unknown {
   if (!/^application\/json\s*(;.*)?$/i.test(ex.req.headers["content-type"] ?? "")) throw incomplete("the body must be application/json");
   try {
-    return JSON.parse(ex.body?.toString("utf8") ?? "");
-  } catch {
-    throw incomplete("the body is not valid JSON");
+    return parseStrictJson(ex.body?.toString("utf8") ?? "");
+  } catch (error) {
+    // Not JSON, or a member sent twice (`"status": -10, "status": 10` reads as a refusal to some and an approval to others).
+    throw incomplete(error instanceof JsonBodyError ? error.message : "the body is not valid JSON");
   }
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TrustedAppClient } from "../../../src/trusted-app/client/trusted-app-client.ts";
 import { DEVICE_JWS_TYPES } from "../../../src/trusted-app/device-jws.ts";
+import { AppAuthenticator } from "../../../src/trusted-app/client/app-authenticator.ts";
 import type { BfidoEnrollment } from "../../../flows/methods/bfido/bfido-credential.ts";
 import { responseParams } from "../../support/browser-login.ts";
 import { redeemCode, verifyIdToken } from "../../support/code-grant.ts";
@@ -42,6 +43,20 @@ describe("bfido: the trusted app's FIDO2 credential over a QR code", () => {
     expect(tokens.status, tokens.text).toBe(200);
     expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ sub: "E10001", amr: ["bfido"] });
     expect((await record("E10001"))!.credentials[0]!.counter).toBe(1);
+  });
+
+  it("refuses an answer whose body has the jws twice (400 invalid_request), which verifies nothing; the plain body then does", async () => {
+    const { browser, page, uri } = await openQrLogin(p);
+    const challenge = new URL(uri).searchParams.get("challenge")!;
+    const credential = new AppAuthenticator(phone.state.fido!, new URL(p.issuer).origin).authenticate(phone.state.fido![0]!.rpId, challenge);
+    const jws = await phone.sign(DEVICE_JWS_TYPES.bfido, { challenge, credential });
+    const body = `{"jws":"x.y.z","jws":"${jws}"}`;
+    const twice = await fetch(`${p.url}/methods/bfido/assertions`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect(twice.status).toBe(400);
+    expect(await twice.json()).toEqual({ error: "invalid_request", error_description: "the body has the member 'jws' twice in one object" });
+    expect(await pollOnce(browser, page)).toMatchObject({ state: "pending" });
+    await phone.postJws("/assertions", jws, "/methods/bfido");
+    expect(await pollOnce(browser, page)).toEqual({ state: "verified" });
   });
 
   it("refuses an app without a registered credential, and the page says so with a new QR code", async () => {

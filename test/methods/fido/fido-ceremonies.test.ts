@@ -173,6 +173,15 @@ describe("FIDO2 login refuses", () => {
     expect(responseParams(await answer(browser, refused, key)).get("code")).toBeTruthy();
   });
 
+  it("a credential with a member twice, though the last of each is genuine (one credential, one reading)", async () => {
+    const { browser, page } = await loginPage("erin");
+    const { options } = await optionsOf(page);
+    const genuine = JSON.stringify(key.authenticate(options!));
+    const refused = await submitStep(browser, page, { event: "SUBMIT_ASSERTION", credential: `{"id":"${"A".repeat(43)}",${genuine.slice(1)}` });
+    expect(refused.text).toContain(REFUSED);
+    expect(responseParams(await answer(browser, refused, key)).get("code")).toBeTruthy();
+  });
+
   it("a replayed assertion: once answered, a challenge accepts nothing, and another login's challenge does not match", async () => {
     const first = await loginPage("erin");
     const { options } = await optionsOf(first.page);
@@ -274,6 +283,15 @@ describe("FIDO2 login pages", () => {
     const locked = await answer(browser, page, key);
     expect(locked.status).toBe(refusals[0]!.status);
     expect(comparablePage(locked.text)).toBe(comparablePage(refusals[0]!.text));
+  });
+
+  it("refuse a body with the handle twice (400 invalid_request) without answering the options, which the plain body then gets", async () => {
+    const { page } = await loginPage("gina");
+    const body = `{"handle":"unknown","handle":"${handleOf(page)}"}`;
+    const twice = await fetch(`${p.url}/methods/fido/options`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect(twice.status).toBe(400);
+    expect(await twice.json()).toEqual({ error: "invalid_request", error_description: "the body has the member 'handle' twice in one object" });
+    expect(await optionsOf(page)).toMatchObject({ status: 200, ceremony: "authentication" });
   });
 
   it("serve the page script as JavaScript, and answer 404 for unknown or malformed handles", async () => {

@@ -115,6 +115,16 @@ describe("TOTP enrollment", () => {
     expect(refused.text).toContain("The code is incorrect.");
   });
 
+  it("refuses a body with the handle twice (400 invalid_request) without showing the secret, which the plain body then shows", async () => {
+    const { page } = await aliceEnrolling();
+    const body = `{"handle":"${"x".repeat(32)}","handle":"${dataOf(page, "handle")}"}`;
+    const twice = await fetch(`${p.url}/methods/totp/enrollment-secret`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect(twice.status).toBe(400);
+    expect(await twice.json()).toEqual({ error: "invalid_request", error_description: "the body has the member 'handle' twice in one object" });
+    // Shown once per handle: the refused body did not spend it.
+    expect((await showSecret(page)).status).toBe(200);
+  });
+
   it("answers 404 for an unknown, malformed or missing handle", async () => {
     for (const body of [{ handle: "x".repeat(32) }, { handle: 42 }, {}, { handle: "y".repeat(500) }]) {
       const res = await fetch(`${p.url}/methods/totp/enrollment-secret`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
