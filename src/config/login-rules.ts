@@ -1,5 +1,6 @@
 import type { CrossFieldRule } from "./cross-field-rule.ts";
 import type { IssueDraft } from "./issue-draft.ts";
+import { DEFAULT_LOGIN } from "./default-login.ts";
 
 const declaredTypes = (types: Record<string, unknown> | undefined) => new Set(Object.keys(types ?? {}).map((name) => name.toLowerCase()));
 
@@ -37,12 +38,13 @@ export const LOGIN_RULES: CrossFieldRule[] = [
   {
     file: "login",
     needs: ["login"],
-    description: "Login type names are distinct without regard to case (requests match them that way).",
+    description: "Login type names are distinct without regard to case (requests match them that way), and none is `default` (reserved for allowed_login_types).",
     check: ({ login }) => {
       const seen = new Map<string, string>();
       return Object.keys(login.login_types ?? {}).flatMap((name): IssueDraft[] => {
         const first = seen.get(name.toLowerCase());
         seen.set(name.toLowerCase(), first ?? name);
+        if (name.toLowerCase() === DEFAULT_LOGIN) return [{ file: "login", at: ["login_types", name], message: `"${name}" is reserved: a client's allowed_login_types names the login without a login type by it` }];
         return first === undefined ? [] : [{ file: "login", at: ["login_types", name], message: `login type "${name}" differs from "${first}" only in case` }];
       });
     },
@@ -50,12 +52,12 @@ export const LOGIN_RULES: CrossFieldRule[] = [
   {
     file: "clients",
     needs: ["clients", "login"],
-    description: "A client's `allowed_login_types` name login types declared in login.yaml.",
+    description: "A client's `allowed_login_types` name login types declared in login.yaml, or `default` (the login without a login type).",
     check: ({ clients, login }) => {
       const declared = declaredTypes(login.login_types);
       return clients.clients.flatMap((client, c) =>
         (client.allowed_login_types ?? []).flatMap((name, i): IssueDraft[] =>
-          declared.has(name.toLowerCase()) ? [] : [{ file: "clients", at: ["clients", c, "allowed_login_types", i], message: `login type "${name}" is not declared under login_types in login.yaml` }],
+          declared.has(name.toLowerCase()) || name.toLowerCase() === DEFAULT_LOGIN ? [] : [{ file: "clients", at: ["clients", c, "allowed_login_types", i], message: `login type "${name}" is not declared under login_types in login.yaml` }],
         ),
       );
     },

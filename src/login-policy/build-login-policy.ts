@@ -1,8 +1,8 @@
 import type { LoginFile } from "../config/types.generated.ts";
-import type { LoginPolicy, LoginType, MethodClass } from "./login-policy.ts";
+import type { AcrDeclaration, LoginPolicy, LoginType, MethodClass } from "./login-policy.ts";
 
 /**
- * The login policy of login.yaml, with each method's class as its plugin declares it. Throws, naming
+ * The login policy of login.yaml (methods, login types, acr values), with each method's class as its plugin declares it. Throws, naming
  * every problem, when a two-factor login type cannot be passed (it offers no method of some class):
  * the schema and cross-field rules cannot see that, because classes come from the plugins.
  */
@@ -31,5 +31,23 @@ export function buildLoginPolicy(login: LoginFile, methodClasses: ReadonlyMap<st
     });
   }
   if (problems.length > 0) throw new Error(`login.yaml: ${problems.join("; ")}`);
-  return { methodClasses, defaultMethods: login.default_flow.methods, loginTypes };
+  return { methodClasses, defaultMethods: login.default_flow.methods, loginTypes, acrValues: buildAcrDeclarations(login.acr_values) };
+}
+
+/** login.yaml `acr_values` keyed by lower-cased name (the cross-field rules checked what they name). */
+export function buildAcrDeclarations(declared: LoginFile["acr_values"]): Map<string, AcrDeclaration> {
+  const acrValues = new Map<string, AcrDeclaration>();
+  for (const [name, value] of Object.entries(declared ?? {})) {
+    acrValues.set(name.toLowerCase(), {
+      name,
+      ...(value.description !== undefined && { description: value.description }),
+      ...(value.login_type !== undefined && { loginType: value.login_type.toLowerCase() }),
+      ...(value.argument !== undefined && { argument: value.argument }),
+      ...(value.methods !== undefined && { methods: value.methods }),
+      alone: value.alone ?? false,
+      channel: value.channel ?? false,
+      claims: value.claims ?? [],
+    });
+  }
+  return acrValues;
 }

@@ -34,6 +34,27 @@ export interface LoginType {
   upstream?: string;
 }
 
+/** The login claims an acr value can add to the tokens (login.yaml `acr_values.<value>.claims`). */
+export type LoginClaim = "chnl" | "chnl_name" | "chnl_icon" | "gps" | "faceid";
+
+/** What one acr_values value requires (login.yaml `acr_values`, the spec's table). */
+export interface AcrDeclaration {
+  /** As declared in login.yaml (requests match it without regard to case). */
+  name: string;
+  description?: string;
+  /** The login type it selects (lower-cased, as LoginPolicy.loginTypes keys it). */
+  loginType?: string;
+  /** What `<value>:<argument>` names; undefined: the value takes no argument. */
+  argument?: "methods" | "channel";
+  /** The login must pass one of these methods. */
+  methods?: readonly string[];
+  /** No login_type, fa or login-type-selecting value beside it. */
+  alone: boolean;
+  /** The channel check (its answer is the chnl claim). */
+  channel: boolean;
+  claims: readonly LoginClaim[];
+}
+
 export interface LoginPolicy {
   /** Every configured method's class, by id. */
   methodClasses: ReadonlyMap<string, MethodClass>;
@@ -41,22 +62,11 @@ export interface LoginPolicy {
   defaultMethods: readonly string[];
   /** Declared login types by lower-cased name. */
   loginTypes: ReadonlyMap<string, LoginType>;
-  /**
-   * The methods whose proof is the trusted app's signed assertion (the QR scan): the only ones that can
-   * carry app_gps and app_faceid. Absent: `qrcode`.
-   */
-  appMethods?: ReadonlySet<string>;
+  /** Declared acr_values values by lower-cased name. */
+  acrValues: ReadonlyMap<string, AcrDeclaration>;
 }
 
-/** The method acr_values must_bfido runs: the trusted app's FIDO2 credential over a QR. */
-export const BFIDO_METHOD = "bfido";
 /** The method id an eID login records (amr `eid`): a session with it satisfies /eID/authorize. */
 export const EID_METHOD = "eid";
-const DEFAULT_APP_METHODS: ReadonlySet<string> = new Set(["qrcode"]);
-/** The methods that carry the trusted app's signed assertion. */
-export const appMethodsOf = (policy: LoginPolicy): ReadonlySet<string> => policy.appMethods ?? DEFAULT_APP_METHODS;
-
-/** The login type acr_values 2fa stands for (SPEC: "equal to login_type=2fa"). */
-export const TWO_FACTOR_TYPE = "2fa";
 /** The login type /eID/authorize stands for when the request names none. */
 export const EID_TYPE = "eid";

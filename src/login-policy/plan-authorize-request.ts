@@ -30,7 +30,7 @@ export interface AuthorizeFacts {
  * checked before anything is shown. Never throws on any input.
  */
 export function planAuthorizeRequest(policy: LoginPolicy, client: PlanningClient, facts: AuthorizeFacts, session?: SessionFacts): PlanResult {
-  const acr = parseAcrValues(facts.acrValues);
+  const acr = parseAcrValues(facts.acrValues, policy.acrValues);
   if (!acr.ok) return { ok: false, error: "invalid_request", description: acr.description };
   const request: LoginRequest = {
     endpoint: facts.endpoint,

@@ -1,7 +1,8 @@
 import type { OAuthErrorCode } from "../errors/oauth-error.ts";
-import type { AcrRequirements } from "./acr-values.ts";
+import { DEFAULT_LOGIN } from "../config/default-login.ts";
+import type { AcrMatch, AcrRequirements } from "./acr-values.ts";
 import { firstRepeated, shown, splitMethodList } from "./method-list.ts";
-import { appMethodsOf, BFIDO_METHOD, EID_METHOD, EID_TYPE, TWO_FACTOR_TYPE, type FlowKind, type LoginHintRule, type LoginPolicy, type LoginType, type MethodClass } from "./login-policy.ts";
+import { EID_METHOD, EID_TYPE, type FlowKind, type LoginClaim, type LoginHintRule, type LoginPolicy, type LoginType, type MethodClass } from "./login-policy.ts";
 
 /** What an authorize request asks of the login, once its protocol parameters are known to be well-formed. */
 export interface LoginRequest {
@@ -44,7 +45,10 @@ export interface LoginPlan {
   /** flow eid: the upstream eID provider the login is brokered to (login.yaml eid_upstreams). */
   upstream?: string;
   enrollOnFirstUse: boolean;
-  mustBfido: boolean;
+  /** The declared acr values the request matched (login.yaml `acr_values`), in the order sent. */
+  acrMatched: AcrMatch[];
+  /** The methods an acr value requires the login to pass one of; undefined: any the flow offers. */
+  requiredMethods?: string[];
   claims: { channel?: { id?: string }; channelInfo: boolean; gps: boolean; faceid: boolean };
 }
 
@@ -52,6 +56,8 @@ export type PlanError = Extract<OAuthErrorCode, "invalid_request" | "invalid_sco
 export type PlanResult = { ok: true; plan: LoginPlan } | { ok: false; error: PlanError; description: string };
 
 const CLASSES: readonly MethodClass[] = ["trusted", "untrusted"];
+/** Claims made from the trusted app's signed assertion during the login: no SSO session has them. */
+const FRESH_CLAIMS: readonly LoginClaim[] = ["gps", "faceid"];
 
 /**
  * The login plan of one authorize request: which flow runs, which methods it offers in which order,
@@ -82,26 +88,27 @@ const refuse = (description: string, error: PlanError = "invalid_request"): neve
 
 function buildPlan(policy: LoginPolicy, request: LoginRequest, session: SessionFacts | undefined): LoginPlan {
   const { acr } = request;
-  if (acr.mustBfido && (request.loginType !== undefined || request.fa !== undefined)) refuse("acr_values must_bfido cannot be combined with login_type or fa");
+  if (acr.alone !== undefined && (request.loginType !== undefined || request.fa !== undefined)) refuse(`acr_values ${acr.alone} cannot be combined with login_type or fa`);
   const type = chooseLoginType(policy, request);
-  const claims = { ...(acr.channel && { channel: acr.channel }), channelInfo: acr.channelInfo, gps: acr.gps, faceid: acr.faceid };
-  const common = { mustBfido: acr.mustBfido, claims };
-  // GPS and face results come fresh from the trusted app's signed assertion: no session has them.
-  const needsApp = acr.gps || acr.faceid;
+  const has = (claim: LoginClaim) => acr.claims.includes(claim);
+  const claims = { ...(acr.channel && { channel: acr.channel }), channelInfo: has("chnl_name") || has("chnl_icon"), gps: has("gps"), faceid: has("faceid") };
+  const required = acr.requiredMethods?.methods;
+  const common = { acrMatched: acr.matched, ...(required && { requiredMethods: required }), claims };
+  const fresh = FRESH_CLAIMS.some(has);
   if (type === undefined) {
     if (request.fa !== undefined) refuse("fa chooses methods for login_type 2FA or Mfa: name one, or use acr_values 2fa:<methods>");
-    const methods = acr.mustBfido ? bfidoMethods(policy) : appOnly(policy, policy.defaultMethods, needsApp, "all");
-    const sessionSuffices = session !== undefined && !needsApp && (!acr.mustBfido || session.methods.includes(BFIDO_METHOD));
+    const methods = required ?? [...policy.defaultMethods];
+    const sessionSuffices = session !== undefined && !fresh && (required === undefined || session.methods.some((m) => required.includes(m)));
     return { flow: "single_factor", methods, missingClasses: [], sso: { use: true, create: true }, sessionSuffices, loginHint: "optional", checkSignature: false, repeatLoginTypeAtToken: false, enrollOnFirstUse: false, ...common };
   }
   checkScopes(type, request.scopes);
   const vendorAccount = checkLoginHint(type, request);
   if (type.signature && request.signature === undefined) refuse(`login_type ${type.name} needs the signature parameter`);
-  const offered = appOnly(policy, offeredMethods(policy, type, request), needsApp, type.flow === "two_factor" ? "trusted" : "all");
+  const offered = narrowToRequired(policy, type, offeredMethods(policy, type, request), acr);
   const missingClasses = type.flow === "two_factor" ? classesMissing(policy, session?.methods ?? [], type.sso, offered) : [];
   const methods = type.flow === "two_factor" ? offered.filter((m) => missingClasses.includes(policy.methodClasses.get(m)!)) : offered;
   const sessionProves = type.flow === "two_factor" ? missingClasses.length === 0 : type.flow === "eid" && (session?.methods.includes(EID_METHOD) ?? false);
-  const sessionSuffices = type.sso && session !== undefined && !needsApp && sessionProves;
+  const sessionSuffices = type.sso && session !== undefined && !fresh && sessionProves;
   return {
     // Returned to redirect_uri as sent; /eID/authorize, where it may be omitted, returns the type's name.
     ...((request.loginType !== undefined || request.endpoint === "eid") && { loginType: request.loginType ?? type.name }),
@@ -123,15 +130,21 @@ function buildPlan(policy: LoginPolicy, request: LoginRequest, session: SessionF
 /** The login type the request selects (login_type, acr_values 2fa, or the eID endpoint), allowed for this client. */
 function chooseLoginType(policy: LoginPolicy, request: LoginRequest): LoginType | undefined {
   let wanted = request.loginType?.toLowerCase();
-  if (request.acr.twoFactor) {
-    if (wanted !== undefined && wanted !== TWO_FACTOR_TYPE) refuse(`acr_values 2fa asks for login_type 2FA; it cannot be combined with login_type ${shown(request.loginType!)}`);
-    wanted = TWO_FACTOR_TYPE;
+  const byAcr = request.acr.loginType;
+  if (byAcr !== undefined) {
+    const name = policy.loginTypes.get(byAcr.type)?.name ?? byAcr.type;
+    if (wanted !== undefined && wanted !== byAcr.type) refuse(`acr_values ${byAcr.by} asks for login_type ${name}; it cannot be combined with login_type ${shown(request.loginType!)}`);
+    wanted = byAcr.type;
   }
   if (request.endpoint === "eid") {
     if (wanted !== undefined && wanted !== EID_TYPE) refuse("/eID/authorize serves login_type eID only");
     wanted = EID_TYPE;
   }
-  if (wanted === undefined) return undefined;
+  if (wanted === undefined) {
+    // A client limited to login types may not fall back to the default login: it would be weaker than any it was given.
+    if (request.allowedLoginTypes !== undefined && !request.allowedLoginTypes.has(DEFAULT_LOGIN)) refuse(`this client may use only login_type ${[...request.allowedLoginTypes].map((t) => policy.loginTypes.get(t)?.name ?? t).join(", ")}: name one`, "unauthorized_client");
+    return undefined;
+  }
   const type = policy.loginTypes.get(wanted);
   if (type === undefined) refuse(`login_type ${shown(request.loginType ?? wanted)} is not declared on this server`);
   if (request.allowedLoginTypes !== undefined && !request.allowedLoginTypes.has(wanted)) refuse(`this client may not use login_type ${type!.name}`, "unauthorized_client");
@@ -193,20 +206,19 @@ function classesMissing(policy: LoginPolicy, sessionMethods: readonly string[], 
   return CLASSES.filter((c) => !have.has(c));
 }
 
-/** must_bfido: the trusted app's FIDO2 method alone, when this server configures it. */
-function bfidoMethods(policy: LoginPolicy): string[] {
-  if (!policy.methodClasses.has(BFIDO_METHOD)) refuse("acr_values must_bfido is not served: this server configures no trusted-app FIDO2 method");
-  return [BFIDO_METHOD];
-}
-
 /**
- * app_gps / app_faceid: only the trusted app's signed assertion carries them, so of the methods (of the
- * trusted class, in a two-factor login) only the app's remain.
+ * The offered methods narrowed to those an acr value requires (`methods` in login.yaml `acr_values`):
+ * in a two-factor flow each class the required methods belong to keeps only them (app_gps in a 2FA
+ * login: the trusted app's scan, then any untrusted method); in the other flows only they remain.
  */
-function appOnly(policy: LoginPolicy, methods: readonly string[], needsApp: boolean, restricted: "all" | MethodClass): string[] {
-  if (!needsApp) return [...methods];
-  const app = appMethodsOf(policy);
-  const kept = methods.filter((m) => app.has(m) || (restricted !== "all" && policy.methodClasses.get(m) !== restricted));
-  if (!kept.some((m) => app.has(m))) refuse("acr_values app_gps and app_faceid need the trusted app, which none of the offered methods uses");
+function narrowToRequired(policy: LoginPolicy, type: LoginType, offered: string[], acr: AcrRequirements): string[] {
+  const required = acr.requiredMethods;
+  if (required === undefined) return offered;
+  const classOf = (method: string) => policy.methodClasses.get(method);
+  const narrowed = new Set(type.flow === "two_factor" ? required.methods.map(classOf) : CLASSES);
+  const kept = offered.filter((m) => !narrowed.has(classOf(m)) || required.methods.includes(m));
+  if (!kept.some((m) => required.methods.includes(m))) {
+    refuse(`acr_values ${required.by.join(" ")} needs ${required.methods.join(" or ")}, which login_type ${type.name} does not offer here`);
+  }
   return kept;
 }

@@ -77,7 +77,7 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
     const accepted = await explain(good, "--json");
     expect(accepted.code).toBe(0);
     const json = JSON.parse(accepted.stdout);
-    expect(json).toMatchObject({ accepted: true, plan: { flow: "second_factor", loginHint: "vendor", vendorAccount: loginHint, sso: { use: false, create: false }, repeatLoginTypeAtToken: true, enrollOnFirstUse: true }, tokens: { sub: loginHint, acr: "1fa", loginTypeWithCode: "MyVendor" } });
+    expect(json).toMatchObject({ accepted: true, plan: { flow: "second_factor", loginHint: "vendor", vendorAccount: loginHint, sso: { use: false, create: false }, repeatLoginTypeAtToken: true, enrollOnFirstUse: false }, tokens: { sub: loginHint, acr: "1fa", loginTypeWithCode: "MyVendor" } });
     expect(json.checks).toContain("signature: valid (SHA-1 of redirect_uri + login_hint + the client's signing key, compared in constant time)");
 
     const bad = await explain(authorize({ login_type: "MyVendor", login_hint: loginHint, signature: vendorSignature(REDIRECT, loginHint, "another-key-0123456789") }), "--json");
@@ -126,6 +126,22 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
     const contradiction = await explain(authorize({ acr_values: "must_bfido", login_type: "2FA" }));
     expect(contradiction.code).toBe(1);
     expect(contradiction.stdout).toContain("description: acr_values must_bfido cannot be combined with login_type or fa\n");
+  });
+
+  it("shows which login.yaml acr_values declaration each value matched, case aside, and which it ignored", async () => {
+    const result = await explain(authorize({ acr_values: "2FA:totp urn:example:gold must_bfido_x" }));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("flow: two_factor (one trusted and one untrusted method)\n");
+    expect(result.stdout).toContain(
+      [
+        "acr_values (login.yaml acr_values):",
+        "  2FA:totp: matched 2fa. Two-factor login, as login_type=2FA; 2fa:<methods> chooses the methods, as fa does. Requires: login type 2FA; 2fa:<methods> chooses the methods",
+        "  urn:example:gold: not declared: voluntary, ignored",
+        "  must_bfido_x: not declared: voluntary, ignored",
+      ].join("\n"),
+    );
+    const json = JSON.parse((await explain(authorize({ acr_values: "req_chnl:ch-1" }), "--json")).stdout) as { acrValues: unknown };
+    expect(json.acrValues).toEqual([{ sent: "req_chnl:ch-1", declared: "req_chnl", description: expect.any(String), requires: ["the channel check (req_chnl:<channel_id>: that channel)", "claims chnl"] }]);
   });
 
   it("--user says which offered methods the user has set up and whether the login could succeed", async () => {

@@ -1,17 +1,20 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_ACR_VALUES, parseAcrValues, type AcrRequirements } from "../../src/login-policy/acr-values.ts";
+import { DEMO_ACR_VALUES } from "../support/demo-acr-values.ts";
 
-const NONE: AcrRequirements = { twoFactor: false, methods: [], mustBfido: false, channelInfo: false, gps: false, faceid: false, voluntary: [] };
+const NONE: AcrRequirements = { matched: [], methods: [], claims: [], voluntary: [] };
 const read = (value: string | undefined) => {
-  const result = parseAcrValues(value);
+  const result = parseAcrValues(value, DEMO_ACR_VALUES);
   if (!result.ok) throw new Error(`refused: ${result.description}`);
   return result.requirements;
 };
 const refusal = (value: string) => {
-  const result = parseAcrValues(value);
+  const result = parseAcrValues(value, DEMO_ACR_VALUES);
   return result.ok ? undefined : result.description;
 };
+const match = (sent: string, declared = sent) => ({ sent, declared });
+const TWO_FACTOR = { loginType: { type: "2fa", by: "2fa" } };
 
 describe("parseAcrValues", () => {
   it("requires nothing when acr_values is absent or blank", () => {
@@ -19,35 +22,54 @@ describe("parseAcrValues", () => {
     expect(read("   ")).toEqual(NONE);
   });
 
-  it("reads every value of the spec's table", () => {
-    expect(read("2fa")).toEqual({ ...NONE, twoFactor: true });
-    expect(read("must_bfido")).toEqual({ ...NONE, mustBfido: true });
-    expect(read("req_chnl")).toEqual({ ...NONE, channel: {} });
-    expect(read("req_chnl:ch-42")).toEqual({ ...NONE, channel: { id: "ch-42" } });
-    expect(read("app_gps")).toEqual({ ...NONE, gps: true });
-    expect(read("app_faceid")).toEqual({ ...NONE, faceid: true });
+  it("reads every value of the spec's table as login.yaml declares it", () => {
+    expect(read("2fa")).toEqual({ ...NONE, ...TWO_FACTOR, matched: [match("2fa")] });
+    expect(read("must_bfido")).toEqual({ ...NONE, matched: [match("must_bfido")], requiredMethods: { methods: ["bfido"], by: ["must_bfido"] }, alone: "must_bfido" });
+    expect(read("req_chnl")).toEqual({ ...NONE, matched: [match("req_chnl")], channel: {}, claims: ["chnl"] });
+    expect(read("req_chnl:ch-42")).toEqual({ ...NONE, matched: [match("req_chnl:ch-42", "req_chnl")], channel: { id: "ch-42" }, claims: ["chnl"] });
+    expect(read("app_gps")).toEqual({ ...NONE, matched: [match("app_gps")], requiredMethods: { methods: ["qrcode"], by: ["app_gps"] }, claims: ["gps"] });
+    expect(read("app_faceid")).toEqual({ ...NONE, matched: [match("app_faceid")], requiredMethods: { methods: ["qrcode"], by: ["app_faceid"] }, claims: ["faceid"] });
+  });
+
+  it("matches declared values without regard to case, as login_type is matched: 2FA is never a weaker login than 2fa", () => {
+    expect(read("2FA")).toEqual({ ...NONE, ...TWO_FACTOR, matched: [match("2FA", "2fa")] });
+    expect(read("2FA:totp").methods).toEqual(["totp"]);
+    expect(read("Req_Chnl:c1").channel).toEqual({ id: "c1" });
+    expect(read("MUST_BFIDO").requiredMethods?.methods).toEqual(["bfido"]);
   });
 
   it("reads 2fa:<methods> with comma and slash separators, keeping the order", () => {
     expect(read("2fa:qrcode,totp").methods).toEqual(["qrcode", "totp"]);
     expect(read("2fa:fido/password/sms").methods).toEqual(["fido", "password", "sms"]);
-    expect(read("2fa:totp,qrcode/email")).toEqual({ ...NONE, twoFactor: true, methods: ["totp", "qrcode", "email"] });
+    expect(read("2fa:totp,qrcode/email")).toEqual({ ...NONE, ...TWO_FACTOR, matched: [match("2fa:totp,qrcode/email", "2fa")], methods: ["totp", "qrcode", "email"] });
   });
 
   it("combines values freely", () => {
-    expect(read("2fa req_chnl:c1 chnl_info app_gps app_faceid")).toEqual({ ...NONE, twoFactor: true, channel: { id: "c1" }, channelInfo: true, gps: true, faceid: true });
+    const all = read("2fa req_chnl:c1 chnl_info app_gps app_faceid");
+    expect(all).toMatchObject({ ...TWO_FACTOR, channel: { id: "c1" }, requiredMethods: { methods: ["qrcode"], by: ["app_gps", "app_faceid"] } });
+    expect(all.claims).toEqual(["chnl", "chnl_name", "chnl_icon", "gps", "faceid"]);
+    expect(all.matched.map((m) => m.declared)).toEqual(["2fa", "req_chnl", "chnl_info", "app_gps", "app_faceid"]);
   });
 
   it("takes chnl_info alone as asking for a channel too (its name and icon need one)", () => {
-    expect(read("chnl_info")).toEqual({ ...NONE, channelInfo: true, channel: {} });
+    expect(read("chnl_info")).toEqual({ ...NONE, matched: [match("chnl_info")], channel: {}, claims: ["chnl", "chnl_name", "chnl_icon"] });
   });
 
-  it("keeps values that are not the spec's as voluntary (OIDC Core 3.1.2.1)", () => {
-    expect(read("urn:example:silver 2fa")).toEqual({ ...NONE, twoFactor: true, voluntary: ["urn:example:silver"] });
+  it("keeps values that are not declared as voluntary (OIDC Core 3.1.2.1), and an argument to a value that takes none too", () => {
+    expect(read("urn:example:silver 2fa")).toEqual({ ...NONE, ...TWO_FACTOR, matched: [match("2fa")], voluntary: ["urn:example:silver"] });
+    expect(read("must_bfido:x")).toEqual({ ...NONE, voluntary: ["must_bfido:x"] });
+  });
+
+  it("reads only what is declared: a value removed from login.yaml is voluntary, a new one is read", () => {
+    const declared = new Map(DEMO_ACR_VALUES);
+    declared.delete("app_gps");
+    declared.set("gold", { name: "Gold", loginType: "2fa", alone: false, channel: false, claims: [] });
+    const result = parseAcrValues("app_gps GOLD", declared);
+    expect(result).toEqual({ ok: true, requirements: { ...NONE, matched: [match("GOLD", "Gold")], loginType: { type: "2fa", by: "Gold" }, voluntary: ["app_gps"] } });
   });
 
   it("accepts a repeated value, and 2fa beside the same 2fa:<methods>", () => {
-    expect(read("app_gps app_gps").gps).toBe(true);
+    expect(read("app_gps app_gps").claims).toEqual(["gps"]);
     expect(read("2fa 2fa:totp,fido 2fa:totp,fido").methods).toEqual(["totp", "fido"]);
     expect(read("req_chnl req_chnl:c1").channel).toEqual({ id: "c1" });
   });
@@ -59,6 +81,7 @@ describe("parseAcrValues", () => {
     ["2fa:totp,,fido", /empty method name/],
     ["2fa:TOTP", /'TOTP', which is not a method id/],
     ["2fa:totp,totp", /'totp' twice/],
+    ["must_bfido app_gps", /must_bfido and app_gps require methods no one login can pass together/],
     ["2fa:totp 2fa:fido", /two different 2fa method lists/],
     ["req_chnl:", /malformed channel id/],
     ["req_chnl:a<b", /malformed channel id 'a<b'/],
@@ -74,7 +97,7 @@ describe("parseAcrValues", () => {
   it("never throws, and every refusal is printable ASCII for error_description", () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.array(fc.constantFrom("2fa", "2fa:", "must_bfido", "req_chnl", "req_chnl:", "chnl_info", "app_gps", "app_faceid", ",", "/", ":", " ", "totp", "\u0000", "é", '"')).map((parts) => parts.join(""))), (value) => {
-        const result = parseAcrValues(value);
+        const result = parseAcrValues(value, DEMO_ACR_VALUES);
         if (!result.ok) expect(result.description).toMatch(/^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/);
       }),
       { numRuns: 2000 },

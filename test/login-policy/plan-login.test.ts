@@ -2,10 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseAcrValues, type AcrRequirements } from "../../src/login-policy/acr-values.ts";
 import type { LoginPolicy, LoginType, MethodClass } from "../../src/login-policy/login-policy.ts";
+import { DEMO_ACR_VALUES } from "../support/demo-acr-values.ts";
 import { planLogin, type LoginRequest, type PlanResult } from "../../src/login-policy/plan-login.ts";
 
 const CLASSES: Record<string, MethodClass> = { qrcode: "trusted", appotp: "trusted", password: "trusted", totp: "untrusted", fido: "untrusted", sms: "untrusted", email: "untrusted", face: "untrusted" };
 const ALL = Object.keys(CLASSES);
+/** The trusted app's FIDO2 (must_bfido): configured, but offered by no login type. */
+const WITH_BFIDO: Record<string, MethodClass> = { ...CLASSES, bfido: "trusted" };
 
 function loginType(name: string, flow: LoginType["flow"], methods: string[], rules: Partial<LoginType> = {}): [string, LoginType] {
   const secondFactor = flow === "second_factor";
@@ -13,7 +16,7 @@ function loginType(name: string, flow: LoginType["flow"], methods: string[], rul
 }
 
 const POLICY: LoginPolicy = {
-  methodClasses: new Map(Object.entries(CLASSES)),
+  methodClasses: new Map(Object.entries(WITH_BFIDO)),
   defaultMethods: ["qrcode", "password", "appotp"],
   loginTypes: new Map([
     loginType("2FA", "two_factor", ALL),
@@ -22,10 +25,11 @@ const POLICY: LoginPolicy = {
     loginType("MyVendor", "second_factor", ["totp"], { loginHint: "vendor", signature: true, scopes: new Set(["openid", "profile"]), enrollOnFirstUse: true, fa: false }),
     loginType("eID", "eid", [], { repeatLoginTypeAtToken: true }),
   ]),
+  acrValues: DEMO_ACR_VALUES,
 };
 
 function acr(value?: string): AcrRequirements {
-  const parsed = parseAcrValues(value);
+  const parsed = parseAcrValues(value, DEMO_ACR_VALUES);
   if (!parsed.ok) throw new Error(parsed.description);
   return parsed.requirements;
 }
@@ -58,6 +62,11 @@ describe("planLogin", () => {
     const p = plan(planLogin(POLICY, request({ acrValues: "2fa:totp,password" })));
     expect(p).toMatchObject({ flow: "two_factor", methods: ["totp", "password"] });
     expect(p.loginType).toBeUndefined();
+  });
+
+  it("takes acr_values 2FA, in any case, as the same two-factor login: never the weaker default", () => {
+    for (const value of ["2FA", "2Fa", "2FA:totp"]) expect(plan(planLogin(POLICY, request({ acrValues: value })))).toMatchObject({ flow: "two_factor", missingClasses: ["trusted", "untrusted"] });
+    expect(plan(planLogin(POLICY, request({ acrValues: "2FA" }))).acrMatched).toEqual([{ sent: "2FA", declared: "2fa" }]);
   });
 
   it("matches login_type without regard to case and returns it as sent", () => {
@@ -120,6 +129,27 @@ describe("planLogin", () => {
 
   it("enforces the client's allowed_login_types with unauthorized_client", () => {
     expect(refusal(planLogin(POLICY, request({ loginType: "Mfa", loginHint: "a", allowedLoginTypes: new Set(["2fa"]) })))).toMatch(/^unauthorized_client: this client may not use login_type Mfa/);
+    expect(refusal(planLogin(POLICY, request({ acrValues: "2fa", allowedLoginTypes: new Set(["myvendor"]) })))).toMatch(/^unauthorized_client: this client may not use login_type 2FA/);
+  });
+
+  it("restricts the default login too: a client limited to login types may not start one without a login type unless it lists default", () => {
+    const vendorOnly = { allowedLoginTypes: new Set(["myvendor"]) };
+    expect(refusal(planLogin(POLICY, request(vendorOnly)))).toBe("unauthorized_client: this client may use only login_type MyVendor: name one");
+    expect(refusal(planLogin(POLICY, request({ ...vendorOnly, acrValues: "req_chnl" })))).toMatch(/^unauthorized_client: this client may use only login_type MyVendor/);
+    expect(plan(planLogin(POLICY, request({ allowedLoginTypes: new Set(["myvendor", "default"]) }))).flow).toBe("single_factor");
+  });
+
+  it("runs must_bfido as the trusted app's FIDO2 alone; only a session that passed it suffices", () => {
+    expect(plan(planLogin(POLICY, request({ acrValues: "must_bfido" })))).toMatchObject({ flow: "single_factor", methods: ["bfido"], requiredMethods: ["bfido"], acrMatched: [{ sent: "must_bfido", declared: "must_bfido" }] });
+    expect(plan(planLogin(POLICY, request({ acrValues: "must_bfido" }), { methods: ["qrcode"] })).sessionSuffices).toBe(false);
+    expect(plan(planLogin(POLICY, request({ acrValues: "must_bfido" }), { methods: ["bfido"] })).sessionSuffices).toBe(true);
+  });
+
+  it("narrows to the trusted app's scan for app_gps: the trusted class of a 2FA login, every method of the default login; never from a session", () => {
+    expect(plan(planLogin(POLICY, request({ acrValues: "app_gps" }), { methods: ["qrcode"] }))).toMatchObject({ methods: ["qrcode"], sessionSuffices: false });
+    expect(plan(planLogin(POLICY, request({ acrValues: "2fa app_faceid" }))).methods).toEqual(["qrcode", "totp", "fido", "sms", "email", "face"]);
+    expect(plan(planLogin(POLICY, request({ acrValues: "2fa app_gps" }), { methods: ["qrcode", "totp"] })).sessionSuffices).toBe(false);
+    expect(refusal(planLogin(POLICY, request({ loginType: "MfaTotp", loginHint: "a", acrValues: "app_gps" })))).toBe("invalid_request: acr_values app_gps needs qrcode, which login_type MfaTotp does not offer here");
   });
 
   it.each([
@@ -162,7 +192,7 @@ describe("planLogin", () => {
   it("property: never throws on any login_type, fa, login_hint and acr_values", () => {
     fc.assert(
       fc.property(fc.option(fc.string()), fc.option(fc.string()), fc.option(fc.string()), fc.string(), (loginType, fa, loginHint, acrValues) => {
-        const parsed = parseAcrValues(acrValues);
+        const parsed = parseAcrValues(acrValues, DEMO_ACR_VALUES);
         if (!parsed.ok) return;
         planLogin(POLICY, { endpoint: "authorize", clientId: "demo-web", scopes: ["openid"], acr: parsed.requirements, ...(loginType !== null && { loginType }), ...(fa !== null && { fa }), ...(loginHint !== null && { loginHint }) });
       }),
@@ -179,7 +209,7 @@ describe("buildLoginPolicy", () => {
     const policy = buildLoginPolicy(config.login, new Map(Object.entries(CLASSES)));
     expect([...policy.loginTypes.keys()]).toEqual(["2fa", "mfa", "mfaacmeotp", "mfascan", "mfatotp", "mfafido", "mfamail", "mfasms", "mfaacmeapp", "myvendor", "eid"]);
     expect(policy.loginTypes.get("2fa")).toMatchObject({ name: "2FA", flow: "two_factor", sso: true, loginHint: "optional", repeatLoginTypeAtToken: false, fa: true });
-    expect(policy.loginTypes.get("myvendor")).toMatchObject({ loginHint: "vendor", signature: true, sso: false, scopes: new Set(["openid", "profile"]), enrollOnFirstUse: true });
+    expect(policy.loginTypes.get("myvendor")).toMatchObject({ loginHint: "vendor", signature: true, sso: false, scopes: new Set(["openid", "profile"]), enrollOnFirstUse: false });
     // The demo's policy plans MfaTotp like the hand-written one above.
     expect(plan(planLogin(policy, request({ loginType: "MfaTotp", loginHint: "alice" })))).toMatchObject({ methods: ["totp"], sso: { use: false, create: false }, repeatLoginTypeAtToken: true });
   });

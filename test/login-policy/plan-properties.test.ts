@@ -1,3 +1,4 @@
+import { DEMO_ACR_VALUES } from "../support/demo-acr-values.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createActor, createMachine } from "xstate";
@@ -26,9 +27,10 @@ const POLICY: LoginPolicy = {
   methodClasses: new Map(Object.entries(CLASSES)),
   defaultMethods: ["qrcode", "password", "appotp"],
   loginTypes: new Map([type("2FA", "two_factor", METHODS.filter((m) => m !== "bfido")), type("Mfa", "second_factor", ["appotp", "qrcode", "totp", "fido"]), type("MfaTotp", "second_factor", ["totp"], { fa: false }), type("eID", "eid", [])]),
+  acrValues: DEMO_ACR_VALUES,
 };
 
-const acrValue = fc.constantFrom("2fa", "2fa:totp,password", "2fa:qrcode/fido", "must_bfido", "req_chnl", "chnl_info", "app_gps", "app_faceid", "urn:other");
+const acrValue = fc.constantFrom("2fa", "2FA", "2fa:totp,password", "2fa:qrcode/fido", "must_bfido", "MUST_BFIDO", "req_chnl", "chnl_info", "app_gps", "app_faceid", "urn:other");
 const requestFacts = fc.record({
   loginType: fc.option(fc.constantFrom("2FA", "Mfa", "MfaTotp", "eID", "2fa"), { nil: undefined }),
   fa: fc.option(fc.constantFrom("totp", "password,totp", "qrcode/fido"), { nil: undefined }),
@@ -55,7 +57,8 @@ describe("login plan properties", () => {
         const plan = planned.plan;
         expect(plan.sso.use).toBe(true);
         if (plan.flow === "two_factor") expect(classesOf(methods)).toEqual(new Set(["trusted", "untrusted"]));
-        if (plan.mustBfido) expect(methods).toContain("bfido");
+        // A value that requires methods (must_bfido, app_gps) is met only by a session that passed one of them.
+        if (plan.requiredMethods) expect(methods.some((m) => plan.requiredMethods!.includes(m))).toBe(true);
         if (plan.flow === "eid") expect(methods).toContain("eid");
         expect(plan.claims.gps || plan.claims.faceid).toBe(false);
       }),

@@ -13,9 +13,10 @@ const POLICY: LoginPolicy = {
   methodClasses: new Map([["totp", "untrusted"]]),
   defaultMethods: ["totp"],
   loginTypes: new Map([["myvendor", { name: "MyVendor", flow: "second_factor", methods: ["totp"], sso: false, loginHint: "vendor", repeatLoginTypeAtToken: true, signature: true, fa: false, enrollOnFirstUse: true, scopes: new Set(["openid", "profile"]) }]]),
+  acrValues: new Map(),
 };
 const NO_ACR = (() => {
-  const parsed = parseAcrValues(undefined);
+  const parsed = parseAcrValues(undefined, POLICY.acrValues);
   if (!parsed.ok) throw new Error("unreachable");
   return parsed.requirements;
 })();

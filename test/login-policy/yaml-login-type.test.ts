@@ -17,7 +17,7 @@ describe("a login type added with YAML only", () => {
     const config = await loadConfig(configDir, {});
     const methods = await loadMethodPlugins(config.login, config.dir);
     const policy = buildLoginPolicy(config.login, new Map([...methods].map(([id, m]) => [id, m.plugin.class])));
-    const acr = parseAcrValues(undefined);
+    const acr = parseAcrValues(undefined, policy.acrValues);
     if (!acr.ok) throw new Error(acr.description);
     const request = { endpoint: "authorize" as const, clientId: "demo-web", loginType: "MfaFace", loginHint: "alice", scopes: ["openid"], acr: acr.requirements };
     expect(planLogin(policy, request)).toEqual({
@@ -33,7 +33,7 @@ describe("a login type added with YAML only", () => {
         repeatLoginTypeAtToken: true,
         sessionSuffices: false,
         enrollOnFirstUse: false,
-        mustBfido: false,
+        acrMatched: [],
         claims: { channelInfo: false, gps: false, faceid: false },
       },
     });

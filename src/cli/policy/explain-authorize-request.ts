@@ -6,6 +6,7 @@ import { planAuthorization } from "../../http/authorize/login-plan-step.ts";
 import type { ResponseMode } from "../../oauth/authorization-request.ts";
 import type { ClientRegistry } from "../../oauth/client-registry.ts";
 import { tokenClaimsOf, type TokenClaims } from "./token-claims-of.ts";
+import { explainAcrValues, type AcrValueExplained } from "./acr-explanation.ts";
 
 /** What the what-if reads: what the server's policy snapshot holds, built from the same files. */
 export interface ExplainPolicy {
@@ -45,6 +46,8 @@ export interface Accepted {
   upstream?: string;
   /** As sent (a second-factor login verifies the user it names). */
   loginHint?: string;
+  /** Each acr_values value with the login.yaml declaration it matched. */
+  acrValues: AcrValueExplained[];
 }
 
 export interface Refused {
@@ -103,5 +106,6 @@ export function explainAuthorizeRequest(policy: ExplainPolicy, raw: RawAuthorize
     prompt: request.prompt,
     ...(plan.upstream !== undefined && { upstream: plan.upstream }),
     ...(request.loginHint !== undefined && { loginHint: request.loginHint }),
+    acrValues: explainAcrValues(policy.login, raw.values.get("acr_values")),
   };
 }

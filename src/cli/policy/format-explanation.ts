@@ -1,5 +1,6 @@
 import type { Accepted, Explanation, Refused } from "./explain-authorize-request.ts";
 import type { UserReadiness } from "./user-readiness.ts";
+import type { AcrValueExplained } from "./acr-explanation.ts";
 
 /** `portcullis policy explain`'s text: one fact a line, the same facts as --json. */
 export function formatExplanation(explanation: Explanation, user?: UserReadiness): string {
@@ -36,17 +37,23 @@ function accepted(a: Accepted): string[] {
     a.methods.forEach((m, i) => lines.push(`  ${i + 1}. ${m.id.padEnd(width)}  ${m.class.padEnd(9)}  amr ${m.amr}`));
   }
   if (plan.flow === "two_factor") lines.push(`must pass: a method of each class (${plan.missingClasses.join(", ")}); an SSO session that has one class is stepped up: only the missing class is asked for`);
-  if (plan.mustBfido) lines.push("must_bfido: only the trusted app's FIDO2 credential, over the hybrid QR transport, satisfies the login");
+  if (a.acrValues.length > 0) lines.push("acr_values (login.yaml acr_values):", ...a.acrValues.map(acrLine));
   lines.push(`SSO: ${plan.sso.use ? "an existing session is used (prompt=none answers without a page when it suffices), and the login creates or updates one" : "none: no SSO session is read, created or changed"}`);
   lines.push(`login_hint: ${loginHintRule(a)}`);
   lines.push(`token request: ${plan.repeatLoginTypeAtToken ? `must send login_type=${plan.loginType} again (else invalid_grant)` : "need not send login_type"}`);
-  if (plan.enrollOnFirstUse) lines.push("enrollment: a vendor account without TOTP enrolls it on first use, after the valid signature");
+  if (plan.enrollOnFirstUse) lines.push("enrollment: a vendor account with none of the offered methods set up sets one up inside the login, after the valid signature (whoever opens its link first)");
   if (a.prompt.length > 0) lines.push(`prompt: ${a.prompt.join(" ")}`);
   lines.push("checks before anything is shown:", ...a.checks.map((c) => `  - ${c}`));
   lines.push("tokens:", `  amr (ID token and access token): ${a.tokens.amr}`, `  acr (ID token and access token): ${a.tokens.acr}`);
   if (a.tokens.sub !== undefined) lines.push(`  sub: ${a.tokens.sub}`);
   for (const [claim, value] of Object.entries(a.tokens.loginClaims)) lines.push(`  ${claim} (ID token and access token): ${value}`);
   return lines;
+}
+
+function acrLine(v: AcrValueExplained): string {
+  if (v.declared === undefined) return `  ${v.sent}: not declared: voluntary, ignored`;
+  const what = v.description === undefined ? "" : ` ${v.description}`;
+  return `  ${v.sent}: matched ${v.declared}.${what} Requires: ${v.requires.join("; ") || "nothing more"}`;
 }
 
 function loginHintRule({ plan }: Accepted): string {

@@ -72,7 +72,7 @@ export interface ClientConfig {
    */
   access_token_format: "jwt" | "reference";
   /**
-   * login_type values the client may request; omitted means every declared login type.
+   * The logins the client may start: login_type values declared in login.yaml, and `default` for the login without a login type (the default flow). Listed, they restrict every login the client starts, the default one included: a client limited to MyVendor cannot fall back to an employee login. Omitted: every declared login type and the default login.
    */
   allowed_login_types?: string[];
   /**

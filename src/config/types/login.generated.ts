@@ -8,7 +8,7 @@
  */
 
 /**
- * config/login.yaml: the factor methods (plugins under flows/methods/<id>/), which of them the default login flow offers, and the login types an authorize request may name with login_type.
+ * config/login.yaml: the factor methods (plugins under flows/methods/<id>/), which of them the default login flow offers, the login types an authorize request may name with login_type, and what each acr_values value requires.
  */
 export interface LoginFile {
   /**
@@ -44,7 +44,7 @@ export interface LoginFile {
   };
   default_flow: DefaultFlowConfig;
   /**
-   * Login types by the login_type value that selects them. Each names its flow, the methods it offers in order, and its rules. acr_values 2fa selects the login type 2FA; /eID/authorize selects the login type eID.
+   * Login types by the login_type value that selects them. Each names its flow, the methods it offers in order, and its rules. An acr_values value may select one (login.yaml acr_values, e.g. 2fa selects 2FA); /eID/authorize selects the login type eID. The name default is reserved (a client's allowed_login_types names the login without a login type by it).
    */
   login_types?: {
     [k: string]: {
@@ -81,13 +81,52 @@ export interface LoginFile {
        */
       fa: boolean;
       /**
-       * Whether a user with none of the offered methods enrolled may enroll the first of them during this login (MyVendor, after a valid signature).
+       * Whether a user the runtime vouches for (a MyVendor account, after a valid signature) with none of the offered methods enrolled sets up the first one it can during this login (TOTP: its QR code; e-mail, SMS: an address confirmed with a code). Risky with signature: true: a signature never expires, so whoever opens an account's link first (a forwarded, logged or replayed one) sets up its factor. Keep it false unless the links never leave the vendor's system, and enroll accounts with portcullis methods enroll; start and check-config warn while it is on.
        */
       enroll_on_first_use: boolean;
       /**
        * eid flow only, and required there: the upstream eID identity provider (a key of eid_upstreams) the login is brokered to.
        */
       upstream?: string;
+    };
+  };
+  /**
+   * What each value of the authorize parameter acr_values requires of the login (the spec's acr_values table), by value. A request's values are matched without regard to case; a value not declared here is voluntary (OIDC Core 3.1.2.1) and ignored. Values combine: a request gets every requirement of every value it sends. Discovery lists the declared values in acr_values_supported.
+   */
+  acr_values?: {
+    [k: string]: {
+      /**
+       * What the value means, in one sentence: shown by portcullis policy explain.
+       */
+      description?: string;
+      /**
+       * The login type this value selects, as login_type=<name> would (a login type declared under login_types). A request that also names another login type is refused.
+       */
+      login_type?: string;
+      /**
+       * What <value>:<argument> names. methods: the login type's methods in the order offered, separated by , or / (as the fa parameter; needs login_type). channel: the one channel id the channel check accepts (needs channel: true). Absent: the value takes no argument.
+       */
+      argument?: "methods" | "channel";
+      /**
+       * The login must pass one of these methods. Without a login type the login page offers exactly these, in this order, instead of the default flow's; in a login type's flow each class these name is narrowed to them. An SSO session suffices only when it passed one of them.
+       *
+       * @minItems 1
+       */
+      methods?: string[];
+      /**
+       * The value decides the verification itself: a request that also sends login_type, fa or a value that selects a login type is refused (the spec's must_bfido).
+       */
+      alone: boolean;
+      /**
+       * The channel check: the user must administer a channel in the channel directory (channels.yaml), any one (chosen on a page when several) or the one the argument names. Its answer is the chnl claim.
+       */
+      channel: boolean;
+      /**
+       * The login claims the ID token and the access token get. chnl, chnl_name and chnl_icon come from the channel check (channel: true); gps and faceid from the trusted app's signed assertion, so a value that adds them needs methods naming only the trusted app's QR scan, and an SSO session never suffices for it (the assertion is made during the login).
+       *
+       * Items: A login claim: chnl (the channel the channel check found), chnl_name and chnl_icon (that channel's name and icon), gps and faceid (from the trusted app's signed assertion during this login).
+       */
+      claims: ("chnl" | "chnl_name" | "chnl_icon" | "gps" | "faceid")[];
     };
   };
   /**

@@ -17,7 +17,7 @@ import { checkAuthorizeRequest, checkClientAndRedirect, readAuthorizeParams, red
 import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { completeAuthorization } from "./complete-authorization.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
-import { silentLogin } from "./silent-login.ts";
+import { silentLogin, silentLoginServes } from "./silent-login.ts";
 import { SILENT_LOGIN_PARAMETER } from "../../trusted-app/silent-login-token.ts";
 import { planAuthorization } from "./login-plan-step.ts";
 import { freshLoginReason, loginNeed, startLogin, type LoginNeed } from "./start-login.ts";
@@ -140,7 +140,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     (ctx) => {
       const plan = ctx.request!.plan!;
       const token = ctx.raw!.values.get(SILENT_LOGIN_PARAMETER);
-      if (brokered || plan.flow !== "single_factor" || plan.mustBfido || token === undefined) return;
+      if (brokered || !silentLoginServes(plan) || token === undefined) return;
       return silentLogin(provider, token, ctx.request!, { gps: plan.claims.gps, faceid: plan.claims.faceid }).then((login) =>
         login ? completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, ctx.request!, { login }, { policy: ctx.policy }) : undefined,
       );

@@ -5,6 +5,15 @@ import { NO_APP_EVIDENCE, type AppEvidenceWanted } from "../../trusted-app/app-e
 import { DEVICE_ENROLLMENT_METHOD } from "../../trusted-app/device-registry.ts";
 import { DeviceJwsError } from "../../trusted-app/device-jws.ts";
 import { verifySilentLoginToken, type SilentLogin } from "../../trusted-app/silent-login-token.ts";
+import type { LoginPlan } from "../../login-policy/plan-login.ts";
+
+/**
+ * Whether a silent login can serve the plan: a one-factor login that no acr value narrows to methods
+ * other than the device's (must_bfido asks for the app's FIDO2 credential, which the token does not prove).
+ */
+export function silentLoginServes(plan: LoginPlan): boolean {
+  return plan.flow === "single_factor" && (plan.requiredMethods?.includes(DEVICE_ENROLLMENT_METHOD) ?? true);
+}
 
 /**
  * The trusted app's embedded web view (DESIGN "Trusted environment"): the app opens the authorize
