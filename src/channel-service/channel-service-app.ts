@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import { CHANNEL_DIRECTORY_SCOPE } from "../channels/channel-directory-token.ts";
 import type { ChannelConfig } from "../config/types.generated.ts";
+import type { CustomDataSeal } from "../demo-kit/custom-data-seal.ts";
 import { PageSessions } from "../demo-kit/page-sessions.ts";
 import { approvalPages } from "./approval-pages.ts";
 import { Approvals } from "./approvals.ts";
@@ -10,6 +11,7 @@ import { ChannelServiceError } from "./channel-service-error.ts";
 import { channelsOf } from "./channels-of.ts";
 import { MessageBox } from "./message-box.ts";
 import { openInterfaceRoutes } from "./open-interface-routes.ts";
+import { openLoginData } from "./open-login-data.ts";
 import type { ProviderTokenVerifier } from "./provider-token-verifier.ts";
 import type { SelectSession } from "./select-session.ts";
 
@@ -19,6 +21,8 @@ const LANGS = new Set(["cn", "tw", "en", "jp"]);
 export interface ChannelServiceDeps {
   channels: readonly ChannelConfig[];
   verifier: ProviderTokenVerifier;
+  /** Seals the channel the selector page writes as custom data; channelinfo opens its login_data with it. */
+  seal: CustomDataSeal;
   /** The provider (its issuer): tokens are verified against it, codes redeemed and statuses written at it. */
   provider: string;
   /** The service's address as browsers reach it: the selector's redirect URI and approval links start with it. */
@@ -33,8 +37,8 @@ export interface ChannelServiceDeps {
  *   POST /mp_login/channelinfo            (scope channel.login.scan) → { data: { uid, name, icon, roleId }, code: 200, msg }
  *   the open interface (open-interface-routes.ts), the people's pages (approval-pages.ts) and the channel
  *   selector page (channel-select-page.ts).
- * channelinfo's login_data names the channel, the token's sub is the user; the channel account's uid is
- * `<channel id>:<sub>`. Every API failure is `{ code, msg }` JSON with code = HTTP status, never a stack;
+ * channelinfo's login_data is the selector page's sealed data naming the channel (open-login-data.ts),
+ * the token's sub is the user it must be sealed for; the channel account's uid is `<channel id>:<sub>`. Every API failure is `{ code, msg }` JSON with code = HTTP status, never a stack;
  * the pages answer with error pages.
  */
 export function channelServiceApp(deps: ChannelServiceDeps): express.Express {
@@ -57,8 +61,10 @@ export function channelServiceApp(deps: ChannelServiceDeps): express.Express {
     if (typeof loginData !== "string" || loginData === "" || loginData.length > 2000) throw new ChannelServiceError(400, "login_data is required");
     const lang = form.lang ?? "en";
     if (typeof lang !== "string" || !LANGS.has(lang)) throw new ChannelServiceError(400, "lang must be one of cn, tw, en, jp");
-    const channel = channelsOf(channels, sub).find((c) => c.id === loginData);
-    // One answer for "no such channel" and "not a member": a caller learns nothing about other channels.
+    const channelId = openLoginData(deps.seal, loginData, sub);
+    const channel = channelsOf(channels, sub).find((c) => c.id === channelId);
+    // Sealed for this user, who has no account there now (membership changed since the scan): one answer
+    // for every channel account that does not exist.
     if (!channel) throw new ChannelServiceError(404, "no channel account of this user for that login_data");
     res.json({ data: { uid: `${channel.id}:${sub}`, name: channel.name, icon: channel.icon, roleId: channel.roleId }, code: 200, msg: "OK" });
   });
@@ -70,6 +76,7 @@ export function channelServiceApp(deps: ChannelServiceDeps): express.Express {
     channelSelectPage({
       provider: deps.provider,
       channels,
+      seal: deps.seal,
       approvals,
       messages,
       publicUrl: deps.publicUrl,

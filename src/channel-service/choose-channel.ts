@@ -1,5 +1,6 @@
 import type { Channel } from "../channels/channel.ts";
 import type { ChannelConfig } from "../config/types.generated.ts";
+import type { CustomDataSeal } from "../demo-kit/custom-data-seal.ts";
 import { DemoPageError } from "../demo-kit/demo-page-error.ts";
 import { finishWrite } from "../demo-kit/phone-session.ts";
 import { writeStatus } from "../demo-kit/write-status.ts";
@@ -11,6 +12,8 @@ import type { SelectSession } from "./select-session.ts";
 export interface ChooseChannelDeps {
   provider: string;
   channels: readonly ChannelConfig[];
+  /** Seals the chosen channel for the scanner: channelinfo accepts nothing else as login_data. */
+  seal: CustomDataSeal;
   approvals: Approvals;
   messages: MessageBox;
   publicUrl: string;
@@ -18,13 +21,14 @@ export interface ChooseChannelDeps {
 
 /**
  * The selector's custom operation for one chosen channel (SPEC "Channel account info", contract §6):
- * an operator or owner signs the PC in at once (status 10, data = the channel id); a temporary account
- * (roleId 0) needs the channel's owner: status 5 with the owner as auditor, a message to the owner with
- * the approval link, and on the owner's answer 10 (data = the channel id) or -10.
+ * an operator or owner signs the PC in at once (status 10, data = the channel id sealed for the scanner);
+ * a temporary account (roleId 0) needs the channel's owner: status 5 with the owner as auditor, a message
+ * to the owner with the approval link, and on the owner's answer 10 (the sealed channel id) or -10.
+ * The seal is made when 10 is written, so the PC side has its full 10 minutes however long the owner took.
  */
 export async function chooseChannel(deps: ChooseChannelDeps, session: SelectSession, channel: Channel): Promise<void> {
   if (channel.roleId >= 1) {
-    finishWrite(session, await writeStatus(deps.provider, session.accessToken, { session_id: session.scanSessionId, status: 10, data: channel.id }), `The PC is signing in with ${channel.name}.`);
+    finishWrite(session, await writeStatus(deps.provider, session.accessToken, { session_id: session.scanSessionId, status: 10, data: deps.seal.seal(channel.id, session.sub) }), `The PC is signing in with ${channel.name}.`);
     return;
   }
   const owner = ownerOf(deps.channels, channel.id);
@@ -48,7 +52,7 @@ export async function refuseLogin(provider: string, session: SelectSession): Pro
 async function answer(deps: ChooseChannelDeps, session: SelectSession, channel: Channel, decision: Decision): Promise<void> {
   const approved = decision === "approved";
   try {
-    const written = await writeStatus(deps.provider, session.accessToken, { session_id: session.scanSessionId, status: approved ? 10 : -10, data: approved ? channel.id : "" });
+    const written = await writeStatus(deps.provider, session.accessToken, { session_id: session.scanSessionId, status: approved ? 10 : -10, data: approved ? deps.seal.seal(channel.id, session.sub) : "" });
     finishWrite(session, written, approved ? `${session.waitingFor} approved: the PC is signing in with ${channel.name}.` : `${session.waitingFor} refused: nobody is signed in on the PC.`);
   } catch (error) {
     session.phase = "done";

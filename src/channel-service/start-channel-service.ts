@@ -1,4 +1,6 @@
+import { CustomDataSeal } from "../demo-kit/custom-data-seal.ts";
 import { listenHttp } from "../demo-kit/listen-http.ts";
+import type { Clock } from "../time/clock.ts";
 import { readChannelFile } from "./read-channel-file.ts";
 import { channelServiceApp } from "./channel-service-app.ts";
 import { ProviderTokenVerifier } from "./provider-token-verifier.ts";
@@ -17,6 +19,8 @@ export interface ChannelServiceOptions {
   publicUrl?: string;
   /** The channel selector's client. Default the demo's demo-channel / demo-channel-secret. */
   selectClient?: { id: string; secret: string };
+  /** The clock of the login_data seals (made and checked); the system clock otherwise. */
+  clock?: Clock;
 }
 
 export interface RunningChannelService {
@@ -31,11 +35,12 @@ export const DEMO_CHANNEL_CLIENT = { id: "demo-channel", secret: "demo-channel-s
 
 /** Reads the channels, then listens; resolves once the port is bound. */
 export async function startChannelService(options: ChannelServiceOptions): Promise<RunningChannelService> {
-  const channels = await readChannelFile(options.channelsFile);
+  const { channels, loginDataKey } = await readChannelFile(options.channelsFile);
   const verifier = new ProviderTokenVerifier({ issuer: options.issuer, audience: options.audience ?? "channel-service" });
   const listening = await listenHttp(options.host ?? "127.0.0.1", options.port ?? 0);
   const publicUrl = (options.publicUrl ?? `http://localhost:${new URL(listening.url).port}`).replace(/\/+$/, "");
-  const app = channelServiceApp({ channels, verifier, provider: options.issuer, publicUrl, selectClient: options.selectClient ?? DEMO_CHANNEL_CLIENT });
+  const seal = new CustomDataSeal(loginDataKey, options.clock);
+  const app = channelServiceApp({ channels, verifier, seal, provider: options.issuer, publicUrl, selectClient: options.selectClient ?? DEMO_CHANNEL_CLIENT });
   listening.server.on("request", app);
   return { url: listening.url, publicUrl, close: listening.close };
 }

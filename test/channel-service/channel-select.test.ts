@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoLoginDataSeal } from "../support/demo-login-data.ts";
 import { RawBrowser } from "../support/raw-browser.ts";
 import type { Grant } from "../support/stand-in-provider.ts";
 import { answerApproval, approvalLink, openMobilePage, startDemoParties, submit, writesReach, type DemoParties } from "../demo-sites/demo-parties.ts";
@@ -13,6 +14,9 @@ const SCOPE = "openid acme.ext.custom_scan";
 const grantFor = (sub: string): Grant => ({ sub, clientId: "demo-channel", redirectUri: `${p.channel.publicUrl}/channel/select`, scope: SCOPE });
 const ALICE = "E10001";
 const BOB = "E10002";
+
+/** What a status write's data opens to with the demo's login_data key, for the user `sub`. */
+const opened = (data: unknown, sub: string) => demoLoginDataSeal().open(String(data), sub);
 
 /** The channel buttons the selector page offers. */
 const offered = (html: string) => [...html.matchAll(/<button name="channel" value="([^"]+)">/g)].map((m) => m[1]);
@@ -39,15 +43,19 @@ describe("the channel selector page (the channel client's MobileRedirectUrl)", (
     expect(first.location).toBe(`${p.channel.publicUrl}/channel/select`);
   });
 
-  it("signs an operator in at once: status 10 with the channel id, written with the page's own access token", async () => {
+  it("signs an operator in at once: status 10 with the channel id sealed for the scanner, written with the page's own access token", async () => {
     const before = p.provider.writes.length;
     const { browser, page } = await select(ALICE, "roleIdGt0");
     const done = await submit(browser, page, { channel: "south-store" });
     expect(done.text).toContain("The PC is signing in with South Store.");
-    expect(p.provider.writes.slice(before)).toEqual([{ authorization: expect.stringMatching(/^Bearer ey/), body: { session_id: `scan-${ALICE}`, status: 10, data: "south-store" } }]);
+    expect(p.provider.writes.slice(before)).toEqual([{ authorization: expect.stringMatching(/^Bearer ey/), body: { session_id: `scan-${ALICE}`, status: 10, data: expect.stringMatching(/^[\w-]+$/) } }]);
+    const { data } = p.provider.writes[before]!.body;
+    expect(opened(data, ALICE)).toEqual({ ok: true, payload: "south-store" });
+    // Bound to the scanner: the same data does not open for bob, who owns south-store.
+    expect(opened(data, BOB)).toEqual({ ok: false, problem: "forged" });
   });
 
-  it("asks the owner for a temporary account: 5 with the owner as auditor, a message with the approval link, and 10 with the channel id once approved", async () => {
+  it("asks the owner for a temporary account: 5 with the owner as auditor, a message with the approval link, and 10 with the sealed channel id once approved", async () => {
     const before = p.provider.writes.length;
     const { browser, page } = await select(BOB, "");
     const waiting = await submit(browser, page, { channel: "north-store" });
@@ -59,7 +67,8 @@ describe("the channel selector page (the channel client's MobileRedirectUrl)", (
     expect(approvalPage.text).toContain(`${BOB} asks to sign in on a PC: North Store (north-store), a temporary sign-in`);
     expect((await answerApproval(link, "approve")).text).toContain(`you approved the sign-in of ${BOB}`);
     await writesReach(p, before + 2);
-    expect(p.provider.writes[before + 1]!.body).toEqual({ session_id: `scan-${BOB}`, status: 10, data: "north-store" });
+    expect(p.provider.writes[before + 1]!.body).toMatchObject({ session_id: `scan-${BOB}`, status: 10 });
+    expect(opened(p.provider.writes[before + 1]!.body.data, BOB)).toEqual({ ok: true, payload: "north-store" });
     expect(p.provider.writes[before + 1]!.authorization).toBe(p.provider.writes[before]!.authorization);
     expect((await browser.get(page.url)).text).toContain(`${ALICE} approved: the PC is signing in with North Store.`);
   });

@@ -45,6 +45,22 @@ describe("npm run channel-service", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("refuses a channel file without a login_data key, or with one in plain text, with one line that shows no key, and exit 1", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "channel-service-"));
+    const file = join(dir, "channels.yaml");
+    const channels = "channels:\n  - { id: a, name: A, icon: https://a.example/a.png, members: [{ sub: E10001, role: owner }] }\n";
+    writeFileSync(file, channels);
+    const keyless = run(["--issuer", "http://127.0.0.1:9", "--channels", file, "--port", "0"]);
+    expect(await keyless.exited).toBe(1);
+    expect(keyless.stderr()).toBe(`channel-service: ${file}: login_data.signing_key is required: the selector page seals the data it writes with it and channelinfo accepts only data sealed so (give it as \${env:NAME} or \${file:PATH})\n`);
+
+    writeFileSync(file, `login_data: { signing_key: plain-text-secret-of-more-than-32-characters }\n${channels}`);
+    const plain = run(["--issuer", "http://127.0.0.1:9", "--channels", file, "--port", "0"]);
+    expect(await plain.exited).toBe(1);
+    expect(plain.stderr()).toBe(`channel-service: ${file}: login_data.signing_key: is a secret: give it as \${env:NAME} or \${file:PATH}, not in plain text\n`);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("refuses an --issuer that is not an http(s) URL, a port above 65535, and a busy port", async () => {
     for (const args of [["--issuer", "localhost:3000", "--port", "0"], ["--port", "70000"]]) {
       const bad = run(args);

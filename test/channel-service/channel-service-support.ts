@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { expect } from "vitest";
 import { startChannelService, type RunningChannelService } from "../../src/channel-service/start-channel-service.ts";
+import type { Clock } from "../../src/time/clock.ts";
 import { appendTo, clientEntry, requestPassword } from "../http/helpers.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
@@ -13,9 +14,9 @@ export function startChannelProvider(edits: Record<string, Record<string, unknow
   return startTestProvider({ edits: { ...edits, "clients.yaml": appendTo("clients", [scanClient]) } });
 }
 
-/** The reference channel-account service on a free loopback port, with the provider's copy of the demo channels. */
-export function startServiceFor(p: TestProvider): Promise<RunningChannelService> {
-  return startChannelService({ channelsFile: join(p.configDir, "channels.yaml"), issuer: p.issuer });
+/** The reference channel-account service on a free loopback port, with the provider's copy of the demo channels (and their login_data key). */
+export function startServiceFor(p: TestProvider, clock?: Clock): Promise<RunningChannelService> {
+  return startChannelService({ channelsFile: join(p.configDir, "channels.yaml"), issuer: p.issuer, ...(clock && { clock }) });
 }
 
 /** A user's access token of SCAN_CLIENT with `scope`. */

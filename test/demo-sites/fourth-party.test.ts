@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoLoginData } from "../support/demo-login-data.ts";
 import { send } from "../support/test-provider.ts";
 import { startDemoParties, type DemoParties } from "./demo-parties.ts";
 
@@ -48,13 +49,13 @@ describe("the fourth-party callback (PCRedirectUrl)", () => {
   };
 
   it("refuses a temporary account (roleId 0) whose custom_scan names no approver", async () => {
-    const page = await callback("E10002", "north-store|");
+    const page = await callback("E10002", `${demoLoginData("E10002", "north-store")}|`);
     expect(page.status).toBe(403);
     expect(page.text).toContain("Refused: North Store is a temporary account (roleId 0), and this sign-in names no approver (custom_scan aud is empty).");
   });
 
   it("accepts a temporary account whose custom_scan names the approver, and shows the channel account", async () => {
-    const approved = await callback("E10002", "north-store|xy", "E10001");
+    const approved = await callback("E10002", `${demoLoginData("E10002", "north-store")}|xy`, "E10001");
     expect(approved.status).toBe(200);
     expect(approved.text).toContain("Signed in with the channel account north-store:E10002.");
     expect(approved.text).toContain("<dt>uid</dt><dd>north-store:E10002</dd><dt>name</dt><dd>North Store</dd><dt>icon</dt><dd>https://example.com/channels/north-store.png</dd><dt>roleId</dt><dd>0</dd>");
@@ -62,15 +63,26 @@ describe("the fourth-party callback (PCRedirectUrl)", () => {
   });
 
   it("accepts an operator without an approver: login_data is the state before the last |", async () => {
-    const page = await callback("E10001", "south-store|pc-state");
+    const page = await callback("E10001", `${demoLoginData("E10001", "south-store")}|pc-state`);
     expect(page.status).toBe(200);
     expect(page.text).toContain("<dt>uid</dt><dd>south-store:E10001</dd>");
     expect(page.text).toContain("<dt>roleId</dt><dd>1</dd>");
   });
 
   it("shows the channel service's refusal for a channel the user has no account in", async () => {
-    const page = await callback("E10002", "online-shop|");
+    const page = await callback("E10002", `${demoLoginData("E10002", "online-shop")}|`);
     expect(page.status).toBe(403);
     expect(page.text).toContain("The channel service refused: no channel account of this user for that login_data");
+  });
+
+  it("signs nobody in with a state whose data is a bare channel id or was sealed for another user", async () => {
+    const bare = await callback("E10001", "north-store|");
+    expect(bare.status).toBe(403);
+    expect(bare.text).toContain("The channel service refused: login_data is not the sealed data of a channel sign-in");
+    // bob's own south-store data in a link that alice follows: alice operates south-store, yet it is not hers to use.
+    const bobs = await callback("E10001", `${demoLoginData("E10002", "south-store")}|`);
+    expect(bobs.status).toBe(403);
+    expect(bobs.text).toContain("The channel service refused: login_data was not sealed for this user, or was altered");
+    expect(bobs.text).not.toContain("Signed in");
   });
 });

@@ -1,9 +1,11 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { splitPcState } from "../../src/demo-kit/split-state.ts";
 import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
 import { chromiumAvailable, launchChromium } from "../support/chromium.ts";
 import { BrowserParties, customScanOn, definitions, offeredChannels, PROMPTS, qrLink, waitForPrompt, WAIT_MS, type CustomScan } from "../support/custom-login-browser.ts";
 import { startCustomLoginStack, type CustomLoginStack } from "../support/custom-login-stack.ts";
+import { demoLoginDataSeal } from "../support/demo-login-data.ts";
 import { enrolledPhone } from "../trusted-app/trusted-app-support.ts";
 
 /**
@@ -173,6 +175,9 @@ describe.skipIf(!chromiumAvailable(SUITE))("the custom QR-code login in Chromium
 
       expect(await landedAccount(pc)).toEqual({ uid: `${channel}:E10001`, name, roleId });
       await pc.getByText(`Signed in with the channel account ${channel}:E10001.`).waitFor();
+      // What reached the fourth party (and channelinfo) is the chosen channel sealed for alice, not the bare id.
+      const [loginData] = splitPcState(new URL(pc.url()).searchParams.get("state")!);
+      expect(demoLoginDataSeal().open(loginData, "E10001")).toEqual({ ok: true, payload: channel });
       expect(await customScanOn(pc)).toMatchObject({ aud: "", lt: "" });
       expect(people.problems).toEqual([]);
     });

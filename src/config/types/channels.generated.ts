@@ -13,6 +13,15 @@
 export interface ChannelsFile {
   directory: ChannelDirectoryConfig;
   /**
+   * Read by the reference channel-account service (the provider checks it and ignores it): how the channel selector page seals the custom data it writes and `POST /mp_login/channelinfo` checks its `login_data` (the SPEC's informative recommendation: `<unix_seconds>.<payload>.<hash>`, bound to the user, 10 minutes; docs/custom-login.md §11–12). The service refuses to start without it.
+   */
+  login_data?: {
+    /**
+     * The secret the selector page and channelinfo share (the hash's shared secret): at least 32 characters of high-entropy key material (e.g. `openssl rand -base64 48`), given as ${env:NAME} or ${file:PATH}, never in plain text.
+     */
+    signing_key: string;
+  };
+  /**
    * embedded only: the channels and their members.
    */
   channels: ChannelConfig[];
