@@ -111,6 +111,31 @@ describe("login_type 2FA", () => {
   });
 });
 
+describe("acr_values as login.yaml declares them, and the client's allowed login types", () => {
+  it("takes acr_values=2FA (the spec's 2fa in upper case) as the two-factor login: a one-factor session is never enough", async () => {
+    const browser = new RawBrowser();
+    expect(responseParams(await loginWithPassword(browser, authorizeUrl(p.issuer), "bob", "bob-password")).get("code")).toBeTruthy();
+    for (const value of ["2FA", "2Fa"]) {
+      const silent = responseParams(await browser.get(authorizeUrl(p.issuer, { acr_values: value, prompt: "none" })));
+      expect(silent.get("error"), value).toBe("interaction_required");
+      expect(silent.get("code")).toBeNull();
+    }
+    // Without a session a password is not enough: the untrusted class follows, then a 2fa code.
+    const fresh = new RawBrowser();
+    const second = await loginWithPassword(fresh, authorizeUrl(p.issuer, { acr_values: "2FA" }), "erin", "erin-password");
+    expect(second.status, second.text.slice(0, 300)).toBe(200);
+    const tokens = await redeemCode(p, responseParams(await passTotp(fresh, second, "erin")).get("code")!, { code_verifier: undefined });
+    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ acr: "2fa", amr: ["password", "totp", "mfa"] });
+  });
+
+  it("refuses a vendor-only client's login without login_type: allowed_login_types covers the default login too", async () => {
+    const params = responseParams(await new RawBrowser().get(authorizeUrl(p.issuer, { client_id: VENDOR.id, redirect_uri: VENDOR.redirect, scope: "openid profile" })));
+    expect(params.get("error")).toBe("unauthorized_client");
+    expect(params.get("error_description")).toBe("this client may use only login_type MyVendor: name one");
+    expect(params.get("state")).toBe("st-1");
+  });
+});
+
 describe("step-up (acr_values 2fa over a one-factor session)", () => {
   it("answers prompt=none with interaction_required, then asks only for the missing factor and never issues a 1fa code", async () => {
     const browser = new RawBrowser();
