@@ -1,8 +1,9 @@
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable } from "../support/chromium.ts";
-import { openPage, setUpOnAccountPage, signInWithPassword, startMethodSuite, type MethodSuite } from "../support/browser-methods.ts";
+import { openPage, signInWithPassword, startMethodSuite, type MethodSuite } from "../support/browser-methods.ts";
 import type { FidoEnrollment } from "../../flows/methods/fido/fido-enrollment-record.ts";
+import { addVirtualAuthenticator, registerOnAccountPage } from "../support/virtual-authenticator.ts";
 
 /**
  * FIDO2 end to end in Chromium with the DevTools virtual authenticator (a platform authenticator with
@@ -31,12 +32,7 @@ describe.skipIf(!haveChromium)("FIDO2 in Chromium", () => {
   async function pageWithAuthenticator(): Promise<{ page: Page; cdp: CDPSession; authenticatorId: string }> {
     const opened = await openPage(suite.browser);
     context = opened.context;
-    const cdp = await context.newCDPSession(opened.page);
-    await cdp.send("WebAuthn.enable");
-    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-    });
-    return { page: opened.page, cdp, authenticatorId };
+    return { page: opened.page, ...(await addVirtualAuthenticator(opened.page)) };
   }
 
   const credentialsOf = async (cdp: CDPSession, authenticatorId: string) => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials;
@@ -47,9 +43,7 @@ describe.skipIf(!haveChromium)("FIDO2 in Chromium", () => {
     const { page, cdp, authenticatorId } = await pageWithAuthenticator();
     await signInWithPassword(page, web);
 
-    await setUpOnAccountPage(page, op.issuer, "Security key or passkey");
-    await page.getByRole("button", { name: "Register security key or passkey" }).click();
-    await page.waitForURL((url) => url.pathname === "/account");
+    await registerOnAccountPage(page, op.issuer);
     expect(await page.locator(".notice").textContent()).toBe("The method is set up.");
     const [created] = await credentialsOf(cdp, authenticatorId);
     expect(created).toMatchObject({ rpId: "localhost" });
@@ -76,9 +70,7 @@ describe.skipIf(!haveChromium)("FIDO2 in Chromium", () => {
     const { web, op } = suite;
     const { page, cdp, authenticatorId } = await pageWithAuthenticator();
     await signInWithPassword(page, web, "bob");
-    await setUpOnAccountPage(page, op.issuer, "Security key or passkey");
-    await page.getByRole("button", { name: "Register security key or passkey" }).click();
-    await page.waitForURL((url) => url.pathname === "/account");
+    await registerOnAccountPage(page, op.issuer);
 
     // The user does not touch the key: presence is never confirmed, the browser gives up.
     await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: false });

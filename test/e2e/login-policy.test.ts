@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/crypto/password-hash.ts";
 import { chromiumAvailable } from "../support/chromium.ts";
-import { ContextPerTest, signInWithPassword, startMethodSuite, submitPasswordForm, type MethodSuite } from "../support/browser-methods.ts";
+import { atCallback, ContextPerTest, otherMethodsOffered, signInWithPassword, startMethodSuite, submitPasswordForm, type MethodSuite } from "../support/browser-methods.ts";
 import { extraUsers } from "../support/method-pages.ts";
 import type { RpClient } from "../support/relying-party.ts";
 
@@ -70,17 +70,6 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
     await page.getByRole("button", { name: "Verify" }).click();
   }
 
-  /** The methods the page offers to switch to ("other methods"). */
-  function offeredMethods(page: Page): Promise<string[]> {
-    return page.locator(".other-methods button[name=method]").evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).value));
-  }
-
-  /** Waits for the RP's callback and returns its status line and the authorization response's parameters. */
-  async function atCallback(page: Page): Promise<{ status: string | null; response: URLSearchParams }> {
-    await page.waitForURL((url) => url.href.startsWith(web.redirectUri));
-    return { status: await page.locator("#status").textContent(), response: new URL(page.url()).searchParams };
-  }
-
   describe("2FA: password, then TOTP", () => {
     it("logs in with login_type=2FA; login_type comes back, and both tokens at the RP have amr [password, totp, mfa] and acr 2fa", async () => {
       const page = await contexts.page();
@@ -89,10 +78,10 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
       // The second step asks for a factor of the other class only.
       await expect.poll(() => page.locator("#totp-code").count(), { timeout: 20_000, message: "the code field" }).toBe(1);
       expect(await page.locator('input[name="password"]').count()).toBe(0);
-      expect(await offeredMethods(page)).toEqual(UNTRUSTED_ALTERNATIVES);
+      expect(await otherMethodsOffered(page)).toEqual(UNTRUSTED_ALTERNATIVES);
       await passTotp(page, "tina");
 
-      const { status, response } = await atCallback(page);
+      const { status, response } = await atCallback(page, web);
       expect(status).toBe(`signed in as ${subs.get("tina")}`);
       expect(response.get("login_type")).toBe("2FA");
       const signIn = web.signIns.at(-1)!;
@@ -105,13 +94,13 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
       await page.goto(web.loginUrl({ acr_values: "2fa:password,totp" }));
       // Only the named methods, in their order: the password form first, TOTP the only other choice.
       expect(await page.locator('input[name="password"]').count()).toBe(1);
-      expect(await offeredMethods(page)).toEqual(["totp"]);
+      expect(await otherMethodsOffered(page)).toEqual(["totp"]);
       await submitPasswordForm(page, "uma");
       await expect.poll(() => page.locator("#totp-code").count(), { timeout: 20_000, message: "the code field" }).toBe(1);
-      expect(await offeredMethods(page)).toEqual([]);
+      expect(await otherMethodsOffered(page)).toEqual([]);
       await passTotp(page, "uma");
 
-      const { status, response } = await atCallback(page);
+      const { status, response } = await atCallback(page, web);
       expect(status).toBe(`signed in as ${subs.get("uma")}`);
       // login_type comes back only when the request named one.
       expect(response.get("login_type")).toBeNull();
@@ -127,10 +116,10 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
     await submitPasswordForm(page, "wes");
     await expect.poll(() => page.locator("#totp-code").count(), { timeout: 20_000, message: "the code field" }).toBe(1);
     // TOTP is the one second verification named: nothing else is offered.
-    expect(await offeredMethods(page)).toEqual([]);
+    expect(await otherMethodsOffered(page)).toEqual([]);
     await passTotp(page, "wes");
 
-    expect((await atCallback(page)).status).toBe(`signed in as ${subs.get("wes")}`);
+    expect((await atCallback(page, web)).status).toBe(`signed in as ${subs.get("wes")}`);
     expect(web.signIns.at(-1)!.claims).toMatchObject({ amr: ["password", "totp", "mfa"], acr: "2fa" });
   }, TIMEOUT);
 
@@ -140,21 +129,21 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
     expect(web.signIns.at(-1)!.claims).toMatchObject({ sub: subs.get("vic"), amr: ["password"], acr: "1fa" });
 
     await page.goto(web.loginUrl({ acr_values: "2fa", prompt: "none" }));
-    expect((await atCallback(page)).status).toBe("error: interaction_required");
+    expect((await atCallback(page, web)).status).toBe("error: interaction_required");
 
     await page.goto(web.loginUrl({ acr_values: "2fa" }));
     // The session's password counts: the page asks for the missing (untrusted) factor only.
     await expect.poll(() => page.locator("#totp-code").count(), { timeout: 20_000, message: "the code field" }).toBe(1);
     expect(await page.locator('input[name="password"]').count()).toBe(0);
-    expect(await offeredMethods(page)).toEqual(UNTRUSTED_ALTERNATIVES);
+    expect(await otherMethodsOffered(page)).toEqual(UNTRUSTED_ALTERNATIVES);
     await passTotp(page, "vic");
-    expect((await atCallback(page)).status).toBe(`signed in as ${subs.get("vic")}`);
+    expect((await atCallback(page, web)).status).toBe(`signed in as ${subs.get("vic")}`);
     expect(web.signIns.at(-1)!.claims).toMatchObject({ sub: subs.get("vic"), amr: ["password", "totp", "mfa"], acr: "2fa" });
     expect(web.signIns.at(-1)!.accessTokenClaims).toMatchObject({ amr: ["password", "totp", "mfa"], acr: "2fa" });
 
     // The session now proves both factors: the same request is answered without a page.
     await page.goto(web.loginUrl({ acr_values: "2fa", prompt: "none" }));
-    expect((await atCallback(page)).status).toBe(`signed in as ${subs.get("vic")}`);
+    expect((await atCallback(page, web)).status).toBe(`signed in as ${subs.get("vic")}`);
   }, TIMEOUT);
 
   describe("MfaTotp: the second factor only", () => {
@@ -163,10 +152,10 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
       await page.goto(web.loginUrl({ login_type: "MfaTotp", login_hint: "mia" }));
       expect(await page.locator("#totp-code").count()).toBe(1);
       expect(await page.locator('input[name="password"]').count()).toBe(0);
-      expect(await offeredMethods(page)).toEqual([]);
+      expect(await otherMethodsOffered(page)).toEqual([]);
       await passTotp(page, "mia");
 
-      const { status, response } = await atCallback(page);
+      const { status, response } = await atCallback(page, web);
       expect(status).toBe(`signed in as ${subs.get("mia")}`);
       expect(response.get("login_type")).toBe("MfaTotp");
       expect(web.signIns.at(-1)!.claims).toMatchObject({ sub: subs.get("mia"), amr: ["totp"], acr: "1fa" });
@@ -176,7 +165,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
       expect(providerCookies.map((c) => c.name)).not.toContain(SESSION_COOKIE);
       // Nor does the provider remember the login any other way: a silent request needs a login.
       await page.goto(web.loginUrl({ prompt: "none" }));
-      expect((await atCallback(page)).status).toBe("error: login_required");
+      expect((await atCallback(page, web)).status).toBe("error: login_required");
     }, TIMEOUT);
 
     it("refuses the code with invalid_grant when the RP's token request leaves login_type out", async () => {
@@ -184,7 +173,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
       const refusedBefore = web.tokenErrors.length;
       await page.goto(web.loginUrl({ login_type: "MfaTotp", login_hint: "max", rp_omit_login_type: "1" }));
       await passTotp(page, "max");
-      const { status, response } = await atCallback(page);
+      const { status, response } = await atCallback(page, web);
       expect(response.get("login_type")).toBe("MfaTotp");
       expect(status).toMatch(/^token exchange failed: /);
       expect(web.tokenErrors.slice(refusedBefore)).toEqual(["invalid_grant"]);
@@ -200,7 +189,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
       await expect.poll(() => choices.allTextContents(), { timeout: 20_000 }).toEqual(["North Store", "South Store", "Online Shop"]);
       await page.getByRole("button", { name: "Online Shop" }).click();
 
-      expect((await atCallback(page)).status).toBe("signed in as E10001");
+      expect((await atCallback(page, web)).status).toBe("signed in as E10001");
       const channel = { chnl: "online-shop", chnl_name: "Online Shop", chnl_icon: "https://example.com/channels/online-shop.png" };
       expect(web.signIns.at(-1)!.claims).toMatchObject({ sub: "E10001", ...channel });
       expect(web.signIns.at(-1)!.accessTokenClaims).toMatchObject({ sub: "E10001", ...channel });
@@ -211,7 +200,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
       const signInsBefore = web.signIns.length;
       await page.goto(web.loginUrl({ acr_values: "req_chnl:north-store" }));
       await submitPasswordForm(page, "bob");
-      expect((await atCallback(page)).status).toBe("error: access_denied");
+      expect((await atCallback(page, web)).status).toBe("error: access_denied");
       expect(web.signIns.length).toBe(signInsBefore);
     }, TIMEOUT);
   });

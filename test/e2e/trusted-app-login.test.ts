@@ -4,6 +4,7 @@ import { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-clien
 import { chromiumAvailable, launchChromium, newEnglishContext } from "../support/chromium.ts";
 import { startRelyingParty, type RelyingParty, type RpClient } from "../support/relying-party.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { scanAndApprove, shownUri } from "../support/trusted-app-pages.ts";
 import { enrolledPhone } from "../trusted-app/trusted-app-support.ts";
 
 /**
@@ -63,19 +64,7 @@ describe.skipIf(!haveChromium)("trusted-app login in Chromium", () => {
   }
 
   const statusOf = (page: Page) => page.locator("#status").textContent();
-  /** The acmeauth:// URI the page script shows under the QR code (what a phone's camera would read). */
-  const shownUri = async (page: Page) => (await page.locator("#qrcode-uri").textContent({ timeout: 8_000 }))!;
   const qrImageLoaded = (page: Page) => page.locator("img.qrcode").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
-
-  /** Scans the login page's QR code with `phone` and approves with the number the page then shows. */
-  async function scanAndApprove(page: Page, phone: TrustedAppClient): Promise<void> {
-    await page.locator("#qrcode-uri").filter({ hasText: "acmeauth://login" }).waitFor();
-    await phone.scan(await shownUri(page));
-    // No click: the page script notices the scan and shows the device and the number.
-    await expect.poll(() => page.locator("#qrcode-number").count(), { timeout: 8_000 }).toBe(1);
-    expect(await page.locator("main").textContent()).toContain(`Scanned by ${phone.state.name}.`);
-    await phone.approve((await page.locator("#qrcode-number").textContent())!.trim());
-  }
 
   it("enrolls a phone from the account page, which then logs alice in by QR code with number matching; amr is qrcode", async () => {
     // Signed in with the password (the login page starts with the QR code: choose Password).

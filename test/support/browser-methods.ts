@@ -107,6 +107,26 @@ export async function submitPasswordForm(page: Page, username: string, password 
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
+/**
+ * The methods a login page offers: the one it shows (the `method-<id>` class of its method partial)
+ * and the ones its "Choose another method" buttons switch to, in order.
+ */
+export async function methodsOffered(page: Page): Promise<{ shown: string | undefined; others: string[] }> {
+  const shownClass = await page.locator("section.method .method").first().getAttribute("class");
+  return { shown: /\bmethod-([a-z0-9]+)/.exec(shownClass ?? "")?.[1], others: await otherMethodsOffered(page) };
+}
+
+/** The methods the login page offers to switch to ("Choose another method"), in order. */
+export function otherMethodsOffered(page: Page): Promise<string[]> {
+  return page.locator(".other-methods button[name=method]").evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).value));
+}
+
+/** Waits for `client`'s callback; its status line and the authorization response's parameters. */
+export async function atCallback(page: Page, client: RpClient): Promise<{ status: string | null; response: URLSearchParams }> {
+  await page.waitForURL((url) => url.href.startsWith(client.redirectUri));
+  return { status: await page.locator("#status").textContent(), response: new URL(page.url()).searchParams };
+}
+
 /** Opens the account page and presses "Set up" in the row of the method labelled `label`; the enrollment page. */
 export async function setUpOnAccountPage(page: Page, issuerUrl: string, label: string): Promise<void> {
   await page.goto(`${issuerUrl}/account`);

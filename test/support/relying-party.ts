@@ -4,7 +4,8 @@
  *
  *   GET  /login          starts the code flow (PKCE S256, state, nonce); the provider's own query parameters
  *                        (PASSED_THROUGH: scope, prompt, max_age, login_hint, acr_values, login_type, fa, signature, ...)
- *                        pass through; rp_omit_login_type=1 makes this login's token request leave login_type out;
+ *                        pass through; rp_omit_login_type=1 makes this login's token request leave login_type out,
+ *                        rp_omit_login_type=once sends one without it (its refusal goes to tokenErrors) before the one with it;
  *                        rp_endpoint=eid sends the browser to /eID/authorize instead of the authorize endpoint
  *   GET  /callback       takes the authorization response, redeems the code at the token endpoint over
  *                        HTTP (openid-client checks state, iss, nonce and the ID token's signature), repeating
@@ -59,6 +60,8 @@ export interface RpSignIn {
   accessTokenClaims?: Record<string, unknown>;
   /** The login_type the token request carried (absent: it carried none). */
   tokenLoginType?: string;
+  /** rp_omit_login_type=once: the error_description of the refused token request without login_type. */
+  refusedWithoutLoginType?: string;
   /** The userinfo response, for a client with `userinfo`. */
   userinfo?: Record<string, unknown>;
 }
@@ -66,9 +69,16 @@ export interface RpSignIn {
 interface PendingLogin {
   verifier: string;
   nonce: string;
-  /** Send the authorization response's login_type with the token request (false: a client that forgets it). */
-  repeatLoginType: boolean;
+  loginTypeAtToken: LoginTypeAtToken;
 }
+
+/**
+ * What the token request does with the authorization response's login_type: repeat it (as the spec
+ * tells a client to), omit it (a client that forgets it), or omit it once and then repeat it — the
+ * first request's refusal must leave the code usable for the second.
+ */
+export type LoginTypeAtToken = "repeat" | "omit" | "omit-once";
+const LOGIN_TYPE_AT_TOKEN: Record<string, LoginTypeAtToken> = { "1": "omit", once: "omit-once" };
 
 /** The authorize parameters a browser may give /login: OIDC's and the provider's login-policy ones. */
 const PASSED_THROUGH = ["scope", "prompt", "max_age", "login_hint", "acr_values", "login_type", "fa", "signature", "lang", "ui_locales"];
@@ -142,12 +152,12 @@ export class RpClient {
   }
 
   /** A fresh authorization request URL (PKCE S256, state, nonce) at the provider's authorize, iframe_authz or eID endpoint. */
-  async authorizationUrl(params: Record<string, string> = {}, endpoint: AuthorizeEndpoint = "authorize", repeatLoginType = true): Promise<string> {
+  async authorizationUrl(params: Record<string, string> = {}, endpoint: AuthorizeEndpoint = "authorize", loginTypeAtToken: LoginTypeAtToken = "repeat"): Promise<string> {
     const config = this.requireConfig();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
-    this.pending.set(state, { verifier, nonce, repeatLoginType });
+    this.pending.set(state, { verifier, nonce, loginTypeAtToken });
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: this.redirectUri,
       scope: this.options.scope ?? "openid profile",
@@ -170,7 +180,11 @@ export class RpClient {
       case "GET /login":
         return redirect(
           res,
-          await this.authorizationUrl(pick(url.searchParams, PASSED_THROUGH), url.searchParams.get("rp_endpoint") === "eid" ? "eid" : "authorize", url.searchParams.get("rp_omit_login_type") !== "1"),
+          await this.authorizationUrl(
+            pick(url.searchParams, PASSED_THROUGH),
+            url.searchParams.get("rp_endpoint") === "eid" ? "eid" : "authorize",
+            LOGIN_TYPE_AT_TOKEN[url.searchParams.get("rp_omit_login_type") ?? ""] ?? "repeat",
+          ),
         );
       case "GET /callback":
         return this.callback(url, res);
@@ -206,14 +220,24 @@ export class RpClient {
     if (!pending) return page(res, 400, `<p id="status">unknown state</p>`);
     const loginType = url.searchParams.get("login_type");
     // The spec: a login_type that came back with the code goes with the token request too.
-    const tokenLoginType = loginType !== null && pending.repeatLoginType ? loginType : undefined;
-    try {
-      const tokens = await oidc.authorizationCodeGrant(
+    const tokenLoginType = loginType !== null && pending.loginTypeAtToken !== "omit" ? loginType : undefined;
+    const exchange = (withLoginType: string | undefined) =>
+      oidc.authorizationCodeGrant(
         this.requireConfig(),
         url,
         { pkceCodeVerifier: pending.verifier, expectedState: state, expectedNonce: pending.nonce, idTokenExpected: true },
-        tokenLoginType !== undefined ? { login_type: tokenLoginType } : undefined,
+        withLoginType !== undefined ? { login_type: withLoginType } : undefined,
       );
+    try {
+      // Expected to be refused; should it pass, the code is used and the request with login_type fails.
+      const refusedWithoutLoginType =
+        pending.loginTypeAtToken === "omit-once" && tokenLoginType !== undefined
+          ? await exchange(undefined).then(
+              () => undefined,
+              (err: unknown) => this.recordTokenError(err).error_description ?? "",
+            )
+          : undefined;
+      const tokens = await exchange(tokenLoginType);
       const claims = tokens.claims()!;
       const signIn: RpSignIn = {
         sub: claims.sub,
@@ -222,6 +246,7 @@ export class RpClient {
         claims: { ...claims },
         ...jwtClaims(tokens.access_token),
         ...(tokenLoginType !== undefined && { tokenLoginType }),
+        ...(refusedWithoutLoginType !== undefined && { refusedWithoutLoginType }),
         ...(this.options.userinfo && { userinfo: { ...(await oidc.fetchUserInfo(this.requireConfig(), tokens.access_token, claims.sub)) } }),
       };
       this.signIns.push(signIn);
@@ -230,10 +255,16 @@ export class RpClient {
       res.setHeader("Set-Cookie", `${this.cookieName}=${cookie}; Path=/; HttpOnly; SameSite=Lax`);
       page(res, 200, `<p id="status">signed in as ${escape(claims.sub)}</p>`);
     } catch (err) {
-      const e = err as Error & { error?: string; code?: string };
-      if (e.error !== undefined) this.tokenErrors.push(e.error);
+      const e = this.recordTokenError(err);
       page(res, 500, `<p id="status">token exchange failed: ${escape(`${e.name} ${e.code ?? ""} ${e.error ?? ""} ${e.message}`)}</p>`);
     }
+  }
+
+  /** Keeps the OAuth error of a refused token request in tokenErrors. */
+  private recordTokenError(err: unknown): Error & { error?: string; error_description?: string; code?: string } {
+    const e = err as Error & { error?: string; error_description?: string; code?: string };
+    if (e.error !== undefined) this.tokenErrors.push(e.error);
+    return e;
   }
 
   private async embed(url: URL, res: ServerResponse): Promise<void> {
