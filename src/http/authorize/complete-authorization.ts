@@ -46,7 +46,11 @@ export async function completeAuthorization(
   const page = responsePage(req, request, client, leaveRedirectChain);
   const user = "existing" in source ? source.existing : source.login;
   const extra = await planClaims(request.plan, user, provider.channels, chosenChannel);
-  if (extra.ok === "choose") return offerChannels(provider, req, res, request, source, extra.channels);
+  if (extra.ok === "choose") {
+    // prompt=none shows no page (OIDC Core 3.1.2.1): the choice is an interaction the client must ask for.
+    if (request.prompt.includes("none")) return writeAuthorizationResponse(res, pages, request, { error: "interaction_required", error_description: "the user administers several channels and must choose one on a page", iss: provider.issuer }, page);
+    return offerChannels(provider, req, res, request, source, extra.channels);
+  }
   if (!extra.ok) return writeAuthorizationResponse(res, pages, request, { error: "access_denied", error_description: extra.description, iss: provider.issuer }, page);
   const contributed = byExtension ? { accessTokenClaims: {} } : await extensionContributions(provider.extensions, { request, sub: user.sub });
   if (contributed.refuse !== undefined) return writeAuthorizationResponse(res, pages, request, { error: "access_denied", error_description: contributed.refuse, iss: provider.issuer }, page);
