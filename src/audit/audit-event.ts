@@ -42,6 +42,12 @@ export interface LoginEvent {
   sub?: string;
   amr?: string[];
   acr?: string;
+  /** The login type the request selected, as login.yaml declares it (MfaTotp, MyVendor): two types may run one flow. */
+  login_type?: string;
+  /** The authorize request's acr_values as sent (asked). */
+  acr_values?: string[];
+  /** login.succeeded: the login.yaml acr_values declarations the login met (the values asked, as declared; voluntary ones are not). */
+  acr_values_met?: string[];
   /** Why it failed: the page's message key (e.g. method.password.wrong), or a protocol error. */
   reason?: string;
 }

@@ -29,6 +29,8 @@ export interface SessionFacts {
 export interface LoginPlan {
   /** The login type as the request named it (returned to redirect_uri with the code); none for the default flow. */
   loginType?: string;
+  /** The login type the request selected (by login_type, an acr value or the eID endpoint), as login.yaml declares it. */
+  loginTypeName?: string;
   flow: FlowKind;
   /** The methods the login page offers, in order; for a step-up only those of the classes still missing. */
   methods: string[];
@@ -112,6 +114,7 @@ function buildPlan(policy: LoginPolicy, request: LoginRequest, session: SessionF
   return {
     // Returned to redirect_uri as sent; /eID/authorize, where it may be omitted, returns the type's name.
     ...((request.loginType !== undefined || request.endpoint === "eid") && { loginType: request.loginType ?? type.name }),
+    loginTypeName: type.name,
     flow: type.flow,
     methods,
     missingClasses,

@@ -1,5 +1,6 @@
 import type { AuditTrail } from "../audit/audit-trail.ts";
-import type { Authentication } from "../oauth/authorization-request.ts";
+import type { Authentication, AuthorizationRequest } from "../oauth/authorization-request.ts";
+import type { LoginEvent } from "../audit/audit-event.ts";
 import { randomToken } from "../crypto/random-token.ts";
 import type { FlowInteraction } from "./interaction.ts";
 import type { RunnableFlow } from "./login-flows.ts";
@@ -26,8 +27,7 @@ export function auditLoginStep(audit: AuditTrail, interaction: FlowInteraction, 
   const errorKey = (result.method?.snapshot.context as { errorKey?: unknown } | undefined)?.errorKey;
   if (posted && result.snapshot.status !== "done" && result.method && typeof errorKey === "string") {
     audit.record({ type: "factor.failed", method: result.method.id, flow_id: flow.id, ...loginId, reason: errorKey, ...(sub && { sub }) });
-    const client = interaction.kind === "login" ? { client_id: interaction.request.clientId } : {};
-    audit.record({ type: "login.failed", flow_id: flow.id, machine_hash: flow.hash, path, ...loginId, reason: errorKey, ...client, ...(sub && { sub }) });
+    audit.record({ type: "login.failed", flow_id: flow.id, machine_hash: flow.hash, path, ...loginId, reason: errorKey, ...requestFacts(interaction), ...(sub && { sub }) });
   }
   return path;
 }
@@ -41,7 +41,17 @@ const passedMethods = (methods: unknown): string[] => (Array.isArray(methods) ? 
 export function auditLoginSucceeded(audit: AuditTrail, interaction: FlowInteraction, flow: RunnableFlow, path: string[], login: Authentication): Authentication {
   // Interactions stored before they had an audit id get one now.
   const loginId = interaction.loginId ?? randomToken(16);
-  const client = interaction.kind === "login" ? { client_id: interaction.request.clientId } : {};
-  audit.record({ type: "login.succeeded", flow_id: flow.id, machine_hash: flow.hash, path, login_id: loginId, ...client, sub: login.sub, amr: login.amr, acr: login.acr });
+  const met = interaction.kind === "login" ? (interaction.request.plan?.acrMatched ?? []).map((m) => m.declared) : [];
+  audit.record({ type: "login.succeeded", flow_id: flow.id, machine_hash: flow.hash, path, login_id: loginId, ...requestFacts(interaction), sub: login.sub, amr: login.amr, acr: login.acr, ...(met.length > 0 && { acr_values_met: [...new Set(met)] }) });
   return { ...login, loginId };
 }
+
+/** What a login event says of the authorize request behind a login: the client, the login type and the acr values asked. */
+export function loginRequestFacts(request: AuthorizationRequest): Pick<LoginEvent, "client_id" | "login_type" | "acr_values"> {
+  const facts: Pick<LoginEvent, "client_id" | "login_type" | "acr_values"> = { client_id: request.clientId };
+  if (request.plan?.loginTypeName !== undefined) facts.login_type = request.plan.loginTypeName;
+  if (request.acrValues !== undefined && request.acrValues.length > 0) facts.acr_values = request.acrValues;
+  return facts;
+}
+
+const requestFacts = (interaction: FlowInteraction) => (interaction.kind === "login" ? loginRequestFacts(interaction.request) : {});

@@ -95,6 +95,31 @@ describe("a login", () => {
     expect(login!.machine_hash).toBe(p.provider.policy.flows.get(login!.flow_id)!.hash);
   });
 
+  it("names the login type and the acr values asked and met: a two-factor login asked by acr_values, an MfaTotp login on the same flow as MyVendor's", async () => {
+    const totp = p.provider.policy.methods.get("totp")!;
+    const secret = new URL(await totp.plugin.enrollByOperator!(totp.context, "E10002", {})).searchParams.get("secret")!;
+    const code = () => generate({ secret, epoch: Math.floor(Date.now() / 1000) });
+    events.length = 0;
+    const browser = new RawBrowser();
+    const secondFactor = await submitPassword(browser, await openLoginPage(browser, authorizeUrl(p.issuer, { acr_values: "2FA urn:example:silver" })), "bob", "bob-password");
+    expect(responseParams(await submitStep(browser, secondFactor, { event: "SUBMIT_CODE", code: await code() })).get("code")).toBeTruthy();
+    const [twoFactor] = eventsOf(events, "login.succeeded");
+    expect(twoFactor).toMatchObject({ login_type: "2FA", acr_values: ["2FA", "urn:example:silver"], acr_values_met: ["2fa"], acr: "2fa" });
+
+    events.length = 0;
+    const mfa = new RawBrowser();
+    const page = await mfa.follow(await mfa.get(authorizeUrl(p.issuer, { login_type: "mfatotp", login_hint: "bob" })));
+    expect((await submitStep(mfa, page, { event: "SUBMIT_CODE", code: "000000" })).status).toBe(200);
+    const [failed] = eventsOf(events, "login.failed");
+    // The declared name (not the case sent), and the flow MyVendor shares: only login_type tells them apart.
+    expect(failed).toMatchObject({ flow_id: p.provider.policy.flows.forPlan("second_factor", ["totp"])!.id, login_type: "MfaTotp", reason: expect.any(String) });
+    expect(failed).not.toHaveProperty("acr_values");
+    // The default login names no login type.
+    events.length = 0;
+    await loginAndRedeem(p);
+    expect(eventsOf(events, "login.succeeded")[0]).not.toHaveProperty("login_type");
+  });
+
   it("records a lockout once, naming the user, when the password attempts run out", async () => {
     // bob: the demo allows 5 failures per 15 minutes; the 6th attempt is refused.
     for (let i = 0; i < 7; i++) {

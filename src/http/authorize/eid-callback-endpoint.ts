@@ -12,6 +12,7 @@ import { completeAuthorization, responsePage } from "./complete-authorization.ts
 import { EID_COOKIE } from "./eid-logins.ts";
 import { EID_METHOD } from "../../login-policy/login-policy.ts";
 import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import { loginRequestFacts } from "../../runtime/audit-login-step.ts";
 
 /** What an eID login's session and tokens say about how the user logged in (docs/decisions.md "eID login"). */
 export const EID_AMR = "eid";
@@ -62,12 +63,12 @@ export function eidCallbackEndpoint(provider: Provider, pages: BrowserPages): Pr
     const { request } = interaction;
     // OIDC Core §3.1.2.1: the client asked for the user its id_token_hint names; someone else logged in.
     if (request.hintSub !== undefined && account.sub !== request.hintSub) {
-      provider.audit.record({ type: "login.failed", flow_id: "eid", path: [`eid.${interaction.pending.upstream}`], client_id: request.clientId, sub: account.sub, reason: "login_required" });
+      provider.audit.record({ type: "login.failed", flow_id: "eid", path: [`eid.${interaction.pending.upstream}`], ...loginRequestFacts(request), sub: account.sub, reason: "login_required" });
       return answer(ex, policy, interaction, { error: "login_required", error_description: "the user who logged in is not the one id_token_hint names" });
     }
     provider.logger.info({ reqId: ex.reqId, event: "eid_login", upstream: interaction.pending.upstream, sub: account.sub, client: request.clientId }, "eID login");
     const login = { sub: account.sub, authTime: epochSeconds(provider.clock), amr: [EID_AMR], acr: EID_ACR, methods: [EID_METHOD], loginId: interaction.loginId };
-    provider.audit.record({ type: "login.succeeded", flow_id: "eid", path: [`eid.${interaction.pending.upstream}`], ...(login.loginId && { login_id: login.loginId }), client_id: request.clientId, sub: login.sub, amr: login.amr, acr: login.acr });
+    provider.audit.record({ type: "login.succeeded", flow_id: "eid", path: [`eid.${interaction.pending.upstream}`], ...(login.loginId && { login_id: login.loginId }), ...loginRequestFacts(request), sub: login.sub, amr: login.amr, acr: login.acr });
     await completeAuthorization(provider, pages, ex.req, ex.res, request, { login }, { leaveRedirectChain: true, policy });
   }
 
