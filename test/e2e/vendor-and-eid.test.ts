@@ -1,20 +1,20 @@
-import { readFileSync } from "node:fs";
 import { generate } from "otplib";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { vendorSignature } from "../../src/login-policy/vendor-signature.ts";
 import { chromiumAvailable } from "../support/chromium.ts";
 import { ContextPerTest, DEMO_WEB_RP, startMethodSuite, submitPasswordForm, type MethodSuite } from "../support/browser-methods.ts";
 import { startEidUpstreamProcess, testEidUpstreamEdits, type EidUpstreamProcess } from "../support/eid-upstream.ts";
 import type { RpClient } from "../support/relying-party.ts";
 import { freePort } from "../support/services.ts";
+import { DEMO_VENDOR_RP, vendorLink as signedLink } from "../support/vendor-links.ts";
 
 /**
  * MyVendor and eID end to end (issue 12) in Chromium, with openid-client relying parties.
  *
  * MyVendor: the RP is demo-vendor; its links carry login_hint `demo-vendor:<account>` and the signature
  * the test computes with vendorSignature and the demo's signing key, over the RP's real redirect URI. A
- * vendor account with no TOTP sets it up inside the login (login.yaml: enroll_on_first_use), reading the
+ * vendor account with no TOTP sets it up inside the login (enroll_on_first_use, which this suite turns
+ * on: the demo leaves it off, as signed links can be replayed), reading the
  * secret the page's script shows as a person would type it into an app; every bad link is refused at the
  * RP without the provider showing a page.
  *
@@ -30,9 +30,6 @@ const SETUP_MS = 120_000;
 // Several page loads, a sign-in and token exchanges per test: more than the default on a busy machine.
 const TIMEOUT = 60_000;
 
-const VENDOR_KEY = readFileSync(new URL("../../config/demo-vendor-signing-key", import.meta.url), "utf8").trim();
-/** demo-vendor is clients.yaml's seventh client. */
-const VENDOR_RP = { clientId: "demo-vendor", secret: "demo-vendor-secret", configIndex: 6 };
 /** mei at the upstream, as this provider maps her (sub_prefix cz:, claims name and birthdate under scope profile). */
 const MEI = { sub: "cz:CZ-4201-7781", name: "Mei Lin", birthdate: "1992/03/08" };
 /** The SSO session cookie's name (src/sessions/session-cookie.ts; no prefix over plain http). */
@@ -49,10 +46,10 @@ describe.skipIf(!haveChromium)("MyVendor and eID in Chromium with openid-client"
     const upstreamPort = await freePort();
     suite = await startMethodSuite({
       methods: ["password"],
-      clients: [{ ...DEMO_WEB_RP, userinfo: true }, VENDOR_RP],
+      clients: [{ ...DEMO_WEB_RP, userinfo: true }, DEMO_VENDOR_RP],
       edits: {
         "provider.yaml": { "security.login_requests_per_ip.max": 10_000 },
-        "login.yaml": testEidUpstreamEdits(`http://127.0.0.1:${upstreamPort}`),
+        "login.yaml": { ...testEidUpstreamEdits(`http://127.0.0.1:${upstreamPort}`), "login_types.MyVendor.enroll_on_first_use": true },
       },
     });
     web = suite.web;
@@ -86,10 +83,7 @@ describe.skipIf(!haveChromium)("MyVendor and eID in Chromium with openid-client"
   }
 
   describe("MyVendor (RP demo-vendor)", () => {
-    /** The /login parameters of a vendor link for `loginHint`, signed over the RP's redirect URI with `key`; `extra` adds or replaces. */
-    function vendorLink(loginHint: string, key = VENDOR_KEY, extra: Record<string, string> = {}): Record<string, string> {
-      return { login_type: "MyVendor", login_hint: loginHint, signature: vendorSignature(vendor.redirectUri, loginHint, key), ...extra };
-    }
+    const vendorLink = (loginHint: string, key?: string, extra?: Record<string, string>) => signedLink(vendor, loginHint, key, extra);
 
     /** The code an app with this secret shows `steps` periods from now. */
     const codeOf = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
@@ -162,7 +156,7 @@ describe.skipIf(!haveChromium)("MyVendor and eID in Chromium with openid-client"
     it("refuses scope openid profile email with invalid_scope at the RP, and no page from the provider", async () => {
       const page = await contexts.page();
       const answers = answersFrom(page, suite.op.issuer);
-      await page.goto(vendor.loginUrl(vendorLink("demo-vendor:acme-support", VENDOR_KEY, { scope: "openid profile email" })));
+      await page.goto(vendor.loginUrl(vendorLink("demo-vendor:acme-support", undefined, { scope: "openid profile email" })));
       expect((await atCallback(page, vendor)).status).toBe("error: invalid_scope");
       expect(answers).toEqual(["303 /connect/authorize"]);
     }, TIMEOUT);
