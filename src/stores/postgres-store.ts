@@ -21,6 +21,11 @@ export interface PostgresStoreOptions {
   poolSize?: number;
 }
 
+const DEFAULT_CONNECTION_TIMEOUT_MS = 1000;
+const DEFAULT_QUERY_TIMEOUT_MS = 1500;
+/** The longest one operation takes, with the default timeouts (a connection, then the statement), before it is StoreUnavailableError (a 503): docs/security.md states it. */
+export const POSTGRES_OPERATION_TIMEOUT_MS = DEFAULT_CONNECTION_TIMEOUT_MS + DEFAULT_QUERY_TIMEOUT_MS;
+
 // A payload's `expires` (epoch ms) as a number; NULL when the value never expires, so never "expired".
 const EXPIRES = `(t.value::json->>'expires')::numeric`;
 
@@ -47,8 +52,8 @@ export class PostgresStore implements Store {
   constructor(options: PostgresStoreOptions) {
     this.#logger = options.logger ?? silentStoreLogger;
     this.#keyPrefix = options.keyPrefix ?? "portcullis:";
-    const connectionTimeoutMillis = options.connectionTimeoutMs ?? 1000;
-    const queryTimeout = options.queryTimeoutMs ?? 1500;
+    const connectionTimeoutMillis = options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS;
+    const queryTimeout = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
     this.#pool = new pg.Pool({
       connectionString: options.url,
       connectionTimeoutMillis,

@@ -20,6 +20,14 @@ export interface RedisStoreOptions {
 }
 
 const CLOSE_WAIT_MS = 2_000;
+/** Room past the command timeout for node-redis to give up and report it, so our bound never cuts in first. */
+const REPLY_SLACK_MS = 500;
+/** The longest one operation takes, with the default timeouts, before it is StoreUnavailableError (a 503): docs/security.md states it. */
+export const REDIS_OPERATION_TIMEOUT_MS = operationTimeoutMs(defaultRedisTimeouts);
+
+function operationTimeoutMs(timeouts: RedisTimeouts): number {
+  return timeouts.commandTimeoutMs + REPLY_SLACK_MS;
+}
 
 /**
  * Adds 1 to a counter kept in Keyv's payload format (so `get` reads it), keeping its TTL; an absent or
@@ -81,7 +89,7 @@ export class RedisStore implements Store {
     const adapter = new ExpiringRedisAdapter(client, { throwOnErrors: true, throwOnConnectError: true });
     this.#keyv = new Keyv(adapter, { namespace: undefined, useKeyPrefix: false, throwOnErrors: true });
     // Backstop above the command timeout, for anything that would otherwise wait on a stuck socket.
-    this.#run = createOperationRunner({ backend: "redis", logger, observe: options.observe, timeoutMs: timeouts.commandTimeoutMs + 500, isClosed: () => this.#closed });
+    this.#run = createOperationRunner({ backend: "redis", logger, observe: options.observe, timeoutMs: operationTimeoutMs(timeouts), isClosed: () => this.#closed });
   }
 
   /** Connects (waiting for the first attempt only) and returns the store even while Redis is down. */

@@ -2,7 +2,8 @@ import type { ServerResponse } from "node:http";
 
 /**
  * A script for a `<script src>` tag on another site's page: never cached (each load is a new scan
- * session with its own secret), and readable from any origin (the page, not a cookie, holds the secret).
+ * session with its own secret), and loadable by any site's page, also one isolated by COEP
+ * (Cross-Origin-Resource-Policy). No CORS header: a script tag needs none, and no page reads it otherwise.
  */
 export function writeScript(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, {

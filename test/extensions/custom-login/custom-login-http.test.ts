@@ -130,6 +130,19 @@ describe("the phone side", () => {
   });
 });
 
+describe("LoginJs's answer", () => {
+  it("is a script for any site's <script src>: never cached, loadable cross-origin, without CORS (a script tag needs none)", async () => {
+    for (const url of [loginJsUrl(p), loginJsUrl(p, { clientId: undefined })]) {
+      const res = await send(url, { headers: { origin: "https://other-site.example", "sec-fetch-dest": "script" } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/javascript; charset=utf-8");
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(res.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+      expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    }
+  });
+});
+
 describe("LoginJs parameter errors", () => {
   const cases: Array<[string, Record<string, string | undefined>, RegExp]> = [
     ["no clientId", { clientId: undefined }, /clientId is required/],

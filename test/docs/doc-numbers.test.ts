@@ -1,0 +1,30 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { POSTGRES_OPERATION_TIMEOUT_MS } from "../../src/stores/postgres-store.ts";
+import { REDIS_OPERATION_TIMEOUT_MS } from "../../src/stores/redis-store.ts";
+
+/**
+ * Numbers the docs state, held to the constants of the code they describe, so a change to either shows
+ * here. Each case names the doc, a pattern whose first group is the number as written, and the value
+ * the code has (in the unit the doc writes). Add a case when a doc states a number the code decides.
+ */
+const ROOT = resolve(import.meta.dirname, "../..");
+
+function stated(doc: string, pattern: RegExp): number {
+  const match = pattern.exec(readFileSync(resolve(ROOT, doc), "utf8"));
+  expect(match, `${doc} no longer says ${pattern}: reword the pattern with the doc`).not.toBeNull();
+  return Number(match![1]);
+}
+
+const seconds = (ms: number) => ms / 1000;
+
+describe("numbers in the docs", () => {
+  it.each<[string, string, RegExp, number]>([
+    ["a frozen Redis", "docs/security.md", /StoreUnavailableError` within the store's operation timeout: ([\d.]+) s on Redis/, seconds(REDIS_OPERATION_TIMEOUT_MS)],
+    ["a frozen PostgreSQL", "docs/security.md", /operation timeout: [\d.]+ s on Redis, ([\d.]+) s on PostgreSQL/, seconds(POSTGRES_OPERATION_TIMEOUT_MS)],
+    ["no Redis primary known", "README.md", /503 `temporarily_unavailable` within about ([\d.]+) s \(the store's\s+operation timeout\)/, seconds(REDIS_OPERATION_TIMEOUT_MS)],
+  ])("%s: %s states what the code does", (_what, doc, pattern, value) => {
+    expect(stated(doc, pattern)).toBe(value);
+  });
+});
