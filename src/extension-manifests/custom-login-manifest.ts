@@ -9,4 +9,6 @@ export const CUSTOM_LOGIN_MANIFEST = {
     /** Scan sessions: one per LoginJs load, short-lived (the QR's, then the operation's lifetime). */
     customLoginScans: { durable: false },
   },
+  /** The PC login's ID token carries the scan's times (SPEC "custom_scan"). */
+  idTokenClaims: ["custom_scan"],
 } as const satisfies ExtensionManifest;

@@ -13,4 +13,6 @@ export interface ExtensionManifest {
   readonly configFile: { readonly name: string; readonly file: string; readonly schema: string; readonly optional: true };
   /** The store namespaces it owns; durable ones survive a restart of the embedded store. */
   readonly recordKinds: Readonly<Record<string, { readonly durable: boolean }>>;
+  /** The claims its logins add to ID tokens (discovery lists them in claims_supported). */
+  readonly idTokenClaims: readonly string[];
 }

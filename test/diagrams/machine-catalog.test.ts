@@ -31,7 +31,7 @@ describe("catalogMachines", () => {
   });
 
   it("adds each extension's machines last, named <extension id>-<name>", () => {
-    const manifest = { id: "demo-ext", routePrefix: "/Demo", configFile: { name: "demo", file: "demo.yaml", schema: "demo.schema.json", optional: true }, recordKinds: {} } as const;
+    const manifest = { id: "demo-ext", routePrefix: "/Demo", configFile: { name: "demo", file: "demo.yaml", schema: "demo.schema.json", optional: true }, recordKinds: {}, idTokenClaims: [] } as const;
     const list = catalogMachines({ loginFlows: [["default", machine("d")]], plugins: [], extensions: [{ manifest, machines: { phoneSide: machine("p") } }] });
     expect(list.at(-1)).toMatchObject({ name: "demo-ext-phoneside", kind: "extension", subject: "demo-ext phoneSide" });
   });

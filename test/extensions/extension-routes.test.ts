@@ -5,7 +5,7 @@ import type { ProtocolRoute } from "../../src/http-kit/protocol-route.ts";
 
 const route = (path: string): ProtocolRoute => ({ path, methods: ["GET"], readsBody: false, handle: () => {} });
 const extension = (paths: string[]): StartedExtension => ({
-  manifest: { id: "demo-extension", routePrefix: "/Demo/Extension", configFile: { name: "demo", file: "demo.yaml", schema: "demo.schema.json", optional: true }, recordKinds: {} },
+  manifest: { id: "demo-extension", routePrefix: "/Demo/Extension", configFile: { name: "demo", file: "demo.yaml", schema: "demo.schema.json", optional: true }, recordKinds: {}, idTokenClaims: [] },
   routes: () => paths.map(route),
 });
 const http = {} as ExtensionHttp;

@@ -94,6 +94,17 @@ describe("discovery", () => {
     expect(metadata.login_types_supported).toEqual(["2FA", "Mfa", "MfaAcmeOtp", "MfaScan", "MfaTotp", "MfaFido", "MfaMail", "MfaSms", "MfaAcmeApp", "MyVendor", "eID"]);
   });
 
+  it("lists in claims_supported every claim an ID token and userinfo carry, and the login claims the acr values and the custom login add", async () => {
+    const loginClaims = { chnl: "north-store", chnl_name: "North Store", chnl_icon: "https://x/i.png", gps: { lat: 1, lnt: 2, time: 3 }, faceid: { result: "pass", key: "k", time: 3 }, custom_scan: "e30" };
+    const tokens = await codeTokens(p, { scopes: ["openid", "profile", "email"], nonce: "n-1", idTokenClaims: loginClaims });
+    const idToken = decodeJwt(tokens.id_token!).payload;
+    const userinfo = (await (await fetch(`${p.url}/connect/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).json()) as Record<string, unknown>;
+    const supported = metadata.claims_supported as string[];
+    for (const claim of [...Object.keys(idToken), ...Object.keys(userinfo)]) expect(supported, claim).toContain(claim);
+    expect(supported).toEqual(expect.arrayContaining(["nonce", "chnl", "chnl_name", "chnl_icon", "gps", "faceid", "custom_scan"]));
+    expect(new Set(supported).size).toBe(supported.length);
+  });
+
   it("advertises RS256 as the only ID token signing algorithm", () => {
     expect(metadata.id_token_signing_alg_values_supported).toEqual(["RS256"]);
   });

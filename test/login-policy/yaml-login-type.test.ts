@@ -24,6 +24,7 @@ describe("a login type added with YAML only", () => {
       ok: true,
       plan: {
         loginType: "MfaFace",
+        loginTypeName: "MfaFace",
         flow: "second_factor",
         methods: ["face"],
         missingClasses: [],

@@ -4,6 +4,20 @@ import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { RESPONSE_MODES } from "../../oauth/authorization-request.ts";
 import { acrValuesSupported, loginTypesSupported } from "../../login-policy/acr-values-supported.ts";
+import { EXTENSION_ID_TOKEN_CLAIMS } from "../../extension-manifests/installed-manifests.ts";
+
+/** The ID token's protocol claims (src/tokens/id-token.ts): every login's, nonce and at_hash where the request has them. */
+const PROTOCOL_CLAIMS = ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "amr", "acr", "sid", "at_hash"];
+
+/**
+ * Every claim the provider can supply (OIDC Discovery §3 claims_supported): the ID token's protocol
+ * claims, the userinfo claims scopes.yaml releases, the login claims login.yaml's acr values add and
+ * the extensions' own (custom_scan).
+ */
+export function claimsSupported({ scopes, login }: Pick<PolicySnapshot, "scopes" | "login">): string[] {
+  const loginClaims = [...login.acrValues.values()].flatMap((declared) => declared.claims);
+  return [...new Set([...PROTOCOL_CLAIMS, ...scopes.allClaims(), ...loginClaims, ...EXTENSION_ID_TOKEN_CLAIMS])];
+}
 
 /**
  * OpenID Provider Metadata. Only what is implemented is advertised: grant types come from the grant
@@ -22,7 +36,7 @@ export function discoveryDocument(issuer: string, policy: PolicySnapshot): Recor
     userinfo_endpoint: issuer + paths.userinfo,
     end_session_endpoint: issuer + paths.endSession,
     scopes_supported: [...scopes.identityScopeNames(), OFFLINE_ACCESS, ...scopes.apiScopeNames()],
-    claims_supported: [...new Set(["sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "acr", "sid", ...scopes.allClaims()])],
+    claims_supported: claimsSupported(policy),
     grant_types_supported: Object.keys(grantHandlers),
     // Public clients authenticate with client_id alone (and prove themselves with PKCE).
     token_endpoint_auth_methods_supported: [...clientAuth, "none"],
