@@ -131,7 +131,7 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
   it("shows which login.yaml acr_values declaration each value matched, case aside, and which it ignored", async () => {
     const result = await explain(authorize({ acr_values: "2FA:totp urn:example:gold must_bfido_x" }));
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("flow: two_factor (one trusted and one untrusted method)\n");
+    expect(result.stdout).toContain("login type: 2FA (selected by acr_values; no login_type goes back to redirect_uri)\nflow: two_factor (one trusted and one untrusted method)\n");
     expect(result.stdout).toContain(
       [
         "acr_values (login.yaml acr_values):",

@@ -28,7 +28,7 @@ function accepted(a: Accepted): string[] {
   const { plan } = a;
   const lines = [
     `accepted: client ${a.clientId}, redirect_uri ${a.redirectUri}`,
-    `login type: ${plan.loginType === undefined ? "none (the default login)" : `${plan.loginType} (returned to redirect_uri with the code)`}`,
+    `login type: ${loginTypeLine(plan)}`,
     `flow: ${FLOWS[plan.flow]}${a.upstream === undefined ? "" : `: ${a.upstream}`}`,
   ];
   if (a.methods.length > 0) {
@@ -54,6 +54,12 @@ function acrLine(v: AcrValueExplained): string {
   if (v.declared === undefined) return `  ${v.sent}: not declared: voluntary, ignored`;
   const what = v.description === undefined ? "" : ` ${v.description}`;
   return `  ${v.sent}: matched ${v.declared}.${what} Requires: ${v.requires.join("; ") || "nothing more"}`;
+}
+
+function loginTypeLine(plan: Accepted["plan"]): string {
+  if (plan.loginType !== undefined) return `${plan.loginType} (returned to redirect_uri with the code)`;
+  if (plan.loginTypeName !== undefined) return `${plan.loginTypeName} (selected by acr_values; no login_type goes back to redirect_uri)`;
+  return "none (the default login)";
 }
 
 function loginHintRule({ plan }: Accepted): string {
