@@ -4,13 +4,15 @@ import { Counter, Registry } from "prom-client";
 import { createLogger } from "../logging/create-logger.ts";
 import type { LoadedConfig } from "../config/load-config.ts";
 import { startMetricsServer, type MetricsServer } from "../metrics/metrics-server.ts";
+import { answerStoppedWorkers } from "./drain-together.ts";
 import { forwardSignal } from "./forward-signal.ts";
 import { RestartBackoff } from "./restart-backoff.ts";
 import { WorkerMetrics } from "./worker-metrics.ts";
 import type { StartSignals } from "../cli/support/start-signals.ts";
 
 /**
- * Workers get this long after SIGTERM before they are killed: their own bound on requests in flight
+ * Workers get this long after SIGTERM before they are killed: their own bounds on waiting for the other
+ * workers to stop accepting (src/cluster/drain-together.ts, 1 s), on requests in flight
  * (src/http/start-provider.ts, 5 s) and on stray handles (2 s), with room to spare on a busy machine.
  */
 const STOP_WITHIN_MS = 15_000;
@@ -28,8 +30,9 @@ export interface PrimaryOptions {
  * (each runs `portcullis start` as a cluster worker; node:cluster shares the port among them), replaces
  * a worker that exits unasked (with a backoff), forwards SIGHUP to every worker, serves the metrics of
  * all of them on `metrics.listen`, and on SIGINT/SIGTERM sends every worker SIGTERM (each stops
- * accepting and finishes its requests in flight) and returns 0 once all have exited. Returns 1 when
- * the first workers fail before any listens (a busy port, a store that is down): they said why.
+ * accepting, and drains its connections once none accepts: src/cluster/drain-together.ts) and returns 0
+ * once all have exited. Returns 1 when the first workers fail before any listens (a busy port, a store
+ * that is down): they said why.
  */
 export async function runPrimary(options: PrimaryOptions): Promise<number> {
   const { workers, stderr } = options;
@@ -78,6 +81,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
     });
   });
   options.signals.onHangup(() => forwardSignal(cluster.workers, "SIGHUP"));
+  answerStoppedWorkers();
   tell(`portcullis: primary process ${process.pid} starting ${workers} workers`, "info", { workers }, "primary starting workers");
   for (let i = 0; i < workers; i++) fork();
 

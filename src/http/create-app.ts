@@ -39,8 +39,9 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 /**
  * The provider's HTTP handler: the protocol router serves the non-interactive endpoints on node:http;
  * everything else (browser pages and flows, from the browser-login stage on) is the Express app.
+ * `stopping` says the process has begun to stop (its readiness is then 503).
  */
-export function createApp(provider: Provider): RequestListener {
+export function createApp(provider: Provider, stopping: () => boolean): RequestListener {
   const settings = provider.config.provider;
   const views = createViews(provider);
   const pages = createBrowserPages(views);
@@ -58,7 +59,7 @@ export function createApp(provider: Provider): RequestListener {
       ...endSessionEndpoints(provider, views, pages),
       ...extensionRoutes(provider.extensions, http),
       healthEndpoint(),
-      readinessEndpoint(provider),
+      readinessEndpoint(provider, stopping),
       ...mainPortMetrics(provider),
     ],
     {

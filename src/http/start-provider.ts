@@ -23,7 +23,14 @@ import { createReloader } from "../reload/provider-reloader.ts";
 import type { ReloadResult } from "../reload/reload-provider.ts";
 import { watchConfig } from "../reload/watch-config.ts";
 
-/** How long requests in flight may take to finish when the provider stops. */
+/**
+ * When the provider stops (src/http/graceful-close.ts), requests arriving on open keep-alive connections are
+ * still answered, with `Connection: close`, for this long; then the connections that stayed idle are closed.
+ * A client in the middle of its work sends its next request within milliseconds, so 2 s leaves a busy
+ * machine ample room, and a client silent that long is idle, not racing the close.
+ */
+const SHUTDOWN_DRAIN_MS = 2_000;
+/** Requests in flight may take up to this long, counted from the start of the drain, before whatever is left is cut: it bounds the stop. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
 export interface StartOptions {
@@ -42,6 +49,11 @@ export interface StartOptions {
   config?: LoadedConfig;
   /** This process is cluster worker N (src/cluster/): its metrics go to the primary, which serves them. */
   worker?: number;
+  /**
+   * Overrides SHUTDOWN_DRAIN_MS: a provider in a test's own process, whose only client is the test that
+   * closes it, passes 0 (its idle keep-alive connections would hold every close for the drain period).
+   */
+  drainMs?: number;
 }
 
 export interface RunningProvider {
@@ -52,6 +64,8 @@ export interface RunningProvider {
   server: Server;
   /** Reloads the configuration without a restart (src/reload/); SIGHUP and the config watch call it too. */
   reload(): Promise<ReloadResult>;
+  /** Stops accepting connections and serves open ones as before until close() (src/http/graceful-close.ts). */
+  stopAccepting(): void;
   close(): Promise<void>;
 }
 
@@ -72,7 +86,7 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   const metrics = settings.metrics ? createProviderMetrics({ worker: options.worker }) : undefined;
   const server = createServer(serverOptions(settings.listen));
   answerUnparsableRequests(server);
-  const close = gracefulClose(server, SHUTDOWN_GRACE_MS);
+  const stop = gracefulClose(server, { drainMs: options.drainMs ?? SHUTDOWN_DRAIN_MS, graceMs: SHUTDOWN_GRACE_MS });
   server.on("request", answerStarting);
   const host = options.host ?? settings.listen.host;
   const bind = () =>
@@ -108,17 +122,19 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
       audit,
       ...(options.clock && { clock: options.clock }),
       ...(options.store && { store: options.store }),
-      // A development eID upstream (demo only) is another provider in this process, logging where this one does.
-      launchProvider: (upstream) => startProvider({ ...upstream, ...(options.logDestination && { logDestination: options.logDestination }) }),
+      // A development eID upstream (demo only) is another provider in this process, logging where this one does
+      // and stopping as this one does.
+      launchProvider: (upstream) =>
+        startProvider({ ...upstream, ...(options.logDestination && { logDestination: options.logDestination }), ...(options.drainMs !== undefined && { drainMs: options.drainMs }) }),
     });
   } catch (error) {
-    await close();
+    await stop.close();
     await metricsServer?.close();
     if (error instanceof StoreUnavailableError) throw storeDown(error, settings.store.url);
     throw error;
   }
   server.off("request", answerStarting);
-  server.on("request", createApp(provider));
+  server.on("request", createApp(provider, stop.stopping));
   if (!bindFirst) {
     try {
       await bind();
@@ -142,9 +158,10 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
     ...(issuer.movedFrom !== undefined && { issuerMovedFrom: issuer.movedFrom }),
     server,
     reload: () => reloader.reload(),
+    stopAccepting: () => stop.stopAccepting(),
     async close() {
       stopWatching();
-      await close();
+      await stop.close();
       await metricsServer?.close();
       await provider.close();
       await new Promise<void>((resolve) => (ownLog ? ownLog.end(resolve) : resolve()));

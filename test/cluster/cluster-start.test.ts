@@ -8,6 +8,7 @@ import { authorizeUrl, loginWithPassword, responseParams } from "../support/brow
 import { labelValues, parsePrometheusText, total, type Sample } from "../support/prometheus-text.ts";
 import { RawBrowser, type Answer } from "../support/raw-browser.ts";
 import { serviceUrl } from "../support/require-service.ts";
+import { keepAliveLoad } from "../support/keep-alive-load.ts";
 import { freePort } from "../support/services.ts";
 import { eventually, spawnStart, type StartedProcess } from "../support/start-process.ts";
 import { basic, copyConfig, postForm } from "../support/test-provider.ts";
@@ -133,7 +134,10 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
     for (let i = 0; i < 4; i++) expect((await tokenRequest()).status).toBe(200);
   }, 120_000);
 
-  it("on SIGTERM finishes a request in flight, then every process exits and the primary exits 0", async () => {
+  it("on SIGTERM finishes a request in flight and answers every request of keep-alive clients, then every process exits and the primary exits 0", async () => {
+    // Keep-alive clients in a loop, on connections both workers serve: none may see a reset (test/cli/start-shutdown.test.ts).
+    const load = keepAliveLoad(url, 20);
+    await eventually(() => load.clients.every((client) => client.answers.length >= 3), "every keep-alive client to be answered three times");
     const { port } = new URL(url);
     const socket = connect(Number(port), "127.0.0.1");
     let received = "";
@@ -153,6 +157,15 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     started.child.kill("SIGTERM");
     await eventually(() => (started.stderr().match(/SIGTERM received, shutting down/g) ?? []).length === 2, "both workers shutting down");
+    // Every keep-alive client ends refused: the workers answered its last request with Connection: close,
+    // which they do only once neither accepts connections any more (src/cluster/drain-together.ts).
+    await load.done;
+    load.destroy();
+    expect(load.clients.flatMap((client) => client.errors)).toEqual([]);
+    for (const { answers } of load.clients) {
+      expect(answers.every((answer) => answer.status === 200 && answer.complete)).toBe(true);
+      expect(answers.at(-1)!.connection).toBe("close");
+    }
     socket.write(body.slice(10));
     await eventually(() => /\r\n\r\n\{.*\}$/s.test(received), "the answer to the request in flight");
     expect(received).toMatch(/^HTTP\/1\.1 200 /);

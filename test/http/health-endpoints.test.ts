@@ -26,7 +26,7 @@ describe("health and readiness", () => {
   describe("with a store that does not answer", () => {
     let server: Server;
     let url: string;
-    const unready = (ping: () => Promise<void>) => readinessEndpoint({ ...p.provider, store: { ...p.provider.store, ping } } as Provider);
+    const unready = (ping: () => Promise<void>) => readinessEndpoint({ ...p.provider, store: { ...p.provider.store, ping } } as Provider, () => false);
     beforeAll(async () => {
       const routes = [{ ...unready(() => Promise.reject(new Error("connection refused"))), path: "/refusing" }, { ...unready(() => new Promise(() => {})), path: "/hanging" }];
       server = createServer(createProtocolRouter(routes, { logger: pino({ level: "silent" }), logRequests: false, maxBodyBytes: 1024, fallback: (_req, res) => res.end() }));

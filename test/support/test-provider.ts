@@ -80,7 +80,8 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
       done();
     },
   });
-  const running = await startProvider({ configDir, logDestination: destination, ...(options.clock && { clock: options.clock }), ...(options.store && { store: options.store }) });
+  // No drain on close: the test is the only client, and done (test/cli/start-shutdown.test.ts covers the drain).
+  const running = await startProvider({ configDir, logDestination: destination, drainMs: 0, ...(options.clock && { clock: options.clock }), ...(options.store && { store: options.store }) });
   return {
     ...running,
     issuer,

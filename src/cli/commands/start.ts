@@ -2,6 +2,7 @@ import cluster from "node:cluster";
 import { ConfigError } from "../../errors/config-error.ts";
 import { loadConfig, type LoadedConfig } from "../../config/load-config.ts";
 import { workerCount } from "../../cluster/worker-count.ts";
+import { stopAcceptingTogether } from "../../cluster/drain-together.ts";
 import { StoreUrlError } from "../../stores/store-url-error.ts";
 import { StoreUnavailableError } from "../../stores/store-unavailable-error.ts";
 import { DirectoryInUseError } from "../../stores/directory-lock.ts";
@@ -83,6 +84,8 @@ export const startCommand: Command = {
     const signal = await signals.shutdown;
     stderr.write(`${signal} received, shutting down\n`);
     await demo?.close();
+    // A cluster worker drains only once no worker accepts any more (src/cluster/drain-together.ts).
+    if (worker !== undefined) await stopAcceptingTogether(() => running.stopAccepting());
     await running.close();
     removePidFile();
     // A worker's IPC channel to the primary would keep it alive: it is done, so it exits now.

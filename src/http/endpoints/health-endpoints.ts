@@ -16,14 +16,16 @@ export function healthEndpoint(): ProtocolRoute {
 /**
  * GET /readyz: whether this node should get traffic — the store answers, a signing key is current, the
  * policy is loaded. 200 `{status: "ready", checks}`, else 503 `{status: "not_ready", checks}` naming
- * what is not (a load balancer takes the node out until it recovers by itself).
+ * what is not (a load balancer takes the node out until it recovers by itself). Once the process is
+ * `stopping` (src/http/graceful-close.ts) 503 `{status: "stopping"}`: it will not recover.
  */
-export function readinessEndpoint(provider: Pick<Provider, "store" | "keys" | "policy">): ProtocolRoute {
+export function readinessEndpoint(provider: Pick<Provider, "store" | "keys" | "policy">, stopping: () => boolean): ProtocolRoute {
   return {
     path: paths.readyz,
     methods: ["GET", "HEAD"],
     readsBody: false,
     handle: async (ex) => {
+      if (stopping()) return writeJson(ex.res, 503, { status: "stopping" });
       const checks: Record<"store" | "keys" | "policy", Check> = {
         store: await storeCheck(provider),
         keys: keysCheck(provider),
