@@ -19,7 +19,7 @@ describe("diagram pages", () => {
   beforeAll(async () => {
     op = await startTestProvider({
       edits: {
-        "login.yaml": { methods: { password: {}, pin: { from: PIN_PLUGIN } }, "default_flow.methods": ["password", "pin"], login_types: {} },
+        "login.yaml": { methods: { password: {}, pin: { from: PIN_PLUGIN } }, "default_flow.methods": ["password", "pin"], login_types: {}, acr_values: {} },
         // No login types declared: demo-vendor (clients[6]) may then name none.
         "clients.yaml": { "clients.6.allowed_login_types": [] },
       },
