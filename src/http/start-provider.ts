@@ -22,6 +22,7 @@ import { startMetricsServer, type MetricsServer } from "../metrics/metrics-serve
 import { createReloader } from "../reload/provider-reloader.ts";
 import type { ReloadResult } from "../reload/reload-provider.ts";
 import { watchConfig } from "../reload/watch-config.ts";
+import { logFirstUseOnSignedLinks } from "../login-policy/first-use-on-signed-links.ts";
 
 /**
  * When the provider stops (src/http/graceful-close.ts), requests arriving on open keep-alive connections are
@@ -151,6 +152,7 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   logger.info({ url, issuer: provider.issuer, store: provider.store.backend }, "portcullis listening");
   if (issuer.movedFrom) logger.info({ issuer: provider.issuer, configured: issuer.movedFrom }, "issuer moved to the overriding port");
   if (issuer.warning) logger.warn({ issuer: provider.issuer, port }, issuer.warning);
+  logFirstUseOnSignedLinks(logger, provider.config.login);
 
   return {
     url,

@@ -7,6 +7,7 @@ import { loadMethodPlugins } from "../runtime/method-plugins.ts";
 import { FlowCatalog } from "../runtime/login-flows.ts";
 import { policyHash } from "../policy/policy-hash.ts";
 import { restartOnlyChanges, type RestartOnlyChange } from "./restart-only-changes.ts";
+import { logFirstUseOnSignedLinks } from "../login-policy/first-use-on-signed-links.ts";
 
 /** What a reload attempt did: swapped to `policyHash`, or refused with every reason. */
 export interface ReloadResult {
@@ -39,6 +40,7 @@ export async function reloadProvider(provider: Provider, running: LoadedConfig):
     if (refused.length > 0) throw new ReloadRefused(refused);
     await loadMethodPlugins(loaded.login, loaded.dir);
     provider.swapPolicy(buildSnapshot(provider, current, { ...loaded, provider: current.config.provider }, hash));
+    logFirstUseOnSignedLinks(provider.logger, loaded.login);
     result = { ok: true, policyHash: hash, runningHash: hash, errors: [], loaded };
   } catch (error) {
     result = { ok: false, policyHash: hash, runningHash: current.hash, errors: reasonsOf(error) };

@@ -286,6 +286,22 @@ describe("login_type MyVendor", () => {
     expect(await verifyIdToken(p, tokens.json!.id_token as string, VENDOR.id)).toMatchObject({ sub: VENDOR_ACCOUNT, amr: ["totp"], acr: "1fa" });
   });
 
+  it("shows an account nobody enrolled no secret but a page, in the login page's language, to ask the administrator (the demo enrolls on first use no more); trying again once enrolled asks for the code", async () => {
+    const account = "demo-vendor:not-enrolled-yet";
+    const browser = new RawBrowser();
+    const page = await browser.follow(await browser.get(vendorUrl({ login_hint: account, lang: "jp" })));
+    expect(page.status, page.text.slice(0, 400)).toBe(200);
+    expect(page.text).toContain("このアカウントには認証アプリが設定されていません。管理者に設定を依頼してから、もう一度お試しください。");
+    expect(page.text).not.toMatch(/otpauth|totp-secret|value="SUBMIT_CODE"/);
+    expect(await p.provider.enrollments.get("totp", account)).toBeUndefined();
+
+    // The operator enrolls it (portcullis methods enroll 'demo-vendor:not-enrolled-yet' totp); the same page's "try again".
+    const totp = p.provider.policy.methods.get("totp")!;
+    secrets.set(account, new URL(await totp.plugin.enrollByOperator!(totp.context, account, {})).searchParams.get("secret")!);
+    const retried = await browser.follow(await submitStep(browser, page, { event: "START_OVER" }));
+    expect(responseParams(await passTotp(browser, retried, account)).get("login_type")).toBe("MyVendor");
+  });
+
   it("refuses every kind of bad signature or login_hint with invalid_request at the redirect URI, before any page", async () => {
     const cases: Record<string, Record<string, string | undefined>> = {
       "no signature": { signature: undefined },

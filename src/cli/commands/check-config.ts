@@ -1,6 +1,7 @@
 import { ConfigError } from "../../errors/config-error.ts";
 import { loadConfig } from "../../config/load-config.ts";
 import { loadMethodPlugins } from "../../runtime/method-plugins.ts";
+import { firstUseOnSignedLinks } from "../../login-policy/first-use-on-signed-links.ts";
 import { readConfigTexts } from "../../policy/policy-hash.ts";
 import { readRunningConfig, runningConfigDir } from "../../reload/running-config.ts";
 import { formatConfigDiff } from "../../reload/format-config-diff.ts";
@@ -12,9 +13,9 @@ import { CONFIG_OPTION } from "./config-options.ts";
 
 /**
  * `portcullis check-config`: the whole load (schema, references, cross-field rules, and each factor
- * plugin's own settings schema) without starting. `--diff` first shows what a reload would change: the
- * files on disk against the copy the running provider keeps of the files it last loaded
- * (`<data_dir>/running-config/`, src/reload/running-config.ts).
+ * plugin's own settings schema) without starting; a valid but risky setting is a warning on stderr.
+ * `--diff` first shows what a reload would change: the files on disk against the copy the running
+ * provider keeps of the files it last loaded (`<data_dir>/running-config/`, src/reload/running-config.ts).
  */
 export const checkConfigCommand: Command = {
   name: "check-config",
@@ -32,6 +33,8 @@ export const checkConfigCommand: Command = {
       const scopes = config.scopes.identity_scopes.length + config.scopes.api_resources.reduce((n, r) => n + r.scopes.length, 0);
       const counts = [count(config.clients.clients.length, "client"), count(scopes, "scope"), count(config.users.users.length, "user")];
       stdout.write(`config OK: ${configDir} (${counts.join(", ")})\n`);
+      // Valid, but risky: said after the verdict, on stderr, and the exit status stays 0.
+      for (const { warning } of firstUseOnSignedLinks(config.login)) stderr.write(`warning: ${warning}\n`);
       return 0;
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;

@@ -43,6 +43,6 @@ export async function userReadiness(name: string, explained: Accepted, services:
     return lacking.length === 0 ? result(true, "a method of each class is set up") : result(false, `no ${lacking.join(" or ")} method among the offered ones is set up`);
   }
   if (setUp.size > 0) return result(true, `${[...setUp].join(", ")} ${setUp.size === 1 ? "is" : "are"} set up`);
-  if (plan.enrollOnFirstUse) return result(true, "nothing is set up yet: the login enrolls TOTP on first use, after the valid signature");
+  if (plan.enrollOnFirstUse) return result(true, "nothing is set up yet: the login sets up an offered method on first use, after the valid signature");
   return result(false, "none of the offered methods is set up");
 }
