@@ -49,7 +49,7 @@ describe.skipIf(!chromiumAvailable("demo QR login pages in Chromium"))("the demo
 
   it("the fourth-party page runs the script too, and its callback asks the channel service for the account the state names", async () => {
     const text = await signIn(`${p.sites.fourthPartyUrl}/`, /\/callback\?/);
-    // The probe's findings are the login_data here, which names no channel: the channel service says so.
-    expect(text).toContain("The channel service refused: no channel account of this user for that login_data");
+    // The probe's findings are the login_data here: not a channel sign-in's sealed data, so the channel service refuses it.
+    expect(text).toContain("The channel service refused: login_data is not the sealed data of a channel sign-in");
   }, BROWSER_TEST_MS);
 });
