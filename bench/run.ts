@@ -41,7 +41,7 @@ async function main(): Promise<number> {
   };
   const scenarios = options.only.map((name) => SCENARIOS[name]);
   const plan = planRounds(
-    scenarios.map((s) => ({ name: s.name, floor: s.floor, withCeiling: options.ceilings && s.ceiling !== undefined, withPeer: options.peer })),
+    scenarios.map((s) => ({ name: s.name, floor: s.floor, withCeiling: options.ceilings && s.ceiling !== undefined, withPeer: options.peer, alternatesWith: s.alternatesWith })),
     options.rounds,
   );
 
