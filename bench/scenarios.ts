@@ -28,8 +28,6 @@ interface ScenarioBase {
    * round-plan.ts), so the two see the same stretches of the machine and compare with each other.
    */
   alternatesWith?: ScenarioName;
-  /** Why a scenario has no target, printed with the targets. */
-  noTarget?: string;
   /**
    * The minimal reference server (bench/workers/) that does this scenario's protocol work and nothing
    * else, measured in the same rounds: what a near-perfect Node implementation reaches. Portcullis ÷ it is
@@ -161,7 +159,6 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     floorOps: 2,
     users: "flow",
     peerDifference: "it keeps refresh tokens in memory (its development adapter, lost on restart); the provider writes each rotation to its store's journal (durable)",
-    noTarget: "judged against the code flow (SSO) in the same run: at least its ratio per signature, and flat over a long window (docs/performance.md, \"Refresh\")",
     ceiling: { label: "ceiling: minimal node:http refresh", worker: "ceiling-refresh.ts" },
   },
   // The same grant as demo-portal, whose access tokens are reference handles (the peer's: its opaque
@@ -190,7 +187,6 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     floorOps: 1,
     users: "login",
     peerDifference: "the same scrypt verification per login; its login form answers with a redirect back to its authorization endpoint, one request more per flow",
-    noTarget: "one scrypt password verification per flow dominates (see the scrypt floor); the ratio to that floor is for context",
   },
 };
 
