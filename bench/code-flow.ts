@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Agent, request, type IncomingHttpHeaders } from "node:http";
-import { DEMO_WEB, type DemoUser } from "./demo-accounts.ts";
+import { DEMO_WEB, type CodeFlowClient, type DemoUser } from "./demo-accounts.ts";
 import type { SessionSource } from "./load-protocol.ts";
 
 /**
@@ -113,6 +113,8 @@ export function pkcePair(): { verifier: string; challenge: string } {
 }
 
 export interface FlowRequest {
+  /** demo-web when not given. */
+  client?: CodeFlowClient;
   scope: string;
   state: string;
   nonce: string;
@@ -141,9 +143,10 @@ export class Browser {
    * the login page's path (303 to /interaction/<id>, with the interaction cookie scoped to it).
    */
   async authorize(flow: FlowRequest): Promise<{ code: string } | { loginPage: string }> {
+    const client = flow.client ?? DEMO_WEB;
     const query = new URLSearchParams({
-      client_id: DEMO_WEB.clientId,
-      redirect_uri: DEMO_WEB.redirectUri,
+      client_id: client.clientId,
+      redirect_uri: client.redirectUri,
       response_type: "code",
       scope: flow.scope,
       state: flow.state,
@@ -154,10 +157,10 @@ export class Browser {
     const res = await this.get("authorize", path);
     const location = expectRedirect("authorize", res);
     if (location.startsWith("/interaction/")) return { loginPage: location };
-    return { code: codeFrom("authorize", res, location, flow.state) };
+    return { code: codeFrom("authorize", res, location, flow.state, client) };
   }
 
-  /** The login page, then its password form: the code, and the browser now holds an SSO session cookie. */
+  /** The login page, then its password form (demo-web's login): the code, and the browser now holds an SSO session cookie. */
   async logIn(loginPage: string, user: DemoUser, state: string): Promise<string> {
     const page = await this.get("login page", loginPage);
     if (page.status !== 200) throw new FlowError("login page", page.status, `expected 200, got ${page.status}: ${page.body.slice(0, 200)}`);
@@ -169,7 +172,7 @@ export class Browser {
     const location = expectRedirect("password", res);
     const [step, done, callback] = location.startsWith(`${DEMO_WEB.redirectUri}?`) ? ["password", res, location] : ["resume", ...(await this.resume(location))] as const;
     if (!this.jar.has("portcullis_session")) throw new FlowError(step, done.status, "no portcullis_session cookie after the login");
-    return codeFrom(step, done, callback, state);
+    return codeFrom(step, done, callback, state, DEMO_WEB);
   }
 
   /**
@@ -206,14 +209,14 @@ export class Browser {
   }
 }
 
-/** The client's back channel: the code for tokens (client_secret_post), as demo-web does it. */
-export async function redeemCode(send: Send, code: string, pkce?: { verifier: string }): Promise<Tokens> {
+/** The client's back channel: the code for tokens (client_secret_post), as demo-web (or `client`) does it. */
+export async function redeemCode(send: Send, code: string, pkce?: { verifier: string }, client: CodeFlowClient = DEMO_WEB): Promise<Tokens> {
   const form = new URLSearchParams({
     grant_type: "authorization_code",
     code,
-    redirect_uri: DEMO_WEB.redirectUri,
-    client_id: DEMO_WEB.clientId,
-    client_secret: DEMO_WEB.clientSecret,
+    redirect_uri: client.redirectUri,
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
     ...(pkce ? { code_verifier: pkce.verifier } : {}),
   }).toString();
   return tokenRequest(send, "token", form, []);
@@ -240,13 +243,20 @@ export async function tokenRequest(send: Send, step: string, form: string, membe
 
 /**
  * One code flow of a browser that has an SSO session (authorize → code → token), as the code_flow_sso
- * load repeats it; `label` makes its state and nonce unique. The refresh load asks for `scope` with
- * offline_access once per virtual user, for its refresh token.
+ * load repeats it; `label` makes its state and nonce unique. The refresh loads ask for `scope` with
+ * offline_access once per virtual user, for their refresh token, as the client whose grants they load.
  */
-export async function ssoCodeFlow(browser: Browser, send: Send, label: string, pkce: { verifier: string; challenge: string }, scope: string = DEMO_WEB.scope): Promise<Tokens> {
-  const answer = await browser.authorize({ scope, state: `s${label}`, nonce: `n${label}`, pkce });
+export async function ssoCodeFlow(
+  browser: Browser,
+  send: Send,
+  label: string,
+  pkce: { verifier: string; challenge: string },
+  scope: string = DEMO_WEB.scope,
+  client: CodeFlowClient = DEMO_WEB,
+): Promise<Tokens> {
+  const answer = await browser.authorize({ client, scope, state: `s${label}`, nonce: `n${label}`, pkce });
   if (!("code" in answer)) throw new FlowError("authorize", 303, "the SSO session was not honoured: sent to the login page");
-  return redeemCode(send, answer.code, pkce);
+  return redeemCode(send, answer.code, pkce, client);
 }
 
 /**
@@ -280,8 +290,8 @@ function expectRedirect(step: string, res: HttpResponse): string {
 }
 
 /** The code from a redirect to the client's callback; the error, if the provider sent one instead. */
-function codeFrom(step: string, res: HttpResponse, location: string, state: string): string {
-  if (!location.startsWith(`${DEMO_WEB.redirectUri}?`)) throw new FlowError(step, res.status, `unexpected redirect to ${location.slice(0, 200)}`);
+function codeFrom(step: string, res: HttpResponse, location: string, state: string, client: CodeFlowClient): string {
+  if (!location.startsWith(`${client.redirectUri}?`)) throw new FlowError(step, res.status, `unexpected redirect to ${location.slice(0, 200)}`);
   const params = new URLSearchParams(location.slice(location.indexOf("?") + 1));
   const code = params.get("code");
   if (!code) throw new FlowError(step, res.status, `no code in the redirect: ${location.slice(0, 300)}`);

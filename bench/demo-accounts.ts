@@ -19,6 +19,25 @@ export const DEMO_WEB = {
   allowedScopes: ["openid", "profile", "email", "offline_access", "acme", "acme.api.msg"],
 } as const;
 
+/**
+ * The confidential client of config/clients.yaml whose access tokens are reference handles
+ * (`access_token_format: reference`): the refresh_reference scenario refreshes as this client.
+ */
+export const DEMO_PORTAL = {
+  clientId: "demo-portal",
+  clientSecret: "demo-portal-secret",
+  redirectUri: "http://localhost:3003/callback",
+  grantTypes: ["authorization_code", "refresh_token", "client_credentials"],
+  allowedScopes: ["openid", "profile", "email", "offline_access", "acme"],
+} as const;
+
+/** A confidential client as the code flow and the refresh grant present it (client_secret_post). */
+export interface CodeFlowClient {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+}
+
 /** The back-end service client that uses client_credentials (config/clients.yaml). */
 export const DEMO_SERVICE = {
   clientId: "demo-service",

@@ -30,6 +30,9 @@ export interface LoadJob {
  */
 export type FlowKind = "sso" | "login" | "refresh";
 
+/** What a client's access tokens are (clients.yaml access_token_format): RS256 JWTs, or reference handles. */
+export type AccessTokenFormat = "jwt" | "reference";
+
 /**
  * How an sso virtual user gets its session before the load: the provider's login page, or the code-flow
  * ceiling's bench-only endpoint (code-flow.ts, BENCH_SESSION_PATH).
@@ -42,6 +45,8 @@ export interface FlowJob {
   flow: FlowKind;
   /** sso and refresh. */
   sessionFrom: SessionSource;
+  /** refresh: the access tokens of the client that refreshes (refresh-flow.ts, REFRESHING_CLIENT); jwt when not given. */
+  accessTokens?: AccessTokenFormat;
   /** Virtual users, each a loop of flows on its own keep-alive connection. */
   users: number;
   warmupSeconds: number;

@@ -1,12 +1,12 @@
 import { BenchError } from "./bench-error.ts";
 import { Browser, httpSender, logInAndRedeem, oneConnection, pkcePair, redeemCode, ssoSession, type Tokens } from "./code-flow.ts";
 import { DEMO_USERS, DEMO_WEB } from "./demo-accounts.ts";
-import { firstRefreshToken, refreshGrant } from "./refresh-flow.ts";
-import type { FlowKind, LoadRequest, SessionSource } from "./load-protocol.ts";
+import { firstRefreshToken, refreshGrant, REFRESHING_CLIENT } from "./refresh-flow.ts";
+import type { LoadRequest, SessionSource } from "./load-protocol.ts";
 import { logTail } from "./provider-process.ts";
-import type { Scenario, ScenarioName } from "./scenarios.ts";
+import type { FlowScenario, Scenario, ScenarioName } from "./scenarios.ts";
 import { PEER_LABEL, type BenchServers } from "./servers.ts";
-import { tokenDifferences } from "./token-claims.ts";
+import { tokenFormatOf, tokenDifferences } from "./token-claims.ts";
 
 export interface Preflight {
   /** The request each request scenario repeats (userinfo's carries a token). */
@@ -29,7 +29,7 @@ export async function preflight(servers: BenchServers, scenarios: readonly Scena
   for (const scenario of scenarios) {
     const ceiling = servers.ceilings.get(scenario.name);
     const providerAnswer = await failingAs(`${scenario.label} preflight failed`, `\nprovider log:\n${logTail(provider.logFile)}`, async () => {
-      if (scenario.kind === "flow") return oneFlow(provider.baseUrl, scenario.flow, "login-page");
+      if (scenario.kind === "flow") return oneFlow(provider.baseUrl, scenario, "login-page");
       const request = await scenario.prepare(provider.baseUrl);
       result.requests.set(scenario.name, request);
       return checkOnce(provider.baseUrl, scenario, request);
@@ -45,7 +45,7 @@ export async function preflight(servers: BenchServers, scenarios: readonly Scena
     if (!ceiling) continue;
     const label = scenario.ceiling!.label;
     const ceilingAnswer = await failingAs(`${label} preflight failed`, "", () =>
-      scenario.kind === "flow" ? oneFlow(ceiling.baseUrl, scenario.flow, "bench-endpoint") : checkOnce(ceiling.baseUrl, scenario, result.requests.get(scenario.name)!),
+      scenario.kind === "flow" ? oneFlow(ceiling.baseUrl, scenario, "bench-endpoint") : checkOnce(ceiling.baseUrl, scenario, result.requests.get(scenario.name)!),
     );
     const differences = tokenDifferences(providerAnswer, ceilingAnswer);
     if (differences.length > 0) result.notes.push(`${label}: its tokens are not the provider's (${differences.join("; ")}); the ceiling needs updating`);
@@ -56,7 +56,7 @@ export async function preflight(servers: BenchServers, scenarios: readonly Scena
 /** The peer's preflight: its own request (userinfo: a token from its own login), or one flow through its login page. */
 function peerPreflight(baseUrl: string, scenario: Scenario, requests: Map<ScenarioName, LoadRequest>): Promise<Record<string, unknown>> {
   return failingAs(`${PEER_LABEL}, ${scenario.label} preflight failed`, "", async () => {
-    if (scenario.kind === "flow") return oneFlow(baseUrl, scenario.flow, "login-page");
+    if (scenario.kind === "flow") return oneFlow(baseUrl, scenario, "login-page");
     const request = await scenario.prepare(baseUrl);
     requests.set(scenario.name, request);
     return checkOnce(baseUrl, scenario, request);
@@ -84,9 +84,10 @@ async function checkOnce(baseUrl: string, scenario: Extract<Scenario, { kind: "r
 /**
  * One flow as the load generator runs it (same scope, PKCE, checks): login is one login flow; sso gets a
  * session first, then authorizes on it; refresh gets a refresh token on such a session, then refreshes
- * it twice (a rotated token must refresh too). The last token response.
+ * it twice (a rotated token must refresh too), and its access tokens must be of the scenario's format.
+ * The last token response.
  */
-async function oneFlow(baseUrl: string, flow: FlowKind, sessionFrom: SessionSource): Promise<Tokens> {
+async function oneFlow(baseUrl: string, { flow, accessTokens = "jwt" }: FlowScenario, sessionFrom: SessionSource): Promise<Tokens> {
   const agent = oneConnection();
   try {
     const send = httpSender(baseUrl, agent);
@@ -94,8 +95,12 @@ async function oneFlow(baseUrl: string, flow: FlowKind, sessionFrom: SessionSour
     const jar = await ssoSession(send, DEMO_USERS[0], sessionFrom, DEMO_WEB.scope);
     const pkce = pkcePair();
     if (flow === "refresh") {
-      const first = await refreshGrant(send, await firstRefreshToken(new Browser(send, jar), send, "preflight", pkce));
-      return await refreshGrant(send, first.refresh_token);
+      const client = REFRESHING_CLIENT[accessTokens];
+      const first = await refreshGrant(send, await firstRefreshToken(new Browser(send, jar), send, "preflight", pkce, client), client);
+      const second = await refreshGrant(send, first.refresh_token, client);
+      const issued = tokenFormatOf(second.access_token);
+      if (issued !== accessTokens) throw new Error(`${client.clientId}'s refreshed access token is a ${issued} one; the scenario measures ${accessTokens} access tokens`);
+      return second;
     }
     const answer = await new Browser(send, jar).authorize({ scope: DEMO_WEB.scope, state: "preflight", nonce: "preflight", pkce });
     if (!("code" in answer)) throw new Error("a browser with an SSO session was sent to the login page");

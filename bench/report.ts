@@ -1,9 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { LATER_ROUND_WARMUP_SECONDS } from "./options.ts";
-import type { BenchResults, FloorSeries, ScenarioMeasurement, ServerMeasurement, Spread } from "./results.ts";
-import { median, providerShareOf, providerShareOfCeiling } from "./round-ratios.ts";
+import { fmt, NOISY_WAIT, pct, range, table } from "./report-format.ts";
+import type { BenchResults, FloorSeries, ScenarioMeasurement, ServerMeasurement } from "./results.ts";
+import { median } from "./round-ratios.ts";
 import { SCENARIOS, type FloorName } from "./scenarios.ts";
+import { targetsSection } from "./targets-report.ts";
 import { formatTimeline } from "./timeline.ts";
 import { formatWorkerScaling } from "./worker-scaling-report.ts";
 
@@ -13,8 +15,6 @@ const FLOOR: Record<FloorName, { label: string; row: string; unit: string }> = {
   bare_http: { label: "node:http", row: "floor: bare node:http", unit: "req/s" },
 };
 
-/** Above this share of the server core taken by other processes (or the hypervisor), a window is flagged as noisy. */
-const NOISY_WAIT = 0.1;
 /** A floor sample this far below its floor's median is pointed out, with the rounds it inflates. */
 const LOW_FLOOR_SAMPLE = 0.15;
 /** The NOISY warning names this many of the noisiest windows; the rest are counted. */
@@ -25,7 +25,7 @@ const BUSY_LOAD_GENERATOR = 0.9;
 /**
  * The human-readable report: floors and single-request scenarios in one table, the code flows (units of
  * several requests) in a second, each row summarising its rounds (medians); each round's ratio; warnings;
- * then floor, ceiling, Portcullis and target side by side.
+ * then the targets: Portcullis ÷ its ceiling and ÷ the peer, both servers' rates side by side.
  */
 export function formatReport(results: BenchResults): string {
   const o = results.options;
@@ -64,7 +64,8 @@ export function formatReport(results: BenchResults): string {
   out.push(...roundsSection(results), "");
   out.push(...warnings(results));
   out.push("", ...targetsSection(results));
-  if (results.workerScaling) out.push("", ...formatWorkerScaling(results.workerScaling));
+  const workersTarget = results.targets.find((t) => t.against === "one worker");
+  if (results.workerScaling && workersTarget) out.push("", ...formatWorkerScaling(results.workerScaling, workersTarget));
   return out.join("\n");
 }
 
@@ -94,86 +95,6 @@ function roundsSection(results: BenchResults): string[] {
     lines.push(`  ${FLOOR[floor].label} floor samples (${FLOOR[floor].unit}): ${f.samples.map((s) => (s.problems.length > 0 ? "INVALID" : fmt(s.perSecond, digits))).join(", ")}${drift}`);
   }
   return lines;
-}
-
-/** Floor, ceiling, Portcullis and target, side by side: what the product owner judges the targets by. */
-function targetsSection(results: BenchResults): string[] {
-  const rows: string[][] = [["target", "floor", "ceiling", "Portcullis", "Portcullis/ceiling", "result"]];
-  const footnotes: string[] = [];
-  for (const t of results.targets.filter((x) => x.against === "floor")) {
-    const m = results.measurements.find((x) => x.scenario === t.scenario)!;
-    const floor = results.floors[m.floor]?.perSecond;
-    const perUnit = floor ? `${fmt(floor.median / m.floorOps, floor.median / m.floorOps < 100 ? 1 : 0)} ${m.floorOps > 1 ? `${isFlow(m) ? "flows" : "units"}/s (÷${m.floorOps})` : FLOOR[m.floor].unit}` : "-";
-    const share = m.ceiling ? providerShareOfCeiling(m, m.ceiling) : null;
-    rows.push([t.label, perUnit, m.ceiling ? ratioWithRange(m.ceiling) : "-", ratioWithRange(m), share === null ? "-" : `${fmt(share * 100, 0)}%`, t.status]);
-    if (t.reference) footnotes.push(`  ${t.label}: ${t.reference}`);
-  }
-  const lines = rows.length > 1 ? table(rows) : [];
-  lines.push(...footnotes);
-  if (results.targets.some((t) => results.measurements.find((m) => m.scenario === t.scenario)?.ceiling)) {
-    lines.push(
-      "  Ratios: median (lowest–highest) of the rounds. A ceiling is a minimal node:http server doing the scenario's protocol work and nothing else",
-      "  (bench/workers/ceiling-*.ts): what a near-perfect Node implementation reaches on this machine. Portcullis/ceiling: median of the rounds'",
-      "  Portcullis ÷ ceiling (the floor cancels out within a round). The ceilings' own ratios are context; Portcullis ÷ ceiling has targets below.",
-    );
-  }
-  for (const m of results.measurements) {
-    const why = SCENARIOS[m.scenario].noTarget;
-    if (why) lines.push(`target  ${m.label}: none — ${why}`);
-  }
-  lines.push(...sharesSection(results));
-  return lines;
-}
-
-/** The targets on Portcullis ÷ ceiling and Portcullis ÷ peer: both servers' rates and the per-round quotient. */
-function sharesSection(results: BenchResults): string[] {
-  const shares = results.targets.filter((t) => t.against !== "floor");
-  if (shares.length === 0) return [];
-  const rows: string[][] = [["target", "Portcullis", "other", "Portcullis ÷ other", "range", "by CPU", "result"]];
-  for (const t of shares) {
-    const m = results.measurements.find((x) => x.scenario === t.scenario)!;
-    const other = t.against === "ceiling" ? m.ceiling! : m.peer!;
-    const byCpu = providerShareOf(m, other, "cpuRatio");
-    rows.push([t.label, rateOf(m), rateOf(other), t.ratio === null ? "INVALID" : fmt(t.ratio, 2), t.range ? range(t.range) : "-", byCpu ? fmt(byCpu.median, 2) : "-", t.status]);
-  }
-  const lines = ["", ...table(rows)];
-  lines.push(
-    "  Portcullis ÷ other: median of the rounds' quotients of the two servers' rates (same rounds, same floor samples; the targets use it); the rates",
-    "  are medians (req/s or flows/s). By CPU: the same from CPU time per unit of work (the other's µs ÷ Portcullis's), the cross-check on a busy machine.",
-  );
-  for (const m of results.measurements) {
-    const difference = m.peer ? SCENARIOS[m.scenario].peerDifference : undefined;
-    if (difference) lines.push(`  peer, ${m.label}: ${difference}`);
-  }
-  lines.push(...unequalShares(results));
-  return lines;
-}
-
-/** Above this quotient of two servers' median `server CPU`, on a core others took, the rate quotient measures the scheduler. */
-const UNEQUAL_CORE_SHARE = 1.3;
-
-/**
- * When other processes took the server core, a server with more runnable threads (node-oidc-provider signs
- * on libuv's thread pool) gets more of it: say so where the two servers of a comparison got very
- * different shares, since then only the quotient by CPU compares their code.
- */
-function unequalShares(results: BenchResults): string[] {
-  return results.targets.flatMap((t) => {
-    if (t.against === "floor") return [];
-    const m = results.measurements.find((x) => x.scenario === t.scenario)!;
-    const other = t.against === "ceiling" ? m.ceiling! : m.peer!;
-    const cpu = (s: ServerMeasurement) => (s.rounds.length > 0 ? median(s.rounds.map((r) => r.result.serverCpu)) : 0);
-    const taken = Math.max(...[m, other].flatMap((s) => s.rounds.map((r) => r.result.coreTaken)));
-    const [mine, theirs] = [cpu(m), cpu(other)];
-    if (taken <= NOISY_WAIT || mine === 0 || theirs === 0 || Math.max(mine / theirs, theirs / mine) < UNEQUAL_CORE_SHARE) return [];
-    return [`  note: ${t.label}: Portcullis got ${pct(mine)} of the server core, ${other.label} ${pct(theirs)}, with up to ${pct(taken)} taken by other processes: the rate quotient mostly shows how the scheduler shared the core; the quotient by CPU compares the work`];
-  });
-}
-
-function rateOf(s: ServerMeasurement): string {
-  if (s.problems.length > 0 || s.rounds.length === 0) return "INVALID";
-  const rate = median(s.rounds.map((r) => r.result.reqPerSec));
-  return `${fmt(rate, rate < 100 ? 1 : 0)}/s`;
 }
 
 /** The servers measured for a scenario: the provider, its ceiling, the peer. */
@@ -300,14 +221,6 @@ function measurementRow(s: ServerMeasurement, m: ScenarioMeasurement): string[] 
   ];
 }
 
-function ratioWithRange(s: ServerMeasurement): string {
-  return s.ratio ? `${fmt(s.ratio.median, 2)} (${range(s.ratio)})` : "INVALID";
-}
-
-function range(s: Spread): string {
-  return `${fmt(s.min, 2)}–${fmt(s.max, 2)}`;
-}
-
 function percentOf(value: number, of: number): string {
   const delta = (value / of - 1) * 100;
   return `${delta >= 0 ? "+" : "−"}${fmt(Math.abs(delta), 0)}%`;
@@ -315,18 +228,4 @@ function percentOf(value: number, of: number): string {
 
 function abbreviate(paths: readonly string[]): string {
   return paths.length <= 3 ? paths.join(", ") : `${paths.slice(0, 3).join(", ")} and ${paths.length - 3} more`;
-}
-
-function pct(share: number): string {
-  return `${fmt(share * 100, 0)}%`;
-}
-
-function fmt(value: number, digits: number): string {
-  return value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-/** First column left-aligned, the rest right-aligned. */
-function table(rows: readonly string[][]): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ").trimEnd());
 }

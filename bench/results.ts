@@ -83,18 +83,21 @@ export interface ScenarioMeasurement extends ServerMeasurement {
   peer?: ServerMeasurement;
 }
 
+/** One target of the stage (targets.ts), judged on this run. */
 export interface TargetResult {
   label: string;
   scenario: ScenarioName;
-  /** What the ratio is to: this machine's floor, or Portcullis ÷ the scenario's ceiling or ÷ the peer in the same rounds. */
-  against: "floor" | "ceiling" | "peer";
+  /**
+   * What Portcullis is divided by, in the same rounds: its ceiling, the peer (node-oidc-provider), or
+   * (--workers) a provider with one worker, divided into one with several.
+   */
+  against: "ceiling" | "peer" | "one worker";
   minRatio: number;
-  /** The median of the rounds' ratios. */
+  /** The median of the rounds' quotients. */
   ratio: number | null;
   /** The rounds' median, lowest and highest. */
   range: Spread | null;
   status: "PASS" | "FAIL" | "INVALID";
-  reference: string | undefined;
 }
 
 /** client_credentials with one worker and with `workers` (bench/worker-scaling.ts). */

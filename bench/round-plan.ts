@@ -8,7 +8,9 @@ import type { FloorName, ScenarioName } from "./scenarios.ts";
  * machine could do around that very window, not by a floor measured at another time.
  *
  * Scenarios that share a floor run one after the other, and the sample that closes one scenario's last
- * round opens the next one's first round. In a round with a ceiling or the peer the servers take
+ * round opens the next one's first round; two that alternate (`alternatesWith`: refresh with JWT and with
+ * reference access tokens) take turns round by round instead, so both meet the same stretches of the
+ * machine, as the servers within a round do. In a round with a ceiling or the peer the servers take
  * turns going first (the order rotates by one each round), so a floor that drifts through a round does
  * not favour any of them.
  */
@@ -26,6 +28,8 @@ export interface PlannedScenario {
   withCeiling: boolean;
   /** node-oidc-provider (bench/peer/) measured in the same rounds. */
   withPeer?: boolean;
+  /** A scenario whose rounds alternate with this one's when both are planned (scenarios.ts). */
+  alternatesWith?: ScenarioName;
 }
 
 /** The floors' groups run in this order: the cheap endpoints, then the signing scenarios, then the logins. */
@@ -37,15 +41,29 @@ export function planRounds(scenarios: readonly PlannedScenario[], rounds: number
     const group = scenarios.filter((s) => s.floor === floor);
     if (group.length === 0) continue;
     steps.push({ kind: "floor", floor });
-    for (const scenario of group) {
+    for (const block of alternatingBlocks(group)) {
       for (let round = 0; round < rounds; round++) {
-        const roles: ServerRole[] = ["provider", ...(scenario.withCeiling ? ["ceiling" as const] : []), ...(scenario.withPeer ? ["peer" as const] : [])];
-        const first = round % roles.length;
-        const servers = [...roles.slice(first), ...roles.slice(0, first)];
-        for (const server of servers) steps.push({ kind: "window", scenario: scenario.name, server, round });
-        steps.push({ kind: "floor", floor });
+        for (const scenario of block) {
+          const roles: ServerRole[] = ["provider", ...(scenario.withCeiling ? ["ceiling" as const] : []), ...(scenario.withPeer ? ["peer" as const] : [])];
+          const first = round % roles.length;
+          const servers = [...roles.slice(first), ...roles.slice(0, first)];
+          for (const server of servers) steps.push({ kind: "window", scenario: scenario.name, server, round });
+          steps.push({ kind: "floor", floor });
+        }
       }
     }
   }
   return steps;
+}
+
+/** The group's scenarios in order, each joining the block of one it alternates with (either naming the other). */
+function alternatingBlocks(group: readonly PlannedScenario[]): PlannedScenario[][] {
+  const blocks: PlannedScenario[][] = [];
+  for (const scenario of group) {
+    const alternates = (other: PlannedScenario) => scenario.alternatesWith === other.name || other.alternatesWith === scenario.name;
+    const block = blocks.find((b) => b.some(alternates));
+    if (block) block.push(scenario);
+    else blocks.push([scenario]);
+  }
+  return blocks;
 }

@@ -83,14 +83,6 @@ export function measureServer(label: string, windows: readonly RecordedWindow[],
 }
 
 /**
- * The provider's ratio as a share of its ceiling's: the median over rounds of provider ÷ ceiling, each
- * pair from the same round (same floor samples, so the floor cancels out). Null when either is invalid.
- */
-export function providerShareOfCeiling(provider: ServerMeasurement, ceiling: ServerMeasurement): number | null {
-  return providerShareOf(provider, ceiling)?.median ?? null;
-}
-
-/**
  * Provider ÷ another server measured in the same rounds (a ceiling, the peer): per round the two rates'
  * quotient (their floor samples are the same, so it cancels out); the median and range over the rounds.
  * By `cpuRatio`: the quotient of their CPU time per unit of work (the other's ÷ the provider's), which

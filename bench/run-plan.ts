@@ -1,6 +1,6 @@
 import { bareHttpFloorSample, sampleLoopFloor } from "./floors.ts";
 import { runFlowLoad, runLoad } from "./load.ts";
-import { problems, type FlowKind, type LoadRequest, type LoadResult, type SessionSource } from "./load-protocol.ts";
+import { problems, type AccessTokenFormat, type FlowKind, type LoadRequest, type LoadResult, type SessionSource } from "./load-protocol.ts";
 import { LATER_ROUND_WARMUP_SECONDS, type BenchOptions } from "./options.ts";
 import type { FloorSample } from "./results.ts";
 import type { RecordedWindow } from "./round-ratios.ts";
@@ -25,7 +25,9 @@ interface Run {
 }
 
 /** What a load generator repeats in a window: one request over many connections, or whole flows by virtual users. */
-type Load = { kind: "request"; request: LoadRequest; connections: number } | { kind: "flow"; flow: FlowKind; sessionFrom: SessionSource; users: number };
+type Load =
+  | { kind: "request"; request: LoadRequest; connections: number }
+  | { kind: "flow"; flow: FlowKind; sessionFrom: SessionSource; users: number; accessTokens: AccessTokenFormat | undefined };
 
 const BARE_HTTP_REQUEST: LoadRequest = { path: "/", method: "GET" };
 
@@ -71,6 +73,7 @@ function loadOf(run: Run, scenario: Scenario, role: ServerRole): Load {
     // The ceilings have no login page; the provider and the peer do.
     sessionFrom: role === "ceiling" ? "bench-endpoint" : "login-page",
     users: scenario.users === "login" ? options.loginUsers : options.flowUsers,
+    accessTokens: scenario.accessTokens,
   };
 }
 
@@ -91,5 +94,5 @@ function loadWindow(run: Run, server: RunningServer, load: Load, warmupSeconds: 
     return runLoad({ ...common, request: load.request, connections: load.connections });
   }
   run.progress(`${what}, ${load.users} virtual users`);
-  return runFlowLoad({ ...common, flow: load.flow, sessionFrom: load.sessionFrom, users: load.users });
+  return runFlowLoad({ ...common, flow: load.flow, sessionFrom: load.sessionFrom, users: load.users, accessTokens: load.accessTokens });
 }

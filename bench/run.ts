@@ -1,6 +1,7 @@
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { BenchError } from "./bench-error.ts";
+import { checkFailures } from "./check.ts";
 import { codeVersion } from "./code-version.ts";
 import { assertPinnable } from "./cpu-pinning.ts";
 import { optionsOrExitCode, parseOptions, USAGE } from "./options.ts";
@@ -12,7 +13,7 @@ import { planRounds } from "./round-plan.ts";
 import { runPlan, type Recorded } from "./run-plan.ts";
 import { SCENARIOS, type FloorName, type Scenario } from "./scenarios.ts";
 import { PEER_LABEL, startServers, stopServers } from "./servers.ts";
-import { evaluateTargets, WORKER_SCALING_TARGET } from "./targets.ts";
+import { evaluateTargets } from "./targets.ts";
 import { PROJECT_ROOT } from "./workers.ts";
 import { measureWorkerScaling } from "./worker-scaling.ts";
 
@@ -41,7 +42,7 @@ async function main(): Promise<number> {
   };
   const scenarios = options.only.map((name) => SCENARIOS[name]);
   const plan = planRounds(
-    scenarios.map((s) => ({ name: s.name, floor: s.floor, withCeiling: options.ceilings && s.ceiling !== undefined, withPeer: options.peer })),
+    scenarios.map((s) => ({ name: s.name, floor: s.floor, withCeiling: options.ceilings && s.ceiling !== undefined, withPeer: options.peer, alternatesWith: s.alternatesWith })),
     options.rounds,
   );
 
@@ -61,7 +62,7 @@ async function main(): Promise<number> {
     results.floors[floor] = floorSeries(samples);
   }
   results.measurements = scenarios.map((scenario) => measure(scenario, recorded));
-  results.targets = evaluateTargets(results.measurements);
+  results.targets = evaluateTargets(results.measurements, results.workerScaling);
   // Others commit while the bench runs: say so when what the provider was started from is no longer what is there.
   const after = codeVersion();
   if (after.commit !== results.code.commit || after.uncommitted.join() !== results.code.uncommitted.join()) {
@@ -72,12 +73,10 @@ async function main(): Promise<number> {
   writeResultsJson(results, RESULTS_FILE);
   process.stdout.write(`\nresults written to ${RESULTS_FILE}\n`);
 
-  const floorProblems = Object.values(results.floors).some((f) => f.samples.some((s) => s.problems.length > 0));
-  const invalid = floorProblems || results.measurements.some((m) => [m, m.ceiling, m.peer].some((s) => (s?.problems.length ?? 0) > 0));
-  const scaling = results.workerScaling;
-  const scalingFailed = scaling !== undefined && (scaling.ratio === null || scaling.ratio < WORKER_SCALING_TARGET);
-  const failed = invalid || scalingFailed || results.targets.some((t) => t.status !== "PASS");
-  return options.check && failed ? 1 : 0;
+  if (!options.check) return 0;
+  const failures = checkFailures(results);
+  for (const failure of failures) process.stderr.write(`check failed: ${failure}\n`);
+  return failures.length > 0 ? 1 : 0;
 }
 
 /** A scenario's rounds (and its ceiling's and the peer's) against its floor's samples. */

@@ -1,10 +1,10 @@
 import { USERINFO_PATH, httpSender, logInAndRedeem, oneConnection } from "./code-flow.ts";
 import { DEMO_SERVICE, DEMO_USERS } from "./demo-accounts.ts";
-import type { FlowKind, LoadRequest } from "./load-protocol.ts";
+import type { AccessTokenFormat, FlowKind, LoadRequest } from "./load-protocol.ts";
 
 /** What the bench loads the provider with, each scenario with the floor it is compared with. */
 
-export const SCENARIO_NAMES = ["discovery", "jwks", "client_credentials", "userinfo", "code_flow_sso", "refresh", "code_flow_login"] as const;
+export const SCENARIO_NAMES = ["discovery", "jwks", "client_credentials", "userinfo", "code_flow_sso", "refresh", "refresh_reference", "code_flow_login"] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /**
@@ -23,11 +23,15 @@ interface ScenarioBase {
    * ratio is to the floor divided by this.
    */
   floorOps: number;
-  /** Why a scenario has no target, printed with the targets. */
-  noTarget?: string;
+  /**
+   * When this scenario and that one are both measured, their rounds alternate (one of each in turn,
+   * round-plan.ts), so the two see the same stretches of the machine and compare with each other.
+   */
+  alternatesWith?: ScenarioName;
   /**
    * The minimal reference server (bench/workers/) that does this scenario's protocol work and nothing
-   * else, measured in the same rounds: what a near-perfect Node implementation reaches. Context, not a target.
+   * else, measured in the same rounds: what a near-perfect Node implementation reaches. Portcullis ÷ it is
+   * reported for every scenario with one; only some are targets (targets.ts).
    */
   ceiling?: Ceiling;
   /** What node-oidc-provider (the peer, --peer) does differently in this scenario, printed with its comparison. */
@@ -58,6 +62,8 @@ export interface FlowScenario extends ScenarioBase {
   flow: FlowKind;
   /** Which virtual-user count option applies. */
   users: "flow" | "login";
+  /** refresh: which client refreshes, by its access tokens (refresh-flow.ts, REFRESHING_CLIENT); jwt when not given. */
+  accessTokens?: AccessTokenFormat;
 }
 
 export type Scenario = RequestScenario | FlowScenario;
@@ -145,15 +151,31 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
   refresh: {
     kind: "flow",
     name: "refresh",
-    label: "refresh",
+    label: "refresh (JWT)",
     flow: "refresh",
+    accessTokens: "jwt",
     floor: "rs256",
     // A refreshed ID token and an access token (the refresh token is opaque, not signed).
     floorOps: 2,
     users: "flow",
     peerDifference: "it keeps refresh tokens in memory (its development adapter, lost on restart); the provider writes each rotation to its store's journal (durable)",
-    noTarget: "judged against the code flow (SSO) in the same run: at least its ratio per signature, and flat over a long window (docs/performance.md, \"Refresh\")",
     ceiling: { label: "ceiling: minimal node:http refresh", worker: "ceiling-refresh.ts" },
+  },
+  // The same grant as demo-portal, whose access tokens are reference handles (the peer's: its opaque
+  // ones), in rounds alternating with refresh's: the two formats side by side on both servers.
+  refresh_reference: {
+    kind: "flow",
+    name: "refresh_reference",
+    label: "refresh (reference)",
+    flow: "refresh",
+    accessTokens: "reference",
+    floor: "rs256",
+    // A refreshed ID token; the access token is a reference handle and the refresh token opaque: neither is signed.
+    floorOps: 1,
+    users: "flow",
+    alternatesWith: "refresh",
+    peerDifference:
+      "it keeps refresh tokens and opaque access tokens in memory (its development adapter, lost on restart); the provider writes each rotation and each reference token's record to its store's journal (both durable)",
   },
   code_flow_login: {
     kind: "flow",
@@ -165,7 +187,6 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     floorOps: 1,
     users: "login",
     peerDifference: "the same scrypt verification per login; its login form answers with a redirect back to its authorization endpoint, one request more per flow",
-    noTarget: "one scrypt password verification per flow dominates (see the scrypt floor); the ratio to that floor is for context",
   },
 };
 

@@ -1,3 +1,5 @@
+import type { AccessTokenFormat } from "./load-protocol.ts";
+
 /**
  * Whether a ceiling's token response carries what the provider's does: the same response members, the
  * same token headers, the same claims, and for the claims that do not vary per token the same values.
@@ -17,6 +19,10 @@ export function tokenDifferences(provider: Record<string, unknown>, ceiling: Rec
     const ours = provider[token];
     const theirs = ceiling[token];
     if (typeof ours !== "string" || typeof theirs !== "string") continue;
+    // A reference (opaque) token has no claims to compare, only its kind.
+    const [ourFormat, theirFormat] = [tokenFormatOf(ours), tokenFormatOf(theirs)];
+    if (ourFormat !== theirFormat) found.push(`${token}: ${describeFormat(theirFormat)}, the provider's ${describeFormat(ourFormat)}`);
+    if (ourFormat !== "jwt" || theirFormat !== "jwt") continue;
     const [ourHeader, ourClaims] = decodeJwt(ours);
     const [theirHeader, theirClaims] = decodeJwt(theirs);
     for (const name of ["alg", "typ"]) {
@@ -33,6 +39,16 @@ export function tokenDifferences(provider: Record<string, unknown>, ceiling: Rec
     if (lifetime(ourClaims) !== lifetime(theirClaims)) found.push(`${token} lifetime: ${lifetime(theirClaims)} s, the provider's ${lifetime(ourClaims)} s`);
   }
   return found;
+}
+
+/** A JWS compact serialisation (three parts, the first a JSON header with an alg) is a JWT; anything else a reference handle. */
+export function tokenFormatOf(token: string): AccessTokenFormat {
+  const parts = token.split(".");
+  return parts.length === 3 && typeof decodeJwt(token)[0].alg === "string" ? "jwt" : "reference";
+}
+
+function describeFormat(format: AccessTokenFormat): string {
+  return format === "jwt" ? "a JWT" : "an opaque handle";
 }
 
 function keyDifference(expected: Record<string, unknown>, actual: Record<string, unknown>): string | undefined {

@@ -1,13 +1,14 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { AUTHORIZE_PATH, TOKEN_PATH, USERINFO_PATH } from "../code-flow.ts";
-import { API_RESOURCE_OF_SCOPE, DEMO_ISSUER, DEMO_SERVICE, DEMO_WEB } from "../demo-accounts.ts";
+import { API_RESOURCE_OF_SCOPE, DEMO_ISSUER, DEMO_PORTAL, DEMO_SERVICE, DEMO_WEB } from "../demo-accounts.ts";
 import type { PeerAccounts } from "./peer-accounts.ts";
 
 /**
- * node-oidc-provider configured like the demo, so that the bench compares like with like: the same two
+ * node-oidc-provider configured like the demo, so that the bench compares like with like: the same
  * clients (client_secret_post, the same secrets, redirect URIs and scopes), RS256 with an RSA-2048 key,
  * PKCE S256 required, the demo's lifetimes, RFC 9068 JWT access tokens (through its resourceIndicators
- * feature, the only way it issues JWT access tokens), refresh tokens rotated on every use, an SSO
+ * feature, the only way it issues JWT access tokens) except for demo-portal, whose access tokens are
+ * opaque as the provider's are reference handles, refresh tokens rotated on every use, an SSO
  * session cookie, and no consent screen (the demo's clients are first-party: a grant is what they ask for).
  * The paths are the provider's, so the same load generators and flow code drive both.
  */
@@ -65,6 +66,15 @@ export function peerConfiguration(accounts: PeerAccounts): Record<string, unknow
         scope: DEMO_WEB.allowedScopes.join(" "),
       },
       {
+        client_id: DEMO_PORTAL.clientId,
+        client_secret: DEMO_PORTAL.clientSecret,
+        grant_types: [...DEMO_PORTAL.grantTypes],
+        response_types: ["code"],
+        redirect_uris: [DEMO_PORTAL.redirectUri],
+        token_endpoint_auth_method: "client_secret_post",
+        scope: DEMO_PORTAL.allowedScopes.join(" "),
+      },
+      {
         client_id: DEMO_SERVICE.clientId,
         client_secret: DEMO_SERVICE.clientSecret,
         grant_types: [...DEMO_SERVICE.grantTypes],
@@ -103,9 +113,15 @@ export function peerConfiguration(accounts: PeerAccounts): Record<string, unknow
   };
 }
 
+/**
+ * The resource a token request is for when it names none: the API for demo-service, the userinfo
+ * resource (a JWT) for a login; none, so an opaque access token, for demo-portal (the provider's
+ * reference-token client) and for the userinfo scenario's login.
+ */
 function defaultResource(ctx: PeerContext, client: { clientId: string }, oneOf?: string | string[]): string | string[] | undefined {
   if (oneOf) return oneOf;
   if (client.clientId === DEMO_SERVICE.clientId) return ACME_RESOURCE;
+  if (client.clientId === DEMO_PORTAL.clientId) return undefined;
   const scope = ctx.oidc.params?.scope ?? "";
   return scope.split(" ").includes(OPAQUE_FOR_USERINFO_SCOPE) ? undefined : USERINFO_RESOURCE;
 }

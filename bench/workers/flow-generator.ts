@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Browser, FlowError, RequestTimeout, httpSender, logInAndRedeem, oneConnection, pkcePair, ssoCodeFlow, ssoSession, type Send } from "../code-flow.ts";
 import { DEMO_USERS, DEMO_WEB } from "../demo-accounts.ts";
 import type { FlowJob, LoadResult } from "../load-protocol.ts";
-import { firstRefreshToken, refreshGrant } from "../refresh-flow.ts";
+import { firstRefreshToken, refreshGrant, REFRESHING_CLIENT } from "../refresh-flow.ts";
 import { startTimeline } from "../timeline.ts";
 import { Latencies, openWindow } from "../window.ts";
 
@@ -16,13 +16,16 @@ import { Latencies, openWindow } from "../window.ts";
  * - login: each flow is a fresh browser (no cookies) on the user's connection: authorize → login page
  *   → password → token.
  * - refresh: each user gets a session as for sso and one refresh token from a code flow with
- *   offline_access (not measured), then loops refresh grants, each with the token the last one returned.
+ *   offline_access (not measured), then loops refresh grants, each with the token the last one returned;
+ *   as demo-web (JWT access tokens) or, for job.accessTokens "reference", as demo-portal.
  * The load runs without a break from the warm-up into the recorded window; a flow counts when it
  * completes inside the window. argv[2]: a FlowJob as JSON. Prints one LoadResult (unit "flow") as JSON.
  */
 const job = JSON.parse(process.argv[2] ?? "") as FlowJob;
 /** After a failed flow, before the next: a dead server must not turn the loop into a busy spin. */
 const FAILURE_PAUSE_MS = 10;
+/** refresh: the client whose grants are loaded. */
+const refreshingClient = REFRESHING_CLIENT[job.accessTokens ?? "jwt"];
 
 type Phase = "setup" | "warmup" | "window" | "drain";
 let phase: Phase = "setup";
@@ -57,7 +60,7 @@ async function prepare(index: number): Promise<VirtualUser> {
     return res;
   };
   if (job.flow !== "login") user.browser = new Browser(user.send, await ssoSession(http, demoUser(index), job.sessionFrom, DEMO_WEB.scope));
-  if (job.flow === "refresh") user.refreshToken = await firstRefreshToken(new Browser(http, user.browser!.jar), http, `${index}.setup`, pkcePair());
+  if (job.flow === "refresh") user.refreshToken = await firstRefreshToken(new Browser(http, user.browser!.jar), http, `${index}.setup`, pkcePair(), refreshingClient);
   return user;
 }
 
@@ -70,9 +73,9 @@ async function loop(user: VirtualUser): Promise<void> {
     try {
       if (job.flow === "refresh") {
         // A failed refresh may have used its token up or revoked its family: the next flow starts a new one.
-        const token = user.refreshToken ?? (await firstRefreshToken(user.browser!, user.send, `${user.index}.${n}`, pkce));
+        const token = user.refreshToken ?? (await firstRefreshToken(user.browser!, user.send, `${user.index}.${n}`, pkce, refreshingClient));
         user.refreshToken = undefined;
-        user.refreshToken = (await refreshGrant(user.send, token)).refresh_token;
+        user.refreshToken = (await refreshGrant(user.send, token, refreshingClient)).refresh_token;
       } else if (user.browser) {
         await ssoCodeFlow(user.browser, user.send, `${user.index}.${n}`, pkce);
       } else {

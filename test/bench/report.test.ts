@@ -1,10 +1,11 @@
-/** The bench's report (bench/report.ts): the peer's rows and the Portcullis ÷ ceiling / ÷ peer targets. */
+/** The bench's report (bench/report.ts, bench/targets-report.ts): the peer's rows, and Portcullis ÷ ceiling and ÷ peer with their targets. */
 import { describe, expect, it } from "vitest";
 import type { LoadResult } from "../../bench/load-protocol.ts";
 import { parseOptions, type BenchOptions } from "../../bench/options.ts";
 import { formatReport } from "../../bench/report.ts";
-import type { BenchResults, FloorSample, ScenarioMeasurement } from "../../bench/results.ts";
+import type { BenchResults, FloorSample, ScenarioMeasurement, ServerMeasurement } from "../../bench/results.ts";
 import { measureServer } from "../../bench/round-ratios.ts";
+import { SCENARIOS, type ScenarioName } from "../../bench/scenarios.ts";
 import { evaluateTargets } from "../../bench/targets.ts";
 
 const sample: FloorSample = { perSecond: 4_000, cpuUsPerOp: 250, coreTaken: 0, problems: [], raw: { operations: 8_000, seconds: 2, perSecond: 4_000, perCpuSecond: 4_000, coreTaken: 0 } };
@@ -14,33 +15,84 @@ function window(reqPerSec: number, serverCpuUsPerRequest: number, serverCpu: num
   return { unit: "request", connections: 4, seconds: 3, ok: reqPerSec * 3, reqPerSec, latencyMs, non2xx: 0, errors: 0, timeouts: 0, warmupFailures: 0, statusCodes: {}, serverCpu, serverCpuUsPerRequest, serverWait: 0, coreTaken, loadCpu: 0.1 };
 }
 
-/** client_credentials with the peer: the provider at 2,600 req/s and 380 µs, the peer at 2,000 req/s and 480 µs. */
-function results(coreTaken: number, providerCpu: number, peerCpu: number): BenchResults {
-  const server = (label: string, rate: number, us: number, cpu: number) =>
-    measureServer(label, [{ round: 0, result: window(rate, us, cpu, coreTaken), problems: [], floorSamples: [0, 1] }], [sample, sample], 1);
-  const measurement: ScenarioMeasurement = { ...server("client_credentials", 2_600, 380, providerCpu), scenario: "client_credentials", floor: "rs256", floorOps: 1, peer: server("peer: node-oidc-provider", 2_000, 480, peerCpu) };
+/** One server's single round at this rate and CPU µs per unit, with this share of the core (and of it taken by others). */
+const server = (label: string, rate: number, us: number, cpu = 0.99, coreTaken = 0): ServerMeasurement =>
+  measureServer(label, [{ round: 0, result: window(rate, us, cpu, coreTaken), problems: [], floorSamples: [0, 1] }], [sample, sample], 1);
+
+function measured(scenario: ScenarioName, provider: ServerMeasurement, others: { ceiling?: ServerMeasurement; peer?: ServerMeasurement }): ScenarioMeasurement {
+  return { ...provider, scenario, floor: "rs256", floorOps: 1, ...others };
+}
+
+function results(measurements: ScenarioMeasurement[], peer: boolean): BenchResults {
   return {
     date: "2026-11-26T10:00:00.000Z",
     machine: { node: "v24", cpuModel: "test", cores: 2, loadAverage: [0, 0, 0] },
     code: { commit: "abc", uncommitted: [] },
-    options: { ...(parseOptions([], {}) as BenchOptions), peer: true, rounds: 1 },
+    options: { ...(parseOptions([], {}) as BenchOptions), peer, rounds: 1 },
     floors: { rs256: { samples: [sample, sample], perSecond: { median: 4_000, min: 4_000, max: 4_000 }, cpuUsPerOp: { median: 250, min: 250, max: 250 } } },
-    measurements: [measurement],
-    targets: evaluateTargets([measurement]),
+    measurements,
+    targets: evaluateTargets(measurements),
     notes: [],
   };
 }
 
+/** client_credentials with the peer: the provider at 2,600 req/s and 380 µs, the peer at 2,000 req/s and 480 µs. */
+function withPeer(coreTaken: number, providerCpu: number, peerCpu: number): BenchResults {
+  const peer = server("peer: node-oidc-provider", 2_000, 480, peerCpu, coreTaken);
+  return results([measured("client_credentials", server("client_credentials", 2_600, 380, providerCpu, coreTaken), { peer })], true);
+}
+
 describe("formatReport with the peer", () => {
   it("shows the peer's row and the ÷ peer target with both rates, the quotient and the quotient by CPU", () => {
-    const report = formatReport(results(0, 0.99, 0.99));
+    const report = formatReport(withPeer(0, 0.99, 0.99));
     expect(report).toMatch(/^peer: node-oidc-provider +4 +2,000 /m);
-    expect(report).toMatch(/client_credentials ÷ node-oidc-provider ≥ 1\.1 +2,600\/s +2,000\/s +1\.30 +1\.30–1\.30 +1\.26 +PASS/);
+    expect(report).toMatch(/client_credentials ÷ node-oidc-provider +2,600\/s +2,000\/s +1\.30 +1\.30–1\.30 +1\.26 +≥ 1\.1 +PASS/);
     expect(report).not.toContain("shows how the scheduler shared the core");
   });
 
   it("says when the two servers got very different shares of a core that other processes took", () => {
-    const report = formatReport(results(0.8, 0.15, 0.45));
-    expect(report).toContain("note: client_credentials ÷ node-oidc-provider ≥ 1.1: Portcullis got 15% of the server core, peer: node-oidc-provider 45%, with up to 80% taken by other processes");
+    const report = formatReport(withPeer(0.8, 0.15, 0.45));
+    expect(report).toContain("note: client_credentials ÷ node-oidc-provider: Portcullis got 15% of the server core, peer: node-oidc-provider 45%, with up to 80% taken by other processes");
+  });
+
+  it("gives refresh with JWT and with reference access tokens a line each against the peer", () => {
+    const refresh = (scenario: ScenarioName, rate: number) =>
+      measured(scenario, server(SCENARIOS[scenario].label, rate, 500), { peer: server("peer: node-oidc-provider", 1_000, 600) });
+    const report = formatReport(results([refresh("refresh", 1_210), refresh("refresh_reference", 1_130)], true));
+    expect(report).toMatch(/^refresh \(JWT\) ÷ node-oidc-provider +1,210\/s +1,000\/s +1\.21 .* +≥ 1\.1 +PASS$/m);
+    expect(report).toMatch(/^refresh \(reference\) ÷ node-oidc-provider +1,130\/s +1,000\/s +1\.13 .* +≥ 1\.1 +PASS$/m);
+    expect(report).toContain("peer, refresh (reference): it keeps refresh tokens and opaque access tokens in memory");
+  });
+});
+
+describe("formatReport's targets", () => {
+  const ceilings = () =>
+    results(
+      [
+        measured("client_credentials", server("client_credentials", 1_700, 500), { ceiling: server("ceiling: minimal node:http token handler", 2_000, 420) }),
+        measured("code_flow_sso", server("code flow (SSO)", 850, 900), { ceiling: server("ceiling: minimal node:http code flow", 1_000, 760) }),
+      ],
+      false,
+    );
+
+  it("judges client_credentials ÷ its ceiling and reports the SSO code flow's quotient without a target", () => {
+    const report = formatReport(ceilings());
+    expect(report).toMatch(/^client_credentials ÷ its ceiling +1,700\/s +2,000\/s +0\.85 .* +≥ 0\.9 +FAIL$/m);
+    expect(report).toMatch(/^code flow \(SSO\) ÷ its ceiling +850\/s +1,000\/s +0\.85 .* +- +no target$/m);
+    expect(report).toContain("code flow (SSO) ÷ its ceiling: no target — its 0.9 was retired in issue 26");
+  });
+
+  it("prints no target on a floor: the stage's old floor targets are gone", () => {
+    const report = formatReport(ceilings());
+    expect(report).not.toMatch(/floor ≥|RS256 floor ÷ 2\) ≥|node:http floor ≥/);
+    expect(report).toContain("The ratios to the floors above have no target: they are context.");
+  });
+
+  it("names the targets a run did not judge, and says when it judged none", () => {
+    expect(formatReport(ceilings())).toContain("Not judged in this run: ÷ node-oidc-provider (needs --peer); N workers ÷ one (needs --workers).");
+    const none = formatReport(results([measured("code_flow_sso", server("code flow (SSO)", 850, 900), {})], false));
+    expect(none).toContain(
+      "Not judged in this run: ÷ node-oidc-provider (needs --peer); client_credentials ÷ its ceiling (needs client_credentials with the ceilings); N workers ÷ one (needs --workers). No target was judged: --check only checks that every measurement is valid.",
+    );
   });
 });

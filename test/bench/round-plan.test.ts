@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 import { planRounds, type PlannedScenario, type Step } from "../../bench/round-plan.ts";
 import { SCENARIOS, SCENARIO_NAMES } from "../../bench/scenarios.ts";
 
-const planned = (name: keyof typeof SCENARIOS, withCeiling = false, withPeer = false): PlannedScenario => ({ name, floor: SCENARIOS[name].floor, withCeiling, withPeer });
+const planned = (name: keyof typeof SCENARIOS, withCeiling = false, withPeer = false): PlannedScenario => ({
+  name,
+  floor: SCENARIOS[name].floor,
+  withCeiling,
+  withPeer,
+  alternatesWith: SCENARIOS[name].alternatesWith,
+});
 const describeStep = (s: Step) => (s.kind === "floor" ? `floor ${s.floor}` : `${s.scenario} ${s.server} ${s.round}`);
 
 describe("planRounds", () => {
@@ -54,6 +60,43 @@ describe("planRounds", () => {
         });
       }),
     );
+  });
+
+  it("alternates the rounds of refresh with JWT and with reference access tokens, each round between its own floor samples", () => {
+    const scenarios = { refresh: planned("refresh", true, true), refresh_reference: planned("refresh_reference", false, true), client_credentials: planned("client_credentials") };
+    const plan = (names: Array<keyof typeof scenarios>) => planRounds(names.map((name) => scenarios[name]), 2).map(describeStep);
+    expect(plan(["refresh", "refresh_reference", "client_credentials"])).toEqual([
+      "floor rs256",
+      "refresh provider 0",
+      "refresh ceiling 0",
+      "refresh peer 0",
+      "floor rs256",
+      "refresh_reference provider 0",
+      "refresh_reference peer 0",
+      "floor rs256",
+      "refresh ceiling 1",
+      "refresh peer 1",
+      "refresh provider 1",
+      "floor rs256",
+      "refresh_reference peer 1",
+      "refresh_reference provider 1",
+      "floor rs256",
+      "client_credentials provider 0",
+      "floor rs256",
+      "client_credentials provider 1",
+      "floor rs256",
+    ]);
+    // Whichever of the two comes first, they stay together, in the order given.
+    expect(plan(["refresh_reference", "client_credentials", "refresh"]).slice(0, 8)).toEqual([
+      "floor rs256",
+      "refresh_reference provider 0",
+      "refresh_reference peer 0",
+      "floor rs256",
+      "refresh provider 0",
+      "refresh ceiling 0",
+      "refresh peer 0",
+      "floor rs256",
+    ]);
   });
 
   it("measures each server of each scenario once per round, rounds in order", () => {

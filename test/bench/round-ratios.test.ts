@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { LoadResult } from "../../bench/load-protocol.ts";
 import type { FloorSample } from "../../bench/results.ts";
-import { measureServer, median, providerShareOfCeiling, roundRatios, spread, type RecordedWindow } from "../../bench/round-ratios.ts";
+import { measureServer, median, providerShareOf, roundRatios, spread, type RecordedWindow } from "../../bench/round-ratios.ts";
 
 function floorSample(perSecond: number, cpuUsPerOp: number, problems: string[] = []): FloorSample {
   return { perSecond, cpuUsPerOp, coreTaken: 0, problems, raw: { operations: 0, seconds: 1, perSecond, perCpuSecond: 1e6 / cpuUsPerOp, coreTaken: 0 } };
@@ -77,18 +77,18 @@ describe("measureServer", () => {
   });
 });
 
-describe("providerShareOfCeiling", () => {
+describe("providerShareOf", () => {
   const floor = [floorSample(4_000, 250), floorSample(4_000, 250), floorSample(4_000, 250)];
 
   it("pairs the rounds, so that a floor that moves between rounds cancels out", () => {
     const provider = measureServer("p", [window(0, 1_800, 400), window(1, 2_700, 400)], floor, 1);
     const ceiling = measureServer("c", [window(0, 2_000, 350), window(1, 3_000, 350)], floor, 1);
-    expect(providerShareOfCeiling(provider, ceiling)).toBeCloseTo(0.9, 10);
+    expect(providerShareOf(provider, ceiling)!.median).toBeCloseTo(0.9, 10);
   });
 
   it("has no value when either side is invalid", () => {
     const provider = measureServer("p", [window(0, 1_800, 400, ["1 timeouts"])], floor, 1);
     const ceiling = measureServer("c", [window(0, 2_000, 350)], floor, 1);
-    expect(providerShareOfCeiling(provider, ceiling)).toBeNull();
+    expect(providerShareOf(provider, ceiling)).toBeNull();
   });
 });

@@ -1,10 +1,10 @@
-/** The bench's targets (bench/targets.ts): on floors, and Portcullis ÷ ceiling and ÷ peer in the same rounds. */
+/** The bench's targets (bench/targets.ts): Portcullis ÷ peer, ÷ ceiling and N workers ÷ one, in the same rounds. */
 import { describe, expect, it } from "vitest";
 import type { LoadResult } from "../../bench/load-protocol.ts";
-import type { FloorSample, ScenarioMeasurement } from "../../bench/results.ts";
-import { measureServer, providerShareOf, type RecordedWindow } from "../../bench/round-ratios.ts";
-import type { ScenarioName } from "../../bench/scenarios.ts";
-import { evaluateTargets, MIN_SHARE_OF_PEER } from "../../bench/targets.ts";
+import type { FloorSample, ScenarioMeasurement, WorkerScaling } from "../../bench/results.ts";
+import { measureServer, median, providerShareOf, type RecordedWindow } from "../../bench/round-ratios.ts";
+import { SCENARIOS, type ScenarioName } from "../../bench/scenarios.ts";
+import { CEILING_WITHOUT_TARGET, evaluateTargets, MIN_SHARE_OF_PEER, WORKER_SCALING_TARGET } from "../../bench/targets.ts";
 
 const floor: FloorSample[] = [0, 1, 2, 3].map(() => ({ perSecond: 4_000, cpuUsPerOp: 250, coreTaken: 0, problems: [], raw: { operations: 0, seconds: 1, perSecond: 4_000, perCpuSecond: 4_000, coreTaken: 0 } }));
 
@@ -19,9 +19,16 @@ function server(label: string, rates: number[], cpuUs: number[] = rates.map(() =
   return measureServer(label, windows, floor, 1);
 }
 
+/** --workers 2 whose rounds had these quotients (null: an invalid round). */
+function scaling(ratios: Array<number | null>): WorkerScaling {
+  const valid = ratios.filter((r): r is number => r !== null);
+  const rounds = ratios.map((ratio) => ({ one: {} as WorkerScaling["rounds"][number]["one"], many: {} as WorkerScaling["rounds"][number]["many"], ratio }));
+  return { workers: 2, cores: "0,1", connections: 8, rounds, ratio: valid.length === ratios.length ? median(valid) : null, problems: valid.length === ratios.length ? [] : ["round 2: 3 timeouts"] };
+}
+
 function measured(scenario: ScenarioName, provider: number[], others: { ceiling?: number[]; peer?: number[]; peerProblems?: string[] } = {}): ScenarioMeasurement {
   return {
-    ...server(scenario, provider),
+    ...server(SCENARIOS[scenario].label, provider),
     scenario,
     floor: "rs256",
     floorOps: 1,
@@ -36,24 +43,38 @@ describe("evaluateTargets", () => {
   it("judges Portcullis ÷ peer by the median of the rounds' quotients, for every scenario the peer was measured in", () => {
     const results = evaluateTargets([
       measured("jwks", [1_200, 1_100, 1_300], { peer: [1_000, 1_000, 1_000] }),
-      measured("refresh", [900, 1_000, 1_100], { peer: [1_000, 1_000, 1_000] }),
+      measured("code_flow_login", [900, 1_000, 1_100], { peer: [1_000, 1_000, 1_000] }),
     ]);
     expect(find(results, "jwks", "peer")).toMatchObject({ minRatio: MIN_SHARE_OF_PEER, status: "PASS", range: { min: 1.1, max: 1.3 } });
     expect(find(results, "jwks", "peer")!.ratio).toBeCloseTo(1.2, 10);
-    expect(find(results, "refresh", "peer")).toMatchObject({ status: "FAIL" });
-    expect(find(results, "refresh", "peer")!.ratio).toBeCloseTo(1.0, 10);
+    expect(find(results, "code_flow_login", "peer")).toMatchObject({ status: "FAIL" });
+    expect(find(results, "code_flow_login", "peer")!.ratio).toBeCloseTo(1.0, 10);
   });
 
-  it("judges client_credentials and code flow (SSO) against 0.9 of their ceilings, only when the ceiling was measured", () => {
+  it("judges refresh against the peer for each access-token format on its own line", () => {
+    const results = evaluateTargets([measured("refresh", [1_210, 1_210], { peer: [1_000, 1_000] }), measured("refresh_reference", [1_050, 1_050], { peer: [1_000, 1_000] })]);
+    expect(results.map((t) => [t.label, t.status])).toEqual([
+      ["refresh (JWT) ÷ node-oidc-provider ≥ 1.1", "PASS"],
+      ["refresh (reference) ÷ node-oidc-provider ≥ 1.1", "FAIL"],
+    ]);
+  });
+
+  it("judges client_credentials against 0.9 of its ceiling, only when the ceiling was measured", () => {
+    const results = evaluateTargets([measured("client_credentials", [1_850, 1_800, 1_900], { ceiling: [2_000, 2_000, 2_000] })]);
+    expect(find(results, "client_credentials", "ceiling")).toMatchObject({ label: "client_credentials ÷ its ceiling ≥ 0.9", minRatio: 0.9, status: "PASS" });
+    expect(evaluateTargets([measured("client_credentials", [1_700], { ceiling: [2_000] })])[0]).toMatchObject({ status: "FAIL" });
+    expect(evaluateTargets([measured("client_credentials", [1_850])])).toEqual([]);
+  });
+
+  it("has no target on the other ceilings (the SSO code flow's 0.9 is retired) nor on any floor", () => {
     const results = evaluateTargets([
-      measured("client_credentials", [1_850, 1_800, 1_900], { ceiling: [2_000, 2_000, 2_000] }),
       measured("code_flow_sso", [800, 800, 800], { ceiling: [1_000, 1_000, 1_000] }),
       measured("refresh", [800], { ceiling: [1_000] }),
+      measured("client_credentials", [100]),
+      measured("userinfo", [1]),
     ]);
-    expect(find(results, "client_credentials", "ceiling")).toMatchObject({ minRatio: 0.9, status: "PASS" });
-    expect(find(results, "code_flow_sso", "ceiling")).toMatchObject({ minRatio: 0.9, status: "FAIL" });
-    expect(find(results, "refresh", "ceiling")).toBeUndefined();
-    expect(evaluateTargets([measured("client_credentials", [1_850])]).map((t) => t.against)).toEqual(["floor"]);
+    expect(results).toEqual([]);
+    expect(CEILING_WITHOUT_TARGET.code_flow_sso).toMatch(/retired/);
   });
 
   it("calls a peer comparison INVALID when the peer had failed responses, whatever the numbers", () => {
@@ -61,9 +82,12 @@ describe("evaluateTargets", () => {
     expect(find(results, "discovery", "peer")).toMatchObject({ status: "INVALID", ratio: null });
   });
 
-  it("keeps the floor targets as they were", () => {
-    const results = evaluateTargets([measured("client_credentials", [3_200, 2_800, 3_000])]);
-    expect(find(results, "client_credentials", "floor")).toMatchObject({ minRatio: 0.75, ratio: 0.75, status: "PASS" });
+  it("judges N workers ÷ one against 1.7 by the median of the rounds, when --workers measured it", () => {
+    const judge = (ratios: Array<number | null>) => evaluateTargets([], scaling(ratios)).find((t) => t.against === "one worker");
+    expect(judge([1.44, 1.92, 2.16])).toMatchObject({ label: `client_credentials 2 workers ÷ 1 worker ≥ ${WORKER_SCALING_TARGET}`, ratio: 1.92, range: { min: 1.44, max: 2.16 }, status: "PASS" });
+    expect(judge([1.2, 1.5, 1.9])).toMatchObject({ ratio: 1.5, status: "FAIL" });
+    expect(judge([1.9, null, 2])).toMatchObject({ ratio: null, range: null, status: "INVALID" });
+    expect(evaluateTargets([]).some((t) => t.against === "one worker")).toBe(false);
   });
 });
 

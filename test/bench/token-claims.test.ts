@@ -1,6 +1,6 @@
 /** Whether a ceiling's token response is like the provider's (bench/token-claims.ts). */
 import { describe, expect, it } from "vitest";
-import { tokenDifferences } from "../../bench/token-claims.ts";
+import { tokenDifferences, tokenFormatOf } from "../../bench/token-claims.ts";
 
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 const jwt = (header: object, claims: object) => `${encode(header)}.${encode(claims)}.signature`;
@@ -32,5 +32,20 @@ describe("tokenDifferences", () => {
   it("names response members the ceiling leaves out, such as an ID token", () => {
     const provider = response(HEADER, CLAIMS, { id_token: jwt({ alg: "RS256", typ: "JWT" }, { sub: "E10001" }) });
     expect(tokenDifferences(provider, response(HEADER, CLAIMS))).toEqual(["response members: lacks id_token"]);
+  });
+
+  it("compares no claims of two opaque access tokens, and names a JWT where the other side has an opaque one", () => {
+    const opaque = { access_token: "3q2-7wXyZ_opaque-handle-of-43-characters-abc", token_type: "Bearer", expires_in: 3600 };
+    expect(tokenDifferences(opaque, { ...opaque, access_token: "another-handle" })).toEqual([]);
+    expect(tokenDifferences(opaque, response(HEADER, CLAIMS))).toEqual(["access_token: a JWT, the provider's an opaque handle"]);
+  });
+});
+
+describe("tokenFormatOf", () => {
+  it("tells a JWT from a reference handle", () => {
+    expect(tokenFormatOf(jwt(HEADER, CLAIMS))).toBe("jwt");
+    expect(tokenFormatOf("3q2-7wXyZ_opaque-handle")).toBe("reference");
+    // Dots alone do not make a JWT: its header must be JSON with an alg.
+    expect(tokenFormatOf("a.b.c")).toBe("reference");
   });
 });

@@ -5,8 +5,9 @@
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, FlowError, httpSender, logInAndRedeem, oneConnection, pkcePair, ssoCodeFlow } from "../../../bench/code-flow.ts";
-import { DEMO_ISSUER, DEMO_USERS, DEMO_WEB } from "../../../bench/demo-accounts.ts";
+import { DEMO_ISSUER, DEMO_PORTAL, DEMO_USERS, DEMO_WEB } from "../../../bench/demo-accounts.ts";
 import { firstRefreshToken, refreshGrant } from "../../../bench/refresh-flow.ts";
+import { tokenFormatOf } from "../../../bench/token-claims.ts";
 import { DEMO_CLIENT_CREDENTIALS } from "../../../bench/scenarios.ts";
 import { startPeer } from "../../../bench/servers.ts";
 import type { RunningServer } from "../../../bench/workers.ts";
@@ -58,6 +59,22 @@ describe("the peer", () => {
     expect(decodeJwt(next.access_token).sub).toBe(DEMO_USERS[1].sub);
     // The rotated token is spent.
     await expect(refreshGrant(send(), first)).rejects.toThrow(FlowError);
+  }, 30_000);
+
+  it("gives demo-portal, the provider's reference-token client, opaque access tokens from the code and from each refresh", async () => {
+    const { browser } = await logInAndRedeem(send(), DEMO_USERS[0], DEMO_WEB.scope);
+    const pkce = pkcePair();
+    const code = await ssoCodeFlow(browser, send(), "portal", pkce, DEMO_WEB.scope, DEMO_PORTAL);
+    expect(tokenFormatOf(code.access_token)).toBe("reference");
+
+    const first = await firstRefreshToken(browser, send(), "portal-refresh", pkce, DEMO_PORTAL);
+    const next = await refreshGrant(send(), first, DEMO_PORTAL);
+    expect(tokenFormatOf(next.access_token)).toBe("reference");
+    const { payload: idToken } = await jwtVerify(next.id_token, jwks(), { issuer: DEMO_ISSUER, audience: DEMO_PORTAL.clientId });
+    expect(idToken.sub).toBe(DEMO_USERS[0].sub);
+    // Rotated as demo-web's are, and another client cannot use its tokens.
+    await expect(refreshGrant(send(), first, DEMO_PORTAL)).rejects.toThrow(FlowError);
+    await expect(refreshGrant(send(), next.refresh_token, DEMO_WEB)).rejects.toThrow(FlowError);
   }, 30_000);
 
   it("shows the login page again for a wrong password", async () => {
