@@ -6,7 +6,6 @@ import { dirname, join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { runCli } from "../../src/cli/run-cli.ts";
 import { REPO_ROOT, type DocCommand } from "./doc-blocks.ts";
-import { findOnPath } from "./services.ts";
 
 /**
  * A shell for the docs' commands: bash in the repository's top folder, with `portcullis`, `npx
@@ -32,17 +31,16 @@ export interface CommandResult {
 /** What bash's stdin holds, for the one command that reads it (hash-password reads its first line). */
 const STDIN = "correct horse battery staple\n";
 
-export async function startDocShell(): Promise<DocShell> {
+/** `curl`: the machine's curl (test/docs skips the blocks that use it when there is none). */
+export async function startDocShell(curl: string | undefined): Promise<DocShell> {
   const bin = mkdtempSync(join(tmpdir(), "portcullis-doc-shell-"));
   const cliEnv: NodeJS.ProcessEnv = {};
   const bridge = await startCliBridge(cliEnv);
-  const curl = findOnPath("curl");
-  if (!curl) throw new Error("curl is not installed");
   writeShim(bin, "cli-client.mjs", CLI_CLIENT);
   writeShim(bin, "portcullis", `#!/bin/sh\nexec node "$(dirname "$0")/cli-client.mjs" "$@"\n`);
   writeShim(bin, "npx", `#!/bin/sh\n[ "$1" = portcullis ] || { echo "docs test: only npx portcullis runs here, not npx $1" >&2; exit 127; }\nshift\nexec portcullis "$@"\n`);
   writeShim(bin, "npm", `#!/bin/sh\n[ "$1" = run ] && [ "$2" = cli ] || { echo "docs test: only npm run cli runs here" >&2; exit 127; }\nshift 2\n[ "$1" = -- ] && shift\nexec portcullis "$@"\n`);
-  writeShim(bin, "curl", `#!/bin/sh\nexec ${curl} --fail-with-body --max-time 10 "$@"\n`);
+  if (curl) writeShim(bin, "curl", `#!/bin/sh\nexec ${curl} --fail-with-body --max-time 10 "$@"\n`);
   const env = { PATH: [bin, dirname(process.execPath), "/usr/bin", "/bin"].join(":"), HOME: bin, LANG: "C.UTF-8", DOC_CLI_URL: bridge.url };
 
   return {
