@@ -50,7 +50,7 @@ describe("a development eID upstream", () => {
     const { url, pending } = await provider.provider.eid.begin("dev-eid", callback);
     expect(`${url.origin}${url.pathname}`).toBe(`${issuer}/connect/authorize`);
     expect(provider.logs.some((line) => line.msg === "development eID upstream started" && line.upstream === "dev-eid")).toBe(true);
-    // The demo as shipped: its secret file, its claim mapping and its sub prefix, with a citizen of the README.
+    // The demo as shipped: its secret file, its claim mapping and its sub prefix, with a citizen of docs/demo-tour.md.
     const answer = await loginWithPassword(new RawBrowser(), url.href, "ravi", "ravi-password");
     expect(await provider.provider.eid.finish(answer.location!, pending)).toEqual({
       sub: "eid:CZ-4201-9034",

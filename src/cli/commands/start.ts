@@ -116,7 +116,7 @@ async function runPrimary(config: LoadedConfig, workers: number, signals: StartS
 async function startDemo(issuer: string, configDir: string, stderr: NodeJS.WritableStream) {
   const { startDemoParties } = await import("../../demo-sites/start-demo-parties.ts");
   const demo = await startDemoParties(issuer, configDir);
-  stderr.write(["  The custom QR-code login demo (README.md, \"Custom QR-code login\"):", ...demo.lines, ""].join("\n") + "\n");
+  stderr.write(["  The custom QR-code login demo (docs/demo-tour.md, \"Custom QR-code login\"):", ...demo.lines, ""].join("\n") + "\n");
   return demo;
 }
 

@@ -47,11 +47,11 @@ function browserLoginLines(provider: Provider, issuerMovedFrom: string | undefin
   ];
 }
 
-/** The same request with two factors, when a two-factor login type is declared (README "Login types and acr_values" lists the others). */
+/** The same request with two factors, when a two-factor login type is declared (docs/demo-tour.md, "Login types and acr_values", lists the others). */
 function twoFactorLines(provider: Provider, query: URLSearchParams): string[] {
   const twoFactor = Object.entries(provider.config.login.login_types ?? {}).find(([, type]) => type.flow === "two_factor")?.[0];
   if (twoFactor === undefined) return [];
-  return ["  Two factors (login_type; README lists every login type and acr value to try):", `    ${provider.issuer}/connect/authorize?${query}&login_type=${encodeURIComponent(twoFactor)}`];
+  return ["  Two factors (login_type; docs/demo-tour.md lists every login type and acr value to try):", `    ${provider.issuer}/connect/authorize?${query}&login_type=${encodeURIComponent(twoFactor)}`];
 }
 
 /**

@@ -34,7 +34,7 @@ export interface ProviderFile {
   lifetimes: ProviderLifetimes;
   security: SecurityConfig;
   /**
-   * The audit trail (README "Audit trail"): one JSON line per security-relevant act (logins, factors, tokens issued and revoked, sessions ended, single sign-out deliveries, lockouts, enrollment changes, reloads, key rotations), on its own stream apart from the operational log. Events name ids only (sub, client_id, sid, jti, kid), never a secret, password, code or token. `portcullis audit trace <jti or sid>` reads the file named here.
+   * The audit trail (docs/audit-trail.md): one JSON line per security-relevant act (logins, factors, tokens issued and revoked, sessions ended, single sign-out deliveries, lockouts, enrollment changes, reloads, key rotations), on its own stream apart from the operational log. Events name ids only (sub, client_id, sid, jti, kid), never a secret, password, code or token. `portcullis audit trace <jti or sid>` reads the file named here.
    */
   audit: {
     /**
@@ -61,7 +61,7 @@ export interface ProviderFile {
     token?: string;
   };
   /**
-   * Reloading the configuration without a restart (README "Reloading the configuration"): always on SIGHUP and `portcullis reload`.
+   * Reloading the configuration without a restart (docs/operations.md, "Reloading the configuration"): always on SIGHUP and `portcullis reload`.
    */
   reload: {
     /**
@@ -104,7 +104,7 @@ export interface ListenConfig {
  */
 export interface StoreConfig {
   /**
-   * `embedded` (in-process, durable records under data_dir; one process only), `redis://…`, `redis+sentinel://HOST:PORT[,HOST:PORT…]/PRIMARY_NAME` (Redis behind Sentinel: follows failovers, and a durable write is answered only once a replica has it, `wait=N`) or `postgres://…`. A network URL may end in `?prefix=NAME` to namespace every key, so several deployments can share one server; a Redis URL also takes `wait=N` and `wait_timeout_ms=MS` (README, Redis Sentinel). May be a ${env:NAME} reference.
+   * `embedded` (in-process, durable records under data_dir; one process only), `redis://…`, `redis+sentinel://HOST:PORT[,HOST:PORT…]/PRIMARY_NAME` (Redis behind Sentinel: follows failovers, and a durable write is answered only once a replica has it, `wait=N`) or `postgres://…`. A network URL may end in `?prefix=NAME` to namespace every key, so several deployments can share one server; a Redis URL also takes `wait=N` and `wait_timeout_ms=MS` (docs/stores.md, "Redis Sentinel"). May be a ${env:NAME} reference.
    */
   url: string;
 }
