@@ -34,12 +34,13 @@ export class RequestTimeout extends Error {}
 
 /** A response a browser or client would not have expected at this step: the flow failed there. */
 export class FlowError extends Error {
-  constructor(
-    readonly step: string,
-    readonly status: number,
-    detail: string,
-  ) {
+  readonly step: string;
+  readonly status: number;
+
+  constructor(step: string, status: number, detail: string) {
     super(`${step}: ${detail}`);
+    this.step = step;
+    this.status = status;
   }
 }
 
@@ -132,11 +133,14 @@ export interface Tokens {
  * `send` is shared by every browser on the same connection; each browser has its own cookie jar.
  */
 export class Browser {
-  constructor(
-    private readonly send: Send,
-    /** Its cookies: a fresh browser has none; a browser that logged in holds its SSO session here. */
-    readonly jar = new CookieJar(),
-  ) {}
+  private readonly send: Send;
+  /** Its cookies: a fresh browser has none; a browser that logged in holds its SSO session here. */
+  readonly jar: CookieJar;
+
+  constructor(send: Send, jar = new CookieJar()) {
+    this.send = send;
+    this.jar = jar;
+  }
 
   /**
    * GET /connect/authorize. With a live SSO session: the code (303 to the redirect_uri). Without:

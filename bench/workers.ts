@@ -6,14 +6,14 @@ import { pinnedNode } from "./cpu-pinning.ts";
 export const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /**
- * Starts a TypeScript worker from bench/workers/ through tsx (as the provider itself runs), pinned to
+ * Starts a TypeScript worker from bench/workers/ with plain node (as the provider itself runs), pinned to
  * `cpu`. Workers talk back with JSON lines on stdout; stderr is kept for error messages. Extra node flags
  * for the workers (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, to profile a ceiling the way
  * BENCH_PROVIDER_NODE_ARGS profiles the provider) go in BENCH_WORKER_NODE_ARGS.
  */
 export function startWorker(cpu: number, script: string, args: readonly string[]): ChildProcess {
   const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(/\s+/).filter((a) => a !== "");
-  const { command, args: pinned } = pinnedNode(cpu, [...nodeArgs, "bin/tsx-run.js", `bench/workers/${script}`, ...args]);
+  const { command, args: pinned } = pinnedNode(cpu, [...nodeArgs, `bench/workers/${script}`, ...args]);
   return spawnTracked(command, pinned, { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
 }
 

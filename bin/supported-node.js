@@ -2,10 +2,13 @@
 // unsupported runtime gets one clear line instead of a stack trace from deep inside a dependency.
 // Plain JavaScript that any Node version can parse; package.json's "engines" says the same.
 
-/** The LTS lines the project is tested on (.ci/run runs the suite on each), with their minimum. */
+/**
+ * The LTS lines the project is tested on (.ci/run runs the suite on each), with their minimum: the first
+ * release of the line that runs TypeScript files without a flag (bin/portcullis.js loads the sources as they are).
+ */
 export const SUPPORTED_LINES = [
   { major: 24, minimum: "24.0.0" },
-  { major: 22, minimum: "22.12.0" },
+  { major: 22, minimum: "22.18.0" },
 ];
 
 /**

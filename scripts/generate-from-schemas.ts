@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   }
 }
 
-// Run only as a script (bin/tsx-run.js sets argv[1] to this file); importing it from a test writes nothing.
+// Run only as a script (`node scripts/<this file>` sets argv[1] to it); importing it from a test writes nothing.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   await main();
 }

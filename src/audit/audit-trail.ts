@@ -20,9 +20,12 @@ export interface AuditTrail {
 
 /** An audit trail that keeps events in memory and tells its listeners: the base of every sink. */
 export class ListenedAuditTrail implements AuditTrail {
+  private readonly write: (event: AuditEvent) => void;
   private readonly listeners = new Set<AuditListener>();
 
-  constructor(private readonly write: (event: AuditEvent) => void = () => {}) {}
+  constructor(write: (event: AuditEvent) => void = () => {}) {
+    this.write = write;
+  }
 
   record(event: AuditEvent): void {
     try {

@@ -10,11 +10,11 @@ import type { AuditEvent } from "./audit-event.ts";
 
 /** The trail with its stream, so that a stopping provider can write what is still buffered. */
 export class StreamedAuditTrail extends ListenedAuditTrail {
-  constructor(
-    write: (event: AuditEvent) => void,
-    readonly close: () => Promise<void> = async () => {},
-  ) {
+  readonly close: () => Promise<void>;
+
+  constructor(write: (event: AuditEvent) => void, close: () => Promise<void> = async () => {}) {
     super(write);
+    this.close = close;
   }
 }
 

@@ -21,10 +21,13 @@ export interface Approval {
  * longer than a scan session lives).
  */
 export class Approvals {
+  private readonly options: { ttlMs?: number; max?: number };
   private readonly approvals = new Map<string, Approval>();
   private readonly listeners = new Map<string, Array<(decision: Decision) => void>>();
 
-  constructor(private readonly options: { ttlMs?: number; max?: number } = {}) {}
+  constructor(options: { ttlMs?: number; max?: number } = {}) {
+    this.options = options;
+  }
 
   create(request: { requester: string; to: string; text: string }): Approval {
     const approval: Approval = { ...request, id: randomBytes(32).toString("base64url"), decision: "pending", expiresAt: Date.now() + (this.options.ttlMs ?? 10 * 60_000) };

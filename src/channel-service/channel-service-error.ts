@@ -5,14 +5,16 @@
  * 503 the provider's keys cannot be fetched). `msg` never echoes the token.
  */
 export class ChannelServiceError extends Error {
+  readonly status: number;
+  readonly msg: string;
+  readonly headers: Record<string, string>;
   override readonly name = "ChannelServiceError";
 
-  constructor(
-    readonly status: number,
-    readonly msg: string,
-    readonly headers: Record<string, string> = {},
-  ) {
+  constructor(status: number, msg: string, headers: Record<string, string> = {}) {
     super(msg);
+    this.status = status;
+    this.msg = msg;
+    this.headers = headers;
   }
 }
 

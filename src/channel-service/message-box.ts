@@ -16,9 +16,12 @@ export interface ChannelMessage {
  * platform, and a restart forgets them. At most `max` are kept; the oldest go first.
  */
 export class MessageBox {
+  private readonly max: number;
   private readonly messages: ChannelMessage[] = [];
 
-  constructor(private readonly max = 1000) {}
+  constructor(max = 1000) {
+    this.max = max;
+  }
 
   send(message: Omit<ChannelMessage, "id" | "sentAt">): ChannelMessage {
     const stored = { ...message, id: randomBytes(16).toString("base64url"), sentAt: new Date() };

@@ -19,9 +19,12 @@ const KEYS_UNAVAILABLE = new Set(["ERR_JOSE_GENERIC", "ERR_JWKS_TIMEOUT", "ERR_J
  * token, or one without the scope the route asks is refused with the RFC 6750 error.
  */
 export class ProviderTokenVerifier {
+  private readonly options: ProviderTokenVerifierOptions;
   private keys: ReturnType<typeof createRemoteJWKSet> | undefined;
 
-  constructor(private readonly options: ProviderTokenVerifierOptions) {}
+  constructor(options: ProviderTokenVerifierOptions) {
+    this.options = options;
+  }
 
   /** The token's claims when it is valid and carries `scope` (or, given several, any one of them). */
   async verify(authorization: string | undefined, scope: string | readonly string[]): Promise<JWTPayload & { sub: string }> {

@@ -7,7 +7,10 @@ import { OAuthError } from "../errors/oauth-error.ts";
  * never the URL's secrets, the token, or the answer.
  */
 export class ChannelDirectoryUnavailable extends OAuthError {
-  constructor(readonly reason: string) {
+  readonly reason: string;
+
+  constructor(reason: string) {
     super(503, "temporarily_unavailable", "the channel directory is temporarily unavailable, try again later");
+    this.reason = reason;
   }
 }

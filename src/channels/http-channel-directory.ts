@@ -23,9 +23,11 @@ export interface HttpChannelDirectoryOptions {
  * is cached, so a role taken away at the service counts from the next login on.
  */
 export class HttpChannelDirectory implements ChannelDirectory {
+  private readonly options: HttpChannelDirectoryOptions;
   private readonly base: string;
 
-  constructor(private readonly options: HttpChannelDirectoryOptions) {
+  constructor(options: HttpChannelDirectoryOptions) {
+    this.options = options;
     this.base = options.url.replace(/\/+$/, "");
   }
 

@@ -23,12 +23,14 @@ interface Gathering {
  * that listen, and a worker that dies mid-scrape only leaves its own series out.
  */
 export class WorkerMetrics implements MetricsSource {
+  private readonly own: Registry;
   readonly contentType = Registry.PROMETHEUS_CONTENT_TYPE;
   readonly #gatherings = new Map<number, Gathering>();
   readonly #listening = new Set<number>();
   #nextId = 0;
 
-  constructor(private readonly own: Registry) {
+  constructor(own: Registry) {
+    this.own = own;
     cluster.on("listening", (worker) => this.#listening.add(worker.id));
     cluster.on("exit", (worker) => this.#answered(worker, undefined));
     cluster.on("message", (worker, message: { type?: string; requestId?: number; metrics?: object[] }) => {

@@ -21,12 +21,13 @@ export interface MessageSender {
  * contains the message, the recipient, or a credential; pages only ever say "could not send".
  */
 export class DeliveryError extends Error {
+  readonly adapter: string;
+  readonly reason: string;
   override readonly name = "DeliveryError";
 
-  constructor(
-    readonly adapter: string,
-    readonly reason: string,
-  ) {
+  constructor(adapter: string, reason: string) {
     super(`${adapter} delivery failed: ${reason}`);
+    this.adapter = adapter;
+    this.reason = reason;
   }
 }

@@ -1,9 +1,11 @@
 /** A request to a configured service (SMS gateway, face service) failed; `reason` is safe to log. */
 export class OutboundRequestError extends Error {
+  readonly reason: string;
   override readonly name = "OutboundRequestError";
 
-  constructor(readonly reason: string) {
+  constructor(reason: string) {
     super(reason);
+    this.reason = reason;
   }
 }
 

@@ -32,14 +32,17 @@ const KEPT = 50;
  * clients only.
  */
 export class Outbox implements MessageSender {
+  private readonly methodId: string;
+  private readonly logger: Logger;
+  private readonly clock: Clock;
   readonly kind = "outbox";
   private readonly kept: OutboxMessage[] = [];
 
-  constructor(
-    private readonly methodId: string,
-    private readonly logger: Logger,
-    private readonly clock: Clock,
-  ) {}
+  constructor(methodId: string, logger: Logger, clock: Clock) {
+    this.methodId = methodId;
+    this.logger = logger;
+    this.clock = clock;
+  }
 
   async send(message: OutgoingMessage): Promise<void> {
     this.kept.push({ ...message, at: this.clock() });

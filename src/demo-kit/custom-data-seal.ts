@@ -28,10 +28,13 @@ const LAYOUT = /^(\d{1,12})\.(.+)\.([0-9A-F]{32})$/s;
  * A new pair of services that need not match the SPEC's layout may prefer HMAC-SHA-256 in its place.
  */
 export class CustomDataSeal {
-  constructor(
-    private readonly secret: string,
-    private readonly clock: Clock = systemClock,
-  ) {}
+  private readonly secret: string;
+  private readonly clock: Clock;
+
+  constructor(secret: string, clock: Clock = systemClock) {
+    this.secret = secret;
+    this.clock = clock;
+  }
 
   seal(payload: string, employeeNumber: string): string {
     const head = `${epochSeconds(this.clock)}.${payload}`;

@@ -4,12 +4,11 @@
  * answering badly is 502. The message is shown to the user, so it never holds a stack or a token.
  */
 export class DemoPageError extends Error {
+  readonly status: number;
   override readonly name = "DemoPageError";
 
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
+  constructor(status: number, message: string) {
     super(message);
+    this.status = status;
   }
 }

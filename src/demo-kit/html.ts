@@ -1,6 +1,10 @@
 /** HTML that is already safe to write: the result of `html` or of `escapeHtml`. */
 export class Html {
-  constructor(readonly value: string) {}
+  readonly value: string;
+
+  constructor(value: string) {
+    this.value = value;
+  }
 
   toString(): string {
     return this.value;

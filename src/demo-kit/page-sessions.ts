@@ -29,12 +29,14 @@ const random = () => randomBytes(32).toString("base64url");
  * (localhost:3000), the channel service (4100) and the demo sites (3005, 3006) all see each other's.
  */
 export class PageSessions<T> {
+  private readonly cookieName: string;
+  private readonly options: PageSessionOptions;
   private readonly sessions = new Map<string, PageSession<T>>();
 
-  constructor(
-    private readonly cookieName: string,
-    private readonly options: PageSessionOptions = {},
-  ) {}
+  constructor(cookieName: string, options: PageSessionOptions = {}) {
+    this.cookieName = cookieName;
+    this.options = options;
+  }
 
   /** A new session; its cookie is set on `res` (HttpOnly, SameSite=Lax, a browser-session cookie). */
   start(res: Response, data: T): PageSession<T> {

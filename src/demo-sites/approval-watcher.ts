@@ -14,15 +14,18 @@ export interface WatchedApproval {
  * `close()` stops every watch (the site is shutting down).
  */
 export class ApprovalWatcher {
+  private readonly channel: ChannelServiceClient;
+  private readonly intervalMs: number;
+  /** Give up after this long (the channel service forgets a request after 10 minutes). */
+  private readonly limitMs: number;
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
 
-  constructor(
-    private readonly channel: ChannelServiceClient,
-    private readonly intervalMs = 1500,
-    /** Give up after this long (the channel service forgets a request after 10 minutes). */
-    private readonly limitMs = 10 * 60_000,
-  ) {}
+  constructor(channel: ChannelServiceClient, intervalMs = 1500, limitMs = 10 * 60_000) {
+    this.channel = channel;
+    this.intervalMs = intervalMs;
+    this.limitMs = limitMs;
+  }
 
   watch(approval: WatchedApproval): void {
     this.schedule({ ...approval, until: Date.now() + this.limitMs });

@@ -16,7 +16,11 @@ type Answer = { status: number; body: { code?: unknown; msg?: unknown; data?: Re
  * a DemoPageError that says what the service answered; the token is never shown.
  */
 export class ChannelServiceClient {
-  constructor(private readonly url: string) {}
+  private readonly url: string;
+
+  constructor(url: string) {
+    this.url = url;
+  }
 
   async channelInfo(token: string, loginData: string, lang = "en"): Promise<ChannelAccount> {
     const { body } = this.expectOk(await this.call("POST", "/mp_login/channelinfo", token, new URLSearchParams({ login_data: loginData, lang })));

@@ -36,12 +36,14 @@ export const archivedMachinePath = (dataDir: string, hash: string) => versionFil
  * failed write is reported, never thrown: a login must not fail for its archive.
  */
 export class MachineArchive {
+  private readonly dir: string;
+  private readonly onError: (error: Error) => void;
   private readonly kept = new Set<string>();
 
-  constructor(
-    private readonly dir: string,
-    private readonly onError: (error: Error) => void,
-  ) {}
+  constructor(dir: string, onError: (error: Error) => void) {
+    this.dir = dir;
+    this.onError = onError;
+  }
 
   keep(flow: Flow): void {
     if (this.kept.has(flow.hash)) return;

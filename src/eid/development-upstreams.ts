@@ -16,13 +16,16 @@ export type LaunchProvider = (options: { configDir: string; port: number }) => P
  * already answers at the issuer. Only a provider with a loopback http:// issuer starts one.
  */
 export class DevelopmentUpstreams {
+  private readonly configDir: string;
+  private readonly launch: LaunchProvider | undefined;
+  private readonly logger: Logger;
   private readonly running = new Map<string, Promise<{ close(): Promise<void> } | undefined>>();
 
-  constructor(
-    private readonly configDir: string,
-    private readonly launch: LaunchProvider | undefined,
-    private readonly logger: Logger,
-  ) {}
+  constructor(configDir: string, launch: LaunchProvider | undefined, logger: Logger) {
+    this.configDir = configDir;
+    this.launch = launch;
+    this.logger = logger;
+  }
 
   /**
    * The relying-party options of each development upstream: start it before discovery. Beside an issuer

@@ -19,14 +19,14 @@ export interface EidAccountRecord {
  * to other clients answer with what the upstream said last. Keyed by the local sub (sub_prefix + upstream sub).
  */
 export class EidAccounts {
+  private readonly clock: Clock;
+  /** The declared upstreams' sub prefixes: which subs are eID accounts at all. */
+  private readonly subPrefixes: readonly string[];
   private readonly records: RecordStore<EidAccountRecord>;
 
-  constructor(
-    store: Store,
-    private readonly clock: Clock,
-    /** The declared upstreams' sub prefixes: which subs are eID accounts at all. */
-    private readonly subPrefixes: readonly string[],
-  ) {
+  constructor(store: Store, clock: Clock, subPrefixes: readonly string[]) {
+    this.clock = clock;
+    this.subPrefixes = subPrefixes;
     this.records = store.namespace("eidAccounts");
   }
 

@@ -11,14 +11,16 @@ import type { EidAccount } from "./map-eid-account.ts";
  * the pending values the caller keeps in the interaction; `finish` takes them back with the callback.
  */
 export class EidBroker {
+  readonly accounts: EidAccounts;
   private readonly parties = new Map<string, EidRelyingParty>();
 
   constructor(
     login: LoginFile,
-    readonly accounts: EidAccounts,
+    accounts: EidAccounts,
     /** Per-upstream options (the development upstream's start), by upstream id. */
     options: ReadonlyMap<string, EidRelyingPartyOptions> = new Map(),
   ) {
+    this.accounts = accounts;
     for (const [id, upstream] of Object.entries(login.eid_upstreams ?? {})) this.parties.set(id, new EidRelyingParty(id, upstream, options.get(id)));
   }
 

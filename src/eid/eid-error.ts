@@ -23,12 +23,12 @@ const WIRE: Record<EidFailure, { status: number; error: OAuthErrorCode }> = {
  * redirect URI: an eID login only starts after the authorize request was validated.
  */
 export class EidError extends OAuthError {
-  constructor(
-    readonly failure: EidFailure,
-    readonly upstream: string,
-    description: string,
-    options: { cause?: unknown } = {},
-  ) {
+  readonly failure: EidFailure;
+  readonly upstream: string;
+
+  constructor(failure: EidFailure, upstream: string, description: string, options: { cause?: unknown } = {}) {
     super(WIRE[failure].status, WIRE[failure].error, description, { allowRedirect: true, ...options });
+    this.failure = failure;
+    this.upstream = upstream;
   }
 }

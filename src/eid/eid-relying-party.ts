@@ -22,13 +22,16 @@ export interface EidRelyingPartyOptions {
  * provider. A failed discovery is not cached, so the next login tries again; a good one is kept.
  */
 export class EidRelyingParty {
+  readonly id: string;
+  private readonly upstream: EidUpstream;
+  private readonly options: EidRelyingPartyOptions;
   private configuration: Promise<client.Configuration> | undefined;
 
-  constructor(
-    readonly id: string,
-    private readonly upstream: EidUpstream,
-    private readonly options: EidRelyingPartyOptions = {},
-  ) {}
+  constructor(id: string, upstream: EidUpstream, options: EidRelyingPartyOptions = {}) {
+    this.id = id;
+    this.upstream = upstream;
+    this.options = options;
+  }
 
   /** The upstream authorization URL for a new login, and what to keep server-side until its callback. */
   async begin(redirectUri: string, options: EidBeginOptions = {}): Promise<{ url: URL; pending: EidPending }> {

@@ -21,19 +21,22 @@ export interface Enrollment<Data = unknown> {
  * restart of the embedded store and is shared by every process on Redis or PostgreSQL.
  */
 export class Enrollments {
+  private readonly store: Store;
+  private readonly clock: Clock;
+  /** How long a caller waits for a busy record (a test that queues many changes on a busy machine waits longer). */
+  private readonly lockWaitMs: number;
+  /** Told of every enrollment added, replaced or removed (not of a plugin's updates to its data, such as a signature counter). */
+  private readonly audit?: AuditTrail;
   private readonly records: RecordStore<Enrollment>;
   private readonly locks: RecordStore<true>;
   /** Last sign-in per method and user (epoch ms), under `used:<method>:<sub>` in the same durable kind. */
   private readonly uses: RecordStore<number>;
 
-  constructor(
-    private readonly store: Store,
-    private readonly clock: Clock,
-    /** How long a caller waits for a busy record (a test that queues many changes on a busy machine waits longer). */
-    private readonly lockWaitMs = LOCK_WAIT_MS,
-    /** Told of every enrollment added, replaced or removed (not of a plugin's updates to its data, such as a signature counter). */
-    private readonly audit?: AuditTrail,
-  ) {
+  constructor(store: Store, clock: Clock, lockWaitMs = LOCK_WAIT_MS, audit?: AuditTrail) {
+    this.store = store;
+    this.clock = clock;
+    this.lockWaitMs = lockWaitMs;
+    this.audit = audit;
     this.records = store.namespace("enrollments");
     this.locks = store.namespace("locks");
     this.uses = store.namespace("enrollments");

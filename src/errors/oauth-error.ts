@@ -41,18 +41,19 @@ export type OAuthErrorCode =
   | "not_found";
 
 export class OAuthError extends Error {
+  readonly status: number;
+  readonly error: OAuthErrorCode;
+  readonly description: string;
   override readonly name = "OAuthError";
   readonly headers: Record<string, string>;
   readonly allowRedirect: boolean;
   readonly expose: boolean;
 
-  constructor(
-    readonly status: number,
-    readonly error: OAuthErrorCode,
-    readonly description: string,
-    options: OAuthErrorOptions = {},
-  ) {
+  constructor(status: number, error: OAuthErrorCode, description: string, options: OAuthErrorOptions = {}) {
     super(`${error}: ${description}`, { cause: options.cause });
+    this.status = status;
+    this.error = error;
+    this.description = description;
     this.headers = options.headers ?? {};
     this.allowRedirect = options.allowRedirect ?? false;
     this.expose = options.expose ?? true;

@@ -14,8 +14,6 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
     req.resume();
     return Promise.reject(tooLarge());
   }
-  // The listeners are anonymous arrows on purpose: a named inner function costs a name-keeping call per
-  // request under tsx (esbuild's keepNames), on the path of every token request.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

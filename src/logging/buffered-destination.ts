@@ -30,15 +30,16 @@ let exitHookInstalled = false;
  * spare the syscalls, that was ~8% of a token request's CPU besides the signature.
  */
 class LineBatcher implements BufferedDestination {
+  private readonly fd: number;
+  private readonly sonic: ReturnType<typeof pino.destination>;
   #pending: string[] = [];
   #chars = 0;
   #ended = false;
   readonly #timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly fd: number,
-    private readonly sonic: ReturnType<typeof pino.destination>,
-  ) {
+  constructor(fd: number, sonic: ReturnType<typeof pino.destination>) {
+    this.fd = fd;
+    this.sonic = sonic;
     this.#timer = setInterval(() => this.drain(), FLUSH_EVERY_MS).unref();
   }
 

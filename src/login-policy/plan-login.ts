@@ -76,11 +76,11 @@ export function planLogin(policy: LoginPolicy, request: LoginRequest, session?: 
 }
 
 class PlanRefusal extends Error {
-  constructor(
-    readonly error: PlanError,
-    description: string,
-  ) {
+  readonly error: PlanError;
+
+  constructor(error: PlanError, description: string) {
     super(description);
+    this.error = error;
   }
 }
 

@@ -4,9 +4,12 @@
  * so nothing a client or a config can vary without bound may become one.
  */
 export class BoundedLabel {
+  private readonly max: number;
   readonly #seen = new Set<string>();
 
-  constructor(private readonly max: number) {}
+  constructor(max: number) {
+    this.max = max;
+  }
 
   of(value: string): string {
     if (this.#seen.has(value)) return value;

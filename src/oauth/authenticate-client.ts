@@ -26,8 +26,7 @@ export function authenticateClient(clients: ClientRegistry, presented: Presented
 }
 
 /**
- * The one answer to every failure (a function of the module, not a closure made per token request),
- * audited: a run of these is someone guessing a client's secret. The trail names a registered client
+ * The one answer to every failure, audited: a run of these is someone guessing a client's secret. The trail names a registered client
  * only; an unknown id is whatever was typed, which could be a secret.
  */
 function failed(presented: PresentedCredentials, client: Client | undefined, audit: AuditTrail | undefined) {

@@ -34,12 +34,11 @@ const IN_FLIGHT_MS = 300_000;
  * presentation reads the marker and revokes, or the redemption finds "reused" and revokes what it issues.
  */
 export class AuthorizationCodes {
+  private readonly clock: Clock;
   private readonly records: RecordStore<AuthorizationCodeGrant | RedeemedMarker>;
 
-  constructor(
-    store: Store,
-    private readonly clock: Clock,
-  ) {
+  constructor(store: Store, clock: Clock) {
+    this.clock = clock;
     this.records = store.namespace("codes");
   }
 

@@ -30,10 +30,13 @@ const IGNORE_EXPIRY = Number.MAX_SAFE_INTEGER;
  * issuer) for a registered client. Any failure is one `invalid_request` naming the reason.
  */
 export class IdTokenHintVerifier {
-  constructor(
-    private readonly keys: () => KeySet,
-    private readonly issuer: string,
-  ) {}
+  private readonly keys: () => KeySet;
+  private readonly issuer: string;
+
+  constructor(keys: () => KeySet, issuer: string) {
+    this.keys = keys;
+    this.issuer = issuer;
+  }
 
   /** `clients`: the registry of the request's policy snapshot (after a reload, src/reload/, the new one). */
   async verify(token: string, clients: Pick<ClientRegistry, "get">): Promise<IdTokenHint> {

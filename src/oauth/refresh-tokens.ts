@@ -66,17 +66,18 @@ const IN_FLIGHT_MS = 300_000;
  * `family:<id>` the family's record (base64url hashes contain no ':').
  */
 export class RefreshTokens {
+  private readonly clock: Clock;
+  private readonly accessTokens: AccessTokenDenylist;
+  /** Told of reuse detected and of tokens revoked by their client. */
+  private readonly audit?: AuditTrail;
   private readonly tokens: RecordStore<RefreshGrant>;
   private readonly families: RecordStore<FamilyRecord>;
   private readonly rotated: RecordStore<RotatedMarker>;
 
-  constructor(
-    store: Store,
-    private readonly clock: Clock,
-    private readonly accessTokens: AccessTokenDenylist,
-    /** Told of reuse detected and of tokens revoked by their client. */
-    private readonly audit?: AuditTrail,
-  ) {
+  constructor(store: Store, clock: Clock, accessTokens: AccessTokenDenylist, audit?: AuditTrail) {
+    this.clock = clock;
+    this.accessTokens = accessTokens;
+    this.audit = audit;
     this.tokens = store.namespace("refreshTokens");
     this.families = store.namespace("refreshTokens");
     this.rotated = store.namespace("refreshTokens");

@@ -36,14 +36,20 @@ export interface RedeemedCode {
  * superseded by a re-send). Attempt limits are the caller's: count the attempt before redeeming.
  */
 export class OneTimeCodes {
-  constructor(
-    private readonly records: RecordStore<CodeRecord>,
-    private readonly clock: Clock,
-    private readonly hasher: CodeHasher,
-    private readonly box: SecretBox,
-    /** How long a code is valid, in ms. */
-    readonly lifetimeMs: number,
-  ) {}
+  private readonly records: RecordStore<CodeRecord>;
+  private readonly clock: Clock;
+  private readonly hasher: CodeHasher;
+  private readonly box: SecretBox;
+  /** How long a code is valid, in ms. */
+  readonly lifetimeMs: number;
+
+  constructor(records: RecordStore<CodeRecord>, clock: Clock, hasher: CodeHasher, box: SecretBox, lifetimeMs: number) {
+    this.records = records;
+    this.clock = clock;
+    this.hasher = hasher;
+    this.box = box;
+    this.lifetimeMs = lifetimeMs;
+  }
 
   /** A new code for the slot, replacing any earlier one; `target` is kept (sealed) to come back on redemption. */
   async issue(slot: CodeSlot, target?: string): Promise<string> {

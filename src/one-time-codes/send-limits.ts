@@ -23,11 +23,15 @@ export type SendPermission = "ok" | "too_soon" | "limited";
  * one), and each account and each client address has a budget per window.
  */
 export class SendLimits {
-  constructor(
-    private readonly counters: RecordStore<number>,
-    private readonly methodId: string,
-    private readonly policy: SendPolicy,
-  ) {}
+  private readonly counters: RecordStore<number>;
+  private readonly methodId: string;
+  private readonly policy: SendPolicy;
+
+  constructor(counters: RecordStore<number>, methodId: string, policy: SendPolicy) {
+    this.counters = counters;
+    this.methodId = methodId;
+    this.policy = policy;
+  }
 
   /** Claims a send for the slot, on behalf of `sub` from `clientAddress`. Counts against both budgets. */
   async claim(slot: CodeSlot, clientAddress: string): Promise<SendPermission> {

@@ -78,8 +78,11 @@ function report(provider: Provider, result: ReloadResult): void {
 }
 
 class ReloadRefused extends Error {
-  constructor(readonly changes: RestartOnlyChange[]) {
+  readonly changes: RestartOnlyChange[];
+
+  constructor(changes: RestartOnlyChange[]) {
     super(changes.map((change) => change.message).join("\n"));
+    this.changes = changes;
   }
 }
 

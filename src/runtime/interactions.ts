@@ -9,17 +9,17 @@ const random = () => randomToken(24);
 
 /** Interactions in the store, with their browser binding and CSRF checks. */
 export class Interactions {
+  private readonly clock: Clock;
+  private readonly lifetimeSeconds: number;
   private readonly records: RecordStore<Interaction>;
   /** `done:<id>` markers share the namespace (an id has no ':'). */
   private readonly done: RecordStore<true>;
   /** `link:<hash>` → id: a second handle on an interaction (an eID login's state), also in the namespace. */
   private readonly links: RecordStore<string>;
 
-  constructor(
-    store: Store,
-    private readonly clock: Clock,
-    private readonly lifetimeSeconds: number,
-  ) {
+  constructor(store: Store, clock: Clock, lifetimeSeconds: number) {
+    this.clock = clock;
+    this.lifetimeSeconds = lifetimeSeconds;
     this.records = store.namespace("interactions");
     this.done = store.namespace("interactions");
     this.links = store.namespace("interactions");

@@ -49,14 +49,14 @@ const MAX_PLANNED_FLOWS = 256;
  * every node builds the same machine (and hash) for the same id, whoever started the interaction.
  */
 export class FlowCatalog {
+  private readonly services: FlowServices;
+  private readonly methods: ReadonlyMap<string, LoadedMethod>;
   private readonly named = new Map<string, RunnableFlow>();
   private readonly planned = new Map<string, RunnableFlow>();
 
-  constructor(
-    private readonly services: FlowServices,
-    login: LoginFile,
-    private readonly methods: ReadonlyMap<string, LoadedMethod>,
-  ) {
+  constructor(services: FlowServices, login: LoginFile, methods: ReadonlyMap<string, LoadedMethod>) {
+    this.services = services;
+    this.methods = methods;
     this.named.set(DEFAULT_FLOW_ID, this.build(DEFAULT_FLOW_ID, "single_factor", login.default_flow.methods));
     this.named.set(CHANNEL_CHOICE_FLOW_ID, runnable(CHANNEL_CHOICE_FLOW_ID, channelChoiceFlow, new Map(), (m) => m.plugin.machine));
     for (const [name, type] of Object.entries(login.login_types ?? {})) {

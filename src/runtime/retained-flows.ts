@@ -8,13 +8,15 @@ import type { FlowCatalog, RunnableFlow } from "./login-flows.ts";
  * finds nothing here and restarts the interaction from the current flow's beginning, as before.
  */
 export class RetainedFlows {
+  private readonly clock: Clock;
+  /** The interaction lifetime: no interaction started before the swap lives longer after it. */
+  private readonly keepMs: number;
   private entries: Array<{ catalog: FlowCatalog; until: number }> = [];
 
-  constructor(
-    private readonly clock: Clock,
-    /** The interaction lifetime: no interaction started before the swap lives longer after it. */
-    private readonly keepMs: number,
-  ) {}
+  constructor(clock: Clock, keepMs: number) {
+    this.clock = clock;
+    this.keepMs = keepMs;
+  }
 
   retain(catalog: FlowCatalog): void {
     this.prune();

@@ -9,14 +9,26 @@ import type { RecordStore } from "../stores/store.ts";
  * attempt exactly as they answer a wrong secret, so a lockout is not observable.
  */
 export class AttemptLimiter {
+  private readonly counters: RecordStore<number>;
+  private readonly scope: string;
+  private readonly maxFailures: number;
+  private readonly windowMs: number;
+  /** Told once per window, at the first attempt refused: the subject is locked (the audit trail's lockout). */
+  private readonly onLockout?: (subject: string) => void;
+
   constructor(
-    private readonly counters: RecordStore<number>,
-    private readonly scope: string,
-    private readonly maxFailures: number,
-    private readonly windowMs: number,
-    /** Told once per window, at the first attempt refused: the subject is locked (the audit trail's lockout). */
-    private readonly onLockout?: (subject: string) => void,
-  ) {}
+    counters: RecordStore<number>,
+    scope: string,
+    maxFailures: number,
+    windowMs: number,
+    onLockout?: (subject: string) => void,
+  ) {
+    this.counters = counters;
+    this.scope = scope;
+    this.maxFailures = maxFailures;
+    this.windowMs = windowMs;
+    this.onLockout = onLockout;
+  }
 
   /** Counts one attempt; false when the subject has used up its attempts in this window. */
   async tryAttempt(subject: string): Promise<boolean> {

@@ -6,13 +6,15 @@ import { OAuthError } from "../errors/oauth-error.ts";
  * flood then costs its senders refusals instead of costing every user a long wait.
  */
 export class ConcurrencyGate {
+  private readonly limit: number;
+  private readonly queueFactor: number;
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(
-    private readonly limit: number,
-    private readonly queueFactor = 16,
-  ) {}
+  constructor(limit: number, queueFactor = 16) {
+    this.limit = limit;
+    this.queueFactor = queueFactor;
+  }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.running >= this.limit) {

@@ -7,11 +7,14 @@ import type { RecordStore } from "../stores/store.ts";
  * accepted (at most three periods with ±1 step).
  */
 export class TimeStepClaims {
-  constructor(
-    private readonly records: RecordStore<true>,
-    /** What the claims are of (a method id): keys of different scopes never meet. */
-    private readonly scope: string,
-  ) {}
+  private readonly records: RecordStore<true>;
+  /** What the claims are of (a method id): keys of different scopes never meet. */
+  private readonly scope: string;
+
+  constructor(records: RecordStore<true>, scope: string) {
+    this.records = records;
+    this.scope = scope;
+  }
 
   /**
    * Claims `step` for the subject (a user, a device); true for the one caller that claimed it. The window's earlier steps

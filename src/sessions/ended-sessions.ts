@@ -13,13 +13,12 @@ import type { RecordStore, Store } from "../stores/store.ts";
  * logout may be redeemed after it).
  */
 export class EndedSessions {
+  private readonly clients: () => Iterable<Client>;
   private readonly marks: RecordStore<true>;
 
   /** `clients` is read at each record: after a reload (src/reload/) the new clients' lifetimes count. */
-  constructor(
-    store: Store,
-    private readonly clients: () => Iterable<Client>,
-  ) {
+  constructor(store: Store, clients: () => Iterable<Client>) {
+    this.clients = clients;
     this.marks = store.namespace("revokedTokens");
   }
 

@@ -31,15 +31,15 @@ const MAX_CLIENTS_PER_SESSION = 256;
  * fixation); logout deletes the record.
  */
 export class SsoSessions {
+  private readonly clock: Clock;
+  private readonly lifetimes: SessionLifetimes;
   private readonly records: RecordStore<SsoSession>;
   /** `ended:<hash>` tombstones and `client:<sid>:<n>` entries share the namespace (a hash has no ':'). */
   private readonly marks: RecordStore<string | true>;
 
-  constructor(
-    store: Store,
-    private readonly clock: Clock,
-    private readonly lifetimes: SessionLifetimes,
-  ) {
+  constructor(store: Store, clock: Clock, lifetimes: SessionLifetimes) {
+    this.clock = clock;
+    this.lifetimes = lifetimes;
     this.records = store.namespace("sessions");
     this.marks = store.namespace("sessions");
   }

@@ -3,15 +3,15 @@ import { join } from "node:path";
 
 /** Another live process holds the data directory. */
 export class DirectoryInUseError extends Error {
+  readonly dir: string;
+  readonly holder?: number;
   override readonly name = "DirectoryInUseError";
 
   /** `holder`: the live process that holds the lock, when one does (the CLI words its own advice around it). */
-  constructor(
-    message: string,
-    readonly dir: string,
-    readonly holder?: number,
-  ) {
+  constructor(message: string, dir: string, holder?: number) {
     super(message);
+    this.dir = dir;
+    this.holder = holder;
   }
 }
 

@@ -25,13 +25,15 @@ interface Payload {
  * broke that contract would get a TypeError, never another caller's half-changed value.
  */
 export class MemoryRecordStore<T> implements RecordStore<T> {
+  private readonly kind: RecordKind;
+  private readonly map: EmbeddedMap;
+  private readonly run: OperationRunner;
   readonly #entry: (value: unknown, expiresAt: number | undefined) => EmbeddedEntry;
 
-  constructor(
-    private readonly kind: RecordKind,
-    private readonly map: EmbeddedMap,
-    private readonly run: OperationRunner,
-  ) {
+  constructor(kind: RecordKind, map: EmbeddedMap, run: OperationRunner) {
+    this.kind = kind;
+    this.map = map;
+    this.run = run;
     this.#entry = isImmutableKind(kind) ? sharedEntry : jsonEntry;
   }
 

@@ -10,9 +10,11 @@ import type { Store, RecordStore } from "../stores/store.ts";
  * listed them grew with every refresh (docs/performance.md, "Refresh").
  */
 export class AccessTokenDenylist {
+  private readonly clock: Clock;
   private readonly entries: RecordStore<true>;
 
-  constructor(store: Store, private readonly clock: Clock) {
+  constructor(store: Store, clock: Clock) {
+    this.clock = clock;
     this.entries = store.namespace("revokedTokens");
   }
 

@@ -36,13 +36,25 @@ const EXPECTED_TYP = normalizeTyp(ACCESS_TOKEN_TYPE);
  * error classes.
  */
 export class AccessTokenVerifier {
+  private readonly keys: () => KeySet;
+  private readonly issuer: string;
+  private readonly clock: Clock;
+  private readonly denylist: AccessTokenDenylist;
+  private readonly references: ReferenceTokens;
+
   constructor(
-    private readonly keys: () => KeySet,
-    private readonly issuer: string,
-    private readonly clock: Clock,
-    private readonly denylist: AccessTokenDenylist,
-    private readonly references: ReferenceTokens,
-  ) {}
+    keys: () => KeySet,
+    issuer: string,
+    clock: Clock,
+    denylist: AccessTokenDenylist,
+    references: ReferenceTokens,
+  ) {
+    this.keys = keys;
+    this.issuer = issuer;
+    this.clock = clock;
+    this.denylist = denylist;
+    this.references = references;
+  }
 
   async verify(token: string): Promise<AccessTokenClaims> {
     const claims = looksLikeReferenceToken(token) ? await this.referenceClaims(token) : this.jwtClaims(token);

@@ -58,16 +58,26 @@ export interface IssuedToken {
  * audience is every API resource whose scopes the token carries.
  */
 export class AccessTokenIssuer {
+  private readonly signer: JwsSigner;
+  private readonly issuer: string;
+  /** Read at each issue: after a reload (src/reload/) the new scopes.yaml's resources are the audiences. */
+  private readonly scopes: () => Pick<ScopeRegistry, "resourcesFor">;
+  private readonly clock: Clock;
+  private readonly references: ReferenceTokenIssuer;
   readonly userinfoAudience: string;
 
   constructor(
-    private readonly signer: JwsSigner,
-    private readonly issuer: string,
-    /** Read at each issue: after a reload (src/reload/) the new scopes.yaml's resources are the audiences. */
-    private readonly scopes: () => Pick<ScopeRegistry, "resourcesFor">,
-    private readonly clock: Clock,
-    private readonly references: ReferenceTokenIssuer,
+    signer: JwsSigner,
+    issuer: string,
+    scopes: () => Pick<ScopeRegistry, "resourcesFor">,
+    clock: Clock,
+    references: ReferenceTokenIssuer,
   ) {
+    this.signer = signer;
+    this.issuer = issuer;
+    this.scopes = scopes;
+    this.clock = clock;
+    this.references = references;
     this.userinfoAudience = `${issuer}/connect/userinfo`;
   }
 

@@ -29,11 +29,15 @@ const PROTOCOL_CLAIMS = new Set(["iss", "sub", "aud", "exp", "iat", "nbf", "jti"
 
 /** Issues RS256 ID tokens signed with the provider's current key. */
 export class IdTokenIssuer {
-  constructor(
-    private readonly signer: JwsSigner,
-    private readonly issuer: string,
-    private readonly clock: Clock,
-  ) {}
+  private readonly signer: JwsSigner;
+  private readonly issuer: string;
+  private readonly clock: Clock;
+
+  constructor(signer: JwsSigner, issuer: string, clock: Clock) {
+    this.signer = signer;
+    this.issuer = issuer;
+    this.clock = clock;
+  }
 
   issue(request: IdTokenRequest): string {
     const iat = epochSeconds(this.clock);

@@ -9,9 +9,12 @@ import type { KeySet } from "./key-set.ts";
  * jose, and the tests verify every kind of token we sign with jose.
  */
 export class JwsSigner {
+  private readonly keys: () => KeySet;
   private readonly headerCache = new Map<string, string>();
 
-  constructor(private readonly keys: () => KeySet) {}
+  constructor(keys: () => KeySet) {
+    this.keys = keys;
+  }
 
   sign(payload: object, typ: string): string {
     const key = this.keys().signing;

@@ -39,6 +39,7 @@ export interface KeyManagerOptions {
  * them back as retired, so the tokens they signed stay valid until they expire.
  */
 export class KeyManager {
+  private readonly options: KeyManagerOptions;
   private keySet!: KeySet;
   /** The ring this process last used: what it still publishes if the store loses the ring. */
   private ring: KeyRing | undefined;
@@ -46,7 +47,8 @@ export class KeyManager {
   private readonly parsed = new Map<string, KeyObject>();
   private readonly ringStore: KeyRingStore;
 
-  private constructor(private readonly options: KeyManagerOptions) {
+  private constructor(options: KeyManagerOptions) {
+    this.options = options;
     this.ringStore = new KeyRingStore(options);
   }
 

@@ -28,9 +28,11 @@ export interface KeyRingStoreOptions {
  * the same time.
  */
 export class KeyRingStore {
+  private readonly options: KeyRingStoreOptions;
   private readonly records: RecordStore<KeyRing | number>;
 
-  constructor(private readonly options: KeyRingStoreOptions) {
+  constructor(options: KeyRingStoreOptions) {
+    this.options = options;
     this.records = options.store.namespace("keys");
   }
 

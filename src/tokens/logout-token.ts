@@ -32,11 +32,15 @@ export interface LogoutTokenClaims {
  * asked, and the back-channel logout event. Never a nonce (§2.4: its presence marks a forged ID token).
  */
 export class LogoutTokenIssuer {
-  constructor(
-    private readonly signer: JwsSigner,
-    private readonly issuer: string,
-    private readonly clock: Clock,
-  ) {}
+  private readonly signer: JwsSigner;
+  private readonly issuer: string;
+  private readonly clock: Clock;
+
+  constructor(signer: JwsSigner, issuer: string, clock: Clock) {
+    this.signer = signer;
+    this.issuer = issuer;
+    this.clock = clock;
+  }
 
   issue(request: LogoutTokenRequest): string {
     const iat = epochSeconds(this.clock);

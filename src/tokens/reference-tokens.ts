@@ -25,9 +25,11 @@ export function looksLikeReferenceToken(token: string): boolean {
  * token, deleting it revokes the token on every node at once.
  */
 export class ReferenceTokens implements ReferenceTokenIssuer {
+  private readonly clock: Clock;
   private readonly records: RecordStore<AccessTokenClaims>;
 
-  constructor(store: Store, private readonly clock: Clock) {
+  constructor(store: Store, clock: Clock) {
+    this.clock = clock;
     this.records = store.namespace("referenceTokens");
   }
 

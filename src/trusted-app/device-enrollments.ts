@@ -34,11 +34,15 @@ export type EnrollSessionState = "pending" | "enrolled" | "expired";
  * qrcode plugin's routes, which hand them only to the browser of the signed-in user the session is for.
  */
 export class DeviceEnrollments {
-  constructor(
-    private readonly provider: PluginServices,
-    private readonly tokens: RecordStore<EnrollToken>,
-    private readonly sessions: RecordStore<EnrollSession>,
-  ) {}
+  private readonly provider: PluginServices;
+  private readonly tokens: RecordStore<EnrollToken>;
+  private readonly sessions: RecordStore<EnrollSession>;
+
+  constructor(provider: PluginServices, tokens: RecordStore<EnrollToken>, sessions: RecordStore<EnrollSession>) {
+    this.provider = provider;
+    this.tokens = tokens;
+    this.sessions = sessions;
+  }
 
   /** A token for `sub` valid for `ttlMs`, and its acmeauth://enroll URI (an operator's hand-out). */
   async issue(sub: string, ttlMs: number, sessionId?: string): Promise<{ token: string; uri: string; expiresAt: number }> {

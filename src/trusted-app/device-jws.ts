@@ -31,8 +31,11 @@ export const MAX_DEVICE_JWS_LENGTH = 8192;
 
 /** A device JWS that was refused; `reason` is safe to tell the app. */
 export class DeviceJwsError extends Error {
-  constructor(readonly reason: string) {
+  readonly reason: string;
+
+  constructor(reason: string) {
     super(reason);
+    this.reason = reason;
   }
 }
 

@@ -43,9 +43,11 @@ export class TooManyDevicesError extends Error {}
  * find an active one (every device-signed request), revoke one, and open a device's seed.
  */
 export class DeviceRegistry {
+  private readonly provider: PluginServices;
   private readonly records: MethodEnrollments<DeviceEnrollment>;
 
-  constructor(private readonly provider: PluginServices) {
+  constructor(provider: PluginServices) {
+    this.provider = provider;
     this.records = provider.enrollments.forMethod<DeviceEnrollment>(DEVICE_ENROLLMENT_METHOD);
   }
 

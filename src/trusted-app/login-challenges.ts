@@ -42,12 +42,14 @@ export type ChallengeView =
 
 /** Why a scan or a decision was refused; `reason` is safe to tell the app. */
 export class ChallengeError extends Error {
-  constructor(
-    readonly reason: string,
-    /** true: the app's answer was refused (a wrong number, evidence missing or bad) and the challenge is spent. */
-    readonly denied = false,
-  ) {
+  readonly reason: string;
+  /** true: the app's answer was refused (a wrong number, evidence missing or bad) and the challenge is spent. */
+  readonly denied: boolean;
+
+  constructor(reason: string, denied = false) {
     super(reason);
+    this.reason = reason;
+    this.denied = denied;
   }
 }
 
@@ -58,10 +60,13 @@ export class ChallengeError extends Error {
  * consumed with `take`, so it logs one browser in, once.
  */
 export class LoginChallenges {
-  constructor(
-    private readonly provider: PluginServices,
-    private readonly records: RecordStore<unknown>,
-  ) {}
+  private readonly provider: PluginServices;
+  private readonly records: RecordStore<unknown>;
+
+  constructor(provider: PluginServices, records: RecordStore<unknown>) {
+    this.provider = provider;
+    this.records = records;
+  }
 
   /** A fresh challenge valid for `ttlMs`, wanting this evidence from the app; the page keeps only its id. */
   async create(ttlMs: number, wanted?: AppEvidenceWanted): Promise<{ challengeId: string; expiresAt: number }> {

@@ -35,11 +35,14 @@ export function vendorLoginTypes(login: Pick<LoginFile, "login_types">): Set<str
  * ends every session, code and refresh token of its accounts (UserDirectory.isActive).
  */
 export class VendorAccounts implements ExternalAccounts {
-  constructor(
-    private readonly clients: { get(clientId: string): VendorClient | undefined },
-    /** vendorLoginTypes(login.yaml) */
-    private readonly loginTypes: ReadonlySet<string>,
-  ) {}
+  private readonly clients: { get(clientId: string): VendorClient | undefined };
+  /** vendorLoginTypes(login.yaml) */
+  private readonly loginTypes: ReadonlySet<string>;
+
+  constructor(clients: { get(clientId: string): VendorClient | undefined }, loginTypes: ReadonlySet<string>) {
+    this.clients = clients;
+    this.loginTypes = loginTypes;
+  }
 
   /** Whether `client` may make vendor logins at all. */
   allowsVendorLogin(client: VendorClient): boolean {

@@ -4,9 +4,11 @@
  * so one start shows them all.
  */
 export class ViewSetupError extends Error {
+  readonly problems: readonly string[];
   override readonly name = "ViewSetupError";
 
-  constructor(readonly problems: readonly string[]) {
+  constructor(problems: readonly string[]) {
     super(`views: ${problems.length} problem(s)\n  - ${problems.join("\n  - ")}`);
+    this.problems = problems;
   }
 }

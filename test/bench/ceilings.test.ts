@@ -13,7 +13,7 @@ import { firstJsonLine, PROJECT_ROOT } from "../../bench/workers.ts";
 
 async function startCeiling(script: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
   // Not the bench's spawnTracked: that installs the bench's signal handlers, which are not the test runner's.
-  const child = spawn(process.execPath, ["bin/tsx-run.js", `bench/workers/${script}`], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [`bench/workers/${script}`], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const { port } = await firstJsonLine<{ port: number }>(child, script);
   return { baseUrl: `http://127.0.0.1:${port}`, stop: () => stop(child) };
 }

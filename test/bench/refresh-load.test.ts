@@ -10,7 +10,7 @@ import type { FlowJob, LoadResult } from "../../bench/load-protocol.ts";
 import { firstJsonLine, PROJECT_ROOT } from "../../bench/workers.ts";
 
 // Not the bench's spawnTracked: that installs the bench's signal handlers, which are not the test runner's.
-const worker = (script: string, args: string[] = []) => spawn(process.execPath, ["bin/tsx-run.js", `bench/workers/${script}`, ...args], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+const worker = (script: string, args: string[] = []) => spawn(process.execPath, [`bench/workers/${script}`, ...args], { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] });
 
 describe("the refresh load", () => {
   let ceiling: ReturnType<typeof worker>;

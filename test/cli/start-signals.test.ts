@@ -18,7 +18,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 describe("portcullis start's signals", () => {
   it("keeps a SIGHUP that came before the reload handler, stops once on SIGTERM, ignores a second SIGTERM, and exits 130 on a second SIGINT", async () => {
-    const child = spawn(process.execPath, ["bin/tsx-run.js", join(import.meta.dirname, "fixtures", "start-signals-child.ts")], { cwd: ROOT });
+    const child = spawn(process.execPath, [join(import.meta.dirname, "fixtures", "start-signals-child.ts")], { cwd: ROOT });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     const exited = new Promise<number | NodeJS.Signals>((resolve) => child.on("close", (code, signal) => resolve(code ?? signal!)));

@@ -7,7 +7,7 @@ import { checkNodeVersion } from "../../bin/supported-node.js";
 const ENTRY = resolve(import.meta.dirname, "../../bin/portcullis.js");
 
 describe("the Node.js versions portcullis runs on", () => {
-  it.each(["24.0.0", "24.21.0", "22.12.0", "22.23.3", "v24.1.0"])("runs on %s", (version) => {
+  it.each(["24.0.0", "24.21.0", "22.18.0", "22.23.3", "v24.1.0"])("runs on %s", (version) => {
     expect(checkNodeVersion(version)).toEqual({ verdict: "run" });
   });
 
@@ -15,7 +15,9 @@ describe("the Node.js versions portcullis runs on", () => {
     ["20.20.2", /does not run on Node\.js 20\.20\.2: use Node\.js 24 or 22 LTS/],
     ["18.19.0", /does not run on Node\.js 18\.19\.0/],
     ["23.11.0", /does not run on Node\.js 23\.11\.0/],
-    ["22.11.0", /needs Node\.js 22\.12\.0 or later on the 22\.x line; this is 22\.11\.0/],
+    // 22.12–22.17 strip types only with a flag: the sources would not load.
+    ["22.17.1", /needs Node\.js 22\.18\.0 or later on the 22\.x line; this is 22\.17\.1/],
+    ["22.12.0", /needs Node\.js 22\.18\.0 or later on the 22\.x line; this is 22\.12\.0/],
   ])("refuses %s with one line that says what to use", (version, message) => {
     const answer = checkNodeVersion(version);
     expect(answer.verdict).toBe("refuse");

@@ -79,7 +79,7 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
       .filter((line) => line.startsWith("{"))
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .filter((line) => line.role === "primary");
-  /** The worker processes: the primary's children that run portcullis (not tsx's esbuild service). */
+  /** The worker processes: the primary's children that run portcullis. */
   const workerPids = () =>
     execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(started.child.pid)], { encoding: "utf8" })
       .split("\n")

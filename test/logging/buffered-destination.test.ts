@@ -52,7 +52,7 @@ describe("bufferedDestination", () => {
   it("writes the lines still batched when the process exits", () => {
     const path = tempFile();
     const fixture = join(import.meta.dirname, "fixtures", "write-lines-and-exit.ts");
-    const run = spawnSync(process.execPath, ["bin/tsx-run.js", fixture, path, "500"], { cwd: join(import.meta.dirname, "..", ".."), encoding: "utf8" });
+    const run = spawnSync(process.execPath, [fixture, path, "500"], { cwd: join(import.meta.dirname, "..", ".."), encoding: "utf8" });
     expect(run.status, run.stderr).toBe(0);
     const written = readFileSync(path, "utf8").trimEnd().split("\n");
     expect(written).toEqual(Array.from({ length: 500 }, (_, i) => `{"line":${i}}`));

@@ -73,8 +73,11 @@ export async function openPage(browser: Browser): Promise<{ context: BrowserCont
 
 /** A browser context per test: `page()` opens one, `close()` (the suite's afterEach) ends the last one opened. */
 export class ContextPerTest {
+  private readonly browser: () => Browser;
   context: BrowserContext | undefined;
-  constructor(private readonly browser: () => Browser) {}
+  constructor(browser: () => Browser) {
+    this.browser = browser;
+  }
 
   async page(): Promise<Page> {
     const opened = await openPage(this.browser());

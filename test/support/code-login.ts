@@ -9,8 +9,11 @@ import { comparablePage } from "./method-pages.ts";
 
 /** A RawBrowser whose requests come from `address` (X-Forwarded-For, for a provider with listen.trust_proxy). */
 export class AddressedBrowser extends RawBrowser {
-  constructor(readonly address: string) {
+  readonly address: string;
+
+  constructor(address: string) {
     super();
+    this.address = address;
   }
 
   override get(url: string, headers: Record<string, string> = {}): Promise<Answer> {

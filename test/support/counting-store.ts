@@ -22,9 +22,12 @@ const empty = (): StoreCounts => ({ operations: Object.fromEntries(OPERATIONS.ma
  * the counts since the last take and starts again from zero.
  */
 export class CountingStore implements Store {
+  private readonly inner: Store;
   private counts = empty();
 
-  constructor(private readonly inner: Store) {}
+  constructor(inner: Store) {
+    this.inner = inner;
+  }
 
   get backend() {
     return this.inner.backend;

@@ -35,11 +35,14 @@ export interface CustomScan {
 
 /** Opens the contexts of one test; `closeAll()` (the suite's afterEach) ends them. */
 export class BrowserParties {
+  private readonly browser: () => Browser;
   private readonly contexts: BrowserContext[] = [];
   /** Script errors and refused loads on any page, so a broken page fails the test that saw it. */
   readonly problems: string[] = [];
 
-  constructor(private readonly browser: () => Browser) {}
+  constructor(browser: () => Browser) {
+    this.browser = browser;
+  }
 
   /** A fresh context (a person's own browser) on `url`. */
   async open(url: string): Promise<Page> {

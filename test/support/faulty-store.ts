@@ -6,9 +6,12 @@ import type { RecordKind, RecordStore, Store } from "../../src/stores/store.ts";
  * that step, while everything before it ran on the real store. Reads always pass through.
  */
 export class FaultyStore implements Store {
+  private readonly inner: Store;
   private broken: { kind: RecordKind; error: Error } | undefined;
 
-  constructor(private readonly inner: Store) {}
+  constructor(inner: Store) {
+    this.inner = inner;
+  }
 
   get backend() {
     return this.inner.backend;

@@ -31,13 +31,16 @@ const CREDENTIALS: Array<[string, string]> = [
  * ends the session, a right password finishes the open interaction.
  */
 export class LiveSamples {
+  private readonly p: TestProvider;
   private samples?: Samples;
   private session = "";
   private interaction = { id: "", cookie: "" };
   // Collected once: every renewal would enroll one more phone, and devices per user are limited.
   private device?: Promise<{ json: Samples["json"]; silentLogin: string }>;
 
-  constructor(private readonly p: TestProvider) {}
+  constructor(p: TestProvider) {
+    this.p = p;
+  }
 
   async current(): Promise<Samples> {
     const alive =

@@ -84,6 +84,8 @@ const LOGIN_TYPE_AT_TOKEN: Record<string, LoginTypeAtToken> = { "1": "omit", onc
 const PASSED_THROUGH = ["scope", "prompt", "max_age", "login_hint", "acr_values", "login_type", "fa", "signature", "lang", "ui_locales"];
 
 export class RpClient {
+  readonly options: RpClientOptions;
+  readonly server: Server;
   readonly clientId: string;
   readonly origin: string;
   readonly logoutTokens: AcceptedLogoutToken[] = [];
@@ -104,10 +106,9 @@ export class RpClient {
   private readonly pending = new Map<string, PendingLogin>();
   private readonly sessions = new Map<string, RpSignIn>();
 
-  constructor(
-    readonly options: RpClientOptions,
-    readonly server: Server,
-  ) {
+  constructor(options: RpClientOptions, server: Server) {
+    this.options = options;
+    this.server = server;
     this.clientId = options.clientId;
     this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }

@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-/** What the npm scripts of the repository's small processes run: `node bin/tsx-run.js <file>`. */
-const RUNNER = fileURLToPath(new URL("../../bin/tsx-run.js", import.meta.url));
-
-/** Runs a TypeScript entry point (a path from the repository root) as its npm script does, with its output captured. */
+/**
+ * Runs a TypeScript entry point (a path from the repository root) as its npm script does, `node <file>`
+ * (Node strips the types), with its output captured.
+ */
 export function runScript(main: string, args: string[]) {
-  const child = spawn(process.execPath, [RUNNER, fileURLToPath(new URL(`../../${main}`, import.meta.url)), ...args]);
+  const child = spawn(process.execPath, [fileURLToPath(new URL(`../../${main}`, import.meta.url)), ...args]);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));

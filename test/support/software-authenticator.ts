@@ -45,12 +45,14 @@ export interface SoftwareCredential {
 }
 
 export class SoftwareAuthenticator {
+  private readonly origin: string;
+  private readonly settings: { userVerified?: boolean; transports?: string[] };
   readonly credentials: SoftwareCredential[] = [];
 
-  constructor(
-    private readonly origin: string,
-    private readonly settings: { userVerified?: boolean; transports?: string[] } = {},
-  ) {}
+  constructor(origin: string, settings: { userVerified?: boolean; transports?: string[] } = {}) {
+    this.origin = origin;
+    this.settings = settings;
+  }
 
   /** navigator.credentials.create: a new credential for the options' RP and user. */
   register(options: CreationOptionsJson, forge: Forgery = {}) {

@@ -25,12 +25,17 @@ import { OAuthError } from "../../src/errors/oauth-error.ts";
  * read it (and accept our own token with "==" after its signature).
  */
 class JoseAccessTokenVerifier {
-  constructor(
-    private readonly keys: () => KeySet,
-    private readonly issuer: string,
-    private readonly clock: Clock,
-    private readonly denylist: AccessTokenDenylist,
-  ) {}
+  private readonly keys: () => KeySet;
+  private readonly issuer: string;
+  private readonly clock: Clock;
+  private readonly denylist: AccessTokenDenylist;
+
+  constructor(keys: () => KeySet, issuer: string, clock: Clock, denylist: AccessTokenDenylist) {
+    this.keys = keys;
+    this.issuer = issuer;
+    this.clock = clock;
+    this.denylist = denylist;
+  }
 
   async verify(token: string): Promise<AccessTokenClaims> {
     let claims: AccessTokenClaims;

@@ -30,16 +30,22 @@ export type BfidoLoginView = { state: "pending"; uri: string } | { state: "verif
 
 /** An answer of the app that was refused; `reason` is safe to tell the app. */
 export class BfidoAnswerError extends Error {
-  constructor(readonly reason: string) {
+  readonly reason: string;
+
+  constructor(reason: string) {
     super(reason);
+    this.reason = reason;
   }
 }
 
 export class BfidoLogins {
-  constructor(
-    private readonly context: PluginContext<FidoSettings>,
-    private readonly rp: RelyingParty,
-  ) {}
+  private readonly context: PluginContext<FidoSettings>;
+  private readonly rp: RelyingParty;
+
+  constructor(context: PluginContext<FidoSettings>, rp: RelyingParty) {
+    this.context = context;
+    this.rp = rp;
+  }
 
   /** A fresh login QR: no credential list (the app finds its own credential for our RP id). */
   async create(): Promise<{ loginId: string; expiresAt: number }> {

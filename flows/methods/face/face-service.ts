@@ -20,10 +20,12 @@ export interface FaceAnswer {
 
 /** The face service could not answer (down, slow, refused, malformed answer); `reason` is safe to log. */
 export class FaceServiceError extends Error {
+  readonly reason: string;
   override readonly name = "FaceServiceError";
 
-  constructor(readonly reason: string) {
+  constructor(reason: string) {
     super(`face service failed: ${reason}`);
+    this.reason = reason;
   }
 }
 

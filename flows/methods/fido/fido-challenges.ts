@@ -16,7 +16,11 @@ export type Ceremony =
  * the answer, and a replayed assertion finds nothing to match.
  */
 export class FidoChallenges {
-  constructor(private readonly context: PluginContext<FidoSettings>) {}
+  private readonly context: PluginContext<FidoSettings>;
+
+  constructor(context: PluginContext<FidoSettings>) {
+    this.context = context;
+  }
 
   /** Stores the ceremony for `ttlMs`; its handle. */
   async create(ceremony: Ceremony, ttlMs: number): Promise<string> {

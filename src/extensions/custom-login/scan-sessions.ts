@@ -34,13 +34,12 @@ export type ScanChange = { outcome: "applied"; session: ScanSession } | { outcom
  * (and the PC login, the last step, happens once).
  */
 export class ScanSessions {
+  private readonly clock: Clock;
   private readonly records: RecordStore<ScanSession>;
   private readonly claims: RecordStore<true>;
 
-  constructor(
-    store: Store,
-    private readonly clock: Clock,
-  ) {
+  constructor(store: Store, clock: Clock) {
+    this.clock = clock;
     this.records = store.namespace("customLoginScans");
     this.claims = store.namespace("customLoginScans");
   }

@@ -15,12 +15,13 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
  * value (whose body status the spec makes 401), 401 for the token, 500 for anything unexpected.
  */
 export class WriteStatusError extends Error {
-  constructor(
-    readonly bodyStatus: 400 | 401 | 501,
-    readonly httpStatus: number,
-    message: string,
-  ) {
+  readonly bodyStatus: 400 | 401 | 501;
+  readonly httpStatus: number;
+
+  constructor(bodyStatus: 400 | 401 | 501, httpStatus: number, message: string) {
     super(message);
+    this.bodyStatus = bodyStatus;
+    this.httpStatus = httpStatus;
   }
 }
 

@@ -29,10 +29,13 @@ export interface AppCreationOptions {
  * provider's WebAuthn checks (origin, RP id, challenge, signature, counter) apply unchanged.
  */
 export class AppAuthenticator {
-  constructor(
-    private readonly credentials: AppFidoCredential[],
-    private readonly origin: string,
-  ) {}
+  private readonly credentials: AppFidoCredential[];
+  private readonly origin: string;
+
+  constructor(credentials: AppFidoCredential[], origin: string) {
+    this.credentials = credentials;
+    this.origin = origin;
+  }
 
   /** navigator.credentials.create: a new credential for the options' RP and user (added to the list). */
   register(options: AppCreationOptions): { credential: AppFidoCredential; response: Record<string, unknown> } {

@@ -27,12 +27,15 @@ export interface DeviceState {
 
 /** A refusal from the provider's device API: its HTTP status and `{error, error_description}`. */
 export class TrustedAppError extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: string,
-    readonly description: string,
-  ) {
+  readonly status: number;
+  readonly error: string;
+  readonly description: string;
+
+  constructor(status: number, error: string, description: string) {
     super(`${status} ${error}: ${description}`);
+    this.status = status;
+    this.error = error;
+    this.description = description;
   }
 }
 
@@ -56,14 +59,13 @@ export interface ClientOptions {
  * It talks only to the provider it enrolled with: a QR code naming another issuer is refused.
  */
 export class TrustedAppClient {
+  readonly state: DeviceState;
   private key?: Awaited<ReturnType<typeof importJWK>>;
   private readonly clock: () => number;
   private readonly server?: string;
 
-  constructor(
-    readonly state: DeviceState,
-    options: ClientOptions = {},
-  ) {
+  constructor(state: DeviceState, options: ClientOptions = {}) {
+    this.state = state;
     this.clock = options.clock ?? Date.now;
     this.server = options.server;
   }
