@@ -94,7 +94,8 @@ export function loginFlowSetup(methods: readonly FlowMethod[]) {
     },
     actions: {
       tryMethod: assign((_, params: { method: string; class?: FactorClass }) => ({ trying: params })),
-      setIdentifiedUser: assign({ sub: ({ event }) => (event as unknown as { output: MethodOutput }).output.sub }),
+      /** The identify step found the user (its output, as the onDone passes it). */
+      setIdentifiedUser: assign((_, identified: MethodOutput) => ({ sub: identified.sub })),
       recordMethod: assign(({ context }, params: { method: string; class?: FactorClass; output: MethodOutput }) => {
         const { sub, ...evidence } = params.output;
         const kept = Object.keys(evidence).length > 0 ? { evidence: { ...context.evidence, [params.method]: evidence } } : {};

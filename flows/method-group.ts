@@ -43,7 +43,7 @@ function methodState(method: FlowMethod) {
     states: {
       identifying: {
         always: { guard: "isUserKnown" as const, target: "verifying" },
-        invoke: { id: "method", src: IDENTIFY_USER, input: ({ context }: { context: LoginFlowContext }) => ({ loginHint: context.loginHint }), onDone: { target: "verifying", actions: "setIdentifiedUser" as const } },
+        invoke: { id: "method", src: IDENTIFY_USER, input: ({ context }: { context: LoginFlowContext }) => ({ loginHint: context.loginHint }), onDone: { target: "verifying", actions: { type: "setIdentifiedUser" as const, params: ({ event }: { event: { output: MethodOutput } }) => event.output } } },
       },
       verifying: { invoke: invokeMethod },
     },

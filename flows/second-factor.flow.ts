@@ -31,7 +31,7 @@ export function createSecondFactorFlow(methods: readonly FlowMethod[]) {
       identifying: {
         // A user the runtime already knows (the SSO session's, stepping up; a vendor account) is not identified again.
         always: { guard: "isUserKnown", target: "verifying" },
-        invoke: { id: "method", src: IDENTIFY_USER, input: ({ context }) => ({ loginHint: context.loginHint }), onDone: { target: "verifying", actions: "setIdentifiedUser" } },
+        invoke: { id: "method", src: IDENTIFY_USER, input: ({ context }) => ({ loginHint: context.loginHint }), onDone: { target: "verifying", actions: { type: "setIdentifiedUser", params: ({ event }) => event.output } } },
       },
       checkingEnrollment: {
         invoke: {

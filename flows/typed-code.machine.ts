@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assertEvent, assign, fromPromise, setup } from "xstate";
 import type { MethodInput, MethodOutput } from "../src/plugin-contract/factor-plugin.ts";
 
 /** The checkCode actor's verdict: wrong, replayed, locked out and not enrolled all look alike. */
@@ -57,7 +57,10 @@ export function createTypedCodeMachine(options: TypedCodeMachineOptions) {
       verifying: {
         invoke: {
           src: "checkCode",
-          input: ({ context, event }) => ({ sub: context.sub, code: String((event as { code?: string }).code) }),
+          input: ({ context, event }) => {
+            assertEvent(event, "SUBMIT_CODE");
+            return { sub: context.sub, code: String(event.code) };
+          },
           onDone: [
             { guard: { type: "isAccepted", params: ({ event }) => event.output }, target: "verified" },
             { target: "awaitingCode", actions: "setWrongCode" },

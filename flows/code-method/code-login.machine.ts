@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assertEvent, assign, fromPromise, setup } from "xstate";
 import type { MethodInput, MethodOutput, RequestFacts } from "../../src/plugin-contract/factor-plugin.ts";
 import type { CheckInput, CheckVerdict, SendInput, SendVerdict } from "../../src/one-time-codes/code-verdicts.ts";
 import { normaliseCode } from "../../src/one-time-codes/one-time-code.ts";
@@ -72,8 +72,9 @@ export function createCodeLoginMachine(methodId: string) {
         invoke: {
           src: "sendCode",
           input: ({ context, event }) => {
-            const request = event as Extract<CodeLoginEvent, { type: "SEND_CODE" }>;
-            return { sub: context.sub, challenge: context.challenge, clientAddress: request.clientAddress, lang: request.lang };
+            // Entered by a send or a re-send: both carry the request's facts and language.
+            assertEvent(event, ["SEND_CODE", "RESEND_CODE"]);
+            return { sub: context.sub, challenge: context.challenge, clientAddress: event.clientAddress, lang: event.lang };
           },
           onDone: [
             { guard: { type: "isSent", params: ({ event }) => event.output }, target: "awaitingCode", actions: { type: "recordSent", params: ({ event }) => event.output } },
@@ -92,7 +93,10 @@ export function createCodeLoginMachine(methodId: string) {
       checking: {
         invoke: {
           src: "checkCode",
-          input: ({ context, event }) => ({ sub: context.sub, challenge: context.challenge, code: (event as { code?: string }).code }),
+          input: ({ context, event }) => {
+            assertEvent(event, "SUBMIT_CODE");
+            return { sub: context.sub, challenge: context.challenge, code: event.code };
+          },
           onDone: [{ guard: { type: "isAccepted", params: ({ event }) => event.output }, target: "verified" }, { target: "awaitingCode", actions: "setWrongCode" }],
         },
       },

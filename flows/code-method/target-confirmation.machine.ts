@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assertEvent, assign, fromPromise, setup } from "xstate";
 import type { MethodInput, RequestFacts } from "../../src/plugin-contract/factor-plugin.ts";
 import type { CheckInput, CheckVerdict, SendInput, SendVerdict } from "../../src/one-time-codes/code-verdicts.ts";
 import { normaliseCode } from "../../src/one-time-codes/one-time-code.ts";
@@ -53,7 +53,14 @@ export function createTargetConfirmationMachine(methodId: string, normaliseTarge
       isAccepted: (_, verdict: CheckVerdict) => verdict.ok,
     },
     actions: {
-      setTarget: assign({ target: ({ event }) => normaliseTarget((event as { target: string }).target), codeSent: false }),
+      setTarget: assign({
+        target: ({ event }) => {
+          assertEvent(event, "SUBMIT_TARGET");
+          // isValidTarget let only a typed target through.
+          return normaliseTarget(event.target ?? "");
+        },
+        codeSent: false,
+      }),
       setInvalidTarget: assign({ noticeKey: undefined, errorKey: key("invalid_target") }),
       recordSent: assign((_, verdict: SendVerdict) => ({ challenge: verdict.challenge, minutes: verdict.minutes, codeSent: true, noticeKey: key("confirm_sent"), errorKey: undefined })),
       setSendProblem: assign((_, verdict: SendVerdict) => ({
@@ -77,8 +84,9 @@ export function createTargetConfirmationMachine(methodId: string, normaliseTarge
         invoke: {
           src: "sendConfirmation",
           input: ({ context, event }) => {
-            const request = event as Extract<ConfirmationEvent, { type: "SUBMIT_TARGET" }>;
-            return { sub: context.sub, target: context.target, challenge: context.challenge, clientAddress: request.clientAddress, lang: request.lang };
+            // Entered by a submitted target or a re-send: both carry the request's facts and language.
+            assertEvent(event, ["SUBMIT_TARGET", "RESEND_CODE"]);
+            return { sub: context.sub, target: context.target, challenge: context.challenge, clientAddress: event.clientAddress, lang: event.lang };
           },
           onDone: [
             { guard: { type: "isSent", params: ({ event }) => event.output }, target: "awaitingCode", actions: { type: "recordSent", params: ({ event }) => event.output } },
@@ -98,7 +106,10 @@ export function createTargetConfirmationMachine(methodId: string, normaliseTarge
       confirming: {
         invoke: {
           src: "confirmCode",
-          input: ({ context, event }) => ({ sub: context.sub, challenge: context.challenge, code: (event as { code?: string }).code }),
+          input: ({ context, event }) => {
+            assertEvent(event, "SUBMIT_CODE");
+            return { sub: context.sub, challenge: context.challenge, code: event.code };
+          },
           onDone: [{ guard: { type: "isAccepted", params: ({ event }) => event.output }, target: "confirmed" }, { target: "awaitingCode", actions: "setWrongCode" }],
         },
       },

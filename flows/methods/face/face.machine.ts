@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assertEvent, assign, fromPromise, setup } from "xstate";
 import type { MethodInput, MethodOutput } from "../../../src/plugin-contract/factor-plugin.ts";
 
 /** The face check of a login, as the spec's `faceid` claim has it: the service's verdict and key, and when (Unix seconds). */
@@ -66,7 +66,11 @@ export const faceMachine = setup({
     verifying: {
       invoke: {
         src: "verifyFace",
-        input: ({ context, event }) => ({ sub: context.sub, image: (event as { image: string }).image }),
+        input: ({ context, event }) => {
+          assertEvent(event, "SUBMIT_FRAME");
+          // hasFrame let only a frame through.
+          return { sub: context.sub, image: event.image! };
+        },
         onDone: [
           { guard: { type: "isMatch", params: ({ event }) => event.output }, target: "verified", actions: { type: "recordFaceResult", params: ({ event }) => event.output } },
           { guard: { type: "isInvalidFrame", params: ({ event }) => event.output }, target: "awaitingFrame", actions: "setNoFrame" },

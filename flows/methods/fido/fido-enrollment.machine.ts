@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assertEvent, assign, fromPromise, setup } from "xstate";
 import type { MethodInput } from "../../../src/plugin-contract/factor-plugin.ts";
 
 /**
@@ -52,7 +52,11 @@ export const fidoEnrollmentMachine = setup({
     registering: {
       invoke: {
         src: "verifyFidoRegistration",
-        input: ({ context, event }) => ({ sub: context.sub, handle: context.challengeHandle!, credential: (event as { credential: string }).credential }),
+        input: ({ context, event }) => {
+          assertEvent(event, "SUBMIT_CREDENTIAL");
+          // hasCredential let only a credential through.
+          return { sub: context.sub, handle: context.challengeHandle!, credential: event.credential! };
+        },
         onDone: [
           { guard: { type: "isAccepted", params: ({ event }) => event.output }, target: "registered" },
           { target: "preparing", actions: "setNotRegistered" },

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assertEvent, assign, fromPromise, setup } from "xstate";
 import type { MethodInput, MethodOutput } from "../../../src/plugin-contract/factor-plugin.ts";
 
 /** The verifyFidoAssertion actor's verdict: every refusal (and a locked account) looks alike. */
@@ -58,7 +58,11 @@ export const fidoMachine = setup({
     verifying: {
       invoke: {
         src: "verifyFidoAssertion",
-        input: ({ context, event }) => ({ sub: context.sub, handle: context.challengeHandle!, credential: (event as { credential: string }).credential }),
+        input: ({ context, event }) => {
+          assertEvent(event, "SUBMIT_ASSERTION");
+          // hasCredential let only a credential through.
+          return { sub: context.sub, handle: context.challengeHandle!, credential: event.credential! };
+        },
         onDone: [
           { guard: { type: "isAccepted", params: ({ event }) => event.output }, target: "verified" },
           { target: "preparing", actions: "setRefused" },

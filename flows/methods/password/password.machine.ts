@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assertEvent, assign, fromPromise, setup } from "xstate";
 import type { MethodInput, MethodOutput } from "../../../src/plugin-contract/factor-plugin.ts";
 
 /** The verdict of the checkPassword actor: a sub, or nothing (wrong, unknown and locked look alike). */
@@ -50,8 +50,9 @@ export const passwordMachine = setup({
       invoke: {
         src: "checkPassword",
         input: ({ event }) => {
-          const submitted = event as { username: string; password: string };
-          return { username: submitted.username, password: submitted.password };
+          assertEvent(event, "SUBMIT_PASSWORD");
+          // hasCredentials let only a user name and a password through.
+          return { username: event.username!, password: event.password! };
         },
         onDone: [
           { guard: { type: "isAccepted", params: ({ event }) => event.output }, target: "verified", actions: { type: "setSub", params: ({ event }) => event.output } },

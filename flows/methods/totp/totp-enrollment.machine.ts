@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from "xstate";
+import { assertEvent, assign, fromPromise, setup } from "xstate";
 import type { MethodInput } from "../../../src/plugin-contract/factor-plugin.ts";
 import type { TotpEnrollment } from "./totp-enrollment-record.ts";
 
@@ -72,7 +72,11 @@ export const totpEnrollmentMachine = setup({
     confirming: {
       invoke: {
         src: "confirmTotpSecret",
-        input: ({ context, event }) => ({ sub: context.sub, pending: context.pending!, code: (event as { code: string }).code }),
+        input: ({ context, event }) => {
+          assertEvent(event, "SUBMIT_CODE");
+          // hasCode let only a typed code through.
+          return { sub: context.sub, pending: context.pending!, code: event.code! };
+        },
         onDone: [
           { guard: { type: "isAccepted", params: ({ event }) => event.output }, target: "enrolled" },
           { target: "awaitingCode", actions: { type: "recordRefusal", params: ({ event }) => event.output } },
