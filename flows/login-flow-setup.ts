@@ -46,8 +46,11 @@ export interface LoginFlowContext {
   missingClasses: FactorClass[];
   enrollOnFirstUse?: boolean;
   app?: { gps: boolean; faceid: boolean };
-  /** The method whose state was entered last: its group records it when the method actor is done. */
-  trying?: { method: string; class?: FactorClass };
+  /**
+   * The method whose state was entered last: its group records it when the method actor is done, and
+   * sends the flow to identify the user first when it verifies a known user (`needsUser`) and none is known.
+   */
+  trying?: { method: string; class?: FactorClass; needsUser?: boolean };
 }
 
 export type LoginFlowEvent = { type: "CHOOSE_METHOD"; method?: string } | { type: "START_OVER" };
@@ -85,6 +88,9 @@ export function loginFlowSetup(methods: readonly FlowMethod[]) {
     guards: {
       isChosenMethod: ({ event }, params: { method: string }) => event.type === "CHOOSE_METHOD" && event.method === params.method,
       isUserKnown: ({ context }) => context.sub !== undefined,
+      isUserUnknown: ({ context }) => context.sub === undefined,
+      /** The method tried verifies a known user, and the flow knows nobody yet: the identify step runs first. */
+      isUserNeeded: ({ context }) => context.sub === undefined && context.trying?.needsUser === true,
       /** The method's user is the one the flow already knows (or the flow knew none): a second factor verifies the first's user. */
       isSameUser: ({ context }, params: { sub: string }) => context.sub === undefined || context.sub === params.sub,
       isMissingBoth: ({ context }) => BOTH_CLASSES.every((c) => context.missingClasses.includes(c)),
@@ -93,7 +99,7 @@ export function loginFlowSetup(methods: readonly FlowMethod[]) {
       mayEnrollOnFirstUse: ({ context }) => context.enrollOnFirstUse === true,
     },
     actions: {
-      tryMethod: assign((_, params: { method: string; class?: FactorClass }) => ({ trying: params })),
+      tryMethod: assign((_, params: { method: string; class?: FactorClass; needsUser?: boolean }) => ({ trying: params })),
       /** The identify step found the user (its output, as the onDone passes it). */
       setIdentifiedUser: assign((_, identified: MethodOutput) => ({ sub: identified.sub })),
       recordMethod: assign(({ context }, params: { method: string; class?: FactorClass; output: MethodOutput }) => {

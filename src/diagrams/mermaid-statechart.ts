@@ -6,7 +6,7 @@ import { mermaidLabel, mermaidStateId } from "./mermaid-text.ts";
  * A Mermaid `stateDiagram-v2` of an XState v5 machine, drawn from `machine.root` (the very definition
  * that runs): every state, nested states inside their parent, each level's initial state (`[*] -->`),
  * final states (`--> [*]`), and every transition labelled with what takes it (a switch among a state's
- * children — one event, one guard naming the child — drawn once, as a loop: see switchGuard) — the event, `always`,
+ * children — one event, one guard naming the child — drawn once, to that state: see switchGuard) — the event, `always`,
  * `done: <actor>` / `error: <actor>` for an invoked actor's onDone / onError, `after <ms>ms`, `done`
  * for a compound state's onDone — and its guard in brackets (`[else]` for the fallback after guarded
  * candidates). A transition without a target is drawn as a loop on its state. A state's `meta.view`
@@ -103,23 +103,23 @@ function edgesOf(node: AnyStateNode, ids: Map<AnyStateNode, string>): string[] {
   const eventTypes = [...node.transitions.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   for (const type of eventTypes) {
     const candidates = node.transitions.get(type)!;
-    const choice = switchGuard(node, candidates);
-    // A switch is drawn once, as a loop on the state whose children it picks from, not once per child.
-    if (choice !== undefined) edges.push(`${from} --> ${from} : ${triggerLabel(node, type)} [${mermaidLabel(`${choice.type}(${choice.key}=m)`)}] → ${mermaidLabel("its state m")}`);
+    const choice = switchGuard(candidates);
+    // A switch is drawn once, to the state whose children it picks from (a loop when that is `node`), not once per child.
+    if (choice !== undefined) edges.push(`${from} --> ${ids.get(choice.parent) ?? from} : ${triggerLabel(node, type)} [${mermaidLabel(`${choice.type}(${choice.key}=m)`)}] → ${mermaidLabel("its state m")}`);
     else draw(candidates, triggerLabel(node, type));
   }
   return edges;
 }
 
 /**
- * The guard of a switch among `node`'s children: two or more candidates of one event, each guarded by
- * the same parameterised guard whose one parameter names the child it leads to (CHOOSE_METHOD with
- * `isChosenMethod(method=totp)` → the child `totp`), each child at most once. Undefined for anything
- * else, which is drawn edge by edge.
+ * The guard of a switch among the children of one state (the `parent`: the state the transition leaves,
+ * or another one): two or more candidates of one event, each guarded by the same parameterised guard
+ * whose one parameter names the child it leads to (CHOOSE_METHOD with `isChosenMethod(method=totp)` →
+ * the child `totp`), each child at most once. Undefined for anything else, which is drawn edge by edge.
  */
-function switchGuard(node: AnyStateNode, candidates: readonly Candidate[]): { type: string; key: string } | undefined {
+function switchGuard(candidates: readonly Candidate[]): { type: string; key: string; parent: AnyStateNode } | undefined {
   if (candidates.length < 2) return undefined;
-  let shape: { type: string; key: string } | undefined;
+  let shape: { type: string; key: string; parent: AnyStateNode } | undefined;
   const seen = new Set<AnyStateNode>();
   for (const { guard, target } of candidates) {
     const { type, params } = (guard ?? {}) as { type?: unknown; params?: unknown };
@@ -128,9 +128,9 @@ function switchGuard(node: AnyStateNode, candidates: readonly Candidate[]): { ty
     if (entries.length !== 1 || target?.length !== 1) return undefined;
     const [key, value] = entries[0]!;
     const child = target[0]!;
-    if (child.parent !== node || child.key !== value || seen.has(child)) return undefined;
-    if (shape !== undefined && (shape.type !== type || shape.key !== key)) return undefined;
-    shape = { type, key };
+    if (child.parent === undefined || child.key !== value || seen.has(child)) return undefined;
+    if (shape !== undefined && (shape.type !== type || shape.key !== key || shape.parent !== child.parent)) return undefined;
+    shape = { type, key, parent: child.parent };
     seen.add(child);
   }
   return shape;

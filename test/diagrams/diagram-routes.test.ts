@@ -47,8 +47,8 @@ describe("diagram pages", () => {
     const res = await send(`${op.url}/diagrams/login`);
     expect(res.status).toBe(200);
     const source = mermaidStatechart(op.provider.policy.flows.get("default")!.machine);
-    // The deployment's own flow: the test plugin verifies a known user, so it is nested with the identify step.
-    expect(source).toContain("s_signingIn__pin__identifying --> s_signingIn__pin__verifying : always [isUserKnown]");
+    // The deployment's own flow: the test plugin verifies a known user, so the flow identifies the user first.
+    expect(source).toContain("s_signingIn --> s_identifying : always [isUserNeeded]");
     expect(res.text).toContain(`<pre class="mermaid">${escapeHtml(source)}</pre>`);
 
     const csp = res.headers.get("content-security-policy")!;

@@ -34,7 +34,7 @@ describe("the machine archive", () => {
     expect(readdirSync(machineArchiveDir(data))).toEqual([`${flow.hash}.json`]);
     const read = readArchivedMachine(data, flow.hash)!;
     expect(read).toEqual({ hash: flow.hash, flow_id: "default", statechart: mermaidStatechart(machine), leaves: leafPaths(machine) });
-    expect(read.leaves).toContain("signingIn.totp.identifying");
+    expect(read.leaves).toContain("signingIn.totp");
     expect(read.leaves).not.toContain("signingIn");
     expect(errors).toEqual([]);
   });

@@ -58,8 +58,9 @@ describe("discoverMachines", () => {
     const configDir = configWith("methods:\n  pin: {}\ndefault_flow:\n  methods: [pin]\n");
     const list = await discoverMachines({ methodsDir: TEST_PLUGINS, configDir });
     expect(list.map((m) => m.name)).toEqual(["login", "identify-user", "channel-choice", "enrollment", "method-pin", "method-pin-enrollment", "custom-login-phone", "custom-login-pc"]);
-    // pin verifies a known user: the login flow identifies the user first.
-    expect(Object.keys(list[0]!.machine.root.states.signingIn!.states.pin!.states)).toEqual(["identifying", "verifying"]);
+    // pin verifies a known user: the login flow identifies the user first (and comes back to pin).
+    expect(Object.keys(list[0]!.machine.root.states)).toEqual(["signingIn", "identifying", "authenticated"]);
+    expect(Object.keys(list[0]!.machine.root.states.signingIn!.states)).toEqual(["pin", "resume"]);
   });
 
   it("includes a plugin login.yaml loads from another folder, and ignores folders without index.ts", async () => {

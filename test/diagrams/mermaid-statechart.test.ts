@@ -41,43 +41,48 @@ describe("mermaidStatechart", () => {
     );
   });
 
-  it("nests a method that needs a known user, with its always step, draws the method switch once, and labels guards with their params", () => {
+  it("draws the identify step once, beside the methods, with the way there and back; the method switch once; guards with their params", () => {
     const diagram = mermaidStatechart(createLoginFlow([{ id: "password", identifiesUser: true }, { id: "totp", identifiesUser: false }]));
     expect(diagram).toContain(
       [
-        '    state "totp" as s_signingIn__totp {',
-        '      state "identifying" as s_signingIn__totp__identifying',
-        '      state "verifying" as s_signingIn__totp__verifying',
-        "      [*] --> s_signingIn__totp__identifying",
-        "    }",
+        '  state "signingIn" as s_signingIn {',
+        '    state "password" as s_signingIn__password',
+        '    state "totp" as s_signingIn__totp',
+        '    state "resume (history)" as s_signingIn__resume',
         "    [*] --> s_signingIn__password",
         "  }",
+        '  state "identifying" as s_identifying',
       ].join("\n"),
     );
     expect(diagram).toContain("  [*] --> s_signingIn\n  s_authenticated --> [*]\n");
-    // The switch once, as a loop on the state that holds the methods; a passed method once, from it too.
-    expect(diagram).toContain("  s_signingIn --> s_signingIn : CHOOSE_METHOD [isChosenMethod(method=m)] → its state m\n  s_signingIn --> s_authenticated : done: method\n");
-    expect(diagram.match(/CHOOSE_METHOD/g)).toHaveLength(1);
-    expect(diagram).toContain("  s_signingIn__totp__identifying --> s_signingIn__totp__verifying : always [isUserKnown]\n  s_signingIn__totp__identifying --> s_signingIn__totp__verifying : done: identify\n");
+    // The way to the identify step once, from the group; the switch once, as a loop on the state that
+    // holds the methods; a passed method once, from it too.
+    expect(diagram).toContain(
+      "  s_signingIn --> s_identifying : always [isUserNeeded]\n  s_signingIn --> s_signingIn : CHOOSE_METHOD [isChosenMethod(method=m)] → its state m\n  s_signingIn --> s_authenticated : done: method\n",
+    );
+    // From the user-name form: another method (the same switch, into the group), or back to the method tried.
+    expect(diagram).toContain("  s_identifying --> s_signingIn : CHOOSE_METHOD [isChosenMethod(method=m)] → its state m\n  s_identifying --> s_signingIn__resume : done: identify\n");
+    expect(diagram.match(/CHOOSE_METHOD/g)).toHaveLength(2);
     expect(wellFormed(diagram)).toEqual([]);
   });
 
-  it("draws a login flow with N methods in at most N+k edges: only a method that needs the user identified first adds any (its identify step)", () => {
+  it("draws a login flow in the same number of edges whatever its methods: needing the user identified first adds the identify step's three, once", () => {
     const edges = (diagram: string) => diagram.split("\n").filter((line) => / --> s_/.test(line) && !line.includes("[*]")).length;
     const methods = (n: number, identifying: number): FlowMethod[] =>
       Array.from({ length: n }, (_, i) => ({ id: `m${i}`, identifiesUser: i >= identifying, class: i % 2 === 0 ? ("trusted" as const) : ("untrusted" as const) }));
     for (const n of [2, 3, 5, 8]) {
       expect(edges(mermaidStatechart(createLoginFlow(methods(n, 0))))).toBe(2);
-      expect(edges(mermaidStatechart(createLoginFlow(methods(n, 1))))).toBe(4);
+      expect(edges(mermaidStatechart(createLoginFlow(methods(n, 1))))).toBe(5);
+      expect(edges(mermaidStatechart(createLoginFlow(methods(n, n))))).toBe(5);
       // Starting, identifying and the enrollment check (2 each), the switch, a pass (2), starting over from two pages.
       expect(edges(mermaidStatechart(createSecondFactorFlow(methods(n, 0))))).toBe(11);
-      // Routing (4), a switch and a pass of each of the three groups (2 × 3 + the other user's), starting over.
-      expect(edges(mermaidStatechart(createTwoFactorFlow(methods(n, 0))))).toBe(14);
+      // Routing (5), a switch and a pass of each of the three groups (2 × 3 + the other user's), starting over.
+      expect(edges(mermaidStatechart(createTwoFactorFlow(methods(n, 0))))).toBe(15);
     }
-    // The eight methods of the demo's 2FA, six of which need the user first, each in two groups.
+    // The eight methods of the demo's 2FA, six of which need the user first: the identify step's three edges, once.
     const demo = mermaidStatechart(createTwoFactorFlow(methods(8, 6)));
-    expect(edges(demo)).toBe(14 + 2 * 2 * 6);
-    expect(demo.match(/CHOOSE_METHOD/g)).toHaveLength(3);
+    expect(edges(demo)).toBe(15 + 3);
+    expect(demo.match(/CHOOSE_METHOD/g)).toHaveLength(4);
   });
 
   it("draws parallel regions, history, delays, onError, higher-order and inline guards, wildcards", () => {

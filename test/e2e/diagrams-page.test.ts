@@ -131,8 +131,9 @@ describe.skipIf(!haveChromium)("diagram pages in Chromium", () => {
       expect(drawn.syntaxError, name).toBe(false);
       expect(drawn.states, name).toContain("authenticated");
       expect(drawn.edgeLabels.some((label) => label!.startsWith("CHOOSE_METHOD [isChosenMethod(method=")), name).toBe(true);
-      // One switch per group: 2FA's three (first factor, trusted, untrusted), the second-factor flows' one.
-      expect(source.match(/CHOOSE_METHOD/g), name).toHaveLength(name === "login-2fa" ? 3 : 1);
+      // One switch per group: 2FA's three (first factor, trusted, untrusted) and the one from its identify
+      // step's form into the first factor; the second-factor flows' one.
+      expect(source.match(/CHOOSE_METHOD/g), name).toHaveLength(name === "login-2fa" ? 4 : 1);
     }
     expect(violations).toEqual([]);
     expect(errors).toEqual([]);

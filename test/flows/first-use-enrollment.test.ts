@@ -71,7 +71,7 @@ describe("second-factor flow for a known user (stand-ins)", () => {
   it("does not identify a known user again, and verifies an enrolled one with its method", async () => {
     enrolled.add("demo-vendor:ops");
     identified.length = 0;
-    expect(where(await walk(flow, vendor("ops")))).toBe('{"verifying":{"totp":"verifying"}}');
+    expect(where(await walk(flow, vendor("ops")))).toBe('{"verifying":"totp"}');
     const done = await walk(flow, vendor("ops"), [{ type: "PASS" }]);
     expect(done.snapshot.output).toEqual({ sub: "demo-vendor:ops", methods: ["totp"] });
     expect(identified).toEqual([]);
@@ -100,7 +100,7 @@ describe("second-factor flow for a known user (stand-ins)", () => {
   it("never tells a user named only by login_hint what they have enrolled (anyone can write a login_hint)", async () => {
     asked.length = 0;
     const step = await walk(flow, { loginHint: "mallory", enrollOnFirstUse: true });
-    expect(where(step)).toBe('{"verifying":{"totp":"verifying"}}');
+    expect(where(step)).toBe('{"verifying":"totp"}');
     expect(step.snapshot.context.sub).toBe("decoy");
     expect(asked).toEqual([]);
   });
@@ -146,13 +146,13 @@ describe("first-use TOTP enrollment in a MyVendor login (the totp plugin on a re
     expect(await provider.enrollments.get("totp", "demo-vendor:acme-support")).toMatchObject({ method: "totp", sub: "demo-vendor:acme-support" });
 
     // Enrolled now: the next login asks for a code, with no enrollment.
-    expect(where(await walk(flow, input))).toBe('{"verifying":{"totp":"verifying"}}');
+    expect(where(await walk(flow, input))).toBe('{"verifying":"totp"}');
   });
 
   it("never resolves a vendor login_hint without the runtime's sub: an Mfa-style login gets the decoy", async () => {
     const step = await walk(flow, { loginHint: "demo-vendor:acme-support" });
     expect(step.snapshot.context.sub).toBe(decoySub("demo-vendor:acme-support"));
-    expect(where(step)).toBe('{"verifying":{"totp":"verifying"}}');
+    expect(where(step)).toBe('{"verifying":"totp"}');
   });
 
   it("without enroll_on_first_use, stops an account without TOTP at the no-authenticator page", async () => {

@@ -23,6 +23,8 @@ import { startSession } from "../../sessions/start-session.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import { createNonce } from "../../views/page-headers.ts";
 import type { LoginFlowInput, LoginFlowOutput } from "../../../flows/login.flow.ts";
+import type { LoginFlowContext } from "../../../flows/login-flow-setup.ts";
+import { IDENTIFY_USER } from "../../../flows/identify-user.machine.ts";
 import type { EnrollmentFlowInput } from "../../../flows/enrollment.flow.ts";
 import type { ChannelChoiceInput } from "../../../flows/channel-choice.flow.ts";
 import { Interactions } from "../../runtime/interactions.ts";
@@ -241,17 +243,14 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
 }
 
 /**
- * The method the flow is in: the outermost active state named after one of the flow's methods (the
- * running child may be the identify step inside it), wherever the flow nests its methods.
+ * The method the flow is in: the outermost active state named after one of the flow's methods,
+ * wherever the flow nests its methods; while the flow's identify step runs for a method that verifies
+ * a known user (flows/method-group.ts), that method.
  */
 function currentMethodId(result: StepResult, methods: ReadonlyMap<string, unknown>): string | undefined {
-  let value: unknown = result.snapshot.value;
-  while (typeof value === "object" && value !== null) {
-    const [state, inner] = Object.entries(value)[0] ?? [];
-    if (state === undefined || methods.has(state)) return state;
-    value = inner;
-  }
-  return typeof value === "string" && methods.has(value) ? value : undefined;
+  const inMethod = activeStates(result.snapshot.value).find((state) => methods.has(state));
+  if (inMethod !== undefined) return inMethod;
+  return result.method?.id === IDENTIFY_USER ? (result.snapshot.context as Partial<LoginFlowContext>).trying?.method : undefined;
 }
 
 /**
@@ -260,15 +259,18 @@ function currentMethodId(result: StepResult, methods: ReadonlyMap<string, unknow
  */
 function groupMethods(result: StepResult, flow: RunnableFlow): string[] {
   let node: { states?: Record<string, unknown> } = flow.machine.root;
-  let value: unknown = result.snapshot.value;
-  while (typeof value === "object" && value !== null) {
-    const [state, inner] = Object.entries(value)[0] ?? [];
-    if (state === undefined) break;
+  for (const state of activeStates(result.snapshot.value)) {
     if (flow.methods.has(state)) return Object.keys(node.states ?? {}).filter((id) => flow.methods.has(id));
     node = (node.states?.[state] ?? {}) as typeof node;
-    value = inner;
   }
   return [...flow.methods.keys()];
+}
+
+/** The active states from the root down (the first region of a parallel state): `{ a: { b: "c" } }` → a, b, c. */
+function activeStates(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  const [state, inner] = typeof value === "object" && value !== null ? (Object.entries(value)[0] ?? []) : [];
+  return state === undefined ? [] : [state, ...activeStates(inner)];
 }
 
 /** A login flow starts from what the authorize endpoint planned (older interactions: the login_hint); an enrollment flow from the signed-in user. */
