@@ -13,9 +13,11 @@ import { analyseMachinePaths } from "./machine-paths.ts";
  * Every machine that can run — the flows, the built-in machines, every factor plugin's machine and
  * enrollment machine (found by folder, so a new plugin is covered without a change here), the test
  * plugin that the project does not ship, and the login flow built with every plugin at once — must:
- * reach each of its final states, reach each of its states, have a way out of every state, and be
- * able to finish from every configuration it can reach (no trap). See machine-paths.ts for how the
- * paths are found without running the machines' actors or real guards.
+ * reach each of its final states, reach each of its states, take each of its transitions (every
+ * candidate of every event, eventless and delayed ones included: a transition no path takes is a
+ * branch no test can reach), have a way out of every state, and be able to finish from every
+ * configuration it can reach (no trap). See machine-paths.ts for how the paths are found without
+ * running the machines' actors or real guards.
  */
 const discovered = await discoverMachines();
 const pinPlugin = (await import("../plugins/pin/index.ts")).default as unknown as FactorPlugin;
@@ -61,6 +63,10 @@ describe.each(machines.map((m) => [m.name, m] as const))("%s", (_name, { machine
     expect(report.unreachableStates).toEqual([]);
   });
 
+  it("takes every transition", () => {
+    expect(report.untakenTransitions).toEqual([]);
+  });
+
   it("has a way out of every state that is not final", () => {
     expect(report.noWayOut).toEqual([]);
   });
@@ -85,6 +91,22 @@ describe("the path analysis", () => {
     const report = analyseMachinePaths(machine);
     expect(report.unreachableFinals).toEqual(["m.lost"]);
     expect(report.unreachableStates).toEqual(["m.orphan", "m.passing", "m.lost"]);
+  });
+
+  it("finds a transition no path takes: a candidate after an unguarded one, and the transitions of a state nothing leads to", () => {
+    const machine = setup({ guards: { isLate: () => true } }).createMachine({
+      id: "m",
+      initial: "a",
+      states: {
+        a: { on: { GO: [{ target: "b" }, { guard: "isLate", target: "late" }], STAY: {} }, always: { guard: "isLate", target: "b" } },
+        b: { on: { GO: "done" } },
+        late: { type: "final" },
+        orphan: { on: { GO: "done" } },
+        done: { type: "final" },
+      },
+    });
+    // The targetless STAY and the guarded always are taken; GO's second candidate never is.
+    expect(analyseMachinePaths(machine).untakenTransitions).toEqual(["m.a GO #2 [isLate] → m.late", "m.orphan GO #1 → m.done"]);
   });
 
   it("finds a state without a way out, and a trap of two states that only lead to each other", () => {
@@ -124,7 +146,7 @@ describe("the path analysis", () => {
       },
     });
     const report = analyseMachinePaths(machine);
-    expect(report).toMatchObject({ unreachableFinals: [], unreachableStates: [], noWayOut: [], deadEnds: [] });
+    expect(report).toMatchObject({ unreachableFinals: [], unreachableStates: [], noWayOut: [], deadEnds: [], untakenTransitions: [] });
   });
 
   it("follows always guards at start-up, invoke onDone and onError, and delayed transitions, without running actors", () => {

@@ -13,8 +13,11 @@
  * - States are compared by value only (not context), so counters cannot make the space infinite.
  * - Traversal uses xstate/graph's mock actor scope: invoked actors are created but never started,
  *   so the plugins' placeholder actors (which throw) never run.
+ * - Transitions are covered too: the same traversal, over a mock scope whose actor system reports
+ *   each microstep's transitions (xstate's `@xstate.microstep` inspection event), says which
+ *   transitions some path takes; every other one of the definition is reported by name.
  */
-import type { AnyMachineSnapshot, AnyStateMachine, AnyStateNode, EventObject } from "xstate";
+import { createEmptyActor, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine, type AnyStateNode, type AnyTransitionDefinition, type EventObject } from "xstate";
 import { getShortestPaths, getStateNodes, toDirectedGraph, type DirectedGraphNode } from "xstate/graph";
 
 /** The event (or machine input) field that lists the guards the oracle lets pass. */
@@ -31,6 +34,8 @@ export interface PathReport {
   noWayOut: string[];
   /** Reachable configurations from which the machine can never finish (state values as JSON). */
   deadEnds: string[];
+  /** Transitions that no path takes (transitionName: `<state id> <event> #<candidate> [guards] → <targets>`). */
+  untakenTransitions: string[];
   /** How many configurations were reached (a sanity check for the tests). */
   reached: number;
 }
@@ -61,13 +66,60 @@ export function analyseMachinePaths(original: AnyStateMachine): PathReport {
     const ways = getShortestPaths(machine, { events, serializeState, fromState: snapshot, toState: (s) => s.status === "done", limit: LIMIT });
     if (ways.length === 0) deadEnds.push(key);
   }
+  const taken = takenTransitions(machine, events, alwaysPicks.map((picks) => standIn({ [PICKED]: picks })), serializeState);
   return {
     unreachableFinals: nodes.filter((n) => n.type === "final" && !isReached(n)).map((n) => n.id),
     unreachableStates: nodes.filter((n) => n.type !== "history" && !isReached(n)).map((n) => n.id),
     noWayOut: statesWithoutWayOut(machine),
     deadEnds,
+    untakenTransitions: [...transitionNames(machine)].filter(([transition]) => !taken.has(transition)).map(([, name]) => name),
     reached: reached.size,
   };
+}
+
+/**
+ * The transitions some path takes: a breadth-first walk over the same configurations as the path
+ * search (from each start, every sample event), with a mock actor scope like xstate/graph's whose
+ * actor system hears each microstep's transitions (eventless ones and raised events' included).
+ */
+function takenTransitions(machine: AnyStateMachine, events: readonly EventObject[], inputs: readonly unknown[], serializeState: (s: AnyMachineSnapshot) => string): Set<AnyTransitionDefinition> {
+  const actor = createEmptyActor();
+  const taken = new Set<AnyTransitionDefinition>();
+  actor.system.inspect((inspected) => {
+    if (inspected.type === "@xstate.microstep") for (const transition of (inspected as { _transitions: AnyTransitionDefinition[] })._transitions) taken.add(transition);
+  });
+  // Actors are created but never started (defer does nothing), actions are not executed.
+  const scope = { self: actor, logger: () => {}, id: "", sessionId: "path-test", defer: () => {}, system: actor.system, stopChild: () => {}, emit: () => {}, actionExecutor: () => {} } as unknown as AnyActorScope;
+  const seen = new Set<string>();
+  const queue: AnyMachineSnapshot[] = [];
+  const visit = (snapshot: AnyMachineSnapshot) => {
+    const key = serializeState(snapshot);
+    if (seen.has(key) || seen.size >= LIMIT) return;
+    seen.add(key);
+    queue.push(snapshot);
+  };
+  for (const input of inputs) visit(machine.getInitialSnapshot(scope, input));
+  for (let snapshot = queue.shift(); snapshot !== undefined; snapshot = queue.shift()) {
+    if (snapshot.status !== "active") continue;
+    for (const event of events) visit(machine.transition(snapshot, event, scope));
+  }
+  return taken;
+}
+
+/** Every transition of the definition (each candidate of each event, eventless and delayed ones too), by a readable name. */
+function transitionNames(machine: AnyStateMachine): Map<AnyTransitionDefinition, string> {
+  const names = new Map<AnyTransitionDefinition, string>();
+  for (const node of [machine.root, ...getStateNodes(machine.root)]) {
+    const byEvent: [string, readonly AnyTransitionDefinition[]][] = [...node.transitions, ["always", node.always ?? []]];
+    for (const [type, candidates] of byEvent) {
+      candidates.forEach((transition, index) => {
+        const guards = guardKeys(transition.guard);
+        const targets = (transition.target ?? []).map((target: AnyStateNode) => target.id).join(", ") || "(stays)";
+        names.set(transition, `${node.id} ${type} #${index + 1}${guards.length > 0 ? ` [${guards.join(", ")}]` : ""} → ${targets}`);
+      });
+    }
+  }
+  return names;
 }
 
 /**
