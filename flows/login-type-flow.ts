@@ -5,8 +5,8 @@ import { createTwoFactorFlow } from "./two-factor.flow.ts";
 
 /**
  * The method flows by kind: the one-factor login (no login type, or acr_values such as must_bfido that
- * narrow its methods) and the flows a login type of login.yaml may name by its `flow:` value (eid
- * brokers elsewhere: no method flow).
+ * narrow its methods) and the flows a login type of login.yaml may name by its `flow:` value (eid is
+ * no method flow: flows/eid.flow.ts brokers the login to an upstream eID provider).
  */
 const FLOW_BUILDERS = {
   single_factor: createLoginFlow,

@@ -32,9 +32,9 @@ export type AuditEvent =
  */
 export interface LoginEvent {
   type: "login.succeeded" | "login.failed";
-  /** The flow's id; `eid` for a login at an upstream eID provider, `extension:<id>` for an extension's own login. */
+  /** The flow's id (an eID login's is its login type's, `login_type.eID`); `extension:<id>` for an extension's own login. */
   flow_id: string;
-  /** The flow machine's definition hash; absent for a login that ran no machine here (eID, an extension's). */
+  /** The flow machine's definition hash; absent for a login that ran no machine here (an extension's, the password grant). */
   machine_hash?: string;
   path: string[];
   login_id?: string;

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parse } from "yaml";
 import { createLoginFlow } from "../../flows/login.flow.ts";
 import { createLoginTypeFlow, isMethodFlowKind } from "../../flows/login-type-flow.ts";
+import { eidFlow } from "../../flows/eid.flow.ts";
 import type { AnyStateMachine } from "xstate";
 import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
 import { METHODS_DIR } from "../runtime/method-plugins.ts";
@@ -21,7 +22,8 @@ export interface DiscoveryOptions {
 
 /**
  * Every machine of the repository, for `npm run diagrams` and the path tests: the default login flow
- * built for the methods config/login.yaml's `default_flow` lists (in that order), the built-in
+ * built for the methods config/login.yaml's `default_flow` lists (in that order), each login type's
+ * flow (over its methods; the eID flow for an eid login type), the built-in
  * machines, and every factor plugin folder `flows/methods/<id>/index.ts` found now — a new plugin
  * is drawn and path-tested without a change here. A method the config loads from elsewhere
  * (`methods.<id>.from`) is included too. Plugin modules are imported directly: no provider, no store.
@@ -46,7 +48,8 @@ export async function discoverMachines(options: DiscoveryOptions = {}): Promise<
     });
   const loginFlows: [string, AnyStateMachine, LoginFlowKind][] = [["default", createLoginFlow(flowMethods(login.default_flow.methods, "default_flow")), "login"]];
   for (const [name, type] of Object.entries(login.login_types)) {
-    if (isMethodFlowKind(type.flow) && type.flow !== "single_factor") loginFlows.push([name, createLoginTypeFlow(type.flow, flowMethods(type.methods ?? [], `login_types.${name}`)), `login_${type.flow}`]);
+    if (type.flow === "eid") loginFlows.push([name, eidFlow, "login_eid"]);
+    else if (isMethodFlowKind(type.flow) && type.flow !== "single_factor") loginFlows.push([name, createLoginTypeFlow(type.flow, flowMethods(type.methods ?? [], `login_types.${name}`)), `login_${type.flow}`]);
   }
   return catalogMachines({ loginFlows, plugins, extensions: INSTALLED_EXTENSIONS });
 }

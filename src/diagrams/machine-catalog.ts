@@ -6,7 +6,7 @@ import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
 import type { Extension } from "../extension-contract/extension.ts";
 
 /** What a machine is, for its one-line description (`diagrams.kind.<kind>` in views/i18n). */
-export type DiagramKind = "login" | "login_two_factor" | "login_second_factor" | "identify" | "channel_choice" | "enrollment" | "method" | "method_enrollment" | "extension";
+export type DiagramKind = "login" | "login_two_factor" | "login_second_factor" | "login_eid" | "identify" | "channel_choice" | "enrollment" | "method" | "method_enrollment" | "extension";
 
 /** The kind of login flow a diagram shows: the default (one factor) or a login type's. */
 export type LoginFlowKind = Extract<DiagramKind, `login${string}`>;

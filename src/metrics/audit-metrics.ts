@@ -10,7 +10,7 @@ import { BoundedLabel } from "./bounded-label.ts";
 export function countAuditEvents(registry: Registry, audit: AuditTrail): () => void {
   const logins = new Counter({
     name: "portcullis_logins_total",
-    help: "Logins that ended (succeeded) and attempts refused (failed), by flow (login.yaml's flow id; eid, extension or password_grant for logins that run none) and outcome",
+    help: "Logins that ended (succeeded) and attempts refused (failed), by flow (the flow id, e.g. default or login_type.eID; extension or password_grant for logins that run no flow) and outcome",
     labelNames: ["flow", "outcome"],
     registers: [registry],
   });

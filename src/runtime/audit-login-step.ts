@@ -2,7 +2,7 @@ import type { AuditTrail } from "../audit/audit-trail.ts";
 import type { Authentication, AuthorizationRequest } from "../oauth/authorization-request.ts";
 import type { LoginEvent } from "../audit/audit-event.ts";
 import { randomToken } from "../crypto/random-token.ts";
-import type { FlowInteraction } from "./interaction.ts";
+import type { Interaction } from "./interaction.ts";
 import type { RunnableFlow } from "./login-flows.ts";
 import type { StepResult } from "./flow-step.ts";
 import { extendPath, stateName } from "./login-path.ts";
@@ -14,7 +14,7 @@ import { extendPath, stateName } from "./login-path.ts";
  * interaction's path with this step's state, to store with it. Only ids, flow, method and state names
  * and message keys are recorded: never what the user typed.
  */
-export function auditLoginStep(audit: AuditTrail, interaction: FlowInteraction, flow: RunnableFlow, result: StepResult, posted: boolean): string[] {
+export function auditLoginStep(audit: AuditTrail, interaction: Interaction, flow: RunnableFlow, result: StepResult, posted: boolean): string[] {
   // A flow that changed since the snapshot was taken restarted: so does its path.
   const continued = interaction.flowHash === flow.hash && interaction.snapshot !== undefined;
   const loginId = interaction.loginId === undefined ? {} : { login_id: interaction.loginId };
@@ -38,10 +38,10 @@ const passedMethods = (methods: unknown): string[] => (Array.isArray(methods) ? 
  * A finished login, recorded with the path it took: the authentication gets the login's audit id, which
  * the SSO session it starts records (session.started), so a trace leads from a token to its login.
  */
-export function auditLoginSucceeded(audit: AuditTrail, interaction: FlowInteraction, flow: RunnableFlow, path: string[], login: Authentication): Authentication {
+export function auditLoginSucceeded(audit: AuditTrail, interaction: Interaction, flow: RunnableFlow, path: string[], login: Authentication): Authentication {
   // Interactions stored before they had an audit id get one now.
   const loginId = interaction.loginId ?? randomToken(16);
-  const met = interaction.kind === "login" ? (interaction.request.plan?.acrMatched ?? []).map((m) => m.declared) : [];
+  const met = (loginRequestOf(interaction)?.plan?.acrMatched ?? []).map((m) => m.declared);
   audit.record({ type: "login.succeeded", flow_id: flow.id, machine_hash: flow.hash, path, login_id: loginId, ...requestFacts(interaction), sub: login.sub, amr: login.amr, acr: login.acr, ...(met.length > 0 && { acr_values_met: [...new Set(met)] }) });
   return { ...login, loginId };
 }
@@ -54,4 +54,10 @@ export function loginRequestFacts(request: AuthorizationRequest): Pick<LoginEven
   return facts;
 }
 
-const requestFacts = (interaction: FlowInteraction) => (interaction.kind === "login" ? loginRequestFacts(interaction.request) : {});
+/** The authorize request a login answers (a login flow's or an eID login's); none for the account page's login or an enrollment. */
+const loginRequestOf = (interaction: Interaction) => (interaction.kind === "login" || interaction.kind === "eid" ? interaction.request : undefined);
+
+const requestFacts = (interaction: Interaction) => {
+  const request = loginRequestOf(interaction);
+  return request ? loginRequestFacts(request) : {};
+};

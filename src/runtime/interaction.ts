@@ -3,7 +3,7 @@ import type { OfferedChannel } from "../../flows/channel-choice.flow.ts";
 import type { Lang } from "../views/lang.ts";
 import type { AccountParams } from "../account/account-params.ts";
 import type { LoginFlowInput } from "../../flows/login-flow-setup.ts";
-import type { EidPending } from "../eid/eid-upstream.ts";
+import type { EidFlowInput } from "../../flows/eid.flow.ts";
 
 /**
  * One run of a flow for a person at a browser: a login for an authorize request, a login to the account
@@ -74,18 +74,22 @@ export interface EnrollmentInteraction extends InteractionBase {
 }
 
 /**
- * An authorize request at /eID/authorize whose user is logging in at the upstream eID provider: no
- * pages here and no flow (flowId "eid"); it waits for the upstream's callback (/eID/callback), which
- * finds it by the state sent upstream and must come from the same browser (the binding cookie).
+ * An eID login (flows/eid.flow.ts) for an authorize request: no pages here. /eID/authorize ran its first
+ * step (the snapshot waits for the callback and holds the pending state, nonce and PKCE verifier);
+ * /eID/callback finds it by the state sent upstream, from the same browser only (the binding cookie),
+ * and sends the upstream's answer into it.
  */
 export interface EidLoginInteraction extends InteractionBase {
   kind: "eid";
   request: AuthorizationRequest;
-  /** What the broker's finish needs back: the upstream id, state, nonce, PKCE verifier, redirect URI. */
-  pending: EidPending;
+  /** What the eID flow started from: its upstream and the request's options for it. */
+  flowInput: EidFlowInput;
 }
 
-/** What the creator of an interaction provides; the store adds id, binding, CSRF token and expiry. */
+/**
+ * What the creator of an interaction provides; the store adds id, binding, CSRF token and expiry. A
+ * creator that ran the flow's first step already (an eID login) gives its snapshot and path too.
+ */
 export type NewInteraction = NewOf<LoginInteraction> | NewOf<ChannelChoiceInteraction> | NewOf<AccountLoginInteraction> | NewOf<EnrollmentInteraction> | NewOf<EidLoginInteraction>;
 
-type NewOf<T extends InteractionBase> = Omit<T, keyof InteractionBase | "flowId" | "flowHash"> & Pick<InteractionBase, "flowId" | "flowHash">;
+type NewOf<T extends InteractionBase> = Omit<T, keyof InteractionBase | "flowId" | "flowHash"> & Pick<InteractionBase, "flowId" | "flowHash"> & Partial<Pick<InteractionBase, "snapshot" | "path">>;

@@ -11,11 +11,22 @@ import type { Enrollments } from "../enrollments/enrollments.ts";
 import { IDENTIFY_USER } from "../../flows/identify-user.machine.ts";
 import { ENROLLED_METHODS, enrollmentActorId, type EnrolledMethodsInput } from "../../flows/first-use-enrollment.ts";
 import { identifyUserRunnable } from "./identify-user.ts";
+import { eidFlow } from "../../flows/eid.flow.ts";
+import type { EidBroker } from "../eid/eid-broker.ts";
+import type { FlowKind } from "../login-policy/login-policy.ts";
+import { paths } from "../http-kit/paths.ts";
+import { eidFlowActors } from "./eid-flow-actors.ts";
 
-/** What the runtime's own steps in a login flow read: the directory (identify) and the enrollments (first use). */
+/**
+ * What the runtime's own steps in a login flow use: the directory (identify), the enrollments (first
+ * use), and the eID broker with this provider's issuer (the eID flow's upstream round trip returns to
+ * `<issuer>/eID/callback`).
+ */
 export interface FlowServices {
   readonly users: Pick<UserDirectory, "findByUsername">;
   readonly enrollments: Pick<Enrollments, "list">;
+  readonly eid: Pick<EidBroker, "begin" | "finish">;
+  readonly issuer: string;
 }
 
 /** A flow ready to run: its machine with every method machine and actor provided, and its definition hash. */
@@ -26,7 +37,7 @@ export interface RunnableFlow {
   /** The methods the flow may invoke, by id (the runtime derives amr and acr from them, and finds their views). */
   methods: ReadonlyMap<string, LoadedMethod>;
   /** A login flow's kind (absent for enrollment and channel choice). */
-  kind?: MethodFlowKind;
+  kind?: FlowKind;
 }
 
 /** The id of a login type's flow over its declared methods. */
@@ -44,7 +55,8 @@ const MAX_PLANNED_FLOWS = 256;
 
 /**
  * The runnable flows of one policy snapshot: the default login flow, each login type's flow over its
- * declared methods, one enrollment flow per method that can be enrolled, and — built on first use and
+ * declared methods (an eID login type's: the eID flow, which brokers to its upstream), one enrollment
+ * flow per method that can be enrolled, and — built on first use and
  * kept — the flow of each method list a login plan asks for. A flow id names its kind and methods, so
  * every node builds the same machine (and hash) for the same id, whoever started the interaction.
  */
@@ -60,7 +72,9 @@ export class FlowCatalog {
     this.named.set(DEFAULT_FLOW_ID, this.build(DEFAULT_FLOW_ID, "single_factor", login.default_flow.methods));
     this.named.set(CHANNEL_CHOICE_FLOW_ID, runnable(CHANNEL_CHOICE_FLOW_ID, channelChoiceFlow, new Map(), (m) => m.plugin.machine));
     for (const [name, type] of Object.entries(login.login_types ?? {})) {
-      if (isMethodFlowKind(type.flow)) this.named.set(loginTypeFlowId(name), this.build(loginTypeFlowId(name), type.flow, type.methods ?? []));
+      const id = loginTypeFlowId(name);
+      if (isMethodFlowKind(type.flow)) this.named.set(id, this.build(id, type.flow, type.methods ?? []));
+      else this.named.set(id, { ...runnable(id, eidFlow, new Map(), (m) => m.plugin.machine, eidFlowActors(services.eid, `${services.issuer}${paths.eidCallback}`)), kind: type.flow });
     }
     for (const [id, method] of methods) {
       if (!method.plugin.enrollment) continue;

@@ -44,8 +44,8 @@ describe("the machine list", () => {
     expect(names.slice(builtIn, builtIn + 3)).toEqual(["identify-user", "channel-choice", "enrollment"]);
     expect(names.slice(1, builtIn).every((name) => name.startsWith("login-"))).toBe(true);
     expect(names).toContain("method-password");
-    // Every login type of the demo's login.yaml that runs methods has its flow drawn and path-tested.
-    for (const type of ["2fa", "mfa", "mfaacmeotp", "mfascan", "mfatotp", "mfafido", "mfamail", "mfasms", "mfaacmeapp", "myvendor"]) expect(names).toContain(`login-${type}`);
+    // Every login type of the demo's login.yaml has its flow drawn and path-tested: those that run methods, and eID's.
+    for (const type of ["2fa", "mfa", "mfaacmeotp", "mfascan", "mfatotp", "mfafido", "mfamail", "mfasms", "mfaacmeapp", "myvendor", "eid"]) expect(names).toContain(`login-${type}`);
     for (const id of allPlugins) expect(names).toContain(`method-${id}`);
     expect(testPluginMachines.map((m) => m.name)).toEqual(["method-pin", "method-pin-enrollment"]);
   });

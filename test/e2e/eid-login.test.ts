@@ -5,11 +5,13 @@
  * keeps cookies per host whatever the port (both are on 127.0.0.1, as the demo's are on localhost); it
  * logs in at the upstream's password form and carries the callback back. /eID/authorize → upstream → /eID/callback
  * (a page that moves on to the client) → code with login_type=eID → tokens (login_type repeated) → userinfo; SSO; the upstream's refusals,
- * forged and crossed callbacks; the account page and logout of an eID session.
+ * forged and crossed callbacks; the account page and logout of an eID session; the login as a machine (flows/eid.flow.ts) on the
+ * audit trail, the diagrams page and `portcullis audit trace`.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { decodeJwt } from "jose";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loginWithPassword } from "../support/browser-login.ts";
@@ -18,6 +20,10 @@ import { RawBrowser, type Answer } from "../support/raw-browser.ts";
 import { startAuthorization, type PendingAuthorization } from "../support/rp-authorization.ts";
 import { freePort } from "../support/services.ts";
 import { postForm, send, startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { collectAudit, eventsOf } from "../support/audited-login.ts";
+import { eventually } from "../support/relying-party.ts";
+import { portcullis } from "../support/run-cli.ts";
+import type { AuditEvent } from "../../src/audit/audit-event.ts";
 
 /** Two provider start-ups and scrypt logins on a busy machine: generous, never a measure of speed. */
 const SETUP_MS = 120_000;
@@ -29,6 +35,7 @@ const MEI = { sub: "cz:CZ-4201-7781", name: "Mei Lin", birthdate: "1992/03/08" }
 let broker: TestProvider;
 let upstream: EidUpstreamProcess;
 let rp: oidc.Configuration;
+let events: AuditEvent[];
 
 beforeAll(async () => {
   const port = await freePort();
@@ -38,6 +45,7 @@ beforeAll(async () => {
   upstream = await startEidUpstreamProcess(port, `${broker.issuer}/eID/callback`);
   const execute = [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks];
   rp = await oidc.discovery(new URL(broker.issuer), "demo-web", undefined, oidc.ClientSecretPost("demo-web-secret"), { execute });
+  events = collectAudit(broker);
 }, SETUP_MS);
 
 afterAll(async () => {
@@ -249,6 +257,49 @@ describe("what the upstream and the browser send back", () => {
     expect((await redeem(pending, answer)).claims()!.sub).toBe(MEI.sub);
     const replayed = await browser.get(back.location!);
     expect([replayed.status, replayed.location]).toEqual([400, undefined]);
+  }, TEST_MS);
+});
+
+describe("the eID login as a machine (flows/eid.flow.ts), like every other login", () => {
+  const eidFlow = () => broker.provider.policy.flows.get("login_type.eID")!;
+  /** The login events of the login that issued `code`'s tokens, found by their login id. */
+  const loginEvents = (loginId: string) => events.filter((e) => (e.type === "login.succeeded" || e.type === "login.failed") && e.login_id === loginId);
+
+  it("records login.succeeded with the eID flow's id, machine hash and the path of its states, and archives that machine version", async () => {
+    const pending = await startEidLogin();
+    const tokens = await redeem(pending, await eidLogin(new RawBrowser(), pending, "ravi"));
+    const issued = eventsOf(events, "token.issued").find((e) => e.jti === decodeJwt(tokens.access_token).jti)!;
+    const [login] = loginEvents(issued.login_id!);
+    expect(login).toMatchObject({ type: "login.succeeded", flow_id: "login_type.eID", machine_hash: eidFlow().hash, path: ["awaitingCallback", "authenticated"], client_id: "demo-web", login_type: "eID", sub: "cz:CZ-4201-9034", amr: ["eid"], acr: "1fa" });
+    expect(existsSync(join(broker.provider.config.provider.data_dir, "machines", `${eidFlow().hash}.json`))).toBe(true);
+  }, TEST_MS);
+
+  it("records an upstream refusal as login.failed ending in the failed state, with the failure as its reason", async () => {
+    const browser = new RawBrowser();
+    const pending = await startEidLogin();
+    const state = new URL((await toUpstream(browser, pending)).location!).searchParams.get("state")!;
+    events.length = 0;
+    const denied = new URL(`${broker.issuer}/eID/callback`);
+    for (const [name, value] of Object.entries({ error: "access_denied", state, iss: upstream.issuer })) denied.searchParams.set(name, value);
+    expect(toClient(throughPage(await browser.get(denied.href))).searchParams.get("error")).toBe("access_denied");
+    expect(eventsOf(events, "login.failed")).toMatchObject([{ flow_id: "login_type.eID", machine_hash: eidFlow().hash, path: ["awaitingCallback", "failed"], client_id: "demo-web", login_type: "eID", reason: "access_denied" }]);
+  }, TEST_MS);
+
+  it("is drawn on the diagrams page, which its machine hash leads to, and `audit trace` draws the token's login on it with its path", async () => {
+    const pending = await startEidLogin();
+    const tokens = await redeem(pending, await eidLogin(new RawBrowser(), pending, "ravi"));
+    const jti = String(decodeJwt(tokens.access_token).jti);
+    const page = await fetch(`${broker.issuer}/diagrams/machine/${eidFlow().hash}`);
+    expect([page.status, page.url]).toEqual([200, `${broker.issuer}/diagrams/login-eid`]);
+    expect(await page.text()).toContain("s_awaitingCallback --&gt; s_mappingAccount : UPSTREAM_CALLBACK");
+    const auditFile = join(broker.provider.config.provider.data_dir, "audit.log");
+    await eventually(() => existsSync(auditFile) && readFileSync(auditFile, "utf8").includes(jti), "the token.issued line");
+    const trace = await portcullis(["audit", "trace", "--config", broker.configDir, "--", jti]);
+    expect([trace.code, trace.stderr]).toEqual([0, ""]);
+    expect(trace.stdout).toContain(`machine: flow login_type.eID, hash ${eidFlow().hash}`);
+    expect(trace.stdout).toContain("path:    awaitingCallback → authenticated");
+    expect(trace.stdout).toContain(`diagram page: ${broker.issuer}/diagrams/machine/${eidFlow().hash} (leads to ${broker.issuer}/diagrams/login-eid while the provider runs this version)`);
+    expect(trace.stdout).toContain("  class s_awaitingCallback,s_authenticated taken\n");
   }, TEST_MS);
 });
 

@@ -16,9 +16,9 @@ import type { NewInteraction } from "../../src/runtime/interaction.ts";
 const EID_LOGIN: NewInteraction = {
   kind: "eid",
   request: { clientId: "demo-web", redirectUri: "http://localhost:3001/callback", responseMode: "query", scopes: ["openid"], prompt: [], framed: false },
-  pending: { upstream: "dev-eid", redirectUri: "http://localhost:3000/eID/callback", state: "upstream-state-1", nonce: "n", codeVerifier: "v" },
-  flowId: "eid",
-  flowHash: "",
+  flowInput: { upstream: "dev-eid", options: {} },
+  flowId: "login_type.eID",
+  flowHash: "h",
 };
 
 describe("Interactions.link", () => {

@@ -111,11 +111,9 @@ async function loginMachine(config: LoadedConfig, login: AuditLine): Promise<str
   return `${out.join("\n")}\n`;
 }
 
-/** The diagrams page's name for a flow it draws: the default flow and the two-factor and second-factor login types. */
+/** The diagrams page's name for a flow it draws: the default flow and each login type's (two-factor, second-factor, eID). */
 function diagramPage(config: LoadedConfig, flowId: string): string | undefined {
   if (flowId === DEFAULT_FLOW_ID) return loginDiagramName(DEFAULT_FLOW_ID);
-  for (const [name, type] of Object.entries(config.login.login_types ?? {})) {
-    if (loginTypeFlowId(name) === flowId && (type.flow === "two_factor" || type.flow === "second_factor")) return loginDiagramName(name);
-  }
-  return undefined;
+  const name = Object.keys(config.login.login_types ?? {}).find((declared) => loginTypeFlowId(declared) === flowId);
+  return name === undefined ? undefined : loginDiagramName(name);
 }

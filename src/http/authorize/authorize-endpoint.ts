@@ -154,14 +154,14 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       if (request.prompt.includes("none")) throw oauthError(need.kind === "step_up" ? "interaction_required" : "login_required", need.reason, { allowRedirect: true });
       ctx.need = need;
     },
-    // Otherwise the user must act, within the address's budget: at the upstream eID provider, or in an
-    // interaction that runs the plan's flow.
+    // Otherwise the user must act, within the address's budget, in an interaction that runs the plan's
+    // flow: the eID flow, which sends the browser to the upstream eID provider, or a flow of pages.
     async (ctx) => {
       if (!(await provider.loginRequests.tryAttempt(clientAddress(ctx.ex.req, trustProxy)))) {
         throw new OAuthError(429, "temporarily_unavailable", "too many login requests from this address; try again later", { allowRedirect: true });
       }
       const { plan } = ctx.request!;
-      if (plan?.flow === "eid") return eid.begin(ctx.ex.res, ctx.request!, plan.upstream!);
+      if (plan?.flow === "eid") return eid.begin(ctx.ex.res, ctx.policy, ctx.request!);
       await startLogin(provider, ctx.policy, ctx.ex.res, ctx.request!, ctx.need!, ctx.session);
     },
   ];

@@ -2,8 +2,15 @@ import type { ServerResponse } from "node:http";
 import type { Provider } from "../../provider.ts";
 import type { AuthorizationRequest } from "../../oauth/authorization-request.ts";
 import type { EidBeginOptions } from "../../eid/eid-upstream.ts";
+import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import { oauthError } from "../../errors/oauth-error.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { seeOther } from "../../http-kit/see-other.ts";
+import { runFlowStep } from "../../runtime/flow-step.ts";
+import { extendPath, stateName } from "../../runtime/login-path.ts";
+import { loginTypeFlowId } from "../../runtime/login-flows.ts";
+import type { EidFlowContext, EidFlowInput } from "../../../flows/eid.flow.ts";
+import { loginFlowArchive } from "./login-flow-archive.ts";
 
 /**
  * The interaction of an eID login is bound to the browser by this cookie, scoped to the callback only.
@@ -14,21 +21,33 @@ export const EID_COOKIE = { name: "portcullis_eid_login", path: paths.eidCallbac
 
 /**
  * The eID side of /eID/authorize (its login plan, made like any other, chose the eID login type and
- * its upstream): the start of the login at the upstream eID provider.
+ * its upstream): the start of the eID flow (flows/eid.flow.ts), whose first step sends the browser
+ * to the upstream eID provider.
  */
 export function eidLogins(provider: Provider) {
+  const archive = loginFlowArchive(provider);
   return {
     /**
-     * Sends the browser to the upstream: the pending login (state, nonce, PKCE verifier) is kept in an
-     * interaction of kind "eid", found again by its state and bound to this browser by a cookie that
-     * only /eID/callback receives. An upstream that cannot be reached is temporarily_unavailable at the client.
+     * Runs the login type's eID flow up to `awaitingCallback` — its begin actor discovers the upstream
+     * and makes state, nonce and PKCE verifier — and keeps it in an interaction of kind "eid" (the
+     * snapshot holds the pending values), found again by the state sent upstream and bound to this
+     * browser by a cookie only /eID/callback receives; then sends the browser to the upstream. An
+     * upstream that cannot be reached fails the step: temporarily_unavailable at the client.
      */
-    async begin(res: ServerResponse, request: AuthorizationRequest, upstream: string): Promise<void> {
-      const { url, pending } = await provider.eid.begin(upstream, `${provider.issuer}${paths.eidCallback}`, beginOptions(request));
-      const { interaction, browserCookie } = await provider.interactions.create({ kind: "eid", request, pending, flowId: "eid", flowHash: "" });
-      await provider.interactions.link(pending.state, interaction);
+    async begin(res: ServerResponse, policy: PolicySnapshot, request: AuthorizationRequest): Promise<void> {
+      const plan = request.plan!;
+      const flow = policy.flows.get(loginTypeFlowId(plan.loginTypeName!));
+      // Config rules make every eid login type name a declared upstream; its flow exists with it.
+      if (flow?.kind !== "eid" || plan.upstream === undefined) throw oauthError("invalid_request", "no eID flow serves this request", { allowRedirect: true });
+      archive.keep(flow);
+      const flowInput: EidFlowInput = { upstream: plan.upstream, options: beginOptions(request) };
+      const step = await runFlowStep(flow, { input: flowInput });
+      const { redirect } = step.snapshot.context as EidFlowContext;
+      const path = extendPath(undefined, stateName(step.snapshot.value));
+      const { interaction, browserCookie } = await provider.interactions.create({ kind: "eid", request, flowInput, flowId: flow.id, flowHash: flow.hash, snapshot: step.persisted, path });
+      await provider.interactions.link(redirect!.pending.state, interaction);
       res.appendHeader("Set-Cookie", provider.cookies.set(EID_COOKIE.name, browserCookie, { path: EID_COOKIE.path }));
-      seeOther(res, url.href);
+      seeOther(res, redirect!.url);
     },
   };
 }

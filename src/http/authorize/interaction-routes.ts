@@ -1,8 +1,7 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from "express";
 import type { Provider } from "../../provider.ts";
 import { answerWithErrorPage, type BrowserPages } from "../../views/browser-pages.ts";
-import { completeAuthorization, responsePage } from "./complete-authorization.ts";
-import { writeAuthorizationResponse } from "./authorization-response.ts";
+import { completeAuthorization } from "./complete-authorization.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { seeOther } from "../../http-kit/see-other.ts";
@@ -13,7 +12,7 @@ import type { ViewEngine } from "../../views/view-engine.ts";
 import { authenticationResult } from "../../runtime/authentication-result.ts";
 import { currentView, runFlowStep, type FlowEvent, type StepResult } from "../../runtime/flow-step.ts";
 import { INTERACTION_COOKIE, interactionPath } from "./interaction-cookie.ts";
-import type { AccountLoginInteraction, ChannelChoiceInteraction, EnrollmentInteraction, FlowInteraction, Interaction, LoginInteraction } from "../../runtime/interaction.ts";
+import type { AccountLoginInteraction, ChannelChoiceInteraction, EnrollmentInteraction, FlowInteraction, Interaction } from "../../runtime/interaction.ts";
 import { recordMethodUse } from "../../runtime/record-method-use.ts";
 import { accountUrl } from "../../account/account-params.ts";
 import type { RequestFacts } from "../../plugin-contract/factor-plugin.ts";
@@ -34,7 +33,9 @@ import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
 import { missingCookieReason, redirectWithTestCookie } from "./cookies-blocked.ts";
 import { appEntryUrl, authorizeParamsOf } from "../../trusted-app/acmeauth-sso.ts";
 import { auditLoginStep, auditLoginSucceeded } from "../../runtime/audit-login-step.ts";
-import { MachineArchive, machineArchiveDir } from "../../diagrams/machine-archive.ts";
+import { loginFlowArchive } from "./login-flow-archive.ts";
+import { interactionFlow } from "../../runtime/interaction-flow.ts";
+import { finishLogin } from "./finish-login.ts";
 import { verifyingAccount } from "./verifying-account.ts";
 
 /** Form fields the runtime itself reads; every other field is event data. */
@@ -53,9 +54,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: provider.config.provider.security.max_body_bytes, parameterLimit: 50 });
   // Each flow version a login runs, kept for `portcullis audit trace` (once per version and process).
-  const archive = new MachineArchive(machineArchiveDir(provider.config.provider.data_dir), (err) =>
-    provider.logger.warn({ err }, "could not archive a login flow version; portcullis audit trace will draw the current version instead"),
-  );
+  const archive = loginFlowArchive(provider);
 
   router.get(`${paths.interaction}/:id`, (req, res) => {
     step(req, res).catch((err: unknown) => failed(req, res, err));
@@ -100,7 +99,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     if (interaction.kind === "eid") return expired(req, res, interaction);
     // One snapshot for the whole request, even if a reload swaps it meanwhile (src/reload/).
     const policy = provider.policy;
-    const flow = flowOf(policy, interaction);
+    const flow = interactionFlow(policy.flows, provider.retainedFlows, interaction);
     // A flow, client or method removed from the configuration since the page was shown ends it; so
     // does the end of the session an enrollment runs in.
     if (!flow || !(await stillValid(req, policy, interaction))) return expired(req, res, interaction);
@@ -124,7 +123,7 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       if (!(await provider.interactions.finish(interaction.id))) return expired(req, res, interaction);
       res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: interactionPath(interaction.id) }));
       const output = result.snapshot.output as LoginFlowOutput;
-      if (interaction.kind === "login") return finishLogin(req, res, policy, interaction, flow, output, path);
+      if (interaction.kind === "login") return void (await finishLogin(provider, pages, req, res, { policy, interaction, flow, output, path }));
       if (interaction.kind === "channel") return finishChannelChoice(req, res, interaction, (result.snapshot.output as { channel: string }).channel);
       if (interaction.kind === "account") return finishAccountLogin(req, res, interaction, flow, output, path);
       return finishEnrollment(res, interaction);
@@ -133,35 +132,10 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     render(req, res, policy, interaction, flow, result, 200);
   }
 
-  /**
-   * The flow the interaction runs: the version it started on (its flowHash) when this node still keeps
-   * it after a reload (src/reload/retained-flows.ts), else the current one.
-   */
-  function flowOf(policy: PolicySnapshot, interaction: FlowInteraction): RunnableFlow | undefined {
-    const current = policy.flows.get(interaction.flowId);
-    if (current?.hash === interaction.flowHash || interaction.snapshot === undefined) return current;
-    return provider.retainedFlows.find(interaction.flowId, interaction.flowHash) ?? current;
-  }
-
   async function stillValid(req: Request, policy: PolicySnapshot, interaction: FlowInteraction): Promise<boolean> {
     if (interaction.kind === "login" || interaction.kind === "channel") return policy.clients.get(interaction.request.clientId) !== undefined;
     if (interaction.kind === "account") return true;
     return policy.methods.has(interaction.method) && (await currentSession(provider, req))?.sub === interaction.sub;
-  }
-
-  async function finishLogin(req: Request, res: Response, policy: PolicySnapshot, interaction: LoginInteraction, flow: RunnableFlow, output: LoginFlowOutput, path: string[]): Promise<void> {
-    const authenticated = authenticationResult(output, policy.methods, provider.clock(), interaction.stepUpFrom);
-    const { request } = interaction;
-    // OIDC Core §3.1.2.1: the client asked for the user its id_token_hint names; someone else logged in.
-    if (request.hintSub !== undefined && authenticated.sub !== request.hintSub) {
-      provider.audit.record({ type: "login.failed", flow_id: flow.id, machine_hash: flow.hash, path, login_id: interaction.loginId, client_id: request.clientId, sub: authenticated.sub, reason: "login_required" });
-      const client = policy.clients.get(request.clientId)!;
-      const error = { error: "login_required", error_description: "the user who logged in is not the one id_token_hint names", iss: provider.issuer };
-      return writeAuthorizationResponse(res, pages, request, error, responsePage(req, request, client));
-    }
-    const login = auditLoginSucceeded(provider.audit, interaction, flow, path, authenticated);
-    recordMethodUse(provider, output);
-    await completeAuthorization(provider, pages, req, res, request, { login }, { policy });
   }
 
   /** The channel is chosen: the authorization completes with it, for the login kept or the browser's session. */
