@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { DIAGRAM_DOCS_DIR, diagramDocs, type GeneratedFile } from "../src/diagrams/diagram-docs.ts";
 import { discoverMachines } from "../src/diagrams/discover-machines.ts";
-import { descriptionKey } from "../src/diagrams/machine-catalog.ts";
 import { loadTranslations } from "../src/views/load-translations.ts";
 import { VIEWS_DIR } from "../src/views/views-dir.ts";
 
@@ -20,7 +19,7 @@ export const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** Every file docs/diagrams/ must hold, with its exact content (descriptions: the English UI strings). */
 export async function diagramFiles(): Promise<GeneratedFile[]> {
   const strings = loadTranslations(join(VIEWS_DIR, "i18n"));
-  return diagramDocs(await discoverMachines(), (m) => strings.translate("en", descriptionKey(m.kind), { subject: m.subject }));
+  return diagramDocs(await discoverMachines(), (key, params) => strings.translate("en", key, params));
 }
 
 /**

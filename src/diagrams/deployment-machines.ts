@@ -2,18 +2,19 @@ import type { AnyStateMachine } from "xstate";
 import type { PolicySnapshot } from "../policy/policy-snapshot.ts";
 import { DEFAULT_FLOW_ID, loginTypeFlowId, type RunnableFlow } from "../runtime/login-flows.ts";
 import { INSTALLED_EXTENSIONS } from "../extensions/installed-extensions.ts";
+import type { LoginType } from "../login-policy/login-policy.ts";
 import { catalogMachines, loginDiagramName, type DrawableMachine, type LoginFlowKind } from "./machine-catalog.ts";
 
 /**
  * The machines a policy snapshot runs: its login flows (`policy.flows`, the machines with the
- * plugins wired in: the default flow and each login type's, the eID login's included) and the factor
- * methods its login.yaml configures (`policy.methods`). The
+ * plugins wired in: the default flow and each login type's, the eID login's included, with the login
+ * type's plan) and the factor methods its login.yaml configures (`policy.methods`). The
  * per-method enrollment flows are one shape, drawn once as `enrollment`.
  */
 export function deploymentMachines(policy: PolicySnapshot): DrawableMachine[] {
   const { flows } = policy;
-  const loginFlows: [string, AnyStateMachine, LoginFlowKind][] = [[DEFAULT_FLOW_ID, flows.get(DEFAULT_FLOW_ID)!.machine, "login"]];
-  for (const [name, flow, kind] of loginTypeFlows(policy)) loginFlows.push([name, flow.machine, kind]);
+  const loginFlows: [string, AnyStateMachine, LoginFlowKind, LoginType?][] = [[DEFAULT_FLOW_ID, flows.get(DEFAULT_FLOW_ID)!.machine, "login"]];
+  for (const [name, flow, kind] of loginTypeFlows(policy)) loginFlows.push([name, flow.machine, kind, policy.login.loginTypes.get(name.toLowerCase())]);
   return catalogMachines({
     loginFlows,
     plugins: [...policy.methods].map(([id, method]) => [id, method.plugin] as const),

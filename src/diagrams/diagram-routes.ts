@@ -11,6 +11,7 @@ import { deploymentMachines, diagramsByHash } from "./deployment-machines.ts";
 import { perSnapshot } from "../policy/per-snapshot.ts";
 import { hashedFile, sendHashedFile, type HashedFile } from "./hashed-file.ts";
 import { descriptionKey, type DrawableMachine } from "./machine-catalog.ts";
+import { loginTypeFacts } from "./login-type-facts.ts";
 import { mermaidStatechart } from "./mermaid-statechart.ts";
 
 /** Where the diagrams are served: the index, `/diagrams/<name>`, and the page's script and stylesheet. */
@@ -33,8 +34,10 @@ interface Diagram extends DrawableMachine {
  * The flow diagrams of this provider, drawn in the browser: `GET /diagrams` lists them and
  * `GET /diagrams/<name>` shows one. They are generated once, at start-up, from the machines this
  * provider runs (its login flows with the configured methods, and its plugins' machines), so an
- * operator or auditor sees this deployment's flows, not the repository's demo (docs/diagrams/).
- * The pages show only machine structure — state, event and guard names — and need no session.
+ * operator or auditor sees this deployment's flows, not the repository's demo (docs/diagrams/). A
+ * login type's page shows its plan facts above the chart (what login.yaml decides beyond the machine).
+ * The pages show only machine structure — state, event and guard names — and the login types'
+ * declared rules, and need no session.
  *
  * The diagram page renders the Mermaid source, escaped, inside `<pre class="mermaid">` and loads
  * mermaid (served here under a content-hashed name, cached for a year) with the response's nonce.
@@ -80,6 +83,7 @@ export function diagramRoutes(provider: Provider, views: ViewEngine): Router {
       descriptionKey: descriptionKey(diagram.kind),
       subject: diagram.subject,
       source: diagram.source,
+      ...(diagram.loginType && { plan: { loginType: diagram.loginType.name, facts: loginTypeFacts(diagram.loginType) } }),
       indexUrl: DIAGRAMS_PATH,
       stylesheetUrl: STYLESHEET.url,
       scriptUrl: script.url,

@@ -10,6 +10,9 @@ import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
 import { METHODS_DIR } from "../runtime/method-plugins.ts";
 import { INSTALLED_EXTENSIONS } from "../extensions/installed-extensions.ts";
 import { catalogMachines, type DrawableMachine, type LoginFlowKind } from "./machine-catalog.ts";
+import { buildLoginPolicy } from "../login-policy/build-login-policy.ts";
+import type { LoginType } from "../login-policy/login-policy.ts";
+import type { LoginFile } from "../config/types.generated.ts";
 
 /** The demo configuration at the repository root (`config/`). */
 export const DEMO_CONFIG_DIR = fileURLToPath(new URL("../../config/", import.meta.url));
@@ -46,10 +49,13 @@ export async function discoverMachines(options: DiscoveryOptions = {}): Promise<
       if (!plugin) throw new Error(`config/login.yaml: ${where} names "${id}", which no plugin folder provides`);
       return { id, identifiesUser: plugin.identifiesUser, class: plugin.class, enrollable: plugin.enrollment !== undefined };
     });
-  const loginFlows: [string, AnyStateMachine, LoginFlowKind][] = [["default", createLoginFlow(flowMethods(login.default_flow.methods, "default_flow")), "login"]];
+  const loginFlows: [string, AnyStateMachine, LoginFlowKind, LoginType?][] = [["default", createLoginFlow(flowMethods(login.default_flow.methods, "default_flow")), "login"]];
+  // The plans as the provider reads them (defaults filled in), for the facts beside each login type's chart.
+  const plans = buildLoginPolicy(login as unknown as LoginFile, new Map([...plugins].map(([id, plugin]) => [id, plugin.class]))).loginTypes;
   for (const [name, type] of Object.entries(login.login_types)) {
-    if (type.flow === "eid") loginFlows.push([name, eidFlow, "login_eid"]);
-    else if (isMethodFlowKind(type.flow) && type.flow !== "single_factor") loginFlows.push([name, createLoginTypeFlow(type.flow, flowMethods(type.methods ?? [], `login_types.${name}`)), `login_${type.flow}`]);
+    const plan = plans.get(name.toLowerCase());
+    if (type.flow === "eid") loginFlows.push([name, eidFlow, "login_eid", plan]);
+    else if (isMethodFlowKind(type.flow) && type.flow !== "single_factor") loginFlows.push([name, createLoginTypeFlow(type.flow, flowMethods(type.methods ?? [], `login_types.${name}`)), `login_${type.flow}`, plan]);
   }
   return catalogMachines({ loginFlows, plugins, extensions: INSTALLED_EXTENSIONS });
 }
@@ -71,10 +77,11 @@ async function importPlugin(dir: string, id: string): Promise<FactorPlugin> {
 interface LoginYaml {
   methods: Record<string, { from?: unknown } | null>;
   default_flow: { methods: string[] };
+  /** Each login type with every key it declares (its plan's facts are shown beside its chart). */
   login_types: Record<string, { flow: string; methods?: string[] }>;
 }
 
-// Only the keys the drawing needs; the provider's loader validates the whole file.
+// Only the keys the drawing needs, and the login types whole; the provider's loader validates the whole file.
 function readLoginYaml(configDir: string): LoginYaml {
   const file = join(configDir, "login.yaml");
   const parsed = parse(readFileSync(file, "utf8")) as Partial<LoginYaml> | null;

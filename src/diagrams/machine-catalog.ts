@@ -4,6 +4,7 @@ import { identifyUserMachine } from "../../flows/identify-user.machine.ts";
 import { channelChoiceFlow } from "../../flows/channel-choice.flow.ts";
 import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
 import type { Extension } from "../extension-contract/extension.ts";
+import type { LoginType } from "../login-policy/login-policy.ts";
 
 /** What a machine is, for its one-line description (`diagrams.kind.<kind>` in views/i18n). */
 export type DiagramKind = "login" | "login_two_factor" | "login_second_factor" | "login_eid" | "identify" | "channel_choice" | "enrollment" | "method" | "method_enrollment" | "extension";
@@ -19,6 +20,8 @@ export interface DrawableMachine {
   /** The login flow's or the method's id, for the description ("" for the built-in machines). */
   subject: string;
   machine: AnyStateMachine;
+  /** A login type's flow: the login type, whose plan facts (login-type-facts.ts) are shown beside the chart. */
+  loginType?: LoginType;
 }
 
 /** The UI string that describes a machine of this kind; `{subject}` is its flow or method id. */
@@ -26,8 +29,8 @@ export const descriptionKey = (kind: DiagramKind) => `diagrams.kind.${kind}`;
 
 /** The machines of a deployment or of the repository, before they are named and ordered. */
 export interface MachineSources {
-  /** Login flows by flow id (login.yaml's default flow is "default"; a login type's is its name), with their kind (default "login"). */
-  loginFlows: Iterable<readonly [string, AnyStateMachine, LoginFlowKind?]>;
+  /** Login flows by flow id (login.yaml's default flow is "default"; a login type's is its name), with their kind (default "login") and a login type's plan. */
+  loginFlows: Iterable<readonly [string, AnyStateMachine, LoginFlowKind?, LoginType?]>;
   /** Factor plugins by method id. */
   plugins: Iterable<readonly [string, FactorPlugin]>;
   /** The installed extensions (src/extensions/): each one's machines. */
@@ -49,8 +52,8 @@ export function catalogMachines(sources: MachineSources): DrawableMachine[] {
   const machines: DrawableMachine[] = [];
   // The default flow first, then the login types by name.
   const loginFlows = sortedById(sources.loginFlows).sort(([a], [b]) => Number(b === "default") - Number(a === "default"));
-  for (const [flowId, machine, kind] of loginFlows) {
-    machines.push({ name: loginDiagramName(flowId), kind: kind ?? "login", subject: flowId, machine });
+  for (const [flowId, machine, kind, loginType] of loginFlows) {
+    machines.push({ name: loginDiagramName(flowId), kind: kind ?? "login", subject: flowId, machine, ...(loginType && { loginType }) });
   }
   machines.push({ name: "identify-user", kind: "identify", subject: "", machine: identifyUserMachine });
   machines.push({ name: "channel-choice", kind: "channel_choice", subject: "", machine: channelChoiceFlow });

@@ -145,6 +145,8 @@ export type DiagramPageData = {
   subject: string;
   /** The Mermaid source, shown as text in <pre class="mermaid"> until mermaid draws it. */
   source: string;
+  /** A login type's flow: its name and its plan facts (src/diagrams/login-type-facts.ts), shown beside the chart. */
+  plan?: { loginType: string; facts: { labelKey: string; valueKey?: string; value?: string }[] };
   indexUrl: string;
   stylesheetUrl: string;
   /** mermaid's browser bundle. */
