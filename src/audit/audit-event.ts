@@ -48,7 +48,10 @@ export interface LoginEvent {
   acr_values?: string[];
   /** login.succeeded: the login.yaml acr_values declarations the login met (the values asked, as declared; voluntary ones are not). */
   acr_values_met?: string[];
-  /** Why it failed: the page's message key (e.g. method.password.wrong), or a protocol error. */
+  /**
+   * Why it failed: the page's message key (e.g. method.password.wrong), a protocol error, or an eID
+   * login's failure at its upstream (access_denied, unavailable, invalid_callback, invalid_response).
+   */
   reason?: string;
 }
 
