@@ -20,8 +20,8 @@ import { hashPassword } from "../../src/crypto/password-hash.ts";
 const VENDOR = { id: "demo-vendor", secret: "demo-vendor-secret", redirect: "http://localhost:3004/callback", key: readFileSync(new URL("../../config/demo-vendor-signing-key", import.meta.url), "utf8").trim() };
 const VENDOR_ACCOUNT = "demo-vendor:acme-support";
 
-/** Users of their own for the Mfa and prompt=login tests: each TOTP time step is accepted once per user. */
-const USERS = ["carol", "dave", "erin"] as const;
+/** Users of their own for the Mfa, prompt=login and acr_values 2FA tests: each TOTP time step is accepted once per user. */
+const USERS = ["carol", "dave", "erin", "fay"] as const;
 let p: TestProvider;
 const secrets = new Map<string, string>();
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   p = await startTestProvider({
     edits: {
       "provider.yaml": { "security.login_requests_per_ip.max": 10_000 },
-      "users.yaml": extraUsers(USERS, { erin: await hashPassword("erin-password") }),
+      "users.yaml": extraUsers(USERS, { erin: await hashPassword("erin-password"), fay: await hashPassword("fay-password") }),
       // A login type an operator adds with YAML only: face as the fixed second factor.
       "login.yaml": { "login_types.MfaFace": { flow: "second_factor", methods: ["face"], fa: false, sso: false, login_hint: "required", repeat_login_type_at_token: true } },
       // A client limited to one login type (allowed_login_types is enforced).
@@ -122,9 +122,9 @@ describe("acr_values as login.yaml declares them, and the client's allowed login
     }
     // Without a session a password is not enough: the untrusted class follows, then a 2fa code.
     const fresh = new RawBrowser();
-    const second = await loginWithPassword(fresh, authorizeUrl(p.issuer, { acr_values: "2FA" }), "erin", "erin-password");
+    const second = await loginWithPassword(fresh, authorizeUrl(p.issuer, { acr_values: "2FA" }), "fay", "fay-password");
     expect(second.status, second.text.slice(0, 300)).toBe(200);
-    const tokens = await redeemCode(p, responseParams(await passTotp(fresh, second, "erin")).get("code")!, { code_verifier: undefined });
+    const tokens = await redeemCode(p, responseParams(await passTotp(fresh, second, "fay")).get("code")!, { code_verifier: undefined });
     expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ acr: "2fa", amr: ["password", "totp", "mfa"] });
   });
 
