@@ -39,7 +39,8 @@ export async function runPlan(plan: readonly Step[], run: Run): Promise<Recorded
   const recorded: Recorded = { floors: {}, windows: new Map() };
   for (const step of plan) {
     if (step.kind === "floor") {
-      const samples = (recorded.floors[step.floor] ??= []);
+      const samples = recorded.floors[step.floor] ?? [];
+      recorded.floors[step.floor] = samples;
       samples.push(await sampleFloor(run, step.floor, samples.length));
       continue;
     }

@@ -109,8 +109,10 @@ function countFailure(error: unknown): void {
 }
 
 function stepLatenciesOf(step: string): Latencies {
-  let latencies = stepLatencies.get(step);
-  if (!latencies) stepLatencies.set(step, (latencies = new Latencies()));
+  const known = stepLatencies.get(step);
+  if (known) return known;
+  const latencies = new Latencies();
+  stepLatencies.set(step, latencies);
   return latencies;
 }
 

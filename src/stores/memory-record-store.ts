@@ -38,7 +38,7 @@ export class MemoryRecordStore<T> implements RecordStore<T> {
   }
 
   get(key: string): Promise<T | undefined> {
-    return this.run("get", this.kind, () => valueOf(this.map.readEntry(key)) as T | undefined);
+    return this.run("get", this.kind, () => payloadValue(this.map.readEntry(key)) as T | undefined);
   }
 
   set(key: string, value: T, ttlMs?: number): Promise<void> {
@@ -50,7 +50,7 @@ export class MemoryRecordStore<T> implements RecordStore<T> {
   }
 
   take(key: string): Promise<T | undefined> {
-    return this.run("take", this.kind, () => valueOf(this.map.takeEntry(key)) as T | undefined);
+    return this.run("take", this.kind, () => payloadValue(this.map.takeEntry(key)) as T | undefined);
   }
 
   add(key: string, value: T, ttlMs: number): Promise<boolean> {
@@ -90,7 +90,7 @@ function sharedEntry(value: unknown, expiresAt: number | undefined): EmbeddedEnt
  * The value of a live entry (EmbeddedMap has checked its expiry): a shared one as it is, else from
  * its JSON payload (which a counter written by `increment` has in either keeping).
  */
-function valueOf(entry: EmbeddedEntry | undefined): unknown {
+function payloadValue(entry: EmbeddedEntry | undefined): unknown {
   if (entry === undefined) return undefined;
   if (entry.payload === "") return entry.shared;
   return (JSON.parse(entry.payload) as Payload).value;

@@ -12,7 +12,10 @@ const formats = new Map<Lang, Intl.DateTimeFormat>();
 
 export function formatDate(epochMs: number, lang: Lang): ShownDate {
   let format = formats.get(lang);
-  if (!format) formats.set(lang, (format = new Intl.DateTimeFormat(htmlLang(lang), { dateStyle: "medium", timeZone: "UTC" })));
+  if (!format) {
+    format = new Intl.DateTimeFormat(htmlLang(lang), { dateStyle: "medium", timeZone: "UTC" });
+    formats.set(lang, format);
+  }
   const date = new Date(epochMs);
   return { iso: date.toISOString().slice(0, 10), text: format.format(date) };
 }

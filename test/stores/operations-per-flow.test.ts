@@ -52,7 +52,8 @@ describe.skipIf(!redis)("store operations per flow (Redis)", { timeout: 120_000 
   async function count(flow: string, run: () => Promise<void>): Promise<StoreCounts> {
     store.take();
     await run();
-    const counts = (measured[flow] = store.take());
+    const counts = store.take();
+    measured[flow] = counts;
     const total = OPERATIONS.reduce((sum, op) => sum + counts.operations[op], 0);
     expect(total, JSON.stringify(counts.byKind)).toBeLessThanOrEqual(BOUNDS[flow]!.total);
     expect(counts.bytesWritten).toBeLessThanOrEqual(BOUNDS[flow]!.bytes);

@@ -195,7 +195,7 @@ export class RpClient {
         return this.logout(req, res);
       case "GET /logged-out":
         this.logoutStates.returned.push(url.searchParams.get("state"));
-        return page(res, 200, `<p id="status">logged out of ${escape(this.clientId)}</p>`);
+        return page(res, 200, `<p id="status">logged out of ${escapeHtml(this.clientId)}</p>`);
       case "POST /backchannel":
         return this.backchannel(req, res);
       case "GET /frontchannel":
@@ -208,7 +208,7 @@ export class RpClient {
 
   private home(req: IncomingMessage, res: ServerResponse): void {
     const session = this.sessions.get(readCookie(req, this.cookieName) ?? "");
-    page(res, 200, session ? `<p id="status">signed in as ${escape(session.sub)}</p>` : `<p id="status">not signed in</p>`);
+    page(res, 200, session ? `<p id="status">signed in as ${escapeHtml(session.sub)}</p>` : `<p id="status">not signed in</p>`);
   }
 
   /** The authorization response: an error is shown as such; a code is redeemed by openid-client. */
@@ -217,7 +217,7 @@ export class RpClient {
     const pending = this.pending.get(state);
     this.pending.delete(state);
     const error = url.searchParams.get("error");
-    if (error !== null) return page(res, 200, `<p id="status">error: ${escape(error)}</p><p id="state">${pending ? "state ok" : "unknown state"}</p>`);
+    if (error !== null) return page(res, 200, `<p id="status">error: ${escapeHtml(error)}</p><p id="state">${pending ? "state ok" : "unknown state"}</p>`);
     if (!pending) return page(res, 400, `<p id="status">unknown state</p>`);
     const loginType = url.searchParams.get("login_type");
     // The spec: a login_type that came back with the code goes with the token request too.
@@ -254,10 +254,10 @@ export class RpClient {
       const cookie = randomBytes(16).toString("base64url");
       this.sessions.set(cookie, signIn);
       res.setHeader("Set-Cookie", `${this.cookieName}=${cookie}; Path=/; HttpOnly; SameSite=Lax`);
-      page(res, 200, `<p id="status">signed in as ${escape(claims.sub)}</p>`);
+      page(res, 200, `<p id="status">signed in as ${escapeHtml(claims.sub)}</p>`);
     } catch (err) {
       const e = this.recordTokenError(err);
-      page(res, 500, `<p id="status">token exchange failed: ${escape(`${e.name} ${e.code ?? ""} ${e.error ?? ""} ${e.message}`)}</p>`);
+      page(res, 500, `<p id="status">token exchange failed: ${escapeHtml(`${e.name} ${e.code ?? ""} ${e.error ?? ""} ${e.message}`)}</p>`);
     }
   }
 
@@ -272,7 +272,7 @@ export class RpClient {
     const endpoint = url.searchParams.get("endpoint") === "iframe_authz" ? "iframe_authz" : "authorize";
     const target = this.peers.get(url.searchParams.get("client") ?? this.clientId) ?? this;
     const src = await target.authorizationUrl({}, endpoint);
-    page(res, 200, `<h1>${escape(this.clientId)} portal</h1><iframe id="login" src="${escape(src)}" width="480" height="480"></iframe>`);
+    page(res, 200, `<h1>${escapeHtml(this.clientId)} portal</h1><iframe id="login" src="${escapeHtml(src)}" width="480" height="480"></iframe>`);
   }
 
   /** RP-initiated logout of the RP's own session (its ID token is the hint). */
@@ -346,7 +346,7 @@ export async function startRelyingParty(options: RpClientOptions[]): Promise<Rel
     let client: RpClient | undefined;
     const server = createServer((req, res) => {
       client!.handle(req, res).catch((err: unknown) => {
-        if (!res.headersSent) page(res, 500, `<p id="status">relying party error: ${escape((err as Error).message)}</p>`);
+        if (!res.headersSent) page(res, 500, `<p id="status">relying party error: ${escapeHtml((err as Error).message)}</p>`);
         else res.end();
       });
     });
@@ -440,6 +440,6 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return body;
 }
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -6,6 +6,7 @@
  */
 export function normaliseEmailAddress(typed: string): string | undefined {
   const trimmed = typed.trim();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses in the local part
   if (trimmed.length > 254 || !/^[^\s@"<>()[\]\\,;:\x00-\x1f\x7f]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(trimmed)) return undefined;
   const at = trimmed.lastIndexOf("@");
   return `${trimmed.slice(0, at)}@${trimmed.slice(at + 1).toLowerCase()}`;

@@ -88,8 +88,11 @@ export async function checkAssertion(
   await context.enrollments.update(sub, (current) => {
     const data = current as FidoEnrollment | undefined;
     const credential = data?.credentials.find((c) => c.id === stored.id);
-    if (!data || !credential) return (counterMoved = false), data;
-    if (newCounter !== 0 && newCounter <= credential.counter) return (counterMoved = false), data;
+    // A counter that did not move (a cloned authenticator) leaves the record as it was.
+    if (!data || !credential || (newCounter !== 0 && newCounter <= credential.counter)) {
+      counterMoved = false;
+      return data;
+    }
     return { ...data, credentials: data.credentials.map((c) => (c === credential ? { ...c, counter: Math.max(c.counter, newCounter), lastUsedAt: now } : c)) };
   });
   if (!counterMoved) return false;

@@ -32,7 +32,10 @@ export function listenForStartSignals(): StartSignals {
     process.on("SIGINT", onStop);
     process.on("SIGTERM", onStop);
   });
-  process.on("SIGHUP", () => (hangup ? hangup() : (missedHangup = true)));
+  process.on("SIGHUP", () => {
+    if (hangup) hangup();
+    else missedHangup = true;
+  });
   return {
     shutdown,
     onHangup(handler) {

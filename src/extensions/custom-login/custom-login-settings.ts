@@ -19,7 +19,10 @@ const built = new WeakMap<ConfigData, CustomLoginSettings>();
 
 export function customLoginSettings(config: ConfigData): CustomLoginSettings {
   let settings = built.get(config);
-  if (!settings) built.set(config, (settings = buildSettings(config)));
+  if (!settings) {
+    settings = buildSettings(config);
+    built.set(config, settings);
+  }
   return settings;
 }
 

@@ -187,7 +187,8 @@ export class TrustedAppClient {
 
   /** A device JWS of this type with these claims (sub, aud, iat, jti filled in; `overrides` replace them). */
   async sign(typ: DeviceJwsType, claims: Record<string, unknown>, overrides: Record<string, unknown> = {}): Promise<string> {
-    const key = (this.key ??= await importJWK(this.state.privateJwk, "ES256"));
+    this.key ??= await importJWK(this.state.privateJwk, "ES256");
+    const key = this.key;
     const payload = { sub: this.state.sub, aud: this.state.issuer, iat: this.nowSeconds(), jti: randomBytes(16).toString("base64url"), ...claims, ...overrides };
     return new SignJWT(payload).setProtectedHeader({ alg: "ES256", typ, kid: this.state.deviceId }).sign(key);
   }
