@@ -27,7 +27,13 @@ export interface HttpResponse {
 }
 
 /** Sends one request of a flow; `step` names it (for per-step latencies and status counts). */
-export type Send = (step: string, method: "GET" | "POST", path: string, headers: Record<string, string>, body?: string) => Promise<HttpResponse>;
+export type Send = (
+  step: string,
+  method: "GET" | "POST",
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+) => Promise<HttpResponse>;
 
 /** A request that got no answer in time (the bench counts timeouts apart from connection errors). */
 export class RequestTimeout extends Error {}
@@ -50,7 +56,14 @@ export function httpSender(baseUrl: string, agent: Agent, timeoutMs = 10_000): S
   return (_step, method, path, headers, body) =>
     new Promise((resolve, reject) => {
       const req = request(
-        { host: hostname, port, method, path, agent, headers: body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) } },
+        {
+          host: hostname,
+          port,
+          method,
+          path,
+          agent,
+          headers: body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) },
+        },
         (res) => {
           let data = "";
           res.setEncoding("utf8");
@@ -172,9 +185,16 @@ export class Browser {
     if (!csrf) throw new FlowError("login page", page.status, "the page has no hidden csrf field");
     const form = new URLSearchParams({ csrf, event: "SUBMIT_PASSWORD", username: user.username, password: user.password }).toString();
     const res = await this.post("password", loginPage, { "content-type": "application/x-www-form-urlencoded" }, form);
-    if (res.status === 200) throw new FlowError("password", res.status, "the login page came back: wrong password, or the account is locked (too many logins in flight for one user?)");
+    if (res.status === 200)
+      throw new FlowError(
+        "password",
+        res.status,
+        "the login page came back: wrong password, or the account is locked (too many logins in flight for one user?)",
+      );
     const location = expectRedirect("password", res);
-    const [step, done, callback] = location.startsWith(`${DEMO_WEB.redirectUri}?`) ? ["password", res, location] : ["resume", ...(await this.resume(location))] as const;
+    const [step, done, callback] = location.startsWith(`${DEMO_WEB.redirectUri}?`)
+      ? ["password", res, location]
+      : (["resume", ...(await this.resume(location))] as const);
     if (!this.jar.has("portcullis_session")) throw new FlowError(step, done.status, "no portcullis_session cookie after the login");
     return codeFrom(step, done, callback, state, DEMO_WEB);
   }
@@ -186,7 +206,8 @@ export class Browser {
    */
   private async resume(location: string): Promise<[HttpResponse, string]> {
     const url = new URL(location, "http://resume.invalid");
-    if (!url.pathname.startsWith(`${AUTHORIZE_PATH}/`)) throw new FlowError("password", 303, `unexpected redirect to ${location.slice(0, 200)}`);
+    if (!url.pathname.startsWith(`${AUTHORIZE_PATH}/`))
+      throw new FlowError("password", 303, `unexpected redirect to ${location.slice(0, 200)}`);
     const res = await this.get("resume", `${url.pathname}${url.search}`);
     return [res, expectRedirect("resume", res)];
   }
@@ -196,7 +217,11 @@ export class Browser {
     const form = new URLSearchParams({ username: user.username }).toString();
     const res = await this.post("session", BENCH_SESSION_PATH, { "content-type": "application/x-www-form-urlencoded" }, form);
     if (res.status !== 204 || !this.jar.has(BENCH_SESSION_COOKIE)) {
-      throw new FlowError("session", res.status, `expected 204 with a ${BENCH_SESSION_COOKIE} cookie, got ${res.status}: ${res.body.slice(0, 200)}`);
+      throw new FlowError(
+        "session",
+        res.status,
+        `expected 204 with a ${BENCH_SESSION_COOKIE} cookie, got ${res.status}: ${res.body.slice(0, 200)}`,
+      );
     }
   }
 
@@ -214,7 +239,12 @@ export class Browser {
 }
 
 /** The client's back channel: the code for tokens (client_secret_post), as demo-web (or `client`) does it. */
-export async function redeemCode(send: Send, code: string, pkce?: { verifier: string }, client: CodeFlowClient = DEMO_WEB): Promise<Tokens> {
+export async function redeemCode(
+  send: Send,
+  code: string,
+  pkce?: { verifier: string },
+  client: CodeFlowClient = DEMO_WEB,
+): Promise<Tokens> {
   const form = new URLSearchParams({
     grant_type: "authorization_code",
     code,
@@ -240,7 +270,8 @@ export async function tokenRequest(send: Send, step: string, form: string, membe
     throw new FlowError(step, res.status, `the response is not JSON: ${res.body.slice(0, 200)}`);
   }
   for (const member of ["id_token", "access_token", ...members]) {
-    if (typeof tokens[member] !== "string") throw new FlowError(step, res.status, `expected ${member} in the response: ${res.body.slice(0, 200)}`);
+    if (typeof tokens[member] !== "string")
+      throw new FlowError(step, res.status, `expected ${member} in the response: ${res.body.slice(0, 200)}`);
   }
   return tokens as Tokens;
 }
@@ -269,7 +300,12 @@ export async function ssoCodeFlow(
  */
 export async function logInAndRedeem(send: Send, user: DemoUser, scope: string): Promise<{ browser: Browser; tokens: Tokens }> {
   const browser = new Browser(send);
-  const flow: FlowRequest = { scope, state: randomBytes(8).toString("base64url"), nonce: randomBytes(8).toString("base64url"), pkce: pkcePair() };
+  const flow: FlowRequest = {
+    scope,
+    state: randomBytes(8).toString("base64url"),
+    nonce: randomBytes(8).toString("base64url"),
+    pkce: pkcePair(),
+  };
   const first = await browser.authorize(flow);
   if (!("loginPage" in first)) throw new FlowError("authorize", 303, "a fresh browser got a code without logging in");
   const code = await browser.logIn(first.loginPage, user, flow.state);
@@ -289,13 +325,15 @@ export async function ssoSession(send: Send, user: DemoUser, from: SessionSource
 
 function expectRedirect(step: string, res: HttpResponse): string {
   const location = res.headers.location;
-  if (res.status !== 303 || !location) throw new FlowError(step, res.status, `expected a 303 redirect, got ${res.status}: ${res.body.slice(0, 200)}`);
+  if (res.status !== 303 || !location)
+    throw new FlowError(step, res.status, `expected a 303 redirect, got ${res.status}: ${res.body.slice(0, 200)}`);
   return location;
 }
 
 /** The code from a redirect to the client's callback; the error, if the provider sent one instead. */
 function codeFrom(step: string, res: HttpResponse, location: string, state: string, client: CodeFlowClient): string {
-  if (!location.startsWith(`${client.redirectUri}?`)) throw new FlowError(step, res.status, `unexpected redirect to ${location.slice(0, 200)}`);
+  if (!location.startsWith(`${client.redirectUri}?`))
+    throw new FlowError(step, res.status, `unexpected redirect to ${location.slice(0, 200)}`);
   const params = new URLSearchParams(location.slice(location.indexOf("?") + 1));
   const code = params.get("code");
   if (!code) throw new FlowError(step, res.status, `no code in the redirect: ${location.slice(0, 300)}`);

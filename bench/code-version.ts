@@ -11,6 +11,9 @@ export function codeVersion(): { commit: string; uncommitted: string[] } {
   if (head.status !== 0) return { commit: "unknown (not a git checkout)", uncommitted: [] };
   // Everything but the bench, its docs and the tests is part of what the provider runs (or its config).
   const status = git("status", "--porcelain", "--", ".", ":!bench", ":!docs", ":!test");
-  const uncommitted = status.stdout.split("\n").filter((line) => line.trim() !== "").map((line) => line.slice(3));
+  const uncommitted = status.stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => line.slice(3));
   return { commit: head.stdout.trim(), uncommitted };
 }

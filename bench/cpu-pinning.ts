@@ -17,7 +17,9 @@ export function pinnedNode(cpu: number | string, args: readonly string[], node =
 export function assertPinnable(cpus: readonly number[]): void {
   const probe = spawnSync(TASKSET, ["-p", String(process.pid)], { encoding: "utf8" });
   if (probe.error || probe.status !== 0) {
-    throw new BenchError(`${TASKSET} is needed to pin the server and the load generator to separate cores (${probe.error?.message ?? probe.stderr.trim()})`);
+    throw new BenchError(
+      `${TASKSET} is needed to pin the server and the load generator to separate cores (${probe.error?.message ?? probe.stderr.trim()})`,
+    );
   }
   const cores = availableParallelism();
   for (const cpu of cpus) {

@@ -37,5 +37,11 @@ export async function sampleLoopFloor(floor: LoopFloorName, serverCpu: number): 
 
 /** One load window of the bare node:http server (workers/bare-http-server.ts) as a floor sample. */
 export function bareHttpFloorSample(result: LoadResult): FloorSample {
-  return { perSecond: result.reqPerSec, cpuUsPerOp: result.serverCpuUsPerRequest, coreTaken: result.coreTaken, problems: problems(result), raw: result };
+  return {
+    perSecond: result.reqPerSec,
+    cpuUsPerOp: result.serverCpuUsPerRequest,
+    coreTaken: result.coreTaken,
+    problems: problems(result),
+    raw: result,
+  };
 }

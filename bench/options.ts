@@ -139,7 +139,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     workers: (values.workers ?? env.BENCH_WORKERS) ? integer("--workers", values.workers ?? env.BENCH_WORKERS, 2, 2) : undefined,
   };
   if (options.loginUsers > MAX_LOGIN_USERS) {
-    throw new UsageError(`--login-users must be at most ${MAX_LOGIN_USERS}: more logins in flight per demo account than its password attempt limit would be refused`);
+    throw new UsageError(
+      `--login-users must be at most ${MAX_LOGIN_USERS}: more logins in flight per demo account than its password attempt limit would be refused`,
+    );
   }
   if (options.serverCpu === options.loadCpu) throw new UsageError("--server-cpu and --load-cpu must be different cores");
   return options;
@@ -159,7 +161,10 @@ export function integer(name: string, text: string | undefined, fallback: number
 }
 
 function scenarioList(items: readonly string[]): ScenarioName[] {
-  const names = items.flatMap((item) => item.split(",")).map((s) => s.trim()).filter((s) => s !== "");
+  const names = items
+    .flatMap((item) => item.split(","))
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   if (names.length === 0) return [...SCENARIO_NAMES];
   for (const name of names) {
     if (!(SCENARIO_NAMES as readonly string[]).includes(name)) {

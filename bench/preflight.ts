@@ -28,27 +28,38 @@ export async function preflight(servers: BenchServers, scenarios: readonly Scena
   const result: Preflight = { requests: new Map(), peerRequests: new Map(), notes: [] };
   for (const scenario of scenarios) {
     const ceiling = servers.ceilings.get(scenario.name);
-    const providerAnswer = await failingAs(`${scenario.label} preflight failed`, `\nprovider log:\n${logTail(provider.logFile)}`, async () => {
-      if (scenario.kind === "flow") return oneFlow(provider.baseUrl, scenario, "login-page");
-      const request = await scenario.prepare(provider.baseUrl);
-      result.requests.set(scenario.name, request);
-      return checkOnce(provider.baseUrl, scenario, request);
-    });
+    const providerAnswer = await failingAs(
+      `${scenario.label} preflight failed`,
+      `\nprovider log:\n${logTail(provider.logFile)}`,
+      async () => {
+        if (scenario.kind === "flow") return oneFlow(provider.baseUrl, scenario, "login-page");
+        const request = await scenario.prepare(provider.baseUrl);
+        result.requests.set(scenario.name, request);
+        return checkOnce(provider.baseUrl, scenario, request);
+      },
+    );
     if (servers.peer) {
       const peerAnswer = await peerPreflight(servers.peer.baseUrl, scenario, result.peerRequests);
       // Not a fault: what the peer's tokens carry besides or instead of the provider's, for the reader
       // (other answers, discovery's metadata, differ by design).
       // A login's nonce is random per flow (logInAndRedeem), so two logins' nonces always differ.
-      const differences = "access_token" in providerAnswer ? tokenDifferences(providerAnswer, peerAnswer).filter((d) => !d.startsWith("id_token nonce:")) : [];
-      if (differences.length > 0) result.notes.push(`${PEER_LABEL}, ${scenario.label}: its tokens differ from the provider's (${differences.join("; ")})`);
+      const differences =
+        "access_token" in providerAnswer
+          ? tokenDifferences(providerAnswer, peerAnswer).filter((d) => !d.startsWith("id_token nonce:"))
+          : [];
+      if (differences.length > 0)
+        result.notes.push(`${PEER_LABEL}, ${scenario.label}: its tokens differ from the provider's (${differences.join("; ")})`);
     }
     if (!ceiling) continue;
     const label = scenario.ceiling!.label;
     const ceilingAnswer = await failingAs(`${label} preflight failed`, "", () =>
-      scenario.kind === "flow" ? oneFlow(ceiling.baseUrl, scenario, "bench-endpoint") : checkOnce(ceiling.baseUrl, scenario, result.requests.get(scenario.name)!),
+      scenario.kind === "flow"
+        ? oneFlow(ceiling.baseUrl, scenario, "bench-endpoint")
+        : checkOnce(ceiling.baseUrl, scenario, result.requests.get(scenario.name)!),
     );
     const differences = tokenDifferences(providerAnswer, ceilingAnswer);
-    if (differences.length > 0) result.notes.push(`${label}: its tokens are not the provider's (${differences.join("; ")}); the ceiling needs updating`);
+    if (differences.length > 0)
+      result.notes.push(`${label}: its tokens are not the provider's (${differences.join("; ")}); the ceiling needs updating`);
   }
   return result;
 }
@@ -72,9 +83,17 @@ async function failingAs<T>(what: string, context: string, attempt: () => Promis
 }
 
 /** The request once, checked as the scenario checks it; the parsed JSON answer. */
-async function checkOnce(baseUrl: string, scenario: Extract<Scenario, { kind: "request" }>, request: LoadRequest): Promise<Record<string, unknown>> {
+async function checkOnce(
+  baseUrl: string,
+  scenario: Extract<Scenario, { kind: "request" }>,
+  request: LoadRequest,
+): Promise<Record<string, unknown>> {
   const { path, method, headers, body } = request;
-  const response = await fetch(new URL(path, baseUrl), { method, ...(headers ? { headers } : {}), ...(body !== undefined ? { body } : {}) });
+  const response = await fetch(new URL(path, baseUrl), {
+    method,
+    ...(headers ? { headers } : {}),
+    ...(body !== undefined ? { body } : {}),
+  });
   const text = await response.text();
   const problem = scenario.preflight(response.status, text);
   if (problem) throw new Error(problem);
@@ -99,7 +118,10 @@ async function oneFlow(baseUrl: string, { flow, accessTokens = "jwt" }: FlowScen
       const first = await refreshGrant(send, await firstRefreshToken(new Browser(send, jar), send, "preflight", pkce, client), client);
       const second = await refreshGrant(send, first.refresh_token, client);
       const issued = tokenFormatOf(second.access_token);
-      if (issued !== accessTokens) throw new Error(`${client.clientId}'s refreshed access token is a ${issued} one; the scenario measures ${accessTokens} access tokens`);
+      if (issued !== accessTokens)
+        throw new Error(
+          `${client.clientId}'s refreshed access token is a ${issued} one; the scenario measures ${accessTokens} access tokens`,
+        );
       return second;
     }
     const answer = await new Browser(send, jar).authorize({ scope: DEMO_WEB.scope, state: "preflight", nonce: "preflight", pkce });

@@ -56,11 +56,16 @@ export interface CoreSample {
 }
 
 export function sampleCore(cpu: number): CoreSample {
-  const line = readFileSync("/proc/stat", "utf8").split("\n").find((l) => l.startsWith(`cpu${cpu} `));
+  const line = readFileSync("/proc/stat", "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`cpu${cpu} `));
   if (!line) throw new Error(`/proc/stat has no line for cpu${cpu}`);
   const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
   const tick = clockTicksPerSecond();
-  return { busySeconds: ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0)) / tick, stealSeconds: (steal ?? 0) / tick };
+  return {
+    busySeconds: ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0)) / tick,
+    stealSeconds: (steal ?? 0) / tick,
+  };
 }
 
 let ticks: number | undefined;

@@ -15,6 +15,9 @@ export function editsFromEnv(text: string | undefined): ProviderEdits {
   } catch {
     throw new BenchError(`BENCH_PROVIDER_EDITS is not JSON: ${text}`);
   }
-  if (edits === null || typeof edits !== "object" || Array.isArray(edits)) throw new BenchError(`BENCH_PROVIDER_EDITS must be a JSON object of dotted provider.yaml paths and values, e.g. {"logging.requests":false} (got ${text})`);
+  if (edits === null || typeof edits !== "object" || Array.isArray(edits))
+    throw new BenchError(
+      `BENCH_PROVIDER_EDITS must be a JSON object of dotted provider.yaml paths and values, e.g. {"logging.requests":false} (got ${text})`,
+    );
   return edits as ProviderEdits;
 }

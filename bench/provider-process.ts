@@ -29,7 +29,12 @@ export interface RunningProvider {
  * --cpu-prof-dir=/tmp/prof` (not allowed in NODE_OPTIONS), go in BENCH_PROVIDER_NODE_ARGS; another node binary for
  * the provider (to compare Node.js versions) in BENCH_PROVIDER_NODE.
  */
-export async function startProvider(cpu: number | string, env: NodeJS.ProcessEnv, projectRoot = PROJECT_ROOT, edits: ProviderEdits = {}): Promise<RunningProvider> {
+export async function startProvider(
+  cpu: number | string,
+  env: NodeJS.ProcessEnv,
+  projectRoot = PROJECT_ROOT,
+  edits: ProviderEdits = {},
+): Promise<RunningProvider> {
   const root = mkdtempSync(join(tmpdir(), "portcullis-bench-"));
   onBenchExit(() => rmSync(root, { recursive: true, force: true }));
   const port = await freePort();
@@ -38,7 +43,11 @@ export async function startProvider(cpu: number | string, env: NodeJS.ProcessEnv
 
   const log = openSync(logFile, "a");
   const nodeArgs = (env.BENCH_PROVIDER_NODE_ARGS ?? "").split(/\s+/).filter((a) => a !== "");
-  const { command, args } = pinnedNode(cpu, [...nodeArgs, "bin/portcullis.js", "start", "--config", configDir, "--port", String(port)], env.BENCH_PROVIDER_NODE);
+  const { command, args } = pinnedNode(
+    cpu,
+    [...nodeArgs, "bin/portcullis.js", "start", "--config", configDir, "--port", String(port)],
+    env.BENCH_PROVIDER_NODE,
+  );
   const child = spawnTracked(command, args, { cwd: projectRoot, stdio: ["ignore", log, log] });
   closeSync(log);
 

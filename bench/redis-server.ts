@@ -17,12 +17,16 @@ export interface RunningRedis {
  */
 export async function startRedis(): Promise<RunningRedis> {
   const port = await freePort();
-  const child = spawnTracked("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  const child = spawnTracked("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+    stdio: "ignore",
+  });
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   while (!(await answers(port))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop(child);
-      throw new BenchError("--workers needs redis-server (a shared store for the workers): it did not start; install it (apt-get install redis-server)");
+      throw new BenchError(
+        "--workers needs redis-server (a shared store for the workers): it did not start; install it (apt-get install redis-server)",
+      );
     }
     await sleep(100);
   }

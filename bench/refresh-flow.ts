@@ -28,7 +28,8 @@ export async function firstRefreshToken(
   client: CodeFlowClient = DEMO_WEB,
 ): Promise<string> {
   const tokens = await ssoCodeFlow(browser, send, label, pkce, REFRESH_SCOPE, client);
-  if (typeof tokens.refresh_token !== "string") throw new Error(`the code flow of ${client.clientId} with offline_access gave no refresh_token`);
+  if (typeof tokens.refresh_token !== "string")
+    throw new Error(`the code flow of ${client.clientId} with offline_access gave no refresh_token`);
   return tokens.refresh_token;
 }
 

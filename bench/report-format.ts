@@ -21,5 +21,10 @@ export function range(s: Spread): string {
 /** First column left-aligned, the rest right-aligned. */
 export function table(rows: readonly string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ").trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd(),
+  );
 }

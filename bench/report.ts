@@ -43,7 +43,21 @@ export function formatReport(results: BenchResults): string {
   const rows = (m: ScenarioMeasurement) => serversOf(m).map((s) => measurementRow(s, m));
   const requests = results.measurements.filter((m) => !isFlow(m));
   const flows = results.measurements.filter(isFlow);
-  const head = (unit: string, who: string) => ["", who, `${unit}/s`, "p50 ms", "p99 ms", "failed", "server CPU", "core taken", "load CPU", `CPU µs/${unit}`, "ratio", "range", "ratio/CPU"];
+  const head = (unit: string, who: string) => [
+    "",
+    who,
+    `${unit}/s`,
+    "p50 ms",
+    "p99 ms",
+    "failed",
+    "server CPU",
+    "core taken",
+    "load CPU",
+    `CPU µs/${unit}`,
+    "ratio",
+    "range",
+    "ratio/CPU",
+  ];
   const floorRows = (["rs256", "scrypt", "bare_http"] as const).flatMap((f) => (results.floors[f] ? [floorRow(f, results.floors[f])] : []));
   out.push(...table([head("req", "conns"), ...floorRows, ...requests.flatMap(rows)]), "");
   if (flows.length > 0) {
@@ -52,7 +66,9 @@ export function formatReport(results: BenchResults): string {
       const steps = Object.keys(m.rounds[0]?.result.steps ?? {});
       if (m.problems.length > 0 || steps.length === 0) continue;
       const perStep = (step: string, q: "p50" | "p99") => fmt(median(m.rounds.map((r) => r.result.steps?.[step]?.[q] ?? 0)), 2);
-      out.push(`  ${m.label}, per request: ${steps.map((step) => `${step} p50 ${perStep(step, "p50")} / p99 ${perStep(step, "p99")} ms`).join(", ")}`);
+      out.push(
+        `  ${m.label}, per request: ${steps.map((step) => `${step} p50 ${perStep(step, "p50")} / p99 ${perStep(step, "p99")} ms`).join(", ")}`,
+      );
       m.rounds.forEach((r, i) => {
         const line = formatTimeline(r.result.timeline, "flow");
         if (line) out.push(`  ${m.label}, round ${i + 1}, ${line}`);
@@ -91,8 +107,12 @@ function roundsSection(results: BenchResults): string[] {
     const f = results.floors[floor];
     if (!f) continue;
     const digits = (f.perSecond?.median ?? 0) < 100 ? 1 : 0;
-    const drift = f.perSecond ? `; range ${percentOf(f.perSecond.min, f.perSecond.median)} to ${percentOf(f.perSecond.max, f.perSecond.median)} of the median` : "";
-    lines.push(`  ${FLOOR[floor].label} floor samples (${FLOOR[floor].unit}): ${f.samples.map((s) => (s.problems.length > 0 ? "INVALID" : fmt(s.perSecond, digits))).join(", ")}${drift}`);
+    const drift = f.perSecond
+      ? `; range ${percentOf(f.perSecond.min, f.perSecond.median)} to ${percentOf(f.perSecond.max, f.perSecond.median)} of the median`
+      : "";
+    lines.push(
+      `  ${FLOOR[floor].label} floor samples (${FLOOR[floor].unit}): ${f.samples.map((s) => (s.problems.length > 0 ? "INVALID" : fmt(s.perSecond, digits))).join(", ")}${drift}`,
+    );
   }
   return lines;
 }
@@ -117,7 +137,9 @@ function warnings(results: BenchResults): string[] {
   }
   const windows = [
     ...servers.flatMap((s) => s.rounds.map((r) => ({ what: `${s.label} round ${r.round}`, taken: r.result.coreTaken }))),
-    ...floors.flatMap(([floor, f]) => f.samples.map((s, i) => ({ what: `${FLOOR[floor].label} floor sample ${i + 1}`, taken: s.coreTaken }))),
+    ...floors.flatMap(([floor, f]) =>
+      f.samples.map((s, i) => ({ what: `${FLOOR[floor].label} floor sample ${i + 1}`, taken: s.coreTaken })),
+    ),
   ];
   const noisy = windows.filter((w) => w.taken > NOISY_WAIT).sort((a, b) => b.taken - a.taken);
   if (noisy.length > 0) {
@@ -131,12 +153,16 @@ function warnings(results: BenchResults): string[] {
   lines.push(...lowFloorSamples(results));
   const loads: Array<[string, number[]]> = [
     ...servers.map((s) => [s.label, s.rounds.map((r) => r.result.loadCpu)] as [string, number[]]),
-    ...(results.floors.bare_http ? [["bare node:http", results.floors.bare_http.samples.map((s) => ("loadCpu" in s.raw ? s.raw.loadCpu : 0))] as [string, number[]]] : []),
+    ...(results.floors.bare_http
+      ? [["bare node:http", results.floors.bare_http.samples.map((s) => ("loadCpu" in s.raw ? s.raw.loadCpu : 0))] as [string, number[]]]
+      : []),
   ];
   for (const [name, cpu] of loads) {
     const busy = cpu.filter((c) => c > BUSY_LOAD_GENERATOR);
     if (busy.length > 0) {
-      lines.push(`note: the load generator used up to ${pct(Math.max(...busy))} of its core during ${name} (${busy.length} of ${cpu.length} windows): that number may be partly the generator's limit`);
+      lines.push(
+        `note: the load generator used up to ${pct(Math.max(...busy))} of its core during ${name} (${busy.length} of ${cpu.length} windows): that number may be partly the generator's limit`,
+      );
     }
   }
   lines.push(...results.notes.map((n) => `note: ${n}`));
@@ -184,8 +210,18 @@ function floorRow(floor: FloorName, f: FloorSeries): string[] {
     FLOOR[floor].row,
     String(windows[0]?.connections ?? "-"),
     rate,
-    valid ? fmt(med((r) => r.latencyMs.p50), 2) : "-",
-    valid ? fmt(med((r) => r.latencyMs.p99), 2) : "-",
+    valid
+      ? fmt(
+          med((r) => r.latencyMs.p50),
+          2,
+        )
+      : "-",
+    valid
+      ? fmt(
+          med((r) => r.latencyMs.p99),
+          2,
+        )
+      : "-",
     String(windows.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts + r.warmupFailures, 0)),
     pct(med((r) => r.serverCpu)),
     pct(taken),

@@ -44,7 +44,11 @@ export function planRounds(scenarios: readonly PlannedScenario[], rounds: number
     for (const block of alternatingBlocks(group)) {
       for (let round = 0; round < rounds; round++) {
         for (const scenario of block) {
-          const roles: ServerRole[] = ["provider", ...(scenario.withCeiling ? ["ceiling" as const] : []), ...(scenario.withPeer ? ["peer" as const] : [])];
+          const roles: ServerRole[] = [
+            "provider",
+            ...(scenario.withCeiling ? ["ceiling" as const] : []),
+            ...(scenario.withPeer ? ["peer" as const] : []),
+          ];
           const first = round % roles.length;
           const servers = [...roles.slice(first), ...roles.slice(0, first)];
           for (const server of servers) steps.push({ kind: "window", scenario: scenario.name, server, round });

@@ -59,7 +59,12 @@ export interface RecordedWindow {
  * A server's rounds against its floor. Any invalid window or floor sample makes the whole measurement
  * invalid (a median that quietly skips a failed round would hide the failure).
  */
-export function measureServer(label: string, windows: readonly RecordedWindow[], floor: readonly FloorSample[], floorOps: number): ServerMeasurement {
+export function measureServer(
+  label: string,
+  windows: readonly RecordedWindow[],
+  floor: readonly FloorSample[],
+  floorOps: number,
+): ServerMeasurement {
   const rounds: RoundResult[] = windows.map(({ round, result, problems, floorSamples }) => {
     const [before, after] = floorSamples.map((i) => floor[i]);
     const found = [...problems];

@@ -45,7 +45,12 @@ export async function runPlan(plan: readonly Step[], run: Run): Promise<Recorded
       continue;
     }
     const scenario = SCENARIOS[step.scenario];
-    const server = step.server === "provider" ? run.servers.provider : step.server === "peer" ? run.servers.peer! : run.servers.ceilings.get(scenario.name)!;
+    const server =
+      step.server === "provider"
+        ? run.servers.provider
+        : step.server === "peer"
+          ? run.servers.peer!
+          : run.servers.ceilings.get(scenario.name)!;
     const who = step.server === "provider" ? "provider" : step.server === "peer" ? PEER_LABEL : scenario.ceiling!.label;
     const what = `${scenario.label}, round ${step.round + 1}/${run.options.rounds}: ${who}`;
     const result = await loadWindow(run, server, loadOf(run, scenario, step.server), warmup(run.options, step.round), what);
@@ -66,7 +71,11 @@ function loadOf(run: Run, scenario: Scenario, role: ServerRole): Load {
   const { options } = run;
   if (scenario.kind === "request") {
     const requests = role === "peer" ? run.peerRequests : run.requests;
-    return { kind: "request", request: requests.get(scenario.name)!, connections: scenario.connections === "token" ? options.tokenConnections : options.connections };
+    return {
+      kind: "request",
+      request: requests.get(scenario.name)!,
+      connections: scenario.connections === "token" ? options.tokenConnections : options.connections,
+    };
   }
   return {
     kind: "flow",
@@ -89,7 +98,15 @@ async function sampleFloor(run: Run, floor: FloorName, index: number): Promise<F
 
 function loadWindow(run: Run, server: RunningServer, load: Load, warmupSeconds: number, what: string): Promise<LoadResult> {
   const { options } = run;
-  const common = { name: what, baseUrl: server.baseUrl, warmupSeconds, durationSeconds: options.durationSeconds, serverPid: server.pid, serverCpu: options.serverCpu, loadCpu: options.loadCpu };
+  const common = {
+    name: what,
+    baseUrl: server.baseUrl,
+    warmupSeconds,
+    durationSeconds: options.durationSeconds,
+    serverPid: server.pid,
+    serverCpu: options.serverCpu,
+    loadCpu: options.loadCpu,
+  };
   if (load.kind === "request") {
     run.progress(`${what}, ${load.connections} connections`);
     return runLoad({ ...common, request: load.request, connections: load.connections });

@@ -32,7 +32,12 @@ async function main(): Promise<number> {
 
   const results: BenchResults = {
     date: new Date().toISOString(),
-    machine: { node: process.version, cpuModel: cpus()[0]?.model.trim() ?? "unknown", cores: availableParallelism(), loadAverage: loadavg() },
+    machine: {
+      node: process.version,
+      cpuModel: cpus()[0]?.model.trim() ?? "unknown",
+      cores: availableParallelism(),
+      loadAverage: loadavg(),
+    },
     code: codeVersion(),
     options,
     floors: {},
@@ -42,7 +47,13 @@ async function main(): Promise<number> {
   };
   const scenarios = options.only.map((name) => SCENARIOS[name]);
   const plan = planRounds(
-    scenarios.map((s) => ({ name: s.name, floor: s.floor, withCeiling: options.ceilings && s.ceiling !== undefined, withPeer: options.peer, alternatesWith: s.alternatesWith })),
+    scenarios.map((s) => ({
+      name: s.name,
+      floor: s.floor,
+      withCeiling: options.ceilings && s.ceiling !== undefined,
+      withPeer: options.peer,
+      alternatesWith: s.alternatesWith,
+    })),
     options.rounds,
   );
 
@@ -66,7 +77,9 @@ async function main(): Promise<number> {
   // Others commit while the bench runs: say so when what the provider was started from is no longer what is there.
   const after = codeVersion();
   if (after.commit !== results.code.commit || after.uncommitted.join() !== results.code.uncommitted.join()) {
-    results.notes.push(`the provider's code changed during the run (now ${after.commit}${after.uncommitted.length > 0 ? " with uncommitted changes" : ""}); the numbers are for the code named at the top, as it was when the provider started`);
+    results.notes.push(
+      `the provider's code changed during the run (now ${after.commit}${after.uncommitted.length > 0 ? " with uncommitted changes" : ""}); the numbers are for the code named at the top, as it was when the provider started`,
+    );
   }
 
   process.stdout.write(`\n${formatReport(results)}\n`);

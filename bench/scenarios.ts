@@ -4,7 +4,16 @@ import type { AccessTokenFormat, FlowKind, LoadRequest } from "./load-protocol.t
 
 /** What the bench loads the provider with, each scenario with the floor it is compared with. */
 
-export const SCENARIO_NAMES = ["discovery", "jwks", "client_credentials", "userinfo", "code_flow_sso", "refresh", "refresh_reference", "code_flow_login"] as const;
+export const SCENARIO_NAMES = [
+  "discovery",
+  "jwks",
+  "client_credentials",
+  "userinfo",
+  "code_flow_sso",
+  "refresh",
+  "refresh_reference",
+  "code_flow_login",
+] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /**
@@ -135,7 +144,8 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     },
     connections: "cheap",
     preflight: (status, body) => expectJson(status, body, "email"),
-    peerDifference: "its userinfo takes only its opaque access tokens (it refuses a JWT), so its token is looked up in its in-memory store where the provider verifies an RS256 JWT",
+    peerDifference:
+      "its userinfo takes only its opaque access tokens (it refuses a JWT), so its token is looked up in its in-memory store where the provider verifies an RS256 JWT",
   },
   code_flow_sso: {
     kind: "flow",
@@ -158,7 +168,8 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     // A refreshed ID token and an access token (the refresh token is opaque, not signed).
     floorOps: 2,
     users: "flow",
-    peerDifference: "it keeps refresh tokens in memory (its development adapter, lost on restart); the provider writes each rotation to its store's journal (durable)",
+    peerDifference:
+      "it keeps refresh tokens in memory (its development adapter, lost on restart); the provider writes each rotation to its store's journal (durable)",
     ceiling: { label: "ceiling: minimal node:http refresh", worker: "ceiling-refresh.ts" },
   },
   // The same grant as demo-portal, whose access tokens are reference handles (the peer's: its opaque
@@ -186,7 +197,8 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     // One password verification (plus two signatures, ~1% of it: not counted).
     floorOps: 1,
     users: "login",
-    peerDifference: "the same scrypt verification per login; its login form answers with a redirect back to its authorization endpoint, one request more per flow",
+    peerDifference:
+      "the same scrypt verification per login; its login form answers with a redirect back to its authorization endpoint, one request more per flow",
   },
 };
 

@@ -26,9 +26,15 @@ export async function startServers(
   progress: (message: string) => void,
 ): Promise<BenchServers> {
   progress("starting the provider");
-  const servers: BenchServers = { provider: await startProvider(serverCpu, process.env), bareHttp: undefined, ceilings: new Map(), peer: undefined };
+  const servers: BenchServers = {
+    provider: await startProvider(serverCpu, process.env),
+    bareHttp: undefined,
+    ceilings: new Map(),
+    peer: undefined,
+  };
   try {
-    if (scenarios.some((s) => s.floor === "bare_http")) servers.bareHttp = await startServerWorker(serverCpu, "bare-http-server.ts", "bare node:http server");
+    if (scenarios.some((s) => s.floor === "bare_http"))
+      servers.bareHttp = await startServerWorker(serverCpu, "bare-http-server.ts", "bare node:http server");
     for (const scenario of scenarios) {
       if (!withCeilings || !scenario.ceiling) continue;
       progress(`starting the ${scenario.ceiling.label}`);
@@ -51,5 +57,10 @@ export function startPeer(cpu: number): Promise<RunningServer> {
 }
 
 export async function stopServers(servers: BenchServers): Promise<void> {
-  await Promise.all([servers.provider.stop(), servers.bareHttp?.stop(), servers.peer?.stop(), ...[...servers.ceilings.values()].map((s) => s.stop())]);
+  await Promise.all([
+    servers.provider.stop(),
+    servers.bareHttp?.stop(),
+    servers.peer?.stop(),
+    ...[...servers.ceilings.values()].map((s) => s.stop()),
+  ]);
 }

@@ -33,7 +33,16 @@ export function targetsSection(results: BenchResults): string[] {
   for (const { m, other, label, target } of comparisons) {
     const share = providerShareOf(m, other);
     const byCpu = providerShareOf(m, other, "cpuRatio");
-    rows.push([label, rateOf(m), rateOf(other), share ? fmt(share.median, 2) : "INVALID", share ? range(share) : "-", byCpu ? fmt(byCpu.median, 2) : "-", target ? `≥ ${target.minRatio}` : "-", target?.status ?? "no target"]);
+    rows.push([
+      label,
+      rateOf(m),
+      rateOf(other),
+      share ? fmt(share.median, 2) : "INVALID",
+      share ? range(share) : "-",
+      byCpu ? fmt(byCpu.median, 2) : "-",
+      target ? `≥ ${target.minRatio}` : "-",
+      target?.status ?? "no target",
+    ]);
   }
   lines.push("", ...table(rows));
   lines.push(
@@ -73,7 +82,8 @@ function notJudged(results: BenchResults): string[] {
   const missing: string[] = [];
   if (!results.options.peer) missing.push("÷ node-oidc-provider (needs --peer)");
   for (const { scenario } of CEILING_TARGETS) {
-    if (!results.targets.some((t) => t.scenario === scenario && t.against === "ceiling")) missing.push(`${SCENARIOS[scenario].label} ÷ its ceiling (needs ${scenario} with the ceilings)`);
+    if (!results.targets.some((t) => t.scenario === scenario && t.against === "ceiling"))
+      missing.push(`${SCENARIOS[scenario].label} ÷ its ceiling (needs ${scenario} with the ceilings)`);
   }
   if (!results.workerScaling) missing.push("N workers ÷ one (needs --workers)");
   if (missing.length === 0) return [];
@@ -98,6 +108,8 @@ function unequalShares(comparisons: readonly Comparison[]): string[] {
     const taken = Math.max(...[m, other].flatMap((s) => s.rounds.map((r) => r.result.coreTaken)));
     const [mine, theirs] = [cpu(m), cpu(other)];
     if (taken <= NOISY_WAIT || mine === 0 || theirs === 0 || Math.max(mine / theirs, theirs / mine) < UNEQUAL_CORE_SHARE) return [];
-    return [`  note: ${label}: Portcullis got ${pct(mine)} of the server core, ${other.label} ${pct(theirs)}, with up to ${pct(taken)} taken by other processes: the rate quotient mostly shows how the scheduler shared the core; the quotient by CPU compares the work`];
+    return [
+      `  note: ${label}: Portcullis got ${pct(mine)} of the server core, ${other.label} ${pct(theirs)}, with up to ${pct(taken)} taken by other processes: the rate quotient mostly shows how the scheduler shared the core; the quotient by CPU compares the work`,
+    ];
   });
 }

@@ -13,7 +13,9 @@ import type { ScenarioMeasurement, TargetResult, WorkerScaling } from "./results
 export const MIN_SHARE_OF_PEER = 1.1;
 
 /** Portcullis ÷ its ceiling, per round: how much of what a minimal Node server reaches it reaches. */
-export const CEILING_TARGETS: ReadonlyArray<{ scenario: ScenarioName; minShare: number }> = [{ scenario: "client_credentials", minShare: 0.9 }];
+export const CEILING_TARGETS: ReadonlyArray<{ scenario: ScenarioName; minShare: number }> = [
+  { scenario: "client_credentials", minShare: 0.9 },
+];
 
 /**
  * Portcullis ÷ its ceiling is reported for every scenario with a ceiling; those without a target, and why
@@ -21,7 +23,7 @@ export const CEILING_TARGETS: ReadonlyArray<{ scenario: ScenarioName; minShare: 
  */
 export const CEILING_WITHOUT_TARGET: Partial<Record<ScenarioName, string>> = {
   code_flow_sso:
-    "its 0.9 was retired in issue 26: the product owner accepts the measured 0.76–0.96 (median 0.85), the cost of the provider's own duties per flow (docs/performance.md, \"What the SSO gap is made of\")",
+    'its 0.9 was retired in issue 26: the product owner accepts the measured 0.76–0.96 (median 0.85), the cost of the provider\'s own duties per flow (docs/performance.md, "What the SSO gap is made of")',
   refresh: "most of the gap is the rotation's durable writes, which the in-memory ceiling leaves out",
 };
 
@@ -53,7 +55,15 @@ export function shareLabel(m: Pick<ScenarioMeasurement, "label">, against: "ceil
 function shareTarget(m: ScenarioMeasurement, against: "ceiling" | "peer", minRatio: number): TargetResult {
   const share = providerShareOf(m, m[against]!);
   const ratio = share?.median ?? null;
-  return { label: `${shareLabel(m, against)} ≥ ${minRatio}`, scenario: m.scenario, against, minRatio, ratio, range: share, status: status(ratio, minRatio) };
+  return {
+    label: `${shareLabel(m, against)} ≥ ${minRatio}`,
+    scenario: m.scenario,
+    against,
+    minRatio,
+    ratio,
+    range: share,
+    status: status(ratio, minRatio),
+  };
 }
 
 /** N workers ÷ one worker, the median of the rounds; INVALID when any round was. */
@@ -61,7 +71,15 @@ function workerScalingTarget(scaling: WorkerScaling): TargetResult {
   const ratios = scaling.rounds.flatMap((r) => (r.ratio === null ? [] : [r.ratio]));
   const valid = scaling.ratio !== null && ratios.length === scaling.rounds.length;
   const label = `client_credentials ${scaling.workers} workers ÷ 1 worker ≥ ${WORKER_SCALING_TARGET}`;
-  return { label, scenario: "client_credentials", against: "one worker", minRatio: WORKER_SCALING_TARGET, ratio: scaling.ratio, range: valid ? spread(ratios) : null, status: valid ? status(scaling.ratio, WORKER_SCALING_TARGET) : "INVALID" };
+  return {
+    label,
+    scenario: "client_credentials",
+    against: "one worker",
+    minRatio: WORKER_SCALING_TARGET,
+    ratio: scaling.ratio,
+    range: valid ? spread(ratios) : null,
+    status: valid ? status(scaling.ratio, WORKER_SCALING_TARGET) : "INVALID",
+  };
 }
 
 function status(ratio: number | null, min: number): TargetResult["status"] {

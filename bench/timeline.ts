@@ -38,7 +38,11 @@ export function startTimeline(serverPid: number, units: () => number, sliceSecon
         previous.units += tail.units;
         previous.cpuSeconds += tail.cpuSeconds;
       }
-      return slices.map((s) => ({ seconds: s.seconds, units: s.units, serverCpuUsPerUnit: s.units === 0 ? 0 : (s.cpuSeconds / s.units) * 1e6 }));
+      return slices.map((s) => ({
+        seconds: s.seconds,
+        units: s.units,
+        serverCpuUsPerUnit: s.units === 0 ? 0 : (s.cpuSeconds / s.units) * 1e6,
+      }));
     },
   };
 }

@@ -26,7 +26,8 @@ export function tokenDifferences(provider: Record<string, unknown>, ceiling: Rec
     const [ourHeader, ourClaims] = decodeJwt(ours);
     const [theirHeader, theirClaims] = decodeJwt(theirs);
     for (const name of ["alg", "typ"]) {
-      if (ourHeader[name] !== theirHeader[name]) found.push(`${token} header ${name}: ${String(theirHeader[name])}, the provider's ${String(ourHeader[name])}`);
+      if (ourHeader[name] !== theirHeader[name])
+        found.push(`${token} header ${name}: ${String(theirHeader[name])}, the provider's ${String(ourHeader[name])}`);
     }
     const claims = keyDifference(ourClaims, theirClaims);
     if (claims) found.push(`${token} claims: ${claims}`);
@@ -36,7 +37,8 @@ export function tokenDifferences(provider: Record<string, unknown>, ceiling: Rec
       }
     }
     const lifetime = (claims: Record<string, unknown>) => Number(claims.exp) - Number(claims.iat);
-    if (lifetime(ourClaims) !== lifetime(theirClaims)) found.push(`${token} lifetime: ${lifetime(theirClaims)} s, the provider's ${lifetime(ourClaims)} s`);
+    if (lifetime(ourClaims) !== lifetime(theirClaims))
+      found.push(`${token} lifetime: ${lifetime(theirClaims)} s, the provider's ${lifetime(ourClaims)} s`);
   }
   return found;
 }

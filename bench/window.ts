@@ -53,7 +53,12 @@ export class Latencies {
 
   summary(): LoadResult["latencyMs"] {
     const sorted = this.values.subarray(0, this.count).sort();
-    return { p50: percentile(sorted, 0.5), p90: percentile(sorted, 0.9), p99: percentile(sorted, 0.99), max: this.count === 0 ? 0 : sorted[this.count - 1]! };
+    return {
+      p50: percentile(sorted, 0.5),
+      p90: percentile(sorted, 0.9),
+      p99: percentile(sorted, 0.99),
+      max: this.count === 0 ? 0 : sorted[this.count - 1]!,
+    };
   }
 }
 

@@ -11,7 +11,8 @@ export function formatWorkerScaling(scaling: WorkerScaling, target: TargetResult
   ];
   scaling.rounds.forEach((round, i) => {
     const ratio = round.ratio === null ? "invalid" : `${round.ratio.toFixed(2)}×`;
-    const window = (w: ScalingWindow) => `${w.reqPerSec.toFixed(0)} req/s on ${w.coresUsed.toFixed(2)} cores (${((w.coresUsed * 1e6) / Math.max(w.reqPerSec, 1)).toFixed(0)} CPU µs/req)`;
+    const window = (w: ScalingWindow) =>
+      `${w.reqPerSec.toFixed(0)} req/s on ${w.coresUsed.toFixed(2)} cores (${((w.coresUsed * 1e6) / Math.max(w.reqPerSec, 1)).toFixed(0)} CPU µs/req)`;
     lines.push(`  round ${i + 1}: client_credentials 1 worker ${window(round.one)}, ${n} workers ${window(round.many)}: ${ratio}`);
   });
   for (const problem of scaling.problems) lines.push(`  INVALID ${problem}`);
@@ -22,7 +23,9 @@ export function formatWorkerScaling(scaling: WorkerScaling, target: TargetResult
       "  processes share one slice however many there are), so this ratio measures the machine, not the workers; rerun when it is quiet.",
     );
   }
-  lines.push("  cores: CPU time of the provider's processes (primary and workers) per second of load, warm-up included; CPU µs/req from it and the recorded rate.");
+  lines.push(
+    "  cores: CPU time of the provider's processes (primary and workers) per second of load, warm-up included; CPU µs/req from it and the recorded rate.",
+  );
   lines.push(`target  ${target.label}: ${target.ratio === null ? "-" : target.ratio.toFixed(2)} (median of the rounds)  ${target.status}`);
   return lines;
 }

@@ -26,7 +26,11 @@ export async function measureWorkerScaling(options: BenchOptions, progress: (mes
   const redis = await startRedis();
   // A network store needs an encryption key (given by reference, as the config requires); any will do here.
   process.env.PORTCULLIS_BENCH_ENCRYPTION_KEY = randomBytes(32).toString("base64");
-  const edits = (n: number) => ({ "store.url": `${redis.url}?prefix=bench-${n}`, "secrets.encryption_key": "${env:PORTCULLIS_BENCH_ENCRYPTION_KEY}", "listen.workers": n });
+  const edits = (n: number) => ({
+    "store.url": `${redis.url}?prefix=bench-${n}`,
+    "secrets.encryption_key": "${env:PORTCULLIS_BENCH_ENCRYPTION_KEY}",
+    "listen.workers": n,
+  });
   const started: RunningProvider[] = [];
   try {
     const one = await startProvider(cores, process.env, undefined, edits(1));
@@ -41,7 +45,17 @@ export async function measureWorkerScaling(options: BenchOptions, progress: (mes
         progress(`workers: client_credentials, ${n} worker${n === 1 ? "" : "s"}, round ${round + 1}, ${connections} connections`);
         const cpuBefore = processTreeCpuSeconds(server.pid);
         const started = performance.now();
-        const result = await runLoad({ name: `client_credentials, ${n} workers`, baseUrl: server.baseUrl, request, connections, warmupSeconds, durationSeconds: options.durationSeconds, serverPid: server.pid, serverCpu: options.serverCpu, loadCpu: options.loadCpu });
+        const result = await runLoad({
+          name: `client_credentials, ${n} workers`,
+          baseUrl: server.baseUrl,
+          request,
+          connections,
+          warmupSeconds,
+          durationSeconds: options.durationSeconds,
+          serverPid: server.pid,
+          serverCpu: options.serverCpu,
+          loadCpu: options.loadCpu,
+        });
         // Warm-up included: the cores the provider's processes got, on average, while loaded.
         const coresUsed = (processTreeCpuSeconds(server.pid) - cpuBefore) / ((performance.now() - started) / 1000);
         return { ...result, coresUsed };

@@ -23,11 +23,18 @@ export function checkNodeVersion(version) {
   const line = SUPPORTED_LINES.find((candidate) => candidate.major === major);
   if (line) {
     if (compare(parts, line.minimum.split(".").map(Number)) >= 0) return { verdict: "run" };
-    return { verdict: "refuse", message: `Portcullis needs Node.js ${line.minimum} or later on the ${major}.x line; this is ${version}. Upgrade Node.js (${supported} LTS).` };
+    return {
+      verdict: "refuse",
+      message: `Portcullis needs Node.js ${line.minimum} or later on the ${major}.x line; this is ${version}. Upgrade Node.js (${supported} LTS).`,
+    };
   }
   const newest = Math.max(...SUPPORTED_LINES.map((candidate) => candidate.major));
-  if (major > newest) return { verdict: "warn", message: `Portcullis is tested on Node.js ${supported} LTS; ${version} is newer and untested.` };
-  return { verdict: "refuse", message: `Portcullis does not run on Node.js ${version}: use Node.js ${supported} LTS (older lines are past their end of life or untested).` };
+  if (major > newest)
+    return { verdict: "warn", message: `Portcullis is tested on Node.js ${supported} LTS; ${version} is newer and untested.` };
+  return {
+    verdict: "refuse",
+    message: `Portcullis does not run on Node.js ${version}: use Node.js ${supported} LTS (older lines are past their end of life or untested).`,
+  };
 }
 
 function compare(a, b) {

@@ -110,7 +110,11 @@ export const eidFlow = setup({
           return { query: event.query, pending: context.redirect!.pending };
         },
         onDone: [
-          { guard: { type: "isRefused", params: ({ event }) => event.output }, target: "failed", actions: { type: "setRefusal", params: ({ event }) => event.output } },
+          {
+            guard: { type: "isRefused", params: ({ event }) => event.output },
+            target: "failed",
+            actions: { type: "setRefusal", params: ({ event }) => event.output },
+          },
           { target: "authenticated", actions: { type: "setAccount", params: ({ event }) => event.output } },
         ],
       },

@@ -82,7 +82,9 @@ export function loginFlowSetup(methods: readonly FlowMethod[]) {
       events: {} as LoginFlowEvent,
     },
     actors: Object.fromEntries<AnyActorLogic>([
-      ...[IDENTIFY_USER, ...methods.map(({ id }) => id), ...methods.filter((m) => m.enrollable).map((m) => enrollmentActorId(m.id))].map((id) => [id, methodPlaceholder] as const),
+      ...[IDENTIFY_USER, ...methods.map(({ id }) => id), ...methods.filter((m) => m.enrollable).map((m) => enrollmentActorId(m.id))].map(
+        (id) => [id, methodPlaceholder] as const,
+      ),
       [ENROLLED_METHODS, enrolledMethodsPlaceholder],
     ]),
     guards: {
@@ -135,4 +137,8 @@ export function loginOutput({ context }: { context: LoginFlowContext }): LoginFl
 }
 
 /** The input a method machine gets: the hint, the user when one is known (a second factor verifies that user), what the app must sign. */
-export const methodInput = ({ context }: { context: LoginFlowContext }): MethodInput => ({ loginHint: context.loginHint, sub: context.sub, ...(context.app && { app: context.app }) });
+export const methodInput = ({ context }: { context: LoginFlowContext }): MethodInput => ({
+  loginHint: context.loginHint,
+  sub: context.sub,
+  ...(context.app && { app: context.app }),
+});

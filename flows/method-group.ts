@@ -39,9 +39,24 @@ export const needsIdentifying = (methods: readonly FlowMethod[]) => methods.some
 export function methodGroup(path: string, methods: readonly FlowMethod[], targets: GroupTargets) {
   if (methods.length === 0) throw new Error(`method group ${path} needs at least one method`);
   const states = Object.fromEntries(methods.map((method) => [method.id, methodState(method)]));
-  const recordMethod = { type: "recordMethod" as const, params: ({ context, event }: { context: LoginFlowContext; event: { output: MethodOutput } }) => ({ ...context.trying!, output: event.output }) };
+  const recordMethod = {
+    type: "recordMethod" as const,
+    params: ({ context, event }: { context: LoginFlowContext; event: { output: MethodOutput } }) => ({
+      ...context.trying!,
+      output: event.output,
+    }),
+  };
   const passed = { target: targets.done, actions: recordMethod };
-  const onDone = targets.otherUser === undefined ? passed : [{ ...passed, guard: { type: "isSameUser" as const, params: ({ event }: { event: { output: MethodOutput } }) => ({ sub: event.output.sub }) } }, { target: targets.otherUser }];
+  const onDone =
+    targets.otherUser === undefined
+      ? passed
+      : [
+          {
+            ...passed,
+            guard: { type: "isSameUser" as const, params: ({ event }: { event: { output: MethodOutput } }) => ({ sub: event.output.sub }) },
+          },
+          { target: targets.otherUser },
+        ];
   const on = { CHOOSE_METHOD: chooseMethod(path, methods), [METHOD_DONE]: onDone };
   if (targets.identify === undefined || !needsIdentifying(methods)) return { initial: methods[0]!.id, on, states };
   return {
@@ -64,7 +79,10 @@ export function identifyingState(path: string, methods: readonly FlowMethod[]) {
       id: "method",
       src: IDENTIFY_USER,
       input: ({ context }: { context: LoginFlowContext }) => ({ loginHint: context.loginHint }),
-      onDone: { target: `#login.${path}.${RESUME}`, actions: { type: "setIdentifiedUser" as const, params: ({ event }: { event: { output: MethodOutput } }) => event.output } },
+      onDone: {
+        target: `#login.${path}.${RESUME}`,
+        actions: { type: "setIdentifiedUser" as const, params: ({ event }: { event: { output: MethodOutput } }) => event.output },
+      },
     },
     on: { CHOOSE_METHOD: chooseMethod(path, methods) },
   };
@@ -77,6 +95,9 @@ function chooseMethod(path: string, methods: readonly FlowMethod[]) {
 
 function methodState(method: FlowMethod) {
   const { id, identifiesUser } = method;
-  const entry = { type: "tryMethod" as const, params: { method: id, ...(method.class && { class: method.class }), ...(!identifiesUser && { needsUser: true }) } };
+  const entry = {
+    type: "tryMethod" as const,
+    params: { method: id, ...(method.class && { class: method.class }), ...(!identifiesUser && { needsUser: true }) },
+  };
   return { entry, invoke: { id: "method", src: id, input: methodInput } };
 }

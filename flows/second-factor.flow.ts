@@ -31,13 +31,24 @@ export function createSecondFactorFlow(methods: readonly FlowMethod[]) {
       identifying: {
         // A user the runtime already knows (the SSO session's, stepping up; a vendor account) is not identified again.
         always: { guard: "isUserKnown", target: "verifying" },
-        invoke: { id: "method", src: IDENTIFY_USER, input: ({ context }) => ({ loginHint: context.loginHint }), onDone: { target: "verifying", actions: { type: "setIdentifiedUser", params: ({ event }) => event.output } } },
+        invoke: {
+          id: "method",
+          src: IDENTIFY_USER,
+          input: ({ context }) => ({ loginHint: context.loginHint }),
+          onDone: { target: "verifying", actions: { type: "setIdentifiedUser", params: ({ event }) => event.output } },
+        },
       },
       checkingEnrollment: {
         invoke: {
           src: ENROLLED_METHODS,
-          input: ({ context }: { context: LoginFlowContext }): EnrolledMethodsInput => ({ sub: context.sub!, methods: methods.map((m) => m.id) }),
-          onDone: [{ guard: { type: "hasEnrolledMethod", params: ({ event }) => ({ enrolled: event.output as string[] }) }, target: "verifying" }, ...unenrolled],
+          input: ({ context }: { context: LoginFlowContext }): EnrolledMethodsInput => ({
+            sub: context.sub!,
+            methods: methods.map((m) => m.id),
+          }),
+          onDone: [
+            { guard: { type: "hasEnrolledMethod", params: ({ event }) => ({ enrolled: event.output as string[] }) }, target: "verifying" },
+            ...unenrolled,
+          ],
         },
       },
       verifying: methodGroup("verifying", methods, { done: "#login.authenticated", otherUser: "#login.otherUser" }),
@@ -51,7 +62,13 @@ export function createSecondFactorFlow(methods: readonly FlowMethod[]) {
                 id: "method",
                 src: enrollmentActorId(enrollable.id),
                 input: methodInput,
-                onDone: { target: "#login.authenticated", actions: { type: "recordEnrolledMethod", params: { method: enrollable.id, ...(enrollable.class && { class: enrollable.class }) } } },
+                onDone: {
+                  target: "#login.authenticated",
+                  actions: {
+                    type: "recordEnrolledMethod",
+                    params: { method: enrollable.id, ...(enrollable.class && { class: enrollable.class }) },
+                  },
+                },
               },
             },
           },

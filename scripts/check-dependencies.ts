@@ -16,7 +16,8 @@ const CRUISED = ["src", "flows", "bin", "scripts", "bench"];
 const LAYERED = /^(src|flows)\//;
 
 const rules = createRequire(import.meta.url)("../.dependency-cruiser.cjs");
-const result = (await cruise(CRUISED, { ...rules.options, validate: true, ruleSet: { forbidden: rules.forbidden } })).output as ICruiseResult;
+const result = (await cruise(CRUISED, { ...rules.options, validate: true, ruleSet: { forbidden: rules.forbidden } }))
+  .output as ICruiseResult;
 
 const problems: string[] = [];
 for (const violation of result.summary.violations) {
@@ -48,7 +49,9 @@ function folderCycles(cruised: ICruiseResult): string[] {
   }
   return stronglyConnected(examples).map((group) =>
     group
-      .flatMap((from) => [...(examples.get(from) ?? [])].filter(([to]) => group.includes(to)).map(([to, example]) => `${from} → ${to} (${example})`))
+      .flatMap((from) =>
+        [...(examples.get(from) ?? [])].filter(([to]) => group.includes(to)).map(([to, example]) => `${from} → ${to} (${example})`),
+      )
       .join("; "),
   );
 }

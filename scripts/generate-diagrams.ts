@@ -41,7 +41,10 @@ export async function diagramProblems(files?: readonly GeneratedFile[], root = R
 
 async function committedMarkdown(root = REPO_ROOT): Promise<string[]> {
   const names = await readdir(join(root, DIAGRAM_DOCS_DIR)).catch(() => [] as string[]);
-  return names.filter((name) => name.endsWith(".md")).sort().map((name) => `${DIAGRAM_DOCS_DIR}/${name}`);
+  return names
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => `${DIAGRAM_DOCS_DIR}/${name}`);
 }
 
 async function main(): Promise<void> {

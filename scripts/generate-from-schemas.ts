@@ -17,10 +17,7 @@ export const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /** Every generated file: path relative to the repository root, and its exact content. */
 export async function generatedFiles(): Promise<{ path: string; content: string }[]> {
-  return [
-    ...(await generateTypeFiles()),
-    { path: "docs/configuration.md", content: await generateDocs() },
-  ];
+  return [...(await generateTypeFiles()), { path: "docs/configuration.md", content: await generateDocs() }];
 }
 
 async function main(): Promise<void> {

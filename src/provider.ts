@@ -126,9 +126,15 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const audit: AuditTrail = options.audit ?? new ListenedAuditTrail();
   // Before the store is opened: a plugin folder that does not load leaves nothing to clean up.
   const configuredMethods = await loadMethodPlugins(config.login, config.dir);
-  const store = options.store ?? (await createStore(settings.store.url, { dataDir: settings.data_dir, logger, observe: options.metrics?.observeStore }));
+  const store =
+    options.store ??
+    (await createStore(settings.store.url, { dataDir: settings.data_dir, logger, observe: options.metrics?.observeStore }));
   const upstreams = Object.values(config.login.eid_upstreams ?? {});
-  const eidAccounts = new EidAccounts(store, clock, upstreams.map((upstream) => upstream.sub_prefix));
+  const eidAccounts = new EidAccounts(
+    store,
+    clock,
+    upstreams.map((upstream) => upstream.sub_prefix),
+  );
   const methodClasses = new Map([...configuredMethods].map(([id, m]) => [id, m.plugin.class]));
 
   let parts: PolicyParts;
@@ -148,7 +154,12 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const denylist = new AccessTokenDenylist(store, clock);
   const referenceTokens = new ReferenceTokens(store, clock);
   const attempts = settings.security.password_attempts;
-  const backChannelLogout = new BackChannelLogout({ clients: { get: (id) => policy.clients.get(id) }, tokens: new LogoutTokenIssuer(signer, settings.issuer, clock), logger, audit });
+  const backChannelLogout = new BackChannelLogout({
+    clients: { get: (id) => policy.clients.get(id) },
+    tokens: new LogoutTokenIssuer(signer, settings.issuer, clock),
+    logger,
+    audit,
+  });
   const accessTokens = new AccessTokenIssuer(signer, settings.issuer, () => policy.scopes, clock, referenceTokens);
   const methods = new Map<string, LoadedMethod>();
   // Complete once the methods are bound (below); until then no request is served.
@@ -196,7 +207,13 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     codes: new AuthorizationCodes(store, clock),
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
     // The password grant's limit; it shares the password method's counter (and records a lockout like it).
-    passwordAttempts: new AttemptLimiter(store.namespace("rateLimits"), "method:password", attempts.max_failures, parseDuration(attempts.window) * 1000, (subject) => recordLockout(provider, "password")(subject)),
+    passwordAttempts: new AttemptLimiter(
+      store.namespace("rateLimits"),
+      "method:password",
+      attempts.max_failures,
+      parseDuration(attempts.window) * 1000,
+      (subject) => recordLockout(provider, "password")(subject),
+    ),
     passwordChecks: new ConcurrencyGate(settings.security.max_concurrent_password_checks),
     loginRequests: new AttemptLimiter(
       store.namespace("rateLimits"),
@@ -251,11 +268,22 @@ function startExtensions(provider: Provider): StartedExtension[] {
     config: () => provider.config,
     accessTokens: provider.accessTokenVerifier,
   };
-  return INSTALLED_EXTENSIONS.map((extension) => ({ ...extension.start({ ...context, logger: provider.logger.child({ extension: extension.manifest.id }) }), manifest: extension.manifest }));
+  return INSTALLED_EXTENSIONS.map((extension) => ({
+    ...extension.start({ ...context, logger: provider.logger.child({ extension: extension.manifest.id }) }),
+    manifest: extension.manifest,
+  }));
 }
 
 /** The signing keys: static ones from provider.yaml, or the generated ring in the store. */
-function openKeys(config: LoadedConfig, clients: ClientRegistry, store: Store, box: SecretBox, clock: Clock, logger: Logger, audit: AuditTrail): Promise<KeyManager> {
+function openKeys(
+  config: LoadedConfig,
+  clients: ClientRegistry,
+  store: Store,
+  box: SecretBox,
+  clock: Clock,
+  logger: Logger,
+  audit: AuditTrail,
+): Promise<KeyManager> {
   const settings = config.provider;
   return KeyManager.open({
     store,

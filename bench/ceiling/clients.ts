@@ -16,12 +16,15 @@ export interface CeilingClient {
 const sha256 = (text: string) => hash("sha256", text, "buffer");
 
 const CLIENTS = new Map<string, CeilingClient>(
-  [
-    { ...DEMO_SERVICE, redirectUris: [] },
-    { ...DEMO_WEB },
-  ].map(({ clientId, clientSecret, grantTypes, allowedScopes, redirectUris }) => [
+  [{ ...DEMO_SERVICE, redirectUris: [] }, { ...DEMO_WEB }].map(({ clientId, clientSecret, grantTypes, allowedScopes, redirectUris }) => [
     clientId,
-    { id: clientId, secretDigest: sha256(clientSecret), grantTypes: new Set(grantTypes), allowedScopes: new Set(allowedScopes), redirectUris: new Set(redirectUris) },
+    {
+      id: clientId,
+      secretDigest: sha256(clientSecret),
+      grantTypes: new Set(grantTypes),
+      allowedScopes: new Set(allowedScopes),
+      redirectUris: new Set(redirectUris),
+    },
   ]),
 );
 

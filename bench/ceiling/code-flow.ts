@@ -51,11 +51,20 @@ export const authorize: Handler = (req, res, query) => {
   const scopes = requested === null ? undefined : grantedScopes(client, requested);
   if (!scopes || !scopes.includes("openid")) return fail("invalid_scope");
   const challenge = params.get("code_challenge");
-  if (params.get("code_challenge_method") !== "S256" || challenge === null || !S256_CHALLENGE.test(challenge)) return fail("invalid_request");
+  if (params.get("code_challenge_method") !== "S256" || challenge === null || !S256_CHALLENGE.test(challenge))
+    return fail("invalid_request");
   const auth = sessionOf(req);
   if (!auth) return fail("login_required");
   const code = randomBytes(32).toString("base64url");
-  codes.set(code, { clientId: client.id, redirectUri, scopes, nonce: params.get("nonce") ?? undefined, challenge, auth, expiresAt: Date.now() + CODE_LIFETIME_MS });
+  codes.set(code, {
+    clientId: client.id,
+    redirectUri,
+    scopes,
+    nonce: params.get("nonce") ?? undefined,
+    challenge,
+    auth,
+    expiresAt: Date.now() + CODE_LIFETIME_MS,
+  });
   redirect(res, redirectUri, `code=${code}`, state);
 };
 
@@ -68,11 +77,23 @@ export const redeemCode: Grant = (form, client, res) => {
   const issued = code === null ? undefined : codes.get(code);
   // Taken once, whatever happens next: a code is single-use (RFC 6749 §4.1.2).
   if (code !== null) codes.delete(code);
-  if (!issued || issued.expiresAt < Date.now() || issued.clientId !== client.id || issued.redirectUri !== form.get("redirect_uri")) return sendError(res, "invalid_grant");
+  if (!issued || issued.expiresAt < Date.now() || issued.clientId !== client.id || issued.redirectUri !== form.get("redirect_uri"))
+    return sendError(res, "invalid_grant");
   const verifier = form.get("code_verifier");
-  if (verifier === null || !CODE_VERIFIER.test(verifier) || hash("sha256", verifier, "base64url") !== issued.challenge) return sendError(res, "invalid_grant");
+  if (verifier === null || !CODE_VERIFIER.test(verifier) || hash("sha256", verifier, "base64url") !== issued.challenge)
+    return sendError(res, "invalid_grant");
   const accessToken = issueAccessToken(issued.auth.sub, client.id, issued.scopes, issued.auth, issued.nonce);
   const idToken = issueIdToken(issued.auth, client.id, issued.nonce, accessToken);
-  const refresh = issued.scopes.includes("offline_access") && client.grantTypes.has("refresh_token") ? { refresh_token: issueRefreshToken(client.id, issued.scopes, issued.auth) } : {};
-  sendJson(res, 200, { access_token: accessToken, token_type: "Bearer", expires_in: LIFETIME_SECONDS, scope: issued.scopes.join(" "), id_token: idToken, ...refresh });
+  const refresh =
+    issued.scopes.includes("offline_access") && client.grantTypes.has("refresh_token")
+      ? { refresh_token: issueRefreshToken(client.id, issued.scopes, issued.auth) }
+      : {};
+  sendJson(res, 200, {
+    access_token: accessToken,
+    token_type: "Bearer",
+    expires_in: LIFETIME_SECONDS,
+    scope: issued.scopes.join(" "),
+    id_token: idToken,
+    ...refresh,
+  });
 };

@@ -40,7 +40,8 @@ export const refreshGrant: Grant = (form, client, res) => {
     if (family !== undefined) revokedFamilies.add(family);
     return sendError(res, "invalid_grant");
   }
-  if (grant.clientId !== client.id || grant.expiresAt < Date.now() || revokedFamilies.has(grant.familyId)) return sendError(res, "invalid_grant");
+  if (grant.clientId !== client.id || grant.expiresAt < Date.now() || revokedFamilies.has(grant.familyId))
+    return sendError(res, "invalid_grant");
   const requested = form.get("scope");
   const scopes = requested === null ? grant.scopes : requested.split(" ").filter((s) => s !== "");
   if (scopes.length === 0 || !scopes.every((s) => grant.scopes.includes(s))) return sendError(res, "invalid_scope");
@@ -49,7 +50,14 @@ export const refreshGrant: Grant = (form, client, res) => {
   const accessToken = issueAccessToken(grant.auth.sub, client.id, scopes, grant.auth);
   // OIDC Core §12.2: the same authentication facts, no nonce.
   const idToken = issueIdToken(grant.auth, client.id, undefined, accessToken);
-  sendJson(res, 200, { access_token: accessToken, token_type: "Bearer", expires_in: LIFETIME_SECONDS, scope: scopes.join(" "), id_token: idToken, refresh_token: store(grant) });
+  sendJson(res, 200, {
+    access_token: accessToken,
+    token_type: "Bearer",
+    expires_in: LIFETIME_SECONDS,
+    scope: scopes.join(" "),
+    id_token: idToken,
+    refresh_token: store(grant),
+  });
 };
 
 function store(grant: RefreshGrant): string {

@@ -23,7 +23,13 @@ export const openSession: Handler = (req, res) => {
         return res.end();
       }
       const handle = randomBytes(32).toString("base64url");
-      sessions.set(handle, { sub, authTime: Math.floor(Date.now() / 1000), amr: ["password"], acr: "1fa", sid: randomBytes(16).toString("base64url") });
+      sessions.set(handle, {
+        sub,
+        authTime: Math.floor(Date.now() / 1000),
+        amr: ["password"],
+        acr: "1fa",
+        sid: randomBytes(16).toString("base64url"),
+      });
       res.writeHead(204, ["Set-Cookie", `${BENCH_SESSION_COOKIE}=${handle}; Path=/; HttpOnly; SameSite=Lax`]);
       res.end();
     },

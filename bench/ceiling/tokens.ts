@@ -41,15 +41,38 @@ export function issueAccessToken(sub: string, clientId: string, scopes: readonly
   }
   if (audiences.size === 0 || scopes.includes("openid")) audiences.add(USERINFO_AUDIENCE);
   const aud = audiences.size === 1 ? [...audiences][0]! : [...audiences];
-  const claims = { iss: DEMO_ISSUER, sub, aud, exp: iat + LIFETIME_SECONDS, iat, jti: randomUUID(), client_id: clientId, scope: scopes.join(" ") };
-  return signJwt(auth ? { ...claims, ...(nonce !== undefined ? { nonce } : {}), auth_time: auth.authTime, amr: auth.amr, acr: auth.acr, sid: auth.sid } : claims, "at+jwt");
+  const claims = {
+    iss: DEMO_ISSUER,
+    sub,
+    aud,
+    exp: iat + LIFETIME_SECONDS,
+    iat,
+    jti: randomUUID(),
+    client_id: clientId,
+    scope: scopes.join(" "),
+  };
+  return signJwt(
+    auth
+      ? { ...claims, ...(nonce !== undefined ? { nonce } : {}), auth_time: auth.authTime, amr: auth.amr, acr: auth.acr, sid: auth.sid }
+      : claims,
+    "at+jwt",
+  );
 }
 
 /** OIDC Core §2 ID token, with at_hash (§3.1.3.6) for the access token issued with it. */
 export function issueIdToken(auth: Authentication, clientId: string, nonce: string | undefined, accessToken: string): string {
   const iat = Math.floor(Date.now() / 1000);
   const atHash = hash("sha256", accessToken, "buffer").subarray(0, 16).toString("base64url");
-  const claims = { iss: DEMO_ISSUER, sub: auth.sub, aud: clientId, exp: iat + LIFETIME_SECONDS, iat, auth_time: auth.authTime, amr: auth.amr, acr: auth.acr };
+  const claims = {
+    iss: DEMO_ISSUER,
+    sub: auth.sub,
+    aud: clientId,
+    exp: iat + LIFETIME_SECONDS,
+    iat,
+    auth_time: auth.authTime,
+    amr: auth.amr,
+    acr: auth.acr,
+  };
   return signJwt({ ...claims, ...(nonce !== undefined ? { nonce } : {}), sid: auth.sid, at_hash: atHash }, "JWT");
 }
 

@@ -24,27 +24,43 @@ export interface ComparedLoad {
  * login page) or connections (client_credentials) as `npm run bench` uses. Loops run only inside a
  * window, so the provider that is not being measured sits idle.
  */
-export async function prepareLoad(scenario: ComparedScenario, provider: { baseUrl: string; pid: number }, loops: number): Promise<ComparedLoad> {
+export async function prepareLoad(
+  scenario: ComparedScenario,
+  provider: { baseUrl: string; pid: number },
+  loops: number,
+): Promise<ComparedLoad> {
   const senders = Array.from({ length: loops }, () => httpSender(provider.baseUrl, oneConnection()));
   let operation: (send: Send, loop: number, n: number) => Promise<void>;
   if (scenario === "code_flow_sso") {
     const browsers: Browser[] = [];
     // One login per demo account at a time: logins in flight count against its password attempt limit.
-    for (const [i, send] of senders.entries()) browsers.push(new Browser(send, await ssoSession(send, DEMO_USERS[i % DEMO_USERS.length]!, "login-page", DEMO_WEB.scope)));
+    for (const [i, send] of senders.entries())
+      browsers.push(new Browser(send, await ssoSession(send, DEMO_USERS[i % DEMO_USERS.length]!, "login-page", DEMO_WEB.scope)));
     const pkce = pkcePair();
     operation = async (send, loop, n) => {
       await ssoCodeFlow(browsers[loop]!, send, `${loop}.${n}`, pkce);
     };
   } else {
     operation = async (send) => {
-      const res = await send("token", "POST", "/connect/token", { "content-type": "application/x-www-form-urlencoded" }, DEMO_CLIENT_CREDENTIALS);
+      const res = await send(
+        "token",
+        "POST",
+        "/connect/token",
+        { "content-type": "application/x-www-form-urlencoded" },
+        DEMO_CLIENT_CREDENTIALS,
+      );
       if (res.status !== 200) throw new BenchError(`client_credentials: status ${res.status}: ${res.body.slice(0, 200)}`);
     };
   }
   return { window: (seconds) => loadWindow(senders, operation, provider.pid, seconds) };
 }
 
-async function loadWindow(senders: readonly Send[], operation: (send: Send, loop: number, n: number) => Promise<void>, pid: number, seconds: number): Promise<WindowFigures> {
+async function loadWindow(
+  senders: readonly Send[],
+  operation: (send: Send, loop: number, n: number) => Promise<void>,
+  pid: number,
+  seconds: number,
+): Promise<WindowFigures> {
   let running = true;
   let done = 0;
   const loops = senders.map(async (send, loop) => {

@@ -68,7 +68,8 @@ export function parseCompareOptions(argv: readonly string[]): CompareOptions | "
   if (values.help) return "help";
   if (!values.base) throw new UsageError("--base is required: the revision to compare the working tree with");
   const scenario = values.only ?? "code_flow_sso";
-  if (!(COMPARED_SCENARIOS as readonly string[]).includes(scenario)) throw new UsageError(`--only: "${scenario}" cannot be compared (only ${COMPARED_SCENARIOS.join(", ")})`);
+  if (!(COMPARED_SCENARIOS as readonly string[]).includes(scenario))
+    throw new UsageError(`--only: "${scenario}" cannot be compared (only ${COMPARED_SCENARIOS.join(", ")})`);
   const options: CompareOptions = {
     base: values.base,
     scenario: scenario as ComparedScenario,
@@ -82,6 +83,9 @@ export function parseCompareOptions(argv: readonly string[]): CompareOptions | "
     loadCpu: integer("--load-cpu", values["load-cpu"], 1, 0),
   };
   if (options.serverCpu === options.loadCpu) throw new UsageError("--server-cpu and --load-cpu must be different cores");
-  if (options.scenario === "code_flow_sso" && options.loops > 10) throw new UsageError("--loops must be at most 10 for code_flow_sso: more logins in flight per demo account than its password attempt limit would be refused");
+  if (options.scenario === "code_flow_sso" && options.loops > 10)
+    throw new UsageError(
+      "--loops must be at most 10 for code_flow_sso: more logins in flight per demo account than its password attempt limit would be refused",
+    );
   return options;
 }

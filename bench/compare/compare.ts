@@ -56,7 +56,9 @@ async function main(): Promise<number> {
       b = await baseLoad.window(options.windowSeconds);
     }
     pairs.push(pairRatios(b, w));
-    progress(`pair ${pair + 1}/${options.pairs}: base ${b.rate.toFixed(0)}/s ${b.cpuUs.toFixed(0)} µs/op, working tree ${w.rate.toFixed(0)}/s ${w.cpuUs.toFixed(0)} µs/op`);
+    progress(
+      `pair ${pair + 1}/${options.pairs}: base ${b.rate.toFixed(0)}/s ${b.cpuUs.toFixed(0)} µs/op, working tree ${w.rate.toFixed(0)}/s ${w.cpuUs.toFixed(0)} µs/op`,
+    );
   }
   const rate = quartiles(pairs.map((p) => p.rate));
   const cpu = quartiles(pairs.map((p) => p.cpuUs));
@@ -77,7 +79,9 @@ function progress(message: string): void {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`bench:compare failed: ${error instanceof BenchError || error instanceof FlowError ? error.message : ((error as Error).stack ?? String(error))}\n`);
+    process.stderr.write(
+      `bench:compare failed: ${error instanceof BenchError || error instanceof FlowError ? error.message : ((error as Error).stack ?? String(error))}\n`,
+    );
     process.exit(1);
   },
 );

@@ -47,7 +47,9 @@ interface PeerContext {
     result?: { consent?: { grantId?: string } };
     resourceServers: Record<string, unknown>;
     entities: { Grant?: GrantLike };
-    provider: { Grant: (new (init: { clientId: string; accountId: string }) => GrantLike) & { find(id: string): Promise<GrantLike | undefined> } };
+    provider: {
+      Grant: (new (init: { clientId: string; accountId: string }) => GrantLike) & { find(id: string): Promise<GrantLike | undefined> };
+    };
   };
 }
 
@@ -91,7 +93,16 @@ export function peerConfiguration(accounts: PeerAccounts): Record<string, unknow
     // The bench's browser recognises an SSO session by the provider's cookie name.
     cookies: { keys: [randomBytes(32).toString("base64url")], names: { session: "portcullis_session" } },
     pkce: { required: () => true },
-    ttl: { AccessToken: HOUR, ClientCredentials: HOUR, IdToken: HOUR, AuthorizationCode: 300, RefreshToken: 30 * 24 * HOUR, Session: 24 * HOUR, Grant: 24 * HOUR, Interaction: HOUR },
+    ttl: {
+      AccessToken: HOUR,
+      ClientCredentials: HOUR,
+      IdToken: HOUR,
+      AuthorizationCode: 300,
+      RefreshToken: 30 * 24 * HOUR,
+      Session: 24 * HOUR,
+      Grant: 24 * HOUR,
+      Interaction: HOUR,
+    },
     rotateRefreshToken: true,
     features: {
       devInteractions: { enabled: false },
@@ -129,7 +140,8 @@ function defaultResource(ctx: PeerContext, client: { clientId: string }, oneOf?:
 function getResourceServerInfo(_ctx: unknown, resource: string): Record<string, unknown> {
   const jwt = { accessTokenFormat: "jwt", jwt: { sign: { alg: "RS256" } }, accessTokenTTL: HOUR };
   if (resource === ACME_RESOURCE) return { ...jwt, scope: apiScopes.join(" "), audience: API_RESOURCE_OF_SCOPE.acme };
-  if (resource === USERINFO_RESOURCE) return { ...jwt, scope: DEMO_WEB.allowedScopes.filter((s) => !apiScopes.includes(s)).join(" "), audience: USERINFO_RESOURCE };
+  if (resource === USERINFO_RESOURCE)
+    return { ...jwt, scope: DEMO_WEB.allowedScopes.filter((s) => !apiScopes.includes(s)).join(" "), audience: USERINFO_RESOURCE };
   throw new Error(`unknown resource ${resource}`);
 }
 
@@ -140,7 +152,9 @@ function getResourceServerInfo(_ctx: unknown, resource: string): Record<string, 
 async function loadExistingGrant(ctx: PeerContext): Promise<GrantLike> {
   const { oidc } = ctx;
   const grantId = oidc.result?.consent?.grantId ?? oidc.session.grantIdFor(oidc.client.clientId);
-  const grant = (grantId ? await oidc.provider.Grant.find(grantId) : undefined) ?? new oidc.provider.Grant({ clientId: oidc.client.clientId, accountId: oidc.session.accountId });
+  const grant =
+    (grantId ? await oidc.provider.Grant.find(grantId) : undefined) ??
+    new oidc.provider.Grant({ clientId: oidc.client.clientId, accountId: oidc.session.accountId });
   // The scope as the client asked for it (node-oidc-provider has dropped offline_access from its params by
   // now), or, when the authorization resumes after the login page, as the interaction recorded it.
   const requested = [...new Set(`${ctx.query.scope ?? ""} ${oidc.params?.scope ?? ""}`.split(" ").filter((s) => s !== ""))];

@@ -14,7 +14,12 @@ import type { PeerAccounts } from "./peer-accounts.ts";
 /** What the handler needs of node-oidc-provider's Provider. */
 export interface InteractionProvider {
   interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<{ uid: string; prompt: { name: string } }>;
-  interactionFinished(req: IncomingMessage, res: ServerResponse, result: object, options: { mergeWithLastSubmission: boolean }): Promise<void>;
+  interactionFinished(
+    req: IncomingMessage,
+    res: ServerResponse,
+    result: object,
+    options: { mergeWithLastSubmission: boolean },
+  ): Promise<void>;
 }
 
 export const INTERACTION_PATH = "/interaction/";
@@ -22,7 +27,10 @@ export const INTERACTION_PATH = "/interaction/";
 const PASSWORD_LOGIN = { amr: ["password"], acr: "1fa" };
 const MAX_FORM_BYTES = 8_192;
 
-export function peerLogin(provider: InteractionProvider, accounts: PeerAccounts): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function peerLogin(
+  provider: InteractionProvider,
+  accounts: PeerAccounts,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   // The csrf value is bound to the interaction: an HMAC of its uid, so nothing is stored per page view.
   const csrfKey = randomBytes(32);
   const csrfOf = (uid: string) => createHmac("sha256", csrfKey).update(uid).digest("base64url");
@@ -53,13 +61,18 @@ export function peerLogin(provider: InteractionProvider, accounts: PeerAccounts)
 
 /** The uid is node-oidc-provider's (URL-safe characters only). */
 function page(uid: string, csrf: string): string {
-  return `<!doctype html><html><head><title>Sign in</title></head><body><form method="post" action="${INTERACTION_PATH}${uid}">` +
+  return (
+    `<!doctype html><html><head><title>Sign in</title></head><body><form method="post" action="${INTERACTION_PATH}${uid}">` +
     `<input type="hidden" name="csrf" value="${csrf}"><input name="username"><input name="password" type="password">` +
-    `<button name="event" value="SUBMIT_PASSWORD">Sign in</button></form></body></html>`;
+    `<button name="event" value="SUBMIT_PASSWORD">Sign in</button></form></body></html>`
+  );
 }
 
 function send(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { "content-type": status === 200 ? "text/html; charset=utf-8" : "text/plain; charset=utf-8", "cache-control": "no-store" });
+  res.writeHead(status, {
+    "content-type": status === 200 ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",
+    "cache-control": "no-store",
+  });
   res.end(body);
 }
 

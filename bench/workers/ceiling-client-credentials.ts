@@ -18,10 +18,10 @@ serveOnLoopback(
     routes({
       [`POST ${TOKEN_PATH}`]: tokenEndpoint({
         client_credentials: (form, client, res) => {
-        const scopes = grantedScopes(client, form.get("scope"));
-        if (!scopes) return sendError(res, "invalid_scope");
-        const accessToken = issueAccessToken(client.id, client.id, scopes);
-        sendJson(res, 200, { access_token: accessToken, token_type: "Bearer", expires_in: LIFETIME_SECONDS, scope: scopes.join(" ") });
+          const scopes = grantedScopes(client, form.get("scope"));
+          if (!scopes) return sendError(res, "invalid_scope");
+          const accessToken = issueAccessToken(client.id, client.id, scopes);
+          sendJson(res, 200, { access_token: accessToken, token_type: "Bearer", expires_in: LIFETIME_SECONDS, scope: scopes.join(" ") });
         },
       }),
     }),

@@ -1,6 +1,17 @@
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Browser, FlowError, RequestTimeout, httpSender, logInAndRedeem, oneConnection, pkcePair, ssoCodeFlow, ssoSession, type Send } from "../code-flow.ts";
+import {
+  Browser,
+  FlowError,
+  RequestTimeout,
+  httpSender,
+  logInAndRedeem,
+  oneConnection,
+  pkcePair,
+  ssoCodeFlow,
+  ssoSession,
+  type Send,
+} from "../code-flow.ts";
 import { DEMO_USERS, DEMO_WEB } from "../demo-accounts.ts";
 import type { FlowJob, LoadResult } from "../load-protocol.ts";
 import { firstRefreshToken, refreshGrant, REFRESHING_CLIENT } from "../refresh-flow.ts";
@@ -60,7 +71,8 @@ async function prepare(index: number): Promise<VirtualUser> {
     return res;
   };
   if (job.flow !== "login") user.browser = new Browser(user.send, await ssoSession(http, demoUser(index), job.sessionFrom, DEMO_WEB.scope));
-  if (job.flow === "refresh") user.refreshToken = await firstRefreshToken(new Browser(http, user.browser!.jar), http, `${index}.setup`, pkcePair(), refreshingClient);
+  if (job.flow === "refresh")
+    user.refreshToken = await firstRefreshToken(new Browser(http, user.browser!.jar), http, `${index}.setup`, pkcePair(), refreshingClient);
   return user;
 }
 
@@ -73,7 +85,8 @@ async function loop(user: VirtualUser): Promise<void> {
     try {
       if (job.flow === "refresh") {
         // A failed refresh may have used its token up or revoked its family: the next flow starts a new one.
-        const token = user.refreshToken ?? (await firstRefreshToken(user.browser!, user.send, `${user.index}.${n}`, pkce, refreshingClient));
+        const token =
+          user.refreshToken ?? (await firstRefreshToken(user.browser!, user.send, `${user.index}.${n}`, pkce, refreshingClient));
         user.refreshToken = undefined;
         user.refreshToken = (await refreshGrant(user.send, token, refreshingClient)).refresh_token;
       } else if (user.browser) {

@@ -14,7 +14,9 @@ const seconds = Number(process.argv[3] ?? 3);
 const cpu = Number(process.argv[4] ?? 0);
 
 const PHC = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
-const users = parse(readFileSync(new URL("../../config/users.yaml", import.meta.url), "utf8")) as { users: Array<{ password_hash: string }> };
+const users = parse(readFileSync(new URL("../../config/users.yaml", import.meta.url), "utf8")) as {
+  users: Array<{ password_hash: string }>;
+};
 const match = PHC.exec(users.users[0]?.password_hash ?? "");
 if (!match) throw new Error("config/users.yaml: the first user has no scrypt PHC password_hash");
 const [, ln, r, p, salt, hash] = match as unknown as [string, string, string, string, string, string];

@@ -51,7 +51,13 @@ export function createCodeLoginMachine(methodId: string) {
       isAccepted: (_, verdict: CheckVerdict) => verdict.ok,
     },
     actions: {
-      recordSent: assign((_, verdict: SendVerdict) => ({ challenge: verdict.challenge, minutes: verdict.minutes, codeSent: true, noticeKey: key("sent"), errorKey: undefined })),
+      recordSent: assign((_, verdict: SendVerdict) => ({
+        challenge: verdict.challenge,
+        minutes: verdict.minutes,
+        codeSent: true,
+        noticeKey: key("sent"),
+        errorKey: undefined,
+      })),
       setSendProblem: assign((_, verdict: SendVerdict) => ({
         challenge: verdict.challenge,
         noticeKey: undefined,
@@ -77,7 +83,11 @@ export function createCodeLoginMachine(methodId: string) {
             return { sub: context.sub, challenge: context.challenge, clientAddress: event.clientAddress, lang: event.lang };
           },
           onDone: [
-            { guard: { type: "isSent", params: ({ event }) => event.output }, target: "awaitingCode", actions: { type: "recordSent", params: ({ event }) => event.output } },
+            {
+              guard: { type: "isSent", params: ({ event }) => event.output },
+              target: "awaitingCode",
+              actions: { type: "recordSent", params: ({ event }) => event.output },
+            },
             { guard: "hasSentCode", target: "awaitingCode", actions: { type: "setSendProblem", params: ({ event }) => event.output } },
             { target: "awaitingSendRequest", actions: { type: "setSendProblem", params: ({ event }) => event.output } },
           ],
@@ -97,7 +107,10 @@ export function createCodeLoginMachine(methodId: string) {
             assertEvent(event, "SUBMIT_CODE");
             return { sub: context.sub, challenge: context.challenge, code: event.code };
           },
-          onDone: [{ guard: { type: "isAccepted", params: ({ event }) => event.output }, target: "verified" }, { target: "awaitingCode", actions: "setWrongCode" }],
+          onDone: [
+            { guard: { type: "isAccepted", params: ({ event }) => event.output }, target: "verified" },
+            { target: "awaitingCode", actions: "setWrongCode" },
+          ],
         },
       },
       verified: { type: "final" },

@@ -41,7 +41,11 @@ export function createCodeMethodActors<Settings>(ctx: PluginContext<Settings>, p
   const { services, methodId, attempts, enrollments } = ctx;
   const { codes, limits } = parts;
   const minutes = Math.max(1, Math.round(codes.lifetimeMs / 60_000));
-  const slotOf = (purpose: "login" | "enroll", sub: string, challenge: string): CodeSlot => ({ scope: `${methodId}:${purpose}`, sub, challenge });
+  const slotOf = (purpose: "login" | "enroll", sub: string, challenge: string): CodeSlot => ({
+    scope: `${methodId}:${purpose}`,
+    sub,
+    challenge,
+  });
 
   /** Sends a new code for the slot to `target` (undefined: pretend); the verdict the page gets. */
   async function send(purpose: "login" | "enroll", input: SendInput, target: string | undefined): Promise<SendVerdict> {
@@ -60,10 +64,16 @@ export function createCodeMethodActors<Settings>(ctx: PluginContext<Settings>, p
     } catch (err) {
       await Promise.all([codes.discard(slot), limits.release(slot)]);
       const reason = err instanceof DeliveryError ? err.reason : `unexpected ${(err as Error)?.name ?? "error"}`;
-      services.logger.warn({ event: "code_not_sent", method: methodId, purpose, sub: input.sub, adapter: parts.sender.kind, reason }, "one-time code could not be delivered");
+      services.logger.warn(
+        { event: "code_not_sent", method: methodId, purpose, sub: input.sub, adapter: parts.sender.kind, reason },
+        "one-time code could not be delivered",
+      );
       return { outcome: "failed", challenge, minutes };
     }
-    services.logger.info({ event: "code_sent", method: methodId, purpose, sub: input.sub, adapter: parts.sender.kind }, "one-time code sent");
+    services.logger.info(
+      { event: "code_sent", method: methodId, purpose, sub: input.sub, adapter: parts.sender.kind },
+      "one-time code sent",
+    );
     return { outcome: "sent", challenge, minutes };
   }
 

@@ -43,7 +43,9 @@ export interface CodeMethodDefinition<Settings extends CodeMethodSettings> {
  * enrollment machine confirms an address. Everything the two methods share lives here; each
  * plugin folder supplies only a CodeMethodDefinition.
  */
-export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(definition: CodeMethodDefinition<Settings>): FactorPlugin<Settings> {
+export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(
+  definition: CodeMethodDefinition<Settings>,
+): FactorPlugin<Settings> {
   const texts = loadMessageTexts(definition.i18n);
   // One sender per configured method: actors() and routes() get the same context, and the outbox
   // they share must be one list.
@@ -51,7 +53,10 @@ export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(defi
   const senderOf = (ctx: PluginContext<Settings>): MessageSender => {
     let sender = senders.get(ctx);
     if (!sender) {
-      sender = ctx.settings.delivery.kind === "outbox" ? new Outbox(ctx.methodId, ctx.services.logger, ctx.services.clock) : definition.createSender(ctx);
+      sender =
+        ctx.settings.delivery.kind === "outbox"
+          ? new Outbox(ctx.methodId, ctx.services.logger, ctx.services.clock)
+          : definition.createSender(ctx);
       senders.set(ctx, sender);
     }
     return sender;
@@ -104,7 +109,10 @@ export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(defi
     async enrollByOperator(ctx, sub, options) {
       const typed = options[definition.operatorOption];
       const target = typed === undefined ? undefined : definition.normaliseTarget(typed);
-      if (target === undefined) throw new Error(`give ${definition.operatorOption}=<${definition.field.inputType === "tel" ? "number in international format, +..." : "e-mail address"}>`);
+      if (target === undefined)
+        throw new Error(
+          `give ${definition.operatorOption}=<${definition.field.inputType === "tel" ? "number in international format, +..." : "e-mail address"}>`,
+        );
       // A vendor account has no directory entry, only its client's permission (MyVendor with e-mail or SMS).
       if (!ctx.services.users.hasAccount(sub)) throw new Error(`no user with sub ${sub}`);
       await ctx.enrollments.put(sub, { target, confirmedAt: ctx.services.clock() } satisfies TargetEnrollment);

@@ -46,7 +46,8 @@ export function createTargetConfirmationMachine(methodId: string, normaliseTarge
       }),
     },
     guards: {
-      isValidTarget: ({ event }) => event.type === "SUBMIT_TARGET" && typeof event.target === "string" && normaliseTarget(event.target) !== undefined,
+      isValidTarget: ({ event }) =>
+        event.type === "SUBMIT_TARGET" && typeof event.target === "string" && normaliseTarget(event.target) !== undefined,
       isSent: (_, verdict: SendVerdict) => verdict.outcome === "sent",
       hasSentCode: ({ context }) => context.codeSent,
       hasCodeShape: ({ event }) => event.type === "SUBMIT_CODE" && normaliseCode(event.code) !== undefined,
@@ -62,7 +63,13 @@ export function createTargetConfirmationMachine(methodId: string, normaliseTarge
         codeSent: false,
       }),
       setInvalidTarget: assign({ noticeKey: undefined, errorKey: key("invalid_target") }),
-      recordSent: assign((_, verdict: SendVerdict) => ({ challenge: verdict.challenge, minutes: verdict.minutes, codeSent: true, noticeKey: key("confirm_sent"), errorKey: undefined })),
+      recordSent: assign((_, verdict: SendVerdict) => ({
+        challenge: verdict.challenge,
+        minutes: verdict.minutes,
+        codeSent: true,
+        noticeKey: key("confirm_sent"),
+        errorKey: undefined,
+      })),
       setSendProblem: assign((_, verdict: SendVerdict) => ({
         challenge: verdict.challenge,
         noticeKey: undefined,
@@ -86,10 +93,20 @@ export function createTargetConfirmationMachine(methodId: string, normaliseTarge
           input: ({ context, event }) => {
             // Entered by a submitted target or a re-send: both carry the request's facts and language.
             assertEvent(event, ["SUBMIT_TARGET", "RESEND_CODE"]);
-            return { sub: context.sub, target: context.target, challenge: context.challenge, clientAddress: event.clientAddress, lang: event.lang };
+            return {
+              sub: context.sub,
+              target: context.target,
+              challenge: context.challenge,
+              clientAddress: event.clientAddress,
+              lang: event.lang,
+            };
           },
           onDone: [
-            { guard: { type: "isSent", params: ({ event }) => event.output }, target: "awaitingCode", actions: { type: "recordSent", params: ({ event }) => event.output } },
+            {
+              guard: { type: "isSent", params: ({ event }) => event.output },
+              target: "awaitingCode",
+              actions: { type: "recordSent", params: ({ event }) => event.output },
+            },
             { guard: "hasSentCode", target: "awaitingCode", actions: { type: "setSendProblem", params: ({ event }) => event.output } },
             { target: "awaitingTarget", actions: { type: "setSendProblem", params: ({ event }) => event.output } },
           ],
@@ -110,7 +127,10 @@ export function createTargetConfirmationMachine(methodId: string, normaliseTarge
             assertEvent(event, "SUBMIT_CODE");
             return { sub: context.sub, challenge: context.challenge, code: event.code };
           },
-          onDone: [{ guard: { type: "isAccepted", params: ({ event }) => event.output }, target: "confirmed" }, { target: "awaitingCode", actions: "setWrongCode" }],
+          onDone: [
+            { guard: { type: "isAccepted", params: ({ event }) => event.output }, target: "confirmed" },
+            { target: "awaitingCode", actions: "setWrongCode" },
+          ],
         },
       },
       confirmed: { type: "final" },

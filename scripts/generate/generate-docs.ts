@@ -22,7 +22,10 @@ export async function generateDocs(): Promise<string> {
   }
   out.push(await methodSettingsSection());
   out.push(rulesSection());
-  return `${out.join("\n").replace(/\n{3,}/g, "\n\n").trim()}\n`;
+  return `${out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim()}\n`;
 }
 
 /** The settings of every shipped factor method (`methods.<id>` in login.yaml), from each plugin's own schema. */
@@ -35,7 +38,9 @@ async function methodSettingsSection(): Promise<string> {
     "(`flows/methods/<id>/`; each folder's README explains them).",
     "",
   ];
-  const ids = readdirSync(METHODS_DIR).filter((id) => existsSync(join(METHODS_DIR, id, "index.ts"))).sort();
+  const ids = readdirSync(METHODS_DIR)
+    .filter((id) => existsSync(join(METHODS_DIR, id, "index.ts")))
+    .sort();
   for (const id of ids) {
     const plugin = ((await import(pathToFileURL(join(METHODS_DIR, id, "index.ts")).href)) as { default: FactorPlugin }).default;
     const schema = inlineDefinitions(plugin.configSchema as Schema);
@@ -100,7 +105,12 @@ function objectTables(schema: Schema, prefix: string, title: string): string[] {
 }
 
 function rulesSection(): string {
-  const lines = ["## Checks after the schema", "", "These rules span keys or files; they run once every file involved is schema-valid.", ""];
+  const lines = [
+    "## Checks after the schema",
+    "",
+    "These rules span keys or files; they run once every file involved is schema-valid.",
+    "",
+  ];
   for (const entry of CONFIG_FILES) {
     const rules = CROSS_FIELD_RULES.filter((rule) => rule.file === entry.name);
     if (rules.length === 0) continue;

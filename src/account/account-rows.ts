@@ -33,7 +33,12 @@ export async function accountRows(provider: AccountServices, views: ViewEngine, 
       id,
       labelKey: `method.${id}.label`,
       setUp,
-      items: setUp ? described.map((item) => ({ text: itemText(views, lang, item), addedAt: item.addedAt === undefined ? undefined : formatDate(item.addedAt, lang) })) : [],
+      items: setUp
+        ? described.map((item) => ({
+            text: itemText(views, lang, item),
+            addedAt: item.addedAt === undefined ? undefined : formatDate(item.addedAt, lang),
+          }))
+        : [],
       enrolledAt: setUp && record ? formatDate(record.createdAt, lang) : undefined,
       lastUsedAt: lastUsed > 0 ? formatDate(lastUsed, lang) : undefined,
       setUpNote: setUpBy === undefined ? undefined : noteOf(provider, views, lang, setUpBy),
@@ -51,7 +56,12 @@ function itemText(views: ViewEngine, lang: Lang, item: EnrolledItem): string {
 
 function noteOf(provider: AccountServices, views: ViewEngine, lang: Lang, setUpBy: SetUpBy): string {
   // Without the method it shares a record with, only an operator can set it up.
-  if (typeof setUpBy === "object" && !provider.policy.methods.has(setUpBy.method)) return views.translate(lang, "account.setup_administrator");
-  if (typeof setUpBy === "object") return views.translate(lang, "account.setup_with", { method: views.translate(lang, `method.${setUpBy.method}.label`) });
-  return views.translate(lang, setUpBy === "directory" ? "account.setup_directory" : setUpBy === "app" ? "account.setup_app" : "account.setup_administrator");
+  if (typeof setUpBy === "object" && !provider.policy.methods.has(setUpBy.method))
+    return views.translate(lang, "account.setup_administrator");
+  if (typeof setUpBy === "object")
+    return views.translate(lang, "account.setup_with", { method: views.translate(lang, `method.${setUpBy.method}.label`) });
+  return views.translate(
+    lang,
+    setUpBy === "directory" ? "account.setup_directory" : setUpBy === "app" ? "account.setup_app" : "account.setup_administrator",
+  );
 }

@@ -31,6 +31,9 @@ export async function methodSetUp(services: SetUpServices, id: string, sub: stri
   const record = await services.enrollments.get(recordOf, sub);
   const lister = services.policy.methods.get(recordOf)?.plugin.account?.items;
   const items = record && lister ? lister(record.data) : [];
-  const setUp = setUpBy === "directory" ? services.users.findBySub(sub)?.password_hash !== undefined : record !== undefined && (items.length > 0 || lister === undefined);
+  const setUp =
+    setUpBy === "directory"
+      ? services.users.findBySub(sub)?.password_hash !== undefined
+      : record !== undefined && (items.length > 0 || lister === undefined);
   return { setUp, recordOf, ...(record && { record }), items };
 }

@@ -74,7 +74,10 @@ const SESSION_EVENT = /^(session|logout)\./;
  */
 function loginOf(line: AuditLine, lines: readonly AuditLine[]): unknown {
   if (line.type === "token.issued" && line.login_id === undefined && line.grant === "authorization_code" && typeof line.sid === "string") {
-    return lines.filter((other) => other.type === "session.started" && other.sid === line.sid && other.time <= line.time).sort(byTime).at(-1)?.login_id;
+    return lines
+      .filter((other) => other.type === "session.started" && other.sid === line.sid && other.time <= line.time)
+      .sort(byTime)
+      .at(-1)?.login_id;
   }
   return line.login_id;
 }

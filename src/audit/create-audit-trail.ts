@@ -25,7 +25,12 @@ export class StreamedAuditTrail extends ListenedAuditTrail {
  * (`portcullis audit trace`). `destination` (tests): a stream to write to instead. `onError` hears a
  * failed write (a full disk): reported, never thrown — an audit sink that fails must not fail a login.
  */
-export function createAuditTrail(settings: ProviderFile["audit"], dataDir: string, destination?: DestinationStream, onError: (error: Error) => void = () => {}): StreamedAuditTrail {
+export function createAuditTrail(
+  settings: ProviderFile["audit"],
+  dataDir: string,
+  destination?: DestinationStream,
+  onError: (error: Error) => void = () => {},
+): StreamedAuditTrail {
   if (!settings.enabled) return new StreamedAuditTrail(() => {});
   const stream = destination ?? openDestination(settings.destination, dataDir);
   (stream as { on?: (event: "error", listener: (error: Error) => void) => void }).on?.("error", onError);
@@ -67,7 +72,9 @@ function openDestination(destination: string, dataDir: string): DestinationStrea
     fd = openSync(path, "a", 0o640);
   } catch (error) {
     const code = (error as { code?: string }).code ?? String(error);
-    throw new ConfigError([{ file: "provider.yaml", path: "audit.destination", message: `cannot open the audit file ${path} (${code})`, value: destination }]);
+    throw new ConfigError([
+      { file: "provider.yaml", path: "audit.destination", message: `cannot open the audit file ${path} (${code})`, value: destination },
+    ]);
   }
   return bufferedDestination(fd);
 }

@@ -7,7 +7,10 @@ import type { UserDirectory } from "../users/user-directory.ts";
  * when it names a user (then as that user's sub): what someone typed is never written, in case it was
  * a password in the wrong field.
  */
-export function recordLockout(provider: { readonly audit: AuditTrail; readonly users: Pick<UserDirectory, "findBySub" | "findByUsername"> }, method: string) {
+export function recordLockout(
+  provider: { readonly audit: AuditTrail; readonly users: Pick<UserDirectory, "findBySub" | "findByUsername"> },
+  method: string,
+) {
   return (subject: string): void => {
     const sub = provider.users.findBySub(subject)?.sub ?? provider.users.findByUsername(subject)?.sub;
     if (sub !== undefined) provider.audit.record({ type: "lockout", sub, method });

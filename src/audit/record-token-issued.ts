@@ -16,7 +16,16 @@ interface IssuedTokens {
 export function recordTokenIssued<R extends IssuedTokens>(
   audit: AuditTrail,
   grant: string,
-  issued: { client_id: string; sub: string; jti: string; amr?: string[] | undefined; acr?: string | undefined; sid?: string | undefined; family?: string | undefined; login_id?: string | undefined },
+  issued: {
+    client_id: string;
+    sub: string;
+    jti: string;
+    amr?: string[] | undefined;
+    acr?: string | undefined;
+    sid?: string | undefined;
+    family?: string | undefined;
+    login_id?: string | undefined;
+  },
   response: R,
 ): R {
   // Built field by field rather than filtered through Object.entries: this runs on every token response.

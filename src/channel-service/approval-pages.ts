@@ -28,10 +28,15 @@ export function approvalPages(deps: ApprovalPagesDeps): express.Router {
     const to = typeof req.query.to === "string" ? req.query.to : "";
     const form = html`<form method="get" action="/messages"><label>Account <input name="to" value="${to}"></label> <button>Show messages</button></form>`;
     if (to === "") return sendPage(res, "Channel messages", form);
-    const list = deps.messages.to(to).map(
-      (m) => html`<li><p><strong>${m.from}</strong> (${m.sentAt.toISOString()}): ${m.text}</p>${m.approveUrl ? html`<p><a href="${m.approveUrl}">Open the approval page</a></p>` : ""}</li>`,
-    );
-    sendPage(res, `Messages to ${to}`, html`${form}${list.length ? html`<ul>${list}</ul>` : html`<p>No messages.</p>`}`, { refreshSeconds: 5 });
+    const list = deps.messages
+      .to(to)
+      .map(
+        (m) =>
+          html`<li><p><strong>${m.from}</strong> (${m.sentAt.toISOString()}): ${m.text}</p>${m.approveUrl ? html`<p><a href="${m.approveUrl}">Open the approval page</a></p>` : ""}</li>`,
+      );
+    sendPage(res, `Messages to ${to}`, html`${form}${list.length ? html`<ul>${list}</ul>` : html`<p>No messages.</p>`}`, {
+      refreshSeconds: 5,
+    });
   });
 
   router.get("/approvals/:id", (req, res) => {
@@ -53,8 +58,13 @@ export function approvalPages(deps: ApprovalPagesDeps): express.Router {
     const approval = pendingOrAnswered(deps.approvals, String(req.params.id));
     const decision = formField(req.body, "decision");
     if (decision !== "approve" && decision !== "refuse") throw new DemoPageError(400, "Choose Approve or Refuse.");
-    if (!deps.approvals.decide(approval.id, decision === "approve" ? "approved" : "refused")) return sendPage(res, "Sign-in request", answered(approval), { status: 409 });
-    sendPage(res, "Sign-in request", html`<p>Thank you: you ${decision === "approve" ? "approved" : "refused"} the sign-in of ${approval.requester}.</p>`);
+    if (!deps.approvals.decide(approval.id, decision === "approve" ? "approved" : "refused"))
+      return sendPage(res, "Sign-in request", answered(approval), { status: 409 });
+    sendPage(
+      res,
+      "Sign-in request",
+      html`<p>Thank you: you ${decision === "approve" ? "approved" : "refused"} the sign-in of ${approval.requester}.</p>`,
+    );
   });
 
   router.use(pageErrorHandler);

@@ -30,7 +30,12 @@ export class Approvals {
   }
 
   create(request: { requester: string; to: string; text: string }): Approval {
-    const approval: Approval = { ...request, id: randomBytes(32).toString("base64url"), decision: "pending", expiresAt: Date.now() + (this.options.ttlMs ?? 10 * 60_000) };
+    const approval: Approval = {
+      ...request,
+      id: randomBytes(32).toString("base64url"),
+      decision: "pending",
+      expiresAt: Date.now() + (this.options.ttlMs ?? 10 * 60_000),
+    };
     this.approvals.set(approval.id, approval);
     while (this.approvals.size > (this.options.max ?? 1000)) this.forget(this.approvals.keys().next().value!);
     return approval;

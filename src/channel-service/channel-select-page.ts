@@ -39,7 +39,11 @@ export function channelSelectPage(deps: ChannelSelectDeps): express.Router {
     if (!redirect) return render(res, deps.sessions.current(req));
     const [scanSessionId, mobileState] = splitPhoneState(redirect.state);
     const rule = parseMobileStateRule(mobileState);
-    const { sub, accessToken } = await exchangeCode(deps.provider, { ...deps.client, redirectUri: `${deps.publicUrl}${SELECT_PATH}` }, redirect.code);
+    const { sub, accessToken } = await exchangeCode(
+      deps.provider,
+      { ...deps.client, redirectUri: `${deps.publicUrl}${SELECT_PATH}` },
+      redirect.code,
+    );
     const offered = channelsAllowedBy(rule, channelsOf(deps.channels, sub));
     deps.sessions.start(res, { sub, accessToken, scanSessionId, rule, offered, phase: "choosing" });
     res.redirect(303, SELECT_PATH);
@@ -66,7 +70,9 @@ const ROLE_NAMES = ["temporary, needs the owner's approval", "operator", "owner"
 function render(res: express.Response, session: PageSession<SelectSession>): void {
   const { data } = session;
   if (sendPhoneProgress(res, "Channel sign-in", data)) return;
-  const choices: Html[] = data.offered.map((c) => html`<p><button name="channel" value="${c.id}">${c.name}</button> (${ROLE_NAMES[c.roleId]})</p>`);
+  const choices: Html[] = data.offered.map(
+    (c) => html`<p><button name="channel" value="${c.id}">${c.name}</button> (${ROLE_NAMES[c.roleId]})</p>`,
+  );
   sendPage(
     res,
     "Channel sign-in",

@@ -58,7 +58,8 @@ export function channelServiceApp(deps: ChannelServiceDeps): express.Express {
     const { sub } = await verifier.verify(req.get("authorization"), CHANNEL_LOGIN_SCAN_SCOPE);
     const form = (req.body ?? {}) as Record<string, unknown>;
     const loginData = form.login_data;
-    if (typeof loginData !== "string" || loginData === "" || loginData.length > 2000) throw new ChannelServiceError(400, "login_data is required");
+    if (typeof loginData !== "string" || loginData === "" || loginData.length > 2000)
+      throw new ChannelServiceError(400, "login_data is required");
     const lang = form.lang ?? "en";
     if (typeof lang !== "string" || !LANGS.has(lang)) throw new ChannelServiceError(400, "lang must be one of cn, tw, en, jp");
     const channelId = openLoginData(deps.seal, loginData, sub);
@@ -66,7 +67,11 @@ export function channelServiceApp(deps: ChannelServiceDeps): express.Express {
     // Sealed for this user, who has no account there now (membership changed since the scan): one answer
     // for every channel account that does not exist.
     if (!channel) throw new ChannelServiceError(404, "no channel account of this user for that login_data");
-    res.json({ data: { uid: `${channel.id}:${sub}`, name: channel.name, icon: channel.icon, roleId: channel.roleId }, code: 200, msg: "OK" });
+    res.json({
+      data: { uid: `${channel.id}:${sub}`, name: channel.name, icon: channel.icon, roleId: channel.roleId },
+      code: 200,
+      msg: "OK",
+    });
   });
 
   app.use(openInterfaceRoutes({ verifier, messages, approvals, publicUrl: deps.publicUrl }));
@@ -88,7 +93,10 @@ export function channelServiceApp(deps: ChannelServiceDeps): express.Express {
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new ChannelServiceError(404, "no such endpoint")));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const known = error instanceof ChannelServiceError ? error : clientError(error);
-    res.status(known.status).set({ "Cache-Control": "no-store", ...known.headers }).json({ code: known.status, msg: known.msg });
+    res
+      .status(known.status)
+      .set({ "Cache-Control": "no-store", ...known.headers })
+      .json({ code: known.status, msg: known.msg });
   });
   return app;
 }

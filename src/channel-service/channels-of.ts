@@ -4,7 +4,9 @@ import type { ChannelConfig } from "../config/types.generated.ts";
 /** A user's channels in the directory answer's shape (the directory, channelinfo and the selector page share it). */
 export function channelsOf(channels: readonly ChannelConfig[], sub: string): Channel[] {
   return channels.flatMap((channel) =>
-    channel.members.filter((m) => m.sub === sub).map((m) => ({ id: channel.id, name: channel.name, icon: channel.icon, roleId: ROLE_IDS[m.role] })),
+    channel.members
+      .filter((m) => m.sub === sub)
+      .map((m) => ({ id: channel.id, name: channel.name, icon: channel.icon, roleId: ROLE_IDS[m.role] })),
   );
 }
 

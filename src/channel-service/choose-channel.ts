@@ -28,35 +28,74 @@ export interface ChooseChannelDeps {
  */
 export async function chooseChannel(deps: ChooseChannelDeps, session: SelectSession, channel: Channel): Promise<void> {
   if (channel.roleId >= 1) {
-    finishWrite(session, await writeStatus(deps.provider, session.accessToken, { session_id: session.scanSessionId, status: 10, data: deps.seal.seal(channel.id, session.sub) }), `The PC is signing in with ${channel.name}.`);
+    finishWrite(
+      session,
+      await writeStatus(deps.provider, session.accessToken, {
+        session_id: session.scanSessionId,
+        status: 10,
+        data: deps.seal.seal(channel.id, session.sub),
+      }),
+      `The PC is signing in with ${channel.name}.`,
+    );
     return;
   }
   const owner = ownerOf(deps.channels, channel.id);
   // Nothing written: the phone may still choose another channel or refuse.
   if (!owner) throw new DemoPageError(409, `${channel.name} has no owner who could approve a temporary sign-in.`);
-  const asked = await writeStatus(deps.provider, session.accessToken, { session_id: session.scanSessionId, status: 5, data: channel.id, auditor: owner });
+  const asked = await writeStatus(deps.provider, session.accessToken, {
+    session_id: session.scanSessionId,
+    status: 5,
+    data: channel.id,
+    auditor: owner,
+  });
   if (asked.status !== 200) return finishWrite(session, asked, "");
-  const approval = deps.approvals.create({ requester: session.sub, to: owner, text: `${channel.name} (${channel.id}), a temporary sign-in` });
+  const approval = deps.approvals.create({
+    requester: session.sub,
+    to: owner,
+    text: `${channel.name} (${channel.id}), a temporary sign-in`,
+  });
   deps.approvals.onDecision(approval.id, (decision) => void answer(deps, session, channel, decision));
-  deps.messages.send({ from: session.sub, to: owner, text: `${session.sub} asks to sign in on a PC with ${channel.name} (${channel.id}).`, approveUrl: `${deps.publicUrl}/approvals/${approval.id}` });
+  deps.messages.send({
+    from: session.sub,
+    to: owner,
+    text: `${session.sub} asks to sign in on a PC with ${channel.name} (${channel.id}).`,
+    approveUrl: `${deps.publicUrl}/approvals/${approval.id}`,
+  });
   session.phase = "waiting";
   session.waitingFor = owner;
 }
 
 /** The user refused on the phone: -10, nobody is signed in. */
 export async function refuseLogin(provider: string, session: SelectSession): Promise<void> {
-  finishWrite(session, await writeStatus(provider, session.accessToken, { session_id: session.scanSessionId, status: -10, data: "" }), "You refused: nobody is signed in on the PC.");
+  finishWrite(
+    session,
+    await writeStatus(provider, session.accessToken, { session_id: session.scanSessionId, status: -10, data: "" }),
+    "You refused: nobody is signed in on the PC.",
+  );
 }
 
 /** The owner answered: write 10 or -10 with the token kept for this scan. Never throws: it runs outside any request. */
 async function answer(deps: ChooseChannelDeps, session: SelectSession, channel: Channel, decision: Decision): Promise<void> {
   const approved = decision === "approved";
   try {
-    const written = await writeStatus(deps.provider, session.accessToken, { session_id: session.scanSessionId, status: approved ? 10 : -10, data: approved ? deps.seal.seal(channel.id, session.sub) : "" });
-    finishWrite(session, written, approved ? `${session.waitingFor} approved: the PC is signing in with ${channel.name}.` : `${session.waitingFor} refused: nobody is signed in on the PC.`);
+    const written = await writeStatus(deps.provider, session.accessToken, {
+      session_id: session.scanSessionId,
+      status: approved ? 10 : -10,
+      data: approved ? deps.seal.seal(channel.id, session.sub) : "",
+    });
+    finishWrite(
+      session,
+      written,
+      approved
+        ? `${session.waitingFor} approved: the PC is signing in with ${channel.name}.`
+        : `${session.waitingFor} refused: nobody is signed in on the PC.`,
+    );
   } catch (error) {
     session.phase = "done";
-    session.result = { ok: false, text: error instanceof DemoPageError ? error.message : "The answer could not be passed on to the identity provider." };
+    session.result = {
+      ok: false,
+      text: error instanceof DemoPageError ? error.message : "The answer could not be passed on to the identity provider.",
+    };
     if (!(error instanceof DemoPageError)) console.error(error);
   }
 }

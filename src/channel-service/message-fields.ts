@@ -4,7 +4,8 @@ import { ChannelServiceError } from "./channel-service-error.ts";
 /** A required text field of an open-interface call: a non-empty string of at most `max` characters (400 otherwise). */
 export function requiredText(body: unknown, name: string, max: number): string {
   const value = formField(body, name);
-  if (value === undefined || value.trim() === "" || value.length > max) throw new ChannelServiceError(400, `${name} is required (at most ${max} characters)`);
+  if (value === undefined || value.trim() === "" || value.length > max)
+    throw new ChannelServiceError(400, `${name} is required (at most ${max} characters)`);
   return value;
 }
 

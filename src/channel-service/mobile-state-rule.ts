@@ -11,7 +11,10 @@ export type MobileStateRule = "roleIdGt0" | "roleIdGt1" | "";
 export function parseMobileStateRule(mobileState: string | undefined): MobileStateRule {
   const value = mobileState ?? "";
   if (value === "" || value === "roleIdGt0" || value === "roleIdGt1") return value;
-  throw new DemoPageError(400, `This sign-in asks for an unknown channel rule (MobileState "${value}"): only roleIdGt0 and roleIdGt1 exist.`);
+  throw new DemoPageError(
+    400,
+    `This sign-in asks for an unknown channel rule (MobileState "${value}"): only roleIdGt0 and roleIdGt1 exist.`,
+  );
 }
 
 /** The channels the rule lets the user sign in with: roleIdGt0 hides temporary accounts (0), roleIdGt1 keeps owners (2) only. */

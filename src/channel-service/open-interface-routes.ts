@@ -43,8 +43,14 @@ export function openInterfaceRoutes(deps: OpenInterfaceDeps): express.Router {
 
   router.post("/approvals", ...bodies, async (req, res) => {
     const { sub } = await deps.verifier.verify(req.get("authorization"), CHANNEL_SCOPES);
-    const approval = deps.approvals.create({ requester: sub, to: requiredText(req.body, "to", 200), text: requiredText(req.body, "text", 2000) });
-    res.set("Cache-Control", "no-store").json({ code: 200, msg: "OK", data: { id: approval.id, url: `${deps.publicUrl}/approvals/${approval.id}` } });
+    const approval = deps.approvals.create({
+      requester: sub,
+      to: requiredText(req.body, "to", 200),
+      text: requiredText(req.body, "text", 2000),
+    });
+    res
+      .set("Cache-Control", "no-store")
+      .json({ code: 200, msg: "OK", data: { id: approval.id, url: `${deps.publicUrl}/approvals/${approval.id}` } });
   });
 
   router.get("/approvals/:id/decision", async (req, res) => {

@@ -69,7 +69,10 @@ export class ProviderTokenVerifier {
     const { issuer } = this.options;
     let metadata: { issuer?: unknown; jwks_uri?: unknown };
     try {
-      const res = await fetch(`${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`, { redirect: "error", signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`, {
+        redirect: "error",
+        signal: AbortSignal.timeout(10_000),
+      });
       if (!res.ok) throw new Error(`discovery answered HTTP ${res.status}`);
       metadata = (await res.json()) as typeof metadata;
     } catch {

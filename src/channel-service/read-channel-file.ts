@@ -26,7 +26,13 @@ export async function readChannelFile(path: string, env: NodeJS.ProcessEnv = pro
   const doc = parseDocument(await readFile(path, "utf8"), { prettyErrors: false });
   // prettyErrors off: the pretty message quotes the lines around the error, which may hold a secret.
   if (doc.errors.length > 0) throw new Error(`${path}: YAML syntax error: ${doc.errors[0]!.message}`);
-  const source = { name: "channels" as const, displayPath: path, doc, lineCounter: new LineCounter(), references: new Map<string, string>() };
+  const source = {
+    name: "channels" as const,
+    displayPath: path,
+    doc,
+    lineCounter: new LineCounter(),
+    references: new Map<string, string>(),
+  };
   let issues = doc.contents === null ? [] : resolveReferences(source, dirname(resolve(path)), env);
   const value: unknown = doc.toJS() ?? {};
   if (issues.length === 0) issues = validateSchema("channels", value);
@@ -36,9 +42,15 @@ export async function readChannelFile(path: string, env: NodeJS.ProcessEnv = pro
   const { channels, login_data } = value as ConfigData["channels"];
   // A service with no channels answers every user "none": most likely it was given the provider's file
   // after that was switched to directory.kind http (which must list none). Said at start, not at a login.
-  if (channels.length === 0) throw new Error(`${path}: lists no channels (the service serves the channels of this file: give it its own list, not a provider's channels.yaml with directory.kind http)`);
+  if (channels.length === 0)
+    throw new Error(
+      `${path}: lists no channels (the service serves the channels of this file: give it its own list, not a provider's channels.yaml with directory.kind http)`,
+    );
   // Without it channelinfo would have to believe any login_data (docs/custom-login.md §12).
-  if (!login_data) throw new Error(`${path}: login_data.signing_key is required: the selector page seals the data it writes with it and channelinfo accepts only data sealed so (give it as \${env:NAME} or \${file:PATH})`);
+  if (!login_data)
+    throw new Error(
+      `${path}: login_data.signing_key is required: the selector page seals the data it writes with it and channelinfo accepts only data sealed so (give it as \${env:NAME} or \${file:PATH})`,
+    );
   return { channels, loginDataKey: login_data.signing_key };
 }
 

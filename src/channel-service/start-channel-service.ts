@@ -40,7 +40,14 @@ export async function startChannelService(options: ChannelServiceOptions): Promi
   const listening = await listenHttp(options.host ?? "127.0.0.1", options.port ?? 0);
   const publicUrl = (options.publicUrl ?? `http://localhost:${new URL(listening.url).port}`).replace(/\/+$/, "");
   const seal = new CustomDataSeal(loginDataKey, options.clock);
-  const app = channelServiceApp({ channels, verifier, seal, provider: options.issuer, publicUrl, selectClient: options.selectClient ?? DEMO_CHANNEL_CLIENT });
+  const app = channelServiceApp({
+    channels,
+    verifier,
+    seal,
+    provider: options.issuer,
+    publicUrl,
+    selectClient: options.selectClient ?? DEMO_CHANNEL_CLIENT,
+  });
   listening.server.on("request", app);
   return { url: listening.url, publicUrl, close: listening.close };
 }

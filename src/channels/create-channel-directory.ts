@@ -9,7 +9,12 @@ import { EmbeddedChannelDirectory } from "./embedded-channel-directory.ts";
 import { HttpChannelDirectory } from "./http-channel-directory.ts";
 
 /** The adapter channels.yaml `directory.kind` names; the config rules have checked its settings. */
-export function createChannelDirectory(config: ConfigData, accessTokens: AccessTokenIssuer, clock: Clock, logger: Logger): ChannelDirectory {
+export function createChannelDirectory(
+  config: ConfigData,
+  accessTokens: AccessTokenIssuer,
+  clock: Clock,
+  logger: Logger,
+): ChannelDirectory {
   const { directory, channels } = config.channels;
   if (directory.kind === "embedded") return new EmbeddedChannelDirectory(channels);
   const clientId = directory.client_id!;

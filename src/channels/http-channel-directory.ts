@@ -36,7 +36,8 @@ export class HttpChannelDirectory implements ChannelDirectory {
       return await this.fetchChannels(sub);
     } catch (error) {
       // The service's origin and the reason only: the path names the user, the token is a credential.
-      if (error instanceof ChannelDirectoryUnavailable) this.options.logger.warn({ service: new URL(this.base).origin, reason: error.reason }, "channel directory unavailable");
+      if (error instanceof ChannelDirectoryUnavailable)
+        this.options.logger.warn({ service: new URL(this.base).origin, reason: error.reason }, "channel directory unavailable");
       throw error;
     }
   }

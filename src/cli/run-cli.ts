@@ -88,7 +88,10 @@ function parse(command: Command, rawArgs: string[]) {
     throw new CliError(`unexpected argument ${JSON.stringify(parsed.positionals[max])}`, { showUsage: true });
   }
   const values = Object.fromEntries(Object.entries(parsed.values).map(([key, value]) => [key, restore(value)]));
-  return { values, positionals: parsed.positionals.map((p) => restore(p) as string) } as { values: CommandContext["values"]; positionals: string[] };
+  return { values, positionals: parsed.positionals.map((p) => restore(p) as string) } as {
+    values: CommandContext["values"];
+    positionals: string[];
+  };
 }
 
 async function overview(): Promise<string> {

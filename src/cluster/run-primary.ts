@@ -42,14 +42,21 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
    * watches that sees a crashing worker; the same events as text on stderr, with the banner, for a person.
    * Synchronous: a handful of lines in the primary's life, none to be lost when it exits.
    */
-  const logger = createLogger(options.config.provider.logging.level, pino.destination({ dest: 1, sync: true })).child({ role: "primary", pid: process.pid });
+  const logger = createLogger(options.config.provider.logging.level, pino.destination({ dest: 1, sync: true })).child({
+    role: "primary",
+    pid: process.pid,
+  });
   const tell = (text: string, level: "info" | "warn", fields: object, msg: string) => {
     stderr.write(`${text}\n`);
     logger[level](fields, msg);
   };
   const metricsSettings = options.config.provider.metrics;
   const own = new Registry();
-  const restarts = new Counter({ name: "portcullis_worker_restarts_total", help: "Workers the primary replaced after they exited unasked", registers: [own] });
+  const restarts = new Counter({
+    name: "portcullis_worker_restarts_total",
+    help: "Workers the primary replaced after they exited unasked",
+    registers: [own],
+  });
   let metricsServer: MetricsServer | undefined;
   if (metricsSettings?.listen !== undefined) {
     // Before the first fork, so that it sees every worker's "listening".
@@ -72,7 +79,12 @@ export async function runPrimary(options: PrimaryOptions): Promise<number> {
       restarts.inc();
       // exit_code, not code: the logger redacts any field named code (authorization codes).
       const fields = { worker: worker.id, worker_pid: worker.process.pid, exit_code: code, signal, restart_in_ms: delay };
-      tell(`portcullis: worker ${worker.id} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}); starting a replacement in ${delay} ms`, "warn", fields, "worker exited unasked");
+      tell(
+        `portcullis: worker ${worker.id} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}); starting a replacement in ${delay} ms`,
+        "warn",
+        fields,
+        "worker exited unasked",
+      );
       const timer = setTimeout(() => {
         pending.delete(timer);
         if (!stopping) fork();

@@ -40,7 +40,9 @@ export class WorkerMetrics implements MetricsSource {
 
   async metrics(): Promise<string> {
     const requestId = this.#nextId++;
-    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && this.#listening.has(w.id) && w.isConnected());
+    const workers = Object.values(cluster.workers ?? {}).filter(
+      (w): w is Worker => w !== undefined && this.#listening.has(w.id) && w.isConnected(),
+    );
     const responses: object[] = [];
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => finish(), ANSWER_WITHIN_MS);

@@ -16,19 +16,27 @@ function checkAcrValue(login: LoginFile, name: string, value: AcrValue): IssueDr
   const issue = (message: string, ...keys: Array<string | number>): IssueDraft => ({ file: "login", at: at(...keys), message });
   const issues: IssueDraft[] = [];
   const types = new Map(Object.keys(login.login_types ?? {}).map((t) => [t.toLowerCase(), t]));
-  if (value.login_type !== undefined && !types.has(value.login_type.toLowerCase())) issues.push(issue(`login type "${value.login_type}" is not declared under login_types`, "login_type"));
-  if (value.login_type !== undefined && value.alone) issues.push(issue(`acr value "${name}" cannot both select a login type and stand alone`, "alone"));
-  if (value.argument === "methods" && value.login_type === undefined) issues.push(issue("argument: methods chooses a login type's methods: add login_type", "argument"));
-  if (value.argument === "channel" && !value.channel) issues.push(issue("argument: channel names the channel of the channel check: add channel: true", "argument"));
+  if (value.login_type !== undefined && !types.has(value.login_type.toLowerCase()))
+    issues.push(issue(`login type "${value.login_type}" is not declared under login_types`, "login_type"));
+  if (value.login_type !== undefined && value.alone)
+    issues.push(issue(`acr value "${name}" cannot both select a login type and stand alone`, "alone"));
+  if (value.argument === "methods" && value.login_type === undefined)
+    issues.push(issue("argument: methods chooses a login type's methods: add login_type", "argument"));
+  if (value.argument === "channel" && !value.channel)
+    issues.push(issue("argument: channel names the channel of the channel check: add channel: true", "argument"));
   (value.methods ?? []).forEach((id, i) => {
     if (!Object.hasOwn(login.methods, id)) issues.push(issue(`method "${id}" is not configured under methods`, "methods", i));
   });
   const claims = value.claims ?? [];
-  if (claims.some((c) => CHANNEL_CLAIMS.includes(c)) && !value.channel) issues.push(issue("chnl, chnl_name and chnl_icon come from the channel check: add channel: true", "claims"));
-  if (value.channel && !claims.includes("chnl")) issues.push(issue("the channel check answers with the chnl claim: list chnl under claims", "claims"));
+  if (claims.some((c) => CHANNEL_CLAIMS.includes(c)) && !value.channel)
+    issues.push(issue("chnl, chnl_name and chnl_icon come from the channel check: add channel: true", "claims"));
+  if (value.channel && !claims.includes("chnl"))
+    issues.push(issue("the channel check answers with the chnl claim: list chnl under claims", "claims"));
   const app = claims.filter((c) => APP_CLAIMS.includes(c));
   if (app.length > 0 && (value.methods === undefined || value.methods.some((m) => m !== TRUSTED_APP_SCAN))) {
-    issues.push(issue(`${app.join(" and ")} come from the trusted app's signed assertion: methods must name only ${TRUSTED_APP_SCAN}`, "methods"));
+    issues.push(
+      issue(`${app.join(" and ")} come from the trusted app's signed assertion: methods must name only ${TRUSTED_APP_SCAN}`, "methods"),
+    );
   }
   return issues;
 }
@@ -38,7 +46,8 @@ export const ACR_VALUE_RULES: CrossFieldRule[] = [
   {
     file: "login",
     needs: ["login"],
-    description: "Each acr value names a declared login type and configured methods, an argument its requirements give a meaning to, and claims its requirements can supply (channel claims with channel: true, gps and faceid with methods [qrcode]); login_type and alone exclude each other.",
+    description:
+      "Each acr value names a declared login type and configured methods, an argument its requirements give a meaning to, and claims its requirements can supply (channel claims with channel: true, gps and faceid with methods [qrcode]); login_type and alone exclude each other.",
     check: ({ login }) => Object.entries(login.acr_values ?? {}).flatMap(([name, value]) => checkAcrValue(login, name, value)),
   },
   {
@@ -50,7 +59,9 @@ export const ACR_VALUE_RULES: CrossFieldRule[] = [
       return Object.keys(login.acr_values ?? {}).flatMap((name): IssueDraft[] => {
         const first = seen.get(name.toLowerCase());
         seen.set(name.toLowerCase(), first ?? name);
-        return first === undefined ? [] : [{ file: "login", at: ["acr_values", name], message: `acr value "${name}" differs from "${first}" only in case` }];
+        return first === undefined
+          ? []
+          : [{ file: "login", at: ["acr_values", name], message: `acr value "${name}" differs from "${first}" only in case` }];
       });
     },
   },

@@ -14,8 +14,7 @@ const SECRET_KEY = /secret|password|key|pem|pepper|^token$/i;
 export function buildConfigIssue(source: ConfigSource, draft: IssueDraft): ConfigIssue {
   const issue: ConfigIssue = { file: source.displayPath, path: keyPath(draft.at), message: draft.message };
   const position =
-    draft.position ??
-    (source.doc ? yamlPosition(source.doc, source.lineCounter, draft.at, draft.pointAtKey ? "key" : "value") : "none");
+    draft.position ?? (source.doc ? yamlPosition(source.doc, source.lineCounter, draft.at, draft.pointAtKey ? "key" : "value") : "none");
   if (position !== "none") {
     issue.line = position.line;
     issue.column = position.column;

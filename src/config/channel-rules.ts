@@ -6,23 +6,24 @@ import type { IssueDraft } from "./issue-draft.ts";
 
 /** The rule on the channel list alone; the reference channel-account service checks its own file with it too. */
 export const UNIQUE_CHANNELS_RULE: CrossFieldRule = {
-    file: "channels",
-    needs: ["channels"],
-    description: "Channel ids are unique (`req_chnl:<id>` and the `chnl` claim name one channel), and a user is listed at most once per channel.",
-    check: ({ channels }) => [
-      ...findDuplicates(channels.channels, (c) => c.id).map(({ index, firstIndex, key }) => ({
+  file: "channels",
+  needs: ["channels"],
+  description:
+    "Channel ids are unique (`req_chnl:<id>` and the `chnl` claim name one channel), and a user is listed at most once per channel.",
+  check: ({ channels }) => [
+    ...findDuplicates(channels.channels, (c) => c.id).map(({ index, firstIndex, key }) => ({
+      file: "channels" as const,
+      at: ["channels", index, "id"],
+      message: `duplicate channel id "${key}" (first used by channels[${firstIndex}])`,
+    })),
+    ...channels.channels.flatMap((channel, i) =>
+      findDuplicates(channel.members, (m) => m.sub).map(({ index, firstIndex, key }) => ({
         file: "channels" as const,
-        at: ["channels", index, "id"],
-        message: `duplicate channel id "${key}" (first used by channels[${firstIndex}])`,
+        at: ["channels", i, "members", index, "sub"],
+        message: `"${key}" is already a member of this channel (members[${firstIndex}]): one role per user and channel`,
       })),
-      ...channels.channels.flatMap((channel, i) =>
-        findDuplicates(channel.members, (m) => m.sub).map(({ index, firstIndex, key }) => ({
-          file: "channels" as const,
-          at: ["channels", i, "members", index, "sub"],
-          message: `"${key}" is already a member of this channel (members[${firstIndex}]): one role per user and channel`,
-        })),
-      ),
-    ],
+    ),
+  ],
 };
 
 /** Rules on channels.yaml, alone and against users.yaml and clients.yaml. */
@@ -36,7 +37,16 @@ export const CHANNEL_RULES: CrossFieldRule[] = [
       const subs = new Set(users.users.map((u) => u.sub));
       return channels.channels.flatMap((channel, i) =>
         channel.members.flatMap((member, j) =>
-          subs.has(member.sub) ? [] : [{ file: "channels" as const, at: ["channels", i, "members", j, "sub"], message: "is not the sub of a user in users.yaml", value: member.sub }],
+          subs.has(member.sub)
+            ? []
+            : [
+                {
+                  file: "channels" as const,
+                  at: ["channels", i, "members", j, "sub"],
+                  message: "is not the sub of a user in users.yaml",
+                  value: member.sub,
+                },
+              ],
         ),
       );
     },
@@ -44,13 +54,15 @@ export const CHANNEL_RULES: CrossFieldRule[] = [
   {
     file: "channels",
     needs: ["channels"],
-    description: "An `http` directory has a `url` (https, plain http only on loopback) and a `client_id`, and lists no channels of its own (they would be ignored); `url` and `client_id` belong to `http` only.",
+    description:
+      "An `http` directory has a `url` (https, plain http only on loopback) and a `client_id`, and lists no channels of its own (they would be ignored); `url` and `client_id` belong to `http` only.",
     check: ({ channels }) => {
       const { directory } = channels;
       const issues: IssueDraft[] = [];
       if (directory.kind === "embedded") {
         for (const key of ["url", "client_id"] as const) {
-          if (directory[key] !== undefined) issues.push({ file: "channels", at: ["directory", key], message: "is an http directory setting; directory.kind is embedded" });
+          if (directory[key] !== undefined)
+            issues.push({ file: "channels", at: ["directory", key], message: "is an http directory setting; directory.kind is embedded" });
         }
         return issues;
       }
@@ -59,8 +71,14 @@ export const CHANNEL_RULES: CrossFieldRule[] = [
         const problem = outboundUrlProblem(directory.url);
         if (problem) issues.push({ file: "channels", at: ["directory", "url"], message: problem, value: directory.url });
       }
-      if (directory.client_id === undefined) issues.push({ file: "channels", at: ["directory"], message: "an http directory needs client_id" });
-      if (channels.channels.length > 0) issues.push({ file: "channels", at: ["channels"], message: "lists channels, but directory.kind is http: the service's channels are used and these would be ignored" });
+      if (directory.client_id === undefined)
+        issues.push({ file: "channels", at: ["directory"], message: "an http directory needs client_id" });
+      if (channels.channels.length > 0)
+        issues.push({
+          file: "channels",
+          at: ["channels"],
+          message: "lists channels, but directory.kind is http: the service's channels are used and these would be ignored",
+        });
       return issues;
     },
   },
@@ -74,8 +92,10 @@ export const CHANNEL_RULES: CrossFieldRule[] = [
       const client = clients.clients.find((c) => c.client_id === clientId);
       const at = ["directory", "client_id"];
       if (!client) return [{ file: "channels", at, message: "is not a client in clients.yaml", value: clientId }];
-      if (!client.grant_types.includes("client_credentials")) return [{ file: "channels", at, message: "names a client without the client_credentials grant", value: clientId }];
-      if (!client.allowed_scopes.includes(CHANNEL_DIRECTORY_SCOPE)) return [{ file: "channels", at, message: `names a client not allowed the ${CHANNEL_DIRECTORY_SCOPE} scope`, value: clientId }];
+      if (!client.grant_types.includes("client_credentials"))
+        return [{ file: "channels", at, message: "names a client without the client_credentials grant", value: clientId }];
+      if (!client.allowed_scopes.includes(CHANNEL_DIRECTORY_SCOPE))
+        return [{ file: "channels", at, message: `names a client not allowed the ${CHANNEL_DIRECTORY_SCOPE} scope`, value: clientId }];
       return [];
     },
   },

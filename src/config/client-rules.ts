@@ -23,11 +23,21 @@ export const CLIENT_RULES: CrossFieldRule[] = [
   {
     file: "clients",
     needs: ["clients", "users"],
-    description: "No `client_id` equals a user's `sub`: a client_credentials token's `sub` is its client id, and an API must never mistake it for an employee (RFC 9068 §5).",
+    description:
+      "No `client_id` equals a user's `sub`: a client_credentials token's `sub` is its client id, and an API must never mistake it for an employee (RFC 9068 §5).",
     check: ({ clients, users }) => {
       const subs = new Set(users.users.map((u) => u.sub));
       return forEachClient(clients.clients, (client, i) =>
-        subs.has(client.client_id) ? [{ file: "clients", at: ["clients", i, "client_id"], message: "equals the sub (employee number) of a user in users.yaml", value: client.client_id }] : [],
+        subs.has(client.client_id)
+          ? [
+              {
+                file: "clients",
+                at: ["clients", i, "client_id"],
+                message: "equals the sub (employee number) of a user in users.yaml",
+                value: client.client_id,
+              },
+            ]
+          : [],
       );
     },
   },
@@ -45,21 +55,36 @@ export const CLIENT_RULES: CrossFieldRule[] = [
   {
     file: "clients",
     needs: ["clients"],
-    description: "A `confidential` client has `client_secret_hash`; a `public` client has none and uses neither `client_credentials` nor `password`.",
+    description:
+      "A `confidential` client has `client_secret_hash`; a `public` client has none and uses neither `client_credentials` nor `password`.",
     check: ({ clients }) =>
       forEachClient(clients.clients, (client, i): IssueDraft[] => {
         if (client.type === "confidential") {
           return client.client_secret_hash === undefined
-            ? [{ file: "clients", at: ["clients", i, "client_secret_hash"], message: "a confidential client needs a secret hash (print one with `portcullis hash-secret`)" }]
+            ? [
+                {
+                  file: "clients",
+                  at: ["clients", i, "client_secret_hash"],
+                  message: "a confidential client needs a secret hash (print one with `portcullis hash-secret`)",
+                },
+              ]
             : [];
         }
         const issues: IssueDraft[] = [];
         if (client.client_secret_hash !== undefined) {
-          issues.push({ file: "clients", at: ["clients", i, "client_secret_hash"], message: "a public client cannot keep a secret: remove it or make the client confidential" });
+          issues.push({
+            file: "clients",
+            at: ["clients", i, "client_secret_hash"],
+            message: "a public client cannot keep a secret: remove it or make the client confidential",
+          });
         }
         client.grant_types.forEach((grant, j) => {
           if ((SECRET_GRANTS as readonly string[]).includes(grant)) {
-            issues.push({ file: "clients", at: ["clients", i, "grant_types", j], message: `a public client cannot use the ${grant} grant` });
+            issues.push({
+              file: "clients",
+              at: ["clients", i, "grant_types", j],
+              message: `a public client cannot use the ${grant} grant`,
+            });
           }
         });
         return issues;
@@ -70,10 +95,12 @@ export const CLIENT_RULES: CrossFieldRule[] = [
     needs: ["clients"],
     description: "Redirect, post-logout redirect and logout URIs are absolute and have no fragment.",
     check: ({ clients }) =>
-      forEachClient(clients.clients, (client, i) => [
-        ...URI_LISTS.flatMap((key) => client[key].map((uri, j) => checkUri(uri, ["clients", i, key, j]))),
-        ...URI_KEYS.map((key) => checkUri(client[key], ["clients", i, key])),
-      ].filter((issue): issue is IssueDraft => issue !== undefined)),
+      forEachClient(clients.clients, (client, i) =>
+        [
+          ...URI_LISTS.flatMap((key) => client[key].map((uri, j) => checkUri(uri, ["clients", i, key, j]))),
+          ...URI_KEYS.map((key) => checkUri(client[key], ["clients", i, key])),
+        ].filter((issue): issue is IssueDraft => issue !== undefined),
+      ),
   },
   {
     file: "clients",
@@ -82,7 +109,13 @@ export const CLIENT_RULES: CrossFieldRule[] = [
     check: ({ clients }) =>
       forEachClient(clients.clients, (client, i) =>
         client.grant_types.includes("authorization_code") && client.redirect_uris.length === 0
-          ? [{ file: "clients", at: ["clients", i, "redirect_uris"], message: "the authorization_code grant needs at least one redirect URI" }]
+          ? [
+              {
+                file: "clients",
+                at: ["clients", i, "redirect_uris"],
+                message: "the authorization_code grant needs at least one redirect URI",
+              },
+            ]
           : [],
       ),
   },
@@ -100,7 +133,13 @@ export const CLIENT_RULES: CrossFieldRule[] = [
         client.allowed_scopes.flatMap((scope, j) =>
           declared.includes(scope)
             ? []
-            : [{ file: "clients" as const, at: ["clients", i, "allowed_scopes", j], message: `scope "${scope}" is not declared in scopes.yaml (declared: ${declared.join(", ")})` }],
+            : [
+                {
+                  file: "clients" as const,
+                  at: ["clients", i, "allowed_scopes", j],
+                  message: `scope "${scope}" is not declared in scopes.yaml (declared: ${declared.join(", ")})`,
+                },
+              ],
         ),
       );
     },
@@ -108,20 +147,33 @@ export const CLIENT_RULES: CrossFieldRule[] = [
   {
     file: "clients",
     needs: ["clients"],
-    description: "`offline_access` is in `allowed_scopes` exactly when `offline_access: true`, and the `refresh_token` grant needs `offline_access: true`.",
+    description:
+      "`offline_access` is in `allowed_scopes` exactly when `offline_access: true`, and the `refresh_token` grant needs `offline_access: true`.",
     check: ({ clients }) =>
       forEachClient(clients.clients, (client, i): IssueDraft[] => {
         const issues: IssueDraft[] = [];
         const listed = client.allowed_scopes.indexOf("offline_access");
         if (listed >= 0 && !client.offline_access) {
-          issues.push({ file: "clients", at: ["clients", i, "allowed_scopes", listed], message: "offline_access is allowed but the client does not set offline_access: true" });
+          issues.push({
+            file: "clients",
+            at: ["clients", i, "allowed_scopes", listed],
+            message: "offline_access is allowed but the client does not set offline_access: true",
+          });
         }
         if (listed < 0 && client.offline_access) {
-          issues.push({ file: "clients", at: ["clients", i, "offline_access"], message: 'offline_access: true needs "offline_access" in allowed_scopes' });
+          issues.push({
+            file: "clients",
+            at: ["clients", i, "offline_access"],
+            message: 'offline_access: true needs "offline_access" in allowed_scopes',
+          });
         }
         const refresh = client.grant_types.indexOf("refresh_token");
         if (refresh >= 0 && !client.offline_access) {
-          issues.push({ file: "clients", at: ["clients", i, "grant_types", refresh], message: "the refresh_token grant needs offline_access: true" });
+          issues.push({
+            file: "clients",
+            at: ["clients", i, "grant_types", refresh],
+            message: "the refresh_token grant needs offline_access: true",
+          });
         }
         return issues;
       }),
@@ -136,7 +188,15 @@ export const CLIENT_RULES: CrossFieldRule[] = [
         if (client.signing_key === undefined) return [];
         return client.redirect_uris.flatMap((uri, j): IssueDraft[] => {
           const longer = client.redirect_uris.find((other) => other !== uri && other.startsWith(uri));
-          return longer === undefined ? [] : [{ file: "clients", at: ["clients", i, "redirect_uris", j], message: `is a prefix of the redirect URI "${longer}": a client with a signing_key cannot register both (docs/decisions.md, MyVendor)` }];
+          return longer === undefined
+            ? []
+            : [
+                {
+                  file: "clients",
+                  at: ["clients", i, "redirect_uris", j],
+                  message: `is a prefix of the redirect URI "${longer}": a client with a signing_key cannot register both (docs/decisions.md, MyVendor)`,
+                },
+              ];
         });
       }),
   },

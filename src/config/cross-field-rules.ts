@@ -13,7 +13,18 @@ import { CHANNEL_RULES } from "./channel-rules.ts";
 import { CUSTOM_LOGIN_RULES } from "./custom-login-rules.ts";
 
 /** Every rule that runs after schema validation, in the order the docs list them. */
-export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [...PROVIDER_RULES, ...OPERATIONS_RULES, ...CLIENT_RULES, ...SCOPE_RULES, ...USER_RULES, ...LOGIN_RULES, ...ACR_VALUE_RULES, ...EID_RULES, ...CHANNEL_RULES, ...CUSTOM_LOGIN_RULES];
+export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
+  ...PROVIDER_RULES,
+  ...OPERATIONS_RULES,
+  ...CLIENT_RULES,
+  ...SCOPE_RULES,
+  ...USER_RULES,
+  ...LOGIN_RULES,
+  ...ACR_VALUE_RULES,
+  ...EID_RULES,
+  ...CHANNEL_RULES,
+  ...CUSTOM_LOGIN_RULES,
+];
 
 /**
  * Runs each rule whose files all passed the schema and collects every issue. A rule over a file that

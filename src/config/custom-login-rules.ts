@@ -18,11 +18,35 @@ export const CUSTOM_LOGIN_RULES: CrossFieldRule[] = [
       }));
       custom_login.clients.forEach((entry, i) => {
         const client = byId.get(entry.client_id);
-        if (!client) return void issues.push({ file: "custom_login", at: ["clients", i, "client_id"], message: "is not a client of clients.yaml", value: entry.client_id });
-        if (!client.grant_types.includes("authorization_code")) issues.push({ file: "custom_login", at: ["clients", i, "client_id"], message: "needs the authorization_code grant (clients.yaml)", value: entry.client_id });
-        if (!client.allowed_scopes.includes(CUSTOM_SCAN_SCOPE)) issues.push({ file: "custom_login", at: ["clients", i, "client_id"], message: `needs the scope ${CUSTOM_SCAN_SCOPE} in its allowed_scopes (clients.yaml)`, value: entry.client_id });
+        if (!client)
+          return void issues.push({
+            file: "custom_login",
+            at: ["clients", i, "client_id"],
+            message: "is not a client of clients.yaml",
+            value: entry.client_id,
+          });
+        if (!client.grant_types.includes("authorization_code"))
+          issues.push({
+            file: "custom_login",
+            at: ["clients", i, "client_id"],
+            message: "needs the authorization_code grant (clients.yaml)",
+            value: entry.client_id,
+          });
+        if (!client.allowed_scopes.includes(CUSTOM_SCAN_SCOPE))
+          issues.push({
+            file: "custom_login",
+            at: ["clients", i, "client_id"],
+            message: `needs the scope ${CUSTOM_SCAN_SCOPE} in its allowed_scopes (clients.yaml)`,
+            value: entry.client_id,
+          });
         entry.own_scopes.forEach((scope, j) => {
-          if (!client.allowed_scopes.includes(scope)) issues.push({ file: "custom_login", at: ["clients", i, "own_scopes", j], message: `is not among ${entry.client_id}'s allowed_scopes`, value: scope });
+          if (!client.allowed_scopes.includes(scope))
+            issues.push({
+              file: "custom_login",
+              at: ["clients", i, "own_scopes", j],
+              message: `is not among ${entry.client_id}'s allowed_scopes`,
+              value: scope,
+            });
         });
       });
       return issues;

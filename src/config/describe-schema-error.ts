@@ -23,7 +23,9 @@ export function describeSchemaError(
 
   switch (error.keyword) {
     case "additionalProperties": {
-      const allowed = [...Object.keys((schema.properties ?? {}) as object), ...(error.instancePath === "" ? alsoAllowedAtTop : [])].join(", ");
+      const allowed = [...Object.keys((schema.properties ?? {}) as object), ...(error.instancePath === "" ? alsoAllowedAtTop : [])].join(
+        ", ",
+      );
       const key = String(params.additionalProperty);
       return { at: [...at, key], message: `unknown key "${key}" (allowed: ${allowed})`, pointAtKey: true };
     }

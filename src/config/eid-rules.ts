@@ -15,27 +15,66 @@ export const EID_RULES: CrossFieldRule[] = [
     check: ({ login }) =>
       Object.entries(login.login_types ?? {}).flatMap(([name, type]): IssueDraft[] => {
         if (type.flow !== "eid") {
-          return type.upstream === undefined ? [] : [{ file: "login", at: ["login_types", name, "upstream"], message: `only a login type with flow eid names an upstream (${name} has flow ${type.flow})` }];
+          return type.upstream === undefined
+            ? []
+            : [
+                {
+                  file: "login",
+                  at: ["login_types", name, "upstream"],
+                  message: `only a login type with flow eid names an upstream (${name} has flow ${type.flow})`,
+                },
+              ];
         }
-        if (type.upstream === undefined) return [{ file: "login", at: ["login_types", name], message: `login type "${name}" has flow eid but names no upstream (add upstream: <an id under eid_upstreams>)` }];
+        if (type.upstream === undefined)
+          return [
+            {
+              file: "login",
+              at: ["login_types", name],
+              message: `login type "${name}" has flow eid but names no upstream (add upstream: <an id under eid_upstreams>)`,
+            },
+          ];
         return Object.hasOwn(login.eid_upstreams ?? {}, type.upstream)
           ? []
-          : [{ file: "login", at: ["login_types", name, "upstream"], message: `upstream "${type.upstream}" is not declared under eid_upstreams` }];
+          : [
+              {
+                file: "login",
+                at: ["login_types", name, "upstream"],
+                message: `upstream "${type.upstream}" is not declared under eid_upstreams`,
+              },
+            ];
       }),
   },
   {
     file: "login",
     needs: ["login"],
-    description: "eID upstreams have distinct `sub_prefix`es (one upstream must not mint another's accounts), ask for the `openid` scope, and do not map `sub` (it is `sub_prefix` + the upstream's sub).",
+    description:
+      "eID upstreams have distinct `sub_prefix`es (one upstream must not mint another's accounts), ask for the `openid` scope, and do not map `sub` (it is `sub_prefix` + the upstream's sub).",
     check: ({ login }) => {
       const seen = new Map<string, string>();
       return Object.entries(login.eid_upstreams ?? {}).flatMap(([id, upstream]): IssueDraft[] => {
         const issues: IssueDraft[] = [];
         const first = seen.get(upstream.sub_prefix);
         if (first === undefined) seen.set(upstream.sub_prefix, id);
-        else issues.push({ file: "login", at: ["eid_upstreams", id, "sub_prefix"], message: `sub_prefix "${upstream.sub_prefix}" is already the prefix of upstream "${first}"` });
-        if (!upstream.scopes.split(" ").includes("openid")) issues.push({ file: "login", at: ["eid_upstreams", id, "scopes"], message: "must include openid (the login needs the upstream's ID token)", value: upstream.scopes });
-        if (Object.hasOwn(upstream.claims, "sub")) issues.push({ file: "login", at: ["eid_upstreams", id, "claims", "sub"], message: "sub is not mapped: an eID account's sub is sub_prefix + the upstream's sub", pointAtKey: true });
+        else
+          issues.push({
+            file: "login",
+            at: ["eid_upstreams", id, "sub_prefix"],
+            message: `sub_prefix "${upstream.sub_prefix}" is already the prefix of upstream "${first}"`,
+          });
+        if (!upstream.scopes.split(" ").includes("openid"))
+          issues.push({
+            file: "login",
+            at: ["eid_upstreams", id, "scopes"],
+            message: "must include openid (the login needs the upstream's ID token)",
+            value: upstream.scopes,
+          });
+        if (Object.hasOwn(upstream.claims, "sub"))
+          issues.push({
+            file: "login",
+            at: ["eid_upstreams", id, "claims", "sub"],
+            message: "sub is not mapped: an eID account's sub is sub_prefix + the upstream's sub",
+            pointAtKey: true,
+          });
         return issues;
       });
     },
@@ -48,7 +87,14 @@ export const EID_RULES: CrossFieldRule[] = [
       Object.entries(login.eid_upstreams ?? {}).flatMap(([id, upstream]): IssueDraft[] =>
         upstream.issuer.startsWith("https://") || isLoopbackHttp(upstream.issuer)
           ? []
-          : [{ file: "login", at: ["eid_upstreams", id, "issuer"], message: "must be https:// (http:// only on localhost, 127.0.0.1 or [::1])", value: upstream.issuer }],
+          : [
+              {
+                file: "login",
+                at: ["eid_upstreams", id, "issuer"],
+                message: "must be https:// (http:// only on localhost, 127.0.0.1 or [::1])",
+                value: upstream.issuer,
+              },
+            ],
       ),
   },
   {
@@ -61,7 +107,14 @@ export const EID_RULES: CrossFieldRule[] = [
         const port = isLoopbackHttp(upstream.issuer) ? new URL(upstream.issuer).port : undefined;
         return port === String(upstream.development.port)
           ? []
-          : [{ file: "login", at: ["eid_upstreams", id, "issuer"], message: `a development upstream's issuer is http://localhost:${upstream.development.port} (loopback, on development.port)`, value: upstream.issuer }];
+          : [
+              {
+                file: "login",
+                at: ["eid_upstreams", id, "issuer"],
+                message: `a development upstream's issuer is http://localhost:${upstream.development.port} (loopback, on development.port)`,
+                value: upstream.issuer,
+              },
+            ];
       }),
   },
 ];

@@ -10,7 +10,11 @@ const declaredTypes = (types: Record<string, unknown> | undefined) => new Set(Ob
  */
 function unconfiguredMethod(login: { methods: Record<string, unknown> }, id: string, at: Array<string | number>): IssueDraft {
   const configured = Object.keys(login.methods);
-  return { file: "login", at, message: `method "${id}" is not configured under methods (configured: ${configured.length === 0 ? "none" : configured.join(", ")})` };
+  return {
+    file: "login",
+    at,
+    message: `method "${id}" is not configured under methods (configured: ${configured.length === 0 ? "none" : configured.join(", ")})`,
+  };
 }
 
 /** Rules on login.yaml: flows offer only configured methods; login types are distinct and usable. */
@@ -27,25 +31,39 @@ export const LOGIN_RULES: CrossFieldRule[] = [
   {
     file: "login",
     needs: ["login"],
-    description: "Every login type offers at least one method (except eID, whose upstream logs the user in), each configured under `methods`.",
+    description:
+      "Every login type offers at least one method (except eID, whose upstream logs the user in), each configured under `methods`.",
     check: ({ login }) =>
       Object.entries(login.login_types ?? {}).flatMap(([name, type]): IssueDraft[] => {
         const methods = type.methods ?? [];
-        if (type.flow !== "eid" && methods.length === 0) return [{ file: "login", at: ["login_types", name], message: `login type "${name}" offers no method (add methods: [...])` }];
-        return methods.flatMap((id, i) => (Object.hasOwn(login.methods, id) ? [] : [unconfiguredMethod(login, id, ["login_types", name, "methods", i])]));
+        if (type.flow !== "eid" && methods.length === 0)
+          return [{ file: "login", at: ["login_types", name], message: `login type "${name}" offers no method (add methods: [...])` }];
+        return methods.flatMap((id, i) =>
+          Object.hasOwn(login.methods, id) ? [] : [unconfiguredMethod(login, id, ["login_types", name, "methods", i])],
+        );
       }),
   },
   {
     file: "login",
     needs: ["login"],
-    description: "Login type names are distinct without regard to case (requests match them that way), and none is `default` (reserved for allowed_login_types).",
+    description:
+      "Login type names are distinct without regard to case (requests match them that way), and none is `default` (reserved for allowed_login_types).",
     check: ({ login }) => {
       const seen = new Map<string, string>();
       return Object.keys(login.login_types ?? {}).flatMap((name): IssueDraft[] => {
         const first = seen.get(name.toLowerCase());
         seen.set(name.toLowerCase(), first ?? name);
-        if (name.toLowerCase() === DEFAULT_LOGIN) return [{ file: "login", at: ["login_types", name], message: `"${name}" is reserved: a client's allowed_login_types names the login without a login type by it` }];
-        return first === undefined ? [] : [{ file: "login", at: ["login_types", name], message: `login type "${name}" differs from "${first}" only in case` }];
+        if (name.toLowerCase() === DEFAULT_LOGIN)
+          return [
+            {
+              file: "login",
+              at: ["login_types", name],
+              message: `"${name}" is reserved: a client's allowed_login_types names the login without a login type by it`,
+            },
+          ];
+        return first === undefined
+          ? []
+          : [{ file: "login", at: ["login_types", name], message: `login type "${name}" differs from "${first}" only in case` }];
       });
     },
   },
@@ -57,7 +75,15 @@ export const LOGIN_RULES: CrossFieldRule[] = [
       const declared = declaredTypes(login.login_types);
       return clients.clients.flatMap((client, c) =>
         (client.allowed_login_types ?? []).flatMap((name, i): IssueDraft[] =>
-          declared.has(name.toLowerCase()) || name.toLowerCase() === DEFAULT_LOGIN ? [] : [{ file: "clients", at: ["clients", c, "allowed_login_types", i], message: `login type "${name}" is not declared under login_types in login.yaml` }],
+          declared.has(name.toLowerCase()) || name.toLowerCase() === DEFAULT_LOGIN
+            ? []
+            : [
+                {
+                  file: "clients",
+                  at: ["clients", c, "allowed_login_types", i],
+                  message: `login type "${name}" is not declared under login_types in login.yaml`,
+                },
+              ],
         ),
       );
     },

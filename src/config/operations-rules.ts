@@ -26,7 +26,14 @@ export const OPERATIONS_RULES: CrossFieldRule[] = [
     description: "A `metrics` section names where metrics are served: a separate `listen` address, a `token` for the main port, or both.",
     check: ({ provider }) =>
       provider.metrics && provider.metrics.listen === undefined && provider.metrics.token === undefined
-        ? [{ file: "provider", at: ["metrics"], message: "give metrics.listen (a separate address, e.g. 127.0.0.1:9464) or metrics.token (a bearer token for /metrics on the main port), or remove the section" }]
+        ? [
+            {
+              file: "provider",
+              at: ["metrics"],
+              message:
+                "give metrics.listen (a separate address, e.g. 127.0.0.1:9464) or metrics.token (a bearer token for /metrics on the main port), or remove the section",
+            },
+          ]
         : [],
   },
   {
@@ -35,7 +42,14 @@ export const OPERATIONS_RULES: CrossFieldRule[] = [
     description: "With several workers, metrics are served on `metrics.listen` by the primary, which gathers every worker's.",
     check: ({ provider }) =>
       provider.metrics && provider.metrics.listen === undefined && provider.listen.workers !== 1
-        ? [{ file: "provider", at: ["metrics"], message: "with several workers, set metrics.listen: the primary process serves the metrics of all workers there (one worker on the main port would only know its own)" }]
+        ? [
+            {
+              file: "provider",
+              at: ["metrics"],
+              message:
+                "with several workers, set metrics.listen: the primary process serves the metrics of all workers there (one worker on the main port would only know its own)",
+            },
+          ]
         : [],
   },
 ];

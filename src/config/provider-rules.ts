@@ -13,32 +13,56 @@ export const PROVIDER_RULES: CrossFieldRule[] = [
   {
     file: "provider",
     needs: ["provider"],
-    description: "Generated keys rotate no faster than hourly, and are announced at least 5 minutes (and less than `rotate_every`) before they sign, so every node and JWKS cache has seen a key before tokens carry it.",
+    description:
+      "Generated keys rotate no faster than hourly, and are announced at least 5 minutes (and less than `rotate_every`) before they sign, so every node and JWKS cache has seen a key before tokens carry it.",
     check: ({ provider }) => {
       const { rotate_every, announce_for } = provider.keys;
       const issues: IssueDraft[] = [];
-      if (parseDuration(rotate_every) < 3600) issues.push({ file: "provider", at: ["keys", "rotate_every"], message: "must be at least 1h", value: rotate_every });
-      if (parseDuration(announce_for) < 300) issues.push({ file: "provider", at: ["keys", "announce_for"], message: "must be at least 5m", value: announce_for });
-      else if (parseDuration(announce_for) >= parseDuration(rotate_every)) issues.push({ file: "provider", at: ["keys", "announce_for"], message: "must be shorter than keys.rotate_every", value: announce_for });
+      if (parseDuration(rotate_every) < 3600)
+        issues.push({ file: "provider", at: ["keys", "rotate_every"], message: "must be at least 1h", value: rotate_every });
+      if (parseDuration(announce_for) < 300)
+        issues.push({ file: "provider", at: ["keys", "announce_for"], message: "must be at least 5m", value: announce_for });
+      else if (parseDuration(announce_for) >= parseDuration(rotate_every))
+        issues.push({
+          file: "provider",
+          at: ["keys", "announce_for"],
+          message: "must be shorter than keys.rotate_every",
+          value: announce_for,
+        });
       return issues;
     },
   },
   {
     file: "provider",
     needs: ["provider"],
-    description: "A Redis or PostgreSQL store needs `secrets.encryption_key`: what the provider keeps there (signing keys) is encrypted with it.",
+    description:
+      "A Redis or PostgreSQL store needs `secrets.encryption_key`: what the provider keeps there (signing keys) is encrypted with it.",
     check: ({ provider }) =>
       provider.store.url !== "embedded" && provider.secrets.encryption_key === undefined
-        ? [{ file: "provider", at: ["store", "url"], message: "a Redis or PostgreSQL store needs secrets.encryption_key (give it as ${env:NAME} or ${file:PATH})" }]
+        ? [
+            {
+              file: "provider",
+              at: ["store", "url"],
+              message: "a Redis or PostgreSQL store needs secrets.encryption_key (give it as ${env:NAME} or ${file:PATH})",
+            },
+          ]
         : [],
   },
   {
     file: "provider",
     needs: ["provider"],
-    description: "`listen.headers_timeout` is at most `listen.request_timeout` (the headers are part of the request; node:http refuses the opposite).",
+    description:
+      "`listen.headers_timeout` is at most `listen.request_timeout` (the headers are part of the request; node:http refuses the opposite).",
     check: ({ provider }) =>
       parseDuration(provider.listen.headers_timeout) > parseDuration(provider.listen.request_timeout)
-        ? [{ file: "provider", at: ["listen", "headers_timeout"], message: "must not be longer than listen.request_timeout", value: provider.listen.headers_timeout }]
+        ? [
+            {
+              file: "provider",
+              at: ["listen", "headers_timeout"],
+              message: "must not be longer than listen.request_timeout",
+              value: provider.listen.headers_timeout,
+            },
+          ]
         : [],
   },
   {
@@ -46,9 +70,7 @@ export const PROVIDER_RULES: CrossFieldRule[] = [
     needs: ["provider"],
     description: "`issuer` does not end with `/` (it is compared byte for byte, and endpoint URLs are built by appending to it).",
     check: ({ provider }) =>
-      provider.issuer.endsWith("/")
-        ? [{ file: "provider", at: ["issuer"], message: "must not end with /", value: provider.issuer }]
-        : [],
+      provider.issuer.endsWith("/") ? [{ file: "provider", at: ["issuer"], message: "must not end with /", value: provider.issuer }] : [],
   },
   {
     file: "provider",
@@ -66,7 +88,11 @@ export const PROVIDER_RULES: CrossFieldRule[] = [
         issues.push({ file: "provider", at: ["keys", "static"], message: "exactly one key must have status current (none has)" });
       }
       for (const i of current.slice(1)) {
-        issues.push({ file: "provider", at: ["keys", "static", i, "status"], message: `exactly one key must have status current (keys.static[${current[0]}] already is)` });
+        issues.push({
+          file: "provider",
+          at: ["keys", "static", i, "status"],
+          message: `exactly one key must have status current (keys.static[${current[0]}] already is)`,
+        });
       }
       return issues;
     },

@@ -27,7 +27,8 @@ export function resolveReferences(source: ConfigSource, configDir: string, env: 
       node.items.forEach((item, index) => visit(item, [...at, index]));
     } else if (isAlias(node)) {
       // An alias would carry a value from elsewhere past the checks below.
-      if (isSecretPosition(at)) issues.push({ file: source.name, at, message: "must not be a YAML alias: give the value itself as a reference" });
+      if (isSecretPosition(at))
+        issues.push({ file: source.name, at, message: "must not be a YAML alias: give the value itself as a reference" });
     } else if (isScalar(node) && typeof node.value === "string" && !node.value.includes("${")) {
       const problem = plainSecretProblem(at, node.value);
       if (problem) issues.push({ file: source.name, at, message: problem });

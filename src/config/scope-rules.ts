@@ -22,7 +22,9 @@ export const SCOPE_RULES: CrossFieldRule[] = [
       // One list of every declared scope name with where it sits, identity scopes first.
       const names = [
         ...scopes.identity_scopes.map((s, i) => ({ name: s.name, at: ["identity_scopes", i, "name"] })),
-        ...scopes.api_resources.flatMap((r, i) => r.scopes.map((s, j) => ({ name: s.name, at: ["api_resources", i, "scopes", j, "name"] }))),
+        ...scopes.api_resources.flatMap((r, i) =>
+          r.scopes.map((s, j) => ({ name: s.name, at: ["api_resources", i, "scopes", j, "name"] })),
+        ),
       ];
       const builtIn: IssueDraft[] = names
         .filter((n) => n.name === "offline_access")

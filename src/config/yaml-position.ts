@@ -12,12 +12,7 @@ export interface Position {
  * in the document — a missing required key, a value filled in by a schema default — the deepest
  * existing ancestor is used, so the operator still lands on the right map.
  */
-export function yamlPosition(
-  doc: Document,
-  lineCounter: LineCounter,
-  segments: KeyPath,
-  target: "key" | "value" = "value",
-): Position {
+export function yamlPosition(doc: Document, lineCounter: LineCounter, segments: KeyPath, target: "key" | "value" = "value"): Position {
   let node: unknown = doc.contents;
   let found: unknown = node;
   for (const [i, segment] of segments.entries()) {

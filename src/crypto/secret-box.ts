@@ -29,7 +29,8 @@ export class SecretBox {
   /** The plaintext; throws when the value was not sealed by this key for this context, or was altered. */
   open(sealed: string, context: string): string {
     const [version, iv, body, tag, ...rest] = sealed.split(".");
-    if (version !== VERSION || iv === undefined || body === undefined || tag === undefined || rest.length > 0) throw new Error("not a sealed secret");
+    if (version !== VERSION || iv === undefined || body === undefined || tag === undefined || rest.length > 0)
+      throw new Error("not a sealed secret");
     const decipher = createDecipheriv("aes-256-gcm", this.key, Buffer.from(iv, "base64url"), { authTagLength: TAG_BYTES });
     decipher.setAAD(Buffer.from(context));
     decipher.setAuthTag(Buffer.from(tag, "base64url"));

@@ -28,12 +28,15 @@ export function compileBodyTemplate(format: "json" | "form", template: string, k
   try {
     parsed = JSON.parse(template);
   } catch {
-    throw new ConfigError([{ file: "login.yaml", path: keyPath, message: "is not JSON (placeholders go inside JSON strings, e.g. {\"to\": \"{to}\"})" }]);
+    throw new ConfigError([
+      { file: "login.yaml", path: keyPath, message: 'is not JSON (placeholders go inside JSON strings, e.g. {"to": "{to}"})' },
+    ]);
   }
   const fillStrings = (node: unknown, values: TemplateValues): unknown => {
     if (typeof node === "string") return fill(node, values, String);
     if (Array.isArray(node)) return node.map((item) => fillStrings(item, values));
-    if (node !== null && typeof node === "object") return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, fillStrings(v, values)]));
+    if (node !== null && typeof node === "object")
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, fillStrings(v, values)]));
     return node;
   };
   return (values) => JSON.stringify(fillStrings(parsed, values));

@@ -31,7 +31,11 @@ export const httpGatewaySchema = {
     kind: { const: "http" },
     url: { type: "string", minLength: 1, description: "Gateway URL (https, or http on loopback); may contain {to} and {text}." },
     method: { enum: ["POST", "PUT", "GET"], description: "Default POST." },
-    headers: { type: "object", additionalProperties: { type: "string" }, description: "Request headers; credentials as ${env:NAME} references." },
+    headers: {
+      type: "object",
+      additionalProperties: { type: "string" },
+      description: "Request headers; credentials as ${env:NAME} references.",
+    },
     format: { enum: ["json", "form"], description: "Body encoding (default json)." },
     body: { type: "string", description: "Body template with {to} and {text}." },
     timeout: { type: "string", pattern: "^[1-9][0-9]*s$", description: "Deadline of one request (default 10s)." },

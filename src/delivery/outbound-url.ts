@@ -15,7 +15,8 @@ export function outboundUrlProblem(url: string): string | undefined {
     return "is not an absolute URL";
   }
   const loopback = LOOPBACK_HOSTS.has(parsed.hostname) || /^127\.\d+\.\d+\.\d+$/.test(parsed.hostname);
-  if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && loopback)) return "must be an https URL (plain http only on loopback)";
+  if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && loopback))
+    return "must be an https URL (plain http only on loopback)";
   if (parsed.username || parsed.password) return "must not carry credentials";
   return undefined;
 }

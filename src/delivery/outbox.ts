@@ -12,7 +12,9 @@ export const outboxSchema = {
   type: "object",
   additionalProperties: false,
   required: ["kind"],
-  properties: { kind: { const: "outbox", description: "DEVELOPMENT ONLY: messages (with their codes) go to the log and to GET /methods/<id>/outbox." } },
+  properties: {
+    kind: { const: "outbox", description: "DEVELOPMENT ONLY: messages (with their codes) go to the log and to GET /methods/<id>/outbox." },
+  },
 } as const;
 
 /** A message the outbox kept. */
@@ -47,7 +49,10 @@ export class Outbox implements MessageSender {
   async send(message: OutgoingMessage): Promise<void> {
     this.kept.push({ ...message, at: this.clock() });
     if (this.kept.length > KEPT) this.kept.shift();
-    this.logger.warn({ event: "outbox_message", method: this.methodId, to: message.to, subject: message.subject, text: message.text }, "development outbox: message kept, not sent");
+    this.logger.warn(
+      { event: "outbox_message", method: this.methodId, to: message.to, subject: message.subject, text: message.text },
+      "development outbox: message kept, not sent",
+    );
   }
 
   /** The kept messages, oldest first (copies). */
@@ -61,9 +66,13 @@ export class Outbox implements MessageSender {
    * commands that only load the configuration stay quiet).
    */
   router(): Router {
-    this.logger.warn({ event: "outbox_enabled", method: this.methodId }, "development outbox: codes of this method are logged and listed, not sent; never use it in production");
+    this.logger.warn(
+      { event: "outbox_enabled", method: this.methodId },
+      "development outbox: codes of this method are logged and listed, not sent; never use it in production",
+    );
     return express.Router().get("/outbox", (req, res) => {
-      if (!isLoopback(req.socket.remoteAddress)) return void res.status(404).json({ error: "not_found", error_description: "no such endpoint" });
+      if (!isLoopback(req.socket.remoteAddress))
+        return void res.status(404).json({ error: "not_found", error_description: "no such endpoint" });
       res.setHeader("Cache-Control", "no-store");
       res.json({ messages: this.messages() });
     });

@@ -16,7 +16,8 @@ export function decodeCustomScan(claim: unknown): CustomScan | undefined {
     return undefined;
   }
   const fields = ["st", "aud", "lt", "et"] as const;
-  if (typeof value !== "object" || value === null || !fields.every((f) => typeof (value as Record<string, unknown>)[f] === "string")) return undefined;
+  if (typeof value !== "object" || value === null || !fields.every((f) => typeof (value as Record<string, unknown>)[f] === "string"))
+    return undefined;
   const scan = value as Record<(typeof fields)[number], string>;
   return { st: scan.st, aud: scan.aud, lt: scan.lt, et: scan.et };
 }

@@ -29,7 +29,13 @@ export async function exchangeCode(provider: string, client: ConfidentialClient,
     res = await fetch(`${provider}/connect/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: client.redirectUri, client_id: client.id, client_secret: client.secret }),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: client.redirectUri,
+        client_id: client.id,
+        client_secret: client.secret,
+      }),
       redirect: "error",
       signal: AbortSignal.timeout(15_000),
     });
@@ -42,7 +48,8 @@ export async function exchangeCode(provider: string, client: ConfidentialClient,
     const description = typeof body.error_description === "string" ? body.error_description : String(body.error ?? `HTTP ${res.status}`);
     throw new DemoPageError(400, `The sign-in could not be completed: ${description}`);
   }
-  if (typeof body.access_token !== "string" || typeof body.id_token !== "string") throw new DemoPageError(502, "The identity provider's answer has no ID token or access token.");
+  if (typeof body.access_token !== "string" || typeof body.id_token !== "string")
+    throw new DemoPageError(502, "The identity provider's answer has no ID token or access token.");
   const idClaims = readIdToken(body.id_token, provider, client.id);
   return { sub: idClaims.sub, idClaims, accessToken: body.access_token };
 }

@@ -43,7 +43,10 @@ export class PageSessions<T> {
     const session: PageSession<T> = { id: random(), csrf: random(), data, expiresAt: Date.now() + (this.options.ttlMs ?? 15 * 60_000) };
     this.sessions.set(session.id, session);
     while (this.sessions.size > (this.options.max ?? 1000)) this.sessions.delete(this.sessions.keys().next().value!);
-    res.append("Set-Cookie", serialize(this.cookieName, session.id, { httpOnly: true, sameSite: "lax", path: "/", secure: this.options.secure ?? false }));
+    res.append(
+      "Set-Cookie",
+      serialize(this.cookieName, session.id, { httpOnly: true, sameSite: "lax", path: "/", secure: this.options.secure ?? false }),
+    );
     return session;
   }
 
@@ -70,7 +73,8 @@ export class PageSessions<T> {
     const session = this.current(req);
     const sent = Buffer.from(formField(req.body, "csrf") ?? "");
     const expected = Buffer.from(session.csrf);
-    if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) throw new DemoPageError(403, "The form could not be verified. Reload the page and try again.");
+    if (sent.length !== expected.length || !timingSafeEqual(sent, expected))
+      throw new DemoPageError(403, "The form could not be verified. Reload the page and try again.");
     return session;
   }
 }

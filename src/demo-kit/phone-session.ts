@@ -15,5 +15,8 @@ export interface PhoneSession {
 /** Ends the phone's part with the provider's answer to a status write: `success` for 200, its refusal otherwise. */
 export function finishWrite(session: PhoneSession, written: StatusAnswer, success: string): void {
   session.phase = "done";
-  session.result = written.status === 200 ? { ok: true, text: success } : { ok: false, text: `The identity provider refused (${written.status}): ${written.message}` };
+  session.result =
+    written.status === 200
+      ? { ok: true, text: success }
+      : { ok: false, text: `The identity provider refused (${written.status}): ${written.message}` };
 }

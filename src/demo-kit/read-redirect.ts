@@ -14,7 +14,8 @@ export interface CodeRedirect {
 export function readRedirect(query: Record<string, unknown>, provider: string): CodeRedirect | undefined {
   const text = (name: string) => (typeof query[name] === "string" ? (query[name] as string) : undefined);
   const error = text("error");
-  if (error !== undefined) throw new DemoPageError(400, `The sign-in was refused: ${error}${text("error_description") ? ` (${text("error_description")})` : ""}.`);
+  if (error !== undefined)
+    throw new DemoPageError(400, `The sign-in was refused: ${error}${text("error_description") ? ` (${text("error_description")})` : ""}.`);
   const code = text("code");
   if (code === undefined) return undefined;
   const iss = text("iss");

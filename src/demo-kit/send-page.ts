@@ -10,9 +10,11 @@ export interface PageOptions {
   refreshSeconds?: number;
 }
 
-const DEFAULT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const DEFAULT_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-const STYLE = "body{font-family:system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;line-height:1.5}" +
+const STYLE =
+  "body{font-family:system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;line-height:1.5}" +
   "dt{font-weight:600}dd{margin:0 0 .5rem 0;word-break:break-all}button{margin:.25rem .5rem .25rem 0}.error{color:#a00}";
 
 /**
@@ -23,7 +25,12 @@ const STYLE = "body{font-family:system-ui,sans-serif;max-width:44rem;margin:2rem
 export function sendPage(res: Response, title: string, body: Html, options: PageOptions = {}): void {
   res
     .status(options.status ?? 200)
-    .set({ ...SECURITY_HEADERS, "Content-Security-Policy": options.csp ?? DEFAULT_CSP, "Cache-Control": "no-store", "Content-Type": "text/html; charset=utf-8" })
+    .set({
+      ...SECURITY_HEADERS,
+      "Content-Security-Policy": options.csp ?? DEFAULT_CSP,
+      "Cache-Control": "no-store",
+      "Content-Type": "text/html; charset=utf-8",
+    })
     .send(
       html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${
         options.refreshSeconds === undefined ? "" : html`<meta http-equiv="refresh" content="${options.refreshSeconds}">`

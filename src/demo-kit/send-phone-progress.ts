@@ -9,6 +9,7 @@ import { sendPage } from "./send-page.ts";
  */
 export function sendPhoneProgress(res: Response, title: string, phone: PhoneSession): boolean {
   if (phone.phase === "waiting") sendPage(res, title, html`<p>Waiting for ${phone.waitingFor}'s approval…</p>`, { refreshSeconds: 2 });
-  else if (phone.phase === "done") sendPage(res, title, html`<p class="${phone.result!.ok ? "result" : "error"}">${phone.result!.text}</p>`);
+  else if (phone.phase === "done")
+    sendPage(res, title, html`<p class="${phone.result!.ok ? "result" : "error"}">${phone.result!.text}</p>`);
   return phone.phase !== "choosing";
 }

@@ -34,6 +34,7 @@ export async function writeStatus(provider: string, accessToken: string, write: 
     throw new DemoPageError(502, "The identity provider cannot be reached.");
   }
   const body = (await res.json().catch(() => undefined)) as Partial<StatusAnswer> | undefined;
-  if (typeof body?.status !== "number" || typeof body.message !== "string") throw new DemoPageError(502, `The identity provider answered HTTP ${res.status} without a status.`);
+  if (typeof body?.status !== "number" || typeof body.message !== "string")
+    throw new DemoPageError(502, `The identity provider answered HTTP ${res.status} without a status.`);
   return { status: body.status, message: body.message };
 }

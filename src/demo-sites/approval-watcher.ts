@@ -57,6 +57,8 @@ export class ApprovalWatcher {
     }
     if (decision === "pending" && Date.now() < approval.until) return this.schedule(approval);
     if (this.closed) return;
-    await approval.onAnswer(decision === "approved" || decision === "refused" ? decision : undefined).catch((error: unknown) => console.error(error));
+    await approval
+      .onAnswer(decision === "approved" || decision === "refused" ? decision : undefined)
+      .catch((error: unknown) => console.error(error));
   }
 }

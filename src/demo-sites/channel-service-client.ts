@@ -23,7 +23,9 @@ export class ChannelServiceClient {
   }
 
   async channelInfo(token: string, loginData: string, lang = "en"): Promise<ChannelAccount> {
-    const { body } = this.expectOk(await this.call("POST", "/mp_login/channelinfo", token, new URLSearchParams({ login_data: loginData, lang })));
+    const { body } = this.expectOk(
+      await this.call("POST", "/mp_login/channelinfo", token, new URLSearchParams({ login_data: loginData, lang })),
+    );
     return body.data as unknown as ChannelAccount;
   }
 

@@ -2,7 +2,8 @@ import { decodeCustomScan } from "../demo-kit/custom-scan.ts";
 import { html, type Html } from "../demo-kit/html.ts";
 
 /** A Unix-seconds string with its UTC time beside it; an empty one as "(empty)". */
-const time = (seconds: string) => (/^\d+$/.test(seconds) ? `${seconds} (${new Date(Number(seconds) * 1000).toISOString()})` : seconds === "" ? "(empty)" : seconds);
+const time = (seconds: string) =>
+  /^\d+$/.test(seconds) ? `${seconds} (${new Date(Number(seconds) * 1000).toISOString()})` : seconds === "" ? "(empty)" : seconds;
 
 /**
  * The ID token's `custom_scan` claim: as the token carries it (so a newcomer, or a test, can decode it

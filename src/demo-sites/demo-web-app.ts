@@ -53,7 +53,15 @@ export function demoWebApp(options: DemoWebOptions): { app: express.Express; clo
   app.get("/custom-login/legacy", loginPage("jquery-1.7"));
 
   // A distinct cookie name: the browser sends every localhost port's cookies to each of them.
-  app.use(demoWebMobilePage({ provider: options.provider, client: { ...options.client, redirectUri: mobileRedirect }, channel: options.channel, watcher, sessions: new PageSessions<DemoWebPhone>("demoweb_phone", { secure: options.publicUrl.startsWith("https:") }) }));
+  app.use(
+    demoWebMobilePage({
+      provider: options.provider,
+      client: { ...options.client, redirectUri: mobileRedirect },
+      channel: options.channel,
+      watcher,
+      sessions: new PageSessions<DemoWebPhone>("demoweb_phone", { secure: options.publicUrl.startsWith("https:") }),
+    }),
+  );
   app.use(demoWebPcPage(options.provider, { ...options.client, redirectUri: pcRedirect }));
   app.use(pageErrorHandler);
   return { app, close: () => watcher.close() };

@@ -53,7 +53,8 @@ export function demoWebMobilePage(deps: MobilePageDeps): express.Router {
     if (phone.phase !== "choosing") throw new DemoPageError(409, "This sign-in was answered already.");
     const action = formField(req.body, "action");
     const data = formField(req.body, "data") ?? "";
-    const write = (status: 10 | -10) => writeStatus(deps.provider, phone.accessToken, { session_id: phone.scanSessionId, status, data: status === 10 ? data : "" });
+    const write = (status: 10 | -10) =>
+      writeStatus(deps.provider, phone.accessToken, { session_id: phone.scanSessionId, status, data: status === 10 ? data : "" });
     if (action === "confirm") finishWrite(phone, await write(10), `The PC is signing in as ${phone.sub}.`);
     else if (action === "refuse") finishWrite(phone, await write(-10), "You refused: nobody is signed in on the PC.");
     else if (action === "ask") await askAuditor(deps, phone, formField(req.body, "auditor")?.trim() ?? "", write);
@@ -65,13 +66,22 @@ export function demoWebMobilePage(deps: MobilePageDeps): express.Router {
 }
 
 /** Status 5 with the auditor, the approval link to the auditor, then 10 or -10 when the channel service has the answer. */
-async function askAuditor(deps: MobilePageDeps, phone: DemoWebPhone, auditor: string, write: (status: 10 | -10) => ReturnType<typeof writeStatus>): Promise<void> {
+async function askAuditor(
+  deps: MobilePageDeps,
+  phone: DemoWebPhone,
+  auditor: string,
+  write: (status: 10 | -10) => ReturnType<typeof writeStatus>,
+): Promise<void> {
   if (auditor === "" || auditor.length > 200) throw new DemoPageError(400, "Enter the account of the manager to ask.");
   // The approval request first: when the channel service refuses this site, nothing has been written yet.
   const approval = await deps.channel.requestApproval(phone.accessToken, auditor, "the demo third-party site (demo-web)");
   const asked = await writeStatus(deps.provider, phone.accessToken, { session_id: phone.scanSessionId, status: 5, data: "", auditor });
   if (asked.status !== 200) return finishWrite(phone, asked, "");
-  await deps.channel.sendMsg(phone.accessToken, { to: auditor, text: `${phone.sub} asks to sign in on a PC at the demo third-party site.`, approve_url: approval.url });
+  await deps.channel.sendMsg(phone.accessToken, {
+    to: auditor,
+    text: `${phone.sub} asks to sign in on a PC at the demo third-party site.`,
+    approve_url: approval.url,
+  });
   phone.phase = "waiting";
   phone.waitingFor = auditor;
   deps.watcher.watch({
@@ -79,7 +89,13 @@ async function askAuditor(deps: MobilePageDeps, phone: DemoWebPhone, auditor: st
     id: approval.id,
     onAnswer: async (decision) => {
       if (decision === "approved") return finishWrite(phone, await write(10), `${auditor} approved: the PC is signing in as ${phone.sub}.`);
-      finishWrite(phone, await write(-10), decision === "refused" ? `${auditor} refused: nobody is signed in on the PC.` : `${auditor} did not answer in time: nobody is signed in on the PC.`);
+      finishWrite(
+        phone,
+        await write(-10),
+        decision === "refused"
+          ? `${auditor} refused: nobody is signed in on the PC.`
+          : `${auditor} did not answer in time: nobody is signed in on the PC.`,
+      );
     },
   });
 }

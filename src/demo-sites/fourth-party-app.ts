@@ -73,7 +73,12 @@ export function fourthPartyApp(options: FourthPartyOptions): express.Express {
 <h2>custom_scan</h2>${customScanView(idClaims.custom_scan)}<p><a href="/">Back</a></p>`;
     // SPEC: "When roleId = 0, the consumer is strongly advised to check the scan information for the approver's account, or refuse the login."
     if (account.roleId === 0 && !scan?.aud) {
-      return sendPage(res, "Sign-in refused", html`<p class="error">Refused: ${account.name} is a temporary account (roleId 0), and this sign-in names no approver (custom_scan aud is empty).</p>${details}`, { status: 403 });
+      return sendPage(
+        res,
+        "Sign-in refused",
+        html`<p class="error">Refused: ${account.name} is a temporary account (roleId 0), and this sign-in names no approver (custom_scan aud is empty).</p>${details}`,
+        { status: 403 },
+      );
     }
     sendPage(res, `Signed in as ${account.name}`, html`<p class="result">Signed in with the channel account ${account.uid}.</p>${details}`);
   });

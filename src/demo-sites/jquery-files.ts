@@ -19,7 +19,11 @@ export async function readJqueryFiles(): Promise<Record<JqueryFile, StaticFile>>
       const body = await readFile(path).catch(() => {
         throw new Error(`${path} is missing: the demo sites serve jQuery from the development dependencies (npm install)`);
       });
-      const file: StaticFile = { body, type: "text/javascript; charset=utf-8", etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+      const file: StaticFile = {
+        body,
+        type: "text/javascript; charset=utf-8",
+        etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`,
+      };
       return [name, file] as const;
     }),
   );

@@ -7,7 +7,8 @@
 import { parseArgs } from "node:util";
 import { startDemoSites } from "./start-demo-sites.ts";
 
-const USAGE = "usage: npm run demo-sites -- [--provider http://localhost:3000] [--channel-service http://localhost:4100] [--demo-web-port 3005] [--fourth-party-port 3006] [--host 127.0.0.1]";
+const USAGE =
+  "usage: npm run demo-sites -- [--provider http://localhost:3000] [--channel-service http://localhost:4100] [--demo-web-port 3005] [--fourth-party-port 3006] [--host 127.0.0.1]";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -21,9 +22,17 @@ async function main(): Promise<void> {
   });
   const ports = [values["demo-web-port"], values["fourth-party-port"]].map(Number);
   const urls = [values.provider, values["channel-service"]];
-  if (!urls.every((u) => /^https?:\/\//.test(u)) || !ports.every((p) => Number.isInteger(p) && p >= 0 && p <= 65535)) throw new Error(USAGE);
-  const sites = await startDemoSites({ provider: values.provider, channelService: values["channel-service"], host: values.host, ports: { demoWeb: ports[0], fourthParty: ports[1] } });
-  process.stdout.write(`demo-sites: ${sites.demoWebUrl}/custom-login (and /custom-login/legacy), ${sites.fourthPartyUrl}/ — provider ${values.provider}\n`);
+  if (!urls.every((u) => /^https?:\/\//.test(u)) || !ports.every((p) => Number.isInteger(p) && p >= 0 && p <= 65535))
+    throw new Error(USAGE);
+  const sites = await startDemoSites({
+    provider: values.provider,
+    channelService: values["channel-service"],
+    host: values.host,
+    ports: { demoWeb: ports[0], fourthParty: ports[1] },
+  });
+  process.stdout.write(
+    `demo-sites: ${sites.demoWebUrl}/custom-login (and /custom-login/legacy), ${sites.fourthPartyUrl}/ — provider ${values.provider}\n`,
+  );
   const stop = () => void sites.close().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -4,7 +4,12 @@ import { html, type Html } from "../demo-kit/html.ts";
 import { sendPage } from "../demo-kit/send-page.ts";
 
 /** The LoginJs parameters of a page (contract §1); absent members are left out of the URL. */
-export type LoginJsParams = Partial<Record<"clientId" | "MobileRedirectUrl" | "MobileScope" | "MobileState" | "PCRedirectUrl" | "PCScope" | "PCState" | "PCClientId" | "lang", string>>;
+export type LoginJsParams = Partial<
+  Record<
+    "clientId" | "MobileRedirectUrl" | "MobileScope" | "MobileState" | "PCRedirectUrl" | "PCScope" | "PCState" | "PCClientId" | "lang",
+    string
+  >
+>;
 
 export interface QrLoginPage {
   provider: string;

@@ -29,8 +29,15 @@ export async function startDemoParties(issuer: string, configDir: string): Promi
   }
   if (channel) {
     try {
-      sites = await startDemoSites({ provider: issuer, channelService: channel.url, channelServicePublicUrl: channel.publicUrl, ports: { demoWeb: DEMO_PARTY_PORTS.demoWeb, fourthParty: DEMO_PARTY_PORTS.fourthParty } });
-      lines.push(`    custom QR-code login: ${sites.demoWebUrl}/custom-login (jQuery 4), ${sites.demoWebUrl}/custom-login/legacy (jQuery 1.7)`);
+      sites = await startDemoSites({
+        provider: issuer,
+        channelService: channel.url,
+        channelServicePublicUrl: channel.publicUrl,
+        ports: { demoWeb: DEMO_PARTY_PORTS.demoWeb, fourthParty: DEMO_PARTY_PORTS.fourthParty },
+      });
+      lines.push(
+        `    custom QR-code login: ${sites.demoWebUrl}/custom-login (jQuery 4), ${sites.demoWebUrl}/custom-login/legacy (jQuery 1.7)`,
+      );
       lines.push(`    channel login of a fourth party: ${sites.fourthPartyUrl}/`);
     } catch (error) {
       lines.push(`    demo sites not started: ${reason(error, DEMO_PARTY_PORTS.demoWeb)}`);

@@ -39,7 +39,10 @@ export async function startDemoSites(options: DemoSitesOptions): Promise<Running
   const channel = new ChannelServiceClient(trim(options.channelService));
   const jquery = await readJqueryFiles();
   const host = options.host ?? "127.0.0.1";
-  const bound = await Promise.allSettled([listenHttp(host, options.ports?.demoWeb ?? 3005), listenHttp(host, options.ports?.fourthParty ?? 3006)]);
+  const bound = await Promise.allSettled([
+    listenHttp(host, options.ports?.demoWeb ?? 3005),
+    listenHttp(host, options.ports?.fourthParty ?? 3006),
+  ]);
   const failed = bound.find((b) => b.status === "rejected");
   if (failed) {
     // One port is busy: free the other before reporting it.

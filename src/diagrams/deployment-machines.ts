@@ -13,8 +13,11 @@ import { catalogMachines, loginDiagramName, type DrawableMachine, type LoginFlow
  */
 export function deploymentMachines(policy: PolicySnapshot): DrawableMachine[] {
   const { flows } = policy;
-  const loginFlows: [string, AnyStateMachine, LoginFlowKind, LoginType?][] = [[DEFAULT_FLOW_ID, flows.get(DEFAULT_FLOW_ID)!.machine, "login"]];
-  for (const [name, flow, kind] of loginTypeFlows(policy)) loginFlows.push([name, flow.machine, kind, policy.login.loginTypes.get(name.toLowerCase())]);
+  const loginFlows: [string, AnyStateMachine, LoginFlowKind, LoginType?][] = [
+    [DEFAULT_FLOW_ID, flows.get(DEFAULT_FLOW_ID)!.machine, "login"],
+  ];
+  for (const [name, flow, kind] of loginTypeFlows(policy))
+    loginFlows.push([name, flow.machine, kind, policy.login.loginTypes.get(name.toLowerCase())]);
   return catalogMachines({
     loginFlows,
     plugins: [...policy.methods].map(([id, method]) => [id, method.plugin] as const),

@@ -24,7 +24,19 @@ export function diagramDocs(machines: readonly DrawableMachine[], text: DocText)
   const describe = (m: DrawableMachine) => text(descriptionKey(m.kind), { subject: m.subject });
   const files = machines.map((m) => ({
     path: `${DIAGRAM_DOCS_DIR}/${m.name}.md`,
-    content: [`# ${m.name}`, "", describe(m), "", GENERATED, "", ...planTable(m, text), "```mermaid", mermaidStatechart(m.machine).trimEnd(), "```", ""].join("\n"),
+    content: [
+      `# ${m.name}`,
+      "",
+      describe(m),
+      "",
+      GENERATED,
+      "",
+      ...planTable(m, text),
+      "```mermaid",
+      mermaidStatechart(m.machine).trimEnd(),
+      "```",
+      "",
+    ].join("\n"),
   }));
   const rows = machines.map((m) => `| [${m.name}](${m.name}.md) | ${cell(describe(m))} |`);
   const index = [INDEX_HEAD, "", "| diagram | what it is |", "|---|---|", ...rows, ""].join("\n");
@@ -34,7 +46,9 @@ export function diagramDocs(machines: readonly DrawableMachine[], text: DocText)
 /** A login type's plan facts as a Markdown table (with a blank line after it); nothing for other machines. */
 function planTable(m: DrawableMachine, text: DocText): string[] {
   if (m.loginType === undefined) return [];
-  const rows = loginTypeFacts(m.loginType).map((fact) => `| ${cell(text(fact.labelKey))} | ${cell(fact.valueKey === undefined ? (fact.value ?? "") : text(fact.valueKey))} |`);
+  const rows = loginTypeFacts(m.loginType).map(
+    (fact) => `| ${cell(text(fact.labelKey))} | ${cell(fact.valueKey === undefined ? (fact.value ?? "") : text(fact.valueKey))} |`,
+  );
   return [`## ${cell(text("diagram.plan.heading", { subject: m.loginType.name }))}`, "", "| | |", "|---|---|", ...rows, ""];
 }
 

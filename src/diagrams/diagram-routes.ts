@@ -17,12 +17,24 @@ import { mermaidStatechart } from "./mermaid-statechart.ts";
 /** Where the diagrams are served: the index, `/diagrams/<name>`, and the page's script and stylesheet. */
 export const DIAGRAMS_PATH = paths.diagrams;
 
-const STYLESHEET = hashedFile(DIAGRAMS_PATH, "diagrams", "css", readFileSync(new URL("./diagram-page.css", import.meta.url)), "text/css; charset=utf-8");
+const STYLESHEET = hashedFile(
+  DIAGRAMS_PATH,
+  "diagrams",
+  "css",
+  readFileSync(new URL("./diagram-page.css", import.meta.url)),
+  "text/css; charset=utf-8",
+);
 
 // mermaid's browser bundle (5 MB): read and hashed on the first diagram page, then kept for the process.
 let mermaidBundle: HashedFile | undefined;
 function mermaidScript(): HashedFile {
-  mermaidBundle ??= hashedFile(DIAGRAMS_PATH, "mermaid", "js", readFileSync(createRequire(import.meta.url).resolve("mermaid/dist/mermaid.min.js")), "text/javascript; charset=utf-8");
+  mermaidBundle ??= hashedFile(
+    DIAGRAMS_PATH,
+    "mermaid",
+    "js",
+    readFileSync(createRequire(import.meta.url).resolve("mermaid/dist/mermaid.min.js")),
+    "text/javascript; charset=utf-8",
+  );
   return mermaidBundle;
 }
 
@@ -48,15 +60,23 @@ interface Diagram extends DrawableMachine {
  */
 export function diagramRoutes(provider: Provider, views: ViewEngine): Router {
   // Drawn once per policy snapshot: a reload that changes a flow redraws it.
-  const diagramsOf = perSnapshot((policy) => new Map<string, Diagram>(deploymentMachines(policy).map((m) => [m.name, { ...m, source: mermaidStatechart(m.machine) }])));
+  const diagramsOf = perSnapshot(
+    (policy) => new Map<string, Diagram>(deploymentMachines(policy).map((m) => [m.name, { ...m, source: mermaidStatechart(m.machine) }])),
+  );
   const router = express.Router();
-  const langOf = (req: Request) => resolveLang(typeof req.query.lang === "string" ? req.query.lang : undefined, req.headers["accept-language"]);
+  const langOf = (req: Request) =>
+    resolveLang(typeof req.query.lang === "string" ? req.query.lang : undefined, req.headers["accept-language"]);
 
   router.get(DIAGRAMS_PATH, (req, res) => {
     const diagrams = diagramsOf(provider.policy);
     const data: DiagramsPageData = {
       stylesheetUrl: STYLESHEET.url,
-      diagrams: [...diagrams.values()].map((d) => ({ name: d.name, url: `${DIAGRAMS_PATH}/${d.name}`, descriptionKey: descriptionKey(d.kind), subject: d.subject })),
+      diagrams: [...diagrams.values()].map((d) => ({
+        name: d.name,
+        url: `${DIAGRAMS_PATH}/${d.name}`,
+        descriptionKey: descriptionKey(d.kind),
+        subject: d.subject,
+      })),
     };
     writePage(res, 200, views.render("diagrams", data, langOf(req)));
   });

@@ -49,13 +49,21 @@ export async function discoverMachines(options: DiscoveryOptions = {}): Promise<
       if (!plugin) throw new Error(`config/login.yaml: ${where} names "${id}", which no plugin folder provides`);
       return { id, identifiesUser: plugin.identifiesUser, class: plugin.class, enrollable: plugin.enrollment !== undefined };
     });
-  const loginFlows: [string, AnyStateMachine, LoginFlowKind, LoginType?][] = [["default", createLoginFlow(flowMethods(login.default_flow.methods, "default_flow")), "login"]];
+  const loginFlows: [string, AnyStateMachine, LoginFlowKind, LoginType?][] = [
+    ["default", createLoginFlow(flowMethods(login.default_flow.methods, "default_flow")), "login"],
+  ];
   // The plans as the provider reads them (defaults filled in), for the facts beside each login type's chart.
   const plans = buildLoginPolicy(login as unknown as LoginFile, new Map([...plugins].map(([id, plugin]) => [id, plugin.class]))).loginTypes;
   for (const [name, type] of Object.entries(login.login_types)) {
     const plan = plans.get(name.toLowerCase());
     if (type.flow === "eid") loginFlows.push([name, eidFlow, "login_eid", plan]);
-    else if (isMethodFlowKind(type.flow) && type.flow !== "single_factor") loginFlows.push([name, createLoginTypeFlow(type.flow, flowMethods(type.methods ?? [], `login_types.${name}`)), `login_${type.flow}`, plan]);
+    else if (isMethodFlowKind(type.flow) && type.flow !== "single_factor")
+      loginFlows.push([
+        name,
+        createLoginTypeFlow(type.flow, flowMethods(type.methods ?? [], `login_types.${name}`)),
+        `login_${type.flow}`,
+        plan,
+      ]);
   }
   return catalogMachines({ loginFlows, plugins, extensions: INSTALLED_EXTENSIONS });
 }
@@ -70,7 +78,8 @@ export function pluginFolders(dir: string): string[] {
 
 async function importPlugin(dir: string, id: string): Promise<FactorPlugin> {
   const plugin = ((await import(pathToFileURL(join(dir, "index.ts")).href)) as { default?: FactorPlugin }).default;
-  if (plugin?.id !== id || !plugin.machine) throw new Error(`${join(dir, "index.ts")} does not default-export a FactorPlugin with id "${id}"`);
+  if (plugin?.id !== id || !plugin.machine)
+    throw new Error(`${join(dir, "index.ts")} does not default-export a FactorPlugin with id "${id}"`);
   return plugin;
 }
 
@@ -86,6 +95,7 @@ function readLoginYaml(configDir: string): LoginYaml {
   const file = join(configDir, "login.yaml");
   const parsed = parse(readFileSync(file, "utf8")) as Partial<LoginYaml> | null;
   const methods = parsed?.default_flow?.methods;
-  if (!Array.isArray(methods) || methods.some((id) => typeof id !== "string")) throw new Error(`${file}: default_flow.methods must be a list of method ids`);
+  if (!Array.isArray(methods) || methods.some((id) => typeof id !== "string"))
+    throw new Error(`${file}: default_flow.methods must be a list of method ids`);
   return { methods: parsed?.methods ?? {}, default_flow: { methods }, login_types: parsed?.login_types ?? {} };
 }

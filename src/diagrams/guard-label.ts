@@ -29,7 +29,8 @@ function functionGuardLabel(guard: GuardFunction): string {
   if (operands && guard.name === "not") return `not ${operands[0] ?? "guard"}`;
   if (operands && (guard.name === "and" || guard.name === "or")) return `(${operands.join(` ${guard.name} `)})`;
   // `#` would start an entity code in Mermaid: a state id is shown without it.
-  if (guard.name === "stateIn") return `in(${typeof guard.stateValue === "string" ? guard.stateValue.replace(/^#/, "") : JSON.stringify(guard.stateValue)})`;
+  if (guard.name === "stateIn")
+    return `in(${typeof guard.stateValue === "string" ? guard.stateValue.replace(/^#/, "") : JSON.stringify(guard.stateValue)})`;
   // An arrow function written in place gets its property's name ("guard") or none.
   return guard.name && guard.name !== "anonymous" && guard.name !== "guard" ? guard.name : "inline guard";
 }

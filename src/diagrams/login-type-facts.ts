@@ -30,7 +30,9 @@ export function loginTypeFacts(type: LoginType): PlanFact[] {
     { labelKey: "diagram.plan.sso", valueKey: `diagram.plan.sso.${type.sso}` },
     { labelKey: "diagram.plan.login_hint", valueKey: `diagram.plan.login_hint.${type.loginHint}` },
     { labelKey: "diagram.plan.signature", valueKey: `diagram.plan.signature.${type.signature}` },
-    type.scopes === undefined ? { labelKey: "diagram.plan.scopes", valueKey: "diagram.plan.scopes.client" } : { labelKey: "diagram.plan.scopes", value: [...type.scopes].join(" ") },
+    type.scopes === undefined
+      ? { labelKey: "diagram.plan.scopes", valueKey: "diagram.plan.scopes.client" }
+      : { labelKey: "diagram.plan.scopes", value: [...type.scopes].join(" ") },
     { labelKey: "diagram.plan.repeat_login_type", valueKey: `diagram.plan.repeat_login_type.${type.repeatLoginTypeAtToken}` },
     { labelKey: "diagram.plan.enroll_on_first_use", valueKey: `diagram.plan.enroll_on_first_use.${type.enrollOnFirstUse}` },
   ];

@@ -76,7 +76,12 @@ export function readArchivedMachine(dataDir: string, hash: string): ArchivedMach
     return undefined;
   }
   const archived = parsed as Partial<ArchivedMachine>;
-  const valid = archived.hash === hash && typeof archived.flow_id === "string" && typeof archived.statechart === "string" && Array.isArray(archived.leaves) && archived.leaves.every((l) => typeof l === "string");
+  const valid =
+    archived.hash === hash &&
+    typeof archived.flow_id === "string" &&
+    typeof archived.statechart === "string" &&
+    Array.isArray(archived.leaves) &&
+    archived.leaves.every((l) => typeof l === "string");
   return valid ? (archived as ArchivedMachine) : undefined;
 }
 

@@ -7,7 +7,17 @@ import type { Extension } from "../extension-contract/extension.ts";
 import type { LoginType } from "../login-policy/login-policy.ts";
 
 /** What a machine is, for its one-line description (`diagrams.kind.<kind>` in views/i18n). */
-export type DiagramKind = "login" | "login_two_factor" | "login_second_factor" | "login_eid" | "identify" | "channel_choice" | "enrollment" | "method" | "method_enrollment" | "extension";
+export type DiagramKind =
+  | "login"
+  | "login_two_factor"
+  | "login_second_factor"
+  | "login_eid"
+  | "identify"
+  | "channel_choice"
+  | "enrollment"
+  | "method"
+  | "method_enrollment"
+  | "extension";
 
 /** The kind of login flow a diagram shows: the default (one factor) or a login type's. */
 export type LoginFlowKind = Extract<DiagramKind, `login${string}`>;
@@ -61,10 +71,12 @@ export function catalogMachines(sources: MachineSources): DrawableMachine[] {
   for (const [methodId, plugin] of sortedById(sources.plugins)) {
     const name = `method-${nameSegment(methodId)}`;
     machines.push({ name, kind: "method", subject: methodId, machine: plugin.machine });
-    if (plugin.enrollment) machines.push({ name: `${name}-enrollment`, kind: "method_enrollment", subject: methodId, machine: plugin.enrollment });
+    if (plugin.enrollment)
+      machines.push({ name: `${name}-enrollment`, kind: "method_enrollment", subject: methodId, machine: plugin.enrollment });
   }
   for (const { manifest, machines: own } of sources.extensions ?? []) {
-    for (const [name, machine] of Object.entries(own)) machines.push({ name: `${manifest.id}-${nameSegment(name)}`, kind: "extension", subject: `${manifest.id} ${name}`, machine });
+    for (const [name, machine] of Object.entries(own))
+      machines.push({ name: `${manifest.id}-${nameSegment(name)}`, kind: "extension", subject: `${manifest.id} ${name}`, machine });
   }
   const seen = new Set<string>();
   for (const { name } of machines) {
@@ -81,7 +93,12 @@ export const loginDiagramName = (flowId: string) => (flowId === "default" ? "log
 export const DIAGRAM_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 function nameSegment(id: string): string {
-  return id.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "x";
+  return (
+    id
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "x"
+  );
 }
 
 function sortedById<E extends readonly [string, ...unknown[]]>(entries: Iterable<E>): E[] {

@@ -105,7 +105,10 @@ function edgesOf(node: AnyStateNode, ids: Map<AnyStateNode, string>): string[] {
     const candidates = node.transitions.get(type)!;
     const choice = switchGuard(candidates);
     // A switch is drawn once, to the state whose children it picks from (a loop when that is `node`), not once per child.
-    if (choice !== undefined) edges.push(`${from} --> ${ids.get(choice.parent) ?? from} : ${triggerLabel(node, type)} [${mermaidLabel(`${choice.type}(${choice.key}=m)`)}] → ${mermaidLabel("its state m")}`);
+    if (choice !== undefined)
+      edges.push(
+        `${from} --> ${ids.get(choice.parent) ?? from} : ${triggerLabel(node, type)} [${mermaidLabel(`${choice.type}(${choice.key}=m)`)}] → ${mermaidLabel("its state m")}`,
+      );
     else draw(candidates, triggerLabel(node, type));
   }
   return edges;

@@ -38,7 +38,10 @@ export class DevelopmentUpstreams {
       const development = upstream.development;
       if (development === undefined) continue;
       if (!isLoopbackHttp(issuer)) {
-        this.logger.warn({ upstream: id, issuer }, "development eID upstream not started: this provider's issuer is not a loopback http:// URL (declare the real eID provider)");
+        this.logger.warn(
+          { upstream: id, issuer },
+          "development eID upstream not started: this provider's issuer is not a loopback http:// URL (declare the real eID provider)",
+        );
         continue;
       }
       options.set(id, { beforeDiscovery: () => this.start(id, resolve(this.configDir, development.config), development.port) });
@@ -63,7 +66,10 @@ export class DevelopmentUpstreams {
         },
         (err: unknown) => {
           this.running.delete(id);
-          this.logger.warn({ upstream: id, port, configDir, err: { message: (err as Error).message } }, "development eID upstream did not start");
+          this.logger.warn(
+            { upstream: id, port, configDir, err: { message: (err as Error).message } },
+            "development eID upstream did not start",
+          );
           return undefined;
         },
       );

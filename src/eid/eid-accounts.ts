@@ -39,7 +39,13 @@ export class EidAccounts {
   async record(upstream: string, account: EidAccount): Promise<EidAccountRecord> {
     const now = this.clock();
     const existing = await this.records.get(account.sub);
-    const record: EidAccountRecord = { sub: account.sub, upstream, claims: account.claims, createdAt: existing?.createdAt ?? now, updatedAt: now };
+    const record: EidAccountRecord = {
+      sub: account.sub,
+      upstream,
+      claims: account.claims,
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+    };
     await this.records.set(account.sub, record);
     return record;
   }

@@ -1,5 +1,5 @@
 import type { LoginFile } from "../config/types.generated.ts";
-import { EidAccounts } from "./eid-accounts.ts";
+import type { EidAccounts } from "./eid-accounts.ts";
 import { EidError } from "./eid-error.ts";
 import { EidRelyingParty, type EidRelyingPartyOptions } from "./eid-relying-party.ts";
 import type { EidBeginOptions, EidPending } from "./eid-upstream.ts";
@@ -21,7 +21,8 @@ export class EidBroker {
     options: ReadonlyMap<string, EidRelyingPartyOptions> = new Map(),
   ) {
     this.accounts = accounts;
-    for (const [id, upstream] of Object.entries(login.eid_upstreams ?? {})) this.parties.set(id, new EidRelyingParty(id, upstream, options.get(id)));
+    for (const [id, upstream] of Object.entries(login.eid_upstreams ?? {}))
+      this.parties.set(id, new EidRelyingParty(id, upstream, options.get(id)));
   }
 
   /** Starts a login at `upstream` (the login type's `upstream`), returning to `redirectUri` (this provider's eID callback). */

@@ -68,7 +68,8 @@ export class EidRelyingParty {
     if (pending.upstream !== this.id) throw new EidError("invalid_callback", this.id, "the eID callback does not belong to this login");
     const query = callback instanceof URLSearchParams ? callback : new URL(callback, pending.redirectUri).searchParams;
     // A clear answer for a forged or crossed callback; openid-client checks the state as well.
-    if (query.get("state") !== pending.state) throw new EidError("invalid_callback", this.id, "the eID callback does not belong to this login (state)");
+    if (query.get("state") !== pending.state)
+      throw new EidError("invalid_callback", this.id, "the eID callback does not belong to this login (state)");
     const configuration = await this.discovered();
     const currentUrl = new URL(pending.redirectUri);
     currentUrl.search = query.toString();

@@ -16,7 +16,12 @@ const MAX_SUB_LENGTH = 255;
  * does not name are dropped, and a missing upstream claim is simply absent. A login without a usable sub
  * is refused: an account must be the same person at every login.
  */
-export function mapEidAccount(id: string, upstream: Pick<EidUpstream, "sub_prefix" | "claims">, idToken: Record<string, unknown>, userinfo: Record<string, unknown> = {}): EidAccount {
+export function mapEidAccount(
+  id: string,
+  upstream: Pick<EidUpstream, "sub_prefix" | "claims">,
+  idToken: Record<string, unknown>,
+  userinfo: Record<string, unknown> = {},
+): EidAccount {
   const upstreamSub = idToken.sub;
   if (typeof upstreamSub !== "string" || upstreamSub === "" || upstreamSub.length > MAX_SUB_LENGTH) {
     throw new EidError("invalid_response", id, "the eID provider did not say who logged in (no usable sub)");

@@ -79,7 +79,11 @@ export class Enrollments {
    * returns the new data (the same object: no change, nothing written), or undefined to remove the
    * record; what it throws is rethrown.
    */
-  async update<Data>(method: string, sub: string, change: (current: Data | undefined) => Data | undefined | Promise<Data | undefined>): Promise<Enrollment<Data> | undefined> {
+  async update<Data>(
+    method: string,
+    sub: string,
+    change: (current: Data | undefined) => Data | undefined | Promise<Data | undefined>,
+  ): Promise<Enrollment<Data> | undefined> {
     const lock = `enrollment:${key(method, sub)}`;
     await this.acquire(lock);
     try {
@@ -103,7 +107,8 @@ export class Enrollments {
     const deadline = Date.now() + this.lockWaitMs;
     for (let delay = 5; !(await this.locks.add(lock, true, LOCK_TTL_MS)); delay = Math.min(delay * 2, 100)) {
       // Answered like an outage (503 temporarily_unavailable): the user can simply try again.
-      if (Date.now() > deadline) throw new StoreUnavailableError(this.store.backend, { cause: new Error(`enrollment record busy: ${lock}`) });
+      if (Date.now() > deadline)
+        throw new StoreUnavailableError(this.store.backend, { cause: new Error(`enrollment record busy: ${lock}`) });
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
@@ -148,7 +153,10 @@ export interface MethodEnrollments<Data = unknown> {
   get(sub: string): Promise<Enrollment<Data> | undefined>;
   put(sub: string, data: Data): Promise<Enrollment<Data>>;
   /** Read-modify-write as one step across processes (see Enrollments.update). */
-  update(sub: string, change: (current: Data | undefined) => Data | undefined | Promise<Data | undefined>): Promise<Enrollment<Data> | undefined>;
+  update(
+    sub: string,
+    change: (current: Data | undefined) => Data | undefined | Promise<Data | undefined>,
+  ): Promise<Enrollment<Data> | undefined>;
   remove(sub: string): Promise<boolean>;
 }
 

@@ -85,7 +85,8 @@ const STATUS: Record<OAuthErrorCode, number> = {
 };
 
 /** The one factory: an error by its code, with the code's status. */
-export const oauthError = (error: OAuthErrorCode, description: string, options?: OAuthErrorOptions) => new OAuthError(STATUS[error], error, description, options);
+export const oauthError = (error: OAuthErrorCode, description: string, options?: OAuthErrorOptions) =>
+  new OAuthError(STATUS[error], error, description, options);
 
 export const invalidRequest = (description: string) => oauthError("invalid_request", description);
 export const invalidScope = (description: string) => oauthError("invalid_scope", description);

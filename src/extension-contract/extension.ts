@@ -44,7 +44,12 @@ export interface ExtensionHttp {
    * Issues a code for a user the extension authenticated and answers the client at its redirect URI;
    * no SSO session is started. `state` is returned as given; `idTokenClaims` go into the ID token.
    */
-  completeLogin(ex: Exchange, request: AuthorizationRequest, login: Authentication, extras: { idTokenClaims?: Record<string, unknown> }): Promise<void>;
+  completeLogin(
+    ex: Exchange,
+    request: AuthorizationRequest,
+    login: Authentication,
+    extras: { idTokenClaims?: Record<string, unknown> },
+  ): Promise<void>;
   /** Answers the client at its redirect URI with an error (access_denied and this description), state as in the request. */
   refuse(ex: Exchange, request: AuthorizationRequest, description: string): void;
   /** An error page for a request whose client or redirect URI cannot be trusted. */

@@ -36,7 +36,9 @@ export function requestLines(logger: Logger): RequestLines {
     write(reqId, method, path, status, ms) {
       if (!logger.isLevelEnabled("info")) return;
       const methodField = method === undefined ? "" : `,"method":${JSON.stringify(method)}`;
-      stream.write(`{"level":${info}${time()}${bindings},"reqId":${JSON.stringify(reqId)}${methodField},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"msg":"request"}\n`);
+      stream.write(
+        `{"level":${info}${time()}${bindings},"reqId":${JSON.stringify(reqId)}${methodField},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"msg":"request"}\n`,
+      );
     },
   };
 }

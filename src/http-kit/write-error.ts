@@ -10,7 +10,8 @@ import { writeJson } from "./write-response.ts";
  * body-parser failure and be described as an unreadable body.
  */
 function fromPathDecoding(err: unknown): OAuthError | undefined {
-  if (err instanceof URIError && (err as { status?: unknown }).status === 400) return new OAuthError(400, "invalid_request", "the request path is not valid percent-encoded UTF-8");
+  if (err instanceof URIError && (err as { status?: unknown }).status === 400)
+    return new OAuthError(400, "invalid_request", "the request path is not valid percent-encoded UTF-8");
   return undefined;
 }
 
@@ -20,7 +21,8 @@ function fromPathDecoding(err: unknown): OAuthError | undefined {
  */
 function fromBodyParser(err: { type?: unknown; status?: unknown }): OAuthError | undefined {
   if (err.type === "entity.too.large") return new OAuthError(413, "invalid_request", "the request body is too large");
-  if (typeof err.status === "number" && err.status >= 400 && err.status < 500) return new OAuthError(400, "invalid_request", "the request body cannot be read");
+  if (typeof err.status === "number" && err.status >= 400 && err.status < 500)
+    return new OAuthError(400, "invalid_request", "the request body cannot be read");
   return undefined;
 }
 
@@ -30,7 +32,10 @@ function fromBodyParser(err: { type?: unknown; status?: unknown }): OAuthError |
  * cleaned here, in one place, rather than trusted at every throw.
  */
 export function wireDescription(description: string): string {
-  return description.replace(/"/g, "'").replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, "").slice(0, 200);
+  return description
+    .replace(/"/g, "'")
+    .replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, "")
+    .slice(0, 200);
 }
 
 /** The OAuth error an arbitrary thrown value is answered with; unknown ones are logged with their stack. */

@@ -27,7 +27,12 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, op
   const text = typeof body === "string" ? body : JSON.stringify(body);
   // Content-Length up front: writeHead without it makes node send the body chunked, which costs a
   // second write and the chunk framing on every response.
-  const headers = (options.cacheable ? PUBLIC_JSON : PRIVATE_JSON).concat("X-Request-Id", requestIdOf(res), "Content-Length", String(Buffer.byteLength(text)));
+  const headers = (options.cacheable ? PUBLIC_JSON : PRIVATE_JSON).concat(
+    "X-Request-Id",
+    requestIdOf(res),
+    "Content-Length",
+    String(Buffer.byteLength(text)),
+  );
   const extra = options.headers;
   if (extra !== undefined) for (const name in extra) headers.push(name, extra[name]!);
   res.writeHead(status, headers);

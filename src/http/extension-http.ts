@@ -12,13 +12,27 @@ export function extensionHttp(provider: Provider, views: ViewEngine, pages: Brow
   return {
     completeLogin: (ex, request, login, { idTokenClaims = {} }) => {
       // An extension's login runs its own machines (not a login flow here): the audit trail records that it succeeded, and for whom.
-      provider.audit.record({ type: "login.succeeded", flow_id: "extension", path: [], client_id: request.clientId, sub: login.sub, amr: login.amr, acr: login.acr });
+      provider.audit.record({
+        type: "login.succeeded",
+        flow_id: "extension",
+        path: [],
+        client_id: request.clientId,
+        sub: login.sub,
+        amr: login.amr,
+        acr: login.acr,
+      });
       return completeAuthorization(provider, pages, ex.req, ex.res, request, { login }, { byExtension: { idTokenClaims } });
     },
     refuse(ex, request, description) {
       provider.audit.record({ type: "login.failed", flow_id: "extension", path: [], client_id: request.clientId, reason: "access_denied" });
       const client = provider.policy.clients.get(request.clientId)!;
-      writeAuthorizationResponse(ex.res, pages, request, { error: "access_denied", error_description: description, iss: provider.issuer }, responsePage(ex.req, request, client));
+      writeAuthorizationResponse(
+        ex.res,
+        pages,
+        request,
+        { error: "access_denied", error_description: description, iss: provider.issuer },
+        responsePage(ex.req, request, client),
+      );
     },
     errorPage: (ex, error) => answerWithErrorPage(pages, provider.logger, ex.req, ex.res, error, ex),
     translate: (ex, requestedLang, key) => views.translate(resolveLang(requestedLang, ex.req.headers["accept-language"]), key),

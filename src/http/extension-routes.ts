@@ -9,7 +9,8 @@ export function extensionRoutes(extensions: readonly StartedExtension[], http: E
   return extensions.flatMap(({ manifest, routes }) => {
     const served = routes(http);
     for (const route of served) {
-      if (!route.path.startsWith(`${manifest.routePrefix}/`)) throw new Error(`extension ${manifest.id}: the route ${route.path} is outside its prefix ${manifest.routePrefix}`);
+      if (!route.path.startsWith(`${manifest.routePrefix}/`))
+        throw new Error(`extension ${manifest.id}: the route ${route.path} is outside its prefix ${manifest.routePrefix}`);
     }
     return served;
   });

@@ -20,7 +20,10 @@ export interface IssuerForPort {
  * - Any other loopback issuer whose port is not the listened one is kept, with a warning.
  * `listenedPort` is the port actually bound (so `--port 0` moves the issuer to the port picked).
  */
-export function issuerForPort(issuer: string, ports: { configured: number; override: number | undefined; listened: number }): IssuerForPort {
+export function issuerForPort(
+  issuer: string,
+  ports: { configured: number; override: number | undefined; listened: number },
+): IssuerForPort {
   const url = new URL(issuer);
   if (!isLoopbackHost(url.hostname)) return { issuer };
   const issuerPort = portOf(url);

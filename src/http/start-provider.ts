@@ -111,7 +111,9 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   let metricsServer: MetricsServer | undefined;
   try {
     // Opened once the port is ours (a busy port writes nothing); an audit file the provider cannot write stops the start.
-    const audit = createAuditTrail(settings.audit, settings.data_dir, undefined, (err) => logger.error({ err }, "audit trail write failed"));
+    const audit = createAuditTrail(settings.audit, settings.data_dir, undefined, (err) =>
+      logger.error({ err }, "audit trail write failed"),
+    );
     // In a cluster the primary serves the metrics of all workers on metrics.listen.
     if (metrics && settings.metrics?.listen !== undefined && options.worker === undefined) {
       metricsServer = await startMetricsServer(settings.metrics.listen, settings.metrics.token, metrics.registry);
@@ -126,7 +128,11 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
       // A development eID upstream (demo only) is another provider in this process, logging where this one does
       // and stopping as this one does.
       launchProvider: (upstream) =>
-        startProvider({ ...upstream, ...(options.logDestination && { logDestination: options.logDestination }), ...(options.drainMs !== undefined && { drainMs: options.drainMs }) }),
+        startProvider({
+          ...upstream,
+          ...(options.logDestination && { logDestination: options.logDestination }),
+          ...(options.drainMs !== undefined && { drainMs: options.drainMs }),
+        }),
     });
   } catch (error) {
     await stop.close();
@@ -179,5 +185,7 @@ function withIssuer(config: LoadedConfig, issuer: string): LoadedConfig {
 function storeDown(error: StoreUnavailableError, url: string): StartupError {
   const code = (error.cause as { code?: unknown } | undefined)?.code;
   const reason = typeof code === "string" ? ` (${code})` : "";
-  return new StartupError(`the ${error.backend} store at ${redactUrl(url)} is unavailable${reason}: start it, or correct store.url in provider.yaml`);
+  return new StartupError(
+    `the ${error.backend} store at ${redactUrl(url)} is unavailable${reason}: start it, or correct store.url in provider.yaml`,
+  );
 }

@@ -10,7 +10,20 @@ export function createLogger(level: string, destination: DestinationStream): Log
     level,
     base: { service: "portcullis" },
     redact: {
-      paths: ["password", "client_secret", "token", "code", "refresh_token", "access_token", "id_token", "secret", "*.password", "*.token", "headers.authorization", "headers.cookie"],
+      paths: [
+        "password",
+        "client_secret",
+        "token",
+        "code",
+        "refresh_token",
+        "access_token",
+        "id_token",
+        "secret",
+        "*.password",
+        "*.token",
+        "headers.authorization",
+        "headers.cookie",
+      ],
       censor: "[redacted]",
     },
   };

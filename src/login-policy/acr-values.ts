@@ -57,7 +57,9 @@ export function parseAcrValues(value: string | undefined, declared: ReadonlyMap<
     if (problem !== undefined) return refuse(problem);
   }
   if (requirements.alone !== undefined && requirements.loginType !== undefined) {
-    return refuse(`acr_values ${requirements.alone} cannot be combined with ${requirements.loginType.by}: it decides the verification itself`);
+    return refuse(
+      `acr_values ${requirements.alone} cannot be combined with ${requirements.loginType.by}: it decides the verification itself`,
+    );
   }
   return { ok: true, requirements };
 }
@@ -80,13 +82,15 @@ function readValue(acr: string, declared: ReadonlyMap<string, AcrDeclaration>, i
 
 function readRequirements(declaration: AcrDeclaration, into: AcrRequirements): string | undefined {
   if (declaration.loginType !== undefined) {
-    if (into.loginType !== undefined && into.loginType.type !== declaration.loginType) return `acr_values ${into.loginType.by} and ${declaration.name} select different login types`;
+    if (into.loginType !== undefined && into.loginType.type !== declaration.loginType)
+      return `acr_values ${into.loginType.by} and ${declaration.name} select different login types`;
     into.loginType ??= { type: declaration.loginType, by: declaration.name };
   }
   if (declaration.methods !== undefined) {
     const before = into.requiredMethods;
     const methods = before === undefined ? [...declaration.methods] : before.methods.filter((m) => declaration.methods!.includes(m));
-    if (methods.length === 0) return `acr_values ${[...before!.by, declaration.name].join(" and ")} require methods no one login can pass together`;
+    if (methods.length === 0)
+      return `acr_values ${[...before!.by, declaration.name].join(" and ")} require methods no one login can pass together`;
     into.requiredMethods = { methods, by: [...(before?.by ?? []), declaration.name] };
   }
   if (declaration.alone) into.alone ??= declaration.name;
@@ -102,7 +106,10 @@ function readArgument(declaration: AcrDeclaration, argument: string | undefined,
 function readMethods(name: string, argument: string, into: AcrRequirements): string | undefined {
   const methods = splitMethodList(argument);
   const bad = methods.find((m) => !METHOD_ID.test(m));
-  if (bad !== undefined) return bad === "" ? `acr_values ${name}:<methods> has an empty method name` : `acr_values ${name} names '${shown(bad)}', which is not a method id`;
+  if (bad !== undefined)
+    return bad === ""
+      ? `acr_values ${name}:<methods> has an empty method name`
+      : `acr_values ${name} names '${shown(bad)}', which is not a method id`;
   const twice = firstRepeated(methods);
   if (twice !== undefined) return `acr_values ${name} names '${twice}' twice`;
   if (into.methods.length > 0 && into.methods.join(",") !== methods.join(",")) return `acr_values names two different ${name} method lists`;

@@ -13,7 +13,8 @@ export function buildLoginPolicy(login: LoginFile, methodClasses: ReadonlyMap<st
     const methods = declared.methods ?? [];
     if (declared.flow === "two_factor") {
       for (const wanted of ["trusted", "untrusted"] as const) {
-        if (!methods.some((id) => methodClasses.get(id) === wanted)) problems.push(`login_types.${name}: a two_factor login type must offer a ${wanted} method`);
+        if (!methods.some((id) => methodClasses.get(id) === wanted))
+          problems.push(`login_types.${name}: a two_factor login type must offer a ${wanted} method`);
       }
     }
     loginTypes.set(name.toLowerCase(), {

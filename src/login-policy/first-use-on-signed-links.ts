@@ -32,6 +32,10 @@ export function firstUseOnSignedLinks(login: Pick<LoginFile, "login_types">): Fi
 }
 
 /** Logs each of them as a warning: at start and after each reload that serves such a login type. */
-export function logFirstUseOnSignedLinks(logger: { warn(fields: object, message: string): void }, login: Pick<LoginFile, "login_types">): void {
-  for (const { loginType, warning } of firstUseOnSignedLinks(login)) logger.warn({ event: "first_use_enrollment_on_signed_links", login_type: loginType }, warning);
+export function logFirstUseOnSignedLinks(
+  logger: { warn(fields: object, message: string): void },
+  login: Pick<LoginFile, "login_types">,
+): void {
+  for (const { loginType, warning } of firstUseOnSignedLinks(login))
+    logger.warn({ event: "first_use_enrollment_on_signed_links", login_type: loginType }, warning);
 }

@@ -29,7 +29,12 @@ export interface AuthorizeFacts {
  * acr_values read, the plan made, and — for a login type that requires it — the MyVendor signature
  * checked before anything is shown. Never throws on any input.
  */
-export function planAuthorizeRequest(policy: LoginPolicy, client: PlanningClient, facts: AuthorizeFacts, session?: SessionFacts): PlanResult {
+export function planAuthorizeRequest(
+  policy: LoginPolicy,
+  client: PlanningClient,
+  facts: AuthorizeFacts,
+  session?: SessionFacts,
+): PlanResult {
   const acr = parseAcrValues(facts.acrValues, policy.acrValues);
   if (!acr.ok) return { ok: false, error: "invalid_request", description: acr.description };
   const request: LoginRequest = {
@@ -46,6 +51,9 @@ export function planAuthorizeRequest(policy: LoginPolicy, client: PlanningClient
   const planned = planLogin(policy, request, session);
   if (!planned.ok || !planned.plan.checkSignature) return planned;
   // The plan already required login_hint `<client_id>:<account>` and the signature parameter.
-  const valid = client.signingKey !== undefined && isVendorSignatureValid(facts.signature!, facts.redirectUri, facts.loginHint!, client.signingKey);
-  return valid ? planned : { ok: false, error: "invalid_request", description: "signature does not match redirect_uri and login_hint for this client" };
+  const valid =
+    client.signingKey !== undefined && isVendorSignatureValid(facts.signature!, facts.redirectUri, facts.loginHint!, client.signingKey);
+  return valid
+    ? planned
+    : { ok: false, error: "invalid_request", description: "signature does not match redirect_uri and login_hint for this client" };
 }

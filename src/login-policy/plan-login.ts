@@ -2,7 +2,16 @@ import type { OAuthErrorCode } from "../errors/oauth-error.ts";
 import { DEFAULT_LOGIN } from "../config/default-login.ts";
 import type { AcrMatch, AcrRequirements } from "./acr-values.ts";
 import { firstRepeated, shown, splitMethodList } from "./method-list.ts";
-import { EID_METHOD, EID_TYPE, type FlowKind, type LoginClaim, type LoginHintRule, type LoginPolicy, type LoginType, type MethodClass } from "./login-policy.ts";
+import {
+  EID_METHOD,
+  EID_TYPE,
+  type FlowKind,
+  type LoginClaim,
+  type LoginHintRule,
+  type LoginPolicy,
+  type LoginType,
+  type MethodClass,
+} from "./login-policy.ts";
 
 /** What an authorize request asks of the login, once its protocol parameters are known to be well-formed. */
 export interface LoginRequest {
@@ -90,18 +99,36 @@ const refuse = (description: string, error: PlanError = "invalid_request"): neve
 
 function buildPlan(policy: LoginPolicy, request: LoginRequest, session: SessionFacts | undefined): LoginPlan {
   const { acr } = request;
-  if (acr.alone !== undefined && (request.loginType !== undefined || request.fa !== undefined)) refuse(`acr_values ${acr.alone} cannot be combined with login_type or fa`);
+  if (acr.alone !== undefined && (request.loginType !== undefined || request.fa !== undefined))
+    refuse(`acr_values ${acr.alone} cannot be combined with login_type or fa`);
   const type = chooseLoginType(policy, request);
   const has = (claim: LoginClaim) => acr.claims.includes(claim);
-  const claims = { ...(acr.channel && { channel: acr.channel }), channelInfo: has("chnl_name") || has("chnl_icon"), gps: has("gps"), faceid: has("faceid") };
+  const claims = {
+    ...(acr.channel && { channel: acr.channel }),
+    channelInfo: has("chnl_name") || has("chnl_icon"),
+    gps: has("gps"),
+    faceid: has("faceid"),
+  };
   const required = acr.requiredMethods?.methods;
   const common = { acrMatched: acr.matched, ...(required && { requiredMethods: required }), claims };
   const fresh = FRESH_CLAIMS.some(has);
   if (type === undefined) {
     if (request.fa !== undefined) refuse("fa chooses methods for login_type 2FA or Mfa: name one, or use acr_values 2fa:<methods>");
     const methods = required ?? [...policy.defaultMethods];
-    const sessionSuffices = session !== undefined && !fresh && (required === undefined || session.methods.some((m) => required.includes(m)));
-    return { flow: "single_factor", methods, missingClasses: [], sso: { use: true, create: true }, sessionSuffices, loginHint: "optional", checkSignature: false, repeatLoginTypeAtToken: false, enrollOnFirstUse: false, ...common };
+    const sessionSuffices =
+      session !== undefined && !fresh && (required === undefined || session.methods.some((m) => required.includes(m)));
+    return {
+      flow: "single_factor",
+      methods,
+      missingClasses: [],
+      sso: { use: true, create: true },
+      sessionSuffices,
+      loginHint: "optional",
+      checkSignature: false,
+      repeatLoginTypeAtToken: false,
+      enrollOnFirstUse: false,
+      ...common,
+    };
   }
   checkScopes(type, request.scopes);
   const vendorAccount = checkLoginHint(type, request);
@@ -109,7 +136,8 @@ function buildPlan(policy: LoginPolicy, request: LoginRequest, session: SessionF
   const offered = narrowToRequired(policy, type, offeredMethods(policy, type, request), acr);
   const missingClasses = type.flow === "two_factor" ? classesMissing(policy, session?.methods ?? [], type.sso, offered) : [];
   const methods = type.flow === "two_factor" ? offered.filter((m) => missingClasses.includes(policy.methodClasses.get(m)!)) : offered;
-  const sessionProves = type.flow === "two_factor" ? missingClasses.length === 0 : type.flow === "eid" && (session?.methods.includes(EID_METHOD) ?? false);
+  const sessionProves =
+    type.flow === "two_factor" ? missingClasses.length === 0 : type.flow === "eid" && (session?.methods.includes(EID_METHOD) ?? false);
   const sessionSuffices = type.sso && session !== undefined && !fresh && sessionProves;
   return {
     // Returned to redirect_uri as sent; /eID/authorize, where it may be omitted, returns the type's name.
@@ -136,7 +164,8 @@ function chooseLoginType(policy: LoginPolicy, request: LoginRequest): LoginType 
   const byAcr = request.acr.loginType;
   if (byAcr !== undefined) {
     const name = policy.loginTypes.get(byAcr.type)?.name ?? byAcr.type;
-    if (wanted !== undefined && wanted !== byAcr.type) refuse(`acr_values ${byAcr.by} asks for login_type ${name}; it cannot be combined with login_type ${shown(request.loginType!)}`);
+    if (wanted !== undefined && wanted !== byAcr.type)
+      refuse(`acr_values ${byAcr.by} asks for login_type ${name}; it cannot be combined with login_type ${shown(request.loginType!)}`);
     wanted = byAcr.type;
   }
   if (request.endpoint === "eid") {
@@ -145,12 +174,17 @@ function chooseLoginType(policy: LoginPolicy, request: LoginRequest): LoginType 
   }
   if (wanted === undefined) {
     // A client limited to login types may not fall back to the default login: it would be weaker than any it was given.
-    if (request.allowedLoginTypes !== undefined && !request.allowedLoginTypes.has(DEFAULT_LOGIN)) refuse(`this client may use only login_type ${[...request.allowedLoginTypes].map((t) => policy.loginTypes.get(t)?.name ?? t).join(", ")}: name one`, "unauthorized_client");
+    if (request.allowedLoginTypes !== undefined && !request.allowedLoginTypes.has(DEFAULT_LOGIN))
+      refuse(
+        `this client may use only login_type ${[...request.allowedLoginTypes].map((t) => policy.loginTypes.get(t)?.name ?? t).join(", ")}: name one`,
+        "unauthorized_client",
+      );
     return undefined;
   }
   const type = policy.loginTypes.get(wanted);
   if (type === undefined) refuse(`login_type ${shown(request.loginType ?? wanted)} is not declared on this server`);
-  if (request.allowedLoginTypes !== undefined && !request.allowedLoginTypes.has(wanted)) refuse(`this client may not use login_type ${type!.name}`, "unauthorized_client");
+  if (request.allowedLoginTypes !== undefined && !request.allowedLoginTypes.has(wanted))
+    refuse(`this client may not use login_type ${type!.name}`, "unauthorized_client");
   return type;
 }
 
@@ -167,7 +201,8 @@ function checkLoginHint(type: LoginType, request: LoginRequest): string | undefi
   if (hint === undefined) refuse(`login_type ${type.name} needs login_hint`);
   if (type.loginHint === "required") return undefined;
   const prefix = `${request.clientId}:`;
-  if (!hint!.startsWith(prefix) || hint!.length === prefix.length) refuse(`login_type ${type.name} needs login_hint <client_id>:<account> naming this client`);
+  if (!hint!.startsWith(prefix) || hint!.length === prefix.length)
+    refuse(`login_type ${type.name} needs login_hint <client_id>:<account> naming this client`);
   return hint;
 }
 

@@ -12,7 +12,12 @@ export interface MetricsSource {
  * anything but GET or HEAD, 503 when the metrics cannot be gathered (a worker did not answer the primary
  * in time), else the Prometheus text.
  */
-export async function answerScrape(req: IncomingMessage, res: ServerResponse, token: string | undefined, source: MetricsSource): Promise<void> {
+export async function answerScrape(
+  req: IncomingMessage,
+  res: ServerResponse,
+  token: string | undefined,
+  source: MetricsSource,
+): Promise<void> {
   if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
     return plain(res, 401, "a bearer token is required (metrics.token)", { "WWW-Authenticate": 'Bearer realm="metrics"' });
   }

@@ -29,8 +29,7 @@ export function countAuditEvents(registry: Registry, audit: AuditTrail): () => v
       case "login.failed":
         logins.inc({ flow: flows.of(event.flow_id), outcome: event.type === "login.succeeded" ? "succeeded" : "failed" });
         break;
-      case "token.issued":
-      {
+      case "token.issued": {
         // One event per token response: its access token, and the ID and refresh tokens it carried.
         const grant = grants.of(event.grant);
         tokens.inc({ grant, token_type: "access_token" });

@@ -20,7 +20,7 @@ export class HttpMetrics {
   constructor(registry: Registry) {
     const duration = new Histogram({
       name: "http_request_duration_seconds",
-      help: "HTTP requests by route (the endpoint or page area, never the raw path) and status, with their duration; a response the client abandoned has status \"aborted\"",
+      help: 'HTTP requests by route (the endpoint or page area, never the raw path) and status, with their duration; a response the client abandoned has status "aborted"',
       labelNames: ["route", "status"],
       buckets: BUCKETS,
       registers: [registry],

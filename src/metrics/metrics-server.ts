@@ -32,7 +32,13 @@ export async function startMetricsServer(listen: string, token: string | undefin
   });
   const { host, port } = listenAddress(listen);
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) => reject(new MetricsListenError(`metrics.listen ${listen}: ${error.code ?? error.message} (choose another address or port in provider.yaml)`)));
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        new MetricsListenError(
+          `metrics.listen ${listen}: ${error.code ?? error.message} (choose another address or port in provider.yaml)`,
+        ),
+      ),
+    );
     server.listen(port, host, () => resolve());
   });
   const bound = server.address() as AddressInfo;

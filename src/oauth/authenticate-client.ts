@@ -21,7 +21,8 @@ export function authenticateClient(clients: ClientRegistry, presented: Presented
     if (presented.secret !== undefined) throw failed(presented, client, audit);
     return client;
   }
-  if (presented.secret === undefined || client.secretHash === undefined || !verifySecret(presented.secret, client.secretHash)) throw failed(presented, client, audit);
+  if (presented.secret === undefined || client.secretHash === undefined || !verifySecret(presented.secret, client.secretHash))
+    throw failed(presented, client, audit);
   return client;
 }
 

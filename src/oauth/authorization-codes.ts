@@ -22,7 +22,6 @@ type RedeemedMarker = CodeRedemption | { reused: true };
 // after taking the code, so milliseconds would do; this is the code lifetime, to be generous.
 const IN_FLIGHT_MS = 300_000;
 
-
 /**
  * Authorization codes (SPEC "Authorization code"): 32 random bytes, stored under their SHA-256 so a
  * store dump yields no usable code. Redemption is the store's atomic `take`; a "redeemed" marker under the

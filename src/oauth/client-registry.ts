@@ -23,7 +23,13 @@ export interface Client {
   /** What every grant issues this client as its access token. */
   readonly accessTokenFormat: AccessTokenFormat;
   /** Seconds. `clientCredentialsAccessToken`: the client's own access-token lifetime, else provider.yaml's for client_credentials. */
-  readonly lifetimes: { accessToken: number; idToken: number; refreshToken: number; authorizationCode: number; clientCredentialsAccessToken: number };
+  readonly lifetimes: {
+    accessToken: number;
+    idToken: number;
+    refreshToken: number;
+    authorizationCode: number;
+    clientCredentialsAccessToken: number;
+  };
   /** allowed_login_types lower-cased (login types match without regard to case); undefined: every declared type. */
   readonly allowedLoginTypes: ReadonlySet<string> | undefined;
   /** signing_key (resolved from its ${env:…}/${file:…} reference): the key of MyVendor signatures; none: no vendor login can pass. */

@@ -54,7 +54,6 @@ export interface Rotation {
 // taking the token, so seconds would do; minutes allow for a slow store.
 const IN_FLIGHT_MS = 300_000;
 
-
 /**
  * Opaque refresh tokens, rotated on every use (RFC 9700 §4.14.2). A family is every token descended
  * from one grant; revoking any member, or presenting a rotated one again, revokes the family and every
@@ -123,7 +122,11 @@ export class RefreshTokens {
       await this.detectReuse(token);
       return undefined;
     }
-    const uncontested = await this.rotated.add(rotatedKey(token), { familyId: current.familyId, expiresAt: current.expiresAt }, this.ttl(current));
+    const uncontested = await this.rotated.add(
+      rotatedKey(token),
+      { familyId: current.familyId, expiresAt: current.expiresAt },
+      this.ttl(current),
+    );
     if (!uncontested) {
       this.audit?.record({ type: "refresh_token.reuse_detected", family: grant.familyId, client_id: grant.clientId, sub: grant.sub });
       await this.revokeFamily(grant);
@@ -173,7 +176,8 @@ export class RefreshTokens {
   private async store(grant: RefreshGrant, accessToken: IssuedAccessToken): Promise<string> {
     const token = randomToken(32);
     const outlives = accessToken.exp * 1000 > grant.expiresAt;
-    if (outlives) await this.families.set(familyKey(grant.familyId), { accessTokensUntil: accessToken.exp }, accessToken.exp * 1000 - this.clock());
+    if (outlives)
+      await this.families.set(familyKey(grant.familyId), { accessTokensUntil: accessToken.exp }, accessToken.exp * 1000 - this.clock());
     await this.tokens.set(storeKeyHash(token), grant, this.ttl(grant));
     if (outlives && (await this.accessTokens.isFamilyRevoked(grant.familyId))) await this.revokeFamily(grant);
     return token;

@@ -18,7 +18,12 @@ export interface CodeMethodSettings<Delivery = { kind: string }> {
   };
 }
 
-const duration = (units: string, fallback: string, description: string) => ({ type: "string", pattern: `^[1-9][0-9]*(${units})$`, default: fallback, description });
+const duration = (units: string, fallback: string, description: string) => ({
+  type: "string",
+  pattern: `^[1-9][0-9]*(${units})$`,
+  default: fallback,
+  description,
+});
 
 /**
  * The JSON Schema of a code method's settings: `delivery` is one of the given adapter schemas (no
@@ -30,7 +35,11 @@ export function codeMethodSchema(deliverySchemas: readonly object[], extra: Reco
     additionalProperties: false,
     required: ["delivery"],
     properties: {
-      delivery: { type: "object", oneOf: deliverySchemas, description: "How codes are delivered. `kind: outbox` is for development only and must be chosen explicitly." },
+      delivery: {
+        type: "object",
+        oneOf: deliverySchemas,
+        description: "How codes are delivered. `kind: outbox` is for development only and must be chosen explicitly.",
+      },
       code_lifetime: duration("s|m", "5m", "How long a code is valid."),
       limits: {
         type: "object",

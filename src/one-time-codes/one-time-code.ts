@@ -5,7 +5,9 @@ export const CODE_DIGITS = 6;
 
 /** A new code: six uniformly random digits (crypto.randomInt, not Math.random). */
 export function generateCode(): string {
-  return randomInt(0, 10 ** CODE_DIGITS).toString().padStart(CODE_DIGITS, "0");
+  return randomInt(0, 10 ** CODE_DIGITS)
+    .toString()
+    .padStart(CODE_DIGITS, "0");
 }
 
 /** The typed code without the spaces and dashes people add; undefined when it is not six digits. */

@@ -16,7 +16,12 @@ export type PolicyParts = Omit<PolicySnapshot, "methods" | "flows">;
  * reload, so a reloaded policy is exactly what a restart with those files would serve. Throws when a
  * login type cannot be passed (buildLoginPolicy names the problem).
  */
-export function buildPolicyParts(config: LoadedConfig, hash: string, methodClasses: ReadonlyMap<string, MethodClass>, eidAccounts: EidAccounts): PolicyParts {
+export function buildPolicyParts(
+  config: LoadedConfig,
+  hash: string,
+  methodClasses: ReadonlyMap<string, MethodClass>,
+  eidAccounts: EidAccounts,
+): PolicyParts {
   const clients = new ClientRegistry(config.clients.clients, config.provider.lifetimes);
   const vendorAccounts = new VendorAccounts(clients, vendorLoginTypes(config.login));
   return {

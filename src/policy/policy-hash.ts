@@ -17,6 +17,8 @@ export async function policyHash(dir: string): Promise<string> {
 
 /** The text of each configuration file present in `dir`, in CONFIG_FILES order. */
 export async function readConfigTexts(dir: string): Promise<Array<{ file: string; text: string }>> {
-  const read = await Promise.all(CONFIG_FILES.map(async ({ file }) => ({ file: file as string, text: await readFile(join(dir, file), "utf8").catch(() => undefined) })));
+  const read = await Promise.all(
+    CONFIG_FILES.map(async ({ file }) => ({ file: file as string, text: await readFile(join(dir, file), "utf8").catch(() => undefined) })),
+  );
   return read.flatMap(({ file, text }) => (text === undefined ? [] : [{ file, text }]));
 }

@@ -19,7 +19,10 @@ export function formatConfigDiff(running: ReadonlyMap<string, string>, next: Rea
   for (const { file } of CONFIG_FILES) {
     const changes = diffConfig(parseOrEmpty(running.get(file)), parseOrEmpty(next.get(file)));
     if (changes.length === 0) continue;
-    lines.push(file, ...changes.map((change) => `  ${describeChange(change)}${needsRestart(file, change.path) ? "  (restart needed)" : ""}`));
+    lines.push(
+      file,
+      ...changes.map((change) => `  ${describeChange(change)}${needsRestart(file, change.path) ? "  (restart needed)" : ""}`),
+    );
   }
   return lines;
 }
@@ -33,12 +36,20 @@ function describeChange(change: ConfigChange): string {
   return `~ ${change.path}: ${shown(change.before)} → ${shown(change.after)}`;
 }
 
-const isScalarish = (value: unknown) => value === null || typeof value !== "object" || (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object"));
+const isScalarish = (value: unknown) =>
+  value === null || typeof value !== "object" || (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object"));
 
 /** Scalars as JSON, lists of scalars as [a, b], anything else by its shape; long text cut. */
 function show(value: unknown): string {
   if (value === undefined) return "(unset)";
-  const text = Array.isArray(value) && isScalarish(value) ? `[${value.map((v) => String(v)).join(", ")}]` : value !== null && typeof value === "object" ? (Array.isArray(value) ? "a list" : "a map") : JSON.stringify(value);
+  const text =
+    Array.isArray(value) && isScalarish(value)
+      ? `[${value.map((v) => String(v)).join(", ")}]`
+      : value !== null && typeof value === "object"
+        ? Array.isArray(value)
+          ? "a list"
+          : "a map"
+        : JSON.stringify(value);
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text;
 }
 

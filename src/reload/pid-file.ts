@@ -18,7 +18,9 @@ export function writePidFile(dataDir: string): () => void {
   const path = pidFilePath(dataDir);
   const other = readPid(dataDir);
   if (other !== undefined && other !== process.pid && isPortcullis(other)) {
-    throw new PidFileInUseError(`another portcullis process (pid ${other}) runs with data_dir ${dataDir} (${path}); stop it, or give this one a data_dir of its own`);
+    throw new PidFileInUseError(
+      `another portcullis process (pid ${other}) runs with data_dir ${dataDir} (${path}); stop it, or give this one a data_dir of its own`,
+    );
   }
   // A first start: the cluster primary writes the file before any provider has made data_dir.
   mkdirSync(dataDir, { recursive: true });

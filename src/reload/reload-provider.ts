@@ -61,10 +61,14 @@ function buildSnapshot(provider: Provider, current: PolicySnapshot, config: Load
 function logErrors(provider: Provider, error: unknown): void {
   if (error instanceof ConfigError) {
     for (const issue of error.issues) {
-      provider.logger.error({ event: "config_reload_error", file: issue.file, line: issue.line, column: issue.column, key: issue.path }, formatConfigIssue(issue));
+      provider.logger.error(
+        { event: "config_reload_error", file: issue.file, line: issue.line, column: issue.column, key: issue.path },
+        formatConfigIssue(issue),
+      );
     }
   } else if (error instanceof ReloadRefused) {
-    for (const change of error.changes) provider.logger.error({ event: "config_reload_error", file: change.file, key: change.key }, change.message);
+    for (const change of error.changes)
+      provider.logger.error({ event: "config_reload_error", file: change.file, key: change.key }, change.message);
   } else for (const reason of reasonsOf(error)) provider.logger.error({ event: "config_reload_error" }, reason);
 }
 
@@ -72,9 +76,17 @@ function report(provider: Provider, result: ReloadResult): void {
   const { logger } = provider;
   if (result.ok) logger.info({ event: "config_reloaded", policy_hash: result.policyHash }, "configuration reloaded");
   else {
-    logger.error({ event: "config_reload_refused", errors: result.errors.length, policy_hash: result.runningHash }, "configuration reload refused: the previous policy keeps serving");
+    logger.error(
+      { event: "config_reload_refused", errors: result.errors.length, policy_hash: result.runningHash },
+      "configuration reload refused: the previous policy keeps serving",
+    );
   }
-  provider.audit.record({ type: "config.reloaded", policy_hash: result.policyHash, ok: result.ok, ...(!result.ok && { errors: result.errors.length }) });
+  provider.audit.record({
+    type: "config.reloaded",
+    policy_hash: result.policyHash,
+    ok: result.ok,
+    ...(!result.ok && { errors: result.errors.length }),
+  });
 }
 
 class ReloadRefused extends Error {

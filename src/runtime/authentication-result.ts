@@ -17,6 +17,12 @@ export function authenticationResult(
   const classes = new Set(passed.map((id) => methods.get(id)?.plugin.class));
   const twoFactor = classes.has("trusted") && classes.has("untrusted");
   const amr = [...new Set(passed.map((id) => methods.get(id)?.amr ?? id))];
-  const result: Authentication = { sub: output.sub, authTime: Math.floor(nowMs / 1000), amr: twoFactor ? [...amr, "mfa"] : amr, acr: twoFactor ? "2fa" : "1fa", methods: passed };
+  const result: Authentication = {
+    sub: output.sub,
+    authTime: Math.floor(nowMs / 1000),
+    amr: twoFactor ? [...amr, "mfa"] : amr,
+    acr: twoFactor ? "2fa" : "1fa",
+    methods: passed,
+  };
   return output.evidence ? { ...result, evidence: output.evidence } : result;
 }

@@ -10,10 +10,17 @@ import { loadMethodPlugins } from "./method-plugins.ts";
  */
 export async function drawnFlows(config: LoadedConfig): Promise<FlowCatalog> {
   const configured = await loadMethodPlugins(config.login, config.dir);
-  const methods = new Map<string, LoadedMethod>([...configured].map(([id, method]) => [id, { ...method, context: undefined as never, actors: {} }]));
+  const methods = new Map<string, LoadedMethod>(
+    [...configured].map(([id, method]) => [id, { ...method, context: undefined as never, actors: {} }]),
+  );
   const nothing = async (): Promise<never> => {
     throw new Error("drawn flows do not run");
   };
-  const nobody = { users: { findByUsername: () => undefined }, enrollments: { list: async () => [] }, eid: { begin: nothing, finish: nothing }, issuer: config.provider.issuer };
+  const nobody = {
+    users: { findByUsername: () => undefined },
+    enrollments: { list: async () => [] },
+    eid: { begin: nothing, finish: nothing },
+    issuer: config.provider.issuer,
+  };
   return new FlowCatalog(nobody, config.login, methods);
 }

@@ -1,5 +1,12 @@
 import { fromPromise, type AnyActorLogic } from "xstate";
-import { BEGIN_UPSTREAM_LOGIN, FINISH_UPSTREAM_LOGIN, type EidFlowInput, type EidRefusal, type UpstreamRedirect, type UpstreamVerdict } from "../../flows/eid.flow.ts";
+import {
+  BEGIN_UPSTREAM_LOGIN,
+  FINISH_UPSTREAM_LOGIN,
+  type EidFlowInput,
+  type EidRefusal,
+  type UpstreamRedirect,
+  type UpstreamVerdict,
+} from "../../flows/eid.flow.ts";
 import type { EidBroker } from "../eid/eid-broker.ts";
 import { EidError } from "../eid/eid-error.ts";
 import type { EidPending } from "../eid/eid-upstream.ts";
@@ -31,5 +38,11 @@ export function eidFlowActors(broker: Pick<EidBroker, "begin" | "finish">, callb
 
 function refusalOf(err: EidError): EidRefusal {
   const cause = err.cause instanceof Error ? err.cause.message : undefined;
-  return { failure: err.failure, upstream: err.upstream, error: err.error, description: err.description, ...(cause !== undefined && { cause }) };
+  return {
+    failure: err.failure,
+    upstream: err.upstream,
+    error: err.error,
+    description: err.description,
+    ...(cause !== undefined && { cause }),
+  };
 }

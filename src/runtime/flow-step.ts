@@ -23,7 +23,10 @@ export interface StepResult {
  * machine accepts it (the flow, else its running method), wait until no invoked actor is running, and
  * persist. An actor that failed (e.g. the store is down) rethrows its error, so nothing half-done is kept.
  */
-export async function runFlowStep(flow: RunnableFlow, options: { input: unknown; persisted?: unknown; event?: FlowEvent }): Promise<StepResult> {
+export async function runFlowStep(
+  flow: RunnableFlow,
+  options: { input: unknown; persisted?: unknown; event?: FlowEvent },
+): Promise<StepResult> {
   const actor = createActor(flow.machine, { input: options.input, snapshot: options.persisted as never });
   // An observer for errors: without one XState reports the failure as an uncaught exception; here it
   // is read from the snapshot and rethrown to the request instead.
@@ -36,7 +39,10 @@ export async function runFlowStep(flow: RunnableFlow, options: { input: unknown;
     if (snapshot.status === "error") throw snapshot.error;
     const child = snapshot.children[METHOD_ACTOR_ID] as AnyActorRef | undefined;
     // A method's enrollment machine run inside a login (first-use enrollment) counts as that method.
-    const method = child && typeof child.src === "string" ? { id: methodOfActor(child.src), snapshot: child.getSnapshot() as AnyMachineSnapshot } : undefined;
+    const method =
+      child && typeof child.src === "string"
+        ? { id: methodOfActor(child.src), snapshot: child.getSnapshot() as AnyMachineSnapshot }
+        : undefined;
     return { snapshot, method, persisted: actor.getPersistedSnapshot() };
   } finally {
     actor.stop();
@@ -68,7 +74,8 @@ function runningActors(ref: AnyActorRef): AnyActorRef[] {
   for (const child of Object.values(snapshot.children ?? {})) {
     if (!child) continue;
     const childSnapshot = child.getSnapshot() as { status: string; value?: unknown };
-    if (childSnapshot.value !== undefined) found.push(...runningActors(child)); // a machine: look inside
+    if (childSnapshot.value !== undefined)
+      found.push(...runningActors(child)); // a machine: look inside
     else if (childSnapshot.status === "active") found.push(child);
   }
   return found;

@@ -90,6 +90,13 @@ export interface EidLoginInteraction extends InteractionBase {
  * What the creator of an interaction provides; the store adds id, binding, CSRF token and expiry. A
  * creator that ran the flow's first step already (an eID login) gives its snapshot and path too.
  */
-export type NewInteraction = NewOf<LoginInteraction> | NewOf<ChannelChoiceInteraction> | NewOf<AccountLoginInteraction> | NewOf<EnrollmentInteraction> | NewOf<EidLoginInteraction>;
+export type NewInteraction =
+  | NewOf<LoginInteraction>
+  | NewOf<ChannelChoiceInteraction>
+  | NewOf<AccountLoginInteraction>
+  | NewOf<EnrollmentInteraction>
+  | NewOf<EidLoginInteraction>;
 
-type NewOf<T extends InteractionBase> = Omit<T, keyof InteractionBase | "flowId" | "flowHash"> & Pick<InteractionBase, "flowId" | "flowHash"> & Partial<Pick<InteractionBase, "snapshot" | "path">>;
+type NewOf<T extends InteractionBase> = Omit<T, keyof InteractionBase | "flowId" | "flowHash"> &
+  Pick<InteractionBase, "flowId" | "flowHash"> &
+  Partial<Pick<InteractionBase, "snapshot" | "path">>;

@@ -21,7 +21,10 @@ export const methodRoutesPath = (methodId: string) => `${paths.methods}/${method
  * (the method's own `attempts`, else provider.yaml's password_attempts; a lockout goes to the audit trail), its enrollments, and its
  * actors, built once.
  */
-export function loadMethods(provider: PluginServices & { readonly audit: AuditTrail }, configured: ReadonlyMap<string, ConfiguredMethod>): Map<string, LoadedMethod> {
+export function loadMethods(
+  provider: PluginServices & { readonly audit: AuditTrail },
+  configured: ReadonlyMap<string, ConfiguredMethod>,
+): Map<string, LoadedMethod> {
   const defaults = provider.config.provider.security.password_attempts;
   const loaded = new Map<string, LoadedMethod>();
   for (const [id, method] of configured) {
@@ -30,7 +33,13 @@ export function loadMethods(provider: PluginServices & { readonly audit: AuditTr
       services: provider,
       settings: method.settings,
       methodId: id,
-      attempts: new AttemptLimiter(provider.store.namespace("rateLimits"), `method:${id}`, policy.max_failures, parseDuration(policy.window) * 1000, recordLockout(provider, id)),
+      attempts: new AttemptLimiter(
+        provider.store.namespace("rateLimits"),
+        `method:${id}`,
+        policy.max_failures,
+        parseDuration(policy.window) * 1000,
+        recordLockout(provider, id),
+      ),
       enrollments: provider.enrollments.forMethod(id),
       routesPath: methodRoutesPath(id),
     };

@@ -70,16 +70,32 @@ export class FlowCatalog {
     this.services = services;
     this.methods = methods;
     this.named.set(DEFAULT_FLOW_ID, this.build(DEFAULT_FLOW_ID, "single_factor", login.default_flow.methods));
-    this.named.set(CHANNEL_CHOICE_FLOW_ID, runnable(CHANNEL_CHOICE_FLOW_ID, channelChoiceFlow, new Map(), (m) => m.plugin.machine));
+    this.named.set(
+      CHANNEL_CHOICE_FLOW_ID,
+      runnable(CHANNEL_CHOICE_FLOW_ID, channelChoiceFlow, new Map(), (m) => m.plugin.machine),
+    );
     for (const [name, type] of Object.entries(login.login_types ?? {})) {
       const id = loginTypeFlowId(name);
       if (isMethodFlowKind(type.flow)) this.named.set(id, this.build(id, type.flow, type.methods ?? []));
-      else this.named.set(id, { ...runnable(id, eidFlow, new Map(), (m) => m.plugin.machine, eidFlowActors(services.eid, `${services.issuer}${paths.eidCallback}`)), kind: type.flow });
+      else
+        this.named.set(id, {
+          ...runnable(
+            id,
+            eidFlow,
+            new Map(),
+            (m) => m.plugin.machine,
+            eidFlowActors(services.eid, `${services.issuer}${paths.eidCallback}`),
+          ),
+          kind: type.flow,
+        });
     }
     for (const [id, method] of methods) {
       if (!method.plugin.enrollment) continue;
       const flowId = enrollmentFlowId(id);
-      this.named.set(flowId, runnable(flowId, createEnrollmentFlow(id), new Map([[id, method]]), (m) => m.plugin.enrollment!));
+      this.named.set(
+        flowId,
+        runnable(flowId, createEnrollmentFlow(id), new Map([[id, method]]), (m) => m.plugin.enrollment!),
+      );
     }
   }
 
@@ -112,7 +128,16 @@ export class FlowCatalog {
 
   private build(id: string, kind: MethodFlowKind, methodIds: readonly string[]): RunnableFlow {
     const methods = new Map(methodIds.map((m) => [m, this.methods.get(m)!]));
-    return { ...runnable(id, createLoginTypeFlow(kind, toFlowMethods(methods)), methods, (m) => m.plugin.machine, loginBuiltIns(this.services, methods)), kind };
+    return {
+      ...runnable(
+        id,
+        createLoginTypeFlow(kind, toFlowMethods(methods)),
+        methods,
+        (m) => m.plugin.machine,
+        loginBuiltIns(this.services, methods),
+      ),
+      kind,
+    };
   }
 
   private remember(flow: RunnableFlow): RunnableFlow {
@@ -131,7 +156,12 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 
 /** The methods as a flow sees them (flows/login-flow-setup.ts FlowMethod), in their order. */
 export function toFlowMethods(methods: ReadonlyMap<string, LoadedMethod>): FlowMethod[] {
-  return [...methods].map(([id, m]) => ({ id, identifiesUser: m.plugin.identifiesUser, class: m.plugin.class, enrollable: m.plugin.enrollment !== undefined }));
+  return [...methods].map(([id, m]) => ({
+    id,
+    identifiesUser: m.plugin.identifiesUser,
+    class: m.plugin.class,
+    enrollable: m.plugin.enrollment !== undefined,
+  }));
 }
 
 /**
@@ -140,10 +170,14 @@ export function toFlowMethods(methods: ReadonlyMap<string, LoadedMethod>): FlowM
  * (flows/first-use-enrollment.ts: a second-factor flow enrolls on first use).
  */
 export function loginBuiltIns(services: FlowServices, methods: ReadonlyMap<string, LoadedMethod>): Record<string, AnyActorLogic> {
-  const enrollments = [...methods].flatMap(([id, m]) => (m.plugin.enrollment ? [[enrollmentActorId(id), m.plugin.enrollment.provide({ actors: m.actors })] as const] : []));
+  const enrollments = [...methods].flatMap(([id, m]) =>
+    m.plugin.enrollment ? [[enrollmentActorId(id), m.plugin.enrollment.provide({ actors: m.actors })] as const] : [],
+  );
   return {
     [IDENTIFY_USER]: identifyUserRunnable(services),
-    [ENROLLED_METHODS]: fromPromise<string[], EnrolledMethodsInput>(async ({ input }) => (await services.enrollments.list(input.sub, input.methods)).map((e) => e.method)),
+    [ENROLLED_METHODS]: fromPromise<string[], EnrolledMethodsInput>(async ({ input }) =>
+      (await services.enrollments.list(input.sub, input.methods)).map((e) => e.method),
+    ),
     ...Object.fromEntries(enrollments),
   };
 }
@@ -155,7 +189,10 @@ export function runnable(
   machineOf: (m: LoadedMethod) => AnyStateMachine,
   builtIn: Record<string, AnyActorLogic> = {},
 ): RunnableFlow {
-  const actors = { ...builtIn, ...Object.fromEntries([...methods].map(([methodId, method]) => [methodId, machineOf(method).provide({ actors: method.actors })])) };
+  const actors = {
+    ...builtIn,
+    ...Object.fromEntries([...methods].map(([methodId, method]) => [methodId, machineOf(method).provide({ actors: method.actors })])),
+  };
   const hash = createHash("sha256").update(describe(flow));
   for (const [methodId, method] of methods) hash.update(`\n${methodId}:`).update(describe(machineOf(method)));
   for (const [machineId, machine] of Object.entries(builtIn)) hash.update(`\n${machineId}:`).update(describe(machine));

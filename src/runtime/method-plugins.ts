@@ -50,14 +50,25 @@ export async function loadMethodPlugins(login: LoginFile, configDir: string): Pr
   const ajv = new Ajv({ strict: true, allErrors: true, useDefaults: true, verbose: true });
   for (const [id, configured] of Object.entries(login.methods)) {
     const { runtime, settings } = splitSettings(configured);
-    const dir = runtime.from === undefined ? join(METHODS_DIR, id) : isAbsolute(runtime.from) ? runtime.from : resolve(configDir, runtime.from);
+    const dir =
+      runtime.from === undefined ? join(METHODS_DIR, id) : isAbsolute(runtime.from) ? runtime.from : resolve(configDir, runtime.from);
     if (!existsSync(join(dir, "index.ts"))) {
-      drafts.push({ file: "login", at: ["methods", id], pointAtKey: true, message: `no factor plugin "${id}" (looked for ${join(dir, "index.ts")})` });
+      drafts.push({
+        file: "login",
+        at: ["methods", id],
+        pointAtKey: true,
+        message: `no factor plugin "${id}" (looked for ${join(dir, "index.ts")})`,
+      });
       continue;
     }
     const plugin = ((await import(pathToFileURL(join(dir, "index.ts")).href)) as { default: FactorPlugin }).default;
     if (plugin?.id !== id) {
-      drafts.push({ file: "login", at: ["methods", id], pointAtKey: true, message: `the plugin in ${dir} does not export a FactorPlugin with id "${id}"` });
+      drafts.push({
+        file: "login",
+        at: ["methods", id],
+        pointAtKey: true,
+        message: `the plugin in ${dir} does not export a FactorPlugin with id "${id}"`,
+      });
       continue;
     }
     const validate = ajv.compile(plugin.configSchema);

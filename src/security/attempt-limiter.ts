@@ -16,13 +16,7 @@ export class AttemptLimiter {
   /** Told once per window, at the first attempt refused: the subject is locked (the audit trail's lockout). */
   private readonly onLockout?: (subject: string) => void;
 
-  constructor(
-    counters: RecordStore<number>,
-    scope: string,
-    maxFailures: number,
-    windowMs: number,
-    onLockout?: (subject: string) => void,
-  ) {
+  constructor(counters: RecordStore<number>, scope: string, maxFailures: number, windowMs: number, onLockout?: (subject: string) => void) {
     this.counters = counters;
     this.scope = scope;
     this.maxFailures = maxFailures;

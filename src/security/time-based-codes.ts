@@ -28,7 +28,14 @@ export function normaliseCode(code: string, digits: number): string | undefined 
 export async function matchTimeStep(key: TotpKey, code: string, nowMs: number): Promise<number | undefined> {
   const token = normaliseCode(code, key.digits);
   if (token === undefined) return undefined;
-  const result = await verify({ secret: key.secret, token, digits: key.digits, period: key.period, epoch: Math.floor(nowMs / 1000), epochTolerance: key.period });
+  const result = await verify({
+    secret: key.secret,
+    token,
+    digits: key.digits,
+    period: key.period,
+    epoch: Math.floor(nowMs / 1000),
+    epochTolerance: key.period,
+  });
   // The functional verify's type also covers HOTP results, which have no time step.
   return result.valid && "timeStep" in result ? result.timeStep : undefined;
 }

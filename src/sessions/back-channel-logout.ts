@@ -63,7 +63,8 @@ export class BackChannelLogout {
       if (!client || uri === undefined || this.stop.signal.aborted) continue;
       const sid = client.config.backchannel_logout_session_required ? session.sid : undefined;
       const token = this.tokens.issue({ clientId, sub: session.sub, sid });
-      const delivered = (ok: boolean) => this.audit?.record({ type: "logout.delivered", sid: session.sid, client_id: clientId, channel: "back", ok });
+      const delivered = (ok: boolean) =>
+        this.audit?.record({ type: "logout.delivered", sid: session.sid, client_id: clientId, channel: "back", ok });
       deliveries.push(this.track(this.deliver(client, uri, token).then(delivered)));
     }
     return Promise.all(deliveries).then(() => undefined);

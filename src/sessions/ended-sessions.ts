@@ -37,7 +37,8 @@ export class EndedSessions {
 function keepFor(clients: Iterable<Client>): number {
   let keep = 0;
   for (const client of clients) {
-    if (client.offlineAccess && client.refreshTokenEndsWithSession) keep = Math.max(keep, client.lifetimes.refreshToken + client.lifetimes.authorizationCode);
+    if (client.offlineAccess && client.refreshTokenEndsWithSession)
+      keep = Math.max(keep, client.lifetimes.refreshToken + client.lifetimes.authorizationCode);
   }
   return keep;
 }

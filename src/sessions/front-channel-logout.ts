@@ -7,13 +7,25 @@ import type { SsoSession } from "./sso-sessions.ts";
  * registered a frontchannel_logout_uri, with `iss` and `sid` when it asked for them
  * (frontchannel_logout_session_required, on by default).
  */
-export function frontChannelLogouts(clients: ClientRegistry, issuer: string, session: Pick<SsoSession, "sid" | "clients">): { clientId: string; url: string }[] {
+export function frontChannelLogouts(
+  clients: ClientRegistry,
+  issuer: string,
+  session: Pick<SsoSession, "sid" | "clients">,
+): { clientId: string; url: string }[] {
   const urls: { clientId: string; url: string }[] = [];
   for (const clientId of session.clients) {
     const config = clients.get(clientId)?.config;
     const uri = config?.frontchannel_logout_uri;
     if (uri === undefined) continue;
-    urls.push({ clientId, url: config!.frontchannel_logout_session_required ? appendQuery(uri, [["iss", issuer], ["sid", session.sid]]) : uri });
+    urls.push({
+      clientId,
+      url: config!.frontchannel_logout_session_required
+        ? appendQuery(uri, [
+            ["iss", issuer],
+            ["sid", session.sid],
+          ])
+        : uri,
+    });
   }
   return urls;
 }

@@ -40,7 +40,8 @@ export async function signOut(provider: SignOutServices, cookieValue: string | u
   if (why.frontChannel === undefined) return { session, frontChannelUrls: [] };
   const frontChannel = frontChannelLogouts(why.frontChannel, provider.issuer, session);
   // Handed to the browser as iframes: whether each one loads, only the browser knows.
-  for (const { clientId } of frontChannel) provider.audit.record({ type: "logout.delivered", sid: session.sid, client_id: clientId, channel: "front", ok: true });
+  for (const { clientId } of frontChannel)
+    provider.audit.record({ type: "logout.delivered", sid: session.sid, client_id: clientId, channel: "front", ok: true });
   return { session, frontChannelUrls: frontChannel.map(({ url }) => url) };
 }
 

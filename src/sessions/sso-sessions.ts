@@ -63,7 +63,8 @@ export class SsoSessions {
   async create(auth: Authentication, previousCookie?: string, continues?: SsoSession): Promise<{ cookie: string; session: SsoSession }> {
     if (previousCookie) await this.destroy(previousCookie);
     const now = this.clock();
-    const kept = continues && continues.sub === auth.sub ? { sid: continues.sid, clients: continues.clients } : { sid: randomToken(16), clients: [] };
+    const kept =
+      continues && continues.sub === auth.sub ? { sid: continues.sid, clients: continues.clients } : { sid: randomToken(16), clients: [] };
     const session: SsoSession = { ...auth, ...kept, createdAt: now, lastSeenAt: now };
     const cookie = randomToken(32);
     await this.save(cookie, session);

@@ -10,11 +10,20 @@ import type { SsoSession } from "./sso-sessions.ts";
  * user's session signs that user out of their clients first; the same user's session is renewed (same
  * sid and clients, new cookie).
  */
-export async function startSession(provider: SignOutServices & SessionLookup, req: IncomingMessage, login: Authentication): Promise<{ cookie: string; session: SsoSession }> {
+export async function startSession(
+  provider: SignOutServices & SessionLookup,
+  req: IncomingMessage,
+  login: Authentication,
+): Promise<{ cookie: string; session: SsoSession }> {
   const previousCookie = provider.cookies.read(req, SESSION_COOKIE);
   const previous = await provider.sessions.find(previousCookie);
   if (previous && previous.sub !== login.sub) await signOut(provider, previousCookie, { reason: "other_user_logged_in" });
   const started = await provider.sessions.create(login, previousCookie, previous);
-  provider.audit.record({ type: "session.started", sid: started.session.sid, sub: login.sub, ...(login.loginId && { login_id: login.loginId }) });
+  provider.audit.record({
+    type: "session.started",
+    sid: started.session.sid,
+    sub: login.sub,
+    ...(login.loginId && { login_id: login.loginId }),
+  });
   return started;
 }

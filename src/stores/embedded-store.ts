@@ -6,7 +6,13 @@ import { Journal } from "./embedded-journal.ts";
 import { KeyvRecordStore } from "./keyv-record-store.ts";
 import { MemoryRecordStore } from "./memory-record-store.ts";
 import { RECORD_KINDS, type RecordKind, type RecordStore, type Store } from "./store.ts";
-import { createOperationRunner, silentStoreLogger, type OperationObserver, type OperationRunner, type StoreLogger } from "./store-operation.ts";
+import {
+  createOperationRunner,
+  silentStoreLogger,
+  type OperationObserver,
+  type OperationRunner,
+  type StoreLogger,
+} from "./store-operation.ts";
 import { StoreUnavailableError } from "./store-unavailable-error.ts";
 import { lockDirectory } from "./directory-lock.ts";
 

@@ -7,7 +7,8 @@ import { StoreUrlError } from "./store-url-error.ts";
 export function takeKeyPrefix(params: URLSearchParams): string | undefined {
   const prefix = params.get("prefix");
   if (prefix === null) return undefined;
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix)) throw new StoreUrlError(`store URL prefix "${prefix}" must be 1-64 letters, digits, '.', '_' or '-'`);
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(prefix))
+    throw new StoreUrlError(`store URL prefix "${prefix}" must be 1-64 letters, digits, '.', '_' or '-'`);
   params.delete("prefix");
   return `${prefix}:`;
 }

@@ -42,7 +42,9 @@ export class MemoryRecordStore<T> implements RecordStore<T> {
   }
 
   set(key: string, value: T, ttlMs?: number): Promise<void> {
-    return withTtl(ttlMs, (ttl) => this.run("set", this.kind, () => this.map.writeEntry(key, this.#entry(value, ttl === undefined ? undefined : Date.now() + ttl))));
+    return withTtl(ttlMs, (ttl) =>
+      this.run("set", this.kind, () => this.map.writeEntry(key, this.#entry(value, ttl === undefined ? undefined : Date.now() + ttl))),
+    );
   }
 
   delete(key: string): Promise<boolean> {

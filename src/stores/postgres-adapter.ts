@@ -36,10 +36,10 @@ export class OwnedPoolPostgresAdapter extends KeyvPostgres {
   override async disconnect(): Promise<void> {}
 
   override async delete(key: string): Promise<boolean> {
-    const rows = await this.query(
-      `DELETE FROM ${KEYV_TABLE} WHERE key = $1 AND (value::json->>'expires')::numeric < $2 RETURNING key`,
-      [key, Date.now()],
-    );
+    const rows = await this.query(`DELETE FROM ${KEYV_TABLE} WHERE key = $1 AND (value::json->>'expires')::numeric < $2 RETURNING key`, [
+      key,
+      Date.now(),
+    ]);
     return rows.length > 0;
   }
 }

@@ -3,7 +3,14 @@ import pg from "pg";
 import { KeyvRecordStore, type AtomicOps } from "./keyv-record-store.ts";
 import { KEYV_TABLE, KEYV_TABLE_DDL, MAX_KEY_LENGTH, OwnedPoolPostgresAdapter, type Query } from "./postgres-adapter.ts";
 import type { RecordKind, RecordStore, Store } from "./store.ts";
-import { createOperationRunner, describeError, silentStoreLogger, type OperationObserver, type OperationRunner, type StoreLogger } from "./store-operation.ts";
+import {
+  createOperationRunner,
+  describeError,
+  silentStoreLogger,
+  type OperationObserver,
+  type OperationRunner,
+  type StoreLogger,
+} from "./store-operation.ts";
 
 export interface PostgresStoreOptions {
   url: string;
@@ -63,12 +70,20 @@ export class PostgresStore implements Store {
       allowExitOnIdle: true,
     });
     // An idle connection that dies (server restart) is reported here; unheard, it would crash the process.
-    this.#pool.on("error", (error) => this.#logger.warn({ backend: "postgres", error: describeError(error) }, "postgres store lost an idle connection"));
+    this.#pool.on("error", (error) =>
+      this.#logger.warn({ backend: "postgres", error: describeError(error) }, "postgres store lost an idle connection"),
+    );
     const adapter = new OwnedPoolPostgresAdapter(this.#query);
     // The adapter's only error events come from its own CREATE TABLE at construction; #query retries that anyway.
     adapter.on("error", () => {});
     this.#keyv = new Keyv(adapter, { namespace: undefined, useKeyPrefix: false, throwOnErrors: true });
-    this.#run = createOperationRunner({ backend: "postgres", logger: this.#logger, observe: options.observe, timeoutMs: connectionTimeoutMillis + queryTimeout, isClosed: () => this.#closed });
+    this.#run = createOperationRunner({
+      backend: "postgres",
+      logger: this.#logger,
+      observe: options.observe,
+      timeoutMs: connectionTimeoutMillis + queryTimeout,
+      isClosed: () => this.#closed,
+    });
     this.#sweeper = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? 60_000).unref();
   }
 
@@ -78,7 +93,10 @@ export class PostgresStore implements Store {
       const prefix = `${this.#keyPrefix}${kind}:`;
       const rawKey = (key: string) => {
         const raw = prefix + key;
-        if (raw.length > MAX_KEY_LENGTH) throw new RangeError(`a ${kind} key is too long for the postgres store (${raw.length} > ${MAX_KEY_LENGTH} characters with its prefix)`);
+        if (raw.length > MAX_KEY_LENGTH)
+          throw new RangeError(
+            `a ${kind} key is too long for the postgres store (${raw.length} > ${MAX_KEY_LENGTH} characters with its prefix)`,
+          );
         return raw;
       };
       namespace = new KeyvRecordStore<unknown>({ kind, keyv: this.#keyv, atomic: this.#atomic, rawKey, run: this.#run });

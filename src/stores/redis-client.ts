@@ -34,7 +34,8 @@ export async function connectRedis(connection: RedisConnection, logger: StoreLog
     healthy = true;
     logger.info({ backend: "redis" }, "redis store reachable again");
   };
-  const client = connection.kind === "sentinel" ? createFailFastSentinel(connection, timeouts) : createFailFastClient(connection.url, timeouts);
+  const client =
+    connection.kind === "sentinel" ? createFailFastSentinel(connection, timeouts) : createFailFastClient(connection.url, timeouts);
   client.on("error", unhealthy);
   client.on("ready", reachable);
   if (connection.kind === "sentinel") followSentinel(client as ReturnType<typeof createFailFastSentinel>, logger, unhealthy, reachable);
@@ -82,7 +83,10 @@ function failFastOptions(timeouts: RedisTimeouts) {
  */
 function createFailFastSentinel(connection: Extract<RedisConnection, { kind: "sentinel" }>, timeouts: RedisTimeouts) {
   const { commandOptions, ...nodeOptions } = failFastOptions(timeouts);
-  const credentials = { ...(connection.username !== undefined && { username: connection.username }), ...(connection.password !== undefined && { password: connection.password }) };
+  const credentials = {
+    ...(connection.username !== undefined && { username: connection.username }),
+    ...(connection.password !== undefined && { password: connection.password }),
+  };
   return createSentinel({
     name: connection.primaryName,
     sentinelRootNodes: connection.sentinels,
@@ -94,7 +98,12 @@ function createFailFastSentinel(connection: Extract<RedisConnection, { kind: "se
 }
 
 /** Logs where the primary is (at start and after each failover) and the primary's connection errors. */
-function followSentinel(sentinel: ReturnType<typeof createFailFastSentinel>, logger: StoreLogger, unhealthy: (error: unknown) => void, reachable: () => void): void {
+function followSentinel(
+  sentinel: ReturnType<typeof createFailFastSentinel>,
+  logger: StoreLogger,
+  unhealthy: (error: unknown) => void,
+  reachable: () => void,
+): void {
   sentinel.on("topology-change", (event: { type: string; node?: { host: string; port: number } }) => {
     if (event.type !== "MASTER_CHANGE" || event.node === undefined) return;
     logger.info({ backend: "redis", primary: `${event.node.host}:${event.node.port}` }, "redis primary (from sentinel)");

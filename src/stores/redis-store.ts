@@ -3,7 +3,13 @@ import { KeyvRecordStore, type AtomicOps, type Durability } from "./keyv-record-
 import { connectRedis, defaultRedisTimeouts, type RedisClient, type RedisTimeouts } from "./redis-client.ts";
 import type { RedisConnection, Replication } from "./redis-url.ts";
 import { RECORD_KINDS, type RecordKind, type RecordStore, type Store } from "./store.ts";
-import { createOperationRunner, silentStoreLogger, type OperationObserver, type OperationRunner, type StoreLogger } from "./store-operation.ts";
+import {
+  createOperationRunner,
+  silentStoreLogger,
+  type OperationObserver,
+  type OperationRunner,
+  type StoreLogger,
+} from "./store-operation.ts";
 
 export interface RedisStoreOptions {
   /** One server (node-redis URL form; shorthand for `connection: { kind: "server", url }`). */
@@ -89,7 +95,13 @@ export class RedisStore implements Store {
     const adapter = new ExpiringRedisAdapter(client, { throwOnErrors: true, throwOnConnectError: true });
     this.#keyv = new Keyv(adapter, { namespace: undefined, useKeyPrefix: false, throwOnErrors: true });
     // Backstop above the command timeout, for anything that would otherwise wait on a stuck socket.
-    this.#run = createOperationRunner({ backend: "redis", logger, observe: options.observe, timeoutMs: operationTimeoutMs(timeouts), isClosed: () => this.#closed });
+    this.#run = createOperationRunner({
+      backend: "redis",
+      logger,
+      observe: options.observe,
+      timeoutMs: operationTimeoutMs(timeouts),
+      isClosed: () => this.#closed,
+    });
   }
 
   /** Connects (waiting for the first attempt only) and returns the store even while Redis is down. */
@@ -128,10 +140,15 @@ export class RedisStore implements Store {
     confirm: async () => {
       const { replicas, timeoutMs } = this.#replication;
       const acknowledged = await this.#client.wait(replicas, timeoutMs);
-      if (acknowledged < replicas) throw new Error(`${acknowledged} of ${replicas} replica(s) acknowledged the write within ${timeoutMs} ms`);
+      if (acknowledged < replicas)
+        throw new Error(`${acknowledged} of ${replicas} replica(s) acknowledged the write within ${timeoutMs} ms`);
     },
     putBack: async (rawKey, payload, ttlMs) => {
-      await this.#client.set(rawKey, payload, ttlMs === undefined ? { condition: "NX" } : { condition: "NX", expiration: { type: "PX", value: ttlMs } });
+      await this.#client.set(
+        rawKey,
+        payload,
+        ttlMs === undefined ? { condition: "NX" } : { condition: "NX", expiration: { type: "PX", value: ttlMs } },
+      );
     },
   };
 

@@ -52,20 +52,29 @@ function parseServerUrl(url: string): RedisTarget {
   const ours = OUR_PARAMS.some((name) => parsed.searchParams.has(name));
   const keyPrefix = takeKeyPrefix(parsed.searchParams);
   const replication = takeReplication(parsed.searchParams, 0);
-  return { connection: { kind: "server", url: ours ? parsed.toString() : url }, replication, ...(keyPrefix !== undefined && { keyPrefix }) };
+  return {
+    connection: { kind: "server", url: ours ? parsed.toString() : url },
+    replication,
+    ...(keyPrefix !== undefined && { keyPrefix }),
+  };
 }
 
 function parseSentinelUrl(url: string): RedisTarget {
   const match = /^redis\+sentinel:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/?#@]+)\/([^/?#]+)\/?(?:\?([^#]*))?$/i.exec(url);
   if (!match) {
-    throw new StoreUrlError(`store URL "${redactUrl(url)}" is not a Sentinel URL: write redis+sentinel://HOST:PORT[,HOST:PORT…]/PRIMARY_NAME`);
+    throw new StoreUrlError(
+      `store URL "${redactUrl(url)}" is not a Sentinel URL: write redis+sentinel://HOST:PORT[,HOST:PORT…]/PRIMARY_NAME`,
+    );
   }
   const [, user, password, hosts, name, query] = match;
   const params = new URLSearchParams(query ?? "");
   const keyPrefix = takeKeyPrefix(params);
   const replication = takeReplication(params, 1);
   const unknown = [...params.keys()];
-  if (unknown.length > 0) throw new StoreUrlError(`store URL "${redactUrl(url)}": unknown parameter "${unknown[0]}" (a Sentinel URL takes prefix, wait and wait_timeout_ms)`);
+  if (unknown.length > 0)
+    throw new StoreUrlError(
+      `store URL "${redactUrl(url)}": unknown parameter "${unknown[0]}" (a Sentinel URL takes prefix, wait and wait_timeout_ms)`,
+    );
   const connection: RedisConnection = {
     kind: "sentinel",
     primaryName: decodeURIComponent(name!),
@@ -93,6 +102,7 @@ function takeInteger(params: URLSearchParams, name: string, fallback: number, mi
   const text = params.get(name);
   params.delete(name);
   if (text === null) return fallback;
-  if (!/^\d{1,6}$/.test(text) || Number(text) < min || Number(text) > max) throw new StoreUrlError(`store URL parameter ${name}=${text} must be a whole number from ${min} to ${max}`);
+  if (!/^\d{1,6}$/.test(text) || Number(text) < min || Number(text) > max)
+    throw new StoreUrlError(`store URL parameter ${name}=${text} must be a whole number from ${min} to ${max}`);
   return Number(text);
 }

@@ -42,13 +42,7 @@ export class AccessTokenVerifier {
   private readonly denylist: AccessTokenDenylist;
   private readonly references: ReferenceTokens;
 
-  constructor(
-    keys: () => KeySet,
-    issuer: string,
-    clock: Clock,
-    denylist: AccessTokenDenylist,
-    references: ReferenceTokens,
-  ) {
+  constructor(keys: () => KeySet, issuer: string, clock: Clock, denylist: AccessTokenDenylist, references: ReferenceTokens) {
     this.keys = keys;
     this.issuer = issuer;
     this.clock = clock;
@@ -87,7 +81,8 @@ export class AccessTokenVerifier {
 
   private checkClaims(header: JoseHeader, claims: Record<string, unknown>): AccessTokenClaims {
     const failed = (claim: string, message: string) => new errors.JWTClaimValidationFailed(message, claims, claim, "check_failed");
-    if (typeof header.typ !== "string" || normalizeTyp(header.typ) !== EXPECTED_TYP) throw failed("typ", 'unexpected "typ" JWT header value');
+    if (typeof header.typ !== "string" || normalizeTyp(header.typ) !== EXPECTED_TYP)
+      throw failed("typ", 'unexpected "typ" JWT header value');
     for (const claim of REQUIRED_CLAIMS) {
       if (!Object.hasOwn(claims, claim)) throw failed(claim, `missing required "${claim}" claim`);
     }

@@ -25,7 +25,23 @@ export interface IdTokenRequest {
 export const ID_TOKEN_TYPE = "JWT";
 
 // Claims the protocol defines: only this issuer sets them, never an extra claim (even when it leaves one out).
-const PROTOCOL_CLAIMS = new Set(["iss", "sub", "aud", "exp", "iat", "nbf", "jti", "auth_time", "nonce", "amr", "acr", "azp", "sid", "at_hash", "c_hash"]);
+const PROTOCOL_CLAIMS = new Set([
+  "iss",
+  "sub",
+  "aud",
+  "exp",
+  "iat",
+  "nbf",
+  "jti",
+  "auth_time",
+  "nonce",
+  "amr",
+  "acr",
+  "azp",
+  "sid",
+  "at_hash",
+  "c_hash",
+]);
 
 /** Issues RS256 ID tokens signed with the provider's current key. */
 export class IdTokenIssuer {

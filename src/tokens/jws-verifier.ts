@@ -29,7 +29,8 @@ export function verifyRs256Jwt(token: string, keyFor: (header: JoseHeader) => Ke
 
   const header = parseJsonObject(headerBytes, () => new errors.JWSInvalid("JWS Protected Header is invalid"));
   const payloadIsEncoded = checkCritical(header);
-  if (typeof header.alg !== "string" || header.alg === "") throw new errors.JWSInvalid('JWS "alg" (Algorithm) Header Parameter missing or invalid');
+  if (typeof header.alg !== "string" || header.alg === "")
+    throw new errors.JWSInvalid('JWS "alg" (Algorithm) Header Parameter missing or invalid');
   // RS256 only: what we sign with, and never a choice left to the token (alg none, HS256 keyed with our public key).
   if (header.alg !== "RS256") throw new errors.JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed');
   const key = keyFor(header);
@@ -88,6 +89,7 @@ function checkCritical(header: JoseHeader): boolean {
     if (name !== "b64") throw new errors.JOSENotSupported(`Extension Header Parameter "${name}" is not recognized`);
     if (!Object.hasOwn(header, name)) throw new errors.JWSInvalid(`Extension Header Parameter "${name}" is missing`);
   }
-  if (typeof header.b64 !== "boolean") throw new errors.JWSInvalid('The "b64" (base64url-encode payload) Header Parameter must be a boolean');
+  if (typeof header.b64 !== "boolean")
+    throw new errors.JWSInvalid('The "b64" (base64url-encode payload) Header Parameter must be a boolean');
   return header.b64;
 }

@@ -63,11 +63,16 @@ export class KeyManager {
   static async open(options: KeyManagerOptions): Promise<KeyManager> {
     const manager = new KeyManager(options);
     if (options.staticKeys?.length) {
-      manager.keySet = new KeySet(options.staticKeys.map((k) => ({ kid: k.kid, status: k.status, privateKey: createPrivateKey(k.private_key_pem) })));
+      manager.keySet = new KeySet(
+        options.staticKeys.map((k) => ({ kid: k.kid, status: k.status, privateKey: createPrivateKey(k.private_key_pem) })),
+      );
       return manager;
     }
     await manager.sync();
-    manager.timer = setInterval(() => manager.sync().catch((err) => options.logger.error({ err }, "key ring sync failed")), KEY_SYNC_EVERY_MS);
+    manager.timer = setInterval(
+      () => manager.sync().catch((err) => options.logger.error({ err }, "key ring sync failed")),
+      KEY_SYNC_EVERY_MS,
+    );
     manager.timer.unref();
     return manager;
   }
@@ -112,7 +117,10 @@ export class KeyManager {
     // An operator's unpublished key is gone on purpose, not lost.
     const kept = new Set([...(ring?.keys ?? []), ...(ring?.unpublished ?? [])].map((k) => k.kid));
     return this.ring.keys.filter(
-      (k) => !kept.has(k.kid) && k.activatedAt !== undefined && (k.status !== "retired" || now - (k.retiredAt ?? now) < this.options.policy.retainFor),
+      (k) =>
+        !kept.has(k.kid) &&
+        k.activatedAt !== undefined &&
+        (k.status !== "retired" || now - (k.retiredAt ?? now) < this.options.policy.retainFor),
     );
   }
 
@@ -126,7 +134,13 @@ export class KeyManager {
         "the signing key ring is missing from the store (flushed, or a new empty server): keeping this process's keys published as retired until the tokens they signed expire",
       );
     }
-    return { ...stored, keys: [...(stored?.keys ?? []), ...lost.map((k): StoredKey => (k.status === "retired" ? k : { ...k, status: "retired", retiredAt: now }))] };
+    return {
+      ...stored,
+      keys: [
+        ...(stored?.keys ?? []),
+        ...lost.map((k): StoredKey => (k.status === "retired" ? k : { ...k, status: "retired", retiredAt: now })),
+      ],
+    };
   }
 
   private stepDue(ring: KeyRing): boolean {

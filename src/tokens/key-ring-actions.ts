@@ -27,7 +27,10 @@ export type RetireOutcome =
  * promoting a key nobody has fetched yet would make every relying party with a cached JWKS reject the
  * new tokens until it refetches. `force` (`--now`) promotes at once anyway, generating the key if needed.
  */
-export async function rotateRing(ring: KeyRing, options: { now: number; announceFor: number; force: boolean; generate: GenerateKey }): Promise<RotateOutcome> {
+export async function rotateRing(
+  ring: KeyRing,
+  options: { now: number; announceFor: number; force: boolean; generate: GenerateKey },
+): Promise<RotateOutcome> {
   const { now, announceFor, force, generate } = options;
   const current = signingKey(ring);
   let next = ring.keys.find((k) => k.status === "next");
@@ -42,7 +45,14 @@ export async function rotateRing(ring: KeyRing, options: { now: number; announce
   }
   const fresh = await generate("next", now);
   const rotated = promoted({ ...ring, keys: [...ring.keys, fresh] }, next, now);
-  return { kind: "rotated", ring: rotated, current: byKid(rotated, next.kid), retired: byKid(rotated, current.kid), next: fresh, forced: force };
+  return {
+    kind: "rotated",
+    ring: rotated,
+    current: byKid(rotated, next.kid),
+    retired: byKid(rotated, current.kid),
+    next: fresh,
+    forced: force,
+  };
 }
 
 /**
@@ -78,7 +88,13 @@ export async function unpublishKey(ring: KeyRing, kid: string, options: { now: n
   const outcome = key?.status === "retired" ? ({ kind: "retired", ring, retired: key } as const) : await retireKey(ring, kid, options);
   if (outcome.kind !== "retired") return outcome;
   const { createdAt, activatedAt, retiredAt } = outcome.retired;
-  const record: UnpublishedKey = { kid, createdAt, ...(activatedAt !== undefined && { activatedAt }), ...(retiredAt !== undefined && { retiredAt }), unpublishedAt: options.now };
+  const record: UnpublishedKey = {
+    kid,
+    createdAt,
+    ...(activatedAt !== undefined && { activatedAt }),
+    ...(retiredAt !== undefined && { retiredAt }),
+    unpublishedAt: options.now,
+  };
   const unpublished = [...(outcome.ring.unpublished ?? []), record];
   return { ...outcome, ring: { ...outcome.ring, keys: outcome.ring.keys.filter((k) => k.kid !== kid), unpublished } };
 }

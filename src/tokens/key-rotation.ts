@@ -72,8 +72,13 @@ export function nextRotationStep(ring: KeyRing, now: number, policy: RotationPol
 export function promoted(ring: KeyRing, next: StoredKey, now: number): KeyRing {
   return {
     ...ring,
-    keys: ring.keys.map((k): StoredKey =>
-      k.kid === next.kid ? { ...k, status: "current", activatedAt: now } : k.status === "current" ? { ...k, status: "retired", retiredAt: now } : k,
+    keys: ring.keys.map(
+      (k): StoredKey =>
+        k.kid === next.kid
+          ? { ...k, status: "current", activatedAt: now }
+          : k.status === "current"
+            ? { ...k, status: "retired", retiredAt: now }
+            : k,
     ),
   };
 }

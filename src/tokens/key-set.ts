@@ -45,7 +45,10 @@ export class KeySet {
     this.publicKeys = publicKeys;
     this.jwks = { keys };
     this.jwksJson = JSON.stringify(this.jwks);
-    this.version = createHash("sha256").update(entries.map((e) => `${e.kid}:${e.status}`).join(",")).digest("base64url").slice(0, 16);
+    this.version = createHash("sha256")
+      .update(entries.map((e) => `${e.kid}:${e.status}`).join(","))
+      .digest("base64url")
+      .slice(0, 16);
   }
 
   /** The public key for a kid we publish, or undefined for any other kid. */

@@ -46,7 +46,8 @@ export const FACEID_PASS = "pass";
 const MAX_KEY_LENGTH = 128;
 
 /** True when the request wants any evidence from the app. */
-export const wantsAppEvidence = (wanted: AppEvidenceWanted | undefined): wanted is AppEvidenceWanted => !!wanted && (wanted.gps || wanted.faceid);
+export const wantsAppEvidence = (wanted: AppEvidenceWanted | undefined): wanted is AppEvidenceWanted =>
+  !!wanted && (wanted.gps || wanted.faceid);
 
 /**
  * Checks the evidence the request wants in a verified device JWS's payload at `nowSeconds`. Pure and
@@ -82,7 +83,8 @@ function checkFaceid(value: unknown, now: number): FaceidEvidence | string {
   if (!isObject(value)) return "the face recognition result (faceid) is required";
   const { result, key, time } = value;
   if (result !== FACEID_PASS) return "face recognition did not pass";
-  if (typeof key !== "string" || key.length === 0 || key.length > MAX_KEY_LENGTH) return `faceid.key must be 1 to ${MAX_KEY_LENGTH} characters`;
+  if (typeof key !== "string" || key.length === 0 || key.length > MAX_KEY_LENGTH)
+    return `faceid.key must be 1 to ${MAX_KEY_LENGTH} characters`;
   const stale = staleness("faceid", time, now);
   return stale ?? { result, key, time: time as number };
 }
@@ -95,6 +97,7 @@ function staleness(claim: string, time: unknown, now: number): string | undefine
   return undefined;
 }
 
-const inRange = (value: unknown, min: number, max: number): value is number => typeof value === "number" && Number.isFinite(value) && value >= min && value <= max;
+const inRange = (value: unknown, min: number, max: number): value is number =>
+  typeof value === "number" && Number.isFinite(value) && value >= min && value <= max;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

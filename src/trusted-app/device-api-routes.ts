@@ -10,7 +10,6 @@ import { ChallengeError } from "./login-challenges.ts";
 import { trustedApp } from "./trusted-app.ts";
 export { DEVICE_API_PATH } from "./acmeauth-uri.ts";
 
-
 /** Nothing the app sends is bigger: a JWS or a public key and a name. */
 const MAX_BODY = "16kb";
 const MAX_NAME = 64;
@@ -36,10 +35,12 @@ export function deviceApiRoutes(provider: Provider): Router {
   router.post("/enroll", async (req, res) => {
     const { token, name, public_jwk: publicJwk } = deviceRequestBody(req);
     if (typeof token !== "string" || token.length > 128) throw invalidRequest("token is required");
-    if (typeof name !== "string" || !DEVICE_NAME.test(name) || name.trim() === "") throw invalidRequest(`name must be 1 to ${MAX_NAME} printable characters`);
+    if (typeof name !== "string" || !DEVICE_NAME.test(name) || name.trim() === "")
+      throw invalidRequest(`name must be 1 to ${MAX_NAME} printable characters`);
     const jwk = await checkedPublicKey(publicJwk);
     const redeemed = await app.enrollments.redeem(token);
-    if (!redeemed || !provider.users.isActive(redeemed.sub)) throw new OAuthError(400, "invalid_grant", "the enrollment code is not valid: used, expired or unknown");
+    if (!redeemed || !provider.users.isActive(redeemed.sub))
+      throw new OAuthError(400, "invalid_grant", "the enrollment code is not valid: used, expired or unknown");
     let added;
     try {
       added = await app.devices.add(redeemed.sub, name.trim(), jwk);
@@ -99,7 +100,8 @@ async function decided(step: () => Promise<void>): Promise<void> {
 async function checkedPublicKey(value: unknown): Promise<JWK> {
   if (typeof value !== "object" || value === null) throw invalidRequest("public_jwk is required");
   const { kty, crv, x, y } = value as Record<string, unknown>;
-  if (kty !== "EC" || crv !== "P-256" || typeof x !== "string" || typeof y !== "string" || "d" in value) throw invalidRequest("public_jwk must be an EC P-256 public key");
+  if (kty !== "EC" || crv !== "P-256" || typeof x !== "string" || typeof y !== "string" || "d" in value)
+    throw invalidRequest("public_jwk must be an EC P-256 public key");
   const jwk: JWK = { kty, crv, x, y };
   try {
     await importJWK(jwk, "ES256");

@@ -56,7 +56,12 @@ export class DeviceEnrollments {
   async startSession(sub: string, ttlMs: number): Promise<{ sessionId: string; expiresAt: number }> {
     const sessionId = randomToken(16);
     const { token, expiresAt } = await this.issue(sub, ttlMs, sessionId);
-    const session: EnrollSession = { sub, tokenSealed: this.provider.secretBox.seal(token, sessionContext(sessionId)), state: "pending", expiresAt };
+    const session: EnrollSession = {
+      sub,
+      tokenSealed: this.provider.secretBox.seal(token, sessionContext(sessionId)),
+      state: "pending",
+      expiresAt,
+    };
     await this.sessions.set(sessionKey(sessionId), session, ttlMs);
     return { sessionId, expiresAt };
   }
@@ -67,7 +72,10 @@ export class DeviceEnrollments {
     if (!session || session.sub !== sub) return undefined;
     if (session.state === "enrolled") return { state: "enrolled", deviceName: session.deviceName };
     if (this.provider.clock() >= session.expiresAt) return { state: "expired" };
-    return { state: "pending", uri: enrollUri(this.provider.issuer, this.provider.secretBox.open(session.tokenSealed, sessionContext(sessionId))) };
+    return {
+      state: "pending",
+      uri: enrollUri(this.provider.issuer, this.provider.secretBox.open(session.tokenSealed, sessionContext(sessionId))),
+    };
   }
 
   /** Redeems a token once: its user and session, or undefined when unknown, used or expired. */

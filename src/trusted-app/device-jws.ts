@@ -52,8 +52,15 @@ export interface VerifiedDeviceJws {
  * issuer) must check out; `iat` must be within DEVICE_JWS_SKEW_SECONDS of now; and its `jti` is
  * claimed atomically in the shared store, so a replayed JWS is refused in every provider process.
  */
-export async function verifyDeviceJws(provider: PluginServices, devices: DeviceRegistry, usedIds: RecordStore<number>, jws: unknown, typ: DeviceJwsType): Promise<VerifiedDeviceJws> {
-  if (typeof jws !== "string" || jws.length === 0 || jws.length > MAX_DEVICE_JWS_LENGTH) throw new DeviceJwsError("a device JWS is required");
+export async function verifyDeviceJws(
+  provider: PluginServices,
+  devices: DeviceRegistry,
+  usedIds: RecordStore<number>,
+  jws: unknown,
+  typ: DeviceJwsType,
+): Promise<VerifiedDeviceJws> {
+  if (typeof jws !== "string" || jws.length === 0 || jws.length > MAX_DEVICE_JWS_LENGTH)
+    throw new DeviceJwsError("a device JWS is required");
   let kid: unknown;
   let unverifiedSub: unknown;
   try {
@@ -87,10 +94,13 @@ export async function verifyDeviceJws(provider: PluginServices, devices: DeviceR
   } catch (err) {
     throw new DeviceJwsError(describeJoseError(err).replace("token", "device JWS"));
   }
-  if (Math.abs(claims.iat! - now / 1000) > DEVICE_JWS_SKEW_SECONDS) throw new DeviceJwsError("the device JWS was not signed just now (iat)");
-  if (typeof claims.jti !== "string" || claims.jti.length < 16 || claims.jti.length > 128) throw new DeviceJwsError("the device JWS needs a random jti");
+  if (Math.abs(claims.iat! - now / 1000) > DEVICE_JWS_SKEW_SECONDS)
+    throw new DeviceJwsError("the device JWS was not signed just now (iat)");
+  if (typeof claims.jti !== "string" || claims.jti.length < 16 || claims.jti.length > 128)
+    throw new DeviceJwsError("the device JWS needs a random jti");
   // Remembered for as long as the JWS could pass the iat check, then forgotten.
   const remember = (2 * DEVICE_JWS_SKEW_SECONDS + 5) * 1000;
-  if (!(await usedIds.add(`jti:${device.id}:${storeKeyHash(claims.jti)}`, 1, remember))) throw new DeviceJwsError("the device JWS was already used");
+  if (!(await usedIds.add(`jti:${device.id}:${storeKeyHash(claims.jti)}`, 1, remember)))
+    throw new DeviceJwsError("the device JWS was already used");
   return { sub: unverifiedSub, device, claims };
 }

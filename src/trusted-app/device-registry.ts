@@ -55,11 +55,18 @@ export class DeviceRegistry {
   async add(sub: string, name: string, publicJwk: JWK): Promise<{ device: Device; seed: string }> {
     const id = randomToken(16);
     const seed = generateSecret({ length: 20 });
-    const device: Device = { id, name, publicJwk, seedSealed: this.provider.secretBox.seal(seed, seedContext(sub, id)), createdAt: this.provider.clock() };
+    const device: Device = {
+      id,
+      name,
+      publicJwk,
+      seedSealed: this.provider.secretBox.seal(seed, seedContext(sub, id)),
+      createdAt: this.provider.clock(),
+    };
     // Under the record's lock: two phones enrolled at the same moment are both kept.
     await this.records.update(sub, (current) => {
       const devices = current?.devices ?? [];
-      if (devices.filter((d) => d.revokedAt === undefined).length >= MAX_DEVICES) throw new TooManyDevicesError(`at most ${MAX_DEVICES} devices per user`);
+      if (devices.filter((d) => d.revokedAt === undefined).length >= MAX_DEVICES)
+        throw new TooManyDevicesError(`at most ${MAX_DEVICES} devices per user`);
       return { devices: [...devices, device] };
     });
     return { device, seed };

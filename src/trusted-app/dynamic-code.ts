@@ -20,7 +20,13 @@ export function dynamicCode(seed: string, nowMs: number): Promise<string> {
  * no older code of the device passes either. False for a wrong, replayed or malformed code and for a
  * user without devices (a decoy sub).
  */
-export async function checkDynamicCode(provider: PluginServices, devices: DeviceRegistry, usedSteps: RecordStore<true>, sub: string, typed: string): Promise<boolean> {
+export async function checkDynamicCode(
+  provider: PluginServices,
+  devices: DeviceRegistry,
+  usedSteps: RecordStore<true>,
+  sub: string,
+  typed: string,
+): Promise<boolean> {
   const now = provider.clock();
   const claims = new TimeStepClaims(usedSteps, "otp");
   for (const device of await devices.active(sub)) {

@@ -85,9 +85,15 @@ export class LoginChallenges {
   async view(challengeId: string): Promise<ChallengeView> {
     const challenge = await this.get(challengeId);
     if (!challenge || this.isExpired(challenge)) return { state: "expired" };
-    if (challenge.state === "pending") return { state: "pending", uri: loginUri(this.provider.issuer, challenge.scanToken, challenge.wanted), expiresAt: challenge.expiresAt };
+    if (challenge.state === "pending")
+      return {
+        state: "pending",
+        uri: loginUri(this.provider.issuer, challenge.scanToken, challenge.wanted),
+        expiresAt: challenge.expiresAt,
+      };
     if (challenge.state === "refused") return { state: "refused", problem: challenge.problem! };
-    if (challenge.state === "scanned") return { state: "scanned", deviceName: challenge.deviceName!, number: challenge.number!, expiresAt: challenge.expiresAt };
+    if (challenge.state === "scanned")
+      return { state: "scanned", deviceName: challenge.deviceName!, number: challenge.number!, expiresAt: challenge.expiresAt };
     return { state: challenge.state };
   }
 
@@ -114,10 +120,15 @@ export class LoginChallenges {
    */
   async scan(scanToken: string, sub: string, device: Device, claims: Record<string, unknown> = {}): Promise<void> {
     const { challengeId, challenge } = await this.byScanToken(scanToken);
-    if (challenge.state !== "pending" || !(await this.claim("scanned", challengeId, challenge))) throw new ChallengeError("the QR code was already scanned");
+    if (challenge.state !== "pending" || !(await this.claim("scanned", challengeId, challenge)))
+      throw new ChallengeError("the QR code was already scanned");
     const checked = challenge.wanted ? checkAppEvidence(claims, challenge.wanted, Math.floor(this.provider.clock() / 1000)) : undefined;
     if (checked && !checked.ok) {
-      await this.records.set(challengeKey(challengeId), { ...challenge, state: "refused", problem: checked.problem }, challenge.ttlMs + 60_000);
+      await this.records.set(
+        challengeKey(challengeId),
+        { ...challenge, state: "refused", problem: checked.problem },
+        challenge.ttlMs + 60_000,
+      );
       throw new ChallengeError(checked.description, true);
     }
     const scanned: LoginChallenge = {
@@ -140,13 +151,20 @@ export class LoginChallenges {
    * and counts against the user's qrcode attempt limit: once it is used up, even the right number is
    * refused exactly like a wrong one until the window passes.
    */
-  async decide(scanToken: string, sub: string, device: Device, decision: { approve: true; number: unknown } | { approve: false }): Promise<void> {
+  async decide(
+    scanToken: string,
+    sub: string,
+    device: Device,
+    decision: { approve: true; number: unknown } | { approve: false },
+  ): Promise<void> {
     const { challengeId, challenge } = await this.byScanToken(scanToken);
-    if (challenge.state !== "scanned" || challenge.deviceId !== device.id || challenge.sub !== sub) throw new ChallengeError("this device has not scanned the QR code");
+    if (challenge.state !== "scanned" || challenge.deviceId !== device.id || challenge.sub !== sub)
+      throw new ChallengeError("this device has not scanned the QR code");
     if (!(await this.claim("decided", challengeId, challenge))) throw new ChallengeError("the sign-in was already decided");
     const attempts = this.provider.policy.methods.get(DEVICE_ENROLLMENT_METHOD)?.context.attempts;
     const allowed = !decision.approve || !attempts || (await attempts.tryAttempt(sub));
-    const matches = decision.approve && allowed && typeof decision.number === "string" && constantTimeEqual(decision.number, challenge.number!);
+    const matches =
+      decision.approve && allowed && typeof decision.number === "string" && constantTimeEqual(decision.number, challenge.number!);
     if (matches) await attempts?.succeeded(sub);
     const state: LoginChallenge["state"] = !decision.approve ? "denied" : matches ? "approved" : "rejected";
     // An approval leaves the page a moment to notice it, however late in the challenge's life it came.

@@ -22,9 +22,15 @@ export interface SilentLogin {
  * a jti used once, and the `gps` / `faceid` claims the request wants: app-evidence.ts). A valid one
  * identifies the user without a scan. Throws DeviceJwsError when the token is refused.
  */
-export async function verifySilentLoginToken(provider: Provider, token: unknown, clientId: string, wanted: AppEvidenceWanted = NO_APP_EVIDENCE): Promise<SilentLogin> {
+export async function verifySilentLoginToken(
+  provider: Provider,
+  token: unknown,
+  clientId: string,
+  wanted: AppEvidenceWanted = NO_APP_EVIDENCE,
+): Promise<SilentLogin> {
   const { sub, claims } = await trustedApp(provider).verify(token, DEVICE_JWS_TYPES.silentLogin);
-  if (typeof claims.exp !== "number" || claims.exp - claims.iat! > SILENT_LOGIN_MAX_SECONDS) throw new DeviceJwsError(`the silent-login token must expire within ${SILENT_LOGIN_MAX_SECONDS} s of iat`);
+  if (typeof claims.exp !== "number" || claims.exp - claims.iat! > SILENT_LOGIN_MAX_SECONDS)
+    throw new DeviceJwsError(`the silent-login token must expire within ${SILENT_LOGIN_MAX_SECONDS} s of iat`);
   if (claims.client_id !== clientId) throw new DeviceJwsError("the silent-login token was made for another client");
   const checked = checkAppEvidence(claims, wanted, Math.floor(provider.clock() / 1000));
   if (!checked.ok) throw new DeviceJwsError(checked.description);

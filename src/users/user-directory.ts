@@ -13,10 +13,7 @@ export class UserDirectory {
   private readonly bySub = new Map<string, UserRecord>();
   private readonly external: readonly ExternalAccounts[];
 
-  constructor(
-    file: UsersFile,
-    ...external: ExternalAccounts[]
-  ) {
+  constructor(file: UsersFile, ...external: ExternalAccounts[]) {
     this.external = external;
     for (const u of file.users) {
       this.byUsername.set(u.username.toLowerCase(), u);

@@ -24,7 +24,9 @@ export interface VendorClient {
 
 /** The lower-cased names of the login types whose login_hint is a vendor account (login.yaml `login_hint: vendor`). */
 export function vendorLoginTypes(login: Pick<LoginFile, "login_types">): Set<string> {
-  return new Set(Object.entries(login.login_types ?? {}).flatMap(([name, type]) => (type.login_hint === "vendor" ? [name.toLowerCase()] : [])));
+  return new Set(
+    Object.entries(login.login_types ?? {}).flatMap(([name, type]) => (type.login_hint === "vendor" ? [name.toLowerCase()] : [])),
+  );
 }
 
 /**

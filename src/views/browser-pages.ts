@@ -48,7 +48,11 @@ export function createBrowserPages(views: ViewEngine): BrowserPages {
     formPost(res, action, fields, page) {
       const nonce = createNonce();
       const target = page.frameAncestors ? "_top" : undefined;
-      const html = views.render("form-post", { action, fields: fields.map(([name, value]) => ({ name, value })), nonce, target }, resolveLang(page.lang, page.acceptLanguage));
+      const html = views.render(
+        "form-post",
+        { action, fields: fields.map(([name, value]) => ({ name, value })), nonce, target },
+        resolveLang(page.lang, page.acceptLanguage),
+      );
       writePage(res, 200, html, { nonce, formAction: [redirectTargetSource(action)], frameAncestors: page.frameAncestors });
     },
     topRedirect(res, url, page) {
@@ -64,7 +68,15 @@ export function createBrowserPages(views: ViewEngine): BrowserPages {
  * A failure a person is looking at, as an error page: the error as toOAuthError maps it (unexpected ones
  * are logged there); a response already under way is only ended.
  */
-export function answerWithErrorPage(pages: BrowserPages, logger: Logger, req: IncomingMessage, res: ServerResponse, err: unknown, context: { reqId: string; path: string }, lang?: string): void {
+export function answerWithErrorPage(
+  pages: BrowserPages,
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  err: unknown,
+  context: { reqId: string; path: string },
+  lang?: string,
+): void {
   const error = toOAuthError(err, logger, context);
   if (res.headersSent) return void res.end();
   pages.oauthError(req, res, error, lang);

@@ -93,7 +93,10 @@ export function checkTemplate(ast: hbs.AST.Program, rules: TemplateRules): Templ
       problems.push(`${where(call)}: missing UI string "${text}" (add it to every views/i18n/*.yaml)`);
       return;
     }
-    const given = (call.hash?.pairs ?? []).map((pair) => pair.key).sort().join(",");
+    const given = (call.hash?.pairs ?? [])
+      .map((pair) => pair.key)
+      .sort()
+      .join(",");
     const wanted = rules.translations.placeholders(text).join(",");
     if (given !== wanted) {
       problems.push(`${where(call)}: {{t "${text}"}} must pass exactly {${wanted}} (passes {${given}})`);

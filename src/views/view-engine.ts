@@ -192,5 +192,8 @@ export function safeUrl(value: unknown): string {
  * <, >, &, ', `, U+2028 and U+2029 as \u escapes.
  */
 export function scriptJson(value: unknown): string {
-  return (JSON.stringify(value ?? null) ?? "null").replace(/[<>&'`\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return (JSON.stringify(value ?? null) ?? "null").replace(
+    /[<>&'`\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

@@ -50,7 +50,18 @@ describe("the account page", () => {
   });
 
   it("lists the trusted app's FIDO2 credentials by the phone that holds them; the app registers them, not the page", async () => {
-    const credential = { id: "c".repeat(43), publicKey: "k", counter: 0, transports: ["hybrid"], deviceType: "singleDevice", backedUp: false, aaguid: "0", createdAt: Date.parse("2026-03-06T10:00:00Z"), deviceId: "d".repeat(22), deviceName: "Alice's phone" };
+    const credential = {
+      id: "c".repeat(43),
+      publicKey: "k",
+      counter: 0,
+      transports: ["hybrid"],
+      deviceType: "singleDevice",
+      backedUp: false,
+      aaguid: "0",
+      createdAt: Date.parse("2026-03-06T10:00:00Z"),
+      deviceId: "d".repeat(22),
+      deviceName: "Alice's phone",
+    };
     await p.provider.enrollments.put("bfido", ALICE, { userHandle: "u".repeat(43), credentials: [credential] });
     const row = rowOf(await (await signedIn()).get(`${p.url}/account`), "bfido");
     expect(row).toContain('<h2 class="method-name">Trusted app security key (FIDO2)</h2>');
@@ -75,7 +86,9 @@ describe("the account page", () => {
     const page = await (await signedIn()).get(`${p.url}/account`);
     const sms = rowOf(page, "sms");
     expect(sms).toContain('<span class="state on">Set up</span>');
-    expect(sms).toContain('<li>Mobile number ending in 0123 <span class="muted">· added <time datetime="2026-03-04">Mar 4, 2026</time></span></li>');
+    expect(sms).toContain(
+      '<li>Mobile number ending in 0123 <span class="muted">· added <time datetime="2026-03-04">Mar 4, 2026</time></span></li>',
+    );
     expect(rowOf(page, "email")).toContain("<li>a•••@example.com ");
     expect(page.text).not.toContain("7700900");
     expect(page.text).not.toContain("alice.chen");
@@ -93,7 +106,11 @@ describe("the account page", () => {
     expect(confirm.text).toContain('<a class="button secondary" href="/account?lang&#x3D;en">Cancel</a>');
     const forged = await browser.post(`${p.url}/account/remove`, { csrf: "forged", method: "sms" });
     expect(forged.status).toBe(403);
-    const removed = await browser.post(`${p.url}/account/remove`, { csrf: hiddenField(confirm.text, "csrf")!, method: "sms", lang: hiddenField(confirm.text, "lang")! });
+    const removed = await browser.post(`${p.url}/account/remove`, {
+      csrf: hiddenField(confirm.text, "csrf")!,
+      method: "sms",
+      lang: hiddenField(confirm.text, "lang")!,
+    });
     expect(removed.location).toBe(`${p.url}/account?lang=en&removed=sms`);
     expect(await p.provider.enrollments.get("sms", ALICE)).toBeUndefined();
     const page = await browser.get(removed.location!);
@@ -103,17 +120,22 @@ describe("the account page", () => {
   it("refuses the confirmation page without a session, and for a method that is not removed here", async () => {
     expect((await new RawBrowser().get(`${p.url}/account/remove?method=sms`)).status).toBe(401);
     const browser = await signedIn();
-    for (const method of ["face", "password", "nope", ""]) expect((await browser.get(`${p.url}/account/remove?method=${method}`)).status).toBe(400);
+    for (const method of ["face", "password", "nope", ""])
+      expect((await browser.get(`${p.url}/account/remove?method=${method}`)).status).toBe(400);
   });
 
   it("leads back only to what the client registered: its post-logout URI, else its redirect URI's origin", async () => {
     const browser = await signedIn();
-    const back = async (query: string) => /<a class="nav-link back" href="([^"]*)">([^<]*)<\/a>/.exec((await browser.get(`${p.url}/account${query}`)).text)?.slice(1);
+    const back = async (query: string) =>
+      /<a class="nav-link back" href="([^"]*)">([^<]*)<\/a>/.exec((await browser.get(`${p.url}/account${query}`)).text)?.slice(1);
     expect(await back("?client_id=demo-web")).toEqual(["http://localhost:3001/", "Back to Demo web app"]);
     expect(await back("?client_id=demo-spa")).toEqual(["http://localhost:3002/", "Back to Demo single-page app"]);
     expect(await back("?client_id=demo-service")).toBeUndefined();
     expect(await back("?client_id=https%3A%2F%2Fevil.example%2F")).toBeUndefined();
-    expect(await back("?client_id=demo-web&return_to=https%3A%2F%2Fevil.example%2F&redirect_uri=https%3A%2F%2Fevil.example%2F")).toEqual(["http://localhost:3001/", "Back to Demo web app"]);
+    expect(await back("?client_id=demo-web&return_to=https%3A%2F%2Fevil.example%2F&redirect_uri=https%3A%2F%2Fevil.example%2F")).toEqual([
+      "http://localhost:3001/",
+      "Back to Demo web app",
+    ]);
     expect(await back("")).toBeUndefined();
   });
 
@@ -134,7 +156,12 @@ describe("the account page", () => {
   it("returns from an enrollment to the page with its lang and client_id", async () => {
     const browser = await signedIn();
     const page = await browser.get(`${p.url}/account?lang=vn&client_id=demo-web`);
-    const started = await browser.post(`${p.url}/account/enroll`, { csrf: hiddenField(page.text, "csrf")!, method: "sms", lang: "vn", client_id: "demo-web" });
+    const started = await browser.post(`${p.url}/account/enroll`, {
+      csrf: hiddenField(page.text, "csrf")!,
+      method: "sms",
+      lang: "vn",
+      client_id: "demo-web",
+    });
     expect(started.status).toBe(303);
     const stored = [...(await listInteractions(started.location!))];
     expect(stored).toEqual([{ lang: "vn", clientId: "demo-web" }]);

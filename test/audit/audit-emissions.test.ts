@@ -31,7 +31,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => rp.listen(0, "127.0.0.1", resolve));
   const rpUrl = `http://127.0.0.1:${(rp.address() as AddressInfo).port}`;
   p = await startTestProvider({
-    edits: { "clients.yaml": { "clients.0.backchannel_logout_uri": `${rpUrl}/backchannel`, "clients.0.frontchannel_logout_uri": `${rpUrl}/frontchannel` } },
+    edits: {
+      "clients.yaml": {
+        "clients.0.backchannel_logout_uri": `${rpUrl}/backchannel`,
+        "clients.0.frontchannel_logout_uri": `${rpUrl}/frontchannel`,
+      },
+    },
   });
   events = collectAudit(p);
 });
@@ -50,7 +55,14 @@ describe("a login", () => {
     expect(factor).toMatchObject({ method: "password", flow_id: "default", sub: "E10001", login_id: expect.any(String) });
     const [login] = eventsOf(events, "login.succeeded");
     const flow = p.provider.policy.flows.get("default")!;
-    expect(login).toMatchObject({ flow_id: "default", machine_hash: flow.hash, client_id: "demo-web", sub: "E10001", amr: ["password"], acr: "1fa" });
+    expect(login).toMatchObject({
+      flow_id: "default",
+      machine_hash: flow.hash,
+      client_id: "demo-web",
+      sub: "E10001",
+      amr: ["password"],
+      acr: "1fa",
+    });
     // The demo's default flow starts with qrcode; the user chose password, which identifies the user itself.
     expect(login!.path[0]).toBe("signingIn.qrcode");
     expect(login!.path).toContain("signingIn.password");
@@ -59,7 +71,16 @@ describe("a login", () => {
     expect(started).toMatchObject({ sub: "E10001", login_id: login!.login_id });
     expect(factor!.login_id).toBe(login!.login_id);
     const [issued] = eventsOf(events, "token.issued");
-    expect(issued).toMatchObject({ grant: "authorization_code", client_id: "demo-web", sub: "E10001", jti, sid: started!.sid, acr: "1fa", id_token: true, refresh_token: true });
+    expect(issued).toMatchObject({
+      grant: "authorization_code",
+      client_id: "demo-web",
+      sub: "E10001",
+      jti,
+      sid: started!.sid,
+      acr: "1fa",
+      id_token: true,
+      refresh_token: true,
+    });
     expect(issued!.family).toBeTruthy();
   });
 
@@ -68,7 +89,9 @@ describe("a login", () => {
     const page = await openLoginPage(browser, authorizeUrl(p.issuer));
     const answer = await submitPassword(browser, page, ALICE.username, "not-alices-password");
     expect(answer.status).toBe(200);
-    expect(eventsOf(events, "factor.failed")).toEqual([{ type: "factor.failed", method: "password", flow_id: "default", login_id: expect.any(String), reason: "method.password.wrong" }]);
+    expect(eventsOf(events, "factor.failed")).toEqual([
+      { type: "factor.failed", method: "password", flow_id: "default", login_id: expect.any(String), reason: "method.password.wrong" },
+    ]);
     const [failed] = eventsOf(events, "login.failed");
     expect(failed).toMatchObject({ flow_id: "default", client_id: "demo-web", reason: "method.password.wrong" });
     expect(failed!.path).toContain("signingIn.password");
@@ -80,9 +103,17 @@ describe("a login", () => {
     const secret = new URL(await totp.plugin.enrollByOperator!(totp.context, "E10001", {})).searchParams.get("secret")!;
     events.length = 0;
     const browser = new RawBrowser();
-    const secondFactor = await submitPassword(browser, await openLoginPage(browser, authorizeUrl(p.issuer, { login_type: "2FA" })), ALICE.username, ALICE.password);
+    const secondFactor = await submitPassword(
+      browser,
+      await openLoginPage(browser, authorizeUrl(p.issuer, { login_type: "2FA" })),
+      ALICE.username,
+      ALICE.password,
+    );
     expect(secondFactor.text).toContain('name="event" value="SUBMIT_CODE"');
-    const done = await submitStep(browser, secondFactor, { event: "SUBMIT_CODE", code: await generate({ secret, epoch: Math.floor(Date.now() / 1000) }) });
+    const done = await submitStep(browser, secondFactor, {
+      event: "SUBMIT_CODE",
+      code: await generate({ secret, epoch: Math.floor(Date.now() / 1000) }),
+    });
     expect(responseParams(done).get("code")).toBeTruthy();
     const [login] = eventsOf(events, "login.succeeded");
     expect(login).toMatchObject({ sub: "E10001", acr: "2fa", amr: ["password", "totp", "mfa"] });
@@ -101,7 +132,12 @@ describe("a login", () => {
     const code = () => generate({ secret, epoch: Math.floor(Date.now() / 1000) });
     events.length = 0;
     const browser = new RawBrowser();
-    const secondFactor = await submitPassword(browser, await openLoginPage(browser, authorizeUrl(p.issuer, { acr_values: "2FA urn:example:silver" })), "bob", "bob-password");
+    const secondFactor = await submitPassword(
+      browser,
+      await openLoginPage(browser, authorizeUrl(p.issuer, { acr_values: "2FA urn:example:silver" })),
+      "bob",
+      "bob-password",
+    );
     expect(responseParams(await submitStep(browser, secondFactor, { event: "SUBMIT_CODE", code: await code() })).get("code")).toBeTruthy();
     const [twoFactor] = eventsOf(events, "login.succeeded");
     expect(twoFactor).toMatchObject({ login_type: "2FA", acr_values: ["2FA", "urn:example:silver"], acr_values_met: ["2fa"], acr: "2fa" });
@@ -112,7 +148,11 @@ describe("a login", () => {
     expect((await submitStep(mfa, page, { event: "SUBMIT_CODE", code: "000000" })).status).toBe(200);
     const [failed] = eventsOf(events, "login.failed");
     // The declared name (not the case sent), and the flow MyVendor shares: only login_type tells them apart.
-    expect(failed).toMatchObject({ flow_id: p.provider.policy.flows.forPlan("second_factor", ["totp"])!.id, login_type: "MfaTotp", reason: expect.any(String) });
+    expect(failed).toMatchObject({
+      flow_id: p.provider.policy.flows.forPlan("second_factor", ["totp"])!.id,
+      login_type: "MfaTotp",
+      reason: expect.any(String),
+    });
     expect(failed).not.toHaveProperty("acr_values");
     // The default login names no login type.
     events.length = 0;
@@ -132,23 +172,61 @@ describe("a login", () => {
 
 describe("tokens", () => {
   it("records client_credentials and password grants", async () => {
-    const cc = await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("demo-service", "demo-service-secret") });
+    const cc = await postForm(
+      `${p.url}/connect/token`,
+      { grant_type: "client_credentials" },
+      { authorization: basic("demo-service", "demo-service-secret") },
+    );
     expect(cc.status, cc.text).toBe(200);
-    const pw = await postForm(`${p.url}/connect/token`, { grant_type: "password", username: "alice", password: "alice-password", scope: "profile" }, { authorization: basic("demo-legacy", "demo-legacy-secret") });
+    const pw = await postForm(
+      `${p.url}/connect/token`,
+      { grant_type: "password", username: "alice", password: "alice-password", scope: "profile" },
+      { authorization: basic("demo-legacy", "demo-legacy-secret") },
+    );
     expect(pw.status, pw.text).toBe(200);
     // The password grant is a login too: its token names it.
     const [login] = eventsOf(events, "login.succeeded");
-    expect(login).toEqual({ type: "login.succeeded", flow_id: "password_grant", path: [], login_id: expect.any(String), client_id: "demo-legacy", sub: "E10001", amr: ["password"] });
+    expect(login).toEqual({
+      type: "login.succeeded",
+      flow_id: "password_grant",
+      path: [],
+      login_id: expect.any(String),
+      client_id: "demo-legacy",
+      sub: "E10001",
+      amr: ["password"],
+    });
     const issued = eventsOf(events, "token.issued");
     expect(issued).toEqual([
-      { type: "token.issued", grant: "client_credentials", client_id: "demo-service", sub: "demo-service", jti: decodeJwt(String(cc.json!.access_token)).jti, id_token: false, refresh_token: false },
-      { type: "token.issued", grant: "password", client_id: "demo-legacy", sub: "E10001", jti: decodeJwt(String(pw.json!.access_token)).jti, amr: ["password"], login_id: login!.login_id, id_token: false, refresh_token: false },
+      {
+        type: "token.issued",
+        grant: "client_credentials",
+        client_id: "demo-service",
+        sub: "demo-service",
+        jti: decodeJwt(String(cc.json!.access_token)).jti,
+        id_token: false,
+        refresh_token: false,
+      },
+      {
+        type: "token.issued",
+        grant: "password",
+        client_id: "demo-legacy",
+        sub: "E10001",
+        jti: decodeJwt(String(pw.json!.access_token)).jti,
+        amr: ["password"],
+        login_id: login!.login_id,
+        id_token: false,
+        refresh_token: false,
+      },
     ]);
   });
 
   it("records a refused password grant as a failed login, naming the account tried but never the user name as typed", async () => {
     for (const username of ["alice", "no-such-user-typed"]) {
-      const answer = await postForm(`${p.url}/connect/token`, { grant_type: "password", username, password: "not-the-password", scope: "profile" }, { authorization: basic("demo-legacy", "demo-legacy-secret") });
+      const answer = await postForm(
+        `${p.url}/connect/token`,
+        { grant_type: "password", username, password: "not-the-password", scope: "profile" },
+        { authorization: basic("demo-legacy", "demo-legacy-secret") },
+      );
       expect(answer.status, answer.text).toBe(400);
     }
     expect(eventsOf(events, "login.failed")).toEqual([
@@ -164,18 +242,30 @@ describe("tokens", () => {
     const rotated = await refresh(p, tokens.refresh_token!, {}, { id: "demo-web", secret: "demo-web-secret" });
     expect(rotated.status, rotated.text).toBe(200);
     const [issued] = eventsOf(events, "token.issued");
-    expect(issued).toMatchObject({ grant: "refresh_token", client_id: "demo-web", sub: "E10001", jti: decodeJwt(String(rotated.json!.access_token)).jti, refresh_token: true });
+    expect(issued).toMatchObject({
+      grant: "refresh_token",
+      client_id: "demo-web",
+      sub: "E10001",
+      jti: decodeJwt(String(rotated.json!.access_token)).jti,
+      refresh_token: true,
+    });
     const reused = await refresh(p, tokens.refresh_token!, {}, { id: "demo-web", secret: "demo-web-secret" });
     expect(reused.status).toBe(400);
     expect(eventsOf(events, "refresh_token.reuse_detected")).toEqual([{ type: "refresh_token.reuse_detected", family: issued!.family }]);
   });
 
   it("records a failed client authentication, naming the client only when it is a registered one", async () => {
-    for (const [id, secret] of [["demo-web", "not-the-secret"], ["an-id-typed-by-mistake", "x"]] as const) {
+    for (const [id, secret] of [
+      ["demo-web", "not-the-secret"],
+      ["an-id-typed-by-mistake", "x"],
+    ] as const) {
       const answer = await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic(id, secret) });
       expect(answer.status, answer.text).toBe(401);
     }
-    expect(eventsOf(events, "client.authentication_failed")).toEqual([{ type: "client.authentication_failed", client_id: "demo-web" }, { type: "client.authentication_failed" }]);
+    expect(eventsOf(events, "client.authentication_failed")).toEqual([
+      { type: "client.authentication_failed", client_id: "demo-web" },
+      { type: "client.authentication_failed" },
+    ]);
   });
 
   it("records a code presented again, naming the access token and refresh family its first exchange issued (both revoked)", async () => {
@@ -184,7 +274,9 @@ describe("tokens", () => {
     events.length = 0;
     const again = await redeemCode(p, code, { code_verifier: undefined });
     expect(again.status).toBe(400);
-    expect(eventsOf(events, "authorization_code.reuse_detected")).toEqual([{ type: "authorization_code.reuse_detected", jti, family: issued!.family, client_id: "demo-web" }]);
+    expect(eventsOf(events, "authorization_code.reuse_detected")).toEqual([
+      { type: "authorization_code.reuse_detected", jti, family: issued!.family, client_id: "demo-web" },
+    ]);
   });
 
   it("records revocations of an access token and of a refresh token", async () => {
@@ -192,7 +284,9 @@ describe("tokens", () => {
     events.length = 0;
     const auth = { authorization: basic("demo-web", "demo-web-secret") };
     expect((await postForm(`${p.url}/connect/revocation`, { token: tokens.access_token }, auth)).status).toBe(200);
-    expect((await postForm(`${p.url}/connect/revocation`, { token: tokens.refresh_token!, token_type_hint: "refresh_token" }, auth)).status).toBe(200);
+    expect(
+      (await postForm(`${p.url}/connect/revocation`, { token: tokens.refresh_token!, token_type_hint: "refresh_token" }, auth)).status,
+    ).toBe(200);
     const revoked = eventsOf(events, "token.revoked");
     expect(revoked[0]).toEqual({ type: "token.revoked", token_type: "access_token", client_id: "demo-web", jti, sub: "E10001" });
     expect(revoked[1]).toMatchObject({ type: "token.revoked", token_type: "refresh_token", client_id: "demo-web", sub: "E10001" });
@@ -222,6 +316,11 @@ describe("sessions and enrollments", () => {
     await totp.update("E10003", () => ({ any: 3 })); // the plugin's own change: not an enrollment change
     await totp.remove("E10003");
     expect(eventsOf(events, "enrollment.changed").map((e) => e.change)).toEqual(["added", "replaced", "removed"]);
-    expect(eventsOf(events, "enrollment.changed")[0]).toEqual({ type: "enrollment.changed", sub: "E10003", method: "totp", change: "added" });
+    expect(eventsOf(events, "enrollment.changed")[0]).toEqual({
+      type: "enrollment.changed",
+      sub: "E10003",
+      method: "totp",
+      change: "added",
+    });
   });
 });

@@ -16,9 +16,33 @@ import { ALICE, loginAndRedeem } from "../support/audited-login.ts";
 
 /** Every field an audit line may have: ids, configuration names, state names, message keys, flags. */
 const ALLOWED_FIELDS = new Set([
-  "time", "type", "flow_id", "machine_hash", "path", "login_id", "client_id", "sub", "amr", "acr", "reason", "method",
-  "grant", "jti", "sid", "family", "id_token", "refresh_token", "token_type", "change", "channel", "ok",
-  "policy_hash", "errors", "kid", "status", "by",
+  "time",
+  "type",
+  "flow_id",
+  "machine_hash",
+  "path",
+  "login_id",
+  "client_id",
+  "sub",
+  "amr",
+  "acr",
+  "reason",
+  "method",
+  "grant",
+  "jti",
+  "sid",
+  "family",
+  "id_token",
+  "refresh_token",
+  "token_type",
+  "change",
+  "channel",
+  "ok",
+  "policy_hash",
+  "errors",
+  "kid",
+  "status",
+  "by",
 ]);
 
 let p: TestProvider;
@@ -30,7 +54,13 @@ afterAll(async () => {
 });
 
 it("writes no password, code, token, client secret or cookie to the audit file", async () => {
-  const secrets = new Set<string>([ALICE.password, "a-wrong-password-typed", "demo-web-secret", "demo-legacy-secret", "demo-service-secret"]);
+  const secrets = new Set<string>([
+    ALICE.password,
+    "a-wrong-password-typed",
+    "demo-web-secret",
+    "demo-legacy-secret",
+    "demo-service-secret",
+  ]);
 
   // A wrong password, then a login, its code exchange, a refresh and a revocation.
   const wrong = new RawBrowser();
@@ -41,17 +71,41 @@ it("writes no password, code, token, client secret or cookie to the audit file",
   const rotated = await refresh(p, login.tokens.refresh_token!, {}, WEB);
   expect(rotated.status, rotated.text).toBe(200);
   secrets.add(String(rotated.json!.access_token)).add(String(rotated.json!.refresh_token)).add(String(rotated.json!.id_token));
-  await postForm(`${p.url}/connect/revocation`, { token: String(rotated.json!.refresh_token) }, { authorization: basic(WEB.id, WEB.secret) });
+  await postForm(
+    `${p.url}/connect/revocation`,
+    { token: String(rotated.json!.refresh_token) },
+    { authorization: basic(WEB.id, WEB.secret) },
+  );
 
   // The password grant and client_credentials; one password grant with the password typed as the user name.
-  await postForm(`${p.url}/connect/token`, { grant_type: "password", username: "a-password-typed-as-user", password: "x", scope: "profile" }, { authorization: basic("demo-legacy", "demo-legacy-secret") });
+  await postForm(
+    `${p.url}/connect/token`,
+    { grant_type: "password", username: "a-password-typed-as-user", password: "x", scope: "profile" },
+    { authorization: basic("demo-legacy", "demo-legacy-secret") },
+  );
   secrets.add("a-password-typed-as-user");
   // A wrong client secret, and a secret typed where the client id goes.
-  await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("demo-service", "a-wrong-client-secret") });
-  await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("a-secret-typed-as-client-id", "x") });
+  await postForm(
+    `${p.url}/connect/token`,
+    { grant_type: "client_credentials" },
+    { authorization: basic("demo-service", "a-wrong-client-secret") },
+  );
+  await postForm(
+    `${p.url}/connect/token`,
+    { grant_type: "client_credentials" },
+    { authorization: basic("a-secret-typed-as-client-id", "x") },
+  );
   secrets.add("a-wrong-client-secret").add("a-secret-typed-as-client-id");
-  const pw = await postForm(`${p.url}/connect/token`, { grant_type: "password", username: ALICE.username, password: ALICE.password, scope: "profile" }, { authorization: basic("demo-legacy", "demo-legacy-secret") });
-  const cc = await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("demo-service", "demo-service-secret") });
+  const pw = await postForm(
+    `${p.url}/connect/token`,
+    { grant_type: "password", username: ALICE.username, password: ALICE.password, scope: "profile" },
+    { authorization: basic("demo-legacy", "demo-legacy-secret") },
+  );
+  const cc = await postForm(
+    `${p.url}/connect/token`,
+    { grant_type: "client_credentials" },
+    { authorization: basic("demo-service", "demo-service-secret") },
+  );
   secrets.add(String(pw.json!.access_token)).add(String(cc.json!.access_token));
 
   const file = join(p.provider.config.provider.data_dir, "audit.log");
@@ -75,5 +129,15 @@ it("writes no password, code, token, client secret or cookie to the audit file",
     for (const field of Object.keys(event)) expect(ALLOWED_FIELDS.has(field), `field ${field} of ${String(event.type)}`).toBe(true);
   }
   // key.rotated: the provider generated its first signing key at start.
-  expect([...types].sort()).toEqual(["client.authentication_failed", "factor.failed", "factor.passed", "key.rotated", "login.failed", "login.succeeded", "session.started", "token.issued", "token.revoked"]);
+  expect([...types].sort()).toEqual([
+    "client.authentication_failed",
+    "factor.failed",
+    "factor.passed",
+    "key.rotated",
+    "login.failed",
+    "login.succeeded",
+    "session.started",
+    "token.issued",
+    "token.revoked",
+  ]);
 });

@@ -23,7 +23,14 @@ function trail(withLoginIds = true): AuditLine[] {
   });
   return [
     { time: at(1), type: "factor.passed", method: "password", flow_id: "default", login_id: "L1", sub: "alice" },
-    { time: at(2), type: "login.succeeded", flow_id: "default", path: ["signingIn.password", "authenticated"], login_id: "L1", sub: "alice" },
+    {
+      time: at(2),
+      type: "login.succeeded",
+      flow_id: "default",
+      path: ["signingIn.password", "authenticated"],
+      login_id: "L1",
+      sub: "alice",
+    },
     { time: at(3), type: "session.started", sid: "S", sub: "alice", login_id: "L1" },
     issued(4, "J1", "L1", { family: "F1" }),
     { time: at(5), type: "factor.passed", method: "appotp", flow_id: "default", login_id: "L2", sub: "alice" },
@@ -35,7 +42,14 @@ function trail(withLoginIds = true): AuditLine[] {
     { time: at(10), type: "session.ended", sid: "S", sub: "alice", reason: "logout" },
     { time: at(11), type: "logout.delivered", sid: "S", client_id: "demo-web", channel: "back", ok: true },
     // Someone else's login: nothing ties it to this session.
-    { time: at(12), type: "login.succeeded", flow_id: "default", path: ["signingIn.password", "authenticated"], login_id: "L9", sub: "bob" },
+    {
+      time: at(12),
+      type: "login.succeeded",
+      flow_id: "default",
+      path: ["signingIn.password", "authenticated"],
+      login_id: "L9",
+      sub: "bob",
+    },
   ];
 }
 

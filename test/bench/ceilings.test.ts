@@ -19,7 +19,11 @@ async function startCeiling(script: string): Promise<{ baseUrl: string; stop(): 
 }
 
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
-const form = (fields: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+const form = (fields: Record<string, string>) => ({
+  method: "POST",
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: new URLSearchParams(fields).toString(),
+});
 
 describe("the client_credentials ceiling", () => {
   let ceiling: Awaited<ReturnType<typeof startCeiling>>;
@@ -35,7 +39,12 @@ describe("the client_credentials ceiling", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     const body = (await res.json()) as { access_token: string; scope: string };
     expect(body.scope).toBe("acme");
-    expect(claimsOf(body.access_token)).toMatchObject({ sub: DEMO_SERVICE.clientId, client_id: DEMO_SERVICE.clientId, aud: "acme-api", scope: "acme" });
+    expect(claimsOf(body.access_token)).toMatchObject({
+      sub: DEMO_SERVICE.clientId,
+      client_id: DEMO_SERVICE.clientId,
+      aud: "acme-api",
+      scope: "acme",
+    });
   });
 
   it("refuses a wrong secret, a scope the client may not have, and a client not allowed the grant", async () => {
@@ -94,7 +103,15 @@ describe("the code flow ceiling", () => {
   });
 
   it("sends a browser without a session back with login_required, and refuses a redirect_uri the client did not register", async () => {
-    const query = new URLSearchParams({ client_id: DEMO_WEB.clientId, redirect_uri: DEMO_WEB.redirectUri, response_type: "code", scope: "openid", state: "s", code_challenge: pkcePair().challenge, code_challenge_method: "S256" });
+    const query = new URLSearchParams({
+      client_id: DEMO_WEB.clientId,
+      redirect_uri: DEMO_WEB.redirectUri,
+      response_type: "code",
+      scope: "openid",
+      state: "s",
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: "S256",
+    });
     const noSession = await fetch(`${started().baseUrl}/connect/authorize?${query}`, { redirect: "manual" });
     expect(noSession.status).toBe(303);
     expect(noSession.headers.get("location")).toMatch(/^http:\/\/localhost:3001\/callback\?error=login_required&state=s&iss=/);
@@ -112,7 +129,13 @@ describe("the refresh ceiling", () => {
     return firstRefreshToken(browser, send, "t", pkcePair());
   }
   const refreshForm = (token: string, extra: Record<string, string> = {}) =>
-    form({ grant_type: "refresh_token", refresh_token: token, client_id: DEMO_WEB.clientId, client_secret: DEMO_WEB.clientSecret, ...extra });
+    form({
+      grant_type: "refresh_token",
+      refresh_token: token,
+      client_id: DEMO_WEB.clientId,
+      client_secret: DEMO_WEB.clientSecret,
+      ...extra,
+    });
   const refreshAnswer = async (token: string, extra: Record<string, string> = {}) => {
     const res = await fetch(`${started().baseUrl}${TOKEN_PATH}`, refreshForm(token, extra));
     return { status: res.status, body: (await res.json()) as Record<string, string> };
@@ -138,7 +161,15 @@ describe("the refresh ceiling", () => {
   it("refuses a wider scope and a client not allowed the grant, and uses nothing up", async () => {
     const token = await refreshToken();
     expect(await refreshAnswer(token, { scope: `${REFRESH_SCOPE} email` })).toEqual({ status: 400, body: { error: "invalid_scope" } });
-    const service = await fetch(`${started().baseUrl}${TOKEN_PATH}`, form({ grant_type: "refresh_token", refresh_token: token, client_id: DEMO_SERVICE.clientId, client_secret: DEMO_SERVICE.clientSecret }));
+    const service = await fetch(
+      `${started().baseUrl}${TOKEN_PATH}`,
+      form({
+        grant_type: "refresh_token",
+        refresh_token: token,
+        client_id: DEMO_SERVICE.clientId,
+        client_secret: DEMO_SERVICE.clientSecret,
+      }),
+    );
     expect(await service.json()).toEqual({ error: "unauthorized_client" });
     expect((await refreshAnswer(token, { scope: "openid" })).body.scope).toBe("openid");
   });

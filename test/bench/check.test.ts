@@ -8,7 +8,13 @@ import { floorSeries, measureServer } from "../../bench/round-ratios.ts";
 import type { ScenarioName } from "../../bench/scenarios.ts";
 import { evaluateTargets } from "../../bench/targets.ts";
 
-const sample = (problems: string[] = []): FloorSample => ({ perSecond: 4_000, cpuUsPerOp: 250, coreTaken: 0, problems, raw: { operations: 8_000, seconds: 2, perSecond: 4_000, perCpuSecond: 4_000, coreTaken: 0 } });
+const sample = (problems: string[] = []): FloorSample => ({
+  perSecond: 4_000,
+  cpuUsPerOp: 250,
+  coreTaken: 0,
+  problems,
+  raw: { operations: 8_000, seconds: 2, perSecond: 4_000, perCpuSecond: 4_000, coreTaken: 0 },
+});
 
 /** One round at this rate; `problems` (failed responses) make it invalid. */
 function server(label: string, rate: number, problems: string[] = []): ServerMeasurement {
@@ -16,11 +22,18 @@ function server(label: string, rate: number, problems: string[] = []): ServerMea
   return measureServer(label, [{ round: 0, result, problems, floorSamples: [0, 1] }], [sample(), sample()], 1);
 }
 
-function measured(scenario: ScenarioName, provider: ServerMeasurement, others: { ceiling?: ServerMeasurement; peer?: ServerMeasurement } = {}): ScenarioMeasurement {
+function measured(
+  scenario: ScenarioName,
+  provider: ServerMeasurement,
+  others: { ceiling?: ServerMeasurement; peer?: ServerMeasurement } = {},
+): ScenarioMeasurement {
   return { ...provider, scenario, floor: "rs256", floorOps: 1, ...others };
 }
 
-function run(measurements: ScenarioMeasurement[], extra: { floorSamples?: FloorSample[]; workerScaling?: WorkerScaling } = {}): BenchResults {
+function run(
+  measurements: ScenarioMeasurement[],
+  extra: { floorSamples?: FloorSample[]; workerScaling?: WorkerScaling } = {},
+): BenchResults {
   return {
     date: "2026-11-27T10:00:00.000Z",
     machine: { node: "v24", cpuModel: "test", cores: 2, loadAverage: [0, 0, 0] },
@@ -47,7 +60,10 @@ describe("checkFailures", () => {
   it("passes a valid run whose targets all pass", () => {
     const results = run(
       [
-        measured("client_credentials", server("client_credentials", 1_900), { ceiling: server("ceiling", 2_000), peer: server("peer", 1_500) }),
+        measured("client_credentials", server("client_credentials", 1_900), {
+          ceiling: server("ceiling", 2_000),
+          peer: server("peer", 1_500),
+        }),
         measured("refresh_reference", server("refresh (reference)", 1_200), { peer: server("peer", 1_000) }),
       ],
       { workerScaling: scaling(1.9) },
@@ -57,20 +73,33 @@ describe("checkFailures", () => {
   });
 
   it("fails on each target that does not pass, naming it and its ratio", () => {
-    const results = run([measured("refresh", server("refresh (JWT)", 1_050), { peer: server("peer", 1_000) })], { workerScaling: scaling(1.5) });
-    expect(checkFailures(results)).toEqual(["target refresh (JWT) ÷ node-oidc-provider ≥ 1.1: FAIL (1.05)", "target client_credentials 2 workers ÷ 1 worker ≥ 1.7: FAIL (1.50)"]);
+    const results = run([measured("refresh", server("refresh (JWT)", 1_050), { peer: server("peer", 1_000) })], {
+      workerScaling: scaling(1.5),
+    });
+    expect(checkFailures(results)).toEqual([
+      "target refresh (JWT) ÷ node-oidc-provider ≥ 1.1: FAIL (1.05)",
+      "target client_credentials 2 workers ÷ 1 worker ≥ 1.7: FAIL (1.50)",
+    ]);
   });
 
   it("does not fail on the SSO code flow's quotient to its ceiling, which has no target any more", () => {
-    expect(checkFailures(run([measured("code_flow_sso", server("code flow (SSO)", 760), { ceiling: server("ceiling", 1_000) })]))).toEqual([]);
+    expect(checkFailures(run([measured("code_flow_sso", server("code flow (SSO)", 760), { ceiling: server("ceiling", 1_000) })]))).toEqual(
+      [],
+    );
   });
 
   it("fails on an invalid measurement even where no target applies: a ceiling's, a floor sample, the workers' rounds", () => {
-    const ceiling = run([measured("code_flow_sso", server("code flow (SSO)", 760), { ceiling: server("ceiling: minimal node:http code flow", 1_000, ["3 timeouts"]) })]);
+    const ceiling = run([
+      measured("code_flow_sso", server("code flow (SSO)", 760), {
+        ceiling: server("ceiling: minimal node:http code flow", 1_000, ["3 timeouts"]),
+      }),
+    ]);
     expect(checkFailures(ceiling)).toEqual(["ceiling: minimal node:http code flow (code_flow_sso) is invalid: 3 timeouts"]);
     const floor = run([measured("userinfo", server("userinfo", 1_000))], { floorSamples: [sample(), sample(["2 non-2xx"])] });
     expect(checkFailures(floor)).toContainEqual("1 invalid rs256 floor sample");
-    expect(checkFailures(run([], { workerScaling: scaling(null) }))).toEqual(["target client_credentials 2 workers ÷ 1 worker ≥ 1.7: INVALID"]);
+    expect(checkFailures(run([], { workerScaling: scaling(null) }))).toEqual([
+      "target client_credentials 2 workers ÷ 1 worker ≥ 1.7: INVALID",
+    ]);
   });
 
   it("passes a valid run that judged no target (no --peer, no ceilings, no --workers): only validity is checked", () => {

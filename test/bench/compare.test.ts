@@ -13,15 +13,30 @@ const parse = (argv: string[]) => parseCompareOptions(argv) as CompareOptions;
 
 describe("parseCompareOptions", () => {
   it("compares code_flow_sso in 16 pairs of 1.5 s windows with 4 loops by default", () => {
-    expect(parse(["--base", "HEAD~1"])).toEqual({ base: "HEAD~1", scenario: "code_flow_sso", pairs: 16, windowSeconds: 1.5, loops: 4, workNodeArgs: "", sharedNodeArgs: "", baseNode: undefined, serverCpu: 0, loadCpu: 1 });
+    expect(parse(["--base", "HEAD~1"])).toEqual({
+      base: "HEAD~1",
+      scenario: "code_flow_sso",
+      pairs: 16,
+      windowSeconds: 1.5,
+      loops: 4,
+      workNodeArgs: "",
+      sharedNodeArgs: "",
+      baseNode: undefined,
+      serverCpu: 0,
+      loadCpu: 1,
+    });
   });
 
   it("passes --shared-node-args to both providers' flags", () => {
-    expect(parse(["--base", "HEAD", "--shared-node-args=--import=/tmp/no-signature.mjs"]).sharedNodeArgs).toBe("--import=/tmp/no-signature.mjs");
+    expect(parse(["--base", "HEAD", "--shared-node-args=--import=/tmp/no-signature.mjs"]).sharedNodeArgs).toBe(
+      "--import=/tmp/no-signature.mjs",
+    );
   });
 
   it("passes extra node flags to the working tree's provider only", () => {
-    expect(parse(["--base", "HEAD", "--node-args=--single-threaded-gc --max-semi-space-size=4"]).workNodeArgs).toBe("--single-threaded-gc --max-semi-space-size=4");
+    expect(parse(["--base", "HEAD", "--node-args=--single-threaded-gc --max-semi-space-size=4"]).workNodeArgs).toBe(
+      "--single-threaded-gc --max-semi-space-size=4",
+    );
   });
 
   it("runs the base's provider on another node binary with --base-node, to compare Node.js versions", () => {

@@ -4,7 +4,10 @@ import { editsFromEnv } from "../../bench/provider-edits.ts";
 
 describe("BENCH_PROVIDER_EDITS", () => {
   it("reads a JSON object of dotted provider.yaml paths", () => {
-    expect(editsFromEnv('{"logging.requests":false,"audit.destination":"stderr"}')).toEqual({ "logging.requests": false, "audit.destination": "stderr" });
+    expect(editsFromEnv('{"logging.requests":false,"audit.destination":"stderr"}')).toEqual({
+      "logging.requests": false,
+      "audit.destination": "stderr",
+    });
   });
 
   it("is nothing when unset or blank", () => {
@@ -13,7 +16,10 @@ describe("BENCH_PROVIDER_EDITS", () => {
   });
 
   it("refuses what is not a JSON object, in one line naming the variable", () => {
-    expect(() => editsFromEnv("logging.requests=false")).toThrow(new BenchError("BENCH_PROVIDER_EDITS is not JSON: logging.requests=false"));
-    for (const text of ["[1]", "null", "3"]) expect(() => editsFromEnv(text)).toThrow(/^BENCH_PROVIDER_EDITS must be a JSON object of dotted provider\.yaml paths/);
+    expect(() => editsFromEnv("logging.requests=false")).toThrow(
+      new BenchError("BENCH_PROVIDER_EDITS is not JSON: logging.requests=false"),
+    );
+    for (const text of ["[1]", "null", "3"])
+      expect(() => editsFromEnv(text)).toThrow(/^BENCH_PROVIDER_EDITS must be a JSON object of dotted provider\.yaml paths/);
   });
 });

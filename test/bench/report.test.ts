@@ -8,18 +8,45 @@ import { measureServer } from "../../bench/round-ratios.ts";
 import { SCENARIOS, type ScenarioName } from "../../bench/scenarios.ts";
 import { evaluateTargets } from "../../bench/targets.ts";
 
-const sample: FloorSample = { perSecond: 4_000, cpuUsPerOp: 250, coreTaken: 0, problems: [], raw: { operations: 8_000, seconds: 2, perSecond: 4_000, perCpuSecond: 4_000, coreTaken: 0 } };
+const sample: FloorSample = {
+  perSecond: 4_000,
+  cpuUsPerOp: 250,
+  coreTaken: 0,
+  problems: [],
+  raw: { operations: 8_000, seconds: 2, perSecond: 4_000, perCpuSecond: 4_000, coreTaken: 0 },
+};
 
 function window(reqPerSec: number, serverCpuUsPerRequest: number, serverCpu: number, coreTaken: number): LoadResult {
   const latencyMs = { p50: 1, p90: 2, p99: 3, max: 4 };
-  return { unit: "request", connections: 4, seconds: 3, ok: reqPerSec * 3, reqPerSec, latencyMs, non2xx: 0, errors: 0, timeouts: 0, warmupFailures: 0, statusCodes: {}, serverCpu, serverCpuUsPerRequest, serverWait: 0, coreTaken, loadCpu: 0.1 };
+  return {
+    unit: "request",
+    connections: 4,
+    seconds: 3,
+    ok: reqPerSec * 3,
+    reqPerSec,
+    latencyMs,
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    warmupFailures: 0,
+    statusCodes: {},
+    serverCpu,
+    serverCpuUsPerRequest,
+    serverWait: 0,
+    coreTaken,
+    loadCpu: 0.1,
+  };
 }
 
 /** One server's single round at this rate and CPU µs per unit, with this share of the core (and of it taken by others). */
 const server = (label: string, rate: number, us: number, cpu = 0.99, coreTaken = 0): ServerMeasurement =>
   measureServer(label, [{ round: 0, result: window(rate, us, cpu, coreTaken), problems: [], floorSamples: [0, 1] }], [sample, sample], 1);
 
-function measured(scenario: ScenarioName, provider: ServerMeasurement, others: { ceiling?: ServerMeasurement; peer?: ServerMeasurement }): ScenarioMeasurement {
+function measured(
+  scenario: ScenarioName,
+  provider: ServerMeasurement,
+  others: { ceiling?: ServerMeasurement; peer?: ServerMeasurement },
+): ScenarioMeasurement {
   return { ...provider, scenario, floor: "rs256", floorOps: 1, ...others };
 }
 
@@ -29,7 +56,13 @@ function results(measurements: ScenarioMeasurement[], peer: boolean): BenchResul
     machine: { node: "v24", cpuModel: "test", cores: 2, loadAverage: [0, 0, 0] },
     code: { commit: "abc", uncommitted: [] },
     options: { ...(parseOptions([], {}) as BenchOptions), peer, rounds: 1 },
-    floors: { rs256: { samples: [sample, sample], perSecond: { median: 4_000, min: 4_000, max: 4_000 }, cpuUsPerOp: { median: 250, min: 250, max: 250 } } },
+    floors: {
+      rs256: {
+        samples: [sample, sample],
+        perSecond: { median: 4_000, min: 4_000, max: 4_000 },
+        cpuUsPerOp: { median: 250, min: 250, max: 250 },
+      },
+    },
     measurements,
     targets: evaluateTargets(measurements),
     notes: [],
@@ -52,7 +85,9 @@ describe("formatReport with the peer", () => {
 
   it("says when the two servers got very different shares of a core that other processes took", () => {
     const report = formatReport(withPeer(0.8, 0.15, 0.45));
-    expect(report).toContain("note: client_credentials ÷ node-oidc-provider: Portcullis got 15% of the server core, peer: node-oidc-provider 45%, with up to 80% taken by other processes");
+    expect(report).toContain(
+      "note: client_credentials ÷ node-oidc-provider: Portcullis got 15% of the server core, peer: node-oidc-provider 45%, with up to 80% taken by other processes",
+    );
   });
 
   it("gives refresh with JWT and with reference access tokens a line each against the peer", () => {
@@ -69,8 +104,12 @@ describe("formatReport's targets", () => {
   const ceilings = () =>
     results(
       [
-        measured("client_credentials", server("client_credentials", 1_700, 500), { ceiling: server("ceiling: minimal node:http token handler", 2_000, 420) }),
-        measured("code_flow_sso", server("code flow (SSO)", 850, 900), { ceiling: server("ceiling: minimal node:http code flow", 1_000, 760) }),
+        measured("client_credentials", server("client_credentials", 1_700, 500), {
+          ceiling: server("ceiling: minimal node:http token handler", 2_000, 420),
+        }),
+        measured("code_flow_sso", server("code flow (SSO)", 850, 900), {
+          ceiling: server("ceiling: minimal node:http code flow", 1_000, 760),
+        }),
       ],
       false,
     );
@@ -89,7 +128,9 @@ describe("formatReport's targets", () => {
   });
 
   it("names the targets a run did not judge, and says when it judged none", () => {
-    expect(formatReport(ceilings())).toContain("Not judged in this run: ÷ node-oidc-provider (needs --peer); N workers ÷ one (needs --workers).");
+    expect(formatReport(ceilings())).toContain(
+      "Not judged in this run: ÷ node-oidc-provider (needs --peer); N workers ÷ one (needs --workers).",
+    );
     const none = formatReport(results([measured("code_flow_sso", server("code flow (SSO)", 850, 900), {})], false));
     expect(none).toContain(
       "Not judged in this run: ÷ node-oidc-provider (needs --peer); client_credentials ÷ its ceiling (needs client_credentials with the ceilings); N workers ÷ one (needs --workers). No target was judged: --check only checks that every measurement is valid.",

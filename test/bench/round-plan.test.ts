@@ -35,16 +35,31 @@ describe("planRounds", () => {
 
   it("groups the scenarios by floor: bare node:http, then RS256, then scrypt, whatever order they come in", () => {
     const plan = planRounds([planned("code_flow_login"), planned("client_credentials"), planned("userinfo")], 1).map(describeStep);
-    expect(plan).toEqual(["floor bare_http", "userinfo provider 0", "floor bare_http", "floor rs256", "client_credentials provider 0", "floor rs256", "floor scrypt", "code_flow_login provider 0", "floor scrypt"]);
+    expect(plan).toEqual([
+      "floor bare_http",
+      "userinfo provider 0",
+      "floor bare_http",
+      "floor rs256",
+      "client_credentials provider 0",
+      "floor rs256",
+      "floor scrypt",
+      "code_flow_login provider 0",
+      "floor scrypt",
+    ]);
   });
 
   it("puts every window between a sample of its own floor before and after, with only its own round's windows in between", () => {
-    const scenarios = fc.subarray([...SCENARIO_NAMES], { minLength: 1 }).chain((names) =>
-      fc.tuple(fc.constant(names), fc.array(fc.boolean(), { minLength: names.length, maxLength: names.length }), fc.boolean()),
-    );
+    const scenarios = fc
+      .subarray([...SCENARIO_NAMES], { minLength: 1 })
+      .chain((names) =>
+        fc.tuple(fc.constant(names), fc.array(fc.boolean(), { minLength: names.length, maxLength: names.length }), fc.boolean()),
+      );
     fc.assert(
       fc.property(scenarios, fc.integer({ min: 1, max: 5 }), ([names, ceilings, peer], rounds) => {
-        const plan = planRounds(names.map((name, i) => planned(name, ceilings[i]!, peer)), rounds);
+        const plan = planRounds(
+          names.map((name, i) => planned(name, ceilings[i]!, peer)),
+          rounds,
+        );
         plan.forEach((step, i) => {
           if (step.kind !== "window") return;
           const floor = SCENARIOS[step.scenario].floor;
@@ -63,8 +78,16 @@ describe("planRounds", () => {
   });
 
   it("alternates the rounds of refresh with JWT and with reference access tokens, each round between its own floor samples", () => {
-    const scenarios = { refresh: planned("refresh", true, true), refresh_reference: planned("refresh_reference", false, true), client_credentials: planned("client_credentials") };
-    const plan = (names: Array<keyof typeof scenarios>) => planRounds(names.map((name) => scenarios[name]), 2).map(describeStep);
+    const scenarios = {
+      refresh: planned("refresh", true, true),
+      refresh_reference: planned("refresh_reference", false, true),
+      client_credentials: planned("client_credentials"),
+    };
+    const plan = (names: Array<keyof typeof scenarios>) =>
+      planRounds(
+        names.map((name) => scenarios[name]),
+        2,
+      ).map(describeStep);
     expect(plan(["refresh", "refresh_reference", "client_credentials"])).toEqual([
       "floor rs256",
       "refresh provider 0",
@@ -101,7 +124,8 @@ describe("planRounds", () => {
 
   it("measures each server of each scenario once per round, rounds in order", () => {
     const plan = planRounds([planned("discovery"), planned("code_flow_sso", true)], 3);
-    const rounds = (scenario: string, server: string) => plan.flatMap((s) => (s.kind === "window" && s.scenario === scenario && s.server === server ? [s.round] : []));
+    const rounds = (scenario: string, server: string) =>
+      plan.flatMap((s) => (s.kind === "window" && s.scenario === scenario && s.server === server ? [s.round] : []));
     expect(rounds("discovery", "provider")).toEqual([0, 1, 2]);
     expect(rounds("discovery", "ceiling")).toEqual([]);
     expect(rounds("code_flow_sso", "provider")).toEqual([0, 1, 2]);

@@ -5,7 +5,13 @@ import type { FloorSample } from "../../bench/results.ts";
 import { measureServer, median, providerShareOf, roundRatios, spread, type RecordedWindow } from "../../bench/round-ratios.ts";
 
 function floorSample(perSecond: number, cpuUsPerOp: number, problems: string[] = []): FloorSample {
-  return { perSecond, cpuUsPerOp, coreTaken: 0, problems, raw: { operations: 0, seconds: 1, perSecond, perCpuSecond: 1e6 / cpuUsPerOp, coreTaken: 0 } };
+  return {
+    perSecond,
+    cpuUsPerOp,
+    coreTaken: 0,
+    problems,
+    raw: { operations: 0, seconds: 1, perSecond, perCpuSecond: 1e6 / cpuUsPerOp, coreTaken: 0 },
+  };
 }
 
 function window(round: number, reqPerSec: number, serverCpuUsPerRequest: number, problems: string[] = []): RecordedWindow {
@@ -34,13 +40,23 @@ describe("median and spread", () => {
 
 describe("roundRatios", () => {
   it("divides the window's rate by the better of the floor samples before and after it", () => {
-    const { ratio, cpuRatio } = roundRatios({ reqPerSec: 2_000, serverCpuUsPerRequest: 500 }, floorSample(3_000, 300), floorSample(4_000, 250), 1);
+    const { ratio, cpuRatio } = roundRatios(
+      { reqPerSec: 2_000, serverCpuUsPerRequest: 500 },
+      floorSample(3_000, 300),
+      floorSample(4_000, 250),
+      1,
+    );
     expect(ratio).toBeCloseTo(0.5, 10);
     expect(cpuRatio).toBeCloseTo(0.5, 10);
   });
 
   it("compares with the floor divided by the floor operations of one unit (two signatures per code flow)", () => {
-    const { ratio, cpuRatio } = roundRatios({ reqPerSec: 1_000, serverCpuUsPerRequest: 600 }, floorSample(4_000, 250), floorSample(4_000, 260), 2);
+    const { ratio, cpuRatio } = roundRatios(
+      { reqPerSec: 1_000, serverCpuUsPerRequest: 600 },
+      floorSample(4_000, 250),
+      floorSample(4_000, 260),
+      2,
+    );
     expect(ratio).toBeCloseTo(0.5, 10);
     expect(cpuRatio).toBeCloseTo((2 * 250) / 600, 10);
   });

@@ -6,7 +6,13 @@ import { measureServer, median, providerShareOf, type RecordedWindow } from "../
 import { SCENARIOS, type ScenarioName } from "../../bench/scenarios.ts";
 import { CEILING_WITHOUT_TARGET, evaluateTargets, MIN_SHARE_OF_PEER, WORKER_SCALING_TARGET } from "../../bench/targets.ts";
 
-const floor: FloorSample[] = [0, 1, 2, 3].map(() => ({ perSecond: 4_000, cpuUsPerOp: 250, coreTaken: 0, problems: [], raw: { operations: 0, seconds: 1, perSecond: 4_000, perCpuSecond: 4_000, coreTaken: 0 } }));
+const floor: FloorSample[] = [0, 1, 2, 3].map(() => ({
+  perSecond: 4_000,
+  cpuUsPerOp: 250,
+  coreTaken: 0,
+  problems: [],
+  raw: { operations: 0, seconds: 1, perSecond: 4_000, perCpuSecond: 4_000, coreTaken: 0 },
+}));
 
 /** A server's rounds at these rates (and CPU µs per request), each round between floor samples i and i+1. */
 function server(label: string, rates: number[], cpuUs: number[] = rates.map(() => 500), problems: string[] = []) {
@@ -22,11 +28,26 @@ function server(label: string, rates: number[], cpuUs: number[] = rates.map(() =
 /** --workers 2 whose rounds had these quotients (null: an invalid round). */
 function scaling(ratios: Array<number | null>): WorkerScaling {
   const valid = ratios.filter((r): r is number => r !== null);
-  const rounds = ratios.map((ratio) => ({ one: {} as WorkerScaling["rounds"][number]["one"], many: {} as WorkerScaling["rounds"][number]["many"], ratio }));
-  return { workers: 2, cores: "0,1", connections: 8, rounds, ratio: valid.length === ratios.length ? median(valid) : null, problems: valid.length === ratios.length ? [] : ["round 2: 3 timeouts"] };
+  const rounds = ratios.map((ratio) => ({
+    one: {} as WorkerScaling["rounds"][number]["one"],
+    many: {} as WorkerScaling["rounds"][number]["many"],
+    ratio,
+  }));
+  return {
+    workers: 2,
+    cores: "0,1",
+    connections: 8,
+    rounds,
+    ratio: valid.length === ratios.length ? median(valid) : null,
+    problems: valid.length === ratios.length ? [] : ["round 2: 3 timeouts"],
+  };
 }
 
-function measured(scenario: ScenarioName, provider: number[], others: { ceiling?: number[]; peer?: number[]; peerProblems?: string[] } = {}): ScenarioMeasurement {
+function measured(
+  scenario: ScenarioName,
+  provider: number[],
+  others: { ceiling?: number[]; peer?: number[]; peerProblems?: string[] } = {},
+): ScenarioMeasurement {
   return {
     ...server(SCENARIOS[scenario].label, provider),
     scenario,
@@ -37,7 +58,8 @@ function measured(scenario: ScenarioName, provider: number[], others: { ceiling?
   };
 }
 
-const find = (results: ReturnType<typeof evaluateTargets>, scenario: ScenarioName, against: string) => results.find((t) => t.scenario === scenario && t.against === against);
+const find = (results: ReturnType<typeof evaluateTargets>, scenario: ScenarioName, against: string) =>
+  results.find((t) => t.scenario === scenario && t.against === against);
 
 describe("evaluateTargets", () => {
   it("judges Portcullis ÷ peer by the median of the rounds' quotients, for every scenario the peer was measured in", () => {
@@ -52,7 +74,10 @@ describe("evaluateTargets", () => {
   });
 
   it("judges refresh against the peer for each access-token format on its own line", () => {
-    const results = evaluateTargets([measured("refresh", [1_210, 1_210], { peer: [1_000, 1_000] }), measured("refresh_reference", [1_050, 1_050], { peer: [1_000, 1_000] })]);
+    const results = evaluateTargets([
+      measured("refresh", [1_210, 1_210], { peer: [1_000, 1_000] }),
+      measured("refresh_reference", [1_050, 1_050], { peer: [1_000, 1_000] }),
+    ]);
     expect(results.map((t) => [t.label, t.status])).toEqual([
       ["refresh (JWT) ÷ node-oidc-provider ≥ 1.1", "PASS"],
       ["refresh (reference) ÷ node-oidc-provider ≥ 1.1", "FAIL"],
@@ -61,7 +86,11 @@ describe("evaluateTargets", () => {
 
   it("judges client_credentials against 0.9 of its ceiling, only when the ceiling was measured", () => {
     const results = evaluateTargets([measured("client_credentials", [1_850, 1_800, 1_900], { ceiling: [2_000, 2_000, 2_000] })]);
-    expect(find(results, "client_credentials", "ceiling")).toMatchObject({ label: "client_credentials ÷ its ceiling ≥ 0.9", minRatio: 0.9, status: "PASS" });
+    expect(find(results, "client_credentials", "ceiling")).toMatchObject({
+      label: "client_credentials ÷ its ceiling ≥ 0.9",
+      minRatio: 0.9,
+      status: "PASS",
+    });
     expect(evaluateTargets([measured("client_credentials", [1_700], { ceiling: [2_000] })])[0]).toMatchObject({ status: "FAIL" });
     expect(evaluateTargets([measured("client_credentials", [1_850])])).toEqual([]);
   });
@@ -84,7 +113,12 @@ describe("evaluateTargets", () => {
 
   it("judges N workers ÷ one against 1.7 by the median of the rounds, when --workers measured it", () => {
     const judge = (ratios: Array<number | null>) => evaluateTargets([], scaling(ratios)).find((t) => t.against === "one worker");
-    expect(judge([1.44, 1.92, 2.16])).toMatchObject({ label: `client_credentials 2 workers ÷ 1 worker ≥ ${WORKER_SCALING_TARGET}`, ratio: 1.92, range: { min: 1.44, max: 2.16 }, status: "PASS" });
+    expect(judge([1.44, 1.92, 2.16])).toMatchObject({
+      label: `client_credentials 2 workers ÷ 1 worker ≥ ${WORKER_SCALING_TARGET}`,
+      ratio: 1.92,
+      range: { min: 1.44, max: 2.16 },
+      status: "PASS",
+    });
     expect(judge([1.2, 1.5, 1.9])).toMatchObject({ ratio: 1.5, status: "FAIL" });
     expect(judge([1.9, null, 2])).toMatchObject({ ratio: null, range: null, status: "INVALID" });
     expect(evaluateTargets([]).some((t) => t.against === "one worker")).toBe(false);

@@ -5,9 +5,23 @@ import { tokenDifferences, tokenFormatOf } from "../../bench/token-claims.ts";
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 const jwt = (header: object, claims: object) => `${encode(header)}.${encode(claims)}.signature`;
 
-const CLAIMS = { iss: "http://localhost:3000", sub: "demo-service", aud: "acme-api", exp: 4_600, iat: 1_000, jti: "a", client_id: "demo-service", scope: "acme" };
+const CLAIMS = {
+  iss: "http://localhost:3000",
+  sub: "demo-service",
+  aud: "acme-api",
+  exp: 4_600,
+  iat: 1_000,
+  jti: "a",
+  client_id: "demo-service",
+  scope: "acme",
+};
 const HEADER = { alg: "RS256", kid: "provider-key-001", typ: "at+jwt" };
-const response = (header: object, claims: object, extra: object = {}) => ({ access_token: jwt(header, claims), token_type: "Bearer", expires_in: 3600, ...extra });
+const response = (header: object, claims: object, extra: object = {}) => ({
+  access_token: jwt(header, claims),
+  token_type: "Bearer",
+  expires_in: 3600,
+  ...extra,
+});
 
 describe("tokenDifferences", () => {
   it("finds none when only the per-token values differ (kid, jti, times)", () => {
@@ -17,7 +31,9 @@ describe("tokenDifferences", () => {
 
   it("names claims the ceiling leaves out or adds", () => {
     const { scope: _scope, ...withoutScope } = CLAIMS;
-    expect(tokenDifferences(response(HEADER, CLAIMS), response(HEADER, { ...withoutScope, foo: 1 }))).toEqual(["access_token claims: lacks scope; adds foo"]);
+    expect(tokenDifferences(response(HEADER, CLAIMS), response(HEADER, { ...withoutScope, foo: 1 }))).toEqual([
+      "access_token claims: lacks scope; adds foo",
+    ]);
   });
 
   it("names a different token type, audience or lifetime", () => {

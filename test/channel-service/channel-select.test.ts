@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoLoginDataSeal } from "../support/demo-login-data.ts";
 import { RawBrowser } from "../support/raw-browser.ts";
 import type { Grant } from "../support/stand-in-provider.ts";
-import { answerApproval, approvalLink, openMobilePage, startDemoParties, submit, writesReach, type DemoParties } from "../demo-sites/demo-parties.ts";
+import {
+  answerApproval,
+  approvalLink,
+  openMobilePage,
+  startDemoParties,
+  submit,
+  writesReach,
+  type DemoParties,
+} from "../demo-sites/demo-parties.ts";
 
 let p: DemoParties;
 beforeAll(async () => {
@@ -11,7 +19,12 @@ beforeAll(async () => {
 afterAll(() => p?.close());
 
 const SCOPE = "openid acme.ext.custom_scan";
-const grantFor = (sub: string): Grant => ({ sub, clientId: "demo-channel", redirectUri: `${p.channel.publicUrl}/channel/select`, scope: SCOPE });
+const grantFor = (sub: string): Grant => ({
+  sub,
+  clientId: "demo-channel",
+  redirectUri: `${p.channel.publicUrl}/channel/select`,
+  scope: SCOPE,
+});
 const ALICE = "E10001";
 const BOB = "E10002";
 
@@ -48,7 +61,12 @@ describe("the channel selector page (the channel client's MobileRedirectUrl)", (
     const { browser, page } = await select(ALICE, "roleIdGt0");
     const done = await submit(browser, page, { channel: "south-store" });
     expect(done.text).toContain("The PC is signing in with South Store.");
-    expect(p.provider.writes.slice(before)).toEqual([{ authorization: expect.stringMatching(/^Bearer ey/), body: { session_id: `scan-${ALICE}`, status: 10, data: expect.stringMatching(/^[\w-]+$/) } }]);
+    expect(p.provider.writes.slice(before)).toEqual([
+      {
+        authorization: expect.stringMatching(/^Bearer ey/),
+        body: { session_id: `scan-${ALICE}`, status: 10, data: expect.stringMatching(/^[\w-]+$/) },
+      },
+    ]);
     const { data } = p.provider.writes[before]!.body;
     expect(opened(data, ALICE)).toEqual({ ok: true, payload: "south-store" });
     // Bound to the scanner: the same data does not open for bob, who owns south-store.
@@ -60,7 +78,9 @@ describe("the channel selector page (the channel client's MobileRedirectUrl)", (
     const { browser, page } = await select(BOB, "");
     const waiting = await submit(browser, page, { channel: "north-store" });
     expect(waiting.text).toContain(`Waiting for ${ALICE}'s approval`);
-    expect(p.provider.writes.slice(before)).toEqual([expect.objectContaining({ body: { session_id: `scan-${BOB}`, status: 5, data: "north-store", auditor: ALICE } })]);
+    expect(p.provider.writes.slice(before)).toEqual([
+      expect.objectContaining({ body: { session_id: `scan-${BOB}`, status: 5, data: "north-store", auditor: ALICE } }),
+    ]);
 
     const link = await approvalLink(p, ALICE);
     const approvalPage = await new RawBrowser().get(link);
@@ -124,7 +144,9 @@ describe("the channel selector page (the channel client's MobileRedirectUrl)", (
 
   it("shows an error response escaped, and a reused code as the provider's refusal", async () => {
     const browser = new RawBrowser();
-    const error = await browser.get(`${p.channel.publicUrl}/channel/select?error=access_denied&error_description=${encodeURIComponent("<img src=x>")}&state=s|`);
+    const error = await browser.get(
+      `${p.channel.publicUrl}/channel/select?error=access_denied&error_description=${encodeURIComponent("<img src=x>")}&state=s|`,
+    );
     expect(error.status).toBe(400);
     expect(error.text).toContain("The sign-in was refused: access_denied (&lt;img src=x&gt;).");
     const code = p.provider.issueCode(grantFor(ALICE));
@@ -136,7 +158,9 @@ describe("the channel selector page (the channel client's MobileRedirectUrl)", (
 
   it("refuses an answer from another issuer (RFC 9207) without redeeming its code", async () => {
     const code = p.provider.issueCode(grantFor(ALICE));
-    const page = await new RawBrowser().get(`${p.channel.publicUrl}/channel/select?code=${code}&state=s|&iss=${encodeURIComponent("https://evil.example")}`);
+    const page = await new RawBrowser().get(
+      `${p.channel.publicUrl}/channel/select?code=${code}&state=s|&iss=${encodeURIComponent("https://evil.example")}`,
+    );
     expect(page.status).toBe(400);
     expect(page.text).toContain("This answer comes from another identity provider.");
   });

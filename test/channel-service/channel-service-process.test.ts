@@ -31,7 +31,9 @@ describe("npm run channel-service", () => {
     writeFileSync(join(dir, "channels.yaml"), "channels:\n  - id: a\n    name: A\n    icon: javascript:alert(1)\n    members: []\n");
     const service = run(["--issuer", "http://127.0.0.1:9", "--channels", join(dir, "channels.yaml"), "--port", "0"]);
     expect(await service.exited).toBe(1);
-    expect(service.stderr()).toBe(`channel-service: ${join(dir, "channels.yaml")}: channels[0].icon: must match ^https?:// — the \`chnl_icon\` claim: the http(s) URL of the channel's icon (relying apps show it, so no other scheme)\n`);
+    expect(service.stderr()).toBe(
+      `channel-service: ${join(dir, "channels.yaml")}: channels[0].icon: must match ^https?:// — the \`chnl_icon\` claim: the http(s) URL of the channel's icon (relying apps show it, so no other scheme)\n`,
+    );
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -41,7 +43,9 @@ describe("npm run channel-service", () => {
     writeFileSync(file, "directory: { kind: http, url: http://127.0.0.1:4100, client_id: demo-channel-directory }\n");
     const service = run(["--issuer", "http://127.0.0.1:9", "--channels", file, "--port", "0"]);
     expect(await service.exited).toBe(1);
-    expect(service.stderr()).toBe(`channel-service: ${file}: lists no channels (the service serves the channels of this file: give it its own list, not a provider's channels.yaml with directory.kind http)\n`);
+    expect(service.stderr()).toBe(
+      `channel-service: ${file}: lists no channels (the service serves the channels of this file: give it its own list, not a provider's channels.yaml with directory.kind http)\n`,
+    );
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -52,17 +56,24 @@ describe("npm run channel-service", () => {
     writeFileSync(file, channels);
     const keyless = run(["--issuer", "http://127.0.0.1:9", "--channels", file, "--port", "0"]);
     expect(await keyless.exited).toBe(1);
-    expect(keyless.stderr()).toBe(`channel-service: ${file}: login_data.signing_key is required: the selector page seals the data it writes with it and channelinfo accepts only data sealed so (give it as \${env:NAME} or \${file:PATH})\n`);
+    expect(keyless.stderr()).toBe(
+      `channel-service: ${file}: login_data.signing_key is required: the selector page seals the data it writes with it and channelinfo accepts only data sealed so (give it as \${env:NAME} or \${file:PATH})\n`,
+    );
 
     writeFileSync(file, `login_data: { signing_key: plain-text-secret-of-more-than-32-characters }\n${channels}`);
     const plain = run(["--issuer", "http://127.0.0.1:9", "--channels", file, "--port", "0"]);
     expect(await plain.exited).toBe(1);
-    expect(plain.stderr()).toBe(`channel-service: ${file}: login_data.signing_key: is a secret: give it as \${env:NAME} or \${file:PATH}, not in plain text\n`);
+    expect(plain.stderr()).toBe(
+      `channel-service: ${file}: login_data.signing_key: is a secret: give it as \${env:NAME} or \${file:PATH}, not in plain text\n`,
+    );
     rmSync(dir, { recursive: true, force: true });
   });
 
   it("refuses an --issuer that is not an http(s) URL, a port above 65535, and a busy port", async () => {
-    for (const args of [["--issuer", "localhost:3000", "--port", "0"], ["--port", "70000"]]) {
+    for (const args of [
+      ["--issuer", "localhost:3000", "--port", "0"],
+      ["--port", "70000"],
+    ]) {
       const bad = run(args);
       expect(await bad.exited).toBe(1);
       expect(bad.stderr()).toMatch(/^channel-service: usage: npm run channel-service -- \[--issuer http:\/\/localhost:3000\] .*\n$/);

@@ -58,7 +58,10 @@ describe("POST /mp_login/channelinfo", () => {
   });
 
   it("refuses a user token of our provider without the service's scopes: it is not addressed to the service (401)", async () => {
-    const res = await channelinfo(await userToken(p, "alice", "openid profile"), { login_data: demoLoginData(ALICE, "north-store"), lang: "en" });
+    const res = await channelinfo(await userToken(p, "alice", "openid profile"), {
+      login_data: demoLoginData(ALICE, "north-store"),
+      lang: "en",
+    });
     expect(res.status).toBe(401);
     expect(res.json).toEqual({ code: 401, msg: "a token claim is not acceptable" });
     expect(res.headers.get("www-authenticate")).toBe('Bearer realm="channel-service", error="invalid_token"');
@@ -88,11 +91,17 @@ describe("POST /mp_login/channelinfo", () => {
   });
 
   it("refuses a token for the service without the channel login scan scope with 403 insufficient_scope", async () => {
-    const token = await clientCredentialsToken(p, { id: "demo-channel-directory", secret: "demo-channel-directory-secret" }, "channel.directory");
+    const token = await clientCredentialsToken(
+      p,
+      { id: "demo-channel-directory", secret: "demo-channel-directory-secret" },
+      "channel.directory",
+    );
     const res = await channelinfo(token, { login_data: demoLoginData(ALICE, "north-store"), lang: "en" });
     expect(res.status).toBe(403);
     expect(res.json).toEqual({ code: 403, msg: "the access token lacks the channel.login.scan scope" });
-    expect(res.headers.get("www-authenticate")).toBe('Bearer realm="channel-service", error="insufficient_scope", scope="channel.login.scan"');
+    expect(res.headers.get("www-authenticate")).toBe(
+      'Bearer realm="channel-service", error="insufficient_scope", scope="channel.login.scan"',
+    );
   });
 
   it("answers 400 without login_data and for a language the spec does not list", async () => {
@@ -124,7 +133,12 @@ describe("channelinfo's login_data: only what the selector page sealed for the t
   const NOT_YOURS = { code: 403, msg: "login_data was not sealed for this user, or was altered" };
 
   it("refuses a bare channel id, though the user administers that channel, and anything else not in the seal's layout, with 400", async () => {
-    for (const loginData of ["south-store", "not base64url!", wrap("1700000000.north-store"), wrap(`1700000000.north-store.${"a".repeat(32)}`)]) {
+    for (const loginData of [
+      "south-store",
+      "not base64url!",
+      wrap("1700000000.north-store"),
+      wrap(`1700000000.north-store.${"a".repeat(32)}`),
+    ]) {
       const res = await channelinfo(aliceToken, { login_data: loginData, lang: "en" });
       expect(res.status, loginData).toBe(400);
       expect(res.json).toEqual(MALFORMED);
@@ -136,10 +150,16 @@ describe("channelinfo's login_data: only what the selector page sealed for the t
     const otherChannel = await channelinfo(aliceToken, { login_data: wrap(chosen.replace(".online-shop.", ".north-store.")), lang: "en" });
     expect(otherChannel.status).toBe(403);
     expect(otherChannel.json).toEqual(NOT_YOURS);
-    const otherHash = await channelinfo(aliceToken, { login_data: wrap(chosen.slice(0, -1) + (chosen.endsWith("0") ? "1" : "0")), lang: "en" });
+    const otherHash = await channelinfo(aliceToken, {
+      login_data: wrap(chosen.slice(0, -1) + (chosen.endsWith("0") ? "1" : "0")),
+      lang: "en",
+    });
     expect(otherHash.json).toEqual(NOT_YOURS);
     // The untouched seal names the channel that was chosen.
-    expect((await channelinfo(aliceToken, { login_data: wrap(chosen), lang: "en" })).json).toMatchObject({ data: { uid: `online-shop:${ALICE}` }, code: 200 });
+    expect((await channelinfo(aliceToken, { login_data: wrap(chosen), lang: "en" })).json).toMatchObject({
+      data: { uid: `online-shop:${ALICE}` },
+      code: 200,
+    });
   });
 
   it("refuses a seal made for another user (bob's south-store, where alice is an operator) with 403", async () => {
@@ -149,7 +169,10 @@ describe("channelinfo's login_data: only what the selector page sealed for the t
   });
 
   it("refuses a seal made with another secret with 403", async () => {
-    const res = await channelinfo(aliceToken, { login_data: new CustomDataSeal("another-secret-of-more-than-32-characters").seal("north-store", ALICE), lang: "en" });
+    const res = await channelinfo(aliceToken, {
+      login_data: new CustomDataSeal("another-secret-of-more-than-32-characters").seal("north-store", ALICE),
+      lang: "en",
+    });
     expect(res.status).toBe(403);
     expect(res.json).toEqual(NOT_YOURS);
   });
@@ -158,7 +181,10 @@ describe("channelinfo's login_data: only what the selector page sealed for the t
     const madeAt = 1_800_000_000_000;
     const loginData = demoLoginDataSeal(() => madeAt).seal("north-store", ALICE);
     frozenAt = madeAt + 600_000;
-    expect((await channelinfo(aliceToken, { login_data: loginData, lang: "en" })).json).toMatchObject({ data: { uid: `north-store:${ALICE}` }, code: 200 });
+    expect((await channelinfo(aliceToken, { login_data: loginData, lang: "en" })).json).toMatchObject({
+      data: { uid: `north-store:${ALICE}` },
+      code: 200,
+    });
     frozenAt = madeAt + 601_000;
     const expired = await channelinfo(aliceToken, { login_data: loginData, lang: "en" });
     expect(expired.status).toBe(403);
@@ -172,7 +198,11 @@ describe("channelinfo's login_data: only what the selector page sealed for the t
 
 describe("GET /directory/users/{sub}/channels", () => {
   it("lists a user's channels for the provider's directory token", async () => {
-    const token = await clientCredentialsToken(p, { id: "demo-channel-directory", secret: "demo-channel-directory-secret" }, "channel.directory");
+    const token = await clientCredentialsToken(
+      p,
+      { id: "demo-channel-directory", secret: "demo-channel-directory-secret" },
+      "channel.directory",
+    );
     const res = await send(`${service.url}/directory/users/E10002/channels`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({

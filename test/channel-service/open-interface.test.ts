@@ -34,7 +34,11 @@ describe("POST /SendMsg", () => {
   });
 
   it("stores the message for the addressee, whose inbox shows it escaped, with its approval link", async () => {
-    const res = await call("/SendMsg", bobToken, { to: "carol", text: "<script>alert(1)</script> & more", approve_url: "http://localhost:4100/approvals/abc" });
+    const res = await call("/SendMsg", bobToken, {
+      to: "carol",
+      text: "<script>alert(1)</script> & more",
+      approve_url: "http://localhost:4100/approvals/abc",
+    });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ code: 200, msg: "OK", data: { id: expect.stringMatching(/^[\w-]{22}$/) } });
     const inbox = await send(`${p.channel.url}/messages?to=carol`);
@@ -45,7 +49,11 @@ describe("POST /SendMsg", () => {
   });
 
   it("takes a form body too", async () => {
-    const res = await send(`${p.channel.url}/SendMsg`, { method: "POST", headers: { authorization: `Bearer ${bobToken}`, "content-type": "application/x-www-form-urlencoded" }, body: "to=dave&text=hi" });
+    const res = await send(`${p.channel.url}/SendMsg`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bobToken}`, "content-type": "application/x-www-form-urlencoded" },
+      body: "to=dave&text=hi",
+    });
     expect(res.json).toMatchObject({ code: 200, msg: "OK" });
     expect((await send(`${p.channel.url}/messages?to=dave`)).text).toContain("hi");
   });
@@ -63,7 +71,10 @@ describe("POST /SendMsg", () => {
   });
 
   it("refuses a message without text, and a link that is not http(s), with 400", async () => {
-    expect((await call("/SendMsg", bobToken, { to: "carol" })).json).toEqual({ code: 400, msg: "text is required (at most 2000 characters)" });
+    expect((await call("/SendMsg", bobToken, { to: "carol" })).json).toEqual({
+      code: 400,
+      msg: "text is required (at most 2000 characters)",
+    });
     const res = await call("/SendMsg", bobToken, { to: "carol", text: "x", approve_url: "javascript:alert(1)" });
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ code: 400, msg: "approve_url must be an http(s) URL" });
@@ -71,7 +82,8 @@ describe("POST /SendMsg", () => {
 });
 
 describe("approval requests and the approval page", () => {
-  const request = async (to: string, text: string) => (await call("/approvals", bobToken, { to, text })).json!.data as { id: string; url: string };
+  const request = async (to: string, text: string) =>
+    (await call("/approvals", bobToken, { to, text })).json!.data as { id: string; url: string };
 
   it("shows the request escaped, and once it is answered, the answer without a form", async () => {
     const { id, url } = await request("E10001", "<i>North</i> Store");

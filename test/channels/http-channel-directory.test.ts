@@ -18,7 +18,10 @@ beforeAll(async () => {
   servicePort = await freePort();
   p = await startTestProvider({
     edits: {
-      "channels.yaml": { directory: { kind: "http", url: `http://127.0.0.1:${servicePort}`, client_id: "demo-channel-directory" }, channels: [] },
+      "channels.yaml": {
+        directory: { kind: "http", url: `http://127.0.0.1:${servicePort}`, client_id: "demo-channel-directory" },
+        channels: [],
+      },
     },
   });
   service = await startChannelService({ channelsFile: `${DEMO_CONFIG_DIR}/channels.yaml`, issuer: p.issuer, port: servicePort });
@@ -48,12 +51,19 @@ describe("http channel directory (against the reference channel-account service)
     const port = await freePort();
     const logged: unknown[] = [];
     const logger = { warn: (...args: unknown[]) => void logged.push(args) };
-    const directory = new HttpChannelDirectory({ url: `http://127.0.0.1:${port}/x`, timeoutMs: 30_000, accessToken: () => "secret-token", logger });
+    const directory = new HttpChannelDirectory({
+      url: `http://127.0.0.1:${port}/x`,
+      timeoutMs: 30_000,
+      accessToken: () => "secret-token",
+      logger,
+    });
     const error = await directory.channelsOf("E10001").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChannelDirectoryUnavailable);
     expect(error).toMatchObject({ status: 503, error: "temporarily_unavailable", reason: "network error ECONNREFUSED" });
     expect(String((error as Error).message)).not.toContain("secret-token");
-    expect(logged).toEqual([[{ service: `http://127.0.0.1:${port}`, reason: "network error ECONNREFUSED" }, "channel directory unavailable"]]);
+    expect(logged).toEqual([
+      [{ service: `http://127.0.0.1:${port}`, reason: "network error ECONNREFUSED" }, "channel directory unavailable"],
+    ]);
   });
 });
 
@@ -75,8 +85,14 @@ describe("http channel directory against a misbehaving service", () => {
     await new Promise((resolve) => server.close(resolve));
   });
   const directory = (timeoutMs = 30_000) =>
-    new HttpChannelDirectory({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/base/`, timeoutMs, accessToken: () => "the-token", logger: { warn: () => undefined } });
-  const json = (status: number, body: unknown) => (res: import("node:http").ServerResponse) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    new HttpChannelDirectory({
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/base/`,
+      timeoutMs,
+      accessToken: () => "the-token",
+      logger: { warn: () => undefined },
+    });
+  const json = (status: number, body: unknown) => (res: import("node:http").ServerResponse) =>
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 
   it("sends the token as a Bearer to {url}/directory/users/{sub}/channels, the sub escaped", async () => {
     answer = json(200, { channels: [] });
@@ -86,9 +102,21 @@ describe("http channel directory against a misbehaving service", () => {
 
   it.each([
     ["a non-2xx status", json(401, { code: 401 }), "answered HTTP 401"],
-    ["a body that is not JSON", (res: import("node:http").ServerResponse) => res.end("<html>"), "answered something that is not a channel list"],
-    ["an icon that is not a web URL", json(200, { channels: [{ id: "x", name: "X", icon: "javascript:alert(1)", roleId: 2 }] }), "answered something that is not a channel list"],
-    ["a roleId the spec does not have", json(200, { channels: [{ id: "x", name: "X", icon: "https://x.example/i.png", roleId: 3 }] }), "answered something that is not a channel list"],
+    [
+      "a body that is not JSON",
+      (res: import("node:http").ServerResponse) => res.end("<html>"),
+      "answered something that is not a channel list",
+    ],
+    [
+      "an icon that is not a web URL",
+      json(200, { channels: [{ id: "x", name: "X", icon: "javascript:alert(1)", roleId: 2 }] }),
+      "answered something that is not a channel list",
+    ],
+    [
+      "a roleId the spec does not have",
+      json(200, { channels: [{ id: "x", name: "X", icon: "https://x.example/i.png", roleId: 3 }] }),
+      "answered something that is not a channel list",
+    ],
   ])("is temporarily_unavailable for %s", async (_what, respond, reason) => {
     answer = respond;
     await expect(directory().channelsOf("E10001")).rejects.toMatchObject({ status: 503, reason });

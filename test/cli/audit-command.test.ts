@@ -52,8 +52,12 @@ describe("audit trace", () => {
     // The version the login ran was archived by the provider when the login ran; the trace draws it from there.
     const archived = join(p.provider.config.provider.data_dir, "machines", `${flow.hash}.json`);
     expect(existsSync(archived)).toBe(true);
-    expect(result.stdout).toContain(`the exact machine version the login ran, kept in ${archived}\n(the current configuration runs this version too)`);
-    expect(result.stdout).toContain(`diagram page: ${p.issuer}/diagrams/machine/${flow.hash} (leads to ${p.issuer}/diagrams/login while the provider runs this version)`);
+    expect(result.stdout).toContain(
+      `the exact machine version the login ran, kept in ${archived}\n(the current configuration runs this version too)`,
+    );
+    expect(result.stdout).toContain(
+      `diagram page: ${p.issuer}/diagrams/machine/${flow.hash} (leads to ${p.issuer}/diagrams/login while the provider runs this version)`,
+    );
     // That link leads to the flow's diagram on the running provider.
     const page = await fetch(`${p.issuer}/diagrams/machine/${flow.hash}`);
     expect(page.url).toBe(`${p.issuer}/diagrams/login`);
@@ -87,8 +91,14 @@ describe("audit trace", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`audit trace of ${login.jti} (${copy})`);
     const ran = eventsOf(events, "login.succeeded")[0]!.machine_hash;
-    expect(result.stdout).toMatch(new RegExp(`the exact machine version the login ran, kept in \\S+${ran}\\.json\\n\\(the current configuration's default flow is another version, (?!${ran})\\S+\\)`));
-    expect(result.stdout).toContain(`diagram page of the current version: ${p.issuer}/diagrams/login (${p.issuer}/diagrams/machine/${ran} no longer leads anywhere)`);
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `the exact machine version the login ran, kept in \\S+${ran}\\.json\\n\\(the current configuration's default flow is another version, (?!${ran})\\S+\\)`,
+      ),
+    );
+    expect(result.stdout).toContain(
+      `diagram page of the current version: ${p.issuer}/diagrams/login (${p.issuer}/diagrams/machine/${ran} no longer leads anywhere)`,
+    );
     // The statechart drawn is the archived one, the same as before the change, path and all.
     const drawing = (out: string) => out.slice(out.indexOf("```mermaid"));
     expect(drawing(result.stdout)).toBe(drawing(before.stdout));
@@ -100,7 +110,9 @@ describe("audit trace", () => {
     try {
       const result = await portcullis(["audit", "trace", "--config", p.configDir, "--", login.jti]);
       expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(/NOTE: this login ran machine version \S+, which is not in \S+machines; the current configuration's default flow is version \S+\. The diagram below is the CURRENT version/);
+      expect(result.stdout).toMatch(
+        /NOTE: this login ran machine version \S+, which is not in \S+machines; the current configuration's default flow is version \S+\. The diagram below is the CURRENT version/,
+      );
     } finally {
       renameSync(join(dataDir, "machines-away"), join(dataDir, "machines"));
     }
@@ -133,7 +145,14 @@ describe("audit trace", () => {
     expect(ofFirst.code).toBe(0);
     expect(ofFirst.stdout).toContain(`login_id=${first!.login_id}`);
     // The later login shows only as the session's renewal, not with its factors and success.
-    expect(typesOf(ofFirst.stdout.split("\n").filter((line) => line.includes(`login_id=${second!.login_id}`)).join("\n"))).toEqual(["session.started"]);
+    expect(
+      typesOf(
+        ofFirst.stdout
+          .split("\n")
+          .filter((line) => line.includes(`login_id=${second!.login_id}`))
+          .join("\n"),
+      ),
+    ).toEqual(["session.started"]);
     expect(ofFirst.stdout).not.toContain(`jti=${secondToken!.jti}`);
     expect(ofFirst.stdout).not.toContain("login 1 of");
     expect(ofFirst.stdout).toContain(`path:    ${first!.path.join(" → ")}`);

@@ -23,7 +23,12 @@ describe("portcullis CLI", () => {
     const result = await portcullis(["check-config", "--config", dir]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      [`${dir}/provider.yaml:3:9 listen.port: must be integer (got "abc")`, `${dir}/users.yaml: file not found`, `config invalid: ${dir} (2 issues)`, ""].join("\n"),
+      [
+        `${dir}/provider.yaml:3:9 listen.port: must be integer (got "abc")`,
+        `${dir}/users.yaml: file not found`,
+        `config invalid: ${dir} (2 issues)`,
+        "",
+      ].join("\n"),
     );
     expect(result.stderr).not.toMatch(STACK_LINE);
   });
@@ -31,7 +36,10 @@ describe("portcullis CLI", () => {
   it("check-config checks each factor plugin's own settings", async () => {
     const pin = new URL("../plugins/pin", import.meta.url).pathname;
     // No login types here: the demo clients may then name none either.
-    const dir = await tempConfigDir({ "login.yaml": `methods:\n  password: {}\n  pin: { from: ${pin}, pepper: short }\ndefault_flow:\n  methods: [password]\n`, "clients.yaml": DEMO_CLIENTS_ANY_LOGIN_TYPE });
+    const dir = await tempConfigDir({
+      "login.yaml": `methods:\n  password: {}\n  pin: { from: ${pin}, pepper: short }\ndefault_flow:\n  methods: [password]\n`,
+      "clients.yaml": DEMO_CLIENTS_ANY_LOGIN_TYPE,
+    });
     const result = await portcullis(["check-config", "--config", dir]);
     expect(result.code).toBe(1);
     // Located and worded as the core files' schema errors are: line and column, the key, what is expected.
@@ -58,11 +66,15 @@ describe("portcullis CLI", () => {
     const result = await portcullis(["check-config", "--config", dir]);
     expect(result.code).toBe(1);
     const lines = result.stderr.trimEnd().split("\n");
-    expect(lines).toContain(`${dir}/login.yaml:6:5 methods.totp.digit: unknown key "digit" (allowed: issuer, digits, period, from, amr, attempts)`);
+    expect(lines).toContain(
+      `${dir}/login.yaml:6:5 methods.totp.digit: unknown key "digit" (allowed: issuer, digits, period, from, amr, attempts)`,
+    );
     expect(lines).toContain(`${dir}/login.yaml:5:13 methods.totp.digits: must be one of: 6, 8 (got 66)`);
     expect(lines).toContain(`${dir}/login.yaml:7:13 methods.totp.period: must be integer (got "thirty")`);
     // A pepper is a secret: what is wrong with it is said, its value is not.
-    expect(lines.find((line) => line.includes("methods.pin.pepper"))).toMatch(/^\S+login\.yaml:8:\d+ methods\.pin\.pepper: must be string$/);
+    expect(lines.find((line) => line.includes("methods.pin.pepper"))).toMatch(
+      /^\S+login\.yaml:8:\d+ methods\.pin\.pepper: must be string$/,
+    );
     expect(result.stderr).not.toContain("12345678901");
   });
 
@@ -122,7 +134,11 @@ describe("portcullis CLI", () => {
   });
 
   it("leaves quietly when the reader of its output goes away (`portcullis … | head`): no EPIPE stack", async () => {
-    const child = spawn(process.execPath, [fileURLToPath(new URL("../../bin/portcullis.js", import.meta.url)), "check-config", "--config", DEMO_CONFIG_DIR], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL("../../bin/portcullis.js", import.meta.url)), "check-config", "--config", DEMO_CONFIG_DIR],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     // The reading end is closed before the CLI writes a line: every write it makes fails with EPIPE.
     child.stdout.destroy();
     let stderr = "";
@@ -142,7 +158,9 @@ describe("portcullis CLI", () => {
   it("an unknown option or a bad port exits 2 with the command's usage", async () => {
     const option = await portcullis(["check-config", "--colour"]);
     expect(option.code).toBe(2);
-    expect(option.stderr).toBe("portcullis check-config: Unknown option '--colour'\nusage: portcullis check-config [--config DIR] [--diff]\n");
+    expect(option.stderr).toBe(
+      "portcullis check-config: Unknown option '--colour'\nusage: portcullis check-config [--config DIR] [--diff]\n",
+    );
     const port = await portcullis(["start", "--port", "99999"]);
     expect(port.code).toBe(2);
     expect(port.stderr).toContain('--port must be a port number from 0 to 65535 (got "99999")');

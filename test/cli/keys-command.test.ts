@@ -25,14 +25,22 @@ const DAY = 24 * HOUR;
 
 /** A client_credentials access token from `node`. */
 async function serviceToken(node: TestProvider): Promise<string> {
-  const answer = await postForm(`${node.url}/connect/token`, { grant_type: "client_credentials", client_id: "demo-service", client_secret: "demo-service-secret", scope: "acme" });
+  const answer = await postForm(`${node.url}/connect/token`, {
+    grant_type: "client_credentials",
+    client_id: "demo-service",
+    client_secret: "demo-service-secret",
+    scope: "acme",
+  });
   expect(answer.status, answer.text).toBe(200);
   return answer.json!.access_token as string;
 }
 
 /** An ID token from a password login at demo-web through `node` (PKCE S256), redeemed over HTTP. */
 async function idToken(node: TestProvider): Promise<string> {
-  const answer = await loginWithPassword(new RawBrowser(), authorizeUrl(node.url, { code_challenge: s256Challenge(VERIFIER), code_challenge_method: "S256" }));
+  const answer = await loginWithPassword(
+    new RawBrowser(),
+    authorizeUrl(node.url, { code_challenge: s256Challenge(VERIFIER), code_challenge_method: "S256" }),
+  );
   const redeemed = await redeemCode(node, responseParams(answer).get("code")!);
   expect(redeemed.status, redeemed.text).toBe(200);
   return redeemed.json!.id_token as string;
@@ -42,7 +50,8 @@ const kidOf = (jwt: string) => decodeProtectedHeader(jwt).kid!;
 /** What a relying party does: verify against the deployment's published JWKS, fetched now (no cache from an earlier check). */
 const verify = (node: TestProvider, jwt: string, currentDate?: Date) =>
   jwtVerify(jwt, createRemoteJWKSet(new URL(`${node.url}${paths.jwks}`)), { issuer: node.issuer, ...(currentDate && { currentDate }) });
-const publishedKids = async (node: TestProvider) => ((await (await fetch(`${node.url}${paths.jwks}`)).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
+const publishedKids = async (node: TestProvider) =>
+  ((await (await fetch(`${node.url}${paths.jwks}`)).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
 
 // Each CLI run is a process start with the TypeScript loader: seconds on a busy machine.
 describe.skipIf(!redis)("portcullis keys on Redis, with two nodes", { timeout: 180_000 }, () => {
@@ -89,7 +98,10 @@ describe.skipIf(!redis)("portcullis keys on Redis, with two nodes", { timeout: 1
     expect(announced.stdout).toContain("next sync");
     expect(announced.stdout).toContain(`audit: {"type":"key.rotated","kid":"${next}","status":"next","by":"operator"}`);
     // ...and recorded on the audit trail provider.yaml names, beside the nodes' own events.
-    const audited = readFileSync(join(a.provider.config.provider.data_dir, "audit.log"), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const audited = readFileSync(join(a.provider.config.provider.data_dir, "audit.log"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(audited).toContainEqual(expect.objectContaining({ type: "key.rotated", kid: next, status: "next", by: "operator" }));
     await Promise.all([a.provider.keys.sync(), b.provider.keys.sync()]); // the nodes' periodic re-read, now
     expect(await publishedKids(b)).toContain(next);
@@ -147,7 +159,9 @@ describe.skipIf(!redis)("portcullis keys on Redis, with two nodes", { timeout: 1
       const before = JSON.stringify(await a.provider.store.namespace("keys").get("signing-keys"));
       const blocked = await keys("rotate", "--now");
       expect(blocked.code).toBe(1);
-      expect(blocked.stderr).toBe("portcullis keys: another process is writing the signing keys (a node's scheduled rotation, or another operator): try again\n");
+      expect(blocked.stderr).toBe(
+        "portcullis keys: another process is writing the signing keys (a node's scheduled rotation, or another operator): try again\n",
+      );
       expect(JSON.stringify(await a.provider.store.namespace("keys").get("signing-keys"))).toBe(before);
     } finally {
       await records.delete("signing-keys.lock");
@@ -182,10 +196,18 @@ describe.skipIf(!redis)("portcullis keys on Redis, with two nodes", { timeout: 1
     const listed = await keys("list");
     expect(listed.code).toBe(0);
     // Created, activated and retired stay listed; the last column says since when it is out.
-    expect(listed.stdout).toMatch(new RegExp(`^${promoted}\\s+unpublished\\s+\\S+Z\\s+\\S+Z\\s+\\S+Z\\s+no, since \\S+Z \\(taken out of the JWKS: what it signed no longer verifies\\)$`, "m"));
+    expect(listed.stdout).toMatch(
+      new RegExp(
+        `^${promoted}\\s+unpublished\\s+\\S+Z\\s+\\S+Z\\s+\\S+Z\\s+no, since \\S+Z \\(taken out of the JWKS: what it signed no longer verifies\\)$`,
+        "m",
+      ),
+    );
     expect(listed.stdout).toContain("Every key listed but an unpublished one is in the JWKS");
 
-    expect(await keys("retire", "no-such-kid")).toMatchObject({ code: 1, stderr: 'portcullis keys: no key "no-such-kid" in the key ring (keys list shows them)\n' });
+    expect(await keys("retire", "no-such-kid")).toMatchObject({
+      code: 1,
+      stderr: 'portcullis keys: no key "no-such-kid" in the key ring (keys list shows them)\n',
+    });
     expect(await keys("retire", current)).toMatchObject({ code: 1, stderr: `portcullis keys: ${current} is already retired\n` });
   });
 });
@@ -197,7 +219,9 @@ describe("portcullis keys refusals", { timeout: 120_000 }, () => {
       const result = await portcullis(["keys", "list", "--config", p.configDir]);
       expect(result.code).toBe(1);
       // The advice once, for the command (the store's own message is written for a second provider).
-      expect(result.stderr).toMatch(/^portcullis keys: the embedded store in \S+ is in use by process \d+ \(a running provider\), and it belongs to one process: stop the provider first, or use Redis or PostgreSQL\n$/);
+      expect(result.stderr).toMatch(
+        /^portcullis keys: the embedded store in \S+ is in use by process \d+ \(a running provider\), and it belongs to one process: stop the provider first, or use Redis or PostgreSQL\n$/,
+      );
     } finally {
       await p.close();
     }
@@ -206,7 +230,9 @@ describe("portcullis keys refusals", { timeout: 120_000 }, () => {
   it("explains that static keys are rotated by editing provider.yaml", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "portcullis-data-"));
     const pem = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "pem", type: "pkcs8" }).toString();
-    const configDir = copyConfig({ "provider.yaml": { data_dir: dataDir, "keys.static": [{ kid: "ops-a", status: "current", private_key_pem: "${file:ops-a.pem}" }] } });
+    const configDir = copyConfig({
+      "provider.yaml": { data_dir: dataDir, "keys.static": [{ kid: "ops-a", status: "current", private_key_pem: "${file:ops-a.pem}" }] },
+    });
     writeFileSync(join(configDir, "ops-a.pem"), pem);
     try {
       const listed = await portcullis(["keys", "list", "--config", configDir]);

@@ -36,7 +36,10 @@ describe("portcullis methods", { timeout: 120_000 }, () => {
     expect((await methods("reset", "alice", "pin")).stdout).toBe("pin: was not enrolled\n");
 
     // The operator's changes are on the audit trail the config names (the demo's audit.log under data_dir), in order.
-    const audited = readFileSync(join(dataDir, "audit.log"), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const audited = readFileSync(join(dataDir, "audit.log"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     // (The provider the test started for the user may have generated its first signing key: key.rotated.)
     const enrollmentChanges = audited.filter((event) => event.type !== "key.rotated");
     expect(enrollmentChanges.map(({ type, sub, method, change }) => ({ type, sub, method, change }))).toEqual([

@@ -25,10 +25,14 @@ describe("plain Node, no loader", () => {
 
   it("loads the CLI's TypeScript sources as they are, without registering a loader or loading one from node_modules", async () => {
     const file = join(dir, "loaded.json");
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", pathToFileURL(PRELOAD).href, join(ROOT, "bin", "portcullis.js"), "--help"], {
-      cwd: ROOT,
-      env: { ...process.env, LOADED_MODULES_FILE: file },
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", pathToFileURL(PRELOAD).href, join(ROOT, "bin", "portcullis.js"), "--help"],
+      {
+        cwd: ROOT,
+        env: { ...process.env, LOADED_MODULES_FILE: file },
+      },
+    );
     expect(stdout).toMatch(/^usage: portcullis/);
     const { loaded, registered } = JSON.parse(readFileSync(file, "utf8")) as { loaded: string[]; registered: string[] };
     expect(registered).toEqual([]);

@@ -16,7 +16,16 @@ const SIGNING_KEY = "vendor-signing-key-0123456789";
 const configDir = copyConfig({
   "provider.yaml": { data_dir: dataDir, "store.url": "embedded", "listen.port": 0 },
   "clients.yaml": { "clients.0.signing_key": "${env:VENDOR_SIGNING_KEY}" },
-  "login.yaml": { "login_types.MfaFace": { flow: "second_factor", methods: ["face"], fa: false, sso: false, login_hint: "required", repeat_login_type_at_token: true } },
+  "login.yaml": {
+    "login_types.MfaFace": {
+      flow: "second_factor",
+      methods: ["face"],
+      fa: false,
+      sso: false,
+      login_hint: "required",
+      repeat_login_type_at_token: true,
+    },
+  },
 });
 afterAll(() => {
   rmSync(configDir, { recursive: true, force: true });
@@ -47,7 +56,9 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
     );
     expect(result.stdout).toContain("SSO: an existing session is used");
     expect(result.stdout).toContain("token request: need not send login_type\n");
-    expect(result.stdout).toContain("  amr (ID token and access token): [password, totp, mfa] (in the order passed)\n  acr (ID token and access token): 2fa\n");
+    expect(result.stdout).toContain(
+      "  amr (ID token and access token): [password, totp, mfa] (in the order passed)\n  acr (ID token and access token): 2fa\n",
+    );
   });
 
   it("refuses a Mfa request without login_hint at the redirect URI, and exits 1", async () => {
@@ -77,14 +88,49 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
     const accepted = await explain(good, "--json");
     expect(accepted.code).toBe(0);
     const json = JSON.parse(accepted.stdout);
-    expect(json).toMatchObject({ accepted: true, plan: { flow: "second_factor", loginHint: "vendor", vendorAccount: loginHint, sso: { use: false, create: false }, repeatLoginTypeAtToken: true, enrollOnFirstUse: false }, tokens: { sub: loginHint, acr: "1fa", loginTypeWithCode: "MyVendor" } });
-    expect(json.checks).toContain("signature: valid (SHA-1 of redirect_uri + login_hint + the client's signing key, compared in constant time)");
+    expect(json).toMatchObject({
+      accepted: true,
+      plan: {
+        flow: "second_factor",
+        loginHint: "vendor",
+        vendorAccount: loginHint,
+        sso: { use: false, create: false },
+        repeatLoginTypeAtToken: true,
+        enrollOnFirstUse: false,
+      },
+      tokens: { sub: loginHint, acr: "1fa", loginTypeWithCode: "MyVendor" },
+    });
+    expect(json.checks).toContain(
+      "signature: valid (SHA-1 of redirect_uri + login_hint + the client's signing key, compared in constant time)",
+    );
 
-    const bad = await explain(authorize({ login_type: "MyVendor", login_hint: loginHint, signature: vendorSignature(REDIRECT, loginHint, "another-key-0123456789") }), "--json");
+    const bad = await explain(
+      authorize({
+        login_type: "MyVendor",
+        login_hint: loginHint,
+        signature: vendorSignature(REDIRECT, loginHint, "another-key-0123456789"),
+      }),
+      "--json",
+    );
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.stdout)).toEqual({ accepted: false, error: "invalid_request", description: "signature does not match redirect_uri and login_hint for this client", shownAs: "redirect", redirectUri: REDIRECT, responseMode: "query", state: "s1" });
+    expect(JSON.parse(bad.stdout)).toEqual({
+      accepted: false,
+      error: "invalid_request",
+      description: "signature does not match redirect_uri and login_hint for this client",
+      shownAs: "redirect",
+      redirectUri: REDIRECT,
+      responseMode: "query",
+      state: "s1",
+    });
 
-    const scope = await explain(authorize({ login_type: "MyVendor", login_hint: loginHint, scope: "openid profile email", signature: vendorSignature(REDIRECT, loginHint, SIGNING_KEY) }));
+    const scope = await explain(
+      authorize({
+        login_type: "MyVendor",
+        login_hint: loginHint,
+        scope: "openid profile email",
+        signature: vendorSignature(REDIRECT, loginHint, SIGNING_KEY),
+      }),
+    );
     expect(scope.code).toBe(1);
     expect(scope.stdout).toMatch(/^refused: invalid_scope\ndescription: login_type MyVendor allows only the scopes openid profile\n/);
   });
@@ -101,11 +147,15 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
   it("reads the endpoint from the URL's path: /eID/authorize selects the eID login type, as login_type=eID does at /connect/authorize", async () => {
     const eid = await explain(authorize({}).replace("/connect/authorize", "/eID/authorize"));
     expect(eid.code).toBe(0);
-    expect(eid.stdout).toContain("login type: eID (returned to redirect_uri with the code)\nflow: eid (brokered to the upstream eID identity provider): dev-eid\n");
+    expect(eid.stdout).toContain(
+      "login type: eID (returned to redirect_uri with the code)\nflow: eid (brokered to the upstream eID identity provider): dev-eid\n",
+    );
     expect(eid.stdout).toContain("token request: must send login_type=eID again (else invalid_grant)\n");
     const standard = await explain(authorize({ login_type: "eID" }));
     expect(standard.code).toBe(0);
-    expect(standard.stdout).toContain("login type: eID (returned to redirect_uri with the code)\nflow: eid (brokered to the upstream eID identity provider): dev-eid\n");
+    expect(standard.stdout).toContain(
+      "login type: eID (returned to redirect_uri with the code)\nflow: eid (brokered to the upstream eID identity provider): dev-eid\n",
+    );
     const other = await explain(authorize({ login_type: "2FA" }).replace("/connect/authorize", "/eID/authorize"));
     expect(other.code).toBe(1);
     expect(other.stdout).toContain("description: /eID/authorize serves login_type eID only\n");
@@ -131,7 +181,9 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
   it("shows which login.yaml acr_values declaration each value matched, case aside, and which it ignored", async () => {
     const result = await explain(authorize({ acr_values: "2FA:totp urn:example:gold must_bfido_x" }));
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("login type: 2FA (selected by acr_values; no login_type goes back to redirect_uri)\nflow: two_factor (one trusted and one untrusted method)\n");
+    expect(result.stdout).toContain(
+      "login type: 2FA (selected by acr_values; no login_type goes back to redirect_uri)\nflow: two_factor (one trusted and one untrusted method)\n",
+    );
     expect(result.stdout).toContain(
       [
         "acr_values (login.yaml acr_values):",
@@ -141,7 +193,14 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
       ].join("\n"),
     );
     const json = JSON.parse((await explain(authorize({ acr_values: "req_chnl:ch-1" }), "--json")).stdout) as { acrValues: unknown };
-    expect(json.acrValues).toEqual([{ sent: "req_chnl:ch-1", declared: "req_chnl", description: expect.any(String), requires: ["the channel check (req_chnl:<channel_id>: that channel)", "claims chnl"] }]);
+    expect(json.acrValues).toEqual([
+      {
+        sent: "req_chnl:ch-1",
+        declared: "req_chnl",
+        description: expect.any(String),
+        requires: ["the channel check (req_chnl:<channel_id>: that channel)", "claims chnl"],
+      },
+    ]);
   });
 
   it("--user says which offered methods the user has set up and whether the login could succeed", async () => {

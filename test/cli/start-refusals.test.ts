@@ -38,24 +38,28 @@ async function exitCode(started: StartedProcess): Promise<number | NodeJS.Signal
 }
 
 describe("portcullis start on a port that is in use", () => {
-  it("says so in one line with how to choose another port, exits 1, and writes nothing", async () => {
-    const holder = createServer();
-    const port = await freePort();
-    await new Promise<void>((resolve) => holder.listen(port, "127.0.0.1", resolve));
-    try {
-      const { configDir, dataDir } = configWithFreshDataDir();
-      const started = await spawnStart(["--config", configDir, "--port", String(port)]);
-      expect(await exitCode(started)).toBe(1);
-      expect(started.url).toBeUndefined();
-      expect(started.stderr()).toBe(
-        `portcullis start: cannot start: port ${port} on 127.0.0.1 is already in use; choose another port with --port N or the PORT environment variable\n`,
-      );
-      // No store, no encryption key, no signing key: the port is checked before any of them.
-      expect(existsSync(dataDir)).toBe(false);
-    } finally {
-      await new Promise((resolve) => holder.close(resolve));
-    }
-  }, PROCESS_TEST_MS);
+  it(
+    "says so in one line with how to choose another port, exits 1, and writes nothing",
+    async () => {
+      const holder = createServer();
+      const port = await freePort();
+      await new Promise<void>((resolve) => holder.listen(port, "127.0.0.1", resolve));
+      try {
+        const { configDir, dataDir } = configWithFreshDataDir();
+        const started = await spawnStart(["--config", configDir, "--port", String(port)]);
+        expect(await exitCode(started)).toBe(1);
+        expect(started.url).toBeUndefined();
+        expect(started.stderr()).toBe(
+          `portcullis start: cannot start: port ${port} on 127.0.0.1 is already in use; choose another port with --port N or the PORT environment variable\n`,
+        );
+        // No store, no encryption key, no signing key: the port is checked before any of them.
+        expect(existsSync(dataDir)).toBe(false);
+      } finally {
+        await new Promise((resolve) => holder.close(resolve));
+      }
+    },
+    PROCESS_TEST_MS,
+  );
 });
 
 describe("portcullis start with a network store that is down", () => {
@@ -65,30 +69,44 @@ describe("portcullis start with a network store that is down", () => {
     ["redis", (port: number) => `redis://operator:s3cret-pw@127.0.0.1:${port}`],
     ["postgres", (port: number) => `postgres://operator:s3cret-pw@127.0.0.1:${port}/portcullis`],
   ] as const) {
-    it(`exits 1 with one line naming the ${backend} store without its credentials`, async () => {
-      const closedPort = await freePort();
-      const { configDir } = configWithFreshDataDir(storeEdits);
-      const started = await spawnStart(["--config", configDir, "--port", "0"], { STORE_URL: url(closedPort) });
-      expect(await exitCode(started)).toBe(1);
-      expect(started.url).toBeUndefined();
-      const stderr = started.stderr();
-      expect(stderr.trimEnd().split("\n")).toHaveLength(1);
-      expect(stderr).toMatch(new RegExp(`^portcullis start: cannot start: the ${backend} store at ${backend}://\\*\\*\\*@127\\.0\\.0\\.1:${closedPort}\\S* is unavailable`));
-      expect(stderr + started.stdout()).not.toContain("s3cret-pw");
-      expect(stderr).not.toMatch(STACK_LINE);
-    }, PROCESS_TEST_MS);
+    it(
+      `exits 1 with one line naming the ${backend} store without its credentials`,
+      async () => {
+        const closedPort = await freePort();
+        const { configDir } = configWithFreshDataDir(storeEdits);
+        const started = await spawnStart(["--config", configDir, "--port", "0"], { STORE_URL: url(closedPort) });
+        expect(await exitCode(started)).toBe(1);
+        expect(started.url).toBeUndefined();
+        const stderr = started.stderr();
+        expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+        expect(stderr).toMatch(
+          new RegExp(
+            `^portcullis start: cannot start: the ${backend} store at ${backend}://\\*\\*\\*@127\\.0\\.0\\.1:${closedPort}\\S* is unavailable`,
+          ),
+        );
+        expect(stderr + started.stdout()).not.toContain("s3cret-pw");
+        expect(stderr).not.toMatch(STACK_LINE);
+      },
+      PROCESS_TEST_MS,
+    );
   }
 });
 
 describe("portcullis start with a store URL it cannot use", () => {
-  it("exits 1 with one line saying what is wrong with a Sentinel URL, without its password or a stack", async () => {
-    const { configDir } = configWithFreshDataDir({ "store.url": "${env:STORE_URL}", "secrets.encryption_key": "${file:encryption.key}" });
-    const started = await spawnStart(["--config", configDir, "--port", "0"], { STORE_URL: "redis+sentinel://:s3cret-pw@127.0.0.1:26379/primary?wiat=1" });
-    expect(await exitCode(started)).toBe(1);
-    const stderr = started.stderr();
-    expect(stderr).toBe(
-      'portcullis start: cannot start: store URL "redis+sentinel://***@127.0.0.1:26379/primary?wiat=1": unknown parameter "wiat" (a Sentinel URL takes prefix, wait and wait_timeout_ms)\n',
-    );
-    expect(stderr + started.stdout()).not.toContain("s3cret-pw");
-  }, PROCESS_TEST_MS);
+  it(
+    "exits 1 with one line saying what is wrong with a Sentinel URL, without its password or a stack",
+    async () => {
+      const { configDir } = configWithFreshDataDir({ "store.url": "${env:STORE_URL}", "secrets.encryption_key": "${file:encryption.key}" });
+      const started = await spawnStart(["--config", configDir, "--port", "0"], {
+        STORE_URL: "redis+sentinel://:s3cret-pw@127.0.0.1:26379/primary?wiat=1",
+      });
+      expect(await exitCode(started)).toBe(1);
+      const stderr = started.stderr();
+      expect(stderr).toBe(
+        'portcullis start: cannot start: store URL "redis+sentinel://***@127.0.0.1:26379/primary?wiat=1": unknown parameter "wiat" (a Sentinel URL takes prefix, wait and wait_timeout_ms)\n',
+      );
+      expect(stderr + started.stdout()).not.toContain("s3cret-pw");
+    },
+    PROCESS_TEST_MS,
+  );
 });

@@ -77,8 +77,16 @@ describe("portcullis start stopping on SIGTERM with keep-alive clients", () => {
       const target = { agent, hostname, port: Number(port) };
 
       // In flight: the provider has read the headers (it sent 100 Continue) but not the body yet.
-      const inFlight = request({ ...target, method: "POST", path: "/connect/token", headers: {
-        "content-type": "application/x-www-form-urlencoded", "content-length": String(FORM.length), expect: "100-continue" } });
+      const inFlight = request({
+        ...target,
+        method: "POST",
+        path: "/connect/token",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": String(FORM.length),
+          expect: "100-continue",
+        },
+      });
       const inFlightAnswer = answerOf(inFlight);
       await new Promise((resolve) => inFlight.once("continue", resolve));
 
@@ -90,7 +98,10 @@ describe("portcullis start stopping on SIGTERM with keep-alive clients", () => {
       const warmAnswer = await answerOf(warm);
       expect(warmAnswer.res.statusCode).toBe(200);
       expect(warmAnswer.res.headers.connection).toBe("keep-alive");
-      await eventually(() => (agent.freeSockets[Object.keys(agent.freeSockets)[0] ?? ""]?.length ?? 0) === 1, "the warm connection to be pooled");
+      await eventually(
+        () => (agent.freeSockets[Object.keys(agent.freeSockets)[0] ?? ""]?.length ?? 0) === 1,
+        "the warm connection to be pooled",
+      );
 
       started.child.kill("SIGTERM");
       await eventually(() => started.stderr().includes("SIGTERM received, shutting down"), "the provider to notice SIGTERM");

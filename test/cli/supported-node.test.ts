@@ -26,7 +26,10 @@ describe("the Node.js versions portcullis runs on", () => {
   });
 
   it("warns, but runs, on a newer line than the ones tested", () => {
-    expect(checkNodeVersion("26.1.0")).toEqual({ verdict: "warn", message: expect.stringMatching(/tested on Node\.js 24 or 22 LTS; 26\.1\.0 is newer and untested/) });
+    expect(checkNodeVersion("26.1.0")).toEqual({
+      verdict: "warn",
+      message: expect.stringMatching(/tested on Node\.js 24 or 22 LTS; 26\.1\.0 is newer and untested/),
+    });
   });
 
   it("says nothing on the runtime running this suite, and the CLI starts", async () => {

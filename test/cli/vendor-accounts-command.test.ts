@@ -52,7 +52,8 @@ describe("vendor accounts in the CLI", { timeout: 180_000 }, () => {
   it("refuses, in one line, an account of a client that does not exist or cannot make vendor logins", async () => {
     const refusals = [];
     // One after another: each opens the embedded store, which one process holds at a time.
-    for (const account of ["nobody:acme-support", "demo-web:acme-support", "demo-portal:acme-support", "demo-vendor:"]) refusals.push(await run("methods", "enroll", account, "totp"));
+    for (const account of ["nobody:acme-support", "demo-web:acme-support", "demo-portal:acme-support", "demo-vendor:"])
+      refusals.push(await run("methods", "enroll", account, "totp"));
     for (const result of refusals) expect(result.code).toBe(1);
     expect(refusals.map((r) => lastLine(r.stderr))).toEqual([
       'portcullis methods: no client "nobody" in clients.yaml, so no vendor account "nobody:acme-support"',
@@ -63,7 +64,16 @@ describe("vendor accounts in the CLI", { timeout: 180_000 }, () => {
   });
 
   it("signs a MyVendor link with the client's signing key", async () => {
-    const signed = await run("vendor", "sign", "--client", "demo-vendor", "--redirect-uri", "http://localhost:3004/callback", "--login-hint", "demo-vendor:acme-support");
+    const signed = await run(
+      "vendor",
+      "sign",
+      "--client",
+      "demo-vendor",
+      "--redirect-uri",
+      "http://localhost:3004/callback",
+      "--login-hint",
+      "demo-vendor:acme-support",
+    );
     expect(signed.code, signed.stderr).toBe(0);
     const expected = createHash("sha1").update(`http://localhost:3004/callbackdemo-vendor:acme-support${DEMO_KEY}`).digest("hex");
     expect(signed.stdout).toBe(`${expected}\n`);
@@ -71,13 +81,44 @@ describe("vendor accounts in the CLI", { timeout: 180_000 }, () => {
 
   it("signs only what the provider would accept", async () => {
     const refusals = await Promise.all([
-      run("vendor", "sign", "--client", "demo-vendor", "--redirect-uri", "http://localhost:3004/callbac", "--login-hint", "kdemo-vendor:acme-support"),
-      run("vendor", "sign", "--client", "demo-vendor", "--redirect-uri", "http://localhost:3004/callback", "--login-hint", "demo-web:acme-support"),
-      run("vendor", "sign", "--client", "demo-web", "--redirect-uri", "http://localhost:3001/callback", "--login-hint", "demo-web:acme-support"),
+      run(
+        "vendor",
+        "sign",
+        "--client",
+        "demo-vendor",
+        "--redirect-uri",
+        "http://localhost:3004/callbac",
+        "--login-hint",
+        "kdemo-vendor:acme-support",
+      ),
+      run(
+        "vendor",
+        "sign",
+        "--client",
+        "demo-vendor",
+        "--redirect-uri",
+        "http://localhost:3004/callback",
+        "--login-hint",
+        "demo-web:acme-support",
+      ),
+      run(
+        "vendor",
+        "sign",
+        "--client",
+        "demo-web",
+        "--redirect-uri",
+        "http://localhost:3001/callback",
+        "--login-hint",
+        "demo-web:acme-support",
+      ),
       run("vendor", "sign", "--client", "demo-vendor"),
     ]);
     expect(refusals.map((r) => [r.code, r.stdout, lastLine(r.stderr)])).toEqual([
-      [1, "", 'portcullis vendor: "http://localhost:3004/callbac" is not a registered redirect URI of demo-vendor (http://localhost:3004/callback)'],
+      [
+        1,
+        "",
+        'portcullis vendor: "http://localhost:3004/callbac" is not a registered redirect URI of demo-vendor (http://localhost:3004/callback)',
+      ],
       [1, "", "portcullis vendor: login_hint must be demo-vendor:<account>"],
       [1, "", 'portcullis vendor: client "demo-web" has no signing_key'],
       [2, "", expect.stringMatching(/^usage: portcullis vendor /)],

@@ -94,7 +94,8 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
     expect(workersIn(samples)).toEqual(new Set(["1", "2"]));
     for (let i = 0; i < 6; i++) expect((await tokenRequest()).status).toBe(200);
     samples = await scrape();
-    const served = (worker: string) => total(samples, "http_request_duration_seconds_count", { route: "/connect/token", status: "200", worker });
+    const served = (worker: string) =>
+      total(samples, "http_request_duration_seconds_count", { route: "/connect/token", status: "200", worker });
     expect(served("1")).toBeGreaterThan(0);
     expect(served("2")).toBeGreaterThan(0);
     expect(served("1") + served("2")).toBe(6);
@@ -105,26 +106,45 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
     const answer = await loginWithPassword(new NewConnectionBrowser(), authorizeUrl(`${url}`));
     const code = responseParams(answer).get("code");
     expect(code).toBeTruthy();
-    const redeemed = await postForm(`${url}/connect/token`, { grant_type: "authorization_code", code: code!, redirect_uri: "http://localhost:3001/callback" }, {
-      authorization: basic("demo-web", "demo-web-secret"),
-      connection: "close",
-    });
+    const redeemed = await postForm(
+      `${url}/connect/token`,
+      { grant_type: "authorization_code", code: code!, redirect_uri: "http://localhost:3001/callback" },
+      {
+        authorization: basic("demo-web", "demo-web-secret"),
+        connection: "close",
+      },
+    );
     expect(redeemed.status, redeemed.text).toBe(200);
     const after = await scrape();
     const loginRequests = (samples: Sample[], worker: string) =>
-      ["/connect/authorize", "/interaction/*"].reduce((sum, route) => sum + total(samples, "http_request_duration_seconds_count", { route, worker }), 0);
-    for (const worker of ["1", "2"]) expect(loginRequests(after, worker) - loginRequests(before, worker), `worker ${worker} served part of the login`).toBeGreaterThan(0);
+      ["/connect/authorize", "/interaction/*"].reduce(
+        (sum, route) => sum + total(samples, "http_request_duration_seconds_count", { route, worker }),
+        0,
+      );
+    for (const worker of ["1", "2"])
+      expect(loginRequests(after, worker) - loginRequests(before, worker), `worker ${worker} served part of the login`).toBeGreaterThan(0);
   }, 60_000);
 
   it("replaces a worker that crashes", async () => {
     const [victim] = workerPids();
     process.kill(victim!, "SIGKILL");
-    await eventually(() => started.stderr().includes(`(pid ${victim}) exited (SIGKILL); starting a replacement`), "the primary noticing the crash");
+    await eventually(
+      () => started.stderr().includes(`(pid ${victim}) exited (SIGKILL); starting a replacement`),
+      "the primary noticing the crash",
+    );
     // The same event in the JSON log, for whoever watches that rather than stderr (another pipe: it may come a moment later).
     const crashLine = () => primaryLogLines().find((line) => line.msg === "worker exited unasked");
     await eventually(() => crashLine() !== undefined, "the primary's JSON line for the crash");
     const crash = crashLine();
-    expect(crash).toMatchObject({ level: 40, role: "primary", pid: started.child.pid, worker_pid: victim, signal: "SIGKILL", exit_code: null, service: "portcullis" });
+    expect(crash).toMatchObject({
+      level: 40,
+      role: "primary",
+      pid: started.child.pid,
+      worker_pid: victim,
+      signal: "SIGKILL",
+      exit_code: null,
+      service: "portcullis",
+    });
     expect(crash!.restart_in_ms).toBeGreaterThan(0);
     await eventually(() => workerPids().length === 2 && !workerPids().includes(victim!), "a replacement worker", 60_000);
     let samples = await scrape();
@@ -137,7 +157,10 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
   it("on SIGTERM finishes a request in flight and answers every request of keep-alive clients, then every process exits and the primary exits 0", async () => {
     // Keep-alive clients in a loop, on connections both workers serve: none may see a reset (test/cli/start-shutdown.test.ts).
     const load = keepAliveLoad(url, 20);
-    await eventually(() => load.clients.every((client) => client.answers.length >= 3), "every keep-alive client to be answered three times");
+    await eventually(
+      () => load.clients.every((client) => client.answers.length >= 3),
+      "every keep-alive client to be answered three times",
+    );
     const { port } = new URL(url);
     const socket = connect(Number(port), "127.0.0.1");
     let received = "";
@@ -174,7 +197,12 @@ describe.skipIf(!redisUrl)("portcullis start with two workers on Redis", () => {
     socket.destroy();
     expect(await started.exited).toBe(0);
     for (const pid of pids) expect(() => process.kill(pid, 0), `worker ${pid} has exited`).toThrow();
-    expect(primaryLogLines().map((line) => line.msg)).toEqual(["primary starting workers", "worker exited unasked", "primary stopping the workers", "primary stopped: every worker has exited"]);
+    expect(primaryLogLines().map((line) => line.msg)).toEqual([
+      "primary starting workers",
+      "worker exited unasked",
+      "primary stopping the workers",
+      "primary stopped: every worker has exited",
+    ]);
     expect(primaryLogLines()[2]).toMatchObject({ signal: "SIGTERM" });
   }, 90_000);
 });

@@ -6,7 +6,10 @@ import { eventually } from "../support/start-process.ts";
 
 /** A process that reports each SIGHUP on stdout instead of dying of it, as a worker that reloads does. */
 function reloader(): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ["-e", 'process.on("SIGHUP", () => console.log("hup")); console.log("ready"); setInterval(() => {}, 1000);']);
+  const child = spawn(process.execPath, [
+    "-e",
+    'process.on("SIGHUP", () => console.log("hup")); console.log("ready"); setInterval(() => {}, 1000);',
+  ]);
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   return { child, output: () => output };

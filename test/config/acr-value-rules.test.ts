@@ -37,19 +37,26 @@ describe("acr_values declarations (login.yaml)", () => {
     ["  gold: { claims: [chnl_name] }", "chnl, chnl_name and chnl_icon come from the channel check: add channel: true"],
     ["  gold: { channel: true, claims: [chnl_name] }", "the channel check answers with the chnl claim: list chnl under claims"],
     ["  gold: { claims: [gps] }", "gps come from the trusted app's signed assertion: methods must name only qrcode"],
-    ["  gold: { methods: [qrcode, password], claims: [gps, faceid] }", "gps and faceid come from the trusted app's signed assertion: methods must name only qrcode"],
+    [
+      "  gold: { methods: [qrcode, password], claims: [gps, faceid] }",
+      "gps and faceid come from the trusted app's signed assertion: methods must name only qrcode",
+    ],
     ["  gold: { login_type: 2FA }\n  GOLD: { login_type: 2FA }", 'acr value "GOLD" differs from "gold" only in case'],
   ])("refuses %j", async (declared, message) => {
     expect(await issues(withAcrValues(declared))).toEqual([message]);
   });
 
   it("refuses an unknown key or claim at the schema", async () => {
-    expect((await issues(withAcrValues("  gold: { claims: [salary] }"))).join("\n")).toMatch(/must be one of: chnl, chnl_name, chnl_icon, gps, faceid/);
+    expect((await issues(withAcrValues("  gold: { claims: [salary] }"))).join("\n")).toMatch(
+      /must be one of: chnl, chnl_name, chnl_icon, gps, faceid/,
+    );
     expect((await issues(withAcrValues("  gold: { login_typ: 2FA }"))).join("\n")).toMatch(/login_typ/);
   });
 
   it("accepts a new value declared with YAML alone, and a login type named default is refused as reserved", async () => {
     expect(await issues(withAcrValues("  gold: { description: Both factors., login_type: 2FA }"))).toEqual([]);
-    expect(await issues(DEMO_LOGIN.replace("\n  eID:\n", "\n  Default: { flow: second_factor, methods: [totp] }\n  eID:\n"))).toEqual(['"Default" is reserved: a client\'s allowed_login_types names the login without a login type by it']);
+    expect(await issues(DEMO_LOGIN.replace("\n  eID:\n", "\n  Default: { flow: second_factor, methods: [totp] }\n  eID:\n"))).toEqual([
+      '"Default" is reserved: a client\'s allowed_login_types names the login without a login type by it',
+    ]);
   });
 });

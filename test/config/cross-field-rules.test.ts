@@ -13,7 +13,12 @@ const yaml = (...lines: string[]) => `${lines.join("\n")}\n`;
 
 describe("client rules", () => {
   it("rejects a duplicate client_id", async () => {
-    const client = ["    type: confidential", `    client_secret_hash: ${SECRET}`, "    grant_types: [client_credentials]", "    allowed_scopes: [acme]"];
+    const client = [
+      "    type: confidential",
+      `    client_secret_hash: ${SECRET}`,
+      "    grant_types: [client_credentials]",
+      "    allowed_scopes: [acme]",
+    ];
     expect(await issues({ "clients.yaml": yaml("clients:", "  - client_id: app", ...client, "  - client_id: app", ...client) })).toEqual([
       'clients.yaml:7:16 clients[1].client_id: duplicate client_id "app" (first used by clients[0])',
     ]);
@@ -21,7 +26,14 @@ describe("client rules", () => {
 
   it("rejects a secret and secret-based grants on a public client", async () => {
     const lines = await issues({
-      "clients.yaml": yaml("clients:", "  - client_id: spa", "    type: public", `    client_secret_hash: ${SECRET}`, "    grant_types: [client_credentials, password]", "    allowed_scopes: [acme]"),
+      "clients.yaml": yaml(
+        "clients:",
+        "  - client_id: spa",
+        "    type: public",
+        `    client_secret_hash: ${SECRET}`,
+        "    grant_types: [client_credentials, password]",
+        "    allowed_scopes: [acme]",
+      ),
     });
     expect(lines).toEqual([
       "clients.yaml:4:25 clients[0].client_secret_hash: a public client cannot keep a secret: remove it or make the client confidential",
@@ -32,7 +44,16 @@ describe("client rules", () => {
 
   it("needs a redirect URI for the authorization_code grant", async () => {
     expect(
-      await issues({ "clients.yaml": yaml("clients:", "  - client_id: web", "    type: confidential", `    client_secret_hash: ${SECRET}`, "    grant_types: [authorization_code]", "    allowed_scopes: [openid]") }),
+      await issues({
+        "clients.yaml": yaml(
+          "clients:",
+          "  - client_id: web",
+          "    type: confidential",
+          `    client_secret_hash: ${SECRET}`,
+          "    grant_types: [authorization_code]",
+          "    allowed_scopes: [openid]",
+        ),
+      }),
     ).toEqual(["clients.yaml:2:5 clients[0].redirect_uris: the authorization_code grant needs at least one redirect URI"]);
   });
 
@@ -56,21 +77,47 @@ describe("client rules", () => {
 
   it("rejects a fragment in a post-logout redirect URI", async () => {
     const lines = await issues({
-      "clients.yaml": yaml("clients:", "  - client_id: web", "    type: confidential", `    client_secret_hash: ${SECRET}`, "    grant_types: [authorization_code]",
-        "    redirect_uris: [http://localhost/cb]", "    post_logout_redirect_uris: [\"http://localhost/#bye\"]", "    allowed_scopes: [openid]"),
+      "clients.yaml": yaml(
+        "clients:",
+        "  - client_id: web",
+        "    type: confidential",
+        `    client_secret_hash: ${SECRET}`,
+        "    grant_types: [authorization_code]",
+        "    redirect_uris: [http://localhost/cb]",
+        '    post_logout_redirect_uris: ["http://localhost/#bye"]',
+        "    allowed_scopes: [openid]",
+      ),
     });
-    expect(lines).toEqual(['clients.yaml:7:33 clients[0].post_logout_redirect_uris[0]: must not contain a fragment (got "http://localhost/#bye")']);
+    expect(lines).toEqual([
+      'clients.yaml:7:33 clients[0].post_logout_redirect_uris[0]: must not contain a fragment (got "http://localhost/#bye")',
+    ]);
   });
 
   it("ties offline_access in allowed_scopes, offline_access: true and the refresh_token grant together", async () => {
-    const head = ["clients:", "  - client_id: web", "    type: confidential", `    client_secret_hash: ${SECRET}`, "    redirect_uris: [http://localhost/cb]"];
-    expect(await issues({ "clients.yaml": yaml(...head, "    grant_types: [authorization_code, refresh_token]", "    allowed_scopes: [openid, offline_access]") })).toEqual([
+    const head = [
+      "clients:",
+      "  - client_id: web",
+      "    type: confidential",
+      `    client_secret_hash: ${SECRET}`,
+      "    redirect_uris: [http://localhost/cb]",
+    ];
+    expect(
+      await issues({
+        "clients.yaml": yaml(
+          ...head,
+          "    grant_types: [authorization_code, refresh_token]",
+          "    allowed_scopes: [openid, offline_access]",
+        ),
+      }),
+    ).toEqual([
       "clients.yaml:6:39 clients[0].grant_types[1]: the refresh_token grant needs offline_access: true",
       "clients.yaml:7:30 clients[0].allowed_scopes[1]: offline_access is allowed but the client does not set offline_access: true",
     ]);
-    expect(await issues({ "clients.yaml": yaml(...head, "    grant_types: [authorization_code]", "    allowed_scopes: [openid]", "    offline_access: true") })).toEqual([
-      'clients.yaml:8:21 clients[0].offline_access: offline_access: true needs "offline_access" in allowed_scopes',
-    ]);
+    expect(
+      await issues({
+        "clients.yaml": yaml(...head, "    grant_types: [authorization_code]", "    allowed_scopes: [openid]", "    offline_access: true"),
+      }),
+    ).toEqual(['clients.yaml:8:21 clients[0].offline_access: offline_access: true needs "offline_access" in allowed_scopes']);
   });
 });
 
@@ -95,7 +142,7 @@ describe("scope rules", () => {
     });
     expect(lines).toEqual([
       "scopes.yaml:4:11 identity_scopes[1].name: offline_access is built in: do not declare it",
-      "scopes.yaml:9:15 api_resources[0].scopes[0].name: duplicate scope name \"openid\" (first declared at identity_scopes[0])",
+      'scopes.yaml:9:15 api_resources[0].scopes[0].name: duplicate scope name "openid" (first declared at identity_scopes[0])',
       'scopes.yaml:10:11 api_resources[1].name: duplicate API resource name "api" (first used by api_resources[0])',
     ]);
   });
@@ -104,7 +151,15 @@ describe("scope rules", () => {
 describe("user rules", () => {
   it("rejects usernames equal but for case, and duplicate subs", async () => {
     const lines = await issues({
-      "users.yaml": yaml("users:", "  - username: Alice", "    sub: E1", "    claims: {}", "  - username: alice", "    sub: E1", "    claims: {}"),
+      "users.yaml": yaml(
+        "users:",
+        "  - username: Alice",
+        "    sub: E1",
+        "    claims: {}",
+        "  - username: alice",
+        "    sub: E1",
+        "    claims: {}",
+      ),
       // The demo's channels name the demo's users, who are gone from this file.
       "channels.yaml": null,
     });
@@ -160,8 +215,8 @@ describe("provider rules", () => {
   });
 
   it("needs a current key when static keys are given", async () => {
-    expect(await issues({ "provider.yaml": provider("    - kid: k1", "      status: next", "      private_key_pem: ${env:NOT_SET}") })).toEqual([
-      "provider.yaml:6:24 keys.static[0].private_key_pem: environment variable NOT_SET is not set (in ${env:NOT_SET})",
-    ]);
+    expect(
+      await issues({ "provider.yaml": provider("    - kid: k1", "      status: next", "      private_key_pem: ${env:NOT_SET}") }),
+    ).toEqual(["provider.yaml:6:24 keys.static[0].private_key_pem: environment variable NOT_SET is not set (in ${env:NOT_SET})"]);
   });
 });

@@ -20,9 +20,9 @@ describe("custom-login.yaml rules (against clients.yaml)", () => {
   });
 
   it("rejects a client listed twice", async () => {
-    expect(await configIssues(customLogin("clients:", "  - client_id: demo-web", "  - client_id: demo-channel", "  - client_id: demo-web"))).toEqual([
-      'custom-login.yaml:4:16 clients[2].client_id: "demo-web" is listed already (clients[0])',
-    ]);
+    expect(
+      await configIssues(customLogin("clients:", "  - client_id: demo-web", "  - client_id: demo-channel", "  - client_id: demo-web")),
+    ).toEqual(['custom-login.yaml:4:16 clients[2].client_id: "demo-web" is listed already (clients[0])']);
   });
 
   it("rejects a client without the authorization_code grant and the custom-scan scope", async () => {
@@ -39,14 +39,19 @@ describe("custom-login.yaml rules (against clients.yaml)", () => {
   });
 
   it("rejects own_scopes the client is not allowed", async () => {
-    expect(await configIssues(customLogin("clients:", "  - client_id: demo-channel", "    own_scopes: [channel.login.scan, channel.directory]"))).toEqual([
-      'custom-login.yaml:3:38 clients[0].own_scopes[1]: is not among demo-channel\'s allowed_scopes (got "channel.directory")',
-    ]);
+    expect(
+      await configIssues(customLogin("clients:", "  - client_id: demo-channel", "    own_scopes: [channel.login.scan, channel.directory]")),
+    ).toEqual(['custom-login.yaml:3:38 clients[0].own_scopes[1]: is not among demo-channel\'s allowed_scopes (got "channel.directory")']);
   });
 
   it("rejects a duration that is not one, and a data limit out of range, at their lines", async () => {
-    const duration = "must match ^[1-9][0-9]*(s|m|h|d)$ — a duration: a positive whole number followed by s, m, h or d (e.g. 300s, 5m, 8h, 30d)";
-    expect(await configIssues(customLogin("clients:", "  - client_id: demo-web", "qr_lifetime: 2 minutes", "operation_lifetime: 0m", "max_data_length: 0"))).toEqual([
+    const duration =
+      "must match ^[1-9][0-9]*(s|m|h|d)$ — a duration: a positive whole number followed by s, m, h or d (e.g. 300s, 5m, 8h, 30d)";
+    expect(
+      await configIssues(
+        customLogin("clients:", "  - client_id: demo-web", "qr_lifetime: 2 minutes", "operation_lifetime: 0m", "max_data_length: 0"),
+      ),
+    ).toEqual([
       `custom-login.yaml:3:14 qr_lifetime: ${duration} (got "2 minutes")`,
       `custom-login.yaml:4:21 operation_lifetime: ${duration} (got "0m")`,
       "custom-login.yaml:5:18 max_data_length: must be at least 1 (got 0)",

@@ -29,7 +29,10 @@ async function issues(login: string): Promise<string[]> {
     return [];
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    return error.issues.map((issue) => `${issue.file.replace(/^.*\//, "")}:${issue.line === undefined ? "?" : `+${issue.line - DEMO_LINES}`} ${issue.path}: ${issue.message}`);
+    return error.issues.map(
+      (issue) =>
+        `${issue.file.replace(/^.*\//, "")}:${issue.line === undefined ? "?" : `+${issue.line - DEMO_LINES}`} ${issue.path}: ${issue.message}`,
+    );
   }
 }
 
@@ -57,7 +60,11 @@ describe("eID upstream declarations", () => {
   });
 
   it("refuses an eid login type without an upstream, one naming an undeclared upstream, and an upstream on another flow", async () => {
-    const types = ["  eID: { flow: eid }", "  eIDx: { flow: eid, upstream: elsewhere }", "  Mfa: { flow: second_factor, methods: [totp], upstream: national }"].join("\n");
+    const types = [
+      "  eID: { flow: eid }",
+      "  eIDx: { flow: eid, upstream: elsewhere }",
+      "  Mfa: { flow: second_factor, methods: [totp], upstream: national }",
+    ].join("\n");
     expect(await issues(loginYaml(types, upstream("national", NATIONAL)))).toEqual([
       'login.yaml:+2 login_types.eID: login type "eID" has flow eid but names no upstream (add upstream: <an id under eid_upstreams>)',
       'login.yaml:+3 login_types.eIDx.upstream: upstream "elsewhere" is not declared under eid_upstreams',
@@ -80,7 +87,12 @@ describe("eID upstream declarations", () => {
   });
 
   it("refuses a development upstream whose issuer is not loopback http on its port", async () => {
-    const dev = upstream("dev", ["issuer: http://localhost:3100", "client_id: p", "client_secret: ${env:EID_SECRET}", "development: { config: dev-eid-upstream, port: 3200 }"]);
+    const dev = upstream("dev", [
+      "issuer: http://localhost:3100",
+      "client_id: p",
+      "client_secret: ${env:EID_SECRET}",
+      "development: { config: dev-eid-upstream, port: 3200 }",
+    ]);
     expect(await issues(loginYaml("  eID: { flow: eid, upstream: dev }", dev))).toEqual([
       "login.yaml:+5 eid_upstreams.dev.issuer: a development upstream's issuer is http://localhost:3200 (loopback, on development.port)",
     ]);

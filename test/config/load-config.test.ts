@@ -38,7 +38,12 @@ describe("loadConfig", () => {
 
   it("requires PKCE for every public client", async () => {
     const dir = await tempConfigDir({
-      "clients.yaml": clientsYaml("    type: public", "    grant_types: [authorization_code]", "    redirect_uris: [http://localhost/cb]", "    allowed_scopes: [openid]"),
+      "clients.yaml": clientsYaml(
+        "    type: public",
+        "    grant_types: [authorization_code]",
+        "    redirect_uris: [http://localhost/cb]",
+        "    allowed_scopes: [openid]",
+      ),
     });
     const config = await loadConfig(dir, {});
     expect(config.clients.clients[0]?.require_pkce).toBe(true);
@@ -46,8 +51,14 @@ describe("loadConfig", () => {
 
   it("refuses secrets written in plain text, and accepts them as references", async () => {
     const plain = await tempConfigDir({
-      "provider.yaml": "issuer: http://localhost:3000\nstore:\n  url: redis://portcullis:hunter2@127.0.0.1:6379\nsecrets:\n  encryption_key: an-encryption-key-in-plain-text-32-chars\n",
-      "clients.yaml": clientsYaml(...CONFIDENTIAL, "    grant_types: [client_credentials]", "    allowed_scopes: [acme]", "    signing_key: a-signing-key-in-plain-text"),
+      "provider.yaml":
+        "issuer: http://localhost:3000\nstore:\n  url: redis://portcullis:hunter2@127.0.0.1:6379\nsecrets:\n  encryption_key: an-encryption-key-in-plain-text-32-chars\n",
+      "clients.yaml": clientsYaml(
+        ...CONFIDENTIAL,
+        "    grant_types: [client_credentials]",
+        "    allowed_scopes: [acme]",
+        "    signing_key: a-signing-key-in-plain-text",
+      ),
     });
     const lines = await issueLines(plain);
     expect(lines).toEqual([
@@ -58,10 +69,20 @@ describe("loadConfig", () => {
     expect(lines.join("\n")).not.toMatch(/hunter2|a-signing-key|an-encryption-key/);
 
     const referenced = await tempConfigDir({
-      "provider.yaml": "issuer: http://localhost:3000\nstore:\n  url: ${env:STORE_URL}\nsecrets:\n  encryption_key: ${env:ENCRYPTION_KEY}\n",
-      "clients.yaml": clientsYaml(...CONFIDENTIAL, "    grant_types: [client_credentials]", "    allowed_scopes: [acme]", "    signing_key: ${env:SIGNING_KEY}"),
+      "provider.yaml":
+        "issuer: http://localhost:3000\nstore:\n  url: ${env:STORE_URL}\nsecrets:\n  encryption_key: ${env:ENCRYPTION_KEY}\n",
+      "clients.yaml": clientsYaml(
+        ...CONFIDENTIAL,
+        "    grant_types: [client_credentials]",
+        "    allowed_scopes: [acme]",
+        "    signing_key: ${env:SIGNING_KEY}",
+      ),
     });
-    const config = await loadConfig(referenced, { STORE_URL: "redis://portcullis:hunter2@127.0.0.1:6379", SIGNING_KEY: "a-signing-key-from-env", ENCRYPTION_KEY: "an-encryption-key-from-env-of-32-chars" });
+    const config = await loadConfig(referenced, {
+      STORE_URL: "redis://portcullis:hunter2@127.0.0.1:6379",
+      SIGNING_KEY: "a-signing-key-from-env",
+      ENCRYPTION_KEY: "an-encryption-key-from-env-of-32-chars",
+    });
     expect(config.clients.clients[0]?.signing_key).toBe("a-signing-key-from-env");
   });
 
@@ -85,19 +106,31 @@ describe("loadConfig", () => {
     });
     const lines = await issueLines(dir);
     expect(lines).toContain(`${dir}/provider.yaml:2:14 data_dir: a value with a reference must not carry an anchor (&x)`);
-    expect(lines).toContain(`${dir}/provider.yaml:6:19 secrets.encryption_key: contains '\${' that is not a \${env:NAME} or \${file:PATH} reference`);
-    expect(lines).toContain(`${dir}/provider.yaml:11:24 keys.static[0].private_key_pem: is a secret: give it as exactly one \${env:NAME} or \${file:PATH}, with nothing around it`);
+    expect(lines).toContain(
+      `${dir}/provider.yaml:6:19 secrets.encryption_key: contains '\${' that is not a \${env:NAME} or \${file:PATH} reference`,
+    );
+    expect(lines).toContain(
+      `${dir}/provider.yaml:11:24 keys.static[0].private_key_pem: is a secret: give it as exactly one \${env:NAME} or \${file:PATH}, with nothing around it`,
+    );
     expect(lines.join("\n")).not.toMatch(/TOPSECRET|plain-text-dressed/);
 
-    const aliased = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\nlogging:\n  level: &k info\nsecrets:\n  encryption_key: *k\n" });
-    expect(await issueLines(aliased)).toContain(`${aliased}/provider.yaml:5:19 secrets.encryption_key: must not be a YAML alias: give the value itself as a reference`);
+    const aliased = await tempConfigDir({
+      "provider.yaml": "issuer: http://localhost:3000\nlogging:\n  level: &k info\nsecrets:\n  encryption_key: *k\n",
+    });
+    expect(await issueLines(aliased)).toContain(
+      `${aliased}/provider.yaml:5:19 secrets.encryption_key: must not be a YAML alias: give the value itself as a reference`,
+    );
   });
 
   it("refuses zero durations and key rotation too fast for nodes and caches to follow", async () => {
-    const dir = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\nkeys:\n  rotate_every: 30m\n  announce_for: 1m\nlifetimes:\n  refresh_token: 0s\n" });
+    const dir = await tempConfigDir({
+      "provider.yaml": "issuer: http://localhost:3000\nkeys:\n  rotate_every: 30m\n  announce_for: 1m\nlifetimes:\n  refresh_token: 0s\n",
+    });
     const lines = await issueLines(dir);
     expect(lines).toEqual([expect.stringMatching(/provider\.yaml:6:18 lifetimes\.refresh_token: /)]);
-    const rules = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\nkeys:\n  rotate_every: 30m\n  announce_for: 1m\n" });
+    const rules = await tempConfigDir({
+      "provider.yaml": "issuer: http://localhost:3000\nkeys:\n  rotate_every: 30m\n  announce_for: 1m\n",
+    });
     expect(await issueLines(rules)).toEqual([
       `${rules}/provider.yaml:3:17 keys.rotate_every: must be at least 1h (got "30m")`,
       `${rules}/provider.yaml:4:17 keys.announce_for: must be at least 5m (got "1m")`,
@@ -105,8 +138,19 @@ describe("loadConfig", () => {
   });
 
   it("refuses a client_id that equals a user's sub (employee number)", async () => {
-    const dir = await tempConfigDir({ "clients.yaml": ["clients:", "  - client_id: E10001", ...CONFIDENTIAL, "    grant_types: [client_credentials]", "    allowed_scopes: [acme]", ""].join("\n") });
-    expect(await issueLines(dir)).toEqual([`${dir}/clients.yaml:2:16 clients[0].client_id: equals the sub (employee number) of a user in users.yaml (got "E10001")`]);
+    const dir = await tempConfigDir({
+      "clients.yaml": [
+        "clients:",
+        "  - client_id: E10001",
+        ...CONFIDENTIAL,
+        "    grant_types: [client_credentials]",
+        "    allowed_scopes: [acme]",
+        "",
+      ].join("\n"),
+    });
+    expect(await issueLines(dir)).toEqual([
+      `${dir}/clients.yaml:2:16 clients[0].client_id: equals the sub (employee number) of a user in users.yaml (got "E10001")`,
+    ]);
   });
 
   it("requires an encryption key with a Redis or PostgreSQL store, not with the embedded one", async () => {
@@ -124,12 +168,21 @@ describe("loadConfig", () => {
 
   it("reports an unknown key at the key itself and lists the allowed keys", async () => {
     const dir = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\nlisten:\n  host: 127.0.0.1\n  prot: 3000\n" });
-    expect(await issueLines(dir)).toEqual([`${dir}/provider.yaml:4:3 listen.prot: unknown key "prot" (allowed: host, port, trust_proxy, headers_timeout, request_timeout, workers)`]);
+    expect(await issueLines(dir)).toEqual([
+      `${dir}/provider.yaml:4:3 listen.prot: unknown key "prot" (allowed: host, port, trust_proxy, headers_timeout, request_timeout, workers)`,
+    ]);
   });
 
   it("rejects a redirect URI with a fragment", async () => {
     const dir = await tempConfigDir({
-      "clients.yaml": clientsYaml(...CONFIDENTIAL, "    grant_types: [authorization_code]", "    redirect_uris:", "      - http://localhost/cb", "      - http://localhost/cb#a", "    allowed_scopes: [openid]"),
+      "clients.yaml": clientsYaml(
+        ...CONFIDENTIAL,
+        "    grant_types: [authorization_code]",
+        "    redirect_uris:",
+        "      - http://localhost/cb",
+        "      - http://localhost/cb#a",
+        "    allowed_scopes: [openid]",
+      ),
     });
     expect(await issueLines(dir)).toEqual([
       `${dir}/clients.yaml:8:9 clients[0].redirect_uris[1]: must not contain a fragment (got "http://localhost/cb#a")`,
@@ -138,7 +191,12 @@ describe("loadConfig", () => {
 
   it("rejects a relative redirect URI", async () => {
     const dir = await tempConfigDir({
-      "clients.yaml": clientsYaml(...CONFIDENTIAL, "    grant_types: [authorization_code]", "    redirect_uris: [/callback]", "    allowed_scopes: [openid]"),
+      "clients.yaml": clientsYaml(
+        ...CONFIDENTIAL,
+        "    grant_types: [authorization_code]",
+        "    redirect_uris: [/callback]",
+        "    allowed_scopes: [openid]",
+      ),
     });
     expect(await issueLines(dir)).toEqual([
       `${dir}/clients.yaml:6:21 clients[0].redirect_uris[0]: must be an absolute URI (scheme://…) (got "/callback")`,
@@ -157,7 +215,9 @@ describe("loadConfig", () => {
 
   it("reports a YAML syntax error with its position", async () => {
     const dir = await tempConfigDir({ "provider.yaml": "issuer: http://localhost:3000\n\nlisten: port: 3000\n" });
-    expect(await issueLines(dir)).toEqual([`${dir}/provider.yaml:3:9: YAML syntax error: Nested mappings are not allowed in compact mappings`]);
+    expect(await issueLines(dir)).toEqual([
+      `${dir}/provider.yaml:3:9: YAML syntax error: Nested mappings are not allowed in compact mappings`,
+    ]);
   });
 
   it("rejects an allowed scope that scopes.yaml does not declare", async () => {
@@ -205,7 +265,12 @@ describe("loadConfig", () => {
 
   it("never echoes the value of a secret key", async () => {
     const dir = await tempConfigDir({
-      "clients.yaml": clientsYaml("    type: confidential", "    client_secret_hash: my-plain-secret", "    grant_types: [client_credentials]", "    allowed_scopes: [acme]"),
+      "clients.yaml": clientsYaml(
+        "    type: confidential",
+        "    client_secret_hash: my-plain-secret",
+        "    grant_types: [client_credentials]",
+        "    allowed_scopes: [acme]",
+      ),
     });
     const lines = await issueLines(dir);
     expect(lines).toHaveLength(1);
@@ -226,7 +291,9 @@ describe("loadConfig", () => {
     expect(await issueLines(dir)).toEqual([
       `${dir}/clients.yaml:3:11 clients[0].type: must be one of: confidential, public (got "secret-keeper")`,
       `${dir}/clients.yaml:6:21 clients[0].offline_access: must be boolean (got "maybe")`,
-      expect.stringMatching(new RegExp(`^${dir}/clients\\.yaml:7:5 clients\\[0\\]\\.colour: unknown key "colour" \\(allowed: client_id, name, type, `)),
+      expect.stringMatching(
+        new RegExp(`^${dir}/clients\\.yaml:7:5 clients\\[0\\]\\.colour: unknown key "colour" \\(allowed: client_id, name, type, `),
+      ),
     ]);
   });
 

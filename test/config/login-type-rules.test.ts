@@ -27,17 +27,25 @@ describe("login type rules", () => {
   it("refuses a login type offering an unconfigured method, naming the line", async () => {
     const login = `${demoLogin}login_types:\n  Mfa:\n    flow: second_factor\n    methods: [totp, carrier_pigeon]\n`;
     const found = await issues({ "login.yaml": login });
-    expect(found).toEqual([expect.stringMatching(/^login\.yaml:\d+ method "carrier_pigeon" is not configured under methods \(configured: password, [a-z, ]*totp[a-z, ]*\)$/)]);
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^login\.yaml:\d+ method "carrier_pigeon" is not configured under methods \(configured: password, [a-z, ]*totp[a-z, ]*\)$/,
+      ),
+    ]);
   });
 
   it("lists the configured methods, so a mistyped key under methods shows beside the method it was meant to be", async () => {
-    const login = `${demoLogin.replace(/\n  totp:/, "\n  totpp:")}login_types:\n  MfaTotp:\n    flow: second_factor\n    methods: [totp]\n`;
+    const login = `${demoLogin.replace(/\n {2}totp:/, "\n  totpp:")}login_types:\n  MfaTotp:\n    flow: second_factor\n    methods: [totp]\n`;
     const found = await issues({ "login.yaml": login });
-    expect(found).toEqual([expect.stringMatching(/^login\.yaml:\d+ method "totp" is not configured under methods \(configured: .*\btotpp\b.*\)$/)]);
+    expect(found).toEqual([
+      expect.stringMatching(/^login\.yaml:\d+ method "totp" is not configured under methods \(configured: .*\btotpp\b.*\)$/),
+    ]);
   });
 
   it("refuses a two-factor or second-factor login type without methods", async () => {
-    expect(await issues({ "login.yaml": `${demoLogin}login_types:\n  2FA:\n    flow: two_factor\n` })).toEqual([expect.stringMatching(/login type "2FA" offers no method/)]);
+    expect(await issues({ "login.yaml": `${demoLogin}login_types:\n  2FA:\n    flow: two_factor\n` })).toEqual([
+      expect.stringMatching(/login type "2FA" offers no method/),
+    ]);
   });
 
   it("refuses two login types that differ only in case", async () => {
@@ -47,7 +55,9 @@ describe("login type rules", () => {
 
   it("refuses a client allowed a login type nobody declared", async () => {
     const login = `${demoLogin}login_types:\n  Mfa: { flow: second_factor, methods: [totp] }\n`;
-    const clients = DEMO_CLIENTS_ANY_LOGIN_TYPE.replace(/(\n  - client_id: demo-web\n)/, "$1    allowed_login_types: [mfa, Teleport]\n");
-    expect(await issues({ "login.yaml": login, "clients.yaml": clients })).toEqual([expect.stringMatching(/^clients\.yaml:\d+ login type "Teleport" is not declared under login_types in login\.yaml$/)]);
+    const clients = DEMO_CLIENTS_ANY_LOGIN_TYPE.replace(/(\n {2}- client_id: demo-web\n)/, "$1    allowed_login_types: [mfa, Teleport]\n");
+    expect(await issues({ "login.yaml": login, "clients.yaml": clients })).toEqual([
+      expect.stringMatching(/^clients\.yaml:\d+ login type "Teleport" is not declared under login_types in login\.yaml$/),
+    ]);
   });
 });

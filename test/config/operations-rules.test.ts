@@ -16,12 +16,16 @@ describe("listen.workers and metrics rules", () => {
     for (const workers of ["2", "auto"]) {
       const lines = await configIssues(provider("listen:", `  workers: ${workers}`));
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^provider\.yaml:3:\d+ listen\.workers: several workers need a shared store: the embedded store belongs to one process/);
+      expect(lines[0]).toMatch(
+        /^provider\.yaml:3:\d+ listen\.workers: several workers need a shared store: the embedded store belongs to one process/,
+      );
     }
   });
 
   it("accepts several workers on Redis with metrics on a separate listener, and one worker on the embedded store", async () => {
-    const cluster = await loadConfig(await tempConfigDir(provider("listen:", "  workers: 4", ...redis, "metrics:", "  listen: 127.0.0.1:9464")));
+    const cluster = await loadConfig(
+      await tempConfigDir(provider("listen:", "  workers: 4", ...redis, "metrics:", "  listen: 127.0.0.1:9464")),
+    );
     expect(cluster.provider.listen.workers).toBe(4);
     const single = await loadConfig(await tempConfigDir(provider("listen:", "  workers: 1", "metrics:", "  token: ${file:secret.key}")));
     expect(single.provider.metrics?.token).toBe("an-encryption-key-of-more-than-32-characters");

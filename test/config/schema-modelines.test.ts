@@ -33,21 +33,27 @@ describe("editor schema modelines of the shipped configuration", () => {
 
   // The demo's development eID provider is a second configuration directory, shipped the same way.
   const UPSTREAM_DIR = join(DEMO_CONFIG_DIR, "dev-eid-upstream");
-  it.each(readdirSync(UPSTREAM_DIR).filter((name) => name.endsWith(".yaml")))("dev-eid-upstream/%s names its own schema on its first line", (name) => {
-    const file = join(UPSTREAM_DIR, name);
-    const match = MODELINE.exec(readFileSync(file, "utf8").split("\n", 1)[0]!);
-    expect(match, file).not.toBeNull();
-    expect(resolve(dirname(file), match![1]!)).toBe(resolve(DEMO_CONFIG_DIR, "../schemas", name.replace(/\.yaml$/, ".schema.json")));
-  });
+  it.each(readdirSync(UPSTREAM_DIR).filter((name) => name.endsWith(".yaml")))(
+    "dev-eid-upstream/%s names its own schema on its first line",
+    (name) => {
+      const file = join(UPSTREAM_DIR, name);
+      const match = MODELINE.exec(readFileSync(file, "utf8").split("\n", 1)[0]!);
+      expect(match, file).not.toBeNull();
+      expect(resolve(dirname(file), match![1]!)).toBe(resolve(DEMO_CONFIG_DIR, "../schemas", name.replace(/\.yaml$/, ".schema.json")));
+    },
+  );
 
   it.each(SHIPPED)("every property of the schema of %s has a description for completion", (name) => {
-    const schema = JSON.parse(readFileSync(resolve(DEMO_CONFIG_DIR, "../schemas", name.replace(/\.yaml$/, ".schema.json")), "utf8")) as object;
+    const schema = JSON.parse(
+      readFileSync(resolve(DEMO_CONFIG_DIR, "../schemas", name.replace(/\.yaml$/, ".schema.json")), "utf8"),
+    ) as object;
     expect(undescribedProperties(schema, name)).toEqual([]);
   });
 
   it("reports errors at the file's own line numbers, the modeline counted", async () => {
     const dir = await tempConfigDir({
-      "provider.yaml": "# yaml-language-server: $schema=../schemas/provider.schema.json\nissuer: http://localhost:3000\nlifetimes:\n  refresh_token: 0s\n",
+      "provider.yaml":
+        "# yaml-language-server: $schema=../schemas/provider.schema.json\nissuer: http://localhost:3000\nlifetimes:\n  refresh_token: 0s\n",
     });
     const error = await loadConfig(dir, {}).then(
       () => undefined,
@@ -67,7 +73,8 @@ function undescribedProperties(node: unknown, path: string): string[] {
     if (typeof property.description !== "string" || property.description === "") found.push(`${path}.${name}`);
   }
   for (const [key, child] of Object.entries(record)) {
-    if (key === "properties") for (const [name, property] of Object.entries(child as object)) found.push(...undescribedProperties(property, `${path}.${name}`));
+    if (key === "properties")
+      for (const [name, property] of Object.entries(child as object)) found.push(...undescribedProperties(property, `${path}.${name}`));
     else if (typeof child === "object") found.push(...undescribedProperties(child, `${path}/${key}`));
   }
   return found;

@@ -14,7 +14,10 @@ export const DEMO_CONFIG_DIR = fileURLToPath(new URL("../../config/", import.met
  * The demo's clients.yaml without `allowed_login_types`: for tests that replace the demo's login types
  * (demo-vendor names MyVendor, which their login.yaml does not declare).
  */
-export const DEMO_CLIENTS_ANY_LOGIN_TYPE = readFileSync(join(DEMO_CONFIG_DIR, "clients.yaml"), "utf8").replace(/^ +allowed_login_types: .*\n/gm, "");
+export const DEMO_CLIENTS_ANY_LOGIN_TYPE = readFileSync(join(DEMO_CONFIG_DIR, "clients.yaml"), "utf8").replace(
+  /^ +allowed_login_types: .*\n/gm,
+  "",
+);
 
 const created: string[] = [];
 

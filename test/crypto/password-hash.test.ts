@@ -33,7 +33,10 @@ describe("password hash", () => {
     ["truncated hash (decodes to nothing)", "$scrypt$ln=15,r=8,p=1$JiopemWLrXtnOMOYPC8XFw$A"],
     ["N out of range", "$scrypt$ln=40,r=8,p=1$JiopemWLrXtnOMOYPC8XFw$WjYRk9IQmRS46UxLldBZmU2/4cEsXFMuPMb34VrdxBA"],
     ["r = 0", "$scrypt$ln=15,r=0,p=1$JiopemWLrXtnOMOYPC8XFw$WjYRk9IQmRS46UxLldBZmU2/4cEsXFMuPMb34VrdxBA"],
-    ["cost beyond the cap (ln=21: would allocate GiBs)", "$scrypt$ln=21,r=8,p=1$JiopemWLrXtnOMOYPC8XFw$WjYRk9IQmRS46UxLldBZmU2/4cEsXFMuPMb34VrdxBA"],
+    [
+      "cost beyond the cap (ln=21: would allocate GiBs)",
+      "$scrypt$ln=21,r=8,p=1$JiopemWLrXtnOMOYPC8XFw$WjYRk9IQmRS46UxLldBZmU2/4cEsXFMuPMb34VrdxBA",
+    ],
   ])("returns false, never throws, for a malformed hash (%s)", async (_label, phc) => {
     await expect(verifyPassword("anything", phc)).resolves.toBe(false);
   });

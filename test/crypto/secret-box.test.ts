@@ -44,7 +44,9 @@ describe("secret box", () => {
 
 describe("encryption key material", () => {
   it("uses the configured key when there is one", () => {
-    expect(encryptionKeyMaterial("configured-key-material-of-32-characters", "/nonexistent")).toBe("configured-key-material-of-32-characters");
+    expect(encryptionKeyMaterial("configured-key-material-of-32-characters", "/nonexistent")).toBe(
+      "configured-key-material-of-32-characters",
+    );
   });
 
   it("generates a key once under data_dir, readable only by its owner, and reuses it", () => {

@@ -7,9 +7,18 @@ const HOSTILE = 'Code "1" }, "admin": true, {"x": "\\u0000\n&to=+1999&text={to}'
 
 describe("SMS gateway templates", () => {
   it("fills a JSON template inside its strings, so no value can change the body's shape", () => {
-    const body = compileBodyTemplate("json", '{"recipient": {"msisdn": "{to}"}, "message": "SMS: {text}", "flash": false, "tags": ["otp", "{to}"]}', "k");
+    const body = compileBodyTemplate(
+      "json",
+      '{"recipient": {"msisdn": "{to}"}, "message": "SMS: {text}", "flash": false, "tags": ["otp", "{to}"]}',
+      "k",
+    );
     const sent = JSON.parse(body({ to: "+447700900123", text: HOSTILE }));
-    expect(sent).toEqual({ recipient: { msisdn: "+447700900123" }, message: `SMS: ${HOSTILE}`, flash: false, tags: ["otp", "+447700900123"] });
+    expect(sent).toEqual({
+      recipient: { msisdn: "+447700900123" },
+      message: `SMS: ${HOSTILE}`,
+      flash: false,
+      tags: ["otp", "+447700900123"],
+    });
     expect(Object.keys(sent)).toEqual(["recipient", "message", "flash", "tags"]);
   });
 
@@ -36,14 +45,18 @@ describe("SMS gateway templates", () => {
 
   it("keeps any text intact in a JSON body (property)", () => {
     const body = compileBodyTemplate("json", '{"to": "{to}", "text": "{text}"}', "k");
-    fc.assert(fc.property(fc.string(), fc.string(), (to, text) => {
-      const sent = JSON.parse(body({ to, text })) as Record<string, string>;
-      return sent.to === to && sent.text === text && Object.keys(sent).length === 2;
-    }));
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (to, text) => {
+        const sent = JSON.parse(body({ to, text })) as Record<string, string>;
+        return sent.to === to && sent.text === text && Object.keys(sent).length === 2;
+      }),
+    );
   });
 
   it("refuses a JSON template that is not JSON, naming the key", () => {
     expect(() => compileBodyTemplate("json", '{"to": {to}}', "methods.sms.delivery.body")).toThrow(ConfigError);
-    expect(() => compileBodyTemplate("json", '{"to": {to}}', "methods.sms.delivery.body")).toThrow(/methods\.sms\.delivery\.body: is not JSON/);
+    expect(() => compileBodyTemplate("json", '{"to": {to}}', "methods.sms.delivery.body")).toThrow(
+      /methods\.sms\.delivery\.body: is not JSON/,
+    );
   });
 });

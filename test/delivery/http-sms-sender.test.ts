@@ -22,7 +22,10 @@ const message = { to: "+447700900123", text: 'Your code is 123456. "quoted" & mo
 
 describe("the HTTP SMS gateway adapter", () => {
   it("POSTs the default JSON body with the configured headers", async () => {
-    const sender = createHttpSmsSender({ kind: "http", url: `${gateway.url}/v1/sms`, headers: { Authorization: "Bearer gw-token" } }, "methods.sms.delivery");
+    const sender = createHttpSmsSender(
+      { kind: "http", url: `${gateway.url}/v1/sms`, headers: { Authorization: "Bearer gw-token" } },
+      "methods.sms.delivery",
+    );
     await sender.send(message);
     const [request] = gateway.requests;
     expect(request).toMatchObject({ method: "POST", url: "/v1/sms" });
@@ -32,7 +35,10 @@ describe("the HTTP SMS gateway adapter", () => {
   });
 
   it("sends a form body from a custom template", async () => {
-    const sender = createHttpSmsSender({ kind: "http", url: `${gateway.url}/send`, format: "form", body: "from=ACME&dest={to}&body={text}" }, "k");
+    const sender = createHttpSmsSender(
+      { kind: "http", url: `${gateway.url}/send`, format: "form", body: "from=ACME&dest={to}&body={text}" },
+      "k",
+    );
     await sender.send(message);
     const [request] = gateway.requests;
     expect(request!.headers["content-type"]).toBe("application/x-www-form-urlencoded");
@@ -98,6 +104,8 @@ describe("the HTTP SMS gateway adapter", () => {
 
   it("refuses plain http to another host at start-up", () => {
     expect(() => createHttpSmsSender({ kind: "http", url: "http://sms.example.com/send" }, "methods.sms.delivery")).toThrow(ConfigError);
-    expect(() => createHttpSmsSender({ kind: "http", url: "http://sms.example.com/send" }, "methods.sms.delivery")).toThrow(/methods\.sms\.delivery\.url/);
+    expect(() => createHttpSmsSender({ kind: "http", url: "http://sms.example.com/send" }, "methods.sms.delivery")).toThrow(
+      /methods\.sms\.delivery\.url/,
+    );
   });
 });

@@ -47,7 +47,9 @@ describe("the development outbox", () => {
       const local = await fetch(`http://127.0.0.1:${port}/outbox`);
       expect(local.status).toBe(200);
       expect(((await local.json()) as { messages: unknown[] }).messages).toMatchObject([{ to: "alice@example.com", text: "t 123456" }]);
-      const external = Object.values(networkInterfaces()).flat().find((i) => i && i.family === "IPv4" && !i.internal);
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((i) => i && i.family === "IPv4" && !i.internal);
       if (!external) return console.warn("!!! no non-loopback IPv4 interface: the outbox's refusal of remote clients is not exercised");
       const remote = await fetch(`http://${external.address}:${port}/outbox`);
       expect(remote.status).toBe(404);
@@ -67,18 +69,31 @@ describe("a code method's delivery is chosen explicitly", () => {
   it("refuses to start a method without a delivery: there is no default, the outbox least of all", async () => {
     const error = await startTestProvider({ edits: { "login.yaml": { "methods.sms": {} } } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).issues).toContainEqual(expect.objectContaining({ file: expect.stringMatching(/login\.yaml$/), path: "methods.sms.delivery", message: 'missing required key "delivery"', line: expect.any(Number) }));
+    expect((error as ConfigError).issues).toContainEqual(
+      expect.objectContaining({
+        file: expect.stringMatching(/login\.yaml$/),
+        path: "methods.sms.delivery",
+        message: 'missing required key "delivery"',
+        line: expect.any(Number),
+      }),
+    );
   });
 
   it("refuses an unknown delivery kind", async () => {
-    const error = await startTestProvider({ edits: { "login.yaml": { "methods.email.delivery": { kind: "outbax" } } } }).catch((e: unknown) => e);
+    const error = await startTestProvider({ edits: { "login.yaml": { "methods.email.delivery": { kind: "outbax" } } } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).issues.some((i) => i.path.startsWith("methods.email.delivery"))).toBe(true);
   });
 
   it("with SMTP configured, there is no outbox: nothing listed, nothing logged", async () => {
     const p = await startTestProvider({
-      edits: { "login.yaml": { "methods.email.delivery": { kind: "smtp", host: "127.0.0.1", port: 2525, starttls: "never", from: "no-reply@acme.example" } } },
+      edits: {
+        "login.yaml": {
+          "methods.email.delivery": { kind: "smtp", host: "127.0.0.1", port: 2525, starttls: "never", from: "no-reply@acme.example" },
+        },
+      },
     });
     started.push(p);
     const res = await fetch(`${p.url}/methods/email/outbox`);

@@ -6,17 +6,30 @@ import { startSmtpTestServer, type SmtpTestServer } from "../support/smtp-test-s
 let open: SmtpTestServer;
 let authenticated: SmtpTestServer;
 beforeAll(async () => {
-  [open, authenticated] = await Promise.all([startSmtpTestServer(), startSmtpTestServer({ auth: { user: "portcullis", pass: "smtp-pass" } })]);
+  [open, authenticated] = await Promise.all([
+    startSmtpTestServer(),
+    startSmtpTestServer({ auth: { user: "portcullis", pass: "smtp-pass" } }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([open.close(), authenticated.close()]);
 });
 
-const message = { to: "alice@example.com", subject: "Your verification code", text: "Your verification code is 123456.\n\nNever share it." };
+const message = {
+  to: "alice@example.com",
+  subject: "Your verification code",
+  text: "Your verification code is 123456.\n\nNever share it.",
+};
 
 describe("the SMTP adapter (nodemailer)", () => {
   it("delivers the message to the SMTP server", async () => {
-    const sender = createSmtpSender({ kind: "smtp", host: open.host, port: open.port, starttls: "never", from: '"Acme sign-in" <no-reply@acme.example>' });
+    const sender = createSmtpSender({
+      kind: "smtp",
+      host: open.host,
+      port: open.port,
+      starttls: "never",
+      from: '"Acme sign-in" <no-reply@acme.example>',
+    });
     await sender.send(message);
     const [mail] = open.mailsTo("alice@example.com");
     expect(mail).toMatchObject({ from: "no-reply@acme.example", to: ["alice@example.com"], subject: "Your verification code" });
@@ -32,13 +45,27 @@ describe("the SMTP adapter (nodemailer)", () => {
   });
 
   it("authenticates with the configured credentials", async () => {
-    const sender = createSmtpSender({ kind: "smtp", host: authenticated.host, port: authenticated.port, starttls: "never", auth: { user: "portcullis", pass: "smtp-pass" }, from: "no-reply@acme.example" });
+    const sender = createSmtpSender({
+      kind: "smtp",
+      host: authenticated.host,
+      port: authenticated.port,
+      starttls: "never",
+      auth: { user: "portcullis", pass: "smtp-pass" },
+      from: "no-reply@acme.example",
+    });
     await sender.send(message);
     expect(authenticated.mailsTo("alice@example.com")).toHaveLength(1);
   });
 
   it("fails with an error code, not the server's text, on wrong credentials", async () => {
-    const sender = createSmtpSender({ kind: "smtp", host: authenticated.host, port: authenticated.port, starttls: "never", auth: { user: "portcullis", pass: "wrong" }, from: "no-reply@acme.example" });
+    const sender = createSmtpSender({
+      kind: "smtp",
+      host: authenticated.host,
+      port: authenticated.port,
+      starttls: "never",
+      auth: { user: "portcullis", pass: "wrong" },
+      from: "no-reply@acme.example",
+    });
     const error = (await sender.send(message).catch((e: unknown) => e)) as DeliveryError;
     expect(error).toBeInstanceOf(DeliveryError);
     expect(error.reason).toMatch(/^EAUTH SMTP 535$/);
@@ -66,7 +93,14 @@ describe("the SMTP adapter (nodemailer)", () => {
   });
 
   it("fails when nothing listens", async () => {
-    const sender = createSmtpSender({ kind: "smtp", host: "127.0.0.1", port: 1, starttls: "never", from: "no-reply@acme.example", timeout: "2s" });
+    const sender = createSmtpSender({
+      kind: "smtp",
+      host: "127.0.0.1",
+      port: 1,
+      starttls: "never",
+      from: "no-reply@acme.example",
+      timeout: "2s",
+    });
     expect(((await sender.send(message).catch((e: unknown) => e)) as DeliveryError).reason).toBe("ESOCKET");
   });
 });

@@ -18,7 +18,12 @@ export interface DemoParties {
 export async function startDemoParties(): Promise<DemoParties> {
   const provider = await startStandInProvider();
   const channel = await startChannelService({ channelsFile: DEMO_CHANNELS, issuer: provider.issuer });
-  const sites = await startDemoSites({ provider: provider.issuer, channelService: channel.url, channelServicePublicUrl: channel.publicUrl, ports: { demoWeb: 0, fourthParty: 0 } });
+  const sites = await startDemoSites({
+    provider: provider.issuer,
+    channelService: channel.url,
+    channelServicePublicUrl: channel.publicUrl,
+    ports: { demoWeb: 0, fourthParty: 0 },
+  });
   return {
     provider,
     channel,
@@ -63,4 +68,5 @@ export async function answerApproval(link: string, decision: "approve" | "refuse
 }
 
 /** Waits (generously) until the provider has seen `count` status writes. */
-export const writesReach = (p: DemoParties, count: number) => eventually(() => p.provider.writes.length >= count, `${count} status writes`, 30_000);
+export const writesReach = (p: DemoParties, count: number) =>
+  eventually(() => p.provider.writes.length >= count, `${count} status writes`, 30_000);

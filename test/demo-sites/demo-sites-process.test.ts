@@ -10,9 +10,21 @@ const run = (args: string[]) => runScript("src/demo-sites/main.ts", args);
 
 describe("npm run demo-sites", () => {
   it("serves both sites until SIGTERM, then exits 0", async () => {
-    const sites = run(["--provider", "http://127.0.0.1:9", "--channel-service", "http://127.0.0.1:9", "--demo-web-port", "0", "--fourth-party-port", "0"]);
+    const sites = run([
+      "--provider",
+      "http://127.0.0.1:9",
+      "--channel-service",
+      "http://127.0.0.1:9",
+      "--demo-web-port",
+      "0",
+      "--fourth-party-port",
+      "0",
+    ]);
     await eventually(() => sites.stdout().includes("\n"), "the listening line", 60_000);
-    const [, web, fourth] = /^demo-sites: (\S+)\/custom-login \(and \/custom-login\/legacy\), (\S+)\/ — provider http:\/\/127\.0\.0\.1:9\n$/.exec(sites.stdout()) ?? [];
+    const [, web, fourth] =
+      /^demo-sites: (\S+)\/custom-login \(and \/custom-login\/legacy\), (\S+)\/ — provider http:\/\/127\.0\.0\.1:9\n$/.exec(
+        sites.stdout(),
+      ) ?? [];
     expect((await send(`${web}/custom-login`)).status).toBe(200);
     expect((await send(`${fourth}/`)).text).toContain("Fourth-party site");
     sites.child.kill("SIGTERM");

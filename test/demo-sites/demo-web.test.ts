@@ -79,7 +79,12 @@ describe("the PC page (PCRedirectUrl)", () => {
 describe("the mobile page (MobileRedirectUrl): the custom operation", () => {
   const SCOPE = "openid acme.ext.custom_scan channel.login.scan";
   const open = (browser: RawBrowser, scan: string) =>
-    openMobilePage(p, browser, { sub: "E10002", clientId: "demo-web", redirectUri: `${p.sites.demoWebUrl}/custom-login/mobile`, scope: SCOPE }, `${scan}|jquery-4`);
+    openMobilePage(
+      p,
+      browser,
+      { sub: "E10002", clientId: "demo-web", redirectUri: `${p.sites.demoWebUrl}/custom-login/mobile`, scope: SCOPE },
+      `${scan}|jquery-4`,
+    );
 
   it("Confirm writes 10 with the data as typed", async () => {
     const browser = new RawBrowser();
@@ -88,7 +93,9 @@ describe("the mobile page (MobileRedirectUrl): the custom operation", () => {
     const before = p.provider.writes.length;
     const done = await submit(browser, page, { action: "confirm", data: "order 7 | 'quoted' <x>", auditor: "" });
     expect(done.text).toContain("The PC is signing in as E10002.");
-    expect(p.provider.writes.slice(before).map((w) => w.body)).toEqual([{ session_id: "scan-confirm", status: 10, data: "order 7 | 'quoted' <x>" }]);
+    expect(p.provider.writes.slice(before).map((w) => w.body)).toEqual([
+      { session_id: "scan-confirm", status: 10, data: "order 7 | 'quoted' <x>" },
+    ]);
   });
 
   it("Ask a manager writes 5 with the auditor, sends the approval link, and writes 10 with the data once the manager approves", async () => {
@@ -97,7 +104,9 @@ describe("the mobile page (MobileRedirectUrl): the custom operation", () => {
     const before = p.provider.writes.length;
     const waiting = await submit(browser, page, { action: "ask", data: "d-1", auditor: "E10001" });
     expect(waiting.text).toContain("Waiting for E10001's approval");
-    expect(p.provider.writes.slice(before).map((w) => w.body)).toEqual([{ session_id: "scan-ask", status: 5, data: "", auditor: "E10001" }]);
+    expect(p.provider.writes.slice(before).map((w) => w.body)).toEqual([
+      { session_id: "scan-ask", status: 5, data: "", auditor: "E10001" },
+    ]);
     const link = await approvalLink(p, "E10001");
     expect((await new RawBrowser().get(link)).text).toContain("E10002 asks to sign in on a PC: the demo third-party site (demo-web)");
     await answerApproval(link, "approve");
@@ -115,7 +124,9 @@ describe("the mobile page (MobileRedirectUrl): the custom operation", () => {
     expect(p.provider.writes[before + 1]!.body).toEqual({ session_id: "scan-no", status: -10, data: "" });
 
     const refusing = new RawBrowser();
-    expect((await submit(refusing, await open(refusing, "scan-refuse"), { action: "refuse", data: "", auditor: "" })).text).toContain("You refused");
+    expect((await submit(refusing, await open(refusing, "scan-refuse"), { action: "refuse", data: "", auditor: "" })).text).toContain(
+      "You refused",
+    );
     expect(p.provider.writes.at(-1)!.body).toEqual({ session_id: "scan-refuse", status: -10, data: "" });
   });
 

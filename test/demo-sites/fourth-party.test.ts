@@ -51,14 +51,18 @@ describe("the fourth-party callback (PCRedirectUrl)", () => {
   it("refuses a temporary account (roleId 0) whose custom_scan names no approver", async () => {
     const page = await callback("E10002", `${demoLoginData("E10002", "north-store")}|`);
     expect(page.status).toBe(403);
-    expect(page.text).toContain("Refused: North Store is a temporary account (roleId 0), and this sign-in names no approver (custom_scan aud is empty).");
+    expect(page.text).toContain(
+      "Refused: North Store is a temporary account (roleId 0), and this sign-in names no approver (custom_scan aud is empty).",
+    );
   });
 
   it("accepts a temporary account whose custom_scan names the approver, and shows the channel account", async () => {
     const approved = await callback("E10002", `${demoLoginData("E10002", "north-store")}|xy`, "E10001");
     expect(approved.status).toBe(200);
     expect(approved.text).toContain("Signed in with the channel account north-store:E10002.");
-    expect(approved.text).toContain("<dt>uid</dt><dd>north-store:E10002</dd><dt>name</dt><dd>North Store</dd><dt>icon</dt><dd>https://example.com/channels/north-store.png</dd><dt>roleId</dt><dd>0</dd>");
+    expect(approved.text).toContain(
+      "<dt>uid</dt><dd>north-store:E10002</dd><dt>name</dt><dd>North Store</dd><dt>icon</dt><dd>https://example.com/channels/north-store.png</dd><dt>roleId</dt><dd>0</dd>",
+    );
     expect(approved.text).toContain("<dt>aud (auditor)</dt><dd>E10001</dd>");
   });
 

@@ -40,16 +40,24 @@ describe.skipIf(!chromiumAvailable("demo QR login pages in Chromium"))("the demo
   it.each([
     ["/custom-login", "4.", "jquery-4"],
     ["/custom-login/legacy", "1.7.2", "jquery-1.7"],
-  ])("%s: jQuery %s, the script polls, draws and posts the PC form, and the PC page shows the result", async (path, version, variant) => {
-    const text = await signIn(`${p.sites.demoWebUrl}${path}`, /\/custom-login\/pc\?/);
-    expect(text).toContain(`jQuery ${version}`);
-    expect(text).toContain(", approved, margin 30px, width 10");
-    expect(text).toMatch(new RegExp(`PCState \\(after the last \\|\\)\\n${variant}\\.[\\w-]{8}`));
-  }, BROWSER_TEST_MS);
+  ])(
+    "%s: jQuery %s, the script polls, draws and posts the PC form, and the PC page shows the result",
+    async (path, version, variant) => {
+      const text = await signIn(`${p.sites.demoWebUrl}${path}`, /\/custom-login\/pc\?/);
+      expect(text).toContain(`jQuery ${version}`);
+      expect(text).toContain(", approved, margin 30px, width 10");
+      expect(text).toMatch(new RegExp(`PCState \\(after the last \\|\\)\\n${variant}\\.[\\w-]{8}`));
+    },
+    BROWSER_TEST_MS,
+  );
 
-  it("the fourth-party page runs the script too, and its callback asks the channel service for the account the state names", async () => {
-    const text = await signIn(`${p.sites.fourthPartyUrl}/`, /\/callback\?/);
-    // The probe's findings are the login_data here: not a channel sign-in's sealed data, so the channel service refuses it.
-    expect(text).toContain("The channel service refused: login_data is not the sealed data of a channel sign-in");
-  }, BROWSER_TEST_MS);
+  it(
+    "the fourth-party page runs the script too, and its callback asks the channel service for the account the state names",
+    async () => {
+      const text = await signIn(`${p.sites.fourthPartyUrl}/`, /\/callback\?/);
+      // The probe's findings are the login_data here: not a channel sign-in's sealed data, so the channel service refuses it.
+      expect(text).toContain("The channel service refused: login_data is not the sealed data of a channel sign-in");
+    },
+    BROWSER_TEST_MS,
+  );
 });

@@ -21,15 +21,27 @@ const unit = readFileSync(resolve(DEPLOY, "portcullis.service"), "utf8");
 const run = promisify(execFile);
 
 /** Dockerfile instructions with their continuation lines joined. */
-const instructions = dockerfile.replace(/\\\n\s*/g, "").split("\n").filter((l) => /^[A-Z]+ /.test(l));
+const instructions = dockerfile
+  .replace(/\\\n\s*/g, "")
+  .split("\n")
+  .filter((l) => /^[A-Z]+ /.test(l));
 const instruction = (name: string) => instructions.filter((l) => l.startsWith(`${name} `)).map((l) => l.slice(name.length + 1).trim());
-const unitValue = (key: string) => unit.split("\n").filter((l) => l.startsWith(`${key}=`)).map((l) => l.slice(key.length + 1));
+const unitValue = (key: string) =>
+  unit
+    .split("\n")
+    .filter((l) => l.startsWith(`${key}=`))
+    .map((l) => l.slice(key.length + 1));
 
 describe("docs/deploy/Dockerfile", () => {
   it("copies only files that exist and that its .dockerignore lets into the build context", () => {
-    const sources = instruction("COPY").filter((c) => !c.startsWith("--from")).flatMap((c) => c.split(/\s+/).slice(0, -1));
+    const sources = instruction("COPY")
+      .filter((c) => !c.startsWith("--from"))
+      .flatMap((c) => c.split(/\s+/).slice(0, -1));
     expect(sources.length).toBeGreaterThan(5);
-    const allowed = dockerignore.split("\n").filter((l) => l.startsWith("!")).map((l) => l.slice(1).replace(/\/$/, ""));
+    const allowed = dockerignore
+      .split("\n")
+      .filter((l) => l.startsWith("!"))
+      .map((l) => l.slice(1).replace(/\/$/, ""));
     for (const source of sources) {
       expect(existsSync(resolve(ROOT, source)), source).toBe(true);
       expect(allowed, source).toContain(source);
@@ -87,7 +99,10 @@ describe("docs/deploy/portcullis.service", () => {
     expect(unitValue("TimeoutStopSec")).toHaveLength(1);
     expect(unitValue("NoNewPrivileges")).toEqual(["yes"]);
     const commands = [...unitValue("ExecStartPre"), ...unitValue("ExecStart")].map((line) => line.split(" "));
-    expect(commands.map((c) => c.slice(1).join(" "))).toEqual(["/opt/portcullis/bin/portcullis.js check-config", "/opt/portcullis/bin/portcullis.js start"]);
+    expect(commands.map((c) => c.slice(1).join(" "))).toEqual([
+      "/opt/portcullis/bin/portcullis.js check-config",
+      "/opt/portcullis/bin/portcullis.js start",
+    ]);
     for (const [, script, command] of commands) {
       expect(existsSync(resolve(ROOT, script!.replace("/opt/portcullis/", "")))).toBe(true);
       expect((await portcullis([command!, "--help"])).code, command).toBe(0);
@@ -96,7 +111,9 @@ describe("docs/deploy/portcullis.service", () => {
 
   const analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].find((path) => existsSync(path));
   it.skipIf(!analyze)("is a valid unit for systemd-analyze verify", async () => {
-    const { stderr } = await run(analyze!, ["verify", resolve(DEPLOY, "portcullis.service")]).catch((error: { stderr: string }) => ({ stderr: error.stderr }));
+    const { stderr } = await run(analyze!, ["verify", resolve(DEPLOY, "portcullis.service")]).catch((error: { stderr: string }) => ({
+      stderr: error.stderr,
+    }));
     // The unit names the target's /usr/bin/node; a machine without one (CI installs Node elsewhere) says only that.
     const issues = stderr.split("\n").filter((line) => line !== "" && !line.includes("Command /usr/bin/node is not executable"));
     expect(issues).toEqual([]);

@@ -19,7 +19,12 @@ describe("diagram pages", () => {
   beforeAll(async () => {
     op = await startTestProvider({
       edits: {
-        "login.yaml": { methods: { password: {}, pin: { from: PIN_PLUGIN } }, "default_flow.methods": ["password", "pin"], login_types: {}, acr_values: {} },
+        "login.yaml": {
+          methods: { password: {}, pin: { from: PIN_PLUGIN } },
+          "default_flow.methods": ["password", "pin"],
+          login_types: {},
+          acr_values: {},
+        },
         // No login types declared: demo-vendor (clients[6]) may then name none.
         "clients.yaml": { "clients.6.allowed_login_types": [] },
       },
@@ -29,16 +34,29 @@ describe("diagram pages", () => {
     await op?.close();
   });
 
-  const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/=/g, "&#x3D;");
+  const escapeHtml = (text: string) =>
+    text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/=/g, "&#x3D;");
 
   it("lists the machines this deployment runs, each with its description", async () => {
     const res = await send(`${op.url}/diagrams`);
     expect(res.status).toBe(200);
     expect([...res.text.matchAll(/<a href="\/diagrams\/([a-z0-9-]+)">/g)].map((m) => m[1])).toEqual([
-      "login", "identify-user", "channel-choice", "enrollment", "method-password", "method-pin", "method-pin-enrollment", "custom-login-phone", "custom-login-pc",
+      "login",
+      "identify-user",
+      "channel-choice",
+      "enrollment",
+      "method-password",
+      "method-pin",
+      "method-pin-enrollment",
+      "custom-login-phone",
+      "custom-login-pc",
     ]);
-    expect(res.text).toContain('<a href="/diagrams/method-pin">method-pin</a> <span class="diagram-description">Sign-in method pin: challenge and verification.</span>');
-    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    expect(res.text).toContain(
+      '<a href="/diagrams/method-pin">method-pin</a> <span class="diagram-description">Sign-in method pin: challenge and verification.</span>',
+    );
+    expect(res.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.text).not.toContain("<script");
   });
@@ -53,7 +71,9 @@ describe("diagram pages", () => {
 
     const csp = res.headers.get("content-security-policy")!;
     const nonce = /script-src 'nonce-([A-Za-z0-9_-]+)'/.exec(csp)![1]!;
-    expect(csp).toBe(`default-src 'none'; script-src 'nonce-${nonce}'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
+    expect(csp).toBe(
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    );
     expect(res.headers.get("x-frame-options")).toBe("DENY");
     expect(res.text).toMatch(new RegExp(`<script nonce="${nonce}" src="/diagrams/mermaid\\.[0-9a-f]{16}\\.js"></script>`));
     expect(res.text).toContain(`<script nonce="${nonce}">\nif (window.mermaid) {`);

@@ -22,7 +22,10 @@ function identifySteps(node: AnyStateNode): AnyStateNode[] {
 }
 
 /** In a statechart: the states named `identifying`, and the edges the identify step's end takes. */
-const count = (chart: string) => ({ identifyingStates: chart.match(/^ *state "identifying" as /gm)?.length ?? 0, identifyDone: chart.match(/ : done: identify$/gm)?.length ?? 0 });
+const count = (chart: string) => ({
+  identifyingStates: chart.match(/^ *state "identifying" as /gm)?.length ?? 0,
+  identifyDone: chart.match(/ : done: identify$/gm)?.length ?? 0,
+});
 
 describe("the identify step in the login flows' charts", () => {
   it("appears once in the 2FA chart, drawn and committed, though six of its eight methods need it in the first factor", () => {

@@ -38,7 +38,16 @@ describe("loginTypeFacts", () => {
   });
 
   it("gives an eID login type its upstream instead of methods, and a type without scopes the client's own", () => {
-    const eid: LoginType = { ...MY_VENDOR, name: "eID", flow: "eid", methods: [], sso: true, loginHint: "optional", signature: false, upstream: "dev-eid" };
+    const eid: LoginType = {
+      ...MY_VENDOR,
+      name: "eID",
+      flow: "eid",
+      methods: [],
+      sso: true,
+      loginHint: "optional",
+      signature: false,
+      upstream: "dev-eid",
+    };
     delete (eid as { scopes?: unknown }).scopes;
     const facts = loginTypeFacts(eid);
     expect(facts[0]).toEqual({ labelKey: "diagram.plan.upstream", value: "dev-eid" });
@@ -59,8 +68,12 @@ describe("the generated docs", () => {
     const vendor = files.get("docs/diagrams/login-myvendor.md")!;
     const totp = files.get("docs/diagrams/login-mfatotp.md")!;
     expect(chart(vendor)).toBe(chart(totp));
-    expect(plan(vendor)).toContain("| Login hint (login_hint) | required, &lt;client_id&gt;:&lt;account&gt;: the requesting client's vendor account, also the tokens' sub |");
-    expect(plan(vendor)).toContain("| Signature (signature) | required: SHA-1 of redirect_uri + login_hint + the client's signing key, checked before anything is shown |");
+    expect(plan(vendor)).toContain(
+      "| Login hint (login_hint) | required, &lt;client_id&gt;:&lt;account&gt;: the requesting client's vendor account, also the tokens' sub |",
+    );
+    expect(plan(vendor)).toContain(
+      "| Signature (signature) | required: SHA-1 of redirect_uri + login_hint + the client's signing key, checked before anything is shown |",
+    );
     expect(plan(vendor)).toContain("| Scopes allowed (scopes) | openid profile |");
     expect(plan(totp)).toContain("| Login hint (login_hint) | required: it names the user the second factor verifies |");
     expect(plan(totp)).toContain("| Signature (signature) | none |");
@@ -73,7 +86,9 @@ describe("the generated docs", () => {
       expect(content.includes("## What login.yaml declares for login type "), path).toBe(isLoginType);
     }
     expect(plan(files.get("docs/diagrams/login-eid.md")!)).toContain("| Upstream eID provider (upstream) | dev-eid |");
-    expect(plan(files.get("docs/diagrams/login-2fa.md")!)).toContain("| Single sign-on (sso) | an existing session is used, and the login creates or updates one |");
+    expect(plan(files.get("docs/diagrams/login-2fa.md")!)).toContain(
+      "| Single sign-on (sso) | an existing session is used, and the login creates or updates one |",
+    );
   });
 });
 
@@ -93,14 +108,19 @@ describe("the diagram page of a login type", () => {
     const totp = (await send(`${op.url}/diagrams/login-mfatotp`)).text;
     expect(mermaid(vendor)).toBe(mermaid(totp));
     expect(section(vendor)).toContain("<h2>What login.yaml declares for login type MyVendor</h2>");
-    expect(section(vendor)).toContain("<dt>Signature (signature)</dt><dd>required: SHA-1 of redirect_uri + login_hint + the client&#x27;s signing key, checked before anything is shown</dd>");
-    expect(section(vendor)).toContain("<dd>required, &lt;client_id&gt;:&lt;account&gt;: the requesting client&#x27;s vendor account, also the tokens&#x27; sub</dd>");
+    expect(section(vendor)).toContain(
+      "<dt>Signature (signature)</dt><dd>required: SHA-1 of redirect_uri + login_hint + the client&#x27;s signing key, checked before anything is shown</dd>",
+    );
+    expect(section(vendor)).toContain(
+      "<dd>required, &lt;client_id&gt;:&lt;account&gt;: the requesting client&#x27;s vendor account, also the tokens&#x27; sub</dd>",
+    );
     expect(section(vendor)).toContain("<dt>Scopes allowed (scopes)</dt><dd>openid profile</dd>");
     expect(section(totp)).toContain("<dt>Signature (signature)</dt><dd>none</dd>");
     expect(section((await send(`${op.url}/diagrams/login-myvendor?lang=jp`)).text)).toContain("<dt>署名（signature）</dt>");
   });
 
   it("shows no plan for a chart that is no login type's", async () => {
-    for (const name of ["login", "method-totp", "identify-user"]) expect((await send(`${op.url}/diagrams/${name}`)).text, name).not.toContain('class="plan-facts"');
+    for (const name of ["login", "method-totp", "identify-user"])
+      expect((await send(`${op.url}/diagrams/${name}`)).text, name).not.toContain('class="plan-facts"');
   });
 });

@@ -54,7 +54,10 @@ describe("the machine archive", () => {
     writeFileSync(join(data, "secret.json"), JSON.stringify({ hash: "../secret" }));
     expect(readArchivedMachine(data, "../secret")).toBeUndefined();
     expect(readArchivedMachine(data, "ZZZZZZZZZZZZZZZZZZZZZZ")).toBeUndefined();
-    writeFileSync(join(machineArchiveDir(data), "YYYYYYYYYYYYYYYYYYYYYY.json"), JSON.stringify({ hash: "YYYYYYYYYYYYYYYYYYYYYY", flow_id: "x" }));
+    writeFileSync(
+      join(machineArchiveDir(data), "YYYYYYYYYYYYYYYYYYYYYY.json"),
+      JSON.stringify({ hash: "YYYYYYYYYYYYYYYYYYYYYY", flow_id: "x" }),
+    );
     expect(readArchivedMachine(data, "YYYYYYYYYYYYYYYYYYYYYY")).toBeUndefined();
   });
 

@@ -9,13 +9,25 @@ import type { FactorPlugin } from "../../src/plugin-contract/factor-plugin.ts";
 
 const TEST_PLUGINS = resolve(import.meta.dirname, "../plugins");
 const machine = (id: string) => createMachine({ id, initial: "a", states: { a: { on: { GO: "b" } }, b: { type: "final" } } });
-const plugin = (id: string, withEnrollment = false) => ({ id, identifiesUser: true, machine: machine(id), enrollment: withEnrollment ? machine(`${id}-enroll`) : undefined }) as unknown as FactorPlugin;
+const plugin = (id: string, withEnrollment = false) =>
+  ({
+    id,
+    identifiesUser: true,
+    machine: machine(id),
+    enrollment: withEnrollment ? machine(`${id}-enroll`) : undefined,
+  }) as unknown as FactorPlugin;
 
 describe("catalogMachines", () => {
   it("names and orders the machines: login flows, the built-in ones, then each method and its enrollment by id", () => {
     const list = catalogMachines({
-      loginFlows: [["strict", machine("s")], ["default", machine("d")]],
-      plugins: [["zeta", plugin("zeta")], ["My_Method", plugin("My_Method", true)]],
+      loginFlows: [
+        ["strict", machine("s")],
+        ["default", machine("d")],
+      ],
+      plugins: [
+        ["zeta", plugin("zeta")],
+        ["My_Method", plugin("My_Method", true)],
+      ],
     });
     expect(list.map((m) => [m.name, m.kind, m.subject])).toEqual([
       ["login", "login", "default"],
@@ -31,13 +43,31 @@ describe("catalogMachines", () => {
   });
 
   it("adds each extension's machines last, named <extension id>-<name>", () => {
-    const manifest = { id: "demo-ext", routePrefix: "/Demo", configFile: { name: "demo", file: "demo.yaml", schema: "demo.schema.json", optional: true }, recordKinds: {}, idTokenClaims: [] } as const;
-    const list = catalogMachines({ loginFlows: [["default", machine("d")]], plugins: [], extensions: [{ manifest, machines: { phoneSide: machine("p") } }] });
+    const manifest = {
+      id: "demo-ext",
+      routePrefix: "/Demo",
+      configFile: { name: "demo", file: "demo.yaml", schema: "demo.schema.json", optional: true },
+      recordKinds: {},
+      idTokenClaims: [],
+    } as const;
+    const list = catalogMachines({
+      loginFlows: [["default", machine("d")]],
+      plugins: [],
+      extensions: [{ manifest, machines: { phoneSide: machine("p") } }],
+    });
     expect(list.at(-1)).toMatchObject({ name: "demo-ext-phoneside", kind: "extension", subject: "demo-ext phoneSide" });
   });
 
   it("refuses two machines that would share a name", () => {
-    expect(() => catalogMachines({ loginFlows: [], plugins: [["a.b", plugin("a.b")], ["a-b", plugin("a-b")]] })).toThrow('two machines would share the diagram name "method-a-b"');
+    expect(() =>
+      catalogMachines({
+        loginFlows: [],
+        plugins: [
+          ["a.b", plugin("a.b")],
+          ["a-b", plugin("a-b")],
+        ],
+      }),
+    ).toThrow('two machines would share the diagram name "method-a-b"');
   });
 });
 
@@ -57,7 +87,16 @@ describe("discoverMachines", () => {
     // test/plugins holds one plugin folder (pin) that the config does not even mention among its methods.
     const configDir = configWith("methods:\n  pin: {}\ndefault_flow:\n  methods: [pin]\n");
     const list = await discoverMachines({ methodsDir: TEST_PLUGINS, configDir });
-    expect(list.map((m) => m.name)).toEqual(["login", "identify-user", "channel-choice", "enrollment", "method-pin", "method-pin-enrollment", "custom-login-phone", "custom-login-pc"]);
+    expect(list.map((m) => m.name)).toEqual([
+      "login",
+      "identify-user",
+      "channel-choice",
+      "enrollment",
+      "method-pin",
+      "method-pin-enrollment",
+      "custom-login-phone",
+      "custom-login-pc",
+    ]);
     // pin verifies a known user: the login flow identifies the user first (and comes back to pin).
     expect(Object.keys(list[0]!.machine.root.states)).toEqual(["signingIn", "identifying", "authenticated"]);
     expect(Object.keys(list[0]!.machine.root.states.signingIn!.states)).toEqual(["pin", "resume"]);
@@ -69,7 +108,16 @@ describe("discoverMachines", () => {
     try {
       const configDir = configWith(`methods:\n  pin:\n    from: ${join(TEST_PLUGINS, "pin")}\ndefault_flow:\n  methods: [pin]\n`);
       const list = await discoverMachines({ methodsDir, configDir });
-      expect(list.map((m) => m.name)).toEqual(["login", "identify-user", "channel-choice", "enrollment", "method-pin", "method-pin-enrollment", "custom-login-phone", "custom-login-pc"]);
+      expect(list.map((m) => m.name)).toEqual([
+        "login",
+        "identify-user",
+        "channel-choice",
+        "enrollment",
+        "method-pin",
+        "method-pin-enrollment",
+        "custom-login-phone",
+        "custom-login-pc",
+      ]);
     } finally {
       rmSync(methodsDir, { recursive: true, force: true });
     }
@@ -77,6 +125,8 @@ describe("discoverMachines", () => {
 
   it("says which method of the default flow has no plugin", async () => {
     const configDir = configWith("methods:\n  nope: {}\ndefault_flow:\n  methods: [nope]\n");
-    await expect(discoverMachines({ methodsDir: TEST_PLUGINS, configDir })).rejects.toThrow('default_flow names "nope", which no plugin folder provides');
+    await expect(discoverMachines({ methodsDir: TEST_PLUGINS, configDir })).rejects.toThrow(
+      'default_flow names "nope", which no plugin folder provides',
+    );
   });
 });

@@ -21,13 +21,17 @@ import { analyseMachinePaths } from "./machine-paths.ts";
  */
 const discovered = await discoverMachines();
 const pinPlugin = (await import("../plugins/pin/index.ts")).default as unknown as FactorPlugin;
-const testPluginMachines = catalogMachines({ loginFlows: [], plugins: [["pin", pinPlugin]] }).filter((m) => m.kind === "method" || m.kind === "method_enrollment");
+const testPluginMachines = catalogMachines({ loginFlows: [], plugins: [["pin", pinPlugin]] }).filter(
+  (m) => m.kind === "method" || m.kind === "method_enrollment",
+);
 const allPlugins = pluginFolders(METHODS_DIR);
 const everyMethodLoginFlow: DrawableMachine = {
   name: "login (every plugin)",
   kind: "login",
   subject: "every",
-  machine: createLoginFlow(await Promise.all(allPlugins.map(async (id) => ({ id, identifiesUser: (await importPlugin(id)).identifiesUser })))),
+  machine: createLoginFlow(
+    await Promise.all(allPlugins.map(async (id) => ({ id, identifiesUser: (await importPlugin(id)).identifiesUser }))),
+  ),
 };
 
 async function importPlugin(id: string): Promise<FactorPlugin> {
@@ -45,7 +49,8 @@ describe("the machine list", () => {
     expect(names.slice(1, builtIn).every((name) => name.startsWith("login-"))).toBe(true);
     expect(names).toContain("method-password");
     // Every login type of the demo's login.yaml has its flow drawn and path-tested: those that run methods, and eID's.
-    for (const type of ["2fa", "mfa", "mfaacmeotp", "mfascan", "mfatotp", "mfafido", "mfamail", "mfasms", "mfaacmeapp", "myvendor", "eid"]) expect(names).toContain(`login-${type}`);
+    for (const type of ["2fa", "mfa", "mfaacmeotp", "mfascan", "mfatotp", "mfafido", "mfamail", "mfasms", "mfaacmeapp", "myvendor", "eid"])
+      expect(names).toContain(`login-${type}`);
     for (const id of allPlugins) expect(names).toContain(`method-${id}`);
     expect(testPluginMachines.map((m) => m.name)).toEqual(["method-pin", "method-pin-enrollment"]);
   });
@@ -55,7 +60,10 @@ describe.each(machines.map((m) => [m.name, m] as const))("%s", (_name, { machine
   const report = analyseMachinePaths(machine);
 
   it("reaches every final state", () => {
-    expect(machine.root.type === "parallel" || Object.values(machine.root.states).some((s) => s.type === "final"), "the machine has a final state").toBe(true);
+    expect(
+      machine.root.type === "parallel" || Object.values(machine.root.states).some((s) => s.type === "final"),
+      "the machine has a final state",
+    ).toBe(true);
     expect(report.unreachableFinals).toEqual([]);
   });
 
@@ -86,7 +94,13 @@ describe("the path analysis", () => {
     const machine = createMachine({
       id: "m",
       initial: "a",
-      states: { a: { on: { GO: "done" } }, orphan: { on: { GO: "passing" } }, passing: { always: "lost" }, done: { type: "final" }, lost: { type: "final" } },
+      states: {
+        a: { on: { GO: "done" } },
+        orphan: { on: { GO: "passing" } },
+        passing: { always: "lost" },
+        done: { type: "final" },
+        lost: { type: "final" },
+      },
     });
     const report = analyseMachinePaths(machine);
     expect(report.unreachableFinals).toEqual(["m.lost"]);
@@ -124,7 +138,11 @@ describe("the path analysis", () => {
     const report = analyseMachinePaths(machine);
     expect(report.noWayOut).toEqual(["m.stuck"]);
     // Reached through the guarded branch although the real guard always says no.
-    expect(report.deadEnds.sort()).toEqual(['{"value":"loopA","status":"active"}', '{"value":"loopB","status":"active"}', '{"value":"stuck","status":"active"}']);
+    expect(report.deadEnds.sort()).toEqual([
+      '{"value":"loopA","status":"active"}',
+      '{"value":"loopB","status":"active"}',
+      '{"value":"stuck","status":"active"}',
+    ]);
   });
 
   it("takes every branch of a parameterised guard, and counts a child that moves on as a way out", () => {
@@ -155,7 +173,7 @@ describe("the path analysis", () => {
       initial: "starting",
       states: {
         starting: { always: [{ guard: "hasHint", target: "working" }, { target: "waiting" }] },
-        waiting: { after: { 60_000: "working" } },
+        waiting: { after: { 60000: "working" } },
         working: {
           invoke: {
             src: "work",

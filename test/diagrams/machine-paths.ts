@@ -17,7 +17,15 @@
  *   each microstep's transitions (xstate's `@xstate.microstep` inspection event), says which
  *   transitions some path takes; every other one of the definition is reported by name.
  */
-import { createEmptyActor, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine, type AnyStateNode, type AnyTransitionDefinition, type EventObject } from "xstate";
+import {
+  createEmptyActor,
+  type AnyActorScope,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  type AnyStateNode,
+  type AnyTransitionDefinition,
+  type EventObject,
+} from "xstate";
 import { getShortestPaths, getStateNodes, toDirectedGraph, type DirectedGraphNode } from "xstate/graph";
 
 /** The event (or machine input) field that lists the guards the oracle lets pass. */
@@ -63,10 +71,21 @@ export function analyseMachinePaths(original: AnyStateMachine): PathReport {
   const deadEnds: string[] = [];
   for (const [key, snapshot] of reached) {
     if (snapshot.status !== "active") continue;
-    const ways = getShortestPaths(machine, { events, serializeState, fromState: snapshot, toState: (s) => s.status === "done", limit: LIMIT });
+    const ways = getShortestPaths(machine, {
+      events,
+      serializeState,
+      fromState: snapshot,
+      toState: (s) => s.status === "done",
+      limit: LIMIT,
+    });
     if (ways.length === 0) deadEnds.push(key);
   }
-  const taken = takenTransitions(machine, events, alwaysPicks.map((picks) => standIn({ [PICKED]: picks })), serializeState);
+  const taken = takenTransitions(
+    machine,
+    events,
+    alwaysPicks.map((picks) => standIn({ [PICKED]: picks })),
+    serializeState,
+  );
   return {
     unreachableFinals: nodes.filter((n) => n.type === "final" && !isReached(n)).map((n) => n.id),
     unreachableStates: nodes.filter((n) => n.type !== "history" && !isReached(n)).map((n) => n.id),
@@ -82,14 +101,30 @@ export function analyseMachinePaths(original: AnyStateMachine): PathReport {
  * search (from each start, every sample event), with a mock actor scope like xstate/graph's whose
  * actor system hears each microstep's transitions (eventless ones and raised events' included).
  */
-function takenTransitions(machine: AnyStateMachine, events: readonly EventObject[], inputs: readonly unknown[], serializeState: (s: AnyMachineSnapshot) => string): Set<AnyTransitionDefinition> {
+function takenTransitions(
+  machine: AnyStateMachine,
+  events: readonly EventObject[],
+  inputs: readonly unknown[],
+  serializeState: (s: AnyMachineSnapshot) => string,
+): Set<AnyTransitionDefinition> {
   const actor = createEmptyActor();
   const taken = new Set<AnyTransitionDefinition>();
   actor.system.inspect((inspected) => {
-    if (inspected.type === "@xstate.microstep") for (const transition of (inspected as { _transitions: AnyTransitionDefinition[] })._transitions) taken.add(transition);
+    if (inspected.type === "@xstate.microstep")
+      for (const transition of (inspected as { _transitions: AnyTransitionDefinition[] })._transitions) taken.add(transition);
   });
   // Actors are created but never started (defer does nothing), actions are not executed.
-  const scope = { self: actor, logger: () => {}, id: "", sessionId: "path-test", defer: () => {}, system: actor.system, stopChild: () => {}, emit: () => {}, actionExecutor: () => {} } as unknown as AnyActorScope;
+  const scope = {
+    self: actor,
+    logger: () => {},
+    id: "",
+    sessionId: "path-test",
+    defer: () => {},
+    system: actor.system,
+    stopChild: () => {},
+    emit: () => {},
+    actionExecutor: () => {},
+  } as unknown as AnyActorScope;
   const seen = new Set<string>();
   const queue: AnyMachineSnapshot[] = [];
   const visit = (snapshot: AnyMachineSnapshot) => {
@@ -127,7 +162,11 @@ function transitionNames(machine: AnyStateMachine): Map<AnyTransitionDefinition,
  * enters it, so no resting configuration shows it. It counts as reached when a reached state has a
  * transition to it, or it starts a level whose parent is reached (or is the machine).
  */
-function transientStatesEntered(machine: AnyStateMachine, nodes: readonly AnyStateNode[], resting: ReadonlySet<AnyStateNode>): Set<AnyStateNode> {
+function transientStatesEntered(
+  machine: AnyStateMachine,
+  nodes: readonly AnyStateNode[],
+  resting: ReadonlySet<AnyStateNode>,
+): Set<AnyStateNode> {
   const transient = nodes.filter((node) => (node.always ?? []).some((t) => t.guard === undefined));
   const entered = new Set<AnyStateNode>();
   const reached = (node: AnyStateNode) => node === machine.root || resting.has(node) || entered.has(node);
@@ -167,7 +206,8 @@ function statesWithoutWayOut(machine: AnyStateMachine): string[] {
     const edges = node.edges.filter((edge) => edge.transition.target?.length).map((edge) => edge.target);
     targetsOf.set(node.stateNode, [...edges, ...always]);
   }
-  const inside = (node: AnyStateNode, root: AnyStateNode): boolean => node === root || (node.parent !== undefined && inside(node.parent, root));
+  const inside = (node: AnyStateNode, root: AnyStateNode): boolean =>
+    node === root || (node.parent !== undefined && inside(node.parent, root));
   const stuck: string[] = [];
   for (const { stateNode } of flat) {
     if (stateNode === machine.root || stateNode.type === "final" || stateNode.type === "history") continue;
@@ -225,7 +265,8 @@ function sampleEvents(machine: AnyStateMachine, nodes: readonly AnyStateNode[]):
   const events: EventObject[] = [];
   for (const [type, guards] of [...guardsByType].sort(([a], [b]) => (a < b ? -1 : 1))) {
     for (const guard of [undefined, ...guards]) {
-      for (const always of alwaysSets) events.push(standIn({ type, [PICKED]: unique([...(guard ? [guard] : []), ...always]) }) as EventObject);
+      for (const always of alwaysSets)
+        events.push(standIn({ type, [PICKED]: unique([...(guard ? [guard] : []), ...always]) }) as EventObject);
     }
   }
   return events;
@@ -252,7 +293,10 @@ function stateValueOf(path: readonly string[]): unknown {
 
 function stableJson(value: unknown): string {
   if (!isPlainObject(value)) return JSON.stringify(value) ?? "undefined";
-  return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${stableJson(value[key])}`).join(",")}}`;
+  return `{${Object.keys(value)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${stableJson(value[key])}`)
+    .join(",")}}`;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -19,7 +19,11 @@ const LINE = [
   /^ *s_[A-Za-z0-9_]* --> s_[A-Za-z0-9_]* : (?:done: |error: )?[^\n;:"<>&#%`\\]+$/,
   /^ *note right of s_[A-Za-z0-9_]* : [^\n;:"<>&#%`\\]+$/,
 ];
-const wellFormed = (diagram: string) => diagram.trimEnd().split("\n").filter((line) => !LINE.some((shape) => shape.test(line)));
+const wellFormed = (diagram: string) =>
+  diagram
+    .trimEnd()
+    .split("\n")
+    .filter((line) => !LINE.some((shape) => shape.test(line)));
 
 describe("mermaidStatechart", () => {
   it("draws the password method: states, its view, events with guards, the invoked actor's outcomes", () => {
@@ -42,7 +46,12 @@ describe("mermaidStatechart", () => {
   });
 
   it("draws the identify step once, beside the methods, with the way there and back; the method switch once; guards with their params", () => {
-    const diagram = mermaidStatechart(createLoginFlow([{ id: "password", identifiesUser: true }, { id: "totp", identifiesUser: false }]));
+    const diagram = mermaidStatechart(
+      createLoginFlow([
+        { id: "password", identifiesUser: true },
+        { id: "totp", identifiesUser: false },
+      ]),
+    );
     expect(diagram).toContain(
       [
         '  state "signingIn" as s_signingIn {',
@@ -61,7 +70,9 @@ describe("mermaidStatechart", () => {
       "  s_signingIn --> s_identifying : always [isUserNeeded]\n  s_signingIn --> s_signingIn : CHOOSE_METHOD [isChosenMethod(method=m)] → its state m\n  s_signingIn --> s_authenticated : done: method\n",
     );
     // From the user-name form: another method (the same switch, into the group), or back to the method tried.
-    expect(diagram).toContain("  s_identifying --> s_signingIn : CHOOSE_METHOD [isChosenMethod(method=m)] → its state m\n  s_identifying --> s_signingIn__resume : done: identify\n");
+    expect(diagram).toContain(
+      "  s_identifying --> s_signingIn : CHOOSE_METHOD [isChosenMethod(method=m)] → its state m\n  s_identifying --> s_signingIn__resume : done: identify\n",
+    );
     expect(diagram.match(/CHOOSE_METHOD/g)).toHaveLength(2);
     expect(wellFormed(diagram)).toEqual([]);
   });
@@ -69,7 +80,11 @@ describe("mermaidStatechart", () => {
   it("draws a login flow in the same number of edges whatever its methods: needing the user identified first adds the identify step's three, once", () => {
     const edges = (diagram: string) => diagram.split("\n").filter((line) => / --> s_/.test(line) && !line.includes("[*]")).length;
     const methods = (n: number, identifying: number): FlowMethod[] =>
-      Array.from({ length: n }, (_, i) => ({ id: `m${i}`, identifiesUser: i >= identifying, class: i % 2 === 0 ? ("trusted" as const) : ("untrusted" as const) }));
+      Array.from({ length: n }, (_, i) => ({
+        id: `m${i}`,
+        identifiesUser: i >= identifying,
+        class: i % 2 === 0 ? ("trusted" as const) : ("untrusted" as const),
+      }));
     for (const n of [2, 3, 5, 8]) {
       expect(edges(mermaidStatechart(createLoginFlow(methods(n, 0))))).toBe(2);
       expect(edges(mermaidStatechart(createLoginFlow(methods(n, 1))))).toBe(5);
@@ -98,14 +113,23 @@ describe("mermaidStatechart", () => {
           initial: "a",
           states: {
             a: { after: { 1000: "b", slow: { target: "b", guard: not("isA") } }, on: { "*": "b" } },
-            b: { invoke: { src: "work", onDone: { target: "c", guard: and(["isA", or(["hasB", stateIn("#both.right.idle")])]) }, onError: "a" } },
+            b: {
+              invoke: {
+                src: "work",
+                onDone: { target: "c", guard: and(["isA", or(["hasB", stateIn("#both.right.idle")])]) },
+                onError: "a",
+              },
+            },
             c: { type: "final" },
           },
           onDone: "#both.left",
         },
         right: {
           initial: "idle",
-          states: { idle: { on: { GO: { guard: ({ context }) => context !== undefined, target: "past" } } }, past: { type: "history", history: "deep" } },
+          states: {
+            idle: { on: { GO: { guard: ({ context }) => context !== undefined, target: "past" } } },
+            past: { type: "history", history: "deep" },
+          },
         },
       },
     });
@@ -144,9 +168,25 @@ describe("mermaidStatechart", () => {
 
   it("sorts events (their order in `on` means nothing) and keeps the order of one event's candidates", () => {
     const build = (on: Record<string, unknown>) =>
-      setup({ guards: { isFirst: () => true, isSecond: () => true } }).createMachine({ id: "m", initial: "a", states: { a: { on: on as never }, b: {}, c: {} } });
-    const one = build({ ZED: "b", ALPHA: [{ guard: "isSecond", target: "c" }, { guard: "isFirst", target: "b" }] });
-    const two = build({ ALPHA: [{ guard: "isSecond", target: "c" }, { guard: "isFirst", target: "b" }], ZED: "b" });
+      setup({ guards: { isFirst: () => true, isSecond: () => true } }).createMachine({
+        id: "m",
+        initial: "a",
+        states: { a: { on: on as never }, b: {}, c: {} },
+      });
+    const one = build({
+      ZED: "b",
+      ALPHA: [
+        { guard: "isSecond", target: "c" },
+        { guard: "isFirst", target: "b" },
+      ],
+    });
+    const two = build({
+      ALPHA: [
+        { guard: "isSecond", target: "c" },
+        { guard: "isFirst", target: "b" },
+      ],
+      ZED: "b",
+    });
     expect(mermaidStatechart(one)).toBe(mermaidStatechart(two));
     expect(mermaidStatechart(one)).toContain("  s_a --> s_c : ALPHA [isSecond]\n  s_a --> s_b : ALPHA [isFirst]\n  s_a --> s_b : ZED\n");
   });
@@ -157,7 +197,10 @@ describe("mermaidStatechart", () => {
       id: "m",
       initial: evil,
       states: {
-        [evil]: { meta: { view: `v: "<script>"; note` }, on: { [evil]: { target: "end", guard: { type: evil, params: { [evil]: evil } } } } },
+        [evil]: {
+          meta: { view: `v: "<script>"; note` },
+          on: { [evil]: { target: "end", guard: { type: evil, params: { [evil]: evil } } } },
+        },
         end: { type: "final" },
         "a-b": {},
         a_b: {},
@@ -206,7 +249,13 @@ describe("guardLabel", () => {
     ["not", not("isX"), "not isX"],
     ["and / or", and(["isX", or(["hasY", { type: "isZ", params: { n: 1 } }])]), "(isX and (hasY or isZ(n=1)))"],
     ["an inline arrow", () => true, "inline guard"],
-    ["a named function", function isOpen() { return true; }, "isOpen"],
+    [
+      "a named function",
+      function isOpen() {
+        return true;
+      },
+      "isOpen",
+    ],
   ])("labels %s", (_label, guard, expected) => {
     expect(guardLabel(guard)).toBe(expected);
   });

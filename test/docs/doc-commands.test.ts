@@ -4,7 +4,15 @@ import { dirname, join, relative, resolve } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run-cli.ts";
-import { docFiles, readDocBlocks, readInlineCommands, REPO_ROOT, simpleCommands, type DocBlock, type DocCommand } from "../support/doc-blocks.ts";
+import {
+  docFiles,
+  readDocBlocks,
+  readInlineCommands,
+  REPO_ROOT,
+  simpleCommands,
+  type DocBlock,
+  type DocCommand,
+} from "../support/doc-blocks.ts";
 import { startDocShell, type CommandResult, type DocShell } from "../support/doc-shell.ts";
 import { inCi } from "../support/require-service.ts";
 import { findOnPath } from "../support/services.ts";
@@ -77,7 +85,11 @@ async function cliTable(): Promise<Map<string, CliCommand>> {
       options.add(option[1]!);
       if (option[2]) valued.add(option[1]!);
     }
-    const first = usage![2]!.replace(/\[--[^\]]+\]/g, "").trim().split(/\s+/)[0] ?? "";
+    const first =
+      usage![2]!
+        .replace(/\[--[^\]]+\]/g, "")
+        .trim()
+        .split(/\s+/)[0] ?? "";
     const subcommands = /^[a-z][a-z-]*(\|[a-z][a-z-]*)*$/.test(first) ? new Set(first.split("|")) : undefined;
     table.set(name, { options, valued, ...(subcommands && { subcommands }) });
   }
@@ -105,7 +117,8 @@ function checkCli(args: string[], table: Map<string, CliCommand>): string[] {
     }
     if (arg.startsWith("--")) {
       const option = arg.slice(2).split("=")[0]!;
-      if (!command.options.has(option)) problems.push(`portcullis ${name}: no option --${option} (it has ${[...command.options].map((o) => `--${o}`).join(", ")})`);
+      if (!command.options.has(option))
+        problems.push(`portcullis ${name}: no option --${option} (it has ${[...command.options].map((o) => `--${o}`).join(", ")})`);
       if (command.valued.has(option) && !arg.includes("=")) i++;
     } else if (arg !== "-h") positionals.push(arg);
   }
@@ -130,7 +143,8 @@ function staticProblems(command: DocCommand, table: Map<string, CliCommand>): st
     else if (program === "npm") {
       const [verb, script] = args;
       if (verb === "run") {
-        if (script === undefined || !Object.hasOwn(packageScripts, script)) problems.push(`npm run ${script}: no such script in package.json`);
+        if (script === undefined || !Object.hasOwn(packageScripts, script))
+          problems.push(`npm run ${script}: no such script in package.json`);
       } else if (verb === "start" || verb === "test") {
         if (!Object.hasOwn(packageScripts, verb)) problems.push(`npm ${verb}: no such script in package.json`);
       } else if (verb !== "install" && verb !== "ci") problems.push(`npm ${verb}: not a command the docs are expected to show`);
@@ -158,7 +172,12 @@ function missingShownLines(shown: string[], actual: string): string[] {
   const missing: string[] = [];
   for (const line of shown.map((l) => l.trimEnd())) {
     if (line === "" || /^(\.\.\.|…)$/.test(line.trim())) continue;
-    const pattern = new RegExp(`^${line.split(/\.\.\.|…/).map(escapeRegExp).join(".*")}$`);
+    const pattern = new RegExp(
+      `^${line
+        .split(/\.\.\.|…/)
+        .map(escapeRegExp)
+        .join(".*")}$`,
+    );
     const found = lines.findIndex((candidate, i) => i >= at && pattern.test(candidate));
     if (found === -1) missing.push(line);
     else at = found + 1;
@@ -171,20 +190,24 @@ function resultProblems(result: CommandResult): string[] {
   const shown = command.shownOutput?.filter((line) => line.trim() !== "") ?? [];
   const allowed = shown.length > 0 ? [0, 1] : [0];
   const problems: string[] = [];
-  if (exitCode === undefined || !allowed.includes(exitCode)) problems.push(`exited ${exitCode ?? "never"}, expected ${allowed.join(" or ")}`);
+  if (exitCode === undefined || !allowed.includes(exitCode))
+    problems.push(`exited ${exitCode ?? "never"}, expected ${allowed.join(" or ")}`);
   if (/^\s+at .+:\d+:\d+\)?$/m.test(stdout)) problems.push("printed a stack trace");
   for (const line of missingShownLines(shown, stdout)) problems.push(`does not print the line the doc shows: ${line}`);
   if (command.comment?.startsWith("{")) {
     const pattern = new RegExp(command.comment.split("…").map(escapeRegExp).join("[\\s\\S]*"));
     if (!pattern.test(stdout)) problems.push(`does not answer what its comment shows: ${command.comment}`);
   }
-  return problems.length === 0 ? [] : [`${command.where}: ${command.text}\n  ${problems.join("\n  ")}\n  output:\n${stdout.replace(/^/gm, "    ")}`];
+  return problems.length === 0
+    ? []
+    : [`${command.where}: ${command.text}\n  ${problems.join("\n  ")}\n  output:\n${stdout.replace(/^/gm, "    ")}`];
 }
 
 describe("the commands the README and docs/ show", () => {
   it("are found: every doc's code blocks are read", () => {
     const files = new Set(blocks.map((block) => block.file));
-    for (const file of ["README.md", "docs/demo-tour.md", "docs/login-policy.md", "docs/operations.md", "docs/deployment.md"]) expect(files, file).toContain(file);
+    for (const file of ["README.md", "docs/demo-tour.md", "docs/login-policy.md", "docs/operations.md", "docs/deployment.md"])
+      expect(files, file).toContain(file);
     expect(blocks.flatMap((block) => block.commands).length).toBeGreaterThan(40);
   });
 
@@ -247,7 +270,10 @@ describe("the commands the README and docs/ show", () => {
       const dataDir = mkdtempSync(join(tmpdir(), "portcullis-data-"));
       const configDir = copyConfig({ "provider.yaml": { data_dir: dataDir, "store.url": "embedded" } });
       temporary.push(dataDir, configDir);
-      const results = await shell.run(block.commands, { configDir, rewrite: (text) => text.replaceAll("http://localhost:3000", provider.issuer) });
+      const results = await shell.run(block.commands, {
+        configDir,
+        rewrite: (text) => text.replaceAll("http://localhost:3000", provider.issuer),
+      });
       expect(results.flatMap(resultProblems)).toEqual([]);
     });
   });
@@ -277,7 +303,10 @@ function anchors(markdown: string): Set<string> {
   for (const line of prose(markdown)) {
     const heading = /^#{1,6}\s+(.*?)\s*#*$/.exec(line);
     if (!heading) continue;
-    const slug = heading[1]!.toLowerCase().replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, "").replace(/\s/g, "-");
+    const slug = heading[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, "")
+      .replace(/\s/g, "-");
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     result.add(count === 0 ? slug : `${slug}-${count}`);
@@ -312,7 +341,10 @@ describe("the README and docs/", () => {
     const index = readFileSync(join(REPO_ROOT, "docs/README.md"), "utf8");
     const pages = readdirSync(join(REPO_ROOT, "docs"))
       .filter((name) => name.endsWith(".md"))
-      .concat(readdirSync(join(REPO_ROOT, "docs/deploy")).map((name) => `deploy/${name}`), ["diagrams/README.md"]);
+      .concat(
+        readdirSync(join(REPO_ROOT, "docs/deploy")).map((name) => `deploy/${name}`),
+        ["diagrams/README.md"],
+      );
     expect(pages.filter((page) => !index.includes(`](${page})`))).toEqual([]);
   });
 

@@ -21,9 +21,24 @@ const seconds = (ms: number) => ms / 1000;
 
 describe("numbers in the docs", () => {
   it.each<[string, string, RegExp, number]>([
-    ["a frozen Redis", "docs/security.md", /StoreUnavailableError` within the store's operation timeout: ([\d.]+) s on Redis/, seconds(REDIS_OPERATION_TIMEOUT_MS)],
-    ["a frozen PostgreSQL", "docs/security.md", /operation timeout: [\d.]+ s on Redis, ([\d.]+) s on PostgreSQL/, seconds(POSTGRES_OPERATION_TIMEOUT_MS)],
-    ["no Redis primary known", "docs/stores.md", /503 `temporarily_unavailable` within about ([\d.]+) s \(the store's\s+operation timeout\)/, seconds(REDIS_OPERATION_TIMEOUT_MS)],
+    [
+      "a frozen Redis",
+      "docs/security.md",
+      /StoreUnavailableError` within the store's operation timeout: ([\d.]+) s on Redis/,
+      seconds(REDIS_OPERATION_TIMEOUT_MS),
+    ],
+    [
+      "a frozen PostgreSQL",
+      "docs/security.md",
+      /operation timeout: [\d.]+ s on Redis, ([\d.]+) s on PostgreSQL/,
+      seconds(POSTGRES_OPERATION_TIMEOUT_MS),
+    ],
+    [
+      "no Redis primary known",
+      "docs/stores.md",
+      /503 `temporarily_unavailable` within about ([\d.]+) s \(the store's\s+operation timeout\)/,
+      seconds(REDIS_OPERATION_TIMEOUT_MS),
+    ],
   ])("%s: %s states what the code does", (_what, doc, pattern, value) => {
     expect(stated(doc, pattern)).toBe(value);
   });

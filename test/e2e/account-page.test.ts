@@ -45,7 +45,22 @@ describe.skipIf(!haveChromium)("the account page in Chromium", () => {
     const enrollments = op.provider.enrollments;
     await enrollments.put("qrcode", ALICE, { devices: [{ id: "d1", name: "Pixel 8", publicJwk: {}, createdAt: day }] });
     await enrollments.put("sms", ALICE, { target: "+447700900123", confirmedAt: day });
-    await enrollments.put("fido", ALICE, { userHandle: "h", credentials: [{ id: "c", publicKey: "k", counter: 0, transports: [], deviceType: "multiDevice", backedUp: true, aaguid: "0", createdAt: day, lastUsedAt: day }] });
+    await enrollments.put("fido", ALICE, {
+      userHandle: "h",
+      credentials: [
+        {
+          id: "c",
+          publicKey: "k",
+          counter: 0,
+          transports: [],
+          deviceType: "multiDevice",
+          backedUp: true,
+          aaguid: "0",
+          createdAt: day,
+          lastUsedAt: day,
+        },
+      ],
+    });
     await enrollments.put("face", ALICE, { key: "ref-1" });
     context = await newEnglishContext(browser);
     context.setDefaultTimeout(15_000);
@@ -85,7 +100,9 @@ describe.skipIf(!haveChromium)("the account page in Chromium", () => {
     const row = (id: string) => page.locator(`#method-${id}`);
     const setUp = new Set(["password", "qrcode", "appotp", "fido", "sms", "face"]);
     for (const id of METHODS) {
-      await expect(row(id).locator(".state").textContent(), id).resolves.toBe(setUp.has(id) ? t["account.state_on"] : t["account.not_enrolled"]);
+      await expect(row(id).locator(".state").textContent(), id).resolves.toBe(
+        setUp.has(id) ? t["account.state_on"] : t["account.not_enrolled"],
+      );
     }
     // Actions where the user manages the method; a note where someone else does.
     for (const id of ["qrcode", "fido", "sms"]) {
@@ -97,19 +114,33 @@ describe.skipIf(!haveChromium)("the account page in Chromium", () => {
       expect(await row(id).getByRole("button", { name: t["account.enroll"], exact: true }).count(), id).toBe(1);
       expect(await row(id).getByRole("button", { name: t["account.remove"], exact: true }).count(), id).toBe(0);
     }
-    for (const [id, note] of [["password", t["account.setup_directory"]], ["face", t["account.setup_administrator"]], ["bfido", t["account.setup_app"]], ["appotp", fill(t["account.setup_with"]!, { method: t["method.qrcode.label"]! })]] as const) {
+    for (const [id, note] of [
+      ["password", t["account.setup_directory"]],
+      ["face", t["account.setup_administrator"]],
+      ["bfido", t["account.setup_app"]],
+      ["appotp", fill(t["account.setup_with"]!, { method: t["method.qrcode.label"]! })],
+    ] as const) {
       await expect(row(id).locator(".hint").textContent(), id).resolves.toBe(note);
       expect(await row(id).getByRole("button").count(), id).toBe(0);
     }
     // What is enrolled, masked where sensitive.
     await expect(row("qrcode").getByRole("listitem").first().textContent()).resolves.toMatch(/^Pixel 8 /);
-    await expect(row("sms").getByRole("listitem").first().textContent()).resolves.toContain(fill(t["method.sms.account_number"]!, { digits: "0123" }));
+    await expect(row("sms").getByRole("listitem").first().textContent()).resolves.toContain(
+      fill(t["method.sms.account_number"]!, { digits: "0123" }),
+    );
     await expect(row("fido").getByRole("listitem").first().textContent()).resolves.toContain(t["method.fido.account_passkey"]);
     expect(await page.content()).not.toContain("7700900");
     await expect(row("password").getByRole("definition").last().textContent()).resolves.not.toBe(t["account.not_used"]);
     // The ways out.
-    expect(await page.getByRole("navigation").getByRole("link", { name: fill(t["account.back_to"]!, { client: "Demo web app" }) }).getAttribute("href")).toBe("http://localhost:3001/");
-    expect(await page.getByRole("navigation").getByRole("link", { name: t["account.sign_out"] }).getAttribute("href")).toBe(`/connect/endsession?lang=${lang}`);
+    expect(
+      await page
+        .getByRole("navigation")
+        .getByRole("link", { name: fill(t["account.back_to"]!, { client: "Demo web app" }) })
+        .getAttribute("href"),
+    ).toBe("http://localhost:3001/");
+    expect(await page.getByRole("navigation").getByRole("link", { name: t["account.sign_out"] }).getAttribute("href")).toBe(
+      `/connect/endsession?lang=${lang}`,
+    );
     await page.screenshot({ path: join(SCREENSHOTS, `account-${lang}.png`), fullPage: true });
   });
 

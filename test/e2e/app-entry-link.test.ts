@@ -39,7 +39,11 @@ describe.skipIf(!haveChromium)("the login page's app entry link in Chromium", ()
     const { visible, href } = await linkOn({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     expect(visible).toBe(true);
     expect(href).toMatch(/^acmeauth:\/\/sso\/oidc\?/);
-    expect(Object.fromEntries(new URL(href!).searchParams)).toMatchObject({ client_id: "demo-web", state: "phone-state", response_type: "code" });
+    expect(Object.fromEntries(new URL(href!).searchParams)).toMatchObject({
+      client_id: "demo-web",
+      state: "phone-state",
+      response_type: "code",
+    });
   });
 
   it("hides it on a desktop", async () => {

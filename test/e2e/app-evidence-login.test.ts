@@ -58,7 +58,12 @@ describe.skipIf(!haveChromium)("acr_values app_gps app_faceid in Chromium", () =
     await phone.approve((await page.locator("#qrcode-number").textContent())!.trim());
     await page.waitForURL((url) => url.href.startsWith(web.redirectUri), { timeout: 30_000 });
     expect(await page.locator("#status").textContent()).toBe("signed in as E10001");
-    expect(web.signIns.at(-1)!.claims).toMatchObject({ sub: "E10001", amr: ["qrcode"], gps: { lat: 25.03, lnt: 121.56 }, faceid: { result: "pass" } });
+    expect(web.signIns.at(-1)!.claims).toMatchObject({
+      sub: "E10001",
+      amr: ["qrcode"],
+      gps: { lat: 25.03, lnt: 121.56 },
+      faceid: { result: "pass" },
+    });
   }, 90_000);
 
   it("refuses an app that sends no position: the page says why and shows a new QR code, and no one is signed in", async () => {

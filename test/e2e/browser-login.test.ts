@@ -128,7 +128,9 @@ describe.skipIf(!haveChromium)("browser login in Chromium", () => {
       expect(await response.headerValue("content-security-policy")).toMatch(/frame-ancestors 'none'/);
       expect(await response.headerValue("x-frame-options")).toBe("DENY");
       // Chromium blocked the frame: it says so, and the frame holds its error document, not the login form.
-      await expect.poll(() => consoleLines.join("\n"), { timeout: 5_000 }).toMatch(/violates the following Content Security Policy directive: "frame-ancestors 'none'"/);
+      await expect
+        .poll(() => consoleLines.join("\n"), { timeout: 5_000 })
+        .toMatch(/violates the following Content Security Policy directive: "frame-ancestors 'none'"/);
       const frame = await frameOf(page);
       expect(frame.url()).toBe(BLOCKED_FRAME_URL);
       expect(await countSafely(frame, "input[name=password]")).toBe(0);
@@ -151,7 +153,9 @@ describe.skipIf(!haveChromium)("browser login in Chromium", () => {
       // frameable by the client too (provider bug while this fails: it is sent with frame-ancestors 'none').
       const topRedirect = await answer;
       expect(topRedirect.status()).toBe(200);
-      expect(await topRedirect.headerValue("content-security-policy"), "CSP of the top-redirect page").toMatch(new RegExp(`frame-ancestors ${web.origin}(;| )`));
+      expect(await topRedirect.headerValue("content-security-policy"), "CSP of the top-redirect page").toMatch(
+        new RegExp(`frame-ancestors ${web.origin}(;| )`),
+      );
       expect(await topRedirect.headerValue("x-frame-options"), "X-Frame-Options of the top-redirect page").toBeNull();
       // The top window (not the frame) goes to the client's callback.
       await page.waitForURL((url) => url.href.startsWith(web.redirectUri), { timeout: 5_000 });
@@ -165,7 +169,9 @@ describe.skipIf(!haveChromium)("browser login in Chromium", () => {
       await page.goto(spa.embedUrl("iframe_authz", "demo-web"));
       const response = await loginResponse;
       expect(await response.headerValue("content-security-policy")).toMatch(new RegExp(`frame-ancestors ${web.origin};`));
-      await expect.poll(() => consoleLines.join("\n"), { timeout: 5_000 }).toMatch(/violates the following Content Security Policy directive: "frame-ancestors /);
+      await expect
+        .poll(() => consoleLines.join("\n"), { timeout: 5_000 })
+        .toMatch(/violates the following Content Security Policy directive: "frame-ancestors /);
       const frame = await frameOf(page);
       expect(frame.url()).toBe(BLOCKED_FRAME_URL);
       expect(await countSafely(frame, "input[name=password]")).toBe(0);
@@ -195,7 +201,13 @@ describe.skipIf(!haveChromium)("browser login in Chromium", () => {
         expect(tokensFor(client)).toHaveLength(1);
         const [{ header, claims }] = tokensFor(client) as [(typeof client.logoutTokens)[number]];
         expect(header).toMatchObject({ alg: "RS256", typ: "logout+jwt" });
-        expect(claims).toMatchObject({ iss: op.issuer, aud: client.clientId, sub: "E10001", sid, events: { [BACKCHANNEL_LOGOUT_EVENT]: {} } });
+        expect(claims).toMatchObject({
+          iss: op.issuer,
+          aud: client.clientId,
+          sub: "E10001",
+          sid,
+          events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
+        });
         expect(claims).not.toHaveProperty("nonce");
       }
       // Front-channel: demo-spa's iframe was loaded with iss and sid; demo-web registered none.
@@ -245,7 +257,11 @@ describe.skipIf(!haveChromium)("browser login in Chromium", () => {
       expect(sid).not.toBe(earlier.sid);
 
       const url = new URL(`${op.url}/connect/endsession`);
-      url.search = new URLSearchParams({ id_token_hint: earlier.idToken, post_logout_redirect_uri: web.postLogoutRedirectUri, state: "st-earlier" }).toString();
+      url.search = new URLSearchParams({
+        id_token_hint: earlier.idToken,
+        post_logout_redirect_uri: web.postLogoutRedirectUri,
+        state: "st-earlier",
+      }).toString();
       await page.goto(url.href);
       expect(await page.locator("h1").textContent()).toBe("Do you want to sign out?");
       expect(await page.locator("main").textContent()).toContain("Demo web app asked to sign you out.");
@@ -254,7 +270,10 @@ describe.skipIf(!haveChromium)("browser login in Chromium", () => {
       // page's CSP form-action must allow that redirect, or Chromium stops it on the provider's page.
       await page.getByRole("button", { name: "Sign out" }).click();
       await page.waitForURL((u) => u.href.startsWith(web.postLogoutRedirectUri), { timeout: 3_000 }).catch(() => undefined);
-      expect(consoleLines.filter((line) => line.includes("form-action")), "CSP violations on the confirmation page").toEqual([]);
+      expect(
+        consoleLines.filter((line) => line.includes("form-action")),
+        "CSP violations on the confirmation page",
+      ).toEqual([]);
       expect(page.url()).toMatch(new RegExp(`^${web.postLogoutRedirectUri}\\?`));
       expect(new URL(page.url()).searchParams.get("state")).toBe("st-earlier");
       await eventually(() => web.logoutTokens.some((t) => t.claims.sid === sid), "the back-channel logout token for the current session");

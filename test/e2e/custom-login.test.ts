@@ -3,7 +3,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { splitPcState } from "../../src/demo-kit/split-state.ts";
 import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
 import { chromiumAvailable, launchChromium } from "../support/chromium.ts";
-import { BrowserParties, customScanOn, definitions, offeredChannels, PROMPTS, qrLink, waitForPrompt, WAIT_MS, type CustomScan } from "../support/custom-login-browser.ts";
+import {
+  BrowserParties,
+  customScanOn,
+  definitions,
+  offeredChannels,
+  PROMPTS,
+  qrLink,
+  waitForPrompt,
+  WAIT_MS,
+  type CustomScan,
+} from "../support/custom-login-browser.ts";
 import { startCustomLoginStack, type CustomLoginStack } from "../support/custom-login-stack.ts";
 import { demoLoginDataSeal } from "../support/demo-login-data.ts";
 import { enrolledPhone } from "../trusted-app/trusted-app-support.ts";
@@ -168,19 +178,22 @@ describe.skipIf(!chromiumAvailable(SUITE))("the custom QR-code login in Chromium
     it.each([
       { rule: "roleIdGt1", channel: "north-store", name: "North Store", roleId: "2" },
       { rule: "roleIdGt0", channel: "online-shop", name: "Online Shop", roleId: "1" },
-    ])("with rule $rule alice's choice of $channel logs the fourth party in with that channel account (roleId $roleId)", async ({ rule, channel, name, roleId }) => {
-      const { pc, selector } = await scanOnFourthParty(rule, alice);
-      await selector.locator(`button[name="channel"][value="${channel}"]`).click();
-      await selector.getByText(`The PC is signing in with ${name}.`).waitFor();
+    ])(
+      "with rule $rule alice's choice of $channel logs the fourth party in with that channel account (roleId $roleId)",
+      async ({ rule, channel, name, roleId }) => {
+        const { pc, selector } = await scanOnFourthParty(rule, alice);
+        await selector.locator(`button[name="channel"][value="${channel}"]`).click();
+        await selector.getByText(`The PC is signing in with ${name}.`).waitFor();
 
-      expect(await landedAccount(pc)).toEqual({ uid: `${channel}:E10001`, name, roleId });
-      await pc.getByText(`Signed in with the channel account ${channel}:E10001.`).waitFor();
-      // What reached the fourth party (and channelinfo) is the chosen channel sealed for alice, not the bare id.
-      const [loginData] = splitPcState(new URL(pc.url()).searchParams.get("state")!);
-      expect(demoLoginDataSeal().open(loginData, "E10001")).toEqual({ ok: true, payload: channel });
-      expect(await customScanOn(pc)).toMatchObject({ aud: "", lt: "" });
-      expect(people.problems).toEqual([]);
-    });
+        expect(await landedAccount(pc)).toEqual({ uid: `${channel}:E10001`, name, roleId });
+        await pc.getByText(`Signed in with the channel account ${channel}:E10001.`).waitFor();
+        // What reached the fourth party (and channelinfo) is the chosen channel sealed for alice, not the bare id.
+        const [loginData] = splitPcState(new URL(pc.url()).searchParams.get("state")!);
+        expect(demoLoginDataSeal().open(loginData, "E10001")).toEqual({ ok: true, payload: channel });
+        expect(await customScanOn(pc)).toMatchObject({ aud: "", lt: "" });
+        expect(people.problems).toEqual([]);
+      },
+    );
 
     it("with no rule, bob's temporary north-store login waits for the owner alice, and her approval signs the fourth party in", async () => {
       const { pc, selector } = await scanOnFourthParty("none", bob);
@@ -219,7 +232,9 @@ describe.skipIf(!chromiumAvailable(SUITE))("the custom QR-code login in Chromium
       const first = await qrLink(pc);
       ahead += (QR_LIFETIME_S + 1) * 1000;
 
-      await pc.waitForFunction((old) => document.querySelector("img.acme-sso-qr")?.getAttribute("data-uri") !== old, first, { timeout: WAIT_MS });
+      await pc.waitForFunction((old) => document.querySelector("img.acme-sso-qr")?.getAttribute("data-uri") !== old, first, {
+        timeout: WAIT_MS,
+      });
       await waitForPrompt(pc, PROMPTS.scanPrompt);
       const renewed = await qrLink(pc);
       const sessionOf = (link: string) => new URL(link).searchParams.get("state")!.split("|")[0];

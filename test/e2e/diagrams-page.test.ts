@@ -67,7 +67,10 @@ describe.skipIf(!haveChromium)("diagram pages in Chromium", () => {
    */
   function drawInPlace(page: Page, from: { source: string } | { pageHtml: string }): Promise<string | undefined> {
     return page.evaluate(async (given) => {
-      const source = "source" in given ? given.source : new DOMParser().parseFromString(given.pageHtml, "text/html").querySelector("pre.mermaid")!.textContent!;
+      const source =
+        "source" in given
+          ? given.source
+          : new DOMParser().parseFromString(given.pageHtml, "text/html").querySelector("pre.mermaid")!.textContent!;
       const fresh = document.createElement("pre");
       fresh.className = "mermaid";
       fresh.textContent = source;
@@ -125,12 +128,17 @@ describe.skipIf(!haveChromium)("diagram pages in Chromium", () => {
     await page.goto(`${op.url}/diagrams/login`);
     await drawing(page);
     for (const name of ["login-2fa", "login-mfa", "login-myvendor"]) {
-      const source = readFileSync(join(import.meta.dirname, "../../docs/diagrams", `${name}.md`), "utf8").split("```mermaid\n")[1]!.split("```")[0]!;
+      const source = readFileSync(join(import.meta.dirname, "../../docs/diagrams", `${name}.md`), "utf8")
+        .split("```mermaid\n")[1]!
+        .split("```")[0]!;
       expect(await drawInPlace(page, { source }), name).toBeUndefined();
       const drawn = await drawing(page);
       expect(drawn.syntaxError, name).toBe(false);
       expect(drawn.states, name).toContain("authenticated");
-      expect(drawn.edgeLabels.some((label) => label!.startsWith("CHOOSE_METHOD [isChosenMethod(method=")), name).toBe(true);
+      expect(
+        drawn.edgeLabels.some((label) => label!.startsWith("CHOOSE_METHOD [isChosenMethod(method=")),
+        name,
+      ).toBe(true);
       // One switch per group: 2FA's three (first factor, trusted, untrusted) and the one from its identify
       // step's form into the first factor; the second-factor flows' one.
       expect(source.match(/CHOOSE_METHOD/g), name).toHaveLength(name === "login-2fa" ? 4 : 1);
@@ -143,7 +151,9 @@ describe.skipIf(!haveChromium)("diagram pages in Chromium", () => {
     context = await browser.newContext({ locale: "en-US", javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${op.url}/diagrams/method-password`);
-    expect(await page.locator("pre.mermaid").textContent()).toContain("s_awaitingCredentials --> s_verifying : SUBMIT_PASSWORD [hasCredentials]");
+    expect(await page.locator("pre.mermaid").textContent()).toContain(
+      "s_awaitingCredentials --> s_verifying : SUBMIT_PASSWORD [hasCredentials]",
+    );
     expect(await page.locator("pre.mermaid svg").count()).toBe(0);
   });
 });

@@ -22,7 +22,13 @@ describe.skipIf(!haveChromium)("e-mail code login in Chromium", () => {
     smtp = await startSmtpTestServer();
     suite = await startMethodSuite({
       methods: ["email"],
-      edits: { "login.yaml": { "methods.email": { delivery: { kind: "smtp", host: smtp.host, port: smtp.port, starttls: "never", from: '"Acme sign-in" <no-reply@acme.example>' } } } },
+      edits: {
+        "login.yaml": {
+          "methods.email": {
+            delivery: { kind: "smtp", host: smtp.host, port: smtp.port, starttls: "never", from: '"Acme sign-in" <no-reply@acme.example>' },
+          },
+        },
+      },
     });
   });
   afterAll(async () => {

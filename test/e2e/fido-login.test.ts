@@ -35,59 +35,71 @@ describe.skipIf(!haveChromium)("FIDO2 in Chromium", () => {
     return { page: opened.page, ...(await addVirtualAuthenticator(opened.page)) };
   }
 
-  const credentialsOf = async (cdp: CDPSession, authenticatorId: string) => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials;
+  const credentialsOf = async (cdp: CDPSession, authenticatorId: string) =>
+    (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials;
 
-  it("registers the authenticator on the account page, then logs in with it: amr [fido]", async () => {
-    const { web, op } = suite;
-    expect(op.issuer).toMatch(/^http:\/\/localhost:\d+$/);
-    const { page, cdp, authenticatorId } = await pageWithAuthenticator();
-    await signInWithPassword(page, web);
+  it(
+    "registers the authenticator on the account page, then logs in with it: amr [fido]",
+    async () => {
+      const { web, op } = suite;
+      expect(op.issuer).toMatch(/^http:\/\/localhost:\d+$/);
+      const { page, cdp, authenticatorId } = await pageWithAuthenticator();
+      await signInWithPassword(page, web);
 
-    await registerOnAccountPage(page, op.issuer);
-    expect(await page.locator(".notice").textContent()).toBe("The method is set up.");
-    const [created] = await credentialsOf(cdp, authenticatorId);
-    expect(created).toMatchObject({ rpId: "localhost" });
-    const record = (await op.provider.enrollments.get("fido", "E10001"))!.data as FidoEnrollment;
-    expect(record.credentials).toHaveLength(1);
-    expect(record.credentials[0]).toMatchObject({ id: Buffer.from(created!.credentialId, "base64").toString("base64url"), transports: ["internal"] });
+      await registerOnAccountPage(page, op.issuer);
+      expect(await page.locator(".notice").textContent()).toBe("The method is set up.");
+      const [created] = await credentialsOf(cdp, authenticatorId);
+      expect(created).toMatchObject({ rpId: "localhost" });
+      const record = (await op.provider.enrollments.get("fido", "E10001"))!.data as FidoEnrollment;
+      expect(record.credentials).toHaveLength(1);
+      expect(record.credentials[0]).toMatchObject({
+        id: Buffer.from(created!.credentialId, "base64").toString("base64url"),
+        transports: ["internal"],
+      });
 
-    // No session any more (the authenticator stays with the page): the login hint names alice, FIDO2 comes first.
-    await context!.clearCookies();
-    await page.goto(web.loginUrl({ login_hint: "alice" }));
-    await page.getByRole("button", { name: "Use security key or passkey" }).click();
-    await page.waitForURL((url) => url.href.startsWith(web.redirectUri));
-    expect(await page.locator("#status").textContent()).toBe("signed in as E10001");
-    expect(web.signIns.at(-1)!.claims).toMatchObject({ sub: "E10001", amr: ["fido"], acr: "1fa" });
+      // No session any more (the authenticator stays with the page): the login hint names alice, FIDO2 comes first.
+      await context!.clearCookies();
+      await page.goto(web.loginUrl({ login_hint: "alice" }));
+      await page.getByRole("button", { name: "Use security key or passkey" }).click();
+      await page.waitForURL((url) => url.href.startsWith(web.redirectUri));
+      expect(await page.locator("#status").textContent()).toBe("signed in as E10001");
+      expect(web.signIns.at(-1)!.claims).toMatchObject({ sub: "E10001", amr: ["fido"], acr: "1fa" });
 
-    // The signature counter the provider keeps is the authenticator's.
-    const [used] = await credentialsOf(cdp, authenticatorId);
-    const after = (await op.provider.enrollments.get("fido", "E10001"))!.data as FidoEnrollment;
-    expect(after.credentials[0]!.counter).toBe(used!.signCount);
-    expect(used!.signCount).toBeGreaterThan(0);
-  }, TIMEOUT);
+      // The signature counter the provider keeps is the authenticator's.
+      const [used] = await credentialsOf(cdp, authenticatorId);
+      const after = (await op.provider.enrollments.get("fido", "E10001"))!.data as FidoEnrollment;
+      expect(after.credentials[0]!.counter).toBe(used!.signCount);
+      expect(used!.signCount).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
 
-  it("says so when no authenticator answers, and the login can go on after that", async () => {
-    const { web, op } = suite;
-    const { page, cdp, authenticatorId } = await pageWithAuthenticator();
-    await signInWithPassword(page, web, "bob");
-    await registerOnAccountPage(page, op.issuer);
+  it(
+    "says so when no authenticator answers, and the login can go on after that",
+    async () => {
+      const { web, op } = suite;
+      const { page, cdp, authenticatorId } = await pageWithAuthenticator();
+      await signInWithPassword(page, web, "bob");
+      await registerOnAccountPage(page, op.issuer);
 
-    // The user does not touch the key: presence is never confirmed, the browser gives up.
-    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: false });
-    await context!.clearCookies();
-    await page.goto(web.loginUrl({ login_hint: "bob" }));
-    await page.evaluate(() => {
-      // Cancel quickly instead of waiting out the ceremony's timeout.
-      const get = navigator.credentials.get.bind(navigator.credentials);
-      navigator.credentials.get = (options) => get({ ...options, signal: AbortSignal.timeout(300) });
-    });
-    await page.getByRole("button", { name: "Use security key or passkey" }).click();
-    await expect.poll(() => page.locator("#fido-problem").textContent()).toBe("No security key or passkey answered. Try again.");
-    expect(page.url()).toMatch(/\/interaction\//);
+      // The user does not touch the key: presence is never confirmed, the browser gives up.
+      await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: false });
+      await context!.clearCookies();
+      await page.goto(web.loginUrl({ login_hint: "bob" }));
+      await page.evaluate(() => {
+        // Cancel quickly instead of waiting out the ceremony's timeout.
+        const get = navigator.credentials.get.bind(navigator.credentials);
+        navigator.credentials.get = (options) => get({ ...options, signal: AbortSignal.timeout(300) });
+      });
+      await page.getByRole("button", { name: "Use security key or passkey" }).click();
+      await expect.poll(() => page.locator("#fido-problem").textContent()).toBe("No security key or passkey answered. Try again.");
+      expect(page.url()).toMatch(/\/interaction\//);
 
-    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: true });
-    await page.getByRole("button", { name: "Use security key or passkey" }).click();
-    await page.waitForURL((url) => url.href.startsWith(web.redirectUri));
-    expect(web.signIns.at(-1)!.claims).toMatchObject({ sub: "E10002", amr: ["fido"] });
-  }, TIMEOUT);
+      await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: true });
+      await page.getByRole("button", { name: "Use security key or passkey" }).click();
+      await page.waitForURL((url) => url.href.startsWith(web.redirectUri));
+      expect(web.signIns.at(-1)!.claims).toMatchObject({ sub: "E10002", amr: ["fido"] });
+    },
+    TIMEOUT,
+  );
 });

@@ -21,7 +21,11 @@ describe.each(availableBackends())("hostile user names on the $name store", ({ u
   ])("answers a user name of %s with 400 invalid_grant", async (_label, username) => {
     // The demo config's development adapters warn once at start-up; only what this request logs counts.
     const before = op.logs.length;
-    const res = await postForm(`${op.url}/connect/token`, { grant_type: "password", username, password: "x" }, { authorization: basic("demo-legacy", "demo-legacy-secret") });
+    const res = await postForm(
+      `${op.url}/connect/token`,
+      { grant_type: "password", username, password: "x" },
+      { authorization: basic("demo-legacy", "demo-legacy-secret") },
+    );
     expect(res.status).toBe(400);
     expect(res.json?.error).toBe("invalid_grant");
     expect(op.logs.slice(before).some((l) => (l.level as number) >= 40)).toBe(false);

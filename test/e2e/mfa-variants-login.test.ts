@@ -2,7 +2,14 @@ import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/crypto/password-hash.ts";
 import { SESSION_COOKIE } from "../../src/sessions/session-cookie.ts";
-import { atCallback, ContextPerTest, methodsOffered, signInWithPassword, startMethodSuite, type MethodSuite } from "../support/browser-methods.ts";
+import {
+  atCallback,
+  ContextPerTest,
+  methodsOffered,
+  signInWithPassword,
+  startMethodSuite,
+  type MethodSuite,
+} from "../support/browser-methods.ts";
 import { chromiumAvailable } from "../support/chromium.ts";
 import { passWithCode, startEmailDelivery, startSmsDelivery, type CodeDelivery } from "../support/code-deliveries.ts";
 import { extraUsers } from "../support/method-pages.ts";
@@ -190,7 +197,12 @@ describe.skipIf(!haveChromium)("the Mfa variants in Chromium with openid-client"
       expect(web.tokenErrors.slice(refusedBefore)).toEqual(["invalid_grant"]);
       const signIn = web.signIns.at(-1)!;
       expect(signIn.refusedWithoutLoginType).toMatch(/login_type is required/);
-      expect(signIn).toMatchObject({ sub, tokenLoginType: variant.loginType, claims: { amr: [variant.passes], acr: "1fa" }, accessTokenClaims: { amr: [variant.passes], acr: "1fa" } });
+      expect(signIn).toMatchObject({
+        sub,
+        tokenLoginType: variant.loginType,
+        claims: { amr: [variant.passes], acr: "1fa" },
+        accessTokenClaims: { amr: [variant.passes], acr: "1fa" },
+      });
 
       expect((await page.context().cookies(op.issuer)).map((c) => c.name)).not.toContain(SESSION_COOKIE);
       // Nor does the provider remember the login any other way: a plain request gets the login page.
@@ -201,11 +213,15 @@ describe.skipIf(!haveChromium)("the Mfa variants in Chromium with openid-client"
     TIMEOUT,
   );
 
-  it("shows a login_hint with markup as text, masked, in the page's language", async () => {
-    const page = await contexts.page();
-    await page.goto(suite.web.loginUrl({ login_type: "MfaSms", login_hint: "<img src=x onerror=alert(1)>", lang: "tw" }));
-    const line = page.locator(".login-account");
-    expect(await line.textContent()).toBe("正在以 <i•••> 的身分登入");
-    expect(await line.locator("*").count()).toBe(0);
-  }, TIMEOUT);
+  it(
+    "shows a login_hint with markup as text, masked, in the page's language",
+    async () => {
+      const page = await contexts.page();
+      await page.goto(suite.web.loginUrl({ login_type: "MfaSms", login_hint: "<img src=x onerror=alert(1)>", lang: "tw" }));
+      const line = page.locator(".login-account");
+      expect(await line.textContent()).toBe("正在以 <i•••> 的身分登入");
+      expect(await line.locator("*").count()).toBe(0);
+    },
+    TIMEOUT,
+  );
 });

@@ -67,7 +67,11 @@ async function signInSilently(rp: RelyingParty, browser: RawBrowser, params: Rec
 
 /** Whether the API resource sees an access token as active (introspection). */
 async function isActive(accessToken: string): Promise<unknown> {
-  const answer = await postForm(`${op.url}/connect/introspect`, { token: accessToken }, { authorization: basic("acme-api", "acme-api-secret") });
+  const answer = await postForm(
+    `${op.url}/connect/introspect`,
+    { token: accessToken },
+    { authorization: basic("acme-api", "acme-api-secret") },
+  );
   expect(answer.status).toBe(200);
   return answer.json!.active;
 }
@@ -164,14 +168,21 @@ describe.each(availableBackends())("the code flow driven by openid-client on the
       const browser = new RawBrowser();
       const tokens = await signIn(rp, browser);
       const state = oidc.randomState();
-      const logout = oidc.buildEndSessionUrl(rp.config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: WEB_POST_LOGOUT, state });
+      const logout = oidc.buildEndSessionUrl(rp.config, {
+        id_token_hint: tokens.id_token!,
+        post_logout_redirect_uri: WEB_POST_LOGOUT,
+        state,
+      });
 
       const answer = await browser.get(logout.href);
       expect(answer.status, answer.text.slice(0, 300)).toBe(303);
       expect(answer.location).toBe(`${WEB_POST_LOGOUT}?state=${state}`);
       expect(browser.cookies.has("portcullis_session")).toBe(false);
 
-      await expect(signInSilently(rp, browser, { prompt: "none" })).rejects.toMatchObject({ name: "AuthorizationResponseError", error: "login_required" });
+      await expect(signInSilently(rp, browser, { prompt: "none" })).rejects.toMatchObject({
+        name: "AuthorizationResponseError",
+        error: "login_required",
+      });
     });
   });
 
@@ -246,7 +257,10 @@ describe.each(availableBackends())("the code flow driven by openid-client on the
       const pending = await startLogin(rp);
       const browser = new RawBrowser();
       const endpoint = rp.config.serverMetadata().authorization_endpoint!;
-      const page = await choosePassword(browser, await browser.follow(await browser.post(endpoint, Object.fromEntries(pending.url.searchParams))));
+      const page = await choosePassword(
+        browser,
+        await browser.follow(await browser.post(endpoint, Object.fromEntries(pending.url.searchParams))),
+      );
       expect(page.text).toContain('name="password"');
       const tokens = await finishLogin(rp, pending, await submitPassword(browser, page, ...ALICE));
       expect(tokens.claims()!.sub).toBe("E10001");

@@ -64,7 +64,13 @@ describe.each(availableBackends())("foundation endpoints with openid-client on t
     const { access_token } = await oidc.clientCredentialsGrant(service);
 
     const active = await oidc.tokenIntrospection(api, access_token);
-    expect(active).toMatchObject({ active: true, client_id: "demo-service", sub: "demo-service", scope: "acme acme.api.msg", iss: op.issuer });
+    expect(active).toMatchObject({
+      active: true,
+      client_id: "demo-service",
+      sub: "demo-service",
+      scope: "acme acme.api.msg",
+      iss: op.issuer,
+    });
 
     await oidc.tokenRevocation(service, access_token, { token_type_hint: "access_token" });
     expect(await oidc.tokenIntrospection(api, access_token)).toEqual({ active: false });
@@ -72,9 +78,18 @@ describe.each(availableBackends())("foundation endpoints with openid-client on t
 
   it("runs the password grant for the client that enables it", async () => {
     const legacy = await discover("demo-legacy", oidc.ClientSecretPost("demo-legacy-secret"));
-    const tokens = await oidc.genericGrantRequest(legacy, "password", { username: "alice", password: "alice-password", scope: "openid acme" });
+    const tokens = await oidc.genericGrantRequest(legacy, "password", {
+      username: "alice",
+      password: "alice-password",
+      scope: "openid acme",
+    });
     const api = await discover("acme-api", oidc.ClientSecretPost("acme-api-secret"));
-    expect(await oidc.tokenIntrospection(api, tokens.access_token)).toMatchObject({ active: true, sub: "E10001", amr: ["password"], scope: "acme" });
+    expect(await oidc.tokenIntrospection(api, tokens.access_token)).toMatchObject({
+      active: true,
+      sub: "E10001",
+      amr: ["password"],
+      scope: "acme",
+    });
   });
 
   it("surfaces invalid_client to the library as a response error", async () => {
@@ -84,6 +99,9 @@ describe.each(availableBackends())("foundation endpoints with openid-client on t
 
   it("surfaces invalid_scope for an ID scope in client_credentials", async () => {
     const config = await discover("demo-service", oidc.ClientSecretPost("demo-service-secret"));
-    await expect(oidc.clientCredentialsGrant(config, { scope: "openid acme" })).rejects.toMatchObject({ error: "invalid_scope", status: 400 });
+    await expect(oidc.clientCredentialsGrant(config, { scope: "openid acme" })).rejects.toMatchObject({
+      error: "invalid_scope",
+      status: 400,
+    });
   });
 });

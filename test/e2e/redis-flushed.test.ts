@@ -28,7 +28,8 @@ describe.skipIf(!available)("a provider whose Redis store loses everything", () 
     await redis?.stop();
   });
 
-  const kids = async () => ((await send(`${op.url}/.well-known/openid-configuration/jwks`)).json!.keys as Array<{ kid: string }>).map((k) => k.kid);
+  const kids = async () =>
+    ((await send(`${op.url}/.well-known/openid-configuration/jwks`)).json!.keys as Array<{ kid: string }>).map((k) => k.kid);
   const kidOf = (token: string) => (JSON.parse(Buffer.from(token.split(".")[0]!, "base64url").toString()) as { kid: string }).kid;
   const introspect = async (token: string) =>
     (await postForm(`${op.url}/connect/introspect`, { token }, { authorization: basic("acme-api", "acme-api-secret") })).json;
@@ -57,7 +58,11 @@ describe.skipIf(!available)("a provider whose Redis store loses everything", () 
     expect(userinfo.status, userinfo.text).toBe(200);
     expect(userinfo.json).toMatchObject({ sub: "E10001" });
     // New tokens are signed with the new key.
-    const fresh = await postForm(`${op.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("demo-service", "demo-service-secret") });
+    const fresh = await postForm(
+      `${op.url}/connect/token`,
+      { grant_type: "client_credentials" },
+      { authorization: basic("demo-service", "demo-service-secret") },
+    );
     expect(kidOf(fresh.json!.access_token as string)).toBe(op.provider.keys.keys.signing.kid);
 
     // The old key has outlived every token it signed, and the sync interval a retired key stays published longer.

@@ -49,7 +49,10 @@ describe.skipIf(!available)("provider nodes on Redis Sentinel, whose primary is 
     sentinels = await Promise.all([0, 1, 2].map(async () => (await startRedisSentinel(options))!));
     // Ready for a failover: the replica is in sync and every sentinel knows it and the two other sentinels.
     await until(async () => (await ask(replica.port, ["INFO", "replication"])).includes("master_link_status:up"), "the replica in sync");
-    await until(async () => (await Promise.all(sentinels.map(knowsEverything))).every(Boolean), "the sentinels to know each other and the replica");
+    await until(
+      async () => (await Promise.all(sentinels.map(knowsEverything))).every(Boolean),
+      "the sentinels to know each other and the replica",
+    );
     storeUrl = `redis+sentinel://${sentinels.map((s) => `127.0.0.1:${s.port}`).join(",")}/${PRIMARY}?prefix=sentinel-${Date.now()}`;
     deployment = await startDeployment(storeUrl, 2);
   }, 180_000);
@@ -75,14 +78,21 @@ describe.skipIf(!available)("provider nodes on Redis Sentinel, whose primary is 
     primary.kill!();
     await until(async () => (await primaryPort()) === replica.port, "the sentinels to promote the replica");
     // Non-durable work resumes on the new primary (an SSO login: its code) while no replica acknowledges durable writes.
-    await until(async () => (await browser.get(authorizeUrl(next().url))).location?.startsWith(`${WEB_REDIRECT}?code=`) === true, "logins on the new primary");
+    await until(
+      async () => (await browser.get(authorizeUrl(next().url))).location?.startsWith(`${WEB_REDIRECT}?code=`) === true,
+      "logins on the new primary",
+    );
     const closed = await redeemAt(next(), await ssoCode(browser, next()));
     expect(closed.status, closed.text).toBe(503); // a refresh token would be written with no replica to keep it: fail closed
 
     // The old primary comes back (as a supervisor restarts it) and the sentinels make it the new primary's replica.
     await primary.stop();
     primary = (await startRedis({ port: primary.port }))!;
-    await until(async () => (await ask(primary.port, ["INFO", "replication"])).includes("master_link_status:up"), "the old primary to rejoin as a replica", 90_000);
+    await until(
+      async () => (await ask(primary.port, ["INFO", "replication"])).includes("master_link_status:up"),
+      "the old primary to rejoin as a replica",
+      90_000,
+    );
     await until(async () => (await Promise.all(nodes.map(readiness))).every((r) => r.status === 200), "all nodes ready");
     phase = "recovered";
     await until(async () => load.samples.filter((s) => s.sent === "recovered").length >= 6, "load after the failover");

@@ -34,7 +34,9 @@ describe.skipIf(!haveChromium)("reloading while a browser is mid-login", () => {
     const context = await newEnglishContext(browser);
     contexts.push(context);
     context.setDefaultTimeout(10_000);
-    await context.route(`${new URL(WEB_REDIRECT).origin}/**`, (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "callback" }));
+    await context.route(`${new URL(WEB_REDIRECT).origin}/**`, (route) =>
+      route.fulfill({ status: 200, contentType: "text/plain", body: "callback" }),
+    );
     const page = await context.newPage();
     await page.goto(authorizeUrl(op.issuer));
     expect(new URL(page.url()).pathname).toMatch(/^\/interaction\//);
@@ -50,7 +52,10 @@ describe.skipIf(!haveChromium)("reloading while a browser is mid-login", () => {
 
     // The edit: demo-web renamed; the default flow without the password method; the 2FA login type without it too.
     editConfig(op.configDir, "clients.yaml", { "clients.0.name": "Demo web app, reloaded" });
-    editConfig(op.configDir, "login.yaml", { "default_flow.methods": ["appotp", "qrcode"], "login_types.2FA.methods": ["qrcode", "appotp", "totp", "fido"] });
+    editConfig(op.configDir, "login.yaml", {
+      "default_flow.methods": ["appotp", "qrcode"],
+      "login_types.2FA.methods": ["qrcode", "appotp", "totp", "fido"],
+    });
     expect(await op.reload()).toMatchObject({ ok: true, errors: [] });
 
     // The login begun before the reload: its password form still signs in (the new default flow has none).

@@ -19,9 +19,17 @@ describe.skipIf(!available)("a provider whose Redis store goes down", () => {
   beforeAll(async () => {
     redis = (await startRedis())!;
     op = await startTestProvider({ storeUrl: redis.url });
-    const issued = await postForm(`${op.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("demo-service", "demo-service-secret") });
+    const issued = await postForm(
+      `${op.url}/connect/token`,
+      { grant_type: "client_credentials" },
+      { authorization: basic("demo-service", "demo-service-secret") },
+    );
     token = issued.json!.access_token as string;
-    const reference = await postForm(`${op.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("demo-portal", "demo-portal-secret") });
+    const reference = await postForm(
+      `${op.url}/connect/token`,
+      { grant_type: "client_credentials" },
+      { authorization: basic("demo-portal", "demo-portal-secret") },
+    );
     handle = reference.json!.access_token as string;
     expect(handle).toMatch(/^[\w-]{43}$/);
     await redis.stop();
@@ -41,15 +49,27 @@ describe.skipIf(!available)("a provider whose Redis store goes down", () => {
   });
 
   it("answers the password grant, which counts attempts in the store, with 503 too", async () => {
-    const res = await postForm(`${op.url}/connect/token`, { grant_type: "password", username: "alice", password: "alice-password" }, { authorization: basic("demo-legacy", "demo-legacy-secret") });
+    const res = await postForm(
+      `${op.url}/connect/token`,
+      { grant_type: "password", username: "alice", password: "alice-password" },
+      { authorization: basic("demo-legacy", "demo-legacy-secret") },
+    );
     expect(res.status).toBe(503);
     expect(res.json?.error).toBe("temporarily_unavailable");
   });
 
   it("answers a reference token with 503 at introspection, userinfo and revocation: its record cannot be read, which says nothing of its validity", async () => {
-    const introspection = await postForm(`${op.url}/connect/introspect`, { token: handle }, { authorization: basic("acme-api", "acme-api-secret") });
+    const introspection = await postForm(
+      `${op.url}/connect/introspect`,
+      { token: handle },
+      { authorization: basic("acme-api", "acme-api-secret") },
+    );
     const userinfo = await fetch(`${op.url}/connect/userinfo`, { headers: { authorization: `Bearer ${handle}` } });
-    const revocation = await postForm(`${op.url}/connect/revocation`, { token: handle }, { authorization: basic("demo-portal", "demo-portal-secret") });
+    const revocation = await postForm(
+      `${op.url}/connect/revocation`,
+      { token: handle },
+      { authorization: basic("demo-portal", "demo-portal-secret") },
+    );
     for (const res of [introspection, { status: userinfo.status, json: (await userinfo.json()) as Record<string, unknown> }, revocation]) {
       expect(res.status).toBe(503);
       expect(res.json?.error).toBe("temporarily_unavailable");
@@ -57,14 +77,22 @@ describe.skipIf(!available)("a provider whose Redis store goes down", () => {
   });
 
   it("cannot issue a reference token (503), while a JWT client's client_credentials needs no store", async () => {
-    const res = await postForm(`${op.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("demo-portal", "demo-portal-secret") });
+    const res = await postForm(
+      `${op.url}/connect/token`,
+      { grant_type: "client_credentials" },
+      { authorization: basic("demo-portal", "demo-portal-secret") },
+    );
     expect(res.status).toBe(503);
     expect(res.json?.error).toBe("temporarily_unavailable");
   });
 
   it("keeps serving what needs no store: discovery, JWKS and client_credentials", async () => {
     expect((await fetch(`${op.url}/.well-known/openid-configuration/jwks`)).status).toBe(200);
-    const res = await postForm(`${op.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("demo-service", "demo-service-secret") });
+    const res = await postForm(
+      `${op.url}/connect/token`,
+      { grant_type: "client_credentials" },
+      { authorization: basic("demo-service", "demo-service-secret") },
+    );
     expect(res.status).toBe(200);
   });
 

@@ -114,7 +114,11 @@ async function outageUnderLoad(deployment: Deployment, outage: Outage): Promise<
   for (let i = 0; i < 3; i++) tokens.push(await redeemForRefreshToken(next(), await ssoCode(browser, next())));
 
   let phase = "up";
-  const load = startLoad(nodes, loadSteps(browser, tokens, () => phase), () => phase);
+  const load = startLoad(
+    nodes,
+    loadSteps(browser, tokens, () => phase),
+    () => phase,
+  );
   await until(async () => load.samples.length >= 6, "load before the outage");
 
   phase = "stopping";
@@ -127,7 +131,10 @@ async function outageUnderLoad(deployment: Deployment, outage: Outage): Promise<
 
   phase = "starting";
   await outage.start();
-  await until(async () => (await Promise.all(nodes.map(readiness))).every((r) => r.status === 200 && r.store === "ok"), "all nodes ready again");
+  await until(
+    async () => (await Promise.all(nodes.map(readiness))).every((r) => r.status === 200 && r.store === "ok"),
+    "all nodes ready again",
+  );
   phase = "recovered";
   await until(async () => load.samples.filter((s) => s.sent === "recovered").length >= 9, "load after the recovery");
   const samples = await load.stop();
@@ -150,7 +157,6 @@ async function outageUnderLoad(deployment: Deployment, outage: Outage): Promise<
     expect(res.status, res.text).toBe(200);
   }
 }
-
 
 /**
  * The load: an SSO authorize, a refresh and a code redemption, each on the next node. While Redis is

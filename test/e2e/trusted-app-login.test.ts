@@ -54,7 +54,8 @@ describe.skipIf(!haveChromium)("trusted-app login in Chromium", () => {
     const problems: string[] = [];
     page.on("console", (m) => {
       // A failed load is reported below with its URL.
-      if ((m.type() === "error" && !m.text().startsWith("Failed to load resource")) || /Content Security Policy/.test(m.text())) problems.push(m.text());
+      if ((m.type() === "error" && !m.text().startsWith("Failed to load resource")) || /Content Security Policy/.test(m.text()))
+        problems.push(m.text());
     });
     page.on("response", (r) => {
       if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
@@ -64,7 +65,8 @@ describe.skipIf(!haveChromium)("trusted-app login in Chromium", () => {
   }
 
   const statusOf = (page: Page) => page.locator("#status").textContent();
-  const qrImageLoaded = (page: Page) => page.locator("img.qrcode").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+  const qrImageLoaded = (page: Page) =>
+    page.locator("img.qrcode").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
 
   it("enrolls a phone from the account page, which then logs alice in by QR code with number matching; amr is qrcode", async () => {
     // Signed in with the password (the login page starts with the QR code: choose Password).
@@ -78,7 +80,11 @@ describe.skipIf(!haveChromium)("trusted-app login in Chromium", () => {
 
     // Account page: set up the phone; the page shows the enrollment QR code and its URI.
     await first.goto(`${op.url}/account`);
-    await first.locator("form").filter({ has: first.locator('button[value="qrcode"]') }).getByRole("button").click();
+    await first
+      .locator("form")
+      .filter({ has: first.locator('button[value="qrcode"]') })
+      .getByRole("button")
+      .click();
     await first.locator("#qrcode-uri").filter({ hasText: "acmeauth://enroll" }).waitFor();
     expect(await qrImageLoaded(first)).toBe(true);
     const phone = await TrustedAppClient.enroll(await shownUri(first), "Alice's Pixel");
@@ -133,7 +139,9 @@ describe.skipIf(!haveChromium)("trusted-app login in Chromium", () => {
     const phone = await enrolledPhone(shortLived, "E10001", "Alice's phone");
     const { page } = await newPage();
     // No relying party on this provider: its login page is enough (demo-web's registered callback).
-    await page.goto(`${shortLived.url}/connect/authorize?client_id=demo-web&redirect_uri=http%3A%2F%2Flocalhost%3A3001%2Fcallback&response_type=code&scope=openid&state=s&nonce=n`);
+    await page.goto(
+      `${shortLived.url}/connect/authorize?client_id=demo-web&redirect_uri=http%3A%2F%2Flocalhost%3A3001%2Fcallback&response_type=code&scope=openid&state=s&nonce=n`,
+    );
     await page.locator("#qrcode-uri").filter({ hasText: "acmeauth://login" }).waitFor();
     const firstUri = await shownUri(page);
     const firstImage = await page.locator("img.qrcode").getAttribute("src");

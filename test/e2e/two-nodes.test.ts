@@ -33,7 +33,8 @@ describe.skipIf(!redisUrl)("two provider nodes sharing one Redis store", () => {
 
   const token = async (node: TestProvider) =>
     (await postForm(`${node.url}/connect/token`, { grant_type: "client_credentials" }, service)).json!.access_token as string;
-  const active = async (node: TestProvider, t: string) => (await postForm(`${node.url}/connect/introspect`, { token: t }, api)).json!.active;
+  const active = async (node: TestProvider, t: string) =>
+    (await postForm(`${node.url}/connect/introspect`, { token: t }, api)).json!.active;
 
   it("publishes the same signing keys from both nodes", async () => {
     const jwks = await Promise.all([a, b].map(async (n) => (await fetch(`${n.url}/.well-known/openid-configuration/jwks`)).json()));
@@ -102,7 +103,12 @@ describe.skipIf(!redisUrl)("two provider processes on one Redis: authorize on on
     expect(new URL(page.url).origin).toBe(a.url);
     const action = onNode(formAction(page.text, page.url), b);
     expect(new URL(action).pathname).toBe(new URL(page.url).pathname);
-    const answer = await browser.post(action, { csrf: hiddenField(page.text, "csrf") ?? "", event: "SUBMIT_PASSWORD", username: "alice", password: "alice-password" });
+    const answer = await browser.post(action, {
+      csrf: hiddenField(page.text, "csrf") ?? "",
+      event: "SUBMIT_PASSWORD",
+      username: "alice",
+      password: "alice-password",
+    });
     expect(responseParams(answer).get("code"), "node B completes the login started on node A").toBeTruthy();
     return answer;
   }
@@ -199,7 +205,13 @@ describe.skipIf(!redisUrl)("two provider processes on one Redis: a QR-code login
     onB.host = new URL(b.url).host;
     const done = await browser.post(onB.href, { csrf: hiddenField(approval.text, "csrf")!, event: "CHECK" });
     const code = responseParams(done).get("code")!;
-    const tokens = await postForm(`${b.url}/connect/token`, { grant_type: "authorization_code", client_id: "demo-web", client_secret: "demo-web-secret", code, redirect_uri: "http://localhost:3001/callback" });
+    const tokens = await postForm(`${b.url}/connect/token`, {
+      grant_type: "authorization_code",
+      client_id: "demo-web",
+      client_secret: "demo-web-secret",
+      code,
+      redirect_uri: "http://localhost:3001/callback",
+    });
     expect(tokens.status, tokens.text).toBe(200);
     expect(await verifyIdToken(a, tokens.json!.id_token as string)).toMatchObject({ sub: "E10001", amr: ["qrcode"] });
   });

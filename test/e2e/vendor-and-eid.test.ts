@@ -88,46 +88,57 @@ describe.skipIf(!haveChromium)("MyVendor and eID in Chromium with openid-client"
     /** The code an app with this secret shows `steps` periods from now. */
     const codeOf = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
 
-    it("sets up TOTP inside the first login of a vendor account with none (signed in as the login_hint, amr [totp], login_type at the token endpoint, no SSO cookie); the next login asks for a code", async () => {
-      const account = "demo-vendor:first-timer";
-      let page = await contexts.page();
-      await page.goto(vendor.loginUrl(vendorLink(account)));
+    it(
+      "sets up TOTP inside the first login of a vendor account with none (signed in as the login_hint, amr [totp], login_type at the token endpoint, no SSO cookie); the next login asks for a code",
+      async () => {
+        const account = "demo-vendor:first-timer";
+        let page = await contexts.page();
+        await page.goto(vendor.loginUrl(vendorLink(account)));
 
-      // First use: the enrollment page inside the login, nothing else offered.
-      const secretText = page.locator("#totp-secret-text");
-      await expect.poll(() => secretText.textContent(), { timeout: 20_000 }).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{4}){7}$/);
-      expect(await page.locator("#totp-link").getAttribute("href")).toMatch(/^otpauth:\/\/totp\/Portcullis:demo-vendor(:|%3A)first-timer\?secret=/);
-      expect(await page.locator('input[name="password"]').count()).toBe(0);
-      const secret = (await secretText.textContent())!.replaceAll(" ", "");
-      await page.getByLabel("Code shown by the app").fill(await codeOf(secret));
-      await page.getByRole("button", { name: "Finish setup" }).click();
+        // First use: the enrollment page inside the login, nothing else offered.
+        const secretText = page.locator("#totp-secret-text");
+        await expect.poll(() => secretText.textContent(), { timeout: 20_000 }).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{4}){7}$/);
+        expect(await page.locator("#totp-link").getAttribute("href")).toMatch(
+          /^otpauth:\/\/totp\/Portcullis:demo-vendor(:|%3A)first-timer\?secret=/,
+        );
+        expect(await page.locator('input[name="password"]').count()).toBe(0);
+        const secret = (await secretText.textContent())!.replaceAll(" ", "");
+        await page.getByLabel("Code shown by the app").fill(await codeOf(secret));
+        await page.getByRole("button", { name: "Finish setup" }).click();
 
-      const first = await atCallback(page, vendor);
-      expect(first.status).toBe(`signed in as ${account}`);
-      expect(first.response.get("login_type")).toBe("MyVendor");
-      const signIn = vendor.signIns.at(-1)!;
-      expect(signIn.tokenLoginType).toBe("MyVendor");
-      expect(signIn.claims).toMatchObject({ sub: account, aud: "demo-vendor", amr: ["totp"] });
-      expect(await providerCookieNames()).not.toContain(SESSION_COOKIE);
+        const first = await atCallback(page, vendor);
+        expect(first.status).toBe(`signed in as ${account}`);
+        expect(first.response.get("login_type")).toBe("MyVendor");
+        const signIn = vendor.signIns.at(-1)!;
+        expect(signIn.tokenLoginType).toBe("MyVendor");
+        expect(signIn.claims).toMatchObject({ sub: account, aud: "demo-vendor", amr: ["totp"] });
+        expect(await providerCookieNames()).not.toContain(SESSION_COOKIE);
 
-      // The second login of the account (a new browser): a code, no enrollment again.
-      await contexts.close();
-      page = await contexts.page();
-      await page.goto(vendor.loginUrl(vendorLink(account)));
-      // Say what the page shows instead, should the code field not come.
-      await page.locator("#totp-code").waitFor({ timeout: 20_000 }).catch(async (error: unknown) => {
-        throw new Error(`no code field at ${page.url()}: ${(await page.locator("body").textContent())?.trim().slice(0, 400)}`, { cause: error });
-      });
-      expect(await page.locator("#totp-secret").count()).toBe(0);
-      // The enrollment's code used its time step: the app's next code is within the ±1 window.
-      await page.getByLabel("Code from your authenticator app").fill(await codeOf(secret, 1));
-      await page.getByRole("button", { name: "Verify" }).click();
+        // The second login of the account (a new browser): a code, no enrollment again.
+        await contexts.close();
+        page = await contexts.page();
+        await page.goto(vendor.loginUrl(vendorLink(account)));
+        // Say what the page shows instead, should the code field not come.
+        await page
+          .locator("#totp-code")
+          .waitFor({ timeout: 20_000 })
+          .catch(async (error: unknown) => {
+            throw new Error(`no code field at ${page.url()}: ${(await page.locator("body").textContent())?.trim().slice(0, 400)}`, {
+              cause: error,
+            });
+          });
+        expect(await page.locator("#totp-secret").count()).toBe(0);
+        // The enrollment's code used its time step: the app's next code is within the ±1 window.
+        await page.getByLabel("Code from your authenticator app").fill(await codeOf(secret, 1));
+        await page.getByRole("button", { name: "Verify" }).click();
 
-      const second = await atCallback(page, vendor);
-      expect(second.status).toBe(`signed in as ${account}`);
-      expect(vendor.signIns.at(-1)!).toMatchObject({ sub: account, tokenLoginType: "MyVendor", claims: { amr: ["totp"] } });
-      expect(await providerCookieNames()).not.toContain(SESSION_COOKIE);
-    }, TIMEOUT);
+        const second = await atCallback(page, vendor);
+        expect(second.status).toBe(`signed in as ${account}`);
+        expect(vendor.signIns.at(-1)!).toMatchObject({ sub: account, tokenLoginType: "MyVendor", claims: { amr: ["totp"] } });
+        expect(await providerCookieNames()).not.toContain(SESSION_COOKIE);
+      },
+      TIMEOUT,
+    );
 
     const BAD_LINKS: Record<string, () => Record<string, string>> = {
       "no signature": () => {
@@ -141,58 +152,70 @@ describe.skipIf(!haveChromium)("MyVendor and eID in Chromium with openid-client"
       "a login_hint naming another client": () => vendorLink("demo-web:acme-support"),
     };
     for (const [kind, link] of Object.entries(BAD_LINKS)) {
-      it(`refuses ${kind}: invalid_request at the RP, with its state, and no page from the provider`, async () => {
-        const page = await contexts.page();
-        const answers = answersFrom(page, suite.op.issuer);
-        const signInsBefore = vendor.signIns.length;
-        await page.goto(vendor.loginUrl(link()));
-        expect((await atCallback(page, vendor)).status).toBe("error: invalid_request");
-        expect(await page.locator("#state").textContent()).toBe("state ok");
-        expect(answers).toEqual(["303 /connect/authorize"]);
-        expect(vendor.signIns.length).toBe(signInsBefore);
-      }, TIMEOUT);
+      it(
+        `refuses ${kind}: invalid_request at the RP, with its state, and no page from the provider`,
+        async () => {
+          const page = await contexts.page();
+          const answers = answersFrom(page, suite.op.issuer);
+          const signInsBefore = vendor.signIns.length;
+          await page.goto(vendor.loginUrl(link()));
+          expect((await atCallback(page, vendor)).status).toBe("error: invalid_request");
+          expect(await page.locator("#state").textContent()).toBe("state ok");
+          expect(answers).toEqual(["303 /connect/authorize"]);
+          expect(vendor.signIns.length).toBe(signInsBefore);
+        },
+        TIMEOUT,
+      );
     }
 
-    it("refuses scope openid profile email with invalid_scope at the RP, and no page from the provider", async () => {
-      const page = await contexts.page();
-      const answers = answersFrom(page, suite.op.issuer);
-      await page.goto(vendor.loginUrl(vendorLink("demo-vendor:acme-support", undefined, { scope: "openid profile email" })));
-      expect((await atCallback(page, vendor)).status).toBe("error: invalid_scope");
-      expect(answers).toEqual(["303 /connect/authorize"]);
-    }, TIMEOUT);
+    it(
+      "refuses scope openid profile email with invalid_scope at the RP, and no page from the provider",
+      async () => {
+        const page = await contexts.page();
+        const answers = answersFrom(page, suite.op.issuer);
+        await page.goto(vendor.loginUrl(vendorLink("demo-vendor:acme-support", undefined, { scope: "openid profile email" })));
+        expect((await atCallback(page, vendor)).status).toBe("error: invalid_scope");
+        expect(answers).toEqual(["303 /connect/authorize"]);
+      },
+      TIMEOUT,
+    );
   });
 
   describe("eID (RP demo-web, upstream a second provider process)", () => {
-    it("logs in at the upstream's password page and comes back through /eID/callback with login_type=eID; the token request repeats it; sub and userinfo are the mapped eID account's; a second /eID/authorize is answered from the session", async () => {
-      const page = await contexts.page();
-      const atUpstream = answersFrom(page, upstream!.issuer);
-      const atBroker = answersFrom(page, suite.op.issuer);
-      await page.goto(web.loginUrl({ rp_endpoint: "eid" }));
-      // The upstream's own login page: a Portcullis password form.
-      expect(new URL(page.url()).origin).toBe(upstream!.issuer);
-      await submitPasswordForm(page, "mei");
+    it(
+      "logs in at the upstream's password page and comes back through /eID/callback with login_type=eID; the token request repeats it; sub and userinfo are the mapped eID account's; a second /eID/authorize is answered from the session",
+      async () => {
+        const page = await contexts.page();
+        const atUpstream = answersFrom(page, upstream!.issuer);
+        const atBroker = answersFrom(page, suite.op.issuer);
+        await page.goto(web.loginUrl({ rp_endpoint: "eid" }));
+        // The upstream's own login page: a Portcullis password form.
+        expect(new URL(page.url()).origin).toBe(upstream!.issuer);
+        await submitPasswordForm(page, "mei");
 
-      const first = await atCallback(page, web);
-      expect(first.status).toBe(`signed in as ${MEI.sub}`);
-      expect(first.response.get("login_type")).toBe("eID");
-      // The callback answers with a page that moves on to the RP: a redirect would continue the
-      // upstream's form post, which the upstream page's CSP form-action does not let reach the RP.
-      expect(atBroker.filter((answer) => answer.endsWith(" /eID/callback"))).toEqual(["200 /eID/callback"]);
-      const signIn = web.signIns.at(-1)!;
-      expect(signIn.tokenLoginType).toBe("eID");
-      expect(signIn.claims).toMatchObject({ iss: suite.op.issuer, aud: "demo-web", sub: MEI.sub, amr: ["eid"] });
-      expect(signIn.userinfo).toEqual(MEI);
-      expect(await providerCookieNames()).toContain(SESSION_COOKIE);
+        const first = await atCallback(page, web);
+        expect(first.status).toBe(`signed in as ${MEI.sub}`);
+        expect(first.response.get("login_type")).toBe("eID");
+        // The callback answers with a page that moves on to the RP: a redirect would continue the
+        // upstream's form post, which the upstream page's CSP form-action does not let reach the RP.
+        expect(atBroker.filter((answer) => answer.endsWith(" /eID/callback"))).toEqual(["200 /eID/callback"]);
+        const signIn = web.signIns.at(-1)!;
+        expect(signIn.tokenLoginType).toBe("eID");
+        expect(signIn.claims).toMatchObject({ iss: suite.op.issuer, aud: "demo-web", sub: MEI.sub, amr: ["eid"] });
+        expect(signIn.userinfo).toEqual(MEI);
+        expect(await providerCookieNames()).toContain(SESSION_COOKIE);
 
-      // SSO: the same browser's next eID login gets its code at once, without the upstream.
-      const upstreamAnswers = atUpstream.length;
-      expect(upstreamAnswers).toBeGreaterThan(0);
-      await page.goto(web.loginUrl({ rp_endpoint: "eid" }));
-      const second = await atCallback(page, web);
-      expect(second.status).toBe(`signed in as ${MEI.sub}`);
-      expect(second.response.get("login_type")).toBe("eID");
-      expect(atUpstream.length).toBe(upstreamAnswers);
-      expect(web.signIns.at(-1)!).toMatchObject({ sub: MEI.sub, tokenLoginType: "eID", userinfo: MEI });
-    }, TIMEOUT);
+        // SSO: the same browser's next eID login gets its code at once, without the upstream.
+        const upstreamAnswers = atUpstream.length;
+        expect(upstreamAnswers).toBeGreaterThan(0);
+        await page.goto(web.loginUrl({ rp_endpoint: "eid" }));
+        const second = await atCallback(page, web);
+        expect(second.status).toBe(`signed in as ${MEI.sub}`);
+        expect(second.response.get("login_type")).toBe("eID");
+        expect(atUpstream.length).toBe(upstreamAnswers);
+        expect(web.signIns.at(-1)!).toMatchObject({ sub: MEI.sub, tokenLoginType: "eID", userinfo: MEI });
+      },
+      TIMEOUT,
+    );
   });
 });

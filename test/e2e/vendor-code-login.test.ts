@@ -75,42 +75,54 @@ for (const [method, channel] of Object.entries(CHANNELS)) {
       const { status, response } = await atCallback(page, vendor);
       expect(status).toBe(`signed in as ${account}`);
       expect(response.get("login_type")).toBe("MyVendor");
-      expect(vendor.signIns.at(-1)!).toMatchObject({ sub: account, tokenLoginType: "MyVendor", claims: { sub: account, aud: "demo-vendor", amr: [method], acr: "1fa" } });
+      expect(vendor.signIns.at(-1)!).toMatchObject({
+        sub: account,
+        tokenLoginType: "MyVendor",
+        claims: { sub: account, aud: "demo-vendor", amr: [method], acr: "1fa" },
+      });
     }
 
-    it(`logs a vendor account in with a code sent to the ${channel.noun} an operator recorded; amr [${method}], login_type MyVendor at the token endpoint`, async () => {
-      const account = "demo-vendor:acme-support";
-      const address = channel.addressOf(1);
-      // What `portcullis methods enroll 'demo-vendor:acme-support' <method> <option>=...` does (test/cli runs the command itself).
-      const loaded = suite.op.provider.policy.methods.get(method)!;
-      await loaded.plugin.enrollByOperator!(loaded.context, account, { [delivery.operatorOption]: address.typed });
+    it(
+      `logs a vendor account in with a code sent to the ${channel.noun} an operator recorded; amr [${method}], login_type MyVendor at the token endpoint`,
+      async () => {
+        const account = "demo-vendor:acme-support";
+        const address = channel.addressOf(1);
+        // What `portcullis methods enroll 'demo-vendor:acme-support' <method> <option>=...` does (test/cli runs the command itself).
+        const loaded = suite.op.provider.policy.methods.get(method)!;
+        await loaded.plugin.enrollByOperator!(loaded.context, account, { [delivery.operatorOption]: address.typed });
 
-      const page = await contexts.page();
-      await page.goto(vendor.loginUrl(vendorLink(vendor, account)));
-      expect(await page.locator('input[name="password"]').count()).toBe(0);
-      await passWithCode(page, delivery, address.kept);
-      await signedInAtVendor(page, account);
-    }, TIMEOUT);
+        const page = await contexts.page();
+        await page.goto(vendor.loginUrl(vendorLink(vendor, account)));
+        expect(await page.locator('input[name="password"]').count()).toBe(0);
+        await passWithCode(page, delivery, address.kept);
+        await signedInAtVendor(page, account);
+      },
+      TIMEOUT,
+    );
 
-    it(`sets up the ${channel.noun} of an account without one inside its first login (enroll_on_first_use), then sends its codes there`, async () => {
-      const account = `demo-vendor:first-${method}`;
-      const address = channel.addressOf(2);
-      let page = await contexts.page();
-      await page.goto(vendor.loginUrl(vendorLink(vendor, account)));
-      await page.getByLabel(channel.labels.target).fill(address.typed);
-      await page.getByRole("button", { name: "Send code" }).click();
-      await page.getByLabel(delivery.codeLabel).waitFor(); // the message is out (as in passWithCode)
-      await page.getByLabel(delivery.codeLabel).fill(delivery.lastCodeTo(address.kept));
-      await page.getByRole("button", { name: channel.labels.confirm }).click();
-      await signedInAtVendor(page, account);
-      expect((await suite.op.provider.enrollments.get(method, account))?.data).toMatchObject({ target: address.kept });
+    it(
+      `sets up the ${channel.noun} of an account without one inside its first login (enroll_on_first_use), then sends its codes there`,
+      async () => {
+        const account = `demo-vendor:first-${method}`;
+        const address = channel.addressOf(2);
+        let page = await contexts.page();
+        await page.goto(vendor.loginUrl(vendorLink(vendor, account)));
+        await page.getByLabel(channel.labels.target).fill(address.typed);
+        await page.getByRole("button", { name: "Send code" }).click();
+        await page.getByLabel(delivery.codeLabel).waitFor(); // the message is out (as in passWithCode)
+        await page.getByLabel(delivery.codeLabel).fill(delivery.lastCodeTo(address.kept));
+        await page.getByRole("button", { name: channel.labels.confirm }).click();
+        await signedInAtVendor(page, account);
+        expect((await suite.op.provider.enrollments.get(method, account))?.data).toMatchObject({ target: address.kept });
 
-      // The next login (a new browser) sends a code to the confirmed address, with no set-up again.
-      await contexts.close();
-      page = await contexts.page();
-      await page.goto(vendor.loginUrl(vendorLink(vendor, account)));
-      await passWithCode(page, delivery, address.kept);
-      await signedInAtVendor(page, account);
-    }, TIMEOUT);
+        // The next login (a new browser) sends a code to the confirmed address, with no set-up again.
+        await contexts.close();
+        page = await contexts.page();
+        await page.goto(vendor.loginUrl(vendorLink(vendor, account)));
+        await passWithCode(page, delivery, address.kept);
+        await signedInAtVendor(page, account);
+      },
+      TIMEOUT,
+    );
   });
 }

@@ -3,12 +3,20 @@ import { describe, expect, it } from "vitest";
 import { classifyEidError } from "../../src/eid/classify-eid-error.ts";
 import { EidError } from "../../src/eid/eid-error.ts";
 
-const callbackError = (error: string) => new client.AuthorizationResponseError("authorization response from the server is an error", { cause: new URLSearchParams({ error, error_description: "upstream words" }) });
+const callbackError = (error: string) =>
+  new client.AuthorizationResponseError("authorization response from the server is an error", {
+    cause: new URLSearchParams({ error, error_description: "upstream words" }),
+  });
 const tokenError = (error: string, status: number) =>
-  new client.ResponseBodyError("server responded with an error in the response body", { cause: { error, error_description: "upstream words" }, response: new Response(null, { status }) });
-const challenge = (status: number) => new client.WWWAuthenticateChallengeError("server responded with a challenge", { cause: [], response: new Response(null, { status }) });
+  new client.ResponseBodyError("server responded with an error in the response body", {
+    cause: { error, error_description: "upstream words" },
+    response: new Response(null, { status }),
+  });
+const challenge = (status: number) =>
+  new client.WWWAuthenticateChallengeError("server responded with a challenge", { cause: [], response: new Response(null, { status }) });
 const clientError = (code: string) => Object.assign(new client.ClientError("invalid response encountered"), { code });
-const fetchFailed = () => new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) });
+const fetchFailed = () =>
+  new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) });
 
 /** The failure, OAuth error and status an error is answered with, or "rethrown" when it is not the upstream's doing. */
 function classified(error: unknown) {
@@ -31,13 +39,19 @@ describe("classifyEidError", () => {
     ["an ID token that fails validation", "invalid_response server_error 502", clientError("OAUTH_JWT_CLAIM_COMPARISON_FAILED")],
     ["an HTML error page instead of JSON", "unavailable temporarily_unavailable 503", clientError("OAUTH_RESPONSE_IS_NOT_JSON")],
     ["a refused connection", "unavailable temporarily_unavailable 503", fetchFailed()],
-    ["a request that timed out", "unavailable temporarily_unavailable 503", new DOMException("The operation was aborted due to timeout", "TimeoutError")],
+    [
+      "a request that timed out",
+      "unavailable temporarily_unavailable 503",
+      new DOMException("The operation was aborted due to timeout", "TimeoutError"),
+    ],
   ])("answers %s as %s", (_what, expected, error) => {
     expect(classified(error)).toBe(expected);
   });
 
   it("rethrows what is no upstream answer nor network failure (a bug here: a logged 500)", () => {
     expect(classified(new RangeError("oops"))).toBe("rethrown");
-    expect(classified(Object.assign(new TypeError('"currentUrl" must be an instance of URL'), { code: "ERR_INVALID_ARG_TYPE" }))).toBe("rethrown");
+    expect(classified(Object.assign(new TypeError('"currentUrl" must be an instance of URL'), { code: "ERR_INVALID_ARG_TYPE" }))).toBe(
+      "rethrown",
+    );
   });
 });

@@ -37,7 +37,14 @@ const PREFIXES = ["eid:", "cz:"];
 describe("EidAccounts", () => {
   it("owns exactly the subs carrying a declared upstream's prefix", () => {
     const accounts = new EidAccounts(freshStore(), clock, PREFIXES);
-    expect(["eid:CZ-1", "cz:x:y", "E10001", "eid", "other:CZ-1", ""].map((sub) => accounts.owns(sub))).toEqual([true, true, false, false, false, false]);
+    expect(["eid:CZ-1", "cz:x:y", "E10001", "eid", "other:CZ-1", ""].map((sub) => accounts.owns(sub))).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("keeps what the last login said, durably, with the first login's time", async () => {
@@ -53,7 +60,13 @@ describe("EidAccounts", () => {
     try {
       const again = new EidAccounts(reopened, clock, PREFIXES);
       expect(await again.claims("eid:CZ-1")).toEqual({ name: "Mei Lin" });
-      expect(await reopened.namespace("eidAccounts").get("eid:CZ-1")).toEqual({ sub: "eid:CZ-1", upstream: "national", claims: { name: "Mei Lin" }, createdAt: now - 60_000, updatedAt: now });
+      expect(await reopened.namespace("eidAccounts").get("eid:CZ-1")).toEqual({
+        sub: "eid:CZ-1",
+        upstream: "national",
+        claims: { name: "Mei Lin" },
+        createdAt: now - 60_000,
+        updatedAt: now,
+      });
     } finally {
       await reopened.close();
     }
@@ -75,8 +88,22 @@ describe("EidAccounts", () => {
 
   it("makes an eID sub active in the user directory (sessions, codes, refresh tokens live), an unknown one not", () => {
     const accounts = new EidAccounts(freshStore(), clock, PREFIXES);
-    const users = new UserDirectory({ users: [{ username: "alice", sub: "E10001", claims: {}, disabled: false }, { username: "carl", sub: "E10003", claims: {}, disabled: true }] }, accounts);
-    expect(["E10001", "E10003", "eid:CZ-1", "nobody:CZ-1", "E99999"].map((sub) => users.isActive(sub))).toEqual([true, false, true, false, false]);
+    const users = new UserDirectory(
+      {
+        users: [
+          { username: "alice", sub: "E10001", claims: {}, disabled: false },
+          { username: "carl", sub: "E10003", claims: {}, disabled: true },
+        ],
+      },
+      accounts,
+    );
+    expect(["E10001", "E10003", "eid:CZ-1", "nobody:CZ-1", "E99999"].map((sub) => users.isActive(sub))).toEqual([
+      true,
+      false,
+      true,
+      false,
+      false,
+    ]);
     expect(new UserDirectory({ users: [] }).isActive("eid:CZ-1")).toBe(false);
   });
 });

@@ -7,12 +7,19 @@ const upstream = { sub_prefix: "eid:", claims: { name: "given_name", email: "ema
 
 describe("mapEidAccount", () => {
   it("makes the local sub from the prefix and the upstream sub, and maps the declared claims", () => {
-    const account = mapEidAccount("national", upstream, { sub: "CZ-1", iss: "https://eid.example", given_name: "Mei" }, { sub: "CZ-1", email: "mei@example.org", phone_number: "+1555" });
+    const account = mapEidAccount(
+      "national",
+      upstream,
+      { sub: "CZ-1", iss: "https://eid.example", given_name: "Mei" },
+      { sub: "CZ-1", email: "mei@example.org", phone_number: "+1555" },
+    );
     expect(account).toEqual({ sub: "eid:CZ-1", claims: { name: "Mei", email: "mei@example.org" } });
   });
 
   it("prefers the userinfo answer over the ID token for a claim both carry", () => {
-    expect(mapEidAccount("national", upstream, { sub: "CZ-1", email: "old@example.org" }, { sub: "CZ-1", email: "new@example.org" }).claims).toEqual({ email: "new@example.org" });
+    expect(
+      mapEidAccount("national", upstream, { sub: "CZ-1", email: "old@example.org" }, { sub: "CZ-1", email: "new@example.org" }).claims,
+    ).toEqual({ email: "new@example.org" });
   });
 
   it("drops upstream claims the mapping does not name, and leaves out mapped claims the upstream did not send or sent as null", () => {

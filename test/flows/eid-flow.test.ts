@@ -33,7 +33,8 @@ function standInBroker(finish: (query: URLSearchParams, pending: EidPending) => 
   return { broker, asked };
 }
 
-const flowOver = (broker: Pick<EidBroker, "begin" | "finish">): RunnableFlow => runnable("login_type.eID", eidFlow, new Map(), () => eidFlow, eidFlowActors(broker, CALLBACK));
+const flowOver = (broker: Pick<EidBroker, "begin" | "finish">): RunnableFlow =>
+  runnable("login_type.eID", eidFlow, new Map(), () => eidFlow, eidFlowActors(broker, CALLBACK));
 const callback = (query: string): UpstreamCallbackEvent => ({ type: "UPSTREAM_CALLBACK", query });
 
 describe("the eID flow", () => {
@@ -56,19 +57,29 @@ describe("the eID flow", () => {
     const done = await runFlowStep(flow, { input: INPUT, persisted: stored, event: callback("code=secret-code&state=st-1") });
     expect([done.snapshot.value, done.snapshot.status]).toEqual(["authenticated", "done"]);
     expect(done.snapshot.output).toEqual({ sub: "eid:CZ-1", methods: ["eid"] });
-    expect(asked.at(-1)).toEqual({ finish: { query: "code=secret-code&state=st-1", pending: (first.snapshot.context as EidFlowContext).redirect!.pending } });
+    expect(asked.at(-1)).toEqual({
+      finish: { query: "code=secret-code&state=st-1", pending: (first.snapshot.context as EidFlowContext).redirect!.pending },
+    });
     expect(JSON.stringify(done.persisted)).not.toContain("secret-code");
   });
 
   it("ends failed with the broker's refusal (what the client is told, and its cause for the log)", async () => {
-    const refusal = new EidError("access_denied", "national-eid", "the eID login was not completed (access_denied)", { cause: new Error("upstream said no") });
+    const refusal = new EidError("access_denied", "national-eid", "the eID login was not completed (access_denied)", {
+      cause: new Error("upstream said no"),
+    });
     const { broker } = standInBroker(async () => Promise.reject(refusal));
     const flow = flowOver(broker);
     const first = await runFlowStep(flow, { input: INPUT });
     const done = await runFlowStep(flow, { input: INPUT, persisted: first.persisted, event: callback("error=access_denied&state=st-1") });
     expect([done.snapshot.value, done.snapshot.status]).toEqual(["failed", "done"]);
     expect(done.snapshot.output).toEqual({
-      refused: { failure: "access_denied", upstream: "national-eid", error: "access_denied", description: "the eID login was not completed (access_denied)", cause: "upstream said no" },
+      refused: {
+        failure: "access_denied",
+        upstream: "national-eid",
+        error: "access_denied",
+        description: "the eID login was not completed (access_denied)",
+        cause: "upstream said no",
+      },
     });
   });
 
@@ -77,7 +88,9 @@ describe("the eID flow", () => {
     const { broker } = standInBroker(async () => Promise.reject(outage));
     const flow = flowOver(broker);
     const first = await runFlowStep(flow, { input: INPUT });
-    await expect(runFlowStep(flow, { input: INPUT, persisted: first.persisted, event: callback("code=c&state=st-1") })).rejects.toBe(outage);
+    await expect(runFlowStep(flow, { input: INPUT, persisted: first.persisted, event: callback("code=c&state=st-1") })).rejects.toBe(
+      outage,
+    );
 
     const down = new EidError("unavailable", "national-eid", "the eID provider is not reachable, try again later");
     const unreachable = flowOver({ ...broker, begin: async () => Promise.reject(down) });

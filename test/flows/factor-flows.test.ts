@@ -14,10 +14,18 @@ import type { RunnableFlow } from "../../src/runtime/login-flows.ts";
 
 /** A method that passes on PASS with the user the event names (a method that verifies a known user ignores it and passes that user). */
 function standIn(identifiesUser: boolean): AnyStateMachine {
-  return setup({ types: { context: {} as { sub?: string }, input: {} as { sub?: string }, events: {} as { type: "PASS"; sub?: string } } }).createMachine({
+  return setup({
+    types: { context: {} as { sub?: string }, input: {} as { sub?: string }, events: {} as { type: "PASS"; sub?: string } },
+  }).createMachine({
     context: ({ input }) => ({ sub: input.sub }),
     initial: "waiting",
-    states: { waiting: { meta: { view: "form" }, on: { PASS: { target: "passed", actions: assign({ sub: ({ context, event }) => (identifiesUser ? event.sub : context.sub) }) } } }, passed: { type: "final" } },
+    states: {
+      waiting: {
+        meta: { view: "form" },
+        on: { PASS: { target: "passed", actions: assign({ sub: ({ context, event }) => (identifiesUser ? event.sub : context.sub) }) } },
+      },
+      passed: { type: "final" },
+    },
     output: ({ context }) => ({ sub: context.sub! }),
   });
 }
@@ -56,7 +64,10 @@ describe("two-factor flow", () => {
 
   it("offers every method first, then only the other class, and ends with both methods in order", async () => {
     expect(where(await walk(flow, {}, []))).toBe('{"firstFactor":"qrcode"}');
-    const afterFirst = await walk(flow, {}, [{ type: "CHOOSE_METHOD", method: "password" }, { type: "PASS", sub: "E1" }]);
+    const afterFirst = await walk(flow, {}, [
+      { type: "CHOOSE_METHOD", method: "password" },
+      { type: "PASS", sub: "E1" },
+    ]);
     expect(where(afterFirst)).toBe('{"untrustedFactor":"totp"}');
     const done = await walk(flow, {}, [{ type: "CHOOSE_METHOD", method: "password" }, { type: "PASS", sub: "E1" }, { type: "PASS" }]);
     expect(done.snapshot.status).toBe("done");
@@ -66,12 +77,21 @@ describe("two-factor flow", () => {
   it("takes an untrusted method first and then asks for a trusted one", async () => {
     const step = await walk(flow, { loginHint: "alice" }, [{ type: "CHOOSE_METHOD", method: "totp" }, { type: "PASS" }]);
     expect(where(step)).toBe('{"trustedFactor":"qrcode"}');
-    const done = await walk(flow, { loginHint: "alice" }, [{ type: "CHOOSE_METHOD", method: "totp" }, { type: "PASS" }, { type: "PASS", sub: "E1" }]);
+    const done = await walk(flow, { loginHint: "alice" }, [
+      { type: "CHOOSE_METHOD", method: "totp" },
+      { type: "PASS" },
+      { type: "PASS", sub: "E1" },
+    ]);
     expect(done.snapshot.output).toEqual({ sub: "E1", methods: ["totp", "qrcode"] });
   });
 
   it("counts nothing of a second factor passed by another user, and lets the user start that factor again", async () => {
-    const events: FlowEvent[] = [{ type: "CHOOSE_METHOD", method: "password" }, { type: "PASS", sub: "E1" }, { type: "CHOOSE_METHOD", method: "face" }, { type: "PASS", sub: "E2" }];
+    const events: FlowEvent[] = [
+      { type: "CHOOSE_METHOD", method: "password" },
+      { type: "PASS", sub: "E1" },
+      { type: "CHOOSE_METHOD", method: "face" },
+      { type: "PASS", sub: "E2" },
+    ];
     const step = await walk(flow, {}, events);
     expect(where(step)).toBe('"otherUser"');
     expect(step.snapshot.context).toMatchObject({ sub: "E1", methods: ["password"], missingClasses: ["untrusted"] });
@@ -103,14 +123,20 @@ describe("second-factor flow", () => {
     const step = await walk(flow, { loginHint: "alice" }, [{ type: "PASS", sub: "E2" }]);
     expect(where(step)).toBe('"otherUser"');
     expect(step.snapshot.status).toBe("active");
-    const done = await walk(flow, { loginHint: "alice" }, [{ type: "PASS", sub: "E2" }, { type: "START_OVER" }, { type: "PASS", sub: "E1" }]);
+    const done = await walk(flow, { loginHint: "alice" }, [
+      { type: "PASS", sub: "E2" },
+      { type: "START_OVER" },
+      { type: "PASS", sub: "E1" },
+    ]);
     expect(done.snapshot.output).toEqual({ sub: "E1", methods: ["qrcode"] });
   });
 });
 
 describe("the app's evidence (LoginFlowInput.app)", () => {
   /** A stand-in that keeps the `app` it was given and outputs evidence as the qrcode method does. */
-  const witness = setup({ types: { context: {} as { app?: unknown }, input: {} as { app?: unknown }, events: {} as { type: "PASS" } } }).createMachine({
+  const witness = setup({
+    types: { context: {} as { app?: unknown }, input: {} as { app?: unknown }, events: {} as { type: "PASS" } },
+  }).createMachine({
     context: ({ input }) => ({ app: input.app }),
     initial: "waiting",
     states: { waiting: { meta: { view: "form" }, on: { PASS: "passed" } }, passed: { type: "final" } },

@@ -50,7 +50,13 @@ describe("second-factor flow for a known user (stand-ins)", () => {
   const enroll = setup({ types: { input: {} as { sub?: string }, context: {} as { sub: string } } }).createMachine({
     context: ({ input }) => ({ sub: input.sub! }),
     initial: "awaitingCode",
-    states: { awaitingCode: { meta: { view: "enroll" }, on: { CONFIRM: { target: "enrolled", actions: assign(({ context }) => (enrolled.add(context.sub), {})) } } }, enrolled: { type: "final" } },
+    states: {
+      awaitingCode: {
+        meta: { view: "enroll" },
+        on: { CONFIRM: { target: "enrolled", actions: assign(({ context }) => (enrolled.add(context.sub), {})) } },
+      },
+      enrolled: { type: "final" },
+    },
   });
   const identify = setup({ types: { input: {} as { loginHint?: string } } }).createMachine({
     initial: "done",
@@ -63,10 +69,16 @@ describe("second-factor flow for a known user (stand-ins)", () => {
     [IDENTIFY_USER]: identify,
     totp: verify,
     [enrollmentActorId("totp")]: enroll,
-    [ENROLLED_METHODS]: fromPromise<string[], { sub: string; methods: string[] }>(async ({ input }) => (asked.push(input.sub), enrolled.has(input.sub) ? ["totp"] : [])),
+    [ENROLLED_METHODS]: fromPromise<string[], { sub: string; methods: string[] }>(
+      async ({ input }) => (asked.push(input.sub), enrolled.has(input.sub) ? ["totp"] : []),
+    ),
   };
   const flow: RunnableFlow = { id: "test", machine: createSecondFactorFlow(METHODS).provide({ actors }), hash: "h", methods: new Map() };
-  const vendor = (account: string, enrollOnFirstUse?: boolean): LoginFlowInput => ({ sub: `demo-vendor:${account}`, loginHint: `demo-vendor:${account}`, ...(enrollOnFirstUse !== undefined && { enrollOnFirstUse }) });
+  const vendor = (account: string, enrollOnFirstUse?: boolean): LoginFlowInput => ({
+    sub: `demo-vendor:${account}`,
+    loginHint: `demo-vendor:${account}`,
+    ...(enrollOnFirstUse !== undefined && { enrollOnFirstUse }),
+  });
 
   it("does not identify a known user again, and verifies an enrolled one with its method", async () => {
     enrolled.add("demo-vendor:ops");
@@ -117,7 +129,13 @@ describe("first-use TOTP enrollment in a MyVendor login (the totp plugin on a re
     provider = await createProvider(await loadConfig(configDir), { logger: createLogger("error", quiet as never) });
     // What the runtime builds for login.yaml's MyVendor: the second-factor flow over its methods.
     const methods = new Map([["totp", provider.policy.methods.get("totp")!]]);
-    flow = runnable("login.MyVendor", createSecondFactorFlow(toFlowMethods(methods)), methods, (m) => m.plugin.machine, loginBuiltIns(provider, methods));
+    flow = runnable(
+      "login.MyVendor",
+      createSecondFactorFlow(toFlowMethods(methods)),
+      methods,
+      (m) => m.plugin.machine,
+      loginBuiltIns(provider, methods),
+    );
     totp = methods.get("totp")!.context as unknown as PluginContext<TotpSettings>;
   });
   afterAll(async () => {
@@ -143,7 +161,10 @@ describe("first-use TOTP enrollment in a MyVendor login (the totp plugin on a re
     const done = await runFlowStep(flow, { input, persisted: wrong.persisted, event: { type: "SUBMIT_CODE", code } });
     expect(done.snapshot.status).toBe("done");
     expect(done.snapshot.output).toEqual({ sub: "demo-vendor:acme-support", methods: ["totp"] });
-    expect(await provider.enrollments.get("totp", "demo-vendor:acme-support")).toMatchObject({ method: "totp", sub: "demo-vendor:acme-support" });
+    expect(await provider.enrollments.get("totp", "demo-vendor:acme-support")).toMatchObject({
+      method: "totp",
+      sub: "demo-vendor:acme-support",
+    });
 
     // Enrolled now: the next login asks for a code, with no enrollment.
     expect(where(await walk(flow, input))).toBe('{"verifying":"totp"}');

@@ -5,7 +5,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { s256Challenge } from "../../src/oauth/pkce.ts";
-import { codeTokens, expectedAtHash, mintCode, redeemCode, refresh, SPA, SPA_REDIRECT, VERIFIER, verifyIdToken, WEB, WEB_REDIRECT } from "../support/code-grant.ts";
+import {
+  codeTokens,
+  expectedAtHash,
+  mintCode,
+  redeemCode,
+  refresh,
+  SPA,
+  SPA_REDIRECT,
+  VERIFIER,
+  verifyIdToken,
+  WEB,
+  WEB_REDIRECT,
+} from "../support/code-grant.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { appendTo, clientEntry, decodeJwt, expectOAuthError, introspect, SERVICE, sleep, verifyWithJwks } from "./helpers.ts";
 
@@ -86,7 +98,10 @@ describe("successful redemption", () => {
     const gps = { lat: 22.54, lnt: 114.05, time: 1_700_000_000 };
     const faceid = { result: "pass", key: "k-1", time: 1_700_000_001 };
     const login = { chnl: "wechat", chnl_name: "WeChat", chnl_icon: "https://icons.example/wechat.png", gps, faceid };
-    const { access_token, id_token, refresh_token } = await codeTokens(p, { nonce: "nonce-at", idTokenClaims: { ...login, custom_scan: "e30=" } });
+    const { access_token, id_token, refresh_token } = await codeTokens(p, {
+      nonce: "nonce-at",
+      idTokenClaims: { ...login, custom_scan: "e30=" },
+    });
     const { payload } = await verifyWithJwks(p, access_token);
     expect(payload).toMatchObject({ ...login, nonce: "nonce-at" });
     expect(payload).not.toHaveProperty("custom_scan");
@@ -151,10 +166,13 @@ describe("scope", () => {
     expect(decodeJwt(body.access_token).payload.scope).toBe("acme openid");
   });
 
-  it.each(["openid acme acme.api.msg", "email", "openid profile acme offline_access email"])("answers scope %j beyond the code's with invalid_scope", async (scope) => {
-    const code = await mintCode(p, { scopes: ["openid", "profile", "acme", "offline_access"] });
-    expectOAuthError(await redeemCode(p, code, { scope }), 400, "invalid_scope");
-  });
+  it.each(["openid acme acme.api.msg", "email", "openid profile acme offline_access email"])(
+    "answers scope %j beyond the code's with invalid_scope",
+    async (scope) => {
+      const code = await mintCode(p, { scopes: ["openid", "profile", "acme", "offline_access"] });
+      expectOAuthError(await redeemCode(p, code, { scope }), 400, "invalid_scope");
+    },
+  );
 });
 
 describe("refusals", () => {
@@ -208,7 +226,13 @@ describe("refusals", () => {
   });
 
   it("answers a public client's code without a challenge with 400 invalid_grant", async () => {
-    const code = await mintCode(p, { clientId: SPA.id, redirectUri: SPA_REDIRECT, scopes: ["openid"], codeChallenge: undefined, codeChallengeMethod: undefined });
+    const code = await mintCode(p, {
+      clientId: SPA.id,
+      redirectUri: SPA_REDIRECT,
+      scopes: ["openid"],
+      codeChallenge: undefined,
+      codeChallengeMethod: undefined,
+    });
     expectOAuthError(await redeemCode(p, code, { redirect_uri: SPA_REDIRECT, code_verifier: undefined }, SPA), 400, "invalid_grant");
   });
 
@@ -216,16 +240,19 @@ describe("refusals", () => {
     ["missing", undefined, "login_type is required: repeat the authorization request's login_type"],
     ["different", "MyVendor", "login_type does not match the authorization request's"],
     ["differently cased", "mfaacmeotp", "login_type does not match the authorization request's"],
-  ])("answers a %s login_type with 400 invalid_grant when the code has one, saying what to send; the code stays for the right one", async (_name, loginType, description) => {
-    const code = await mintCode(p, { loginType: "MfaAcmeOtp" });
-    const refused = await redeemCode(p, code, { login_type: loginType });
-    expectOAuthError(refused, 400, "invalid_grant");
-    expect((refused.json as { error_description?: string }).error_description).toBe(description);
-    // SPEC state table: only a request that meets the conditions moves the code to "used".
-    const redeemed = await redeemCode(p, code, { login_type: "MfaAcmeOtp" });
-    expect(redeemed.status, redeemed.text).toBe(200);
-    expectOAuthError(await redeemCode(p, code, { login_type: "MfaAcmeOtp" }), 400, "invalid_grant");
-  });
+  ])(
+    "answers a %s login_type with 400 invalid_grant when the code has one, saying what to send; the code stays for the right one",
+    async (_name, loginType, description) => {
+      const code = await mintCode(p, { loginType: "MfaAcmeOtp" });
+      const refused = await redeemCode(p, code, { login_type: loginType });
+      expectOAuthError(refused, 400, "invalid_grant");
+      expect((refused.json as { error_description?: string }).error_description).toBe(description);
+      // SPEC state table: only a request that meets the conditions moves the code to "used".
+      const redeemed = await redeemCode(p, code, { login_type: "MfaAcmeOtp" });
+      expect(redeemed.status, redeemed.text).toBe(200);
+      expectOAuthError(await redeemCode(p, code, { login_type: "MfaAcmeOtp" }), 400, "invalid_grant");
+    },
+  );
 
   it("answers a client without the grant type with 400 unauthorized_client", async () => {
     expectOAuthError(await redeemCode(p, await mintCode(p, { clientId: SERVICE.id }), {}, SERVICE), 400, "unauthorized_client");

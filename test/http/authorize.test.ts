@@ -14,7 +14,8 @@ const SPA = { client_id: "demo-spa", redirect_uri: "http://localhost:3002/callba
 const S256 = { code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" };
 
 /** An authorize request in a fresh browser, not followed. */
-const authorize = (extra: Record<string, string | undefined> = {}, path?: string) => new RawBrowser().get(authorizeUrl(p.issuer, extra, path));
+const authorize = (extra: Record<string, string | undefined> = {}, path?: string) =>
+  new RawBrowser().get(authorizeUrl(p.issuer, extra, path));
 
 /** A browser with alice logged in through demo-web. */
 async function loggedInBrowser(): Promise<RawBrowser> {
@@ -60,7 +61,11 @@ describe("authorize: errors go back to the client with state and iss", () => {
     ["prompt=none with login", { prompt: "none login" }, "invalid_request"],
     ["a negative max_age", { max_age: "-1" }, "invalid_request"],
     ["an unknown code_challenge_method", { code_challenge: S256.code_challenge, code_challenge_method: "S512" }, "invalid_request"],
-    ["plain PKCE for a client that does not allow it", { code_challenge: S256.code_challenge, code_challenge_method: "plain" }, "invalid_request"],
+    [
+      "plain PKCE for a client that does not allow it",
+      { code_challenge: S256.code_challenge, code_challenge_method: "plain" },
+      "invalid_request",
+    ],
     ["PKCE with the plain default for a client that does not allow it", { code_challenge: S256.code_challenge }, "invalid_request"],
     ["a short code_challenge", { code_challenge: "abc", code_challenge_method: "S256" }, "invalid_request"],
     ["an unsupported response_mode", { response_mode: "web_message" }, "invalid_request"],
@@ -91,12 +96,21 @@ describe("authorize: errors go back to the client with state and iss", () => {
   });
 
   it("refuses a login by another user than the one id_token_hint names", async () => {
-    const hint = p.provider.idTokens.issue({ sub: "E10002", clientId: "demo-web", authTime: Math.floor(Date.now() / 1000), amr: ["password"], acr: "1fa", lifetime: 3600 });
+    const hint = p.provider.idTokens.issue({
+      sub: "E10002",
+      clientId: "demo-web",
+      authTime: Math.floor(Date.now() / 1000),
+      amr: ["password"],
+      acr: "1fa",
+      lifetime: 3600,
+    });
     const answer = await loginWithPassword(new RawBrowser(), authorizeUrl(p.issuer, { id_token_hint: hint }));
     const params = responseParams(answer);
     expect(params.get("error")).toBe("login_required");
     expect(params.get("code")).toBeNull();
-    expect(answer.headers.getSetCookie().some((c) => c.startsWith("portcullis_session=") && !c.startsWith("portcullis_session=;"))).toBe(false);
+    expect(answer.headers.getSetCookie().some((c) => c.startsWith("portcullis_session=") && !c.startsWith("portcullis_session=;"))).toBe(
+      false,
+    );
   });
 
   it("rejects a repeated parameter once the client is known", async () => {
@@ -111,7 +125,13 @@ describe("authorize: errors go back to the client with state and iss", () => {
   });
 
   it("ignores unknown parameters and accepts display, ui_locales, claims_locales and acr_values", async () => {
-    const answer = await authorize({ foo: "bar", display: "page", ui_locales: "ja", claims_locales: "en", acr_values: "urn:example:1 urn:example:2" });
+    const answer = await authorize({
+      foo: "bar",
+      display: "page",
+      ui_locales: "ja",
+      claims_locales: "en",
+      acr_values: "urn:example:1 urn:example:2",
+    });
     expect(answer.status).toBe(303);
     expect(answer.location).toMatch(/\/interaction\//);
   });
@@ -123,7 +143,7 @@ describe("authorize: errors go back to the client with state and iss", () => {
   });
 
   it("form_post answers with an auto-submitting form to the redirect_uri", async () => {
-    const answer = await authorize({ prompt: "none", response_mode: "form_post", state: "a\"<b>" });
+    const answer = await authorize({ prompt: "none", response_mode: "form_post", state: 'a"<b>' });
     expect(answer.status).toBe(200);
     expect(answer.text).toContain('action="http://localhost:3001/callback"');
     expect(hiddenField(answer.text, "error")).toBe("login_required");
@@ -186,7 +206,9 @@ describe("authorize: login and SSO", () => {
 
   it("prompt=consent asks nothing more of a registered client: with a session, a code at once; without, the login page", async () => {
     const browser = await loggedInBrowser();
-    expect(responseParams(await browser.get(authorizeUrl(p.issuer, { prompt: "consent", scope: "openid profile offline_access" }))).get("code")).toBeTruthy();
+    expect(
+      responseParams(await browser.get(authorizeUrl(p.issuer, { prompt: "consent", scope: "openid profile offline_access" }))).get("code"),
+    ).toBeTruthy();
     expect((await new RawBrowser().get(authorizeUrl(p.issuer, { prompt: "consent" }))).location).toMatch(/\/interaction\//);
     expect(responseParams(await browser.get(authorizeUrl(p.issuer, { prompt: "none consent" }))).get("error")).toBe("invalid_request");
   });
@@ -249,7 +271,11 @@ describe("authorize: login and SSO", () => {
 
 describe("login page", () => {
   it("answers a wrong password, an unknown user and a locked account identically", async () => {
-    const normalise = (html: string) => html.replace(/value="[\w-]{20,}"/g, "").replace(/\/interaction\/[\w-]+/g, "").replace(/value="[^"]*" autofocus|value="[^"]*"/g, "");
+    const normalise = (html: string) =>
+      html
+        .replace(/value="[\w-]{20,}"/g, "")
+        .replace(/\/interaction\/[\w-]+/g, "")
+        .replace(/value="[^"]*" autofocus|value="[^"]*"/g, "");
     const attempt = async (username: string) => {
       const browser = new RawBrowser();
       const page = await openLoginPage(browser, authorizeUrl(p.issuer));
@@ -307,12 +333,16 @@ describe("login page", () => {
     const browser = new RawBrowser();
     const page = await openLoginPage(browser, authorizeUrl(p.issuer, {}, "/connect/iframe_authz"));
     expect(page.headers.get("x-frame-options")).toBeNull();
-    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors http://localhost:3001 http://127.0.0.1:3001 http://localhost:3005;");
+    expect(page.headers.get("content-security-policy")).toContain(
+      "frame-ancestors http://localhost:3001 http://127.0.0.1:3001 http://localhost:3005;",
+    );
     const done = await submitPassword(browser, page, "alice", "alice-password");
     expect(done.status).toBe(200);
     expect(done.text).toContain("window.top");
     // The page that leaves the iframe must itself be allowed in it.
-    expect(done.headers.get("content-security-policy")).toContain("frame-ancestors http://localhost:3001 http://127.0.0.1:3001 http://localhost:3005;");
+    expect(done.headers.get("content-security-policy")).toContain(
+      "frame-ancestors http://localhost:3001 http://127.0.0.1:3001 http://localhost:3005;",
+    );
     expect(done.text).toContain("http://localhost:3001/callback?code=");
   });
 

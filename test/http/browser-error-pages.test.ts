@@ -29,17 +29,20 @@ function expectErrorPage(res: Awaited<ReturnType<typeof send>>, status: number) 
   expect(res.text).toContain("<html");
 }
 
-describe.each(["/connect/authorize", "/Account/Login", "/connect/iframe_authz", "/connect/endsession", "/connect/endsession/confirm"])("%s", (path) => {
-  it("answers a body over the limit with a 413 page, not JSON", async () => {
-    expectErrorPage(await postForm(p.url + path, tooLarge), 413);
-  });
+describe.each(["/connect/authorize", "/Account/Login", "/connect/iframe_authz", "/connect/endsession", "/connect/endsession/confirm"])(
+  "%s",
+  (path) => {
+    it("answers a body over the limit with a 413 page, not JSON", async () => {
+      expectErrorPage(await postForm(p.url + path, tooLarge), 413);
+    });
 
-  it("answers a method it does not serve with a 405 page that names the allowed methods", async () => {
-    const res = await send(p.url + path, { method: "PUT" });
-    expectErrorPage(res, 405);
-    expect(res.headers.get("allow")).toMatch(/POST/);
-  });
-});
+    it("answers a method it does not serve with a 405 page that names the allowed methods", async () => {
+      const res = await send(p.url + path, { method: "PUT" });
+      expectErrorPage(res, 405);
+      expect(res.headers.get("allow")).toMatch(/POST/);
+    });
+  },
+);
 
 describe("a GET with a body", () => {
   it("is answered from its query: the body, however large, is not read", async () => {

@@ -5,7 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { appendTo, clientCredentialsToken, clientEntry, expectOAuthError, requestClientCredentials, SERVICE, verifyWithJwks } from "./helpers.ts";
+import {
+  appendTo,
+  clientCredentialsToken,
+  clientEntry,
+  expectOAuthError,
+  requestClientCredentials,
+  SERVICE,
+  verifyWithJwks,
+} from "./helpers.ts";
 
 // A client with many API scopes, so that scope subsets are worth generating; acme.admin is declared but not allowed to it.
 const EXTRA_SCOPES = ["acme.s1", "acme.s2", "acme.s3", "acme.s4"];
@@ -17,7 +25,10 @@ let p: TestProvider;
 beforeAll(async () => {
   p = await startTestProvider({
     edits: {
-      "scopes.yaml": appendTo("api_resources.0.scopes", [...EXTRA_SCOPES, "acme.admin"].map((name) => ({ name }))),
+      "scopes.yaml": appendTo(
+        "api_resources.0.scopes",
+        [...EXTRA_SCOPES, "acme.admin"].map((name) => ({ name })),
+      ),
       "clients.yaml": appendTo("clients", [clientEntry(MULTI.id, MULTI.secret, ["client_credentials"], MULTI_ALLOWED)]),
     },
   });
@@ -48,15 +59,21 @@ describe("scope rules", () => {
     },
   );
 
-  it.each(["offline_access", "acme offline_access"])("rejects %j with invalid_scope: no refresh token without a user (offline_access is no ID scope)", async (scope) => {
-    const res = await requestClientCredentials(p, SERVICE, scope);
-    expectOAuthError(res, 400, "invalid_scope");
-    expect(res.json!.error_description).toBe("'offline_access' asks for a refresh token, which client_credentials does not issue");
-  });
+  it.each(["offline_access", "acme offline_access"])(
+    "rejects %j with invalid_scope: no refresh token without a user (offline_access is no ID scope)",
+    async (scope) => {
+      const res = await requestClientCredentials(p, SERVICE, scope);
+      expectOAuthError(res, 400, "invalid_scope");
+      expect(res.json!.error_description).toBe("'offline_access' asks for a refresh token, which client_credentials does not issue");
+    },
+  );
 
-  it.each(["acme.admin", "no-such-scope", "acme no-such-scope"])("rejects %j, not allowed to the client, with invalid_scope", async (scope) => {
-    expectOAuthError(await requestClientCredentials(p, SERVICE, scope), 400, "invalid_scope");
-  });
+  it.each(["acme.admin", "no-such-scope", "acme no-such-scope"])(
+    "rejects %j, not allowed to the client, with invalid_scope",
+    async (scope) => {
+      expectOAuthError(await requestClientCredentials(p, SERVICE, scope), 400, "invalid_scope");
+    },
+  );
 
   it("grants any non-empty subset of the allowed API scopes exactly as requested", async () => {
     await fc.assert(

@@ -24,7 +24,9 @@ afterAll(() => p?.close());
 
 /** A real, successful token request for each grant type the provider may advertise at this stage. */
 const GRANT_CHECKS: Record<string, () => Promise<number>> = {
-  client_credentials: async () => (await postForm(p.url + "/connect/token", { grant_type: "client_credentials", client_id: SERVICE.id, client_secret: SERVICE.secret })).status,
+  client_credentials: async () =>
+    (await postForm(p.url + "/connect/token", { grant_type: "client_credentials", client_id: SERVICE.id, client_secret: SERVICE.secret }))
+      .status,
   password: async () => (await requestPassword(p, "alice", "alice-password")).status,
   authorization_code: async () => (await redeemCode(p, await mintCode(p))).status,
   refresh_token: async () => (await refresh(p, (await codeTokens(p)).refresh_token!)).status,
@@ -37,7 +39,12 @@ describe("discovery", () => {
 
   it("never takes the issuer or endpoint URLs from Host or X-Forwarded-* headers", async () => {
     const { hostname, port } = new URL(p.url);
-    const headers = { host: "evil.example", "x-forwarded-host": "evil2.example", "x-forwarded-proto": "https", forwarded: "host=evil3.example;proto=https" };
+    const headers = {
+      host: "evil.example",
+      "x-forwarded-host": "evil2.example",
+      "x-forwarded-proto": "https",
+      forwarded: "host=evil3.example;proto=https",
+    };
     const text = await new Promise<string>((resolve, reject) => {
       const req = request({ hostname, port, path: DISCOVERY, headers }, (res) => {
         let body = "";
@@ -53,7 +60,16 @@ describe("discovery", () => {
 
   it("advertises only endpoint URLs under the issuer that are really served", async () => {
     const endpoints = Object.entries(metadata).filter(([key]) => key.endsWith("_endpoint") || key === "jwks_uri");
-    expect(endpoints.map(([key]) => key)).toEqual(expect.arrayContaining(["end_session_endpoint", "introspection_endpoint", "jwks_uri", "revocation_endpoint", "token_endpoint", "userinfo_endpoint"]));
+    expect(endpoints.map(([key]) => key)).toEqual(
+      expect.arrayContaining([
+        "end_session_endpoint",
+        "introspection_endpoint",
+        "jwks_uri",
+        "revocation_endpoint",
+        "token_endpoint",
+        "userinfo_endpoint",
+      ]),
+    );
     for (const [key, value] of endpoints) {
       expect(value, key).toEqual(expect.any(String));
       expect((value as string).startsWith(p.issuer + "/"), key).toBe(true);
@@ -62,7 +78,12 @@ describe("discovery", () => {
   });
 
   it("advertises exactly authorization_code, client_credentials, password and refresh_token, and each one works", async () => {
-    expect([...(metadata.grant_types_supported as string[])].sort()).toEqual(["authorization_code", "client_credentials", "password", "refresh_token"]);
+    expect([...(metadata.grant_types_supported as string[])].sort()).toEqual([
+      "authorization_code",
+      "client_credentials",
+      "password",
+      "refresh_token",
+    ]);
     for (const grant of metadata.grant_types_supported as string[]) {
       expect(GRANT_CHECKS[grant], `no check for advertised grant ${grant}`).toBeDefined();
       expect(await GRANT_CHECKS[grant]!(), grant).toBe(200);
@@ -70,9 +91,21 @@ describe("discovery", () => {
   });
 
   it("advertises client_secret_post, client_secret_basic and none at the token endpoint, and each works", async () => {
-    expect([...(metadata.token_endpoint_auth_methods_supported as string[])].sort()).toEqual(["client_secret_basic", "client_secret_post", "none"]);
-    const viaPost = await postForm(metadata.token_endpoint as string, { grant_type: "client_credentials", client_id: SERVICE.id, client_secret: SERVICE.secret });
-    const viaBasic = await postForm(metadata.token_endpoint as string, { grant_type: "client_credentials" }, { authorization: basic(SERVICE.id, SERVICE.secret) });
+    expect([...(metadata.token_endpoint_auth_methods_supported as string[])].sort()).toEqual([
+      "client_secret_basic",
+      "client_secret_post",
+      "none",
+    ]);
+    const viaPost = await postForm(metadata.token_endpoint as string, {
+      grant_type: "client_credentials",
+      client_id: SERVICE.id,
+      client_secret: SERVICE.secret,
+    });
+    const viaBasic = await postForm(
+      metadata.token_endpoint as string,
+      { grant_type: "client_credentials" },
+      { authorization: basic(SERVICE.id, SERVICE.secret) },
+    );
     // none: a public client with client_id alone (and PKCE).
     const spaCode = await mintCode(p, { clientId: SPA.id, redirectUri: SPA_REDIRECT, scopes: ["openid"] });
     const viaNone = await redeemCode(p, spaCode, { redirect_uri: SPA_REDIRECT }, SPA);
@@ -91,14 +124,35 @@ describe("discovery", () => {
 
   it("advertises the acr claim's values (1fa, 2fa) and the spec's acr_values the demo serves, and its login types", () => {
     expect(metadata.acr_values_supported).toEqual(["1fa", "2fa", "must_bfido", "req_chnl", "chnl_info", "app_gps", "app_faceid"]);
-    expect(metadata.login_types_supported).toEqual(["2FA", "Mfa", "MfaAcmeOtp", "MfaScan", "MfaTotp", "MfaFido", "MfaMail", "MfaSms", "MfaAcmeApp", "MyVendor", "eID"]);
+    expect(metadata.login_types_supported).toEqual([
+      "2FA",
+      "Mfa",
+      "MfaAcmeOtp",
+      "MfaScan",
+      "MfaTotp",
+      "MfaFido",
+      "MfaMail",
+      "MfaSms",
+      "MfaAcmeApp",
+      "MyVendor",
+      "eID",
+    ]);
   });
 
   it("lists in claims_supported every claim an ID token and userinfo carry, and the login claims the acr values and the custom login add", async () => {
-    const loginClaims = { chnl: "north-store", chnl_name: "North Store", chnl_icon: "https://x/i.png", gps: { lat: 1, lnt: 2, time: 3 }, faceid: { result: "pass", key: "k", time: 3 }, custom_scan: "e30" };
+    const loginClaims = {
+      chnl: "north-store",
+      chnl_name: "North Store",
+      chnl_icon: "https://x/i.png",
+      gps: { lat: 1, lnt: 2, time: 3 },
+      faceid: { result: "pass", key: "k", time: 3 },
+      custom_scan: "e30",
+    };
     const tokens = await codeTokens(p, { scopes: ["openid", "profile", "email"], nonce: "n-1", idTokenClaims: loginClaims });
     const idToken = decodeJwt(tokens.id_token!).payload;
-    const userinfo = (await (await fetch(`${p.url}/connect/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).json()) as Record<string, unknown>;
+    const userinfo = (await (
+      await fetch(`${p.url}/connect/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    ).json()) as Record<string, unknown>;
     const supported = metadata.claims_supported as string[];
     for (const claim of [...Object.keys(idToken), ...Object.keys(userinfo)]) expect(supported, claim).toContain(claim);
     expect(supported).toEqual(expect.arrayContaining(["nonce", "chnl", "chnl_name", "chnl_icon", "gps", "faceid", "custom_scan"]));
@@ -150,7 +204,13 @@ describe("JWKS", () => {
   it("gives every key exactly kid, kty RSA, use sig, alg RS256, e and n", () => {
     for (const key of keys) {
       expect(Object.keys(key).sort()).toEqual(["alg", "e", "kid", "kty", "n", "use"]);
-      expect(key).toMatchObject({ kty: "RSA", use: "sig", alg: "RS256", kid: expect.any(String), e: expect.stringMatching(/^[A-Za-z0-9_-]+$/) });
+      expect(key).toMatchObject({
+        kty: "RSA",
+        use: "sig",
+        alg: "RS256",
+        kid: expect.any(String),
+        e: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
+      });
       expect(key.n).toMatch(/^[A-Za-z0-9_-]{342,}$/); // RSA-2048 or larger
     }
   });
@@ -181,7 +241,11 @@ describe("JWKS", () => {
 describe("cross-origin reads", () => {
   it("lets any origin read discovery and JWKS, but not the token endpoint's answers", async () => {
     for (const path of [DISCOVERY, JWKS]) expect((await fetch(p.url + path)).headers.get("access-control-allow-origin")).toBe("*");
-    const token = await postForm(p.url + "/connect/token", { grant_type: "client_credentials", client_id: SERVICE.id, client_secret: SERVICE.secret });
+    const token = await postForm(p.url + "/connect/token", {
+      grant_type: "client_credentials",
+      client_id: SERVICE.id,
+      client_secret: SERVICE.secret,
+    });
     expect(token.headers.get("access-control-allow-origin")).toBeNull();
   });
 });

@@ -38,7 +38,12 @@ function relyingParty(req: IncomingMessage, res: ServerResponse): void {
   req.on("data", (chunk: Buffer) => (body += chunk.toString()));
   req.on("end", () => {
     const path = req.url ?? "/";
-    deliveries.push({ path, contentType: req.headers["content-type"], token: new URLSearchParams(body).get("logout_token") ?? "", at: Date.now() });
+    deliveries.push({
+      path,
+      contentType: req.headers["content-type"],
+      token: new URLSearchParams(body).get("logout_token") ?? "",
+      at: Date.now(),
+    });
     const status = scripted.get(path)?.shift() ?? 200;
     setTimeout(() => {
       res.writeHead(status, { "cache-control": "no-store" });
@@ -99,7 +104,10 @@ const alive = async (cookie: string) => (await p.provider.sessions.find(cookie))
 /** An ID token as the provider issues them (typ JWT), with claims overridden. */
 function idToken(claims: Record<string, unknown> = {}, typ = "JWT") {
   const now = Math.floor(Date.now() / 1000);
-  return p.provider.signer.sign({ iss: p.issuer, sub: "E10001", aud: "demo-web", iat: now, exp: now + 3600, auth_time: now, amr: ["password"], acr: "1fa", ...claims }, typ);
+  return p.provider.signer.sign(
+    { iss: p.issuer, sub: "E10001", aud: "demo-web", iat: now, exp: now + 3600, auth_time: now, amr: ["password"], acr: "1fa", ...claims },
+    typ,
+  );
 }
 
 function endSession(params: Record<string, string>, cookie?: string) {
@@ -117,7 +125,11 @@ function confirm(form: Record<string, string>, cookie?: string) {
 }
 
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
-const unescapeHtml = (s: string) => s.replace(/&amp;/g, "&").replace(/&#x3D;/g, "=").replace(/&quot;/g, '"');
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&amp;/g, "&")
+    .replace(/&#x3D;/g, "=")
+    .replace(/&quot;/g, '"');
 const iframeSources = (html: string) => [...html.matchAll(/<iframe[^>]*\ssrc="([^"]*)"/g)].map((m) => unescapeHtml(m[1]!));
 
 function expectErrorPage(res: Awaited<ReturnType<typeof send>>, status = 400) {
@@ -163,7 +175,10 @@ async function verifyLogoutToken(token: string, audience: string) {
 describe("with a valid id_token_hint for the browser's session", () => {
   it("logs out without asking and redirects to the registered post_logout_redirect_uri with state", async () => {
     const { cookie, session } = await login();
-    const res = await endSession({ id_token_hint: idToken({ sid: session.sid }), post_logout_redirect_uri: DEMO_WEB_LOGOUT, state: "s-1" }, cookie);
+    const res = await endSession(
+      { id_token_hint: idToken({ sid: session.sid }), post_logout_redirect_uri: DEMO_WEB_LOGOUT, state: "s-1" },
+      cookie,
+    );
     expect(res.status, res.text).toBe(303);
     expect(res.headers.get("location")).toBe(`${DEMO_WEB_LOGOUT}?state=s-1`);
     expect(res.headers.get("cache-control")).toBe("no-store");
@@ -212,17 +227,26 @@ describe("with a valid id_token_hint for the browser's session", () => {
 
 describe("refused hints", () => {
   const cases: Array<[string, () => string]> = [
-    ["signed by a key that is not ours", () => {
-      const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-      const [header, payload] = idToken().split(".");
-      return `${header}.${payload}.${sign("sha256", Buffer.from(`${header}.${payload}`), privateKey).toString("base64url")}`;
-    }],
-    ["with a tampered payload", () => {
-      const [header, , signature] = idToken().split(".");
-      return `${header}.${Buffer.from(JSON.stringify({ iss: "x", sub: "E10002", aud: "demo-web" })).toString("base64url")}.${signature}`;
-    }],
+    [
+      "signed by a key that is not ours",
+      () => {
+        const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+        const [header, payload] = idToken().split(".");
+        return `${header}.${payload}.${sign("sha256", Buffer.from(`${header}.${payload}`), privateKey).toString("base64url")}`;
+      },
+    ],
+    [
+      "with a tampered payload",
+      () => {
+        const [header, , signature] = idToken().split(".");
+        return `${header}.${Buffer.from(JSON.stringify({ iss: "x", sub: "E10002", aud: "demo-web" })).toString("base64url")}.${signature}`;
+      },
+    ],
     ["from another issuer", () => idToken({ iss: "https://evil.example" })],
-    ["that is an access token (typ at+jwt)", () => p.provider.accessTokens.issue({ sub: "E10001", clientId: "demo-web", scopes: ["openid"], lifetime: 3600 }).token],
+    [
+      "that is an access token (typ at+jwt)",
+      () => p.provider.accessTokens.issue({ sub: "E10001", clientId: "demo-web", scopes: ["openid"], lifetime: 3600 }).token,
+    ],
     ["for a client that is not registered", () => idToken({ aud: "no-such-client" })],
     ["that is garbage", () => "not-a-jwt"],
   ];
@@ -253,7 +277,10 @@ describe("post_logout_redirect_uri and state", () => {
 
   it("does not use a URI registered for another client than the hint's", async () => {
     const { cookie, session } = await login();
-    const res = await endSession({ id_token_hint: idToken({ sid: session.sid }), post_logout_redirect_uri: `${rpUrl}/after-logout` }, cookie);
+    const res = await endSession(
+      { id_token_hint: idToken({ sid: session.sid }), post_logout_redirect_uri: `${rpUrl}/after-logout` },
+      cookie,
+    );
     expectLoggedOutPage(res);
     expect(await alive(cookie)).toBe(false);
   });
@@ -338,7 +365,10 @@ describe("confirmation (no hint, or a hint for someone else)", () => {
 
   it("asks when the hint names another user, and then honours its redirect", async () => {
     const { cookie } = await login("E10001");
-    const page = await endSession({ id_token_hint: idToken({ sub: "E10002" }), post_logout_redirect_uri: DEMO_WEB_LOGOUT, state: "st" }, cookie);
+    const page = await endSession(
+      { id_token_hint: idToken({ sub: "E10002" }), post_logout_redirect_uri: DEMO_WEB_LOGOUT, state: "st" },
+      cookie,
+    );
     expect(page.status, page.text).toBe(200);
     expect(await alive(cookie)).toBe(true);
     expect(page.text).toContain(`href="${DEMO_WEB_LOGOUT}?state&#x3D;st"`); // "Stay signed in" goes back to the client
@@ -389,7 +419,10 @@ describe("single sign-out", () => {
 
   it("shows front-channel iframes with iss and sid when the client asks for them", async () => {
     const { cookie, session } = await login("E10001", ["rp-both", "rp-nosid"]);
-    const res = await endSession({ id_token_hint: idToken({ aud: "rp-both", sid: session.sid }), post_logout_redirect_uri: `${rpUrl}/after-logout`, state: "z" }, cookie);
+    const res = await endSession(
+      { id_token_hint: idToken({ aud: "rp-both", sid: session.sid }), post_logout_redirect_uri: `${rpUrl}/after-logout`, state: "z" },
+      cookie,
+    );
     expect(res.status, res.text).toBe(200);
     const frames = iframeSources(res.text);
     expect(frames).toHaveLength(2);

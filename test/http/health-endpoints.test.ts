@@ -26,10 +26,21 @@ describe("health and readiness", () => {
   describe("with a store that does not answer", () => {
     let server: Server;
     let url: string;
-    const unready = (ping: () => Promise<void>) => readinessEndpoint({ ...p.provider, store: { ...p.provider.store, ping } } as Provider, () => false);
+    const unready = (ping: () => Promise<void>) =>
+      readinessEndpoint({ ...p.provider, store: { ...p.provider.store, ping } } as Provider, () => false);
     beforeAll(async () => {
-      const routes = [{ ...unready(() => Promise.reject(new Error("connection refused"))), path: "/refusing" }, { ...unready(() => new Promise(() => {})), path: "/hanging" }];
-      server = createServer(createProtocolRouter(routes, { logger: pino({ level: "silent" }), logRequests: false, maxBodyBytes: 1024, fallback: (_req, res) => res.end() }));
+      const routes = [
+        { ...unready(() => Promise.reject(new Error("connection refused"))), path: "/refusing" },
+        { ...unready(() => new Promise(() => {})), path: "/hanging" },
+      ];
+      server = createServer(
+        createProtocolRouter(routes, {
+          logger: pino({ level: "silent" }),
+          logRequests: false,
+          maxBodyBytes: 1024,
+          fallback: (_req, res) => res.end(),
+        }),
+      );
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     });
@@ -37,7 +48,10 @@ describe("health and readiness", () => {
 
     it("is not ready, and says the store is why — whether the store refuses or hangs", async () => {
       for (const path of ["/refusing", "/hanging"]) {
-        expect(await send(`${url}${path}`)).toMatchObject({ status: 503, json: { status: "not_ready", checks: { store: "unavailable", keys: "ok", policy: "ok" } } });
+        expect(await send(`${url}${path}`)).toMatchObject({
+          status: 503,
+          json: { status: "not_ready", checks: { store: "unavailable", keys: "ok", policy: "ok" } },
+        });
       }
     });
   });

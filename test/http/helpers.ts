@@ -22,7 +22,14 @@ export type FormResponse = Awaited<ReturnType<typeof postForm>>;
 
 /** A confidential client entry for clients.yaml (secret stored as its SHA-256 hash). */
 export function clientEntry(id: string, secret: string, grantTypes: string[], scopes: string[], extra: Record<string, unknown> = {}) {
-  return { client_id: id, type: "confidential", client_secret_hash: hashSecret(secret), grant_types: grantTypes, allowed_scopes: scopes, ...extra };
+  return {
+    client_id: id,
+    type: "confidential",
+    client_secret_hash: hashSecret(secret),
+    grant_types: grantTypes,
+    allowed_scopes: scopes,
+    ...extra,
+  };
 }
 
 /**
@@ -44,15 +51,32 @@ export function requestClientCredentials(p: TestProvider, client: { id: string; 
 }
 
 /** A client_credentials access token; fails the test when none is issued. */
-export async function clientCredentialsToken(p: TestProvider, client: { id: string; secret: string } = SERVICE, scope?: string): Promise<string> {
+export async function clientCredentialsToken(
+  p: TestProvider,
+  client: { id: string; secret: string } = SERVICE,
+  scope?: string,
+): Promise<string> {
   const res = await requestClientCredentials(p, client, scope);
   expect(res.status, res.text).toBe(200);
   return res.json!.access_token as string;
 }
 
 /** The password grant with client_secret_post; the raw response. */
-export function requestPassword(p: TestProvider, username: string, password: string, extra: Record<string, string> = {}, client: { id: string; secret: string } = LEGACY) {
-  return postForm(p.url + TOKEN, { grant_type: "password", client_id: client.id, client_secret: client.secret, username, password, ...extra });
+export function requestPassword(
+  p: TestProvider,
+  username: string,
+  password: string,
+  extra: Record<string, string> = {},
+  client: { id: string; secret: string } = LEGACY,
+) {
+  return postForm(p.url + TOKEN, {
+    grant_type: "password",
+    client_id: client.id,
+    client_secret: client.secret,
+    username,
+    password,
+    ...extra,
+  });
 }
 
 /** Introspects `token` as an API resource (Basic by default). */
@@ -62,13 +86,24 @@ export function introspect(p: TestProvider, token: string, resource: { id: strin
 
 /** Revokes `token` as `client` with Basic, as the spec says. */
 export function revoke(p: TestProvider, token: string, client: { id: string; secret: string }, hint?: string) {
-  return postForm(p.url + REVOKE, { token, ...(hint !== undefined && { token_type_hint: hint }) }, { authorization: basic(client.id, client.secret) });
+  return postForm(
+    p.url + REVOKE,
+    { token, ...(hint !== undefined && { token_type_hint: hint }) },
+    { authorization: basic(client.id, client.secret) },
+  );
 }
 
 /** Verifies an access token with jose against the provider's published JWKS, as a resource server would. */
-export async function verifyWithJwks(p: TestProvider, token: string): Promise<{ payload: JWTPayload & Record<string, unknown>; protectedHeader: JWTHeaderParameters }> {
+export async function verifyWithJwks(
+  p: TestProvider,
+  token: string,
+): Promise<{ payload: JWTPayload & Record<string, unknown>; protectedHeader: JWTHeaderParameters }> {
   const jwks = (await (await fetch(p.url + JWKS)).json()) as Parameters<typeof createLocalJWKSet>[0];
-  const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks), { algorithms: ["RS256"], issuer: p.issuer, typ: "at+jwt" });
+  const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks), {
+    algorithms: ["RS256"],
+    issuer: p.issuer,
+    typ: "at+jwt",
+  });
   return { payload: payload as JWTPayload & Record<string, unknown>, protectedHeader };
 }
 

@@ -23,7 +23,9 @@ import { mountedRoutes } from "../support/route-catalog.ts";
 import { answerProblems, type AnswerKind } from "../support/safe-answer.ts";
 import { startTestProvider } from "../support/test-provider.ts";
 
-vi.mock("../../src/http/protocol-router.ts", async (importOriginal) => (await import("../support/route-catalog.ts")).recordingProtocolRouter(await importOriginal()));
+vi.mock("../../src/http/protocol-router.ts", async (importOriginal) =>
+  (await import("../support/route-catalog.ts")).recordingProtocolRouter(await importOriginal()),
+);
 
 const RUNS_PER_ROUTE = Number(process.env.HOSTILE_RUNS ?? 200);
 const SEED = process.env.HOSTILE_SEED === undefined ? undefined : Number(process.env.HOSTILE_SEED);
@@ -31,12 +33,33 @@ const ANSWER_TIMEOUT_MS = 10_000;
 
 /** Routes a person's browser opens or posts to: their errors are pages. */
 const PAGES = new Set<string>([
-  paths.authorize, paths.accountLogin, paths.iframeAuthorize, paths.eidAuthorize, paths.eidCallback, paths.endSession, paths.endSessionConfirm, `${paths.interaction}/:id`,
-  paths.account, `${paths.account}/sign-in`, `${paths.account}/enroll`, `${paths.account}/remove`, paths.diagrams, `${paths.diagrams}/:name`,
+  paths.authorize,
+  paths.accountLogin,
+  paths.iframeAuthorize,
+  paths.eidAuthorize,
+  paths.eidCallback,
+  paths.endSession,
+  paths.endSessionConfirm,
+  `${paths.interaction}/:id`,
+  paths.account,
+  `${paths.account}/sign-in`,
+  `${paths.account}/enroll`,
+  `${paths.account}/remove`,
+  paths.diagrams,
+  `${paths.diagrams}/:name`,
   `${paths.diagrams}/machine/:hash`,
 ]);
 /** Protocol endpoints called by programs: their errors are RFC 6749 §5.2 JSON. */
-const PROGRAMS = new Set<string>([paths.discovery, paths.jwks, paths.token, paths.introspection, paths.revocation, paths.userinfo, paths.healthz, paths.readyz]);
+const PROGRAMS = new Set<string>([
+  paths.discovery,
+  paths.jwks,
+  paths.token,
+  paths.introspection,
+  paths.revocation,
+  paths.userinfo,
+  paths.healthz,
+  paths.readyz,
+]);
 
 /** The custom QR-code login's routes (docs/custom-login.md): a script, the page script's JSON, the mobile backend's JSON, the PC login form. */
 const CUSTOM_LOGIN = customLoginPaths(CUSTOM_LOGIN_MANIFEST.routePrefix);
@@ -140,7 +163,9 @@ function describeRequest(req: HostileRequest): string {
 }
 
 async function attack(path: string, methods: readonly string[]): Promise<void> {
-  const requests = hostileRequest({ path, methods }, await live.current()).map((req) => Object.assign(req, { [fc.toStringMethod]: () => describeRequest(req) }));
+  const requests = hostileRequest({ path, methods }, await live.current()).map((req) =>
+    Object.assign(req, { [fc.toStringMethod]: () => describeRequest(req) }),
+  );
   newErrorLogLines();
   await fc.assert(
     fc.asyncProperty(requests, async (req) => {
@@ -156,7 +181,14 @@ async function attack(path: string, methods: readonly string[]): Promise<void> {
 describe("the suite attacks every route the app serves", () => {
   it("reads the routes from the running app", () => {
     const found = routes.map((r) => r.path);
-    for (const path of [paths.token, paths.authorize, `${paths.interaction}/:id`, paths.account, `${DEVICE_API_PATH}/enroll`, `${paths.methods}/totp/enrollment-secret`]) {
+    for (const path of [
+      paths.token,
+      paths.authorize,
+      `${paths.interaction}/:id`,
+      paths.account,
+      `${DEVICE_API_PATH}/enroll`,
+      `${paths.methods}/totp/enrollment-secret`,
+    ]) {
       expect(found).toContain(path);
     }
   });
@@ -168,12 +200,18 @@ describe("the suite attacks every route the app serves", () => {
 
 describe("hostile requests get a clear error: no 5xx, no stack trace, the route's error format", () => {
   it.each(routes.map((r) => [r.path, r.methods] as const))("%s", (path, methods) => attack(path, methods), 120_000);
-  it.each(UNROUTED.map((r) => [r.path, r.methods] as const))("%s (not a route: middleware or a catch-all)", (path, methods) => attack(path, methods), 120_000);
+  it.each(UNROUTED.map((r) => [r.path, r.methods] as const))(
+    "%s (not a route: middleware or a catch-all)",
+    (path, methods) => attack(path, methods),
+    120_000,
+  );
 });
 
 const FORM = "application/x-www-form-urlencoded";
 const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
-const unsignedJwt = ["{\"alg\":\"none\",\"typ\":\"at+jwt\"}", "{\"sub\":\"E10001\",\"scope\":\"openid\"}"].map((part) => Buffer.from(part).toString("base64url")).join(".") + ".";
+const unsignedJwt =
+  ['{"alg":"none","typ":"at+jwt"}', '{"sub":"E10001","scope":"openid"}'].map((part) => Buffer.from(part).toString("base64url")).join(".") +
+  ".";
 const overLimit = () => Buffer.alloc(p.provider.config.provider.security.max_body_bytes + 1, "a");
 
 interface WorstCase {
@@ -188,29 +226,183 @@ interface WorstCase {
 
 /** The worst inputs, one per line, for each kind of route; each answer is checked like the generated ones, and its status too. */
 const WORST: WorstCase[] = [
-  { name: "a token request over max_body_bytes", method: "POST", target: paths.token, headers: { "content-type": FORM }, body: overLimit, status: 413, kind: "json" },
-  { name: "an introspection request in an unsupported Content-Encoding", method: "POST", target: paths.introspection, headers: { "content-type": FORM, "content-encoding": "br" }, body: () => Buffer.from("token=x"), status: 415, kind: "json" },
-  { name: "a gzip bomb at revocation", method: "POST", target: paths.revocation, headers: { "content-type": FORM, "content-encoding": "gzip" }, body: () => gzipSync(Buffer.alloc(10_000_000)), status: 413, kind: "json" },
-  { name: "an alg:none token at userinfo", method: "GET", target: paths.userinfo, headers: { authorization: `Bearer ${unsignedJwt}` }, status: 401, kind: "json" },
-  { name: "an authorize form over max_body_bytes", method: "POST", target: paths.authorize, headers: { "content-type": FORM, accept: BROWSER }, body: overLimit, status: 413, kind: "page" },
-  { name: "an authorize form in an unsupported Content-Encoding", method: "POST", target: paths.authorize, headers: { "content-type": FORM, accept: BROWSER, "content-encoding": "br" }, body: () => Buffer.from("client_id=demo-web"), status: 415, kind: "page" },
-  { name: "an end-session form over max_body_bytes", method: "POST", target: paths.endSession, headers: { "content-type": FORM, accept: BROWSER }, body: overLimit, status: 413, kind: "page" },
-  { name: "an end-session form in an unsupported Content-Encoding", method: "POST", target: paths.endSession, headers: { "content-type": FORM, accept: BROWSER, "content-encoding": "br" }, body: () => Buffer.from("client_id=demo-web"), status: 415, kind: "page" },
-  { name: "a login form over max_body_bytes", method: "POST", target: `${paths.interaction}/made-up`, headers: { "content-type": FORM, accept: BROWSER }, body: overLimit, status: 413, kind: "page" },
-  { name: "a login page whose id is not percent-encoded UTF-8", method: "GET", target: `${paths.interaction}/%zz%C3%28`, headers: { accept: BROWSER }, status: 400, kind: "page" },
-  { name: "an account form with more fields than it reads", method: "POST", target: `${paths.account}/enroll`, headers: { "content-type": FORM, accept: BROWSER }, body: () => Buffer.from(Array.from({ length: 50 }, (_, i) => `f${i}=1`).join("&")), status: 400, kind: "page" },
-  { name: "a diagram name of invalid UTF-8", method: "GET", target: `${paths.diagrams}/%FF%FE`, headers: { accept: BROWSER }, status: 400, kind: "page" },
-  { name: "a device enrollment of JSON nested 5000 deep", method: "POST", target: `${DEVICE_API_PATH}/enroll`, headers: { "content-type": "application/json" }, body: () => Buffer.from("[".repeat(5000) + "]".repeat(5000)), status: 400, kind: "json" },
-  { name: "a device scan of truncated JSON", method: "POST", target: `${DEVICE_API_PATH}/scan`, headers: { "content-type": "application/json" }, body: () => Buffer.from('{"jws":'), status: 400, kind: "json" },
-  { name: "a TOTP secret request over the route's 1 KB", method: "POST", target: `${paths.methods}/totp/enrollment-secret`, headers: { "content-type": "application/json" }, body: () => Buffer.from(JSON.stringify({ handle: "x".repeat(2000) })), status: 413, kind: "json" },
+  {
+    name: "a token request over max_body_bytes",
+    method: "POST",
+    target: paths.token,
+    headers: { "content-type": FORM },
+    body: overLimit,
+    status: 413,
+    kind: "json",
+  },
+  {
+    name: "an introspection request in an unsupported Content-Encoding",
+    method: "POST",
+    target: paths.introspection,
+    headers: { "content-type": FORM, "content-encoding": "br" },
+    body: () => Buffer.from("token=x"),
+    status: 415,
+    kind: "json",
+  },
+  {
+    name: "a gzip bomb at revocation",
+    method: "POST",
+    target: paths.revocation,
+    headers: { "content-type": FORM, "content-encoding": "gzip" },
+    body: () => gzipSync(Buffer.alloc(10_000_000)),
+    status: 413,
+    kind: "json",
+  },
+  {
+    name: "an alg:none token at userinfo",
+    method: "GET",
+    target: paths.userinfo,
+    headers: { authorization: `Bearer ${unsignedJwt}` },
+    status: 401,
+    kind: "json",
+  },
+  {
+    name: "an authorize form over max_body_bytes",
+    method: "POST",
+    target: paths.authorize,
+    headers: { "content-type": FORM, accept: BROWSER },
+    body: overLimit,
+    status: 413,
+    kind: "page",
+  },
+  {
+    name: "an authorize form in an unsupported Content-Encoding",
+    method: "POST",
+    target: paths.authorize,
+    headers: { "content-type": FORM, accept: BROWSER, "content-encoding": "br" },
+    body: () => Buffer.from("client_id=demo-web"),
+    status: 415,
+    kind: "page",
+  },
+  {
+    name: "an end-session form over max_body_bytes",
+    method: "POST",
+    target: paths.endSession,
+    headers: { "content-type": FORM, accept: BROWSER },
+    body: overLimit,
+    status: 413,
+    kind: "page",
+  },
+  {
+    name: "an end-session form in an unsupported Content-Encoding",
+    method: "POST",
+    target: paths.endSession,
+    headers: { "content-type": FORM, accept: BROWSER, "content-encoding": "br" },
+    body: () => Buffer.from("client_id=demo-web"),
+    status: 415,
+    kind: "page",
+  },
+  {
+    name: "a login form over max_body_bytes",
+    method: "POST",
+    target: `${paths.interaction}/made-up`,
+    headers: { "content-type": FORM, accept: BROWSER },
+    body: overLimit,
+    status: 413,
+    kind: "page",
+  },
+  {
+    name: "a login page whose id is not percent-encoded UTF-8",
+    method: "GET",
+    target: `${paths.interaction}/%zz%C3%28`,
+    headers: { accept: BROWSER },
+    status: 400,
+    kind: "page",
+  },
+  {
+    name: "an account form with more fields than it reads",
+    method: "POST",
+    target: `${paths.account}/enroll`,
+    headers: { "content-type": FORM, accept: BROWSER },
+    body: () => Buffer.from(Array.from({ length: 50 }, (_, i) => `f${i}=1`).join("&")),
+    status: 400,
+    kind: "page",
+  },
+  {
+    name: "a diagram name of invalid UTF-8",
+    method: "GET",
+    target: `${paths.diagrams}/%FF%FE`,
+    headers: { accept: BROWSER },
+    status: 400,
+    kind: "page",
+  },
+  {
+    name: "a device enrollment of JSON nested 5000 deep",
+    method: "POST",
+    target: `${DEVICE_API_PATH}/enroll`,
+    headers: { "content-type": "application/json" },
+    body: () => Buffer.from("[".repeat(5000) + "]".repeat(5000)),
+    status: 400,
+    kind: "json",
+  },
+  {
+    name: "a device scan of truncated JSON",
+    method: "POST",
+    target: `${DEVICE_API_PATH}/scan`,
+    headers: { "content-type": "application/json" },
+    body: () => Buffer.from('{"jws":'),
+    status: 400,
+    kind: "json",
+  },
+  {
+    name: "a TOTP secret request over the route's 1 KB",
+    method: "POST",
+    target: `${paths.methods}/totp/enrollment-secret`,
+    headers: { "content-type": "application/json" },
+    body: () => Buffer.from(JSON.stringify({ handle: "x".repeat(2000) })),
+    status: 413,
+    kind: "json",
+  },
   // A made-up challenge can never change: its long-poll answers at once instead of holding the connection.
-  { name: "a long-poll of a made-up QR challenge", method: "GET", target: `${paths.methods}/qrcode/challenges/${"A".repeat(32)}?seen=pending`, status: 200, kind: "json" },
-  { name: "a status write over max_body_bytes", method: "POST", target: CUSTOM_LOGIN.writeStatus, headers: { "content-type": "application/json" }, body: overLimit, status: 413, kind: "status-json" },
-  { name: "a status write with an alg:none token and JSON nested 5000 deep", method: "POST", target: CUSTOM_LOGIN.writeStatus, headers: { "content-type": "application/json", authorization: `Bearer ${unsignedJwt}` }, body: () => Buffer.from("[".repeat(5000) + "]".repeat(5000)), status: 401, kind: "status-json" },
+  {
+    name: "a long-poll of a made-up QR challenge",
+    method: "GET",
+    target: `${paths.methods}/qrcode/challenges/${"A".repeat(32)}?seen=pending`,
+    status: 200,
+    kind: "json",
+  },
+  {
+    name: "a status write over max_body_bytes",
+    method: "POST",
+    target: CUSTOM_LOGIN.writeStatus,
+    headers: { "content-type": "application/json" },
+    body: overLimit,
+    status: 413,
+    kind: "status-json",
+  },
+  {
+    name: "a status write with an alg:none token and JSON nested 5000 deep",
+    method: "POST",
+    target: CUSTOM_LOGIN.writeStatus,
+    headers: { "content-type": "application/json", authorization: `Bearer ${unsignedJwt}` },
+    body: () => Buffer.from("[".repeat(5000) + "]".repeat(5000)),
+    status: 401,
+    kind: "status-json",
+  },
   { name: "a LoginJs load without parameters", method: "GET", target: CUSTOM_LOGIN.loginJs, status: 400, kind: "script" },
-  { name: "a PC login form over max_body_bytes", method: "POST", target: CUSTOM_LOGIN.authorize, headers: { "content-type": FORM, accept: BROWSER }, body: overLimit, status: 413, kind: "page" },
+  {
+    name: "a PC login form over max_body_bytes",
+    method: "POST",
+    target: CUSTOM_LOGIN.authorize,
+    headers: { "content-type": FORM, accept: BROWSER },
+    body: overLimit,
+    status: 413,
+    kind: "page",
+  },
   // Refused by node itself, before any of our code: still no 5xx.
-  { name: "a 20 KB cookie header", method: "GET", target: paths.authorize, headers: { cookie: `portcullis_session=${"x".repeat(20_000)}`, accept: BROWSER }, status: 431, kind: undefined },
+  {
+    name: "a 20 KB cookie header",
+    method: "GET",
+    target: paths.authorize,
+    headers: { cookie: `portcullis_session=${"x".repeat(20_000)}`, accept: BROWSER },
+    status: 431,
+    kind: undefined,
+  },
 ];
 
 describe("the worst inputs, one by one", () => {

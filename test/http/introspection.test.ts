@@ -8,7 +8,18 @@ import { generateKeyPair, SignJWT } from "jose";
 import { hashSecret } from "../../src/crypto/secret-hash.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import {
-  ACME_API, appendTo, clientCredentialsToken, clientEntry, decodeJwt, expectOAuthError, introspect, INTROSPECT, requestPassword, revoke, SERVICE, sleep,
+  ACME_API,
+  appendTo,
+  clientCredentialsToken,
+  clientEntry,
+  decodeJwt,
+  expectOAuthError,
+  introspect,
+  INTROSPECT,
+  requestPassword,
+  revoke,
+  SERVICE,
+  sleep,
 } from "./helpers.ts";
 
 const OTHER_API = { id: "other-api", secret: "other-api-secret" } as const;
@@ -117,21 +128,28 @@ describe("inactive tokens are exactly {active:false}", () => {
     await expectInactive(doomed);
   });
 
-  it.each(["not-a-jwt", "a.b.c", "a.b", "....", "eyJhbGciOiJSUzI1NiJ9.e30.", "%00"])("reports the malformed token %j as inactive", async (bad) => {
-    await expectInactive(bad);
-  });
+  it.each(["not-a-jwt", "a.b.c", "a.b", "....", "eyJhbGciOiJSUzI1NiJ9.e30.", "%00"])(
+    "reports the malformed token %j as inactive",
+    async (bad) => {
+      await expectInactive(bad);
+    },
+  );
 
   it("reports a token signed by another RSA key with the same kid and claims as inactive", async () => {
     const { header, payload } = decodeJwt(token);
     const { privateKey } = await generateKeyPair("RS256");
-    const forged = await new SignJWT(payload).setProtectedHeader({ alg: "RS256", kid: header.kid as string, typ: "at+jwt" }).sign(privateKey);
+    const forged = await new SignJWT(payload)
+      .setProtectedHeader({ alg: "RS256", kid: header.kid as string, typ: "at+jwt" })
+      .sign(privateKey);
     await expectInactive(forged);
   });
 
   it("reports a token signed by another RSA key under an unknown kid as inactive", async () => {
     const { payload } = decodeJwt(token);
     const { privateKey } = await generateKeyPair("RS256");
-    await expectInactive(await new SignJWT(payload).setProtectedHeader({ alg: "RS256", kid: "someone-else", typ: "at+jwt" }).sign(privateKey));
+    await expectInactive(
+      await new SignJWT(payload).setProtectedHeader({ alg: "RS256", kid: "someone-else", typ: "at+jwt" }).sign(privateKey),
+    );
   });
 
   it("reports an alg none token as inactive", async () => {
@@ -165,7 +183,14 @@ describe("inactive tokens are exactly {active:false}", () => {
       .tuple(fc.jsonValue(), fc.jsonValue(), fc.string())
       .map(([header, payload, signature]) => `${b64(header)}.${b64(payload)}.${b64(signature)}`);
     const headerShaped = fc
-      .record({ alg: fc.constantFrom("RS256", "none", "HS256", "ES256"), kid: fc.oneof(fc.string(), fc.integer(), fc.constant(decodeJwt(token).header.kid)), typ: fc.constantFrom("at+jwt", "JWT") }, { requiredKeys: [] })
+      .record(
+        {
+          alg: fc.constantFrom("RS256", "none", "HS256", "ES256"),
+          kid: fc.oneof(fc.string(), fc.integer(), fc.constant(decodeJwt(token).header.kid)),
+          typ: fc.constantFrom("at+jwt", "JWT"),
+        },
+        { requiredKeys: [] },
+      )
       .map((header) => `${b64(header)}.${token.split(".")[1]}.${token.split(".")[2]}`);
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.string({ minLength: 1 }), jwtShaped, headerShaped), async (candidate) => {

@@ -34,21 +34,89 @@ describe("secrets never reach the log", () => {
   beforeAll(async () => {
     const token = await clientCredentialsToken(p);
     const [, payload, signature] = token.split(".") as [string, string, string];
-    const userToken = (await postForm(p.url + TOKEN, { grant_type: "password", client_id: LEGACY.id, client_secret: LEGACY.secret, username: "alice", password: "alice-password" })).json!.access_token as string;
+    const userToken = (
+      await postForm(p.url + TOKEN, {
+        grant_type: "password",
+        client_id: LEGACY.id,
+        client_secret: LEGACY.secret,
+        username: "alice",
+        password: "alice-password",
+      })
+    ).json!.access_token as string;
     secrets.push(token, payload, signature, userToken, userToken.split(".")[2]!);
-    secrets.push(basic(SERVICE.id, SERVICE.secret).slice(6), basic(ACME_API.id, ACME_API.secret).slice(6), basic(LEGACY.id, LEGACY.secret).slice(6));
+    secrets.push(
+      basic(SERVICE.id, SERVICE.secret).slice(6),
+      basic(ACME_API.id, ACME_API.secret).slice(6),
+      basic(LEGACY.id, LEGACY.secret).slice(6),
+    );
 
     const requests: Array<[string, string, RequestInit]> = [
-      [TOKEN, TOKEN, { method: "POST", body: new URLSearchParams({ grant_type: "client_credentials", client_id: SERVICE.id, client_secret: SERVICE.secret }) }],
-      [TOKEN, TOKEN, { method: "POST", body: new URLSearchParams({ grant_type: "client_credentials" }), headers: { authorization: basic(SERVICE.id, SERVICE.secret) } }],
-      [TOKEN, TOKEN, { method: "POST", body: new URLSearchParams({ grant_type: "password", client_id: LEGACY.id, client_secret: LEGACY.secret, username: "alice", password: "alice-password" }) }],
-      [TOKEN, TOKEN, { method: "POST", body: new URLSearchParams({ grant_type: "password", username: "alice", password: WRONG_PASSWORD }), headers: { authorization: basic(LEGACY.id, LEGACY.secret) } }],
-      [INTROSPECT, INTROSPECT, { method: "POST", body: new URLSearchParams({ token }), headers: { authorization: basic(ACME_API.id, ACME_API.secret) } }],
-      [REVOKE, REVOKE, { method: "POST", body: new URLSearchParams({ token: userToken }), headers: { authorization: basic(SERVICE.id, SERVICE.secret) } }],
-      [`${TOKEN}?client_secret=${QUERY_SECRET}&code=${QUERY_SECRET}`, TOKEN, { method: "POST", body: new URLSearchParams({ client_id: SERVICE.id, client_secret: SERVICE.secret }) }],
+      [
+        TOKEN,
+        TOKEN,
+        {
+          method: "POST",
+          body: new URLSearchParams({ grant_type: "client_credentials", client_id: SERVICE.id, client_secret: SERVICE.secret }),
+        },
+      ],
+      [
+        TOKEN,
+        TOKEN,
+        {
+          method: "POST",
+          body: new URLSearchParams({ grant_type: "client_credentials" }),
+          headers: { authorization: basic(SERVICE.id, SERVICE.secret) },
+        },
+      ],
+      [
+        TOKEN,
+        TOKEN,
+        {
+          method: "POST",
+          body: new URLSearchParams({
+            grant_type: "password",
+            client_id: LEGACY.id,
+            client_secret: LEGACY.secret,
+            username: "alice",
+            password: "alice-password",
+          }),
+        },
+      ],
+      [
+        TOKEN,
+        TOKEN,
+        {
+          method: "POST",
+          body: new URLSearchParams({ grant_type: "password", username: "alice", password: WRONG_PASSWORD }),
+          headers: { authorization: basic(LEGACY.id, LEGACY.secret) },
+        },
+      ],
+      [
+        INTROSPECT,
+        INTROSPECT,
+        { method: "POST", body: new URLSearchParams({ token }), headers: { authorization: basic(ACME_API.id, ACME_API.secret) } },
+      ],
+      [
+        REVOKE,
+        REVOKE,
+        { method: "POST", body: new URLSearchParams({ token: userToken }), headers: { authorization: basic(SERVICE.id, SERVICE.secret) } },
+      ],
+      [
+        `${TOKEN}?client_secret=${QUERY_SECRET}&code=${QUERY_SECRET}`,
+        TOKEN,
+        { method: "POST", body: new URLSearchParams({ client_id: SERVICE.id, client_secret: SERVICE.secret }) },
+      ],
       [`/nowhere?access_token=${token}`, "/nowhere", { headers: { authorization: `Bearer ${token}`, cookie: `session=${COOKIE_SECRET}` } }],
       [TOKEN, TOKEN, { method: "GET", headers: { authorization: `Bearer ${userToken}`, cookie: `session=${COOKIE_SECRET}` } }],
-      [TOKEN, TOKEN, { method: "POST", body: JSON.stringify({ client_secret: SERVICE.secret, password: "alice-password" }), headers: { "content-type": "application/json" } }],
+      [
+        TOKEN,
+        TOKEN,
+        {
+          method: "POST",
+          body: JSON.stringify({ client_secret: SERVICE.secret, password: "alice-password" }),
+          headers: { "content-type": "application/json" },
+        },
+      ],
       [TOKEN, TOKEN, { method: "POST", body: new URLSearchParams({ client_secret: SERVICE.secret, pad: "a".repeat(20_000) }) }],
     ];
     for (const [i, [target, path, init]] of requests.entries()) {

@@ -12,7 +12,10 @@ describe("login requests per client address", () => {
   beforeAll(async () => {
     // The password form first: the budget counts every login form posted, choosing a method too.
     p = await startTestProvider({
-      edits: { "provider.yaml": { "security.login_requests_per_ip": { max: 4, window: "1m" }, "listen.trust_proxy": true }, "login.yaml": { "default_flow.methods": ["password"] } },
+      edits: {
+        "provider.yaml": { "security.login_requests_per_ip": { max: 4, window: "1m" }, "listen.trust_proxy": true },
+        "login.yaml": { "default_flow.methods": ["password"] },
+      },
     });
   });
   afterAll(() => p.close());
@@ -20,7 +23,8 @@ describe("login requests per client address", () => {
   const from = (address: string) => ({ "x-forwarded-for": `203.0.113.99, ${address}` });
 
   it("answers logins started beyond the budget with temporarily_unavailable at the client", async () => {
-    for (let i = 0; i < 4; i++) expect((await new RawBrowser().get(authorizeUrl(p.issuer), from("198.51.100.1"))).location).toMatch(/\/interaction\//);
+    for (let i = 0; i < 4; i++)
+      expect((await new RawBrowser().get(authorizeUrl(p.issuer), from("198.51.100.1"))).location).toMatch(/\/interaction\//);
     const refused = responseParams(await new RawBrowser().get(authorizeUrl(p.issuer), from("198.51.100.1")));
     expect(refused.get("error")).toBe("temporarily_unavailable");
     expect(refused.get("state")).toBe("st-1");
@@ -32,7 +36,12 @@ describe("login requests per client address", () => {
     const browser = new RawBrowser();
     const start = await browser.get(authorizeUrl(p.issuer), from("198.51.100.3"));
     const page = await browser.get(start.location!, from("198.51.100.3"));
-    const post = (password: string) => browser.post(page.url, { csrf: /name="csrf" value="([^"]+)"/.exec(page.text)![1]!, event: "SUBMIT_PASSWORD", username: "bob", password }, from("198.51.100.3"));
+    const post = (password: string) =>
+      browser.post(
+        page.url,
+        { csrf: /name="csrf" value="([^"]+)"/.exec(page.text)![1]!, event: "SUBMIT_PASSWORD", username: "bob", password },
+        from("198.51.100.3"),
+      );
     for (let i = 0; i < 3; i++) expect((await post("wrong")).status).toBe(200);
     const refused = await post("bob-password");
     expect(refused.status).toBe(429);
@@ -51,7 +60,9 @@ describe("password checks in flight", () => {
   it("refuses checks beyond the line with 503 temporarily_unavailable instead of queueing without end", async () => {
     const legacy = { authorization: basic("demo-legacy", "demo-legacy-secret") };
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => postForm(`${p.url}/connect/token`, { grant_type: "password", username: `nobody-${i}`, password: "x" }, legacy)),
+      Array.from({ length: 30 }, (_, i) =>
+        postForm(`${p.url}/connect/token`, { grant_type: "password", username: `nobody-${i}`, password: "x" }, legacy),
+      ),
     );
     const statuses = answers.map((a) => a.status);
     // One running and 16 waiting are answered (wrong password); the rest are refused at once (a slow

@@ -80,9 +80,12 @@ describe("failures", () => {
     expectOAuthError(res, 400, "invalid_request");
   });
 
-  it.each(["acme.api.msg", "email", "offline_access", "openid no-such-scope"])("answers scope %j outside the client's with invalid_scope", async (scope) => {
-    expectOAuthError(await requestPassword(p, "alice", "alice-password", { scope }), 400, "invalid_scope");
-  });
+  it.each(["acme.api.msg", "email", "offline_access", "openid no-such-scope"])(
+    "answers scope %j outside the client's with invalid_scope",
+    async (scope) => {
+      expectOAuthError(await requestPassword(p, "alice", "alice-password", { scope }), 400, "invalid_scope");
+    },
+  );
 
   it("answers a client without the password grant with unauthorized_client", async () => {
     expectOAuthError(await requestPassword(p, "alice", "alice-password", {}, SERVICE), 400, "unauthorized_client");

@@ -10,7 +10,8 @@ import { startTestProvider, type TestProvider } from "../support/test-provider.t
 import { DISCOVERY } from "./helpers.ts";
 import { s256Challenge } from "../../src/oauth/pkce.ts";
 
-const advertised = async (p: TestProvider) => ((await (await fetch(p.url + DISCOVERY)).json()) as Record<string, unknown>).code_challenge_methods_supported;
+const advertised = async (p: TestProvider) =>
+  ((await (await fetch(p.url + DISCOVERY)).json()) as Record<string, unknown>).code_challenge_methods_supported;
 
 /** Logs alice in to demo-web with this PKCE challenge and redeems the code with VERIFIER; the token endpoint's status. */
 async function codeFlowStatus(p: TestProvider, challenge: Record<string, string>): Promise<number> {

@@ -17,7 +17,12 @@ const VENDOR_KEY = readFileSync(new URL("../../config/demo-vendor-signing-key", 
 let p: TestProvider;
 beforeAll(async () => {
   // First-use enrollment on, so that the vendor case has an enrollment page it must not show.
-  p = await startTestProvider({ edits: { "provider.yaml": { "security.login_requests_per_ip.max": 10_000 }, "login.yaml": { "login_types.MyVendor.enroll_on_first_use": true } } });
+  p = await startTestProvider({
+    edits: {
+      "provider.yaml": { "security.login_requests_per_ip.max": 10_000 },
+      "login.yaml": { "login_types.MyVendor.enroll_on_first_use": true },
+    },
+  });
 });
 afterAll(() => p.close());
 
@@ -47,21 +52,34 @@ function expectPage(answer: Answer): void {
 }
 
 describe("prompt=none never shows a page", () => {
-  it.each(["req_chnl", "chnl_info", "req_chnl chnl_info"])("acr_values %s over an SSO session of a user with several channels: interaction_required, not the chooser", async (acr) => {
-    const browser = await signedInBrowser();
-    expectPage(await browser.get(authorizeUrl(p.issuer, { acr_values: acr })));
-    const params = expectRedirectedError(await browser.get(authorizeUrl(p.issuer, { acr_values: acr, prompt: "none" })), "interaction_required");
-    expect(params.get("error_description")).toBe("the user administers several channels and must choose one on a page");
-  });
+  it.each(["req_chnl", "chnl_info", "req_chnl chnl_info"])(
+    "acr_values %s over an SSO session of a user with several channels: interaction_required, not the chooser",
+    async (acr) => {
+      const browser = await signedInBrowser();
+      expectPage(await browser.get(authorizeUrl(p.issuer, { acr_values: acr })));
+      const params = expectRedirectedError(
+        await browser.get(authorizeUrl(p.issuer, { acr_values: acr, prompt: "none" })),
+        "interaction_required",
+      );
+      expect(params.get("error_description")).toBe("the user administers several channels and must choose one on a page");
+    },
+  );
 
   it("acr_values req_chnl:<id> naming a channel of the session's user needs no page: a code", async () => {
     const browser = await signedInBrowser();
-    expect(responseParams(await browser.get(authorizeUrl(p.issuer, { acr_values: "req_chnl:north-store", prompt: "none" }))).get("code")).toBeTruthy();
+    expect(
+      responseParams(await browser.get(authorizeUrl(p.issuer, { acr_values: "req_chnl:north-store", prompt: "none" }))).get("code"),
+    ).toBeTruthy();
   });
 
   it("MyVendor, whose first use would enroll TOTP on a page: login_required (the type keeps no SSO state)", async () => {
     const login_hint = "demo-vendor:prompt-none-account";
-    const request = { ...VENDOR, login_type: "MyVendor", login_hint, signature: vendorSignature(VENDOR.redirect_uri, login_hint, VENDOR_KEY) };
+    const request = {
+      ...VENDOR,
+      login_type: "MyVendor",
+      login_hint,
+      signature: vendorSignature(VENDOR.redirect_uri, login_hint, VENDOR_KEY),
+    };
     const browser = await signedInBrowser();
     expectPage(await browser.get(authorizeUrl(p.issuer, request)));
     expectRedirectedError(await browser.get(authorizeUrl(p.issuer, { ...request, prompt: "none" })), "login_required", VENDOR.redirect_uri);
@@ -75,7 +93,14 @@ describe("prompt=none never shows a page", () => {
 
   it("an id_token_hint for another user than the session's: login_required, not the other user's login page", async () => {
     const browser = await signedInBrowser();
-    const hint = p.provider.idTokens.issue({ sub: "E10002", clientId: "demo-web", authTime: Math.floor(Date.now() / 1000), amr: ["password"], acr: "1fa", lifetime: 3600 });
+    const hint = p.provider.idTokens.issue({
+      sub: "E10002",
+      clientId: "demo-web",
+      authTime: Math.floor(Date.now() / 1000),
+      amr: ["password"],
+      acr: "1fa",
+      lifetime: 3600,
+    });
     expectPage(await browser.get(authorizeUrl(p.issuer, { id_token_hint: hint })));
     expectRedirectedError(await browser.get(authorizeUrl(p.issuer, { id_token_hint: hint, prompt: "none" })), "login_required");
   });

@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeKeyHash } from "../../src/crypto/store-key-hash.ts";
 import { mintCode, redeemCode, refresh } from "../support/code-grant.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { clientCredentialsToken, expectOAuthError, introspect, requestPassword, revoke, send, SERVICE, type FormResponse } from "./helpers.ts";
+import {
+  clientCredentialsToken,
+  expectOAuthError,
+  introspect,
+  requestPassword,
+  revoke,
+  send,
+  SERVICE,
+  type FormResponse,
+} from "./helpers.ts";
 
 const PORTAL = { id: "demo-portal", secret: "demo-portal-secret" } as const;
 const PORTAL_CODE = { clientId: PORTAL.id, redirectUri: "http://localhost:3003/callback" };
@@ -19,7 +28,9 @@ let p: TestProvider;
 
 beforeAll(async () => {
   // demo-portal also gets the password grant here, so every grant is covered.
-  p = await startTestProvider({ edits: { "clients.yaml": { "clients.4.grant_types": ["authorization_code", "refresh_token", "client_credentials", "password"] } } });
+  p = await startTestProvider({
+    edits: { "clients.yaml": { "clients.4.grant_types": ["authorization_code", "refresh_token", "client_credentials", "password"] } },
+  });
 });
 afterAll(() => p?.close());
 
@@ -75,7 +86,15 @@ describe("introspection", () => {
   it("shows a user's reference token with the login's amr, acr and auth_time, as it would a JWT's", async () => {
     const redeemed = await redeemCode(p, await mintCode(p, PORTAL_CODE), PORTAL_REDEEM, PORTAL);
     const answer = await introspection(redeemed.json!.access_token as string);
-    expect(answer).toMatchObject({ active: true, client_id: PORTAL.id, sub: "E10001", scope: "acme", amr: ["password", "totp", "mfa"], acr: "2fa", auth_time: expect.any(Number) });
+    expect(answer).toMatchObject({
+      active: true,
+      client_id: PORTAL.id,
+      sub: "E10001",
+      scope: "acme",
+      amr: ["password", "totp", "mfa"],
+      acr: "2fa",
+      auth_time: expect.any(Number),
+    });
   });
 
   it("says inactive for garbage of either shape", async () => {

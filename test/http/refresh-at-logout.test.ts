@@ -37,7 +37,10 @@ interface Tokens {
 }
 
 /** A browser that logged in and the tokens `client` got for it through the code flow with offline_access. */
-async function signedIn(client: { id: string; secret: string }, browser = new RawBrowser()): Promise<{ browser: RawBrowser; tokens: Tokens }> {
+async function signedIn(
+  client: { id: string; secret: string },
+  browser = new RawBrowser(),
+): Promise<{ browser: RawBrowser; tokens: Tokens }> {
   const url = authorizeUrl(p.issuer, { client_id: client.id, scope: SCOPE });
   const answer = browser.cookies.size === 0 ? await loginWithPassword(browser, url) : await browser.get(url);
   const res = await redeemCode(p, responseParams(answer).get("code")!, { code_verifier: undefined }, client);

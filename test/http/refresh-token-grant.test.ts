@@ -47,7 +47,10 @@ async function initialTokens(): Promise<Tokens> {
 async function issueFamily(grant: Pick<RefreshGrant, "scopes" | "expiresAt" | "acr">): Promise<string> {
   const familyId = randomToken(16);
   const first = plannedAccessToken(p.provider.clock, 3600, familyId);
-  return p.provider.refreshTokens.issue({ clientId: WEB.id, sub: "E10001", familyId, authTime: AUTH_TIME, amr: ["password"], ...grant }, first);
+  return p.provider.refreshTokens.issue(
+    { clientId: WEB.id, sub: "E10001", familyId, authTime: AUTH_TIME, amr: ["password"], ...grant },
+    first,
+  );
 }
 
 async function refreshed(token: string, form: Record<string, string> = {}): Promise<Tokens> {
@@ -70,7 +73,14 @@ describe("rotation", () => {
     expect(next.refresh_token).not.toBe(first.refresh_token);
     expect(next.access_token).not.toBe(first.access_token);
     const { payload } = await verifyWithJwks(p, next.access_token);
-    expect(payload).toMatchObject({ sub: "E10001", client_id: WEB.id, auth_time: AUTH_TIME, amr: ["password", "totp", "mfa"], acr: "2fa", sid: "sid-7f3a" });
+    expect(payload).toMatchObject({
+      sub: "E10001",
+      client_id: WEB.id,
+      auth_time: AUTH_TIME,
+      amr: ["password", "totp", "mfa"],
+      acr: "2fa",
+      sid: "sid-7f3a",
+    });
   });
 
   it("returns a fresh ID token with the same sub, auth_time, amr, acr and sid, no nonce, and at_hash of the new access token", async () => {

@@ -32,7 +32,16 @@ describe("the request line", () => {
     createLogger("info", theirs.stream).info({ reqId, method, path, status, ms }, "request");
     expect(ours.lines).toHaveLength(1);
     expect(ours.lines).toEqual(theirs.lines);
-    expect(JSON.parse(ours.lines[0]!)).toMatchObject({ level: 30, time: Date.parse("2026-11-26T12:00:00.123Z"), service: "portcullis", reqId, path, status, ms, msg: "request" });
+    expect(JSON.parse(ours.lines[0]!)).toMatchObject({
+      level: 30,
+      time: Date.parse("2026-11-26T12:00:00.123Z"),
+      service: "portcullis",
+      reqId,
+      path,
+      status,
+      ms,
+      msg: "request",
+    });
   });
 
   it("follows the logger's level: nothing below info's", () => {

@@ -9,7 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireBearer, bearerClaims } from "../../src/http/middleware/require-bearer.ts";
 import { errorHandler } from "../../src/http/middleware/error-handler.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { appendTo, clientCredentialsToken, clientEntry, decodeJwt, expectNoInternals, revoke, send, SERVICE, sleep, type FormResponse } from "./helpers.ts";
+import {
+  appendTo,
+  clientCredentialsToken,
+  clientEntry,
+  decodeJwt,
+  expectNoInternals,
+  revoke,
+  send,
+  SERVICE,
+  sleep,
+  type FormResponse,
+} from "./helpers.ts";
 
 const SHORT = { id: "short-service", secret: "short-service-secret" } as const;
 const OPAQUE = { id: "opaque-service", secret: "opaque-service-secret" } as const;
@@ -125,8 +136,16 @@ describe("scopes", () => {
     const res = await send(api.replace("/messages", "/userinfo-like"), { headers: { authorization: `Bearer ${apiToken}` } });
     expect(res.status).toBe(401);
     expect(res.json?.error).toBe("invalid_token");
-    const userToken = (await postForm(`${p.url}/connect/token`, { grant_type: "password", username: "alice", password: "alice-password", scope: "openid" }, { authorization: basic("demo-legacy", "demo-legacy-secret") })).json!.access_token as string;
-    expect((await send(api.replace("/messages", "/userinfo-like"), { headers: { authorization: `Bearer ${userToken}` } })).status).toBe(200);
+    const userToken = (
+      await postForm(
+        `${p.url}/connect/token`,
+        { grant_type: "password", username: "alice", password: "alice-password", scope: "openid" },
+        { authorization: basic("demo-legacy", "demo-legacy-secret") },
+      )
+    ).json!.access_token as string;
+    expect((await send(api.replace("/messages", "/userinfo-like"), { headers: { authorization: `Bearer ${userToken}` } })).status).toBe(
+      200,
+    );
   });
 
   it("takes a reference token like a JWT: its claims through, a missing scope 403, and once revoked 401", async () => {
@@ -134,7 +153,13 @@ describe("scopes", () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const res = await call(`Bearer ${token}`);
     expect(res.status, res.text).toBe(200);
-    expect(res.json!.claims).toMatchObject({ sub: OPAQUE.id, client_id: OPAQUE.id, iss: p.issuer, aud: "acme-api", scope: "acme acme.api.msg" });
+    expect(res.json!.claims).toMatchObject({
+      sub: OPAQUE.id,
+      client_id: OPAQUE.id,
+      iss: p.issuer,
+      aud: "acme-api",
+      scope: "acme acme.api.msg",
+    });
     expect((await call(`Bearer ${await clientCredentialsToken(p, OPAQUE, "acme")}`)).status).toBe(403);
     expect((await revoke(p, token, OPAQUE)).status).toBe(200);
     expectInvalidToken(await call(`Bearer ${token}`));

@@ -4,11 +4,27 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { appendTo, clientCredentialsToken, clientEntry, expectOAuthError, introspect, LEGACY, requestPassword, REVOKE, revoke, send, SERVICE } from "./helpers.ts";
+import {
+  appendTo,
+  clientCredentialsToken,
+  clientEntry,
+  expectOAuthError,
+  introspect,
+  LEGACY,
+  requestPassword,
+  REVOKE,
+  revoke,
+  send,
+  SERVICE,
+} from "./helpers.ts";
 
 // demo-legacy with offline access, and a second such client, so refresh tokens can be issued by the password grant.
 const LEGACY_TWO = { id: "legacy-two", secret: "legacy-two-secret" } as const;
-const OFFLINE = { offline_access: true, grant_types: ["password", "refresh_token"], allowed_scopes: ["openid", "profile", "acme", "offline_access"] };
+const OFFLINE = {
+  offline_access: true,
+  grant_types: ["password", "refresh_token"],
+  allowed_scopes: ["openid", "profile", "acme", "offline_access"],
+};
 
 let p: TestProvider;
 
@@ -19,7 +35,9 @@ beforeAll(async () => {
         "clients.3.offline_access": OFFLINE.offline_access,
         "clients.3.grant_types": OFFLINE.grant_types,
         "clients.3.allowed_scopes": OFFLINE.allowed_scopes,
-        ...appendTo("clients", [clientEntry(LEGACY_TWO.id, LEGACY_TWO.secret, OFFLINE.grant_types, OFFLINE.allowed_scopes, { offline_access: true })]),
+        ...appendTo("clients", [
+          clientEntry(LEGACY_TWO.id, LEGACY_TWO.secret, OFFLINE.grant_types, OFFLINE.allowed_scopes, { offline_access: true }),
+        ]),
       },
     },
   });

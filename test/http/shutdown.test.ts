@@ -13,7 +13,9 @@ describe("stopping the provider", () => {
     socket.on("data", (chunk) => (answer += chunk.toString()));
     const ended = new Promise((resolve) => socket.once("close", resolve));
     // Headers now, body later: the request is in flight when close() is called.
-    socket.write(`POST /connect/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`);
+    socket.write(
+      `POST /connect/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     await new Promise((r) => setTimeout(r, 100));
     const closing = op.close();
     await new Promise((r) => setTimeout(r, 200));

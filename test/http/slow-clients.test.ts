@@ -30,7 +30,8 @@ describe("slow clients", () => {
   }
 
   it("answers a request whose body never arrives in full with 408 and closes, once request_timeout has passed", async () => {
-    const head = "POST /connect/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n";
+    const head =
+      "POST /connect/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n";
     const { answer, elapsed } = await sendAndWaitForClose(head + "grant_type");
     expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(answer).toMatch(/\r\nConnection: close\r\n/i);

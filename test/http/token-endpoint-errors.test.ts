@@ -64,12 +64,20 @@ describe("client authentication", () => {
   });
 
   it("rejects Basic together with client_secret in the body as invalid_request", async () => {
-    const res = await postForm(url, { grant_type: "client_credentials", client_secret: SERVICE.secret }, { authorization: basic(SERVICE.id, SERVICE.secret) });
+    const res = await postForm(
+      url,
+      { grant_type: "client_credentials", client_secret: SERVICE.secret },
+      { authorization: basic(SERVICE.id, SERVICE.secret) },
+    );
     expectOAuthError(res, 400, "invalid_request");
   });
 
   it("rejects a body client_id that differs from the Basic client as invalid_request", async () => {
-    const res = await postForm(url, { grant_type: "client_credentials", client_id: "demo-legacy" }, { authorization: basic(SERVICE.id, SERVICE.secret) });
+    const res = await postForm(
+      url,
+      { grant_type: "client_credentials", client_id: "demo-legacy" },
+      { authorization: basic(SERVICE.id, SERVICE.secret) },
+    );
     expectOAuthError(res, 400, "invalid_request");
   });
 });

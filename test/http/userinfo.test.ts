@@ -8,7 +8,21 @@ import { postForm, startTestProvider, type TestProvider } from "../support/test-
 import { clientCredentialsToken, LEGACY, requestPassword, send, SERVICE, type FormResponse } from "./helpers.ts";
 
 const USERINFO = "/connect/userinfo";
-const PROFILE_CLAIMS = ["name", "emp_no", "area", "bg", "bu", "company", "cost_code", "birthdate", "class", "job_title", "hiredate", "picture", "role"];
+const PROFILE_CLAIMS = [
+  "name",
+  "emp_no",
+  "area",
+  "bg",
+  "bu",
+  "company",
+  "cost_code",
+  "birthdate",
+  "class",
+  "job_title",
+  "hiredate",
+  "picture",
+  "role",
+];
 
 let p: TestProvider;
 let url: string;
@@ -21,7 +35,12 @@ afterAll(() => p?.close());
 
 /** An access token minted in-process (the code flow's tokens look the same). */
 function accessToken(scopes: string[], overrides: { sub?: string; lifetime?: number; clientId?: string } = {}) {
-  return p.provider.accessTokens.issue({ sub: overrides.sub ?? "E10001", clientId: overrides.clientId ?? "demo-web", scopes, lifetime: overrides.lifetime ?? 3600 });
+  return p.provider.accessTokens.issue({
+    sub: overrides.sub ?? "E10001",
+    clientId: overrides.clientId ?? "demo-web",
+    scopes,
+    lifetime: overrides.lifetime ?? 3600,
+  });
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -29,7 +48,9 @@ const get = (headers: Record<string, string> = {}, path = "") => send(url + path
 
 function expectChallenge(res: FormResponse, status: number, error: string, extra = "") {
   expect({ status: res.status, error: res.json?.error }, res.text).toEqual({ status, error });
-  expect(res.headers.get("www-authenticate")).toMatch(new RegExp(`^Bearer realm="portcullis", error="${error}", error_description="[^"]+"${extra}$`));
+  expect(res.headers.get("www-authenticate")).toMatch(
+    new RegExp(`^Bearer realm="portcullis", error="${error}", error_description="[^"]+"${extra}$`),
+  );
   expect(res.headers.get("cache-control")).toBe("no-store");
   expect(res.headers.get("access-control-allow-origin")).toBe("*");
 }
@@ -64,7 +85,9 @@ describe("no token", () => {
 
   it("does not read a token from a POST body that is not a form", async () => {
     const { token } = accessToken(["openid"]);
-    expectBareChallenge(await send(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ access_token: token }) }));
+    expectBareChallenge(
+      await send(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ access_token: token }) }),
+    );
   });
 });
 
@@ -91,7 +114,16 @@ describe("refused tokens", () => {
   it("refuses an ID token (typ JWT, not at+jwt) even with a userinfo audience and openid", async () => {
     const now = Math.floor(Date.now() / 1000);
     const idToken = p.provider.signer.sign(
-      { iss: p.issuer, sub: "E10001", aud: `${p.issuer}${USERINFO}`, exp: now + 600, iat: now, jti: "x", client_id: "demo-web", scope: "openid profile" },
+      {
+        iss: p.issuer,
+        sub: "E10001",
+        aud: `${p.issuer}${USERINFO}`,
+        exp: now + 600,
+        iat: now,
+        jti: "x",
+        client_id: "demo-web",
+        scope: "openid profile",
+      },
       "JWT",
     );
     expectInvalidToken(await get(bearer(idToken)));
@@ -170,7 +202,14 @@ describe("claims by scope (config/scopes.yaml)", () => {
   it("releases the profile claims, and not email, for openid profile", async () => {
     const claims = await claimsFor(["openid", "profile"]);
     expect(Object.keys(claims).sort()).toEqual(["sub", ...PROFILE_CLAIMS].sort());
-    expect(claims).toMatchObject({ sub: "E10001", emp_no: "E10001", name: "Alice Chen", birthdate: "1990/04/12", hiredate: "2015-08-03", role: ["employee", "engineer"] });
+    expect(claims).toMatchObject({
+      sub: "E10001",
+      emp_no: "E10001",
+      name: "Alice Chen",
+      birthdate: "1990/04/12",
+      hiredate: "2015-08-03",
+      role: ["employee", "engineer"],
+    });
   });
 
   it("releases email, and no profile claim, for openid email", async () => {

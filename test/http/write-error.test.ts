@@ -42,8 +42,15 @@ describe("toOAuthError", () => {
   });
 
   it("still describes a body-parser refusal as an unreadable body", () => {
-    const oauth = toOAuthError(Object.assign(new SyntaxError("Unexpected end of JSON input"), { status: 400, type: "entity.parse.failed" }), logger, context);
-    expect({ status: oauth.status, description: oauth.description }).toEqual({ status: 400, description: "the request body cannot be read" });
+    const oauth = toOAuthError(
+      Object.assign(new SyntaxError("Unexpected end of JSON input"), { status: 400, type: "entity.parse.failed" }),
+      logger,
+      context,
+    );
+    expect({ status: oauth.status, description: oauth.description }).toEqual({
+      status: 400,
+      description: "the request body cannot be read",
+    });
   });
 
   it("answers any other URIError, one of our own code, as a server error", () => {

@@ -24,11 +24,31 @@ describe("parseAcrValues", () => {
 
   it("reads every value of the spec's table as login.yaml declares it", () => {
     expect(read("2fa")).toEqual({ ...NONE, ...TWO_FACTOR, matched: [match("2fa")] });
-    expect(read("must_bfido")).toEqual({ ...NONE, matched: [match("must_bfido")], requiredMethods: { methods: ["bfido"], by: ["must_bfido"] }, alone: "must_bfido" });
+    expect(read("must_bfido")).toEqual({
+      ...NONE,
+      matched: [match("must_bfido")],
+      requiredMethods: { methods: ["bfido"], by: ["must_bfido"] },
+      alone: "must_bfido",
+    });
     expect(read("req_chnl")).toEqual({ ...NONE, matched: [match("req_chnl")], channel: {}, claims: ["chnl"] });
-    expect(read("req_chnl:ch-42")).toEqual({ ...NONE, matched: [match("req_chnl:ch-42", "req_chnl")], channel: { id: "ch-42" }, claims: ["chnl"] });
-    expect(read("app_gps")).toEqual({ ...NONE, matched: [match("app_gps")], requiredMethods: { methods: ["qrcode"], by: ["app_gps"] }, claims: ["gps"] });
-    expect(read("app_faceid")).toEqual({ ...NONE, matched: [match("app_faceid")], requiredMethods: { methods: ["qrcode"], by: ["app_faceid"] }, claims: ["faceid"] });
+    expect(read("req_chnl:ch-42")).toEqual({
+      ...NONE,
+      matched: [match("req_chnl:ch-42", "req_chnl")],
+      channel: { id: "ch-42" },
+      claims: ["chnl"],
+    });
+    expect(read("app_gps")).toEqual({
+      ...NONE,
+      matched: [match("app_gps")],
+      requiredMethods: { methods: ["qrcode"], by: ["app_gps"] },
+      claims: ["gps"],
+    });
+    expect(read("app_faceid")).toEqual({
+      ...NONE,
+      matched: [match("app_faceid")],
+      requiredMethods: { methods: ["qrcode"], by: ["app_faceid"] },
+      claims: ["faceid"],
+    });
   });
 
   it("matches declared values without regard to case, as login_type is matched: 2FA is never a weaker login than 2fa", () => {
@@ -41,12 +61,21 @@ describe("parseAcrValues", () => {
   it("reads 2fa:<methods> with comma and slash separators, keeping the order", () => {
     expect(read("2fa:qrcode,totp").methods).toEqual(["qrcode", "totp"]);
     expect(read("2fa:fido/password/sms").methods).toEqual(["fido", "password", "sms"]);
-    expect(read("2fa:totp,qrcode/email")).toEqual({ ...NONE, ...TWO_FACTOR, matched: [match("2fa:totp,qrcode/email", "2fa")], methods: ["totp", "qrcode", "email"] });
+    expect(read("2fa:totp,qrcode/email")).toEqual({
+      ...NONE,
+      ...TWO_FACTOR,
+      matched: [match("2fa:totp,qrcode/email", "2fa")],
+      methods: ["totp", "qrcode", "email"],
+    });
   });
 
   it("combines values freely", () => {
     const all = read("2fa req_chnl:c1 chnl_info app_gps app_faceid");
-    expect(all).toMatchObject({ ...TWO_FACTOR, channel: { id: "c1" }, requiredMethods: { methods: ["qrcode"], by: ["app_gps", "app_faceid"] } });
+    expect(all).toMatchObject({
+      ...TWO_FACTOR,
+      channel: { id: "c1" },
+      requiredMethods: { methods: ["qrcode"], by: ["app_gps", "app_faceid"] },
+    });
     expect(all.claims).toEqual(["chnl", "chnl_name", "chnl_icon", "gps", "faceid"]);
     expect(all.matched.map((m) => m.declared)).toEqual(["2fa", "req_chnl", "chnl_info", "app_gps", "app_faceid"]);
   });
@@ -65,7 +94,10 @@ describe("parseAcrValues", () => {
     declared.delete("app_gps");
     declared.set("gold", { name: "Gold", loginType: "2fa", alone: false, channel: false, claims: [] });
     const result = parseAcrValues("app_gps GOLD", declared);
-    expect(result).toEqual({ ok: true, requirements: { ...NONE, matched: [match("GOLD", "Gold")], loginType: { type: "2fa", by: "Gold" }, voluntary: ["app_gps"] } });
+    expect(result).toEqual({
+      ok: true,
+      requirements: { ...NONE, matched: [match("GOLD", "Gold")], loginType: { type: "2fa", by: "Gold" }, voluntary: ["app_gps"] },
+    });
   });
 
   it("accepts a repeated value, and 2fa beside the same 2fa:<methods>", () => {
@@ -96,10 +128,37 @@ describe("parseAcrValues", () => {
 
   it("never throws, and every refusal is printable ASCII for error_description", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.array(fc.constantFrom("2fa", "2fa:", "must_bfido", "req_chnl", "req_chnl:", "chnl_info", "app_gps", "app_faceid", ",", "/", ":", " ", "totp", "\u0000", "é", '"')).map((parts) => parts.join(""))), (value) => {
-        const result = parseAcrValues(value, DEMO_ACR_VALUES);
-        if (!result.ok) expect(result.description).toMatch(/^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 300 }),
+          fc
+            .array(
+              fc.constantFrom(
+                "2fa",
+                "2fa:",
+                "must_bfido",
+                "req_chnl",
+                "req_chnl:",
+                "chnl_info",
+                "app_gps",
+                "app_faceid",
+                ",",
+                "/",
+                ":",
+                " ",
+                "totp",
+                "\u0000",
+                "é",
+                '"',
+              ),
+            )
+            .map((parts) => parts.join("")),
+        ),
+        (value) => {
+          const result = parseAcrValues(value, DEMO_ACR_VALUES);
+          if (!result.ok) expect(result.description).toMatch(/^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -107,10 +166,14 @@ describe("parseAcrValues", () => {
   it("reads back the methods of any well-formed 2fa:<methods>, in order", () => {
     const methodId = fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/);
     fc.assert(
-      fc.property(fc.uniqueArray(methodId, { minLength: 1, maxLength: 6 }), fc.array(fc.constantFrom(",", "/"), { minLength: 6, maxLength: 6 }), (methods, separators) => {
-        const value = `2fa:${methods.map((m, i) => (i === 0 ? m : `${separators[i]}${m}`)).join("")}`;
-        expect(read(value).methods).toEqual(methods);
-      }),
+      fc.property(
+        fc.uniqueArray(methodId, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.constantFrom(",", "/"), { minLength: 6, maxLength: 6 }),
+        (methods, separators) => {
+          const value = `2fa:${methods.map((m, i) => (i === 0 ? m : `${separators[i]}${m}`)).join("")}`;
+          expect(read(value).methods).toEqual(methods);
+        },
+      ),
     );
   });
 });

@@ -11,7 +11,8 @@ import { copyConfig, DEMO_CONFIG, editConfig, startTestProvider, type TestProvid
  * check-config, the start and each reload say so while a login type with signature: true turns it on.
  */
 const ON = { "login_types.MyVendor.enroll_on_first_use": true };
-const WARNING = /^login\.yaml login_types\.MyVendor\.enroll_on_first_use: signed links never expire, so whoever opens an account's link first .* set it to false and enroll the accounts: portcullis methods enroll '<client_id>:<account>' <method>$/;
+const WARNING =
+  /^login\.yaml login_types\.MyVendor\.enroll_on_first_use: signed links never expire, so whoever opens an account's link first .* set it to false and enroll the accounts: portcullis methods enroll '<client_id>:<account>' <method>$/;
 
 describe("which login types enroll on first use behind signed links", () => {
   it("none in the demo: its MyVendor type leaves it off, and an operator enrolls the accounts", async () => {
@@ -36,10 +37,15 @@ describe("check-config", { timeout: 120_000 }, () => {
   afterAll(() => rmSync(configDir, { recursive: true, force: true }));
 
   it("accepts the setting but warns on stderr, after the verdict, exit status 0; the demo config gets no warning", async () => {
-    const [risky, demo] = await Promise.all([portcullis(["check-config", "--config", configDir]), portcullis(["check-config", "--config", DEMO_CONFIG])]);
+    const [risky, demo] = await Promise.all([
+      portcullis(["check-config", "--config", configDir]),
+      portcullis(["check-config", "--config", DEMO_CONFIG]),
+    ]);
     expect(risky.code, risky.stderr).toBe(0);
     expect(risky.stdout).toMatch(/^config OK: /);
-    expect(risky.stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(/^warning: login\.yaml login_types\.MyVendor\.enroll_on_first_use: /)]);
+    expect(risky.stderr.trimEnd().split("\n")).toEqual([
+      expect.stringMatching(/^warning: login\.yaml login_types\.MyVendor\.enroll_on_first_use: /),
+    ]);
     expect(risky.stderr.slice("warning: ".length).trimEnd()).toMatch(WARNING);
     expect(demo.code).toBe(0);
     expect(demo.stderr).toBe("");

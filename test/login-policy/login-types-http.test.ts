@@ -17,7 +17,12 @@ import { hashPassword } from "../../src/crypto/password-hash.ts";
  * client's allowed_login_types, and req_chnl's claims and chooser. Users get TOTP through the
  * plugin's operator enrollment; codes come from otplib as an authenticator app computes them.
  */
-const VENDOR = { id: "demo-vendor", secret: "demo-vendor-secret", redirect: "http://localhost:3004/callback", key: readFileSync(new URL("../../config/demo-vendor-signing-key", import.meta.url), "utf8").trim() };
+const VENDOR = {
+  id: "demo-vendor",
+  secret: "demo-vendor-secret",
+  redirect: "http://localhost:3004/callback",
+  key: readFileSync(new URL("../../config/demo-vendor-signing-key", import.meta.url), "utf8").trim(),
+};
 const VENDOR_ACCOUNT = "demo-vendor:acme-support";
 
 /** Users of their own for the Mfa, prompt=login and acr_values 2FA tests: each TOTP time step is accepted once per user. */
@@ -31,10 +36,22 @@ beforeAll(async () => {
       "provider.yaml": { "security.login_requests_per_ip.max": 10_000 },
       "users.yaml": extraUsers(USERS, { erin: await hashPassword("erin-password"), fay: await hashPassword("fay-password") }),
       // A login type an operator adds with YAML only: face as the fixed second factor.
-      "login.yaml": { "login_types.MfaFace": { flow: "second_factor", methods: ["face"], fa: false, sso: false, login_hint: "required", repeat_login_type_at_token: true } },
+      "login.yaml": {
+        "login_types.MfaFace": {
+          flow: "second_factor",
+          methods: ["face"],
+          fa: false,
+          sso: false,
+          login_hint: "required",
+          repeat_login_type_at_token: true,
+        },
+      },
       // A client limited to one login type (allowed_login_types is enforced).
       "clients.yaml": appendTo("clients", [
-        clientEntry("mfa-only", "mfa-only-secret", ["authorization_code"], ["openid", "profile"], { redirect_uris: ["http://localhost:3009/callback"], allowed_login_types: ["MfaTotp"] }),
+        clientEntry("mfa-only", "mfa-only-secret", ["authorization_code"], ["openid", "profile"], {
+          redirect_uris: ["http://localhost:3009/callback"],
+          allowed_login_types: ["MfaTotp"],
+        }),
       ]),
     },
   });
@@ -90,19 +107,30 @@ describe("login_type 2FA", () => {
     expect(params.get("state")).toBe("st-1");
     const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined });
     expect(tokens.status).toBe(200);
-    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ sub: "E10001", amr: ["password", "totp", "mfa"], acr: "2fa" });
+    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({
+      sub: "E10001",
+      amr: ["password", "totp", "mfa"],
+      acr: "2fa",
+    });
     expect(decodeJwt(tokens.json!.access_token as string)).toMatchObject({ amr: ["password", "totp", "mfa"], acr: "2fa" });
   });
 
   it("refuses a login type the client may not use (unauthorized_client at its redirect URI)", async () => {
-    const answer = await new RawBrowser().get(authorizeUrl(p.issuer, { client_id: "mfa-only", redirect_uri: "http://localhost:3009/callback", login_type: "2FA" }));
+    const answer = await new RawBrowser().get(
+      authorizeUrl(p.issuer, { client_id: "mfa-only", redirect_uri: "http://localhost:3009/callback", login_type: "2FA" }),
+    );
     const params = responseParams(answer);
     expect(params.get("error")).toBe("unauthorized_client");
     expect(params.get("iss")).toBe(p.issuer);
   });
 
   it("refuses contradictions and unknown types with invalid_request, state and iss at the redirect URI", async () => {
-    for (const extra of [{ acr_values: "must_bfido", login_type: "2FA" }, { login_type: "NoSuchType" }, { acr_values: "2fa", login_type: "MfaTotp", login_hint: "alice" }, { fa: "totp" }]) {
+    for (const extra of [
+      { acr_values: "must_bfido", login_type: "2FA" },
+      { login_type: "NoSuchType" },
+      { acr_values: "2fa", login_type: "MfaTotp", login_hint: "alice" },
+      { fa: "totp" },
+    ]) {
       const params = responseParams(await new RawBrowser().get(authorizeUrl(p.issuer, extra)));
       expect(params.get("error"), JSON.stringify(extra)).toBe("invalid_request");
       expect(params.get("state")).toBe("st-1");
@@ -129,7 +157,9 @@ describe("acr_values as login.yaml declares them, and the client's allowed login
   });
 
   it("refuses a vendor-only client's login without login_type: allowed_login_types covers the default login too", async () => {
-    const params = responseParams(await new RawBrowser().get(authorizeUrl(p.issuer, { client_id: VENDOR.id, redirect_uri: VENDOR.redirect, scope: "openid profile" })));
+    const params = responseParams(
+      await new RawBrowser().get(authorizeUrl(p.issuer, { client_id: VENDOR.id, redirect_uri: VENDOR.redirect, scope: "openid profile" })),
+    );
     expect(params.get("error")).toBe("unauthorized_client");
     expect(params.get("error_description")).toBe("this client may use only login_type MyVendor: name one");
     expect(params.get("state")).toBe("st-1");
@@ -149,7 +179,11 @@ describe("step-up (acr_values 2fa over a one-factor session)", () => {
     expect(page.text).not.toContain('name="password"');
     const params = responseParams(await passTotp(browser, page, "bob"));
     const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined });
-    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ sub: "E10002", amr: ["password", "totp", "mfa"], acr: "2fa" });
+    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({
+      sub: "E10002",
+      amr: ["password", "totp", "mfa"],
+      acr: "2fa",
+    });
 
     // The session now proves two factors: a 2fa request is answered without a page.
     const sso = responseParams(await browser.get(authorizeUrl(p.issuer, { acr_values: "2fa", prompt: "none" })));
@@ -197,7 +231,11 @@ describe("login_type MfaTotp", () => {
     const params = responseParams(await passTotp(browser, await open(browser, { login_type: "MfaTotp", login_hint: "dave" }), "dave"));
     const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined, login_type: "MfaTotp" });
     expect(tokens.status).toBe(200);
-    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ sub: p.provider.users.findByUsername("dave")!.sub, amr: ["totp"], acr: "1fa" });
+    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({
+      sub: p.provider.users.findByUsername("dave")!.sub,
+      amr: ["totp"],
+      acr: "1fa",
+    });
   });
 
   it("does not use an SSO session either: a signed-in browser still verifies", async () => {
@@ -224,7 +262,11 @@ describe("acr_values req_chnl and chnl_info", () => {
     for (const name of ["North Store", "South Store", "Online Shop"]) expect(chooser.text).toContain(name);
     const params = responseParams(await submitStep(browser, chooser, { event: "CHOOSE_CHANNEL", channel: "south-store" }));
     const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined });
-    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ chnl: "south-store", chnl_name: "South Store", chnl_icon: "https://example.com/channels/south-store.png" });
+    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({
+      chnl: "south-store",
+      chnl_name: "South Store",
+      chnl_icon: "https://example.com/channels/south-store.png",
+    });
   });
 
   it("names the channel with req_chnl:<id> for an administrator, over the SSO session", async () => {
@@ -239,7 +281,9 @@ describe("acr_values req_chnl and chnl_info", () => {
 
   it("refuses a user who is only a temporary member of the named channel: access_denied, no code", async () => {
     const browser = new RawBrowser();
-    const params = responseParams(await loginWithPassword(browser, authorizeUrl(p.issuer, { acr_values: "req_chnl:north-store" }), "bob", "bob-password"));
+    const params = responseParams(
+      await loginWithPassword(browser, authorizeUrl(p.issuer, { acr_values: "req_chnl:north-store" }), "bob", "bob-password"),
+    );
     expect(params.get("error")).toBe("access_denied");
     expect(params.get("code")).toBeNull();
   });
@@ -256,7 +300,9 @@ describe("a login type added in YAML only", () => {
     expect(page.text).toContain('value="SUBMIT_FRAME"');
     expect(page.text).not.toContain('value="CHOOSE_METHOD"');
     // The demo's development face adapter passes any frame.
-    const params = responseParams(await submitStep(browser, page, { event: "SUBMIT_FRAME", image: `data:image/jpeg;base64,${JPEG.toString("base64")}` }));
+    const params = responseParams(
+      await submitStep(browser, page, { event: "SUBMIT_FRAME", image: `data:image/jpeg;base64,${JPEG.toString("base64")}` }),
+    );
     expect(params.get("login_type")).toBe("MfaFace");
     const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined, login_type: "MfaFace" });
     expect(tokens.status).toBe(200);
@@ -268,11 +314,17 @@ describe("a login type added in YAML only", () => {
 function vendorUrl(extra: Record<string, string | undefined> = {}): string {
   const loginHint = extra.login_hint ?? VENDOR_ACCOUNT;
   const redirect = extra.redirect_uri ?? VENDOR.redirect;
-  return authorizeUrl(p.issuer, { client_id: VENDOR.id, redirect_uri: redirect, login_type: "MyVendor", login_hint: loginHint, signature: vendorSignature(redirect, loginHint, VENDOR.key), ...extra });
+  return authorizeUrl(p.issuer, {
+    client_id: VENDOR.id,
+    redirect_uri: redirect,
+    login_type: "MyVendor",
+    login_hint: loginHint,
+    signature: vendorSignature(redirect, loginHint, VENDOR.key),
+    ...extra,
+  });
 }
 
 describe("login_type MyVendor", () => {
-
   it("verifies a signed link's vendor account with its TOTP: sub is the login_hint, no SSO, login_type at the token endpoint", async () => {
     const browser = new RawBrowser();
     const first = await browser.get(vendorUrl());
@@ -281,9 +333,18 @@ describe("login_type MyVendor", () => {
     const params = responseParams(await passTotp(browser, page, VENDOR_ACCOUNT));
     expect(params.get("login_type")).toBe("MyVendor");
     expect([...browser.cookies.keys()].filter((name) => name.includes("session"))).toEqual([]);
-    const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined, login_type: "MyVendor", redirect_uri: VENDOR.redirect }, VENDOR);
+    const tokens = await redeemCode(
+      p,
+      params.get("code")!,
+      { code_verifier: undefined, login_type: "MyVendor", redirect_uri: VENDOR.redirect },
+      VENDOR,
+    );
     expect(tokens.status).toBe(200);
-    expect(await verifyIdToken(p, tokens.json!.id_token as string, VENDOR.id)).toMatchObject({ sub: VENDOR_ACCOUNT, amr: ["totp"], acr: "1fa" });
+    expect(await verifyIdToken(p, tokens.json!.id_token as string, VENDOR.id)).toMatchObject({
+      sub: VENDOR_ACCOUNT,
+      amr: ["totp"],
+      acr: "1fa",
+    });
   });
 
   it("shows an account nobody enrolled no secret but a page, in the login page's language, to ask the administrator (the demo enrolls on first use no more); trying again once enrolled asks for the code", async () => {
@@ -337,17 +398,33 @@ describe("login_type MyVendor", () => {
 describe("whose login a second-factor page is", () => {
   /** The page's "Signing in as …" line as served (HTML-escaped text; a raw `<` would end the match early). */
   const accountLine = (page: Answer) => /<p class="signed-in-as login-account">([^<]*)<\/p>/.exec(page.text)?.[1];
-  const mfa = (loginType: string, loginHint: string, lang: string) => () => authorizeUrl(p.issuer, { login_type: loginType, login_hint: loginHint, lang });
-  const vendor = (extra: Record<string, string> = {}) => () => vendorUrl(extra);
+  const mfa = (loginType: string, loginHint: string, lang: string) => () =>
+    authorizeUrl(p.issuer, { login_type: loginType, login_hint: loginHint, lang });
+  const vendor =
+    (extra: Record<string, string> = {}) =>
+    () =>
+      vendorUrl(extra);
 
   it.each([
     ["an Mfa variant: the user name masked", mfa("MfaTotp", "alice", "en"), "Signing in as a•••e"],
     ["Mfa: an employee number masked, in Japanese", mfa("Mfa", "E10001", "jp"), "E1•••1 としてサインインしています"],
     ["Mfa: a short hint shows its first character only, in Vietnamese", mfa("MfaSms", "bob", "vn"), "Đang đăng nhập với tư cách b•••"],
-    ["Mfa: markup in the hint stays text, in traditional Chinese", mfa("MfaFido", '<b id="x">hi</b>', "tw"), "正在以 &lt;b•••&gt; 的身分登入"],
-    ["Mfa: a hint that tries to talk to the user shows too little to say anything", mfa("MfaMail", "Your account is locked: call +1 555 0100", "en"), "Signing in as Yo•••0"],
+    [
+      "Mfa: markup in the hint stays text, in traditional Chinese",
+      mfa("MfaFido", '<b id="x">hi</b>', "tw"),
+      "正在以 &lt;b•••&gt; 的身分登入",
+    ],
+    [
+      "Mfa: a hint that tries to talk to the user shows too little to say anything",
+      mfa("MfaMail", "Your account is locked: call +1 555 0100", "en"),
+      "Signing in as Yo•••0",
+    ],
     ["MyVendor: the signed account as it is", vendor(), "Signing in as acme-support"],
-    ["MyVendor: markup in the signed account stays text, in simplified Chinese", vendor({ login_hint: "demo-vendor:<img src=x onerror=alert(1)>", lang: "cn" }), "正在以 &lt;img src&#x3D;x onerror&#x3D;alert(1)&gt; 的身份登录"],
+    [
+      "MyVendor: markup in the signed account stays text, in simplified Chinese",
+      vendor({ login_hint: "demo-vendor:<img src=x onerror=alert(1)>", lang: "cn" }),
+      "正在以 &lt;img src&#x3D;x onerror&#x3D;alert(1)&gt; 的身份登录",
+    ],
   ])("%s", async (_label, url, shown) => {
     const browser = new RawBrowser();
     const page = await browser.follow(await browser.get(url()));

@@ -5,14 +5,37 @@ import type { LoginPolicy, LoginType, MethodClass } from "../../src/login-policy
 import { DEMO_ACR_VALUES } from "../support/demo-acr-values.ts";
 import { planLogin, type LoginRequest, type PlanResult } from "../../src/login-policy/plan-login.ts";
 
-const CLASSES: Record<string, MethodClass> = { qrcode: "trusted", appotp: "trusted", password: "trusted", totp: "untrusted", fido: "untrusted", sms: "untrusted", email: "untrusted", face: "untrusted" };
+const CLASSES: Record<string, MethodClass> = {
+  qrcode: "trusted",
+  appotp: "trusted",
+  password: "trusted",
+  totp: "untrusted",
+  fido: "untrusted",
+  sms: "untrusted",
+  email: "untrusted",
+  face: "untrusted",
+};
 const ALL = Object.keys(CLASSES);
 /** The trusted app's FIDO2 (must_bfido): configured, but offered by no login type. */
 const WITH_BFIDO: Record<string, MethodClass> = { ...CLASSES, bfido: "trusted" };
 
 function loginType(name: string, flow: LoginType["flow"], methods: string[], rules: Partial<LoginType> = {}): [string, LoginType] {
   const secondFactor = flow === "second_factor";
-  return [name.toLowerCase(), { name, flow, methods, sso: !secondFactor, loginHint: secondFactor ? "required" : "optional", repeatLoginTypeAtToken: flow !== "two_factor", signature: false, fa: true, enrollOnFirstUse: false, ...rules }];
+  return [
+    name.toLowerCase(),
+    {
+      name,
+      flow,
+      methods,
+      sso: !secondFactor,
+      loginHint: secondFactor ? "required" : "optional",
+      repeatLoginTypeAtToken: flow !== "two_factor",
+      signature: false,
+      fa: true,
+      enrollOnFirstUse: false,
+      ...rules,
+    },
+  ];
 }
 
 const POLICY: LoginPolicy = {
@@ -22,7 +45,13 @@ const POLICY: LoginPolicy = {
     loginType("2FA", "two_factor", ALL),
     loginType("Mfa", "second_factor", ["appotp", "qrcode", "totp", "fido", "email", "sms"]),
     loginType("MfaTotp", "second_factor", ["totp"], { fa: false }),
-    loginType("MyVendor", "second_factor", ["totp"], { loginHint: "vendor", signature: true, scopes: new Set(["openid", "profile"]), enrollOnFirstUse: true, fa: false }),
+    loginType("MyVendor", "second_factor", ["totp"], {
+      loginHint: "vendor",
+      signature: true,
+      scopes: new Set(["openid", "profile"]),
+      enrollOnFirstUse: true,
+      fa: false,
+    }),
     loginType("eID", "eid", [], { repeatLoginTypeAtToken: true }),
   ]),
   acrValues: DEMO_ACR_VALUES,
@@ -50,12 +79,23 @@ function refusal(result: PlanResult) {
 describe("planLogin", () => {
   it("runs the default single-factor flow with SSO when the request names no login type", () => {
     const p = plan(planLogin(POLICY, request()));
-    expect(p).toMatchObject({ flow: "single_factor", methods: ["qrcode", "password", "appotp"], sso: { use: true, create: true }, repeatLoginTypeAtToken: false });
+    expect(p).toMatchObject({
+      flow: "single_factor",
+      methods: ["qrcode", "password", "appotp"],
+      sso: { use: true, create: true },
+      repeatLoginTypeAtToken: false,
+    });
     expect(p.loginType).toBeUndefined();
   });
 
   it("plans a 2FA login with every method offered, both classes missing, full SSO, and login_type returned", () => {
-    expect(plan(planLogin(POLICY, request({ loginType: "2FA" })))).toMatchObject({ loginType: "2FA", flow: "two_factor", methods: ALL, missingClasses: ["trusted", "untrusted"], sso: { use: true, create: true } });
+    expect(plan(planLogin(POLICY, request({ loginType: "2FA" })))).toMatchObject({
+      loginType: "2FA",
+      flow: "two_factor",
+      methods: ALL,
+      missingClasses: ["trusted", "untrusted"],
+      sso: { use: true, create: true },
+    });
   });
 
   it("takes acr_values 2fa as login_type 2FA, and 2fa:<methods> as fa", () => {
@@ -65,7 +105,11 @@ describe("planLogin", () => {
   });
 
   it("takes acr_values 2FA, in any case, as the same two-factor login: never the weaker default", () => {
-    for (const value of ["2FA", "2Fa", "2FA:totp"]) expect(plan(planLogin(POLICY, request({ acrValues: value })))).toMatchObject({ flow: "two_factor", missingClasses: ["trusted", "untrusted"] });
+    for (const value of ["2FA", "2Fa", "2FA:totp"])
+      expect(plan(planLogin(POLICY, request({ acrValues: value })))).toMatchObject({
+        flow: "two_factor",
+        missingClasses: ["trusted", "untrusted"],
+      });
     expect(plan(planLogin(POLICY, request({ acrValues: "2FA" }))).acrMatched).toEqual([{ sent: "2FA", declared: "2fa" }]);
   });
 
@@ -76,7 +120,15 @@ describe("planLogin", () => {
   it("lets fa choose and order a 2FA login's methods; a class fa names none of keeps all of the type's", () => {
     expect(plan(planLogin(POLICY, request({ loginType: "2FA", fa: "fido/qrcode" }))).methods).toEqual(["fido", "qrcode"]);
     // Only trusted methods named: every untrusted method of the type follows them.
-    expect(plan(planLogin(POLICY, request({ loginType: "2FA", fa: "qrcode,password" }))).methods).toEqual(["qrcode", "password", "totp", "fido", "sms", "email", "face"]);
+    expect(plan(planLogin(POLICY, request({ loginType: "2FA", fa: "qrcode,password" }))).methods).toEqual([
+      "qrcode",
+      "password",
+      "totp",
+      "fido",
+      "sms",
+      "email",
+      "face",
+    ]);
   });
 
   it("reads 2fa:<methods> as the second verification's methods: 2fa:totp is any trusted method, then TOTP", () => {
@@ -94,7 +146,10 @@ describe("planLogin", () => {
   });
 
   it("asks for nothing when the session already has a method of each class", () => {
-    expect(plan(planLogin(POLICY, request({ loginType: "2FA" }), { methods: ["qrcode", "totp"] }))).toMatchObject({ missingClasses: [], methods: [] });
+    expect(plan(planLogin(POLICY, request({ loginType: "2FA" }), { methods: ["qrcode", "totp"] }))).toMatchObject({
+      missingClasses: [],
+      methods: [],
+    });
   });
 
   it("plans Mfa without SSO, with login_hint required and login_type repeated at the token endpoint", () => {
@@ -114,42 +169,84 @@ describe("planLogin", () => {
 
   it("plans MyVendor: vendor login_hint of this client, signature required, scope limited", () => {
     const vendor = { loginType: "MyVendor", loginHint: "demo-web:acct-7", signature: "ab12" };
-    expect(plan(planLogin(POLICY, request(vendor)))).toMatchObject({ vendorAccount: "demo-web:acct-7", checkSignature: true, enrollOnFirstUse: true, sso: { use: false, create: false } });
-    expect(refusal(planLogin(POLICY, request({ ...vendor, loginHint: "other-client:acct-7" })))).toMatch(/invalid_request: .*<client_id>:<account> naming this client/);
+    expect(plan(planLogin(POLICY, request(vendor)))).toMatchObject({
+      vendorAccount: "demo-web:acct-7",
+      checkSignature: true,
+      enrollOnFirstUse: true,
+      sso: { use: false, create: false },
+    });
+    expect(refusal(planLogin(POLICY, request({ ...vendor, loginHint: "other-client:acct-7" })))).toMatch(
+      /invalid_request: .*<client_id>:<account> naming this client/,
+    );
     expect(refusal(planLogin(POLICY, request({ ...vendor, loginHint: "demo-web:" })))).toMatch(/naming this client/);
     expect(refusal(planLogin(POLICY, request({ ...vendor, signature: undefined })))).toMatch(/needs the signature parameter/);
-    expect(refusal(planLogin(POLICY, request({ ...vendor, scopes: ["openid", "profile", "acme"] })))).toMatch(/^invalid_scope: login_type MyVendor allows only the scopes openid profile/);
+    expect(refusal(planLogin(POLICY, request({ ...vendor, scopes: ["openid", "profile", "acme"] })))).toMatch(
+      /^invalid_scope: login_type MyVendor allows only the scopes openid profile/,
+    );
   });
 
   it("serves eID at /eID/authorize, where login_type may be omitted, and at /connect/authorize with login_type eID", () => {
-    expect(plan(planLogin(POLICY, request({ endpoint: "eid" })))).toMatchObject({ flow: "eid", loginType: "eID", repeatLoginTypeAtToken: true });
-    expect(plan(planLogin(POLICY, request({ loginType: "eID" })))).toMatchObject({ flow: "eid", loginType: "eID", repeatLoginTypeAtToken: true });
+    expect(plan(planLogin(POLICY, request({ endpoint: "eid" })))).toMatchObject({
+      flow: "eid",
+      loginType: "eID",
+      repeatLoginTypeAtToken: true,
+    });
+    expect(plan(planLogin(POLICY, request({ loginType: "eID" })))).toMatchObject({
+      flow: "eid",
+      loginType: "eID",
+      repeatLoginTypeAtToken: true,
+    });
     expect(refusal(planLogin(POLICY, request({ endpoint: "eid", loginType: "2FA" })))).toMatch(/serves login_type eID only/);
   });
 
   it("enforces the client's allowed_login_types with unauthorized_client", () => {
-    expect(refusal(planLogin(POLICY, request({ loginType: "Mfa", loginHint: "a", allowedLoginTypes: new Set(["2fa"]) })))).toMatch(/^unauthorized_client: this client may not use login_type Mfa/);
-    expect(refusal(planLogin(POLICY, request({ acrValues: "2fa", allowedLoginTypes: new Set(["myvendor"]) })))).toMatch(/^unauthorized_client: this client may not use login_type 2FA/);
+    expect(refusal(planLogin(POLICY, request({ loginType: "Mfa", loginHint: "a", allowedLoginTypes: new Set(["2fa"]) })))).toMatch(
+      /^unauthorized_client: this client may not use login_type Mfa/,
+    );
+    expect(refusal(planLogin(POLICY, request({ acrValues: "2fa", allowedLoginTypes: new Set(["myvendor"]) })))).toMatch(
+      /^unauthorized_client: this client may not use login_type 2FA/,
+    );
   });
 
   it("restricts the default login too: a client limited to login types may not start one without a login type unless it lists default", () => {
     const vendorOnly = { allowedLoginTypes: new Set(["myvendor"]) };
-    expect(refusal(planLogin(POLICY, request(vendorOnly)))).toBe("unauthorized_client: this client may use only login_type MyVendor: name one");
-    expect(refusal(planLogin(POLICY, request({ ...vendorOnly, acrValues: "req_chnl" })))).toMatch(/^unauthorized_client: this client may use only login_type MyVendor/);
+    expect(refusal(planLogin(POLICY, request(vendorOnly)))).toBe(
+      "unauthorized_client: this client may use only login_type MyVendor: name one",
+    );
+    expect(refusal(planLogin(POLICY, request({ ...vendorOnly, acrValues: "req_chnl" })))).toMatch(
+      /^unauthorized_client: this client may use only login_type MyVendor/,
+    );
     expect(plan(planLogin(POLICY, request({ allowedLoginTypes: new Set(["myvendor", "default"]) }))).flow).toBe("single_factor");
   });
 
   it("runs must_bfido as the trusted app's FIDO2 alone; only a session that passed it suffices", () => {
-    expect(plan(planLogin(POLICY, request({ acrValues: "must_bfido" })))).toMatchObject({ flow: "single_factor", methods: ["bfido"], requiredMethods: ["bfido"], acrMatched: [{ sent: "must_bfido", declared: "must_bfido" }] });
+    expect(plan(planLogin(POLICY, request({ acrValues: "must_bfido" })))).toMatchObject({
+      flow: "single_factor",
+      methods: ["bfido"],
+      requiredMethods: ["bfido"],
+      acrMatched: [{ sent: "must_bfido", declared: "must_bfido" }],
+    });
     expect(plan(planLogin(POLICY, request({ acrValues: "must_bfido" }), { methods: ["qrcode"] })).sessionSuffices).toBe(false);
     expect(plan(planLogin(POLICY, request({ acrValues: "must_bfido" }), { methods: ["bfido"] })).sessionSuffices).toBe(true);
   });
 
   it("narrows to the trusted app's scan for app_gps: the trusted class of a 2FA login, every method of the default login; never from a session", () => {
-    expect(plan(planLogin(POLICY, request({ acrValues: "app_gps" }), { methods: ["qrcode"] }))).toMatchObject({ methods: ["qrcode"], sessionSuffices: false });
-    expect(plan(planLogin(POLICY, request({ acrValues: "2fa app_faceid" }))).methods).toEqual(["qrcode", "totp", "fido", "sms", "email", "face"]);
+    expect(plan(planLogin(POLICY, request({ acrValues: "app_gps" }), { methods: ["qrcode"] }))).toMatchObject({
+      methods: ["qrcode"],
+      sessionSuffices: false,
+    });
+    expect(plan(planLogin(POLICY, request({ acrValues: "2fa app_faceid" }))).methods).toEqual([
+      "qrcode",
+      "totp",
+      "fido",
+      "sms",
+      "email",
+      "face",
+    ]);
     expect(plan(planLogin(POLICY, request({ acrValues: "2fa app_gps" }), { methods: ["qrcode", "totp"] })).sessionSuffices).toBe(false);
-    expect(refusal(planLogin(POLICY, request({ loginType: "MfaTotp", loginHint: "a", acrValues: "app_gps" })))).toBe("invalid_request: acr_values app_gps needs qrcode, which login_type MfaTotp does not offer here");
+    expect(refusal(planLogin(POLICY, request({ loginType: "MfaTotp", loginHint: "a", acrValues: "app_gps" })))).toBe(
+      "invalid_request: acr_values app_gps needs qrcode, which login_type MfaTotp does not offer here",
+    );
   });
 
   it.each([
@@ -167,7 +264,12 @@ describe("planLogin", () => {
   });
 
   it("carries the acr claims into the plan", () => {
-    expect(plan(planLogin(POLICY, request({ acrValues: "req_chnl:c1 chnl_info app_gps app_faceid" }))).claims).toEqual({ channel: { id: "c1" }, channelInfo: true, gps: true, faceid: true });
+    expect(plan(planLogin(POLICY, request({ acrValues: "req_chnl:c1 chnl_info app_gps app_faceid" }))).claims).toEqual({
+      channel: { id: "c1" },
+      channelInfo: true,
+      gps: true,
+      faceid: true,
+    });
   });
 
   it("property: a 2FA plan's methods plus the session's cover both classes, and offer nothing of a class the session has among the acceptable methods", () => {
@@ -191,11 +293,25 @@ describe("planLogin", () => {
 
   it("property: never throws on any login_type, fa, login_hint and acr_values", () => {
     fc.assert(
-      fc.property(fc.option(fc.string()), fc.option(fc.string()), fc.option(fc.string()), fc.string(), (loginType, fa, loginHint, acrValues) => {
-        const parsed = parseAcrValues(acrValues, DEMO_ACR_VALUES);
-        if (!parsed.ok) return;
-        planLogin(POLICY, { endpoint: "authorize", clientId: "demo-web", scopes: ["openid"], acr: parsed.requirements, ...(loginType !== null && { loginType }), ...(fa !== null && { fa }), ...(loginHint !== null && { loginHint }) });
-      }),
+      fc.property(
+        fc.option(fc.string()),
+        fc.option(fc.string()),
+        fc.option(fc.string()),
+        fc.string(),
+        (loginType, fa, loginHint, acrValues) => {
+          const parsed = parseAcrValues(acrValues, DEMO_ACR_VALUES);
+          if (!parsed.ok) return;
+          planLogin(POLICY, {
+            endpoint: "authorize",
+            clientId: "demo-web",
+            scopes: ["openid"],
+            acr: parsed.requirements,
+            ...(loginType !== null && { loginType }),
+            ...(fa !== null && { fa }),
+            ...(loginHint !== null && { loginHint }),
+          });
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -207,16 +323,62 @@ describe("buildLoginPolicy", () => {
     const { buildLoginPolicy } = await import("../../src/login-policy/build-login-policy.ts");
     const config = await loadConfig(new URL("../../config/", import.meta.url).pathname);
     const policy = buildLoginPolicy(config.login, new Map(Object.entries(CLASSES)));
-    expect([...policy.loginTypes.keys()]).toEqual(["2fa", "mfa", "mfaacmeotp", "mfascan", "mfatotp", "mfafido", "mfamail", "mfasms", "mfaacmeapp", "myvendor", "eid"]);
-    expect(policy.loginTypes.get("2fa")).toMatchObject({ name: "2FA", flow: "two_factor", sso: true, loginHint: "optional", repeatLoginTypeAtToken: false, fa: true });
-    expect(policy.loginTypes.get("myvendor")).toMatchObject({ loginHint: "vendor", signature: true, sso: false, scopes: new Set(["openid", "profile"]), enrollOnFirstUse: false });
+    expect([...policy.loginTypes.keys()]).toEqual([
+      "2fa",
+      "mfa",
+      "mfaacmeotp",
+      "mfascan",
+      "mfatotp",
+      "mfafido",
+      "mfamail",
+      "mfasms",
+      "mfaacmeapp",
+      "myvendor",
+      "eid",
+    ]);
+    expect(policy.loginTypes.get("2fa")).toMatchObject({
+      name: "2FA",
+      flow: "two_factor",
+      sso: true,
+      loginHint: "optional",
+      repeatLoginTypeAtToken: false,
+      fa: true,
+    });
+    expect(policy.loginTypes.get("myvendor")).toMatchObject({
+      loginHint: "vendor",
+      signature: true,
+      sso: false,
+      scopes: new Set(["openid", "profile"]),
+      enrollOnFirstUse: false,
+    });
     // The demo's policy plans MfaTotp like the hand-written one above.
-    expect(plan(planLogin(policy, request({ loginType: "MfaTotp", loginHint: "alice" })))).toMatchObject({ methods: ["totp"], sso: { use: false, create: false }, repeatLoginTypeAtToken: true });
+    expect(plan(planLogin(policy, request({ loginType: "MfaTotp", loginHint: "alice" })))).toMatchObject({
+      methods: ["totp"],
+      sso: { use: false, create: false },
+      repeatLoginTypeAtToken: true,
+    });
   });
 
   it("refuses a two-factor login type that offers no method of some class", async () => {
     const { buildLoginPolicy } = await import("../../src/login-policy/build-login-policy.ts");
-    const login = { methods: { password: {}, qrcode: {} }, default_flow: { methods: ["password"] }, login_types: { "2FA": { flow: "two_factor" as const, methods: ["password", "qrcode"], sso: true, login_hint: "optional" as const, repeat_login_type_at_token: false, signature: false, fa: true, enroll_on_first_use: false } } };
-    expect(() => buildLoginPolicy(login, new Map(Object.entries(CLASSES)))).toThrow(/login_types\.2FA: a two_factor login type must offer a untrusted method/);
+    const login = {
+      methods: { password: {}, qrcode: {} },
+      default_flow: { methods: ["password"] },
+      login_types: {
+        "2FA": {
+          flow: "two_factor" as const,
+          methods: ["password", "qrcode"],
+          sso: true,
+          login_hint: "optional" as const,
+          repeat_login_type_at_token: false,
+          signature: false,
+          fa: true,
+          enroll_on_first_use: false,
+        },
+      },
+    };
+    expect(() => buildLoginPolicy(login, new Map(Object.entries(CLASSES)))).toThrow(
+      /login_types\.2FA: a two_factor login type must offer a untrusted method/,
+    );
   });
 });

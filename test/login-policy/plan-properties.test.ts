@@ -17,24 +17,69 @@ import { createTwoFactorFlow } from "../../flows/two-factor.flow.ts";
  * method of each class in amr; and the two-factor flow cannot finish without both classes, whatever
  * the user sends it.
  */
-const CLASSES: Record<string, MethodClass> = { qrcode: "trusted", appotp: "trusted", password: "trusted", totp: "untrusted", fido: "untrusted", sms: "untrusted", email: "untrusted", face: "untrusted", bfido: "trusted" };
+const CLASSES: Record<string, MethodClass> = {
+  qrcode: "trusted",
+  appotp: "trusted",
+  password: "trusted",
+  totp: "untrusted",
+  fido: "untrusted",
+  sms: "untrusted",
+  email: "untrusted",
+  face: "untrusted",
+  bfido: "trusted",
+};
 const METHODS = Object.keys(CLASSES);
 const type = (name: string, flow: LoginType["flow"], methods: string[], rules: Partial<LoginType> = {}): [string, LoginType] => [
   name.toLowerCase(),
-  { name, flow, methods, sso: flow !== "second_factor", loginHint: flow === "second_factor" ? "required" : "optional", repeatLoginTypeAtToken: flow !== "two_factor", signature: false, fa: true, enrollOnFirstUse: false, ...rules },
+  {
+    name,
+    flow,
+    methods,
+    sso: flow !== "second_factor",
+    loginHint: flow === "second_factor" ? "required" : "optional",
+    repeatLoginTypeAtToken: flow !== "two_factor",
+    signature: false,
+    fa: true,
+    enrollOnFirstUse: false,
+    ...rules,
+  },
 ];
 const POLICY: LoginPolicy = {
   methodClasses: new Map(Object.entries(CLASSES)),
   defaultMethods: ["qrcode", "password", "appotp"],
-  loginTypes: new Map([type("2FA", "two_factor", METHODS.filter((m) => m !== "bfido")), type("Mfa", "second_factor", ["appotp", "qrcode", "totp", "fido"]), type("MfaTotp", "second_factor", ["totp"], { fa: false }), type("eID", "eid", [])]),
+  loginTypes: new Map([
+    type(
+      "2FA",
+      "two_factor",
+      METHODS.filter((m) => m !== "bfido"),
+    ),
+    type("Mfa", "second_factor", ["appotp", "qrcode", "totp", "fido"]),
+    type("MfaTotp", "second_factor", ["totp"], { fa: false }),
+    type("eID", "eid", []),
+  ]),
   acrValues: DEMO_ACR_VALUES,
 };
 
-const acrValue = fc.constantFrom("2fa", "2FA", "2fa:totp,password", "2fa:qrcode/fido", "must_bfido", "MUST_BFIDO", "req_chnl", "chnl_info", "app_gps", "app_faceid", "urn:other");
+const acrValue = fc.constantFrom(
+  "2fa",
+  "2FA",
+  "2fa:totp,password",
+  "2fa:qrcode/fido",
+  "must_bfido",
+  "MUST_BFIDO",
+  "req_chnl",
+  "chnl_info",
+  "app_gps",
+  "app_faceid",
+  "urn:other",
+);
 const requestFacts = fc.record({
   loginType: fc.option(fc.constantFrom("2FA", "Mfa", "MfaTotp", "eID", "2fa"), { nil: undefined }),
   fa: fc.option(fc.constantFrom("totp", "password,totp", "qrcode/fido"), { nil: undefined }),
-  acrValues: fc.option(fc.uniqueArray(acrValue, { maxLength: 3 }).map((values) => values.join(" ")), { nil: undefined }),
+  acrValues: fc.option(
+    fc.uniqueArray(acrValue, { maxLength: 3 }).map((values) => values.join(" ")),
+    { nil: undefined },
+  ),
   loginHint: fc.option(fc.constantFrom("alice", "bob"), { nil: undefined }),
 });
 const sessionMethods = fc.subarray([...METHODS, "eid"]);
@@ -46,10 +91,33 @@ describe("login plan properties", () => {
     let answered = 0;
     fc.assert(
       fc.property(requestFacts, sessionMethods, (facts, methods) => {
-        const session = { sub: "E1", authTime: 0, amr: methods, acr: "1fa", methods, sid: "s", createdAt: 0, lastSeenAt: 0, clients: [] } as SsoSession;
-        const planned = planAuthorizeRequest(POLICY, { id: "demo-web" }, { endpoint: "authorize", redirectUri: "https://rp/cb", scopes: ["openid"], ...facts }, { methods });
+        const session = {
+          sub: "E1",
+          authTime: 0,
+          amr: methods,
+          acr: "1fa",
+          methods,
+          sid: "s",
+          createdAt: 0,
+          lastSeenAt: 0,
+          clients: [],
+        } as SsoSession;
+        const planned = planAuthorizeRequest(
+          POLICY,
+          { id: "demo-web" },
+          { endpoint: "authorize", redirectUri: "https://rp/cb", scopes: ["openid"], ...facts },
+          { methods },
+        );
         if (!planned.ok) return;
-        const request = { clientId: "demo-web", redirectUri: "https://rp/cb", responseMode: "query", scopes: ["openid"], prompt: [], framed: false, plan: planned.plan } as AuthorizationRequest;
+        const request = {
+          clientId: "demo-web",
+          redirectUri: "https://rp/cb",
+          responseMode: "query",
+          scopes: ["openid"],
+          prompt: [],
+          framed: false,
+          plan: planned.plan,
+        } as AuthorizationRequest;
         const used = planned.plan.sso.use ? session : undefined;
         if (loginNeed(request, used, freshLoginReason(request, used, 1000)).kind !== "none") return;
         // The session answers: it must hold everything the plan asks for.
@@ -68,7 +136,9 @@ describe("login plan properties", () => {
   });
 
   it("a 2fa result names a method of each class in amr, and only then", () => {
-    const configured = new Map(Object.entries(CLASSES).map(([id, c]) => [id, { amr: id, plugin: { class: c } } as unknown as ConfiguredMethod]));
+    const configured = new Map(
+      Object.entries(CLASSES).map(([id, c]) => [id, { amr: id, plugin: { class: c } } as unknown as ConfiguredMethod]),
+    );
     fc.assert(
       fc.property(fc.subarray(METHODS, { minLength: 1 }), fc.subarray(METHODS), (passed, prior) => {
         const auth = authenticationResult({ sub: "E1", methods: passed }, configured, 0, prior);
@@ -88,25 +158,40 @@ describe("login plan properties", () => {
       { id: "fido", identifiesUser: false, class: "untrusted" as const },
     ];
     // Each method passes on its own PASS event for the user the event names (a stand-in for the plugin's machine).
-    const passing = createMachine({ initial: "waiting", states: { waiting: { on: { PASS: "passed" } }, passed: { type: "final" } }, output: () => ({ sub: "E1" }) });
-    const flow = createTwoFactorFlow(methods).provide({ actors: { password: passing, qrcode: passing, totp: passing, fido: passing, identify: passing } });
-    const event = fc.oneof(fc.constantFrom(...methods.map((m) => ({ type: "CHOOSE_METHOD", method: m.id }))), fc.constant({ type: "START_OVER" }), fc.constant({ type: "PASS" }));
+    const passing = createMachine({
+      initial: "waiting",
+      states: { waiting: { on: { PASS: "passed" } }, passed: { type: "final" } },
+      output: () => ({ sub: "E1" }),
+    });
+    const flow = createTwoFactorFlow(methods).provide({
+      actors: { password: passing, qrcode: passing, totp: passing, fido: passing, identify: passing },
+    });
+    const event = fc.oneof(
+      fc.constantFrom(...methods.map((m) => ({ type: "CHOOSE_METHOD", method: m.id }))),
+      fc.constant({ type: "START_OVER" }),
+      fc.constant({ type: "PASS" }),
+    );
     let finished = 0;
     fc.assert(
-      fc.property(fc.array(event, { maxLength: 20 }), fc.subarray(["trusted", "untrusted"] as MethodClass[], { minLength: 1 }), (events, missing) => {
-        const actor = createActor(flow, { input: { missingClasses: missing, ...(missing.length === 1 && { sub: "E1" }) } }).start();
-        for (const e of events) {
-          if (actor.getSnapshot().status === "done") break;
-          // PASS goes to the running method (or identify step), as the plugin's own event would.
-          if (e.type === "PASS") for (const child of Object.values(actor.getSnapshot().children)) (child as { send(e: unknown): void } | undefined)?.send(e);
-          else actor.send(e as never);
-        }
-        const snapshot = actor.getSnapshot();
-        if (snapshot.status !== "done") return;
-        finished++;
-        const passed = classesOf(snapshot.output!.methods);
-        for (const c of missing) expect(passed.has(c)).toBe(true);
-      }),
+      fc.property(
+        fc.array(event, { maxLength: 20 }),
+        fc.subarray(["trusted", "untrusted"] as MethodClass[], { minLength: 1 }),
+        (events, missing) => {
+          const actor = createActor(flow, { input: { missingClasses: missing, ...(missing.length === 1 && { sub: "E1" }) } }).start();
+          for (const e of events) {
+            if (actor.getSnapshot().status === "done") break;
+            // PASS goes to the running method (or identify step), as the plugin's own event would.
+            if (e.type === "PASS")
+              for (const child of Object.values(actor.getSnapshot().children)) (child as { send(e: unknown): void } | undefined)?.send(e);
+            else actor.send(e as never);
+          }
+          const snapshot = actor.getSnapshot();
+          if (snapshot.status !== "done") return;
+          finished++;
+          const passed = classesOf(snapshot.output!.methods);
+          for (const c of missing) expect(passed.has(c)).toBe(true);
+        },
+      ),
       { numRuns: 500 },
     );
     // Not vacuous: many of the random sessions do get through.

@@ -8,7 +8,14 @@ import { loadMethodPlugins } from "../../src/runtime/method-plugins.ts";
 import { copyConfig } from "../support/test-provider.ts";
 
 /** docs/login-policy.md's worked example: a login type added to login.yaml, and nothing else. */
-const MFA_FACE = { flow: "second_factor", methods: ["face"], fa: false, sso: false, login_hint: "required", repeat_login_type_at_token: true };
+const MFA_FACE = {
+  flow: "second_factor",
+  methods: ["face"],
+  fa: false,
+  sso: false,
+  login_hint: "required",
+  repeat_login_type_at_token: true,
+};
 const configDir = copyConfig({ "login.yaml": { "login_types.MfaFace": MFA_FACE } });
 afterAll(() => rmSync(configDir, { recursive: true, force: true }));
 
@@ -19,7 +26,14 @@ describe("a login type added with YAML only", () => {
     const policy = buildLoginPolicy(config.login, new Map([...methods].map(([id, m]) => [id, m.plugin.class])));
     const acr = parseAcrValues(undefined, policy.acrValues);
     if (!acr.ok) throw new Error(acr.description);
-    const request = { endpoint: "authorize" as const, clientId: "demo-web", loginType: "MfaFace", loginHint: "alice", scopes: ["openid"], acr: acr.requirements };
+    const request = {
+      endpoint: "authorize" as const,
+      clientId: "demo-web",
+      loginType: "MfaFace",
+      loginHint: "alice",
+      scopes: ["openid"],
+      acr: acr.requirements,
+    };
     expect(planLogin(policy, request)).toEqual({
       ok: true,
       plan: {
@@ -38,7 +52,15 @@ describe("a login type added with YAML only", () => {
         claims: { channelInfo: false, gps: false, faceid: false },
       },
     });
-    expect(planLogin(policy, { ...request, fa: "face" })).toEqual({ ok: false, error: "invalid_request", description: "login_type MfaFace fixes its methods: fa cannot choose them" });
-    expect(planLogin(policy, { ...request, loginHint: undefined })).toEqual({ ok: false, error: "invalid_request", description: "login_type MfaFace needs login_hint" });
+    expect(planLogin(policy, { ...request, fa: "face" })).toEqual({
+      ok: false,
+      error: "invalid_request",
+      description: "login_type MfaFace fixes its methods: fa cannot choose them",
+    });
+    expect(planLogin(policy, { ...request, loginHint: undefined })).toEqual({
+      ok: false,
+      error: "invalid_request",
+      description: "login_type MfaFace needs login_hint",
+    });
   });
 });

@@ -5,7 +5,14 @@ import { pageRouteLabel } from "../../src/http/page-route-label.ts";
 describe("bounded metric labels", () => {
   it("admits the first N distinct values and reports later ones as other", () => {
     const label = new BoundedLabel(2);
-    expect([label.of("a"), label.of("b"), label.of("c"), label.of("a"), label.of("b"), label.of("d")]).toEqual(["a", "b", "other", "a", "b", "other"]);
+    expect([label.of("a"), label.of("b"), label.of("c"), label.of("a"), label.of("b"), label.of("d")]).toEqual([
+      "a",
+      "b",
+      "other",
+      "a",
+      "b",
+      "other",
+    ]);
   });
 
   it("labels a page path by its area's template, never by the path itself", () => {

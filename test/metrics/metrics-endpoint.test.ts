@@ -35,18 +35,30 @@ describe("/metrics on the main port behind metrics.token", () => {
     const before = await scrape();
     const ok = { route: "/connect/token", status: "200" };
     const bad = { route: "/connect/token", status: "401" };
-    for (let i = 0; i < 3; i++) expect((await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, service)).status).toBe(200);
-    expect((await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("demo-service", "wrong") })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, service)).status).toBe(200);
+    expect(
+      (await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials" }, { authorization: basic("demo-service", "wrong") }))
+        .status,
+    ).toBe(401);
     const after = await scrape();
     expect(total(after, "http_request_duration_seconds_count", ok) - total(before, "http_request_duration_seconds_count", ok)).toBe(3);
     expect(total(after, "http_request_duration_seconds_count", bad) - total(before, "http_request_duration_seconds_count", bad)).toBe(1);
     expect(total(after, "http_request_duration_seconds_sum", ok)).toBeGreaterThan(total(before, "http_request_duration_seconds_sum", ok));
-    expect(total(after, "http_request_duration_seconds_bucket", { ...ok, le: "+Inf" })).toBe(total(after, "http_request_duration_seconds_count", ok));
+    expect(total(after, "http_request_duration_seconds_bucket", { ...ok, le: "+Inf" })).toBe(
+      total(after, "http_request_duration_seconds_count", ok),
+    );
   });
 
   it("never turns a requested path into a label value: unknown paths are 'other', ids fold into their area", async () => {
     const random = () => `probe${Math.random().toString(36).slice(2)}`;
-    const probes = [`/${random()}`, `/${random()}/${random()}`, `/interaction/${random()}`, `/methods/${random()}/${random()}`, `/connect/token/${random()}`];
+    const probes = [
+      `/${random()}`,
+      `/${random()}/${random()}`,
+      `/interaction/${random()}`,
+      `/methods/${random()}/${random()}`,
+      `/connect/token/${random()}`,
+    ];
     for (const path of probes) await send(`${p.url}${path}`);
     const text = (await send(`${p.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text;
     for (const path of probes) for (const part of path.split("/").slice(1)) if (part.startsWith("probe")) expect(text).not.toContain(part);
@@ -66,7 +78,15 @@ describe("/metrics on the main port behind metrics.token", () => {
     p.provider.audit.record({ type: "login.succeeded", ...login, sub: "E10001" });
     p.provider.audit.record({ type: "login.succeeded", ...login, sub: "E10001" });
     p.provider.audit.record({ type: "login.failed", ...login, reason: "bad password" });
-    p.provider.audit.record({ type: "token.issued", grant: "authorization_code", client_id: "demo-web", sub: "E10001", jti: "j1", id_token: true, refresh_token: false });
+    p.provider.audit.record({
+      type: "token.issued",
+      grant: "authorization_code",
+      client_id: "demo-web",
+      sub: "E10001",
+      jti: "j1",
+      id_token: true,
+      refresh_token: false,
+    });
     p.provider.audit.record({ type: "factor.passed", method: "totp", flow_id: "password" });
     const after = await scrape();
     const delta = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);

@@ -8,10 +8,17 @@ import { parsePrometheusText, total } from "../support/prometheus-text.ts";
 describe("store operation metrics", () => {
   it("times every operation the runner runs and counts the ones that fail, by operation and kind", async () => {
     const registry = new Registry();
-    const run = createOperationRunner({ backend: "redis", logger: { error() {}, warn() {}, info() {} }, isClosed: () => false, observe: storeMetrics(registry) });
+    const run = createOperationRunner({
+      backend: "redis",
+      logger: { error() {}, warn() {}, info() {} },
+      isClosed: () => false,
+      observe: storeMetrics(registry),
+    });
     await run("get", "codes", async () => "value");
     await run("get", "codes", async () => undefined);
-    await expect(run("take", "refreshTokens", async () => Promise.reject(new Error("ECONNREFUSED")))).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(run("take", "refreshTokens", async () => Promise.reject(new Error("ECONNREFUSED")))).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
     await run("ping", undefined, async () => "PONG");
     const samples = parsePrometheusText(await registry.metrics());
     expect(total(samples, "portcullis_store_operation_duration_seconds_count", { op: "get", kind: "codes" })).toBe(2);

@@ -21,7 +21,13 @@ import { embeddedStoreForSuite } from "../support/embedded-test-store.ts";
 
 const clock = () => Date.now();
 const plannedToken = (familyId: string): IssuedAccessToken => plannedAccessToken(clock, 3600, familyId);
-const grantOf = (familyId: string, expiresAt = Date.now() + 600_000): RefreshGrant => ({ clientId: "demo-web", sub: "E10001", scopes: ["openid", "offline_access"], familyId, expiresAt });
+const grantOf = (familyId: string, expiresAt = Date.now() + 600_000): RefreshGrant => ({
+  clientId: "demo-web",
+  sub: "E10001",
+  scopes: ["openid", "offline_access"],
+  familyId,
+  expiresAt,
+});
 
 interface Node {
   store: Store;
@@ -63,7 +69,8 @@ describe.each(availableBackends())("refresh-token rotation on the $name store", 
     return { familyId, tokens, accessTokens };
   }
 
-  const allRevoked = async (accessTokens: IssuedAccessToken[]) => (await Promise.all(accessTokens.map((a) => node(0).denylist.isRevoked(a.jti)))).every(Boolean);
+  const allRevoked = async (accessTokens: IssuedAccessToken[]) =>
+    (await Promise.all(accessTokens.map((a) => node(0).denylist.isRevoked(a.jti)))).every(Boolean);
 
   it("rotates a token presented once, and keeps the family alive", async () => {
     const { familyId, tokens, accessTokens } = await family(3);
@@ -91,14 +98,22 @@ describe.each(availableBackends())("refresh-token rotation on the $name store", 
 
   it("revokes the family when an already rotated token comes back, even while the newest is being rotated", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 3 }), fc.nat(), fc.array(fc.nat({ max: 1 }), { minLength: 1, maxLength: 5 }), async (rotations, staleAt, picks) => {
-        const { familyId, tokens, accessTokens } = await family(rotations);
-        const stale = tokens[staleAt % (tokens.length - 1)]!;
-        const newest = plannedToken(familyId);
-        const [rotation] = await Promise.all([node(0).tokens.rotate(tokens.at(-1)!, newest), ...picks.map((pick) => node(pick).tokens.rotate(stale, plannedToken(familyId)))]);
-        if (rotation !== undefined) expect(await node(1).tokens.find(rotation.token)).toBeUndefined();
-        expect(await allRevoked([...accessTokens, ...(rotation ? [newest] : [])])).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 3 }),
+        fc.nat(),
+        fc.array(fc.nat({ max: 1 }), { minLength: 1, maxLength: 5 }),
+        async (rotations, staleAt, picks) => {
+          const { familyId, tokens, accessTokens } = await family(rotations);
+          const stale = tokens[staleAt % (tokens.length - 1)]!;
+          const newest = plannedToken(familyId);
+          const [rotation] = await Promise.all([
+            node(0).tokens.rotate(tokens.at(-1)!, newest),
+            ...picks.map((pick) => node(pick).tokens.rotate(stale, plannedToken(familyId))),
+          ]);
+          if (rotation !== undefined) expect(await node(1).tokens.find(rotation.token)).toBeUndefined();
+          expect(await allRevoked([...accessTokens, ...(rotation ? [newest] : [])])).toBe(true);
+        },
+      ),
       { numRuns: 30 },
     );
   });
@@ -149,7 +164,15 @@ describe("a refresh-token rotation cut short by a store failure", () => {
       namespace: <T>(kind: Parameters<Store["namespace"]>[0]) => {
         const records = store.namespace<T>(kind);
         if (kind !== "refreshTokens") return records;
-        return { ...records, get: records.get.bind(records), take: records.take.bind(records), delete: records.delete.bind(records), add: records.add.bind(records), increment: records.increment.bind(records), set: () => Promise.reject(new Error("store down")) };
+        return {
+          ...records,
+          get: records.get.bind(records),
+          take: records.take.bind(records),
+          delete: records.delete.bind(records),
+          add: records.add.bind(records),
+          increment: records.increment.bind(records),
+          set: () => Promise.reject(new Error("store down")),
+        };
       },
     };
     await expect(new RefreshTokens(failingTake, clock, denylist).rotate(token, plannedToken(familyId))).rejects.toThrow("store down");

@@ -15,7 +15,8 @@ describe("one-time codes", () => {
     expect(normaliseCode("123456")).toBe("123456");
     expect(normaliseCode(" 123 456 ")).toBe("123456");
     expect(normaliseCode("123-456")).toBe("123456");
-    for (const bad of ["12345", "1234567", "12345a", "１２３４５６", "", "123456\u0000", undefined, 123456, "1".repeat(40)]) expect(normaliseCode(bad)).toBeUndefined();
+    for (const bad of ["12345", "1234567", "12345a", "１２３４５６", "", "123456\u0000", undefined, 123456, "1".repeat(40)])
+      expect(normaliseCode(bad)).toBeUndefined();
   });
 
   it("never throws and only ever yields six ASCII digits", () => {

@@ -7,7 +7,13 @@ describe("limits on sending codes", () => {
 
   let id = 0;
   const limits = (policy: Partial<{ resendAfterMs: number; perAccount: number; perAddress: number }> = {}) =>
-    new SendLimits(store().namespace<number>("rateLimits"), `m${++id}`, { resendAfterMs: 30_000, perAccount: 100, perAddress: 100, windowMs: 3_600_000, ...policy });
+    new SendLimits(store().namespace<number>("rateLimits"), `m${++id}`, {
+      resendAfterMs: 30_000,
+      perAccount: 100,
+      perAddress: 100,
+      windowMs: 3_600_000,
+      ...policy,
+    });
   const slot = (challenge: string, sub = "E10001") => ({ scope: "sms:login", sub, challenge });
 
   it("lets one send per slot through until the re-send wait has passed", async () => {

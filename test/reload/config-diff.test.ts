@@ -4,8 +4,19 @@ import { formatConfigDiff } from "../../src/reload/format-config-diff.ts";
 
 describe("diffConfig", () => {
   it("names list entries by their identifying key, so one added client is one change", () => {
-    const before = { clients: [{ client_id: "a", name: "A" }, { client_id: "b", name: "B", redirect_uris: ["x"] }] };
-    const after = { clients: [{ client_id: "new", name: "N" }, { client_id: "a", name: "A" }, { client_id: "b", name: "B2", redirect_uris: ["x", "y"] }] };
+    const before = {
+      clients: [
+        { client_id: "a", name: "A" },
+        { client_id: "b", name: "B", redirect_uris: ["x"] },
+      ],
+    };
+    const after = {
+      clients: [
+        { client_id: "new", name: "N" },
+        { client_id: "a", name: "A" },
+        { client_id: "b", name: "B2", redirect_uris: ["x", "y"] },
+      ],
+    };
     expect(diffConfig(before, after)).toEqual([
       { kind: "changed", path: "clients[b].name", before: "B", after: "B2" },
       { kind: "changed", path: "clients[b].redirect_uris", before: ["x"], after: ["x", "y"] },

@@ -20,7 +20,14 @@ beforeAll(async () => {
 });
 afterAll(() => p?.close());
 
-const RELOADED_TYPE = { flow: "second_factor", methods: ["totp"], fa: false, sso: false, login_hint: "required", repeat_login_type_at_token: true };
+const RELOADED_TYPE = {
+  flow: "second_factor",
+  methods: ["totp"],
+  fa: false,
+  sso: false,
+  login_hint: "required",
+  repeat_login_type_at_token: true,
+};
 
 describe("a valid edit", () => {
   it("lets a login in progress finish on the old flow version, and runs the next login on the new", async () => {
@@ -51,7 +58,9 @@ describe("a valid edit", () => {
     const redeemed = await redeemCode(p, code!, { code_verifier: undefined });
     expect(redeemed.status, redeemed.text).toBe(200);
     // The directory followed the swap: userinfo answers from the new users.yaml.
-    const userinfo = await send(`${p.url}/connect/userinfo`, { headers: { authorization: `Bearer ${String(redeemed.json!.access_token)}` } });
+    const userinfo = await send(`${p.url}/connect/userinfo`, {
+      headers: { authorization: `Bearer ${String(redeemed.json!.access_token)}` },
+    });
     expect(userinfo.json).toMatchObject({ sub: "E10001", name: "Alice Reloaded" });
 
     // The next login runs the new default flow (no password method) for the renamed client.
@@ -95,11 +104,22 @@ describe("a broken edit", () => {
     const result = await p.reload();
 
     expect(result.ok).toBe(false);
-    expect(result.errors).toContain("provider.yaml listen.host: cannot change without a restart (changed); restart the provider to apply it");
-    expect(result.errors).toContain("login.yaml methods.totp.digits: cannot change without a restart (changed); restart the provider to apply it");
+    expect(result.errors).toContain(
+      "provider.yaml listen.host: cannot change without a restart (changed); restart the provider to apply it",
+    );
+    expect(result.errors).toContain(
+      "login.yaml methods.totp.digits: cannot change without a restart (changed); restart the provider to apply it",
+    );
     // Logged with the file and key as fields, as a broken edit is.
-    const logged = p.logs.filter((line) => line.event === "config_reload_error" && String(line.msg).includes("cannot change without a restart"));
-    expect(logged.map((line) => [line.file, line.key])).toEqual(expect.arrayContaining([["provider.yaml", "listen.host"], ["login.yaml", "methods.totp.digits"]]));
+    const logged = p.logs.filter(
+      (line) => line.event === "config_reload_error" && String(line.msg).includes("cannot change without a restart"),
+    );
+    expect(logged.map((line) => [line.file, line.key])).toEqual(
+      expect.arrayContaining([
+        ["provider.yaml", "listen.host"],
+        ["login.yaml", "methods.totp.digits"],
+      ]),
+    );
     expect(p.provider.policy).toBe(serving);
   });
 });

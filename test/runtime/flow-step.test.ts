@@ -9,10 +9,19 @@ import { currentView, runFlowStep } from "../../src/runtime/flow-step.ts";
 /** The default flow over the real password machine, with its checkPassword actor replaced by a table. */
 function flowWith(check: (u: string, p: string) => Promise<string | undefined>): RunnableFlow {
   const method = passwordPlugin.machine.provide({
-    actors: { checkPassword: fromPromise(async ({ input }: { input: { username: string; password: string } }) => ({ sub: await check(input.username, input.password) })) },
+    actors: {
+      checkPassword: fromPromise(async ({ input }: { input: { username: string; password: string } }) => ({
+        sub: await check(input.username, input.password),
+      })),
+    },
   });
   const machine = createLoginFlow([{ id: "password", identifiesUser: true }]).provide({ actors: { password: method } });
-  return { id: "default", machine, hash: "h", methods: new Map([["password", { plugin: passwordPlugin, amr: "password" } as LoadedMethod]]) };
+  return {
+    id: "default",
+    machine,
+    hash: "h",
+    methods: new Map([["password", { plugin: passwordPlugin, amr: "password" } as LoadedMethod]]),
+  };
 }
 
 const alice = async (u: string, p: string) => (u === "alice" && p === "right" ? "E10001" : undefined);
@@ -28,7 +37,11 @@ describe("runFlowStep", () => {
     const flow = flowWith(alice);
     const first = await runFlowStep(flow, { input: {} });
     const restored = JSON.parse(JSON.stringify(first.persisted));
-    const done = await runFlowStep(flow, { input: {}, persisted: restored, event: { type: "SUBMIT_PASSWORD", username: "alice", password: "right" } });
+    const done = await runFlowStep(flow, {
+      input: {},
+      persisted: restored,
+      event: { type: "SUBMIT_PASSWORD", username: "alice", password: "right" },
+    });
     expect(done.snapshot.status).toBe("done");
     expect(done.snapshot.output).toEqual({ sub: "E10001", methods: ["password"] });
   });
@@ -36,7 +49,11 @@ describe("runFlowStep", () => {
   it("keeps the user on the form with an error after a wrong password, and never persists the password", async () => {
     const flow = flowWith(alice);
     const first = await runFlowStep(flow, { input: {} });
-    const wrong = await runFlowStep(flow, { input: {}, persisted: first.persisted, event: { type: "SUBMIT_PASSWORD", username: "alice", password: "s3cret-guess" } });
+    const wrong = await runFlowStep(flow, {
+      input: {},
+      persisted: first.persisted,
+      event: { type: "SUBMIT_PASSWORD", username: "alice", password: "s3cret-guess" },
+    });
     expect(currentView(wrong)?.view).toBe("password");
     expect(wrong.method?.snapshot.context).toMatchObject({ username: "alice", errorKey: "method.password.wrong" });
     expect(JSON.stringify(wrong.persisted)).not.toContain("s3cret-guess");
@@ -49,7 +66,11 @@ describe("runFlowStep", () => {
     };
     const flow = flowWith(slow);
     const first = await runFlowStep(flow, { input: {} });
-    const done = await runFlowStep(flow, { input: {}, persisted: first.persisted, event: { type: "SUBMIT_PASSWORD", username: "alice", password: "right" } });
+    const done = await runFlowStep(flow, {
+      input: {},
+      persisted: first.persisted,
+      event: { type: "SUBMIT_PASSWORD", username: "alice", password: "right" },
+    });
     expect(done.snapshot.status).toBe("done");
   });
 
@@ -65,6 +86,8 @@ describe("runFlowStep", () => {
       throw new Error("store down");
     });
     const first = await runFlowStep(flow, { input: {} });
-    await expect(runFlowStep(flow, { input: {}, persisted: first.persisted, event: { type: "SUBMIT_PASSWORD", username: "a", password: "b" } })).rejects.toThrow("store down");
+    await expect(
+      runFlowStep(flow, { input: {}, persisted: first.persisted, event: { type: "SUBMIT_PASSWORD", username: "a", password: "b" } }),
+    ).rejects.toThrow("store down");
   });
 });

@@ -32,7 +32,11 @@ describe("the flow runtime over HTTP", () => {
     const id = idOf(page.url);
     const stored = (await interactions().get(id))!;
     // A snapshot of some older machine: unknown states, another hash.
-    await interactions().set(id, { ...stored, flowHash: "an-older-definition", snapshot: { status: "active", value: { gone: "nowhere" }, context: {}, children: {} } }, 60_000);
+    await interactions().set(
+      id,
+      { ...stored, flowHash: "an-older-definition", snapshot: { status: "active", value: { gone: "nowhere" }, context: {}, children: {} } },
+      60_000,
+    );
     const again = await choosePassword(browser, await browser.get(page.url));
     expect(again.status).toBe(200);
     expect(again.text).toContain('name="password"');
@@ -44,7 +48,9 @@ describe("the flow runtime over HTTP", () => {
   it("answers 503 and keeps the previous step when the store fails during a step", async () => {
     const browser = new RawBrowser();
     const page = await openLoginPage(browser, authorizeUrl(p.issuer));
-    const limiter = p.provider.policy.methods.get("password")!.context.attempts as unknown as { tryAttempt: (s: string) => Promise<boolean> };
+    const limiter = p.provider.policy.methods.get("password")!.context.attempts as unknown as {
+      tryAttempt: (s: string) => Promise<boolean>;
+    };
     const original = limiter.tryAttempt;
     const { StoreUnavailableError } = await import("../../src/stores/store-unavailable-error.ts");
     limiter.tryAttempt = async () => {
@@ -77,7 +83,10 @@ describe("the flow runtime over HTTP", () => {
       const browser = new RawBrowser();
       const page = await openLoginPage(browser, authorizeUrl(p.issuer));
       const cookies = new Map(browser.cookies);
-      const answers = await Promise.all([submitPassword(browser, page, "alice", "alice-password"), submitPassword(browser, page, "alice", "wrong-password")]);
+      const answers = await Promise.all([
+        submitPassword(browser, page, "alice", "alice-password"),
+        submitPassword(browser, page, "alice", "wrong-password"),
+      ]);
       for (const [k, v] of cookies) browser.cookies.set(k, v);
       answers.push(await submitPassword(browser, page, "alice", "alice-password"));
       const codes = answers.filter((a) => a.status === 303 && new URL(a.location!).searchParams.has("code"));
@@ -94,7 +103,12 @@ describe("a native app's private-use redirect URI", () => {
   afterAll(() => native.close());
 
   it("is allowed as the login form's redirect target, so the browser may follow the 303 to the app", async () => {
-    const url = authorizeUrl(native.issuer, { client_id: "demo-spa", redirect_uri: "com.example.app:/oauth2redirect", code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" });
+    const url = authorizeUrl(native.issuer, {
+      client_id: "demo-spa",
+      redirect_uri: "com.example.app:/oauth2redirect",
+      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+      code_challenge_method: "S256",
+    });
     const page = await openLoginPage(new RawBrowser(), url);
     expect(page.headers.get("content-security-policy")).toContain("form-action 'self' com.example.app:;");
   });
@@ -104,7 +118,9 @@ describe("a native app's private-use redirect URI", () => {
     const page = await openLoginPage(browser, authorizeUrl(native.issuer));
     const id = idOf(page.url);
     const stored = (await native.provider.store.namespace<LoginInteraction>("interactions").get(id))!;
-    await native.provider.store.namespace<LoginInteraction>("interactions").set(id, { ...stored, request: { ...stored.request, clientId: "gone-client" } }, 60_000);
+    await native.provider.store
+      .namespace<LoginInteraction>("interactions")
+      .set(id, { ...stored, request: { ...stored.request, clientId: "gone-client" } }, 60_000);
     const answer = await submitPassword(browser, page, "alice", "alice-password");
     expect(answer.status).toBe(400);
     expect(answer.headers.get("content-type")).toMatch(/^text\/html/);

@@ -15,7 +15,14 @@ import type { NewInteraction } from "../../src/runtime/interaction.ts";
 
 const EID_LOGIN: NewInteraction = {
   kind: "eid",
-  request: { clientId: "demo-web", redirectUri: "http://localhost:3001/callback", responseMode: "query", scopes: ["openid"], prompt: [], framed: false },
+  request: {
+    clientId: "demo-web",
+    redirectUri: "http://localhost:3001/callback",
+    responseMode: "query",
+    scopes: ["openid"],
+    prompt: [],
+    framed: false,
+  },
   flowInput: { upstream: "dev-eid", options: {} },
   flowId: "login_type.eID",
   flowHash: "h",

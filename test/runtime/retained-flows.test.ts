@@ -3,7 +3,8 @@ import { RetainedFlows } from "../../src/runtime/retained-flows.ts";
 import type { FlowCatalog, RunnableFlow } from "../../src/runtime/login-flows.ts";
 
 /** A catalog holding one flow `id` with definition hash `hash`. */
-const catalog = (id: string, hash: string) => ({ get: (wanted: string) => (wanted === id ? ({ id, hash } as RunnableFlow) : undefined) }) as unknown as FlowCatalog;
+const catalog = (id: string, hash: string) =>
+  ({ get: (wanted: string) => (wanted === id ? ({ id, hash } as RunnableFlow) : undefined) }) as unknown as FlowCatalog;
 
 describe("RetainedFlows", () => {
   it("finds a replaced flow version by id and hash for the interaction lifetime, then forgets it", () => {

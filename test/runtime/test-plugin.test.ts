@@ -100,7 +100,8 @@ describe("a factor method from outside the project (test/plugins/pin)", () => {
     // Locked now: the right PIN gets exactly the wrong PIN's page.
     const locked = await pinLogin("9999", "bob");
     expect(locked.status).toBe(200);
-    const normalise = (html: string) => html.replace(/(csrf" value=")[^"]+/g, "$1").replace(/\/interaction\/[A-Za-z0-9_-]+/g, "/interaction/ID");
+    const normalise = (html: string) =>
+      html.replace(/(csrf" value=")[^"]+/g, "$1").replace(/\/interaction\/[A-Za-z0-9_-]+/g, "/interaction/ID");
     expect(normalise(locked.text)).toBe(normalise(pages[0]!));
   });
 
@@ -122,7 +123,8 @@ describe("a factor method from outside the project (test/plugins/pin)", () => {
   });
 
   it("needs nothing in src/: no source file names the plugin", () => {
-    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
     const src = resolve(import.meta.dirname, "../../src");
     const naming = files(src).filter((f) => /["'`/]pin["'`/]|method\.pin\.|plugins\/pin/.test(readFileSync(f, "utf8")));
     expect(naming).toEqual([]);
@@ -139,7 +141,9 @@ describe("the account page", () => {
     const login = await browser.follow(await browser.get(`${p.url}/account/sign-in`));
     expect(login.url).toMatch(/\/interaction\//);
     expect(login.text).toContain("<h1>Sign in to Portcullis</h1>");
-    const signedIn = await browser.follow(await submit(browser, login, { event: "SUBMIT_PASSWORD", username: "alice", password: "alice-password" }));
+    const signedIn = await browser.follow(
+      await submit(browser, login, { event: "SUBMIT_PASSWORD", username: "alice", password: "alice-password" }),
+    );
     expect(signedIn.url).toBe(`${p.url}/account`);
     expect(signedIn.text).toContain('name="method" value="pin"');
     // A real SSO session: an application now gets a code without a login.
@@ -175,7 +179,9 @@ describe("the account page", () => {
   it("removes an enrollment, after which the method no longer logs the user in", async () => {
     const { browser, page } = await aliceAccountPage();
     await enrollPin(browser, page, "2468");
-    const removed = await browser.follow(await browser.post(`${p.url}/account/remove`, { csrf: hiddenField(page.text, "csrf")!, method: "pin" }));
+    const removed = await browser.follow(
+      await browser.post(`${p.url}/account/remove`, { csrf: hiddenField(page.text, "csrf")!, method: "pin" }),
+    );
     expect(removed.url).toBe(`${p.url}/account?removed=pin`);
     expect(await p.provider.enrollments.get("pin", "E10001")).toBeUndefined();
     expect((await pinLogin("2468")).text).toContain("The PIN is incorrect.");
@@ -183,7 +189,9 @@ describe("the account page", () => {
 
   it("ends an enrollment whose session ended meanwhile", async () => {
     const { browser, page } = await aliceAccountPage();
-    const step = await browser.follow(await browser.post(`${p.url}/account/enroll`, { csrf: hiddenField(page.text, "csrf")!, method: "pin" }));
+    const step = await browser.follow(
+      await browser.post(`${p.url}/account/enroll`, { csrf: hiddenField(page.text, "csrf")!, method: "pin" }),
+    );
     const logout = await browser.get(`${p.url}/connect/endsession`);
     await browser.post(formAction(logout.text, logout.url), { csrf: hiddenField(logout.text, "csrf")!, confirm: "yes" });
     const answer = await submit(browser, step, { event: "CHOOSE_PIN", pin: "1357", repeat: "1357" });

@@ -4,7 +4,19 @@ import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { enrolledPhone } from "../trusted-app/trusted-app-support.ts";
 import { codeTokens, redeemCode, refresh } from "../support/code-grant.ts";
-import { DEMO_WEB, loadLoginJs, MOBILE_REDIRECT, mobileTokens, PC_REDIRECT, pcLogin, renew, scan, scannedSession, scanState, writeStatus } from "../support/custom-login.ts";
+import {
+  DEMO_WEB,
+  loadLoginJs,
+  MOBILE_REDIRECT,
+  mobileTokens,
+  PC_REDIRECT,
+  pcLogin,
+  renew,
+  scan,
+  scannedSession,
+  scanState,
+  writeStatus,
+} from "../support/custom-login.ts";
 
 /**
  * The custom QR-code login attacked over real HTTP (issue 13): a browser without the page's binding
@@ -43,7 +55,8 @@ function expectRefused(login: Awaited<ReturnType<typeof pcLogin>>, pcState: stri
 describe("another browser, without the page's binding secret", () => {
   it("Status with a wrong or missing binding looks expired, whatever the session's state", async () => {
     const { session, tokens } = await scannedSession(p, alice);
-    for (const binding of [WRONG_BINDING, "", session.binding.slice(0, 42), `${session.binding}x`]) expect(await scanState(session, binding)).toBe("expired");
+    for (const binding of [WRONG_BINDING, "", session.binding.slice(0, 42), `${session.binding}x`])
+      expect(await scanState(session, binding)).toBe("expired");
     const res = await fetch(`${session.statusUrl}?${new URLSearchParams({ session_id: session.sessionId })}`);
     expect(await res.json()).toEqual({ state: "expired" });
     // An unknown session says the same.
@@ -82,13 +95,25 @@ describe("another browser, without the page's binding secret", () => {
 describe("a PC login that changes the declared request", () => {
   it("is an error page without a redirect (the QR's session id must not reveal PCState), and spends nothing", async () => {
     const { session } = await approvedSession("kept");
-    const changes: Array<Record<string, string>> = [{ state: "other" }, { scope: "openid" }, { redirect_uri: "http://localhost:3001/callback" }, { client_id: "demo-portal" }, { response_type: "token" }];
+    const changes: Array<Record<string, string>> = [
+      { state: "other" },
+      { scope: "openid" },
+      { redirect_uri: "http://localhost:3001/callback" },
+      { client_id: "demo-portal" },
+      { response_type: "token" },
+    ];
     for (const change of changes) {
       const res = await fetch(session.authorizeUrl, {
         method: "POST",
         redirect: "manual",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ session_id: session.sessionId, binding: WRONG_BINDING, ...session.pcAuthorize, state: "pc-state", ...change }),
+        body: new URLSearchParams({
+          session_id: session.sessionId,
+          binding: WRONG_BINDING,
+          ...session.pcAuthorize,
+          state: "pc-state",
+          ...change,
+        }),
       });
       expect(res.status, JSON.stringify(change)).toBe(400);
       expect(res.headers.get("location")).toBeNull();
@@ -136,10 +161,31 @@ describe("only the scan's own token writes the status", () => {
     const { session } = await scannedSession(p, alice);
     const claims = { accessTokenClaims: { custom_scan_sid: session.sessionId }, codeChallenge: undefined, codeChallengeMethod: undefined };
     const scopes = ["openid", "acme.ext.custom_scan"];
-    const bobsForged = await codeTokens(p, { ...claims, sub: "E10002", redirectUri: MOBILE_REDIRECT, scopes }, { redirect_uri: MOBILE_REDIRECT, code_verifier: undefined });
+    const bobsForged = await codeTokens(
+      p,
+      { ...claims, sub: "E10002", redirectUri: MOBILE_REDIRECT, scopes },
+      { redirect_uri: MOBILE_REDIRECT, code_verifier: undefined },
+    );
     const channel = { id: "demo-channel", secret: "demo-channel-secret" };
-    const channelCode = await p.provider.codes.issue({ ...claims, clientId: channel.id, redirectUri: "http://localhost:4100/channel/select", scopes, sub: "E10001", authTime: Math.floor(Date.now() / 1000), amr: ["qrcode"], acr: "1fa" }, 300);
-    const channelTokens = await redeemCode(p, channelCode, { redirect_uri: "http://localhost:4100/channel/select", code_verifier: undefined }, channel);
+    const channelCode = await p.provider.codes.issue(
+      {
+        ...claims,
+        clientId: channel.id,
+        redirectUri: "http://localhost:4100/channel/select",
+        scopes,
+        sub: "E10001",
+        authTime: Math.floor(Date.now() / 1000),
+        amr: ["qrcode"],
+        acr: "1fa",
+      },
+      300,
+    );
+    const channelTokens = await redeemCode(
+      p,
+      channelCode,
+      { redirect_uri: "http://localhost:4100/channel/select", code_verifier: undefined },
+      channel,
+    );
     expect(channelTokens.status, channelTokens.text).toBe(200);
     for (const token of [bobsForged.access_token, (channelTokens.json as { access_token: string }).access_token]) {
       expect(decodeJwt(token).custom_scan_sid).toBe(session.sessionId);
@@ -150,26 +196,52 @@ describe("only the scan's own token writes the status", () => {
 
   it("refuses alice's other tokens: without the scope, without the claim, refreshed from the scan's token", async () => {
     const { session, tokens } = await scannedSession(p, alice, { MobileScope: "openid offline_access" });
-    const withoutScope = await codeTokens(p, { accessTokenClaims: { custom_scan_sid: session.sessionId }, redirectUri: MOBILE_REDIRECT, scopes: ["openid", "acme"], codeChallenge: undefined, codeChallengeMethod: undefined }, { redirect_uri: MOBILE_REDIRECT, code_verifier: undefined });
-    const withoutClaim = await codeTokens(p, { redirectUri: MOBILE_REDIRECT, scopes: ["openid", "acme.ext.custom_scan"], codeChallenge: undefined, codeChallengeMethod: undefined }, { redirect_uri: MOBILE_REDIRECT, code_verifier: undefined });
+    const withoutScope = await codeTokens(
+      p,
+      {
+        accessTokenClaims: { custom_scan_sid: session.sessionId },
+        redirectUri: MOBILE_REDIRECT,
+        scopes: ["openid", "acme"],
+        codeChallenge: undefined,
+        codeChallengeMethod: undefined,
+      },
+      { redirect_uri: MOBILE_REDIRECT, code_verifier: undefined },
+    );
+    const withoutClaim = await codeTokens(
+      p,
+      {
+        redirectUri: MOBILE_REDIRECT,
+        scopes: ["openid", "acme.ext.custom_scan"],
+        codeChallenge: undefined,
+        codeChallengeMethod: undefined,
+      },
+      { redirect_uri: MOBILE_REDIRECT, code_verifier: undefined },
+    );
     const refreshToken = (tokens as { refresh_token?: string }).refresh_token;
     expect(refreshToken).toBeTruthy();
     const refreshed = await refresh(p, refreshToken!, {}, DEMO_WEB);
     expect(refreshed.status, refreshed.text).toBe(200);
     const others = [withoutScope.access_token, withoutClaim.access_token, (refreshed.json as { access_token: string }).access_token];
-    for (const token of others) expect(await writeStatus(p, token, { session_id: session.sessionId, status: 10, data: "other" })).toMatchObject(tokenRefused);
+    for (const token of others)
+      expect(await writeStatus(p, token, { session_id: session.sessionId, status: 10, data: "other" })).toMatchObject(tokenRefused);
     expect(await scanState(session)).toBe("scanned");
   });
 
   it("refuses a client_credentials token, a garbled or tampered token and no token at all", async () => {
     const { session, tokens } = await scannedSession(p, alice);
-    const cc = await postForm(`${p.url}/connect/token`, { grant_type: "client_credentials", scope: "acme" }, { authorization: basic("demo-service", "demo-service-secret") });
+    const cc = await postForm(
+      `${p.url}/connect/token`,
+      { grant_type: "client_credentials", scope: "acme" },
+      { authorization: basic("demo-service", "demo-service-secret") },
+    );
     expect(cc.status, cc.text).toBe(200);
     const [head, body, signature] = tokens.access_token.split(".");
     const claims = JSON.parse(Buffer.from(body!, "base64url").toString()) as Record<string, unknown>;
     const tampered = `${head}.${Buffer.from(JSON.stringify({ ...claims, exp: (claims.exp as number) + 3600 })).toString("base64url")}.${signature}`;
     for (const token of [(cc.json as { access_token: string }).access_token, "garbage", tampered, `${tokens.access_token}x`, undefined]) {
-      expect(await writeStatus(p, token, { session_id: session.sessionId, status: 10, data: "x" }), String(token)).toMatchObject(tokenRefused);
+      expect(await writeStatus(p, token, { session_id: session.sessionId, status: 10, data: "x" }), String(token)).toMatchObject(
+        tokenRefused,
+      );
     }
     expect(await scanState(session)).toBe("scanned");
     // The scan's own token still writes.
@@ -181,7 +253,10 @@ describe("a session only moves forward", () => {
   it("after 10, writing 5 or -10 is refused and the PC logs in with the 10's data", async () => {
     const { session, tokens } = await approvedSession("the approved data");
     for (const write of [{ status: 5, auditor: "E10002" }, { status: -10 }, { status: 10, data: "rewritten" }]) {
-      expect(await writeStatus(p, tokens.access_token, { session_id: session.sessionId, data: "", ...write })).toMatchObject({ status: 400, json: { status: 400 } });
+      expect(await writeStatus(p, tokens.access_token, { session_id: session.sessionId, data: "", ...write })).toMatchObject({
+        status: 400,
+        json: { status: 400 },
+      });
     }
     expect(await scanState(session)).toBe("approved");
     expect((await pcLogin(session)).location!.searchParams.get("state")).toBe("the approved data|pc-state");
@@ -190,7 +265,10 @@ describe("a session only moves forward", () => {
   it("after -10, writing 10 is refused and nobody logs in", async () => {
     const { session, tokens } = await scannedSession(p, alice, { PCState: "pc-state" });
     expect((await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: -10 })).status).toBe(200);
-    expect(await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 10, data: "late" })).toMatchObject({ status: 400, json: { status: 400 } });
+    expect(await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 10, data: "late" })).toMatchObject({
+      status: 400,
+      json: { status: 400 },
+    });
     expect(await scanState(session)).toBe("refused");
     expectRefused(await pcLogin(session));
   });
@@ -207,13 +285,24 @@ describe("the phone side", () => {
     const tokens = await mobileTokens(p, first.params.get("code")!);
     await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 10, data: "alice's" });
     const login = await pcLogin(session);
-    const pcTokens = await redeemCode(p, login.location!.searchParams.get("code")!, { redirect_uri: PC_REDIRECT, code_verifier: undefined }, DEMO_WEB);
+    const pcTokens = await redeemCode(
+      p,
+      login.location!.searchParams.get("code")!,
+      { redirect_uri: PC_REDIRECT, code_verifier: undefined },
+      DEMO_WEB,
+    );
     expect(decodeJwt((pcTokens.json as { id_token: string }).id_token).sub).toBe("E10001");
   });
 
   it("a QR whose state names an unknown session, or a session of another client, attaches to nothing", async () => {
     const session = await loadLoginJs(p);
-    const channelSession = await loadLoginJs(p, { clientId: "demo-channel", MobileRedirectUrl: "http://localhost:4100/channel/select", PCRedirectUrl: "http://localhost:3005/custom-login/pc", PCClientId: "demo-web", PCScope: "openid channel.login.scan" });
+    const channelSession = await loadLoginJs(p, {
+      clientId: "demo-channel",
+      MobileRedirectUrl: "http://localhost:4100/channel/select",
+      PCRedirectUrl: "http://localhost:3005/custom-login/pc",
+      PCClientId: "demo-web",
+      PCScope: "openid channel.login.scan",
+    });
     const flipped = `${session.sessionId.slice(0, -1)}${session.sessionId.endsWith("A") ? "B" : "A"}`;
     for (const id of [flipped, channelSession.sessionId]) {
       const tampered = new URL(session.qrUri);
@@ -223,7 +312,10 @@ describe("the phone side", () => {
       expect(params.get("state")).toBe(`${id}|m`);
       const tokens = await mobileTokens(p, params.get("code")!);
       expect(decodeJwt(tokens.access_token).custom_scan_sid).toBeUndefined();
-      expect(await writeStatus(p, tokens.access_token, { session_id: id, status: 10, data: "x" })).toMatchObject({ status: 401, json: { status: 401 } });
+      expect(await writeStatus(p, tokens.access_token, { session_id: id, status: 10, data: "x" })).toMatchObject({
+        status: 401,
+        json: { status: 401 },
+      });
     }
     expect(await scanState(session)).toBe("waiting");
     expect(await scanState(channelSession)).toBe("waiting");

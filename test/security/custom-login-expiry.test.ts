@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { enrolledPhone } from "../trusted-app/trusted-app-support.ts";
-import { loadLoginJs, MOBILE_REDIRECT, PC_REDIRECT, pcLogin, scan, scannedSession, scanState, writeStatus } from "../support/custom-login.ts";
+import {
+  loadLoginJs,
+  MOBILE_REDIRECT,
+  PC_REDIRECT,
+  pcLogin,
+  scan,
+  scannedSession,
+  scanState,
+  writeStatus,
+} from "../support/custom-login.ts";
 
 /**
  * The custom login's lifetimes on a clock the test moves (the provider's and the phone's alike): a QR
@@ -53,12 +62,18 @@ describe("lifetimes", () => {
   it("a write after operation_lifetime is refused with 400", async () => {
     const { session, tokens } = await scannedSession(p, alice);
     now += 10 * MINUTE + 1_000;
-    expect(await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 10, data: "x" })).toMatchObject({ status: 400, json: { status: 400 } });
+    expect(await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 10, data: "x" })).toMatchObject({
+      status: 400,
+      json: { status: 400 },
+    });
   });
 
   it("the scan's own token, once expired, is refused with 401", async () => {
     const { session, tokens } = await scannedSession(p, alice);
     now += 60 * MINUTE + 1_000;
-    expect(await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 10, data: "x" })).toMatchObject({ status: 401, json: { status: 401 } });
+    expect(await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 10, data: "x" })).toMatchObject({
+      status: 401,
+      json: { status: 401 },
+    });
   });
 });

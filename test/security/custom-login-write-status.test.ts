@@ -14,7 +14,9 @@ let alice: TrustedAppClient;
 const MAX_BODY_BYTES = 16_384;
 
 beforeAll(async () => {
-  p = await startTestProvider({ edits: { "provider.yaml": { "security.login_requests_per_ip.max": 10_000, "security.max_body_bytes": MAX_BODY_BYTES } } });
+  p = await startTestProvider({
+    edits: { "provider.yaml": { "security.login_requests_per_ip.max": 10_000, "security.max_body_bytes": MAX_BODY_BYTES } },
+  });
   alice = await enrolledPhone(p, "E10001");
 });
 afterAll(() => p.close());
@@ -96,7 +98,10 @@ describe("the error table, with the scan's own token", () => {
   it("data of exactly max_data_length is accepted and reaches the PC side whole", async () => {
     const data = "é|".repeat(1024);
     expect(data).toHaveLength(2048);
-    expect(await writeStatus(p, token, { session_id: sessionId, status: 10, data })).toMatchObject({ status: 200, json: { status: 200, message: "OK" } });
+    expect(await writeStatus(p, token, { session_id: sessionId, status: 10, data })).toMatchObject({
+      status: 200,
+      json: { status: 200, message: "OK" },
+    });
     expect((await pcLogin(scanned.session)).location!.searchParams.get("state")).toBe(`${data}|`);
   });
 
@@ -108,8 +113,16 @@ describe("the error table, with the scan's own token", () => {
 describe("a hammering mobile page", () => {
   it("gets 200 or 409 (body 400, try again) for 40 concurrent writes, never a 5xx", async () => {
     const { session, tokens } = await scannedSession(p, alice);
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 5, data: "", auditor: `E${i}` })));
-    for (const answer of answers) expect([{ http: 200, body: 200 }, { http: 409, body: 400 }]).toContainEqual({ http: answer.status, body: answer.json?.status });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 5, data: "", auditor: `E${i}` }),
+      ),
+    );
+    for (const answer of answers)
+      expect([
+        { http: 200, body: 200 },
+        { http: 409, body: 400 },
+      ]).toContainEqual({ http: answer.status, body: answer.json?.status });
     expect(await scanState(session)).toBe("auditing");
   });
 });

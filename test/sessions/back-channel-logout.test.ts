@@ -14,7 +14,13 @@ import type { ClientConfig, ProviderFile } from "../../src/config/types.generate
 import type { LogoutTokenIssuer } from "../../src/tokens/logout-token.ts";
 
 const TOKEN_PREFIX = "logout-token-for-";
-const LIFETIMES = { authorization_code: "5m", access_token: "1h", id_token: "1h", refresh_token: "30d", client_credentials_access_token: "1h" } as unknown as ProviderFile["lifetimes"];
+const LIFETIMES = {
+  authorization_code: "5m",
+  access_token: "1h",
+  id_token: "1h",
+  refresh_token: "30d",
+  client_credentials_access_token: "1h",
+} as unknown as ProviderFile["lifetimes"];
 
 let rp: Server;
 let rpUrl: string;
@@ -74,7 +80,13 @@ function setup(clients: ClientConfig[], options: { timeoutMs?: number; retryDela
       return `${TOKEN_PREFIX}${request.clientId}`;
     },
   } as unknown as LogoutTokenIssuer;
-  const delivery = new BackChannelLogout({ clients: new ClientRegistry(clients, LIFETIMES), tokens, logger, timeoutMs: options.timeoutMs ?? 1000, retryDelaysMs: options.retryDelaysMs ?? [20, 40] });
+  const delivery = new BackChannelLogout({
+    clients: new ClientRegistry(clients, LIFETIMES),
+    tokens,
+    logger,
+    timeoutMs: options.timeoutMs ?? 1000,
+    retryDelaysMs: options.retryDelaysMs ?? [20, 40],
+  });
   const logs = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
   return { delivery, issued, logs, logText: () => lines.join("") };
 }
@@ -115,7 +127,11 @@ describe("BackChannelLogout", () => {
     const { delivery, logs } = setup([client("flaky", { backchannel_logout_uri: `${rpUrl}/flaky` })]);
     await delivery.notify(session(["flaky"]));
     expect(received.filter((r) => r.path === "/flaky")).toHaveLength(3);
-    expect(logs().filter((l) => l.msg === "back-channel logout attempt failed; retrying").map((l) => l.status)).toEqual([500, 503]);
+    expect(
+      logs()
+        .filter((l) => l.msg === "back-channel logout attempt failed; retrying")
+        .map((l) => l.status),
+    ).toEqual([500, 503]);
     expect(logs().some((l) => l.msg === "back-channel logout delivered" && l.attempt === 3)).toBe(true);
   });
 
@@ -124,7 +140,13 @@ describe("BackChannelLogout", () => {
     const { delivery, logs, logText } = setup([client("down", { backchannel_logout_uri: `${rpUrl}/down` })]);
     await delivery.notify(session(["down"]));
     expect(received.filter((r) => r.path === "/down")).toHaveLength(3);
-    expect(logs().find((l) => l.msg === "back-channel logout failed")).toMatchObject({ clientId: "down", attempts: 3, status: 500, reason: "attempts exhausted", level: 40 });
+    expect(logs().find((l) => l.msg === "back-channel logout failed")).toMatchObject({
+      clientId: "down",
+      attempts: 3,
+      status: 500,
+      reason: "attempts exhausted",
+      level: 40,
+    });
     expect(logText()).not.toContain(TOKEN_PREFIX);
   });
 
@@ -133,7 +155,11 @@ describe("BackChannelLogout", () => {
     const { delivery, logs } = setup([client("refuses", { backchannel_logout_uri: `${rpUrl}/refuses` })]);
     await delivery.notify(session(["refuses"]));
     expect(received).toHaveLength(1);
-    expect(logs().find((l) => l.msg === "back-channel logout failed")).toMatchObject({ attempts: 1, status: 400, reason: "refused by the client" });
+    expect(logs().find((l) => l.msg === "back-channel logout failed")).toMatchObject({
+      attempts: 1,
+      status: 400,
+      reason: "refused by the client",
+    });
   });
 
   it("retries after a timeout and after a refused connection", async () => {
@@ -143,7 +169,10 @@ describe("BackChannelLogout", () => {
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const { delivery, logs } = setup(
-      [client("hangs", { backchannel_logout_uri: `${rpUrl}/hangs-once` }), client("closed", { backchannel_logout_uri: `http://127.0.0.1:${closedPort}/nothing` })],
+      [
+        client("hangs", { backchannel_logout_uri: `${rpUrl}/hangs-once` }),
+        client("closed", { backchannel_logout_uri: `http://127.0.0.1:${closedPort}/nothing` }),
+      ],
       { timeoutMs: 200 },
     );
     await delivery.notify(session(["hangs", "closed"]));
@@ -156,7 +185,10 @@ describe("BackChannelLogout", () => {
 
   it("abandons running deliveries on close and starts none after", async () => {
     script.set("/hang", ["hang"]);
-    const { delivery, logs } = setup([client("hang", { backchannel_logout_uri: `${rpUrl}/hang` })], { timeoutMs: 10_000, retryDelaysMs: [10_000] });
+    const { delivery, logs } = setup([client("hang", { backchannel_logout_uri: `${rpUrl}/hang` })], {
+      timeoutMs: 10_000,
+      retryDelaysMs: [10_000],
+    });
     const done = delivery.notify(session(["hang"]));
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();

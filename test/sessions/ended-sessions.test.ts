@@ -15,7 +15,11 @@ import type { Store } from "../../src/stores/store.ts";
 import { availableBackends } from "../support/backends.ts";
 
 const client = (offlineAccess: boolean, refreshTokenEndsWithSession: boolean) =>
-  ({ offlineAccess, refreshTokenEndsWithSession, lifetimes: { accessToken: 3600, idToken: 3600, refreshToken: 86_400, authorizationCode: 300 } }) as Client;
+  ({
+    offlineAccess,
+    refreshTokenEndsWithSession,
+    lifetimes: { accessToken: 3600, idToken: 3600, refreshToken: 86_400, authorizationCode: 300 },
+  }) as Client;
 
 describe.each(availableBackends())("ended sessions on the $name store", ({ name, url }) => {
   const dataDir = mkdtempSync(join(tmpdir(), "portcullis-ended-"));

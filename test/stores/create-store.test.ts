@@ -42,7 +42,10 @@ describe("createStore", () => {
 
   it("rejects a malformed Redis or PostgreSQL URL without echoing its password", async () => {
     for (const url of ["redis://admin:S3cretPassw0rd@127.0.0.1:999999", "postgres://admin:S3cretPassw0rd@[::1/x"]) {
-      const error = await createStore(url, options).then(() => undefined, (e: unknown) => e as Error & Record<string, unknown>);
+      const error = await createStore(url, options).then(
+        () => undefined,
+        (e: unknown) => e as Error & Record<string, unknown>,
+      );
       expect(error?.message).toMatch(/not a valid URL/);
       expect(JSON.stringify({ ...error, message: error?.message, stack: error?.stack })).not.toContain("S3cretPassw0rd");
     }

@@ -27,7 +27,11 @@ describe("EmbeddedMap.sweepSlice", () => {
   });
 
   it("sees entries added and survives entries removed during a pass", async () => {
-    const { map, entries } = mapOf([["a", expired], ["b", live], ["c", live]]);
+    const { map, entries } = mapOf([
+      ["a", expired],
+      ["b", live],
+      ["c", live],
+    ]);
     expect(map.sweepSlice(NOW, 1)).toBe(false);
     await map.atomic.take("b");
     entries.set("d", expired);

@@ -16,7 +16,10 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const journalLines = (dir: string, kind: string) => readFileSync(join(dir, `${kind}.jsonl`), "utf8").split("\n").filter(Boolean);
+const journalLines = (dir: string, kind: string) =>
+  readFileSync(join(dir, `${kind}.jsonl`), "utf8")
+    .split("\n")
+    .filter(Boolean);
 
 describeStoreContract("embedded", async () => {
   // Two instances on one directory are not supported: the contract gets the same instance twice.

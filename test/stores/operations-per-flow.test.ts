@@ -62,10 +62,20 @@ describe.skipIf(!redis)("store operations per flow (Redis)", { timeout: 120_000 
 
   it("counts each flow's operations and bytes", async () => {
     // Warm-up, not counted: the first requests load caches (discovery, client lookups) once per process.
-    await postForm(`${p.url}${paths.token}`, { grant_type: "client_credentials", client_id: "demo-service", client_secret: "demo-service-secret", scope: "acme" });
+    await postForm(`${p.url}${paths.token}`, {
+      grant_type: "client_credentials",
+      client_id: "demo-service",
+      client_secret: "demo-service-secret",
+      scope: "acme",
+    });
 
     const cc = await count("client_credentials", async () => {
-      const answer = await postForm(`${p.url}${paths.token}`, { grant_type: "client_credentials", client_id: "demo-service", client_secret: "demo-service-secret", scope: "acme" });
+      const answer = await postForm(`${p.url}${paths.token}`, {
+        grant_type: "client_credentials",
+        client_id: "demo-service",
+        client_secret: "demo-service-secret",
+        scope: "acme",
+      });
       expect(answer.status).toBe(200);
     });
     // A self-contained JWT for a client authenticated from config: nothing from the store.
@@ -76,7 +86,9 @@ describe.skipIf(!redis)("store operations per flow (Redis)", { timeout: 120_000 
       const code = responseParams(await loginWithPassword(browser, authorizeUrl(p.url, PKCE))).get("code")!;
       const tokens = await redeemCode(p, code);
       expect(tokens.status, tokens.text).toBe(200);
-      const userinfo = await send(`${p.url}${paths.userinfo}`, { headers: { authorization: `Bearer ${tokens.json!.access_token as string}` } });
+      const userinfo = await send(`${p.url}${paths.userinfo}`, {
+        headers: { authorization: `Bearer ${tokens.json!.access_token as string}` },
+      });
       expect(userinfo.status).toBe(200);
     });
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { pino } from "pino";
+import type { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresStore, type PostgresStoreOptions } from "../../src/stores/postgres-store.ts";
 import { StoreUnavailableError } from "../../src/stores/store-unavailable-error.ts";
@@ -15,7 +15,8 @@ const keyPrefix = `test-${randomBytes(4).toString("hex")}:`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(url === undefined)("postgres store", () => {
-  const open = (options: Partial<PostgresStoreOptions> & { logger?: pino.Logger } = {}) => new PostgresStore({ url: url!, keyPrefix, ...options });
+  const open = (options: Partial<PostgresStoreOptions> & { logger?: pino.Logger } = {}) =>
+    new PostgresStore({ url: url!, keyPrefix, ...options });
   let raw: pg.Client;
   beforeAll(async () => {
     raw = new pg.Client({ connectionString: url! });

@@ -81,8 +81,12 @@ describe.skipIf(url === undefined)("a Redis store that waits for replicas", () =
       onReplica = createClient({ url: replica.url });
       await onReplica.connect();
       const deadline = Date.now() + 30_000;
-      while (!(await onReplica.info("replication")).includes("master_link_status:up") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      store = await createStore(`${primary.url}?prefix=${prefix}&wait=1&wait_timeout_ms=1000`, { dataDir, logger: capturingLogger().logger });
+      while (!(await onReplica.info("replication")).includes("master_link_status:up") && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      store = await createStore(`${primary.url}?prefix=${prefix}&wait=1&wait_timeout_ms=1000`, {
+        dataDir,
+        logger: capturingLogger().logger,
+      });
     }, 60_000);
     afterAll(async () => {
       await store?.close();

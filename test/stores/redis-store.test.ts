@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createClient } from "@keyv/redis";
-import { pino } from "pino";
+import type { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisStore } from "../../src/stores/redis-store.ts";
 import { StoreUnavailableError } from "../../src/stores/store-unavailable-error.ts";
@@ -14,7 +14,8 @@ const url = serviceUrl("redis");
 const keyPrefix = `test-${randomBytes(4).toString("hex")}:`;
 
 describe.skipIf(url === undefined)("redis store", () => {
-  const open = (options: { url?: string; logger?: pino.Logger } = {}) => RedisStore.open({ url: options.url ?? url!, keyPrefix, logger: options.logger });
+  const open = (options: { url?: string; logger?: pino.Logger } = {}) =>
+    RedisStore.open({ url: options.url ?? url!, keyPrefix, logger: options.logger });
 
   describeStoreContract("redis", async () => [await open(), await open()]);
 
@@ -86,7 +87,10 @@ describe.skipIf(url === undefined)("redis store", () => {
         const deadline = Date.now() + 10_000;
         let recovered = false;
         while (!recovered && Date.now() < deadline) {
-          recovered = await store.ping().then(() => true, () => false);
+          recovered = await store.ping().then(
+            () => true,
+            () => false,
+          );
           if (!recovered) await new Promise((resolve) => setTimeout(resolve, 100));
         }
         expect(recovered).toBe(true);

@@ -11,7 +11,11 @@ describe("parseRedisUrl", () => {
 
   it("takes prefix, wait and wait_timeout_ms off a plain URL, keeping the driver's own parameters", () => {
     const target = parseRedisUrl("redis://127.0.0.1:6379?prefix=blue&wait=2&wait_timeout_ms=250&foo=bar");
-    expect(target).toEqual({ connection: { kind: "server", url: "redis://127.0.0.1:6379?foo=bar" }, replication: { replicas: 2, timeoutMs: 250 }, keyPrefix: "blue:" });
+    expect(target).toEqual({
+      connection: { kind: "server", url: "redis://127.0.0.1:6379?foo=bar" },
+      replication: { replicas: 2, timeoutMs: 250 },
+      keyPrefix: "blue:",
+    });
   });
 
   it("reads a Sentinel URL: the sentinels (26379 by default), the primary's name, the data nodes' credentials, one replica to wait for", () => {

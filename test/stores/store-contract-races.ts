@@ -22,7 +22,9 @@ export function describeStoreRaces(stores: () => [Store, Store], fresh: (label: 
         fc.jsonValue({ maxDepth: 2 }),
         async (suffix, split, value) => {
           const key = `${fresh("race")}:${suffix}`;
-          await pick(split[0] ?? true).namespace("codes").set(key, value, LONG_TTL);
+          await pick(split[0] ?? true)
+            .namespace("codes")
+            .set(key, value, LONG_TTL);
           const taken = await Promise.all(split.map((onA) => pick(onA).namespace("codes").take(key)));
           // Compared as JSON: a kind the embedded store keeps by reference (codes, isImmutableKind) hands
           // back the very value stored (a -0 stays -0), the others a JSON copy, as Redis and PostgreSQL do.

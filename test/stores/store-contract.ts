@@ -136,7 +136,11 @@ export function describeStoreContract(name: string, makeStores: () => Promise<[S
       const started = Date.now();
       while (Date.now() - started < 2 * ttl) {
         await sleep(ttl / 4);
-        counts.push(await pick(counts.length % 2 === 0).namespace("rateLimits").increment(key, ttl));
+        counts.push(
+          await pick(counts.length % 2 === 0)
+            .namespace("rateLimits")
+            .increment(key, ttl),
+        );
       }
       expect(counts.slice(1)).toContain(1);
     });

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { formAction, hiddenField, RawBrowser, type Answer } from "./raw-browser.ts";
+import { formAction, hiddenField, type RawBrowser, type Answer } from "./raw-browser.ts";
 
 /** demo-web's authorize parameters; `extra` adds or replaces (undefined removes). */
 export function authorizeUrl(issuer: string, extra: Record<string, string | undefined> = {}, path = "/connect/authorize"): string {
@@ -30,7 +30,11 @@ export async function openLoginPage(browser: RawBrowser, url: string): Promise<A
 /** The password form: `page` itself, or the page after choosing the password method on it. */
 export async function choosePassword(browser: RawBrowser, page: Answer): Promise<Answer> {
   if (page.text.includes('name="password"') || !page.text.includes('name="method" value="password"')) return page;
-  const chosen = await browser.post(formAction(page.text, page.url), { csrf: hiddenField(page.text, "csrf") ?? "", event: "CHOOSE_METHOD", method: "password" });
+  const chosen = await browser.post(formAction(page.text, page.url), {
+    csrf: hiddenField(page.text, "csrf") ?? "",
+    event: "CHOOSE_METHOD",
+    method: "password",
+  });
   expect(chosen.status, chosen.text.slice(0, 300)).toBe(200);
   return chosen;
 }
@@ -47,7 +51,12 @@ export async function submitPassword(browser: RawBrowser, loginPage: Answer, use
 }
 
 /** Logs in through the password form and returns the answer that goes back to the client. */
-export async function loginWithPassword(browser: RawBrowser, url: string, username = "alice", password = "alice-password"): Promise<Answer> {
+export async function loginWithPassword(
+  browser: RawBrowser,
+  url: string,
+  username = "alice",
+  password = "alice-password",
+): Promise<Answer> {
   const page = await openLoginPage(browser, url);
   return submitPassword(browser, page, username, password);
 }

@@ -95,7 +95,12 @@ export class ContextPerTest {
  * Logs in at the client with the password method, switching to it when the flow starts with another
  * (the browser then has an SSO session, as the account page needs). Ends on the client's callback.
  */
-export async function signInWithPassword(page: Page, client: RpClient, username = "alice", password = `${username}-password`): Promise<void> {
+export async function signInWithPassword(
+  page: Page,
+  client: RpClient,
+  username = "alice",
+  password = `${username}-password`,
+): Promise<void> {
   await page.goto(client.loginUrl());
   await submitPasswordForm(page, username, password);
   await page.waitForURL((url) => url.href.startsWith(client.redirectUri));
@@ -133,6 +138,9 @@ export async function atCallback(page: Page, client: RpClient): Promise<{ status
 /** Opens the account page and presses "Set up" in the row of the method labelled `label`; the enrollment page. */
 export async function setUpOnAccountPage(page: Page, issuerUrl: string, label: string): Promise<void> {
   await page.goto(`${issuerUrl}/account`);
-  await page.locator("li.method-row", { has: page.locator(".method-name", { hasText: label }) }).getByRole("button", { name: "Set up" }).click();
+  await page
+    .locator("li.method-row", { has: page.locator(".method-name", { hasText: label }) })
+    .getByRole("button", { name: "Set up" })
+    .click();
   await page.waitForURL((url) => url.pathname.startsWith("/interaction/"));
 }

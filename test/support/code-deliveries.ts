@@ -31,7 +31,11 @@ export async function startEmailDelivery(): Promise<CodeDelivery> {
     method: "email",
     operatorOption: "address",
     codeLabel: "Code from the e-mail",
-    edits: { "methods.email": { delivery: { kind: "smtp", host: smtp.host, port: smtp.port, starttls: "never", from: "no-reply@portcullis.example" } } },
+    edits: {
+      "methods.email": {
+        delivery: { kind: "smtp", host: smtp.host, port: smtp.port, starttls: "never", from: "no-reply@portcullis.example" },
+      },
+    },
     lastCodeTo: (address) => codeIn(smtp.mailsTo(address).at(-1)!.text),
     countTo: (address) => smtp.mailsTo(address).length,
     close: () => smtp.close(),

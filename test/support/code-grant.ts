@@ -53,7 +53,10 @@ export function redeemCode(p: TestProvider, code: string, form: Record<string, s
     code_verifier: VERIFIER,
     ...form,
   };
-  return postForm(p.url + "/connect/token", Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined)));
+  return postForm(
+    p.url + "/connect/token",
+    Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined)),
+  );
 }
 
 /** The refresh_token token request with client_secret_post. */
@@ -68,16 +71,36 @@ export function refresh(p: TestProvider, refreshToken: string, form: Record<stri
 }
 
 /** Mints and redeems a code; the token response, which must be a 200. */
-export async function codeTokens(p: TestProvider, overrides: Partial<AuthorizationCodeGrant> = {}, form: Record<string, string | undefined> = {}) {
+export async function codeTokens(
+  p: TestProvider,
+  overrides: Partial<AuthorizationCodeGrant> = {},
+  form: Record<string, string | undefined> = {},
+) {
   const res = await redeemCode(p, await mintCode(p, overrides), form);
   expect(res.status, res.text).toBe(200);
-  return res.json as { access_token: string; token_type: string; expires_in: number; scope: string; id_token?: string; refresh_token?: string };
+  return res.json as {
+    access_token: string;
+    token_type: string;
+    expires_in: number;
+    scope: string;
+    id_token?: string;
+    refresh_token?: string;
+  };
 }
 
 /** Verifies an ID token as a relying party: RS256 against the published JWKS, typ JWT, our issuer, the client as audience. */
-export async function verifyIdToken(p: TestProvider, idToken: string, clientId: string = WEB.id): Promise<JWTPayload & Record<string, unknown>> {
+export async function verifyIdToken(
+  p: TestProvider,
+  idToken: string,
+  clientId: string = WEB.id,
+): Promise<JWTPayload & Record<string, unknown>> {
   const jwks = (await (await fetch(p.url + "/.well-known/openid-configuration/jwks")).json()) as Parameters<typeof createLocalJWKSet>[0];
-  const { payload } = await jwtVerify(idToken, createLocalJWKSet(jwks), { algorithms: ["RS256"], issuer: p.issuer, audience: clientId, typ: "JWT" });
+  const { payload } = await jwtVerify(idToken, createLocalJWKSet(jwks), {
+    algorithms: ["RS256"],
+    issuer: p.issuer,
+    audience: clientId,
+    typ: "JWT",
+  });
   return payload as JWTPayload & Record<string, unknown>;
 }
 

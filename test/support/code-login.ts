@@ -38,7 +38,12 @@ export function postStep(browser: RawBrowser, page: Answer, fields: Record<strin
  * A login of `loginHint` at demo-web in a new browser, on the code method's first page; `choose`
  * switches to the method first (when another method comes first in the flow).
  */
-export async function openCodeLogin(issuer: string, loginHint: string, address = nextAddress(), choose?: string): Promise<{ browser: AddressedBrowser; page: Answer }> {
+export async function openCodeLogin(
+  issuer: string,
+  loginHint: string,
+  address = nextAddress(),
+  choose?: string,
+): Promise<{ browser: AddressedBrowser; page: Answer }> {
   const browser = new AddressedBrowser(address);
   let page = await openLoginPage(browser, authorizeUrl(issuer, { login_hint: loginHint }));
   if (choose !== undefined) page = await postStep(browser, page, { event: "CHOOSE_METHOD", method: choose });
@@ -67,7 +72,10 @@ export function codeIn(text: string): string {
 export const otherThan = (code: string, offset = 1) => String((Number(code) + offset) % 1_000_000).padStart(6, "0");
 
 /** A browser signed in as alice (password login, so an SSO session) on her account page. */
-export async function aliceOnAccountPage(provider: { issuer: string; url: string }, address = nextAddress()): Promise<{ browser: AddressedBrowser; account: Answer }> {
+export async function aliceOnAccountPage(
+  provider: { issuer: string; url: string },
+  address = nextAddress(),
+): Promise<{ browser: AddressedBrowser; account: Answer }> {
   const browser = new AddressedBrowser(address);
   const login = await openLoginPage(browser, authorizeUrl(provider.issuer));
   const done = await postStep(browser, login, { event: "SUBMIT_PASSWORD", username: "alice", password: "alice-password" });
@@ -86,5 +94,6 @@ export async function startEnrollment(provider: { url: string }, browser: RawBro
   return page;
 }
 
-export const submitTarget = (browser: RawBrowser, page: Answer, target: string) => postStep(browser, page, { event: "SUBMIT_TARGET", target, lang: langOf(page) });
+export const submitTarget = (browser: RawBrowser, page: Answer, target: string) =>
+  postStep(browser, page, { event: "SUBMIT_TARGET", target, lang: langOf(page) });
 export const changeTarget = (browser: RawBrowser, page: Answer) => postStep(browser, page, { event: "CHANGE_TARGET" });

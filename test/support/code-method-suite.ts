@@ -211,7 +211,9 @@ export function codeMethodSecuritySuite(options: CodeMethodSuiteOptions): void {
       const { browser, codePage, code } = await aliceWithCode();
       const wrong = otherThan(code);
       await submitCode(browser, codePage, wrong);
-      const interaction = await p.provider.store.namespace<Interaction>("interactions").get(new URL(codePage.url).pathname.split("/").pop()!);
+      const interaction = await p.provider.store
+        .namespace<Interaction>("interactions")
+        .get(new URL(codePage.url).pathname.split("/").pop()!);
       // As a number of its own: six digits may occur inside a millisecond timestamp by chance.
       const standalone = (digits: string) => new RegExp(`(?<![0-9])${digits}(?![0-9])`);
       expect(JSON.stringify(interaction)).not.toMatch(standalone(code));

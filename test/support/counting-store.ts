@@ -14,7 +14,12 @@ export interface StoreCounts {
   bytesByKind: Record<string, number>;
 }
 
-const empty = (): StoreCounts => ({ operations: Object.fromEntries(OPERATIONS.map((o) => [o, 0])) as Record<Operation, number>, byKind: {}, bytesWritten: 0, bytesByKind: {} });
+const empty = (): StoreCounts => ({
+  operations: Object.fromEntries(OPERATIONS.map((o) => [o, 0])) as Record<Operation, number>,
+  byKind: {},
+  bytesWritten: 0,
+  bytesByKind: {},
+});
 
 /**
  * A Store decorator that counts every record operation the provider makes and the bytes it writes:
@@ -47,7 +52,8 @@ export class CountingStore implements Store {
       this.counts.bytesWritten += bytes;
       if (bytes > 0) this.counts.bytesByKind[kind] = (this.counts.bytesByKind[kind] ?? 0) + bytes;
     };
-    const size = (key: string, value?: unknown) => Buffer.byteLength(key) + (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
+    const size = (key: string, value?: unknown) =>
+      Buffer.byteLength(key) + (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
     return {
       get: (key) => (count("get"), records.get(key)),
       set: (key, value, ttlMs) => (count("set", size(key, value)), records.set(key, value, ttlMs)),

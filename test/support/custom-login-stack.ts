@@ -42,7 +42,12 @@ export async function startCustomLoginStack(options: CustomLoginStackOptions = {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const channel = await startChannelService({ channelsFile: DEMO_CHANNELS, issuer });
-  const sites = await startDemoSites({ provider: issuer, channelService: channel.url, channelServicePublicUrl: channel.publicUrl, ports: { demoWeb: 0, fourthParty: 0 } });
+  const sites = await startDemoSites({
+    provider: issuer,
+    channelService: channel.url,
+    channelServicePublicUrl: channel.publicUrl,
+    ports: { demoWeb: 0, fourthParty: 0 },
+  });
   const redirectUris = (clientId: string, uris: string[]) => ({ [`clients.${demoClientIndex(clientId)}.redirect_uris`]: uris });
   let op: TestProvider;
   try {

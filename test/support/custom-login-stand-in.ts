@@ -154,7 +154,12 @@ export class CustomLoginStandIn {
     }
     const version = url.searchParams.get("jq") ?? "4";
     const script = new URL("/Acme/CustomLogin/LoginJs", this.providerUrl);
-    const loginJs = { clientId: "demo-web", MobileRedirectUrl: `${this.siteUrl}/custom-login/mobile`, PCRedirectUrl: `${this.siteUrl}/custom-login/pc`, ...JSON.parse(url.searchParams.get("loginJs") ?? "{}") };
+    const loginJs = {
+      clientId: "demo-web",
+      MobileRedirectUrl: `${this.siteUrl}/custom-login/mobile`,
+      PCRedirectUrl: `${this.siteUrl}/custom-login/pc`,
+      ...JSON.parse(url.searchParams.get("loginJs") ?? "{}"),
+    };
     for (const [name, value] of Object.entries(loginJs)) script.searchParams.set(name, String(value));
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
     res.end(`<!doctype html>
@@ -184,7 +189,9 @@ for (var i = 0; i < calls.length; i++) new AcmeSSO(calls[i].selector, calls[i].o
       case "POST /Acme/CustomLogin/Authorize":
         this.authorizations.push([...body]);
         res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-        res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorize</title></head><body><p id="authorized">posted</p></body></html>`);
+        res.end(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorize</title></head><body><p id="authorized">posted</p></body></html>`,
+        );
         return;
       default:
         res.writeHead(404).end();
@@ -222,19 +229,41 @@ for (var i = 0; i < calls.length; i++) new AcmeSSO(calls[i].selector, calls[i].o
   private async newSession(clientId: string, redirectUri: string, mobileState: string, renewedFrom?: string): Promise<StandInSession> {
     const sessionId = randomBytes(32).toString("base64url");
     const authorize = new URL("/connect/authorize", this.providerUrl);
-    authorize.search = new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, response_type: "code", scope: "openid acme.ext.custom_scan", state: `${sessionId}|${mobileState}` }).toString();
-    const session: StandInSession = { sessionId, binding: randomBytes(32).toString("base64url"), qrUri: authorize.href, state: "waiting", ...(renewedFrom && { renewedFrom }) };
+    authorize.search = new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      response_type: "code",
+      scope: "openid acme.ext.custom_scan",
+      state: `${sessionId}|${mobileState}`,
+    }).toString();
+    const session: StandInSession = {
+      sessionId,
+      binding: randomBytes(32).toString("base64url"),
+      qrUri: authorize.href,
+      state: "waiting",
+      ...(renewedFrom && { renewedFrom }),
+    };
     this.sessions.push(session);
     return session;
   }
 
   private async sessionFields(session: StandInSession): Promise<object> {
     const svg = await QRCode.toString(session.qrUri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
-    return { sessionId: session.sessionId, binding: session.binding, qrUri: session.qrUri, qrImage: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`, expiresIn: 120 };
+    return {
+      sessionId: session.sessionId,
+      binding: session.binding,
+      qrUri: session.qrUri,
+      qrImage: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`,
+      expiresIn: 120,
+    };
   }
 
   private status(url: URL, res: ServerResponse): void {
-    const poll: Poll = { session_id: url.searchParams.get("session_id"), binding: url.searchParams.get("binding"), seen: url.searchParams.get("seen") };
+    const poll: Poll = {
+      session_id: url.searchParams.get("session_id"),
+      binding: url.searchParams.get("binding"),
+      seen: url.searchParams.get("seen"),
+    };
     this.polls.push(poll);
     this.pollsInFlight++;
     this.maxPollsInFlight = Math.max(this.maxPollsInFlight, this.pollsInFlight);
@@ -263,12 +292,19 @@ for (var i = 0; i < calls.length; i++) new AcmeSSO(calls[i].selector, calls[i].o
     const refusal = this.renewFailure ?? (old && (old.state === "waiting" || old.state === "expired") ? undefined : 400);
     this.renewFailure = undefined;
     if (refusal !== undefined || !old) {
-      res.writeHead(refusal ?? 400, json).end(JSON.stringify({ error: "invalid_request", error_description: "the session cannot be renewed" }));
+      res
+        .writeHead(refusal ?? 400, json)
+        .end(JSON.stringify({ error: "invalid_request", error_description: "the session cannot be renewed" }));
       return;
     }
     old.ended = true;
     const authorize = new URL(old.qrUri);
-    const fresh = await this.newSession(authorize.searchParams.get("client_id")!, authorize.searchParams.get("redirect_uri")!, authorize.searchParams.get("state")!.split("|").slice(1).join("|"), old.sessionId);
+    const fresh = await this.newSession(
+      authorize.searchParams.get("client_id")!,
+      authorize.searchParams.get("redirect_uri")!,
+      authorize.searchParams.get("state")!.split("|").slice(1).join("|"),
+      old.sessionId,
+    );
     res.writeHead(200, json).end(JSON.stringify(await this.sessionFields(fresh)));
   }
 }

@@ -28,7 +28,12 @@ export interface ScriptSession {
 
 /** LoginJs's query for demo-web's pages; `params` adds or (as undefined) removes parameters. */
 export function loginJsUrl(p: TestProvider, params: Record<string, string | undefined> = {}): string {
-  const all: Record<string, string | undefined> = { clientId: DEMO_WEB.id, MobileRedirectUrl: MOBILE_REDIRECT, PCRedirectUrl: PC_REDIRECT, ...params };
+  const all: Record<string, string | undefined> = {
+    clientId: DEMO_WEB.id,
+    MobileRedirectUrl: MOBILE_REDIRECT,
+    PCRedirectUrl: PC_REDIRECT,
+    ...params,
+  };
   const query = new URLSearchParams(Object.entries(all).filter((e): e is [string, string] => e[1] !== undefined));
   return `${p.url}/Acme/CustomLogin/LoginJs?${query}`;
 }
@@ -56,7 +61,10 @@ export function errorOfScript(script: string): string {
 }
 
 /** The page's poll, answered at once (no `seen`). */
-export async function scanState(session: Pick<ScriptSession, "statusUrl" | "sessionId" | "binding">, binding = session.binding): Promise<string> {
+export async function scanState(
+  session: Pick<ScriptSession, "statusUrl" | "sessionId" | "binding">,
+  binding = session.binding,
+): Promise<string> {
   const res = await send(`${session.statusUrl}?${new URLSearchParams({ session_id: session.sessionId, binding })}`);
   expect(res.status, res.text).toBe(200);
   return (res.json as { state: string }).state;
@@ -86,7 +94,10 @@ export function writeStatus(p: TestProvider, token: string | undefined, body: un
 }
 
 /** The script's PC login post (the form it submits), with another binding when a test attacks it. */
-export async function pcLogin(session: ScriptSession, binding = session.binding): Promise<{ status: number; location: URL | undefined; text: string }> {
+export async function pcLogin(
+  session: ScriptSession,
+  binding = session.binding,
+): Promise<{ status: number; location: URL | undefined; text: string }> {
   const res = await fetch(session.authorizeUrl, {
     method: "POST",
     redirect: "manual",

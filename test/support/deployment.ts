@@ -56,16 +56,28 @@ export async function hoppingLogin(nodes: ProviderProcess[]): Promise<{ browser:
   };
   let answer = await hop((node) => browser.get(authorizeUrl(node.url, { scope: "openid profile offline_access" })));
   // Redirects within the provider (to the login page) are followed on the next node.
-  while (answer.location !== undefined && !answer.location.startsWith(WEB_REDIRECT)) answer = await hop((node) => browser.get(onNode(answer.location!, node)));
+  while (answer.location !== undefined && !answer.location.startsWith(WEB_REDIRECT))
+    answer = await hop((node) => browser.get(onNode(answer.location!, node)));
   expect(answer.status, answer.text.slice(0, 300)).toBe(200);
   let form = answer;
   if (!form.text.includes('name="password"')) {
     const page = form;
-    form = await hop((node) => browser.post(onNode(formAction(page.text, page.url), node), { csrf: hiddenField(page.text, "csrf") ?? "", event: "CHOOSE_METHOD", method: "password" }));
+    form = await hop((node) =>
+      browser.post(onNode(formAction(page.text, page.url), node), {
+        csrf: hiddenField(page.text, "csrf") ?? "",
+        event: "CHOOSE_METHOD",
+        method: "password",
+      }),
+    );
     expect(form.status, form.text.slice(0, 300)).toBe(200);
   }
   const done = await hop((node) =>
-    browser.post(onNode(formAction(form.text, form.url), node), { csrf: hiddenField(form.text, "csrf") ?? "", event: "SUBMIT_PASSWORD", username: "alice", password: "alice-password" }),
+    browser.post(onNode(formAction(form.text, form.url), node), {
+      csrf: hiddenField(form.text, "csrf") ?? "",
+      event: "SUBMIT_PASSWORD",
+      username: "alice",
+      password: "alice-password",
+    }),
   );
   return { browser, code: codeOf(done), origins };
 }
@@ -175,7 +187,13 @@ export function loginLoadSteps(browser: RawBrowser): Record<"authorize" | "code"
     authorize: async (node) => {
       const answer = await browser.get(authorizeUrl(node.url, { state: "load" }));
       const shown = /\btemporarily_unavailable\b/.test(answer.text) ? "temporarily_unavailable" : undefined;
-      return { status: answer.status, error: oauthError({ headers: answer.headers, ...(answer.location && { location: answer.location }) }) ?? jsonErrorOf(answer.text) ?? shown };
+      return {
+        status: answer.status,
+        error:
+          oauthError({ headers: answer.headers, ...(answer.location && { location: answer.location }) }) ??
+          jsonErrorOf(answer.text) ??
+          shown,
+      };
     },
     code: async (node) => {
       const res = await redeemAt(node, "not-a-code");

@@ -128,7 +128,8 @@ export function splitComment(text: string): { command: string; comment?: string 
       else if (c === "\\" && quote === '"') i++;
     } else if (c === "'" || c === '"') quote = c;
     else if (c === "\\") i++;
-    else if (c === "#" && (i === 0 || /\s/.test(text[i - 1]!))) return { command: text.slice(0, i).trimEnd(), comment: text.slice(i + 1).trim() };
+    else if (c === "#" && (i === 0 || /\s/.test(text[i - 1]!)))
+      return { command: text.slice(0, i).trimEnd(), comment: text.slice(i + 1).trim() };
   }
   return { command: text.trimEnd() };
 }
@@ -141,7 +142,9 @@ export function splitComment(text: string): { command: string; comment?: string 
 export function simpleCommands(line: string): string[][] {
   const substitutions: string[] = [];
   const outer = extractSubstitutions(line, substitutions);
-  const commands = splitOperators(outer).map(words).filter((w) => w.length > 0);
+  const commands = splitOperators(outer)
+    .map(words)
+    .filter((w) => w.length > 0);
   const result = commands.map((w) => {
     let first = 0;
     while (first < w.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[first]!)) first++;

@@ -38,8 +38,16 @@ export async function startDocShell(curl: string | undefined): Promise<DocShell>
   const bridge = await startCliBridge(cliEnv);
   writeShim(bin, "cli-client.mjs", CLI_CLIENT);
   writeShim(bin, "portcullis", `#!/bin/sh\nexec node "$(dirname "$0")/cli-client.mjs" "$@"\n`);
-  writeShim(bin, "npx", `#!/bin/sh\n[ "$1" = portcullis ] || { echo "docs test: only npx portcullis runs here, not npx $1" >&2; exit 127; }\nshift\nexec portcullis "$@"\n`);
-  writeShim(bin, "npm", `#!/bin/sh\n[ "$1" = run ] && [ "$2" = cli ] || { echo "docs test: only npm run cli runs here" >&2; exit 127; }\nshift 2\n[ "$1" = -- ] && shift\nexec portcullis "$@"\n`);
+  writeShim(
+    bin,
+    "npx",
+    `#!/bin/sh\n[ "$1" = portcullis ] || { echo "docs test: only npx portcullis runs here, not npx $1" >&2; exit 127; }\nshift\nexec portcullis "$@"\n`,
+  );
+  writeShim(
+    bin,
+    "npm",
+    `#!/bin/sh\n[ "$1" = run ] && [ "$2" = cli ] || { echo "docs test: only npm run cli runs here" >&2; exit 127; }\nshift 2\n[ "$1" = -- ] && shift\nexec portcullis "$@"\n`,
+  );
   if (curl) writeShim(bin, "curl", `#!/bin/sh\nexec ${curl} --fail-with-body --max-time 10 "$@"\n`);
   const env = { PATH: [bin, dirname(process.execPath), "/usr/bin", "/bin"].join(":"), HOME: bin, LANG: "C.UTF-8", DOC_CLI_URL: bridge.url };
 

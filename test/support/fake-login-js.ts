@@ -8,8 +8,19 @@ const QR = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.o
  * (`probe`: jQuery's version, the state, the style's effect) for the PC page to show as its data.
  */
 export function fakeLoginJs(issuer: string, query: URLSearchParams): string {
-  const pcAuthorize = { client_id: query.get("PCClientId") ?? query.get("clientId"), redirect_uri: query.get("PCRedirectUrl"), scope: query.get("PCScope") ?? "openid profile acme", response_type: "code", state: query.get("PCState") ?? undefined };
-  const session = { statusUrl: `${issuer}/Acme/CustomLogin/Status`, authorizeUrl: `${issuer}/Acme/CustomLogin/Authorize`, qrImage: QR, pcAuthorize };
+  const pcAuthorize = {
+    client_id: query.get("PCClientId") ?? query.get("clientId"),
+    redirect_uri: query.get("PCRedirectUrl"),
+    scope: query.get("PCScope") ?? "openid profile acme",
+    response_type: "code",
+    state: query.get("PCState") ?? undefined,
+  };
+  const session = {
+    statusUrl: `${issuer}/Acme/CustomLogin/Status`,
+    authorizeUrl: `${issuer}/Acme/CustomLogin/Authorize`,
+    qrImage: QR,
+    pcAuthorize,
+  };
   return `(function (window) {
   var SESSION = ${JSON.stringify(session)};
   window.AcmeSSO = function (selector) {

@@ -24,10 +24,7 @@ const notInstalled = {
 } as const;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const [redis, postgres] = await Promise.all([
-    start("redis", startRedis),
-    start("postgres", startPostgres),
-  ]);
+  const [redis, postgres] = await Promise.all([start("redis", startRedis), start("postgres", startPostgres)]);
   project.provide("redis", redis.provided);
   project.provide("postgres", postgres.provided);
   return async () => {

@@ -38,39 +38,200 @@ export interface HostileRequest extends RawRequest {
 
 /** Parameter names the provider reads somewhere (protocol, flows, plugin routes). */
 const PARAMETER_NAMES = [
-  "client_id", "client_secret", "redirect_uri", "response_type", "response_mode", "scope", "state", "nonce", "prompt",
-  "max_age", "code_challenge", "code_challenge_method", "login_hint", "login_type", "fa", "acr_values", "id_token_hint",
-  "post_logout_redirect_uri", "lang", "ui_locales", "grant_type", "code", "code_verifier", "refresh_token", "username",
-  "password", "token", "token_type_hint", "access_token", "confirm", "csrf", "event", "method", "type", "seen",
-  "enrolled", "removed", "handle", "jws", "name", "public_jwk", "target", "credential", "image",
+  "client_id",
+  "client_secret",
+  "redirect_uri",
+  "response_type",
+  "response_mode",
+  "scope",
+  "state",
+  "nonce",
+  "prompt",
+  "max_age",
+  "code_challenge",
+  "code_challenge_method",
+  "login_hint",
+  "login_type",
+  "fa",
+  "acr_values",
+  "id_token_hint",
+  "post_logout_redirect_uri",
+  "lang",
+  "ui_locales",
+  "grant_type",
+  "code",
+  "code_verifier",
+  "refresh_token",
+  "username",
+  "password",
+  "token",
+  "token_type_hint",
+  "access_token",
+  "confirm",
+  "csrf",
+  "event",
+  "method",
+  "type",
+  "seen",
+  "enrolled",
+  "removed",
+  "handle",
+  "jws",
+  "name",
+  "public_jwk",
+  "target",
+  "credential",
+  "image",
 ];
-const HOSTILE_NAMES = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "valueOf", "a[]", "scope[]", "client_id[]", "__proto__[admin]", "constructor[prototype][polluted]", "a[b][c]", ""];
+const HOSTILE_NAMES = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "a[]",
+  "scope[]",
+  "client_id[]",
+  "__proto__[admin]",
+  "constructor[prototype][polluted]",
+  "a[b][c]",
+  "",
+];
 const PLAUSIBLE_VALUES = [
-  "demo-web", "demo-spa", "demo-service", "demo-legacy", "acme-api", "http://localhost:3001/callback", "http://localhost:3001/", "code", "token", "id_token",
-  "openid", "openid profile", "openid profile email offline_access", "acme", "none", "login", "force_login", "consent", "S256", "plain", "query",
-  "form_post", "fragment", "client_credentials", "authorization_code", "refresh_token", "password", "alice", "alice-password", "2FA", "Mfa",
-  "MyVendor", "eID", "qrcode", "totp", "fido", "sms", "email", "face", "appotp", "SUBMIT_PASSWORD", "SUBMIT_USERNAME", "SUBMIT_CODE",
-  "CHOOSE_METHOD", "SEND_CODE", "RESEND_CODE", "CHECK", "RESTART", "SUBMIT_FRAME", "SUBMIT_ASSERTION", "access_token", "yes", "no",
-  "en", "jp", "cn", "tw", "vn", "0", "-1", "99999999999999999999", "pending", "scanned",
+  "demo-web",
+  "demo-spa",
+  "demo-service",
+  "demo-legacy",
+  "acme-api",
+  "http://localhost:3001/callback",
+  "http://localhost:3001/",
+  "code",
+  "token",
+  "id_token",
+  "openid",
+  "openid profile",
+  "openid profile email offline_access",
+  "acme",
+  "none",
+  "login",
+  "force_login",
+  "consent",
+  "S256",
+  "plain",
+  "query",
+  "form_post",
+  "fragment",
+  "client_credentials",
+  "authorization_code",
+  "refresh_token",
+  "password",
+  "alice",
+  "alice-password",
+  "2FA",
+  "Mfa",
+  "MyVendor",
+  "eID",
+  "qrcode",
+  "totp",
+  "fido",
+  "sms",
+  "email",
+  "face",
+  "appotp",
+  "SUBMIT_PASSWORD",
+  "SUBMIT_USERNAME",
+  "SUBMIT_CODE",
+  "CHOOSE_METHOD",
+  "SEND_CODE",
+  "RESEND_CODE",
+  "CHECK",
+  "RESTART",
+  "SUBMIT_FRAME",
+  "SUBMIT_ASSERTION",
+  "access_token",
+  "yes",
+  "no",
+  "en",
+  "jp",
+  "cn",
+  "tw",
+  "vn",
+  "0",
+  "-1",
+  "99999999999999999999",
+  "pending",
+  "scanned",
 ];
 /** Already on the wire: malformed percent-encoding, encoded NUL/CR/LF, invalid UTF-8, traversal. */
 const MALFORMED = [
-  "%", "%%", "%zz", "%2", "%G0", "%E0%A4%A", "%C3%28", "%FF%FE%FD", "%ED%A0%80", "%F4%90%80%80", "%C0%AF", "%00", "%00abc", "%0D%0ASet-Cookie:%20x=1",
-  "%2e%2e%2f", "..", "%u0041", "+", "%2B",
+  "%",
+  "%%",
+  "%zz",
+  "%2",
+  "%G0",
+  "%E0%A4%A",
+  "%C3%28",
+  "%FF%FE%FD",
+  "%ED%A0%80",
+  "%F4%90%80%80",
+  "%C0%AF",
+  "%00",
+  "%00abc",
+  "%0D%0ASet-Cookie:%20x=1",
+  "%2e%2e%2f",
+  "..",
+  "%u0041",
+  "+",
+  "%2B",
 ];
 /** Decoded text, percent-encoded before it goes on the wire. */
 const NASTY_TEXT = [
-  "\u0000", "\u0001\u0002\u001b[31m", "\r\n", "\t", "\u007f", "\u202e", "\ufeff", "\ud800", "\udfff", "😀", "<script>alert(1)</script>",
-  `"'\``, "${env:HOME}", "${file:/etc/passwd}", "{{constructor.constructor}}", "../../etc/passwd", "javascript:alert(1)",
-  "http://evil.example/", "null", "undefined", "NaN", "1e309", "-0", "[object Object]", " ", "\\",
+  "\u0000",
+  "\u0001\u0002\u001b[31m",
+  "\r\n",
+  "\t",
+  "\u007f",
+  "\u202e",
+  "\ufeff",
+  "\ud800",
+  "\udfff",
+  "😀",
+  "<script>alert(1)</script>",
+  `"'\``,
+  "${env:HOME}",
+  "${file:/etc/passwd}",
+  "{{constructor.constructor}}",
+  "../../etc/passwd",
+  "javascript:alert(1)",
+  "http://evil.example/",
+  "null",
+  "undefined",
+  "NaN",
+  "1e309",
+  "-0",
+  "[object Object]",
+  " ",
+  "\\",
 ];
 
 /** Any bytes a header value may carry (node refuses control characters before they leave). */
-const headerText = (maxLength = 40) => fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength });
+const headerText = (maxLength = 40) =>
+  fc.string({
+    unit: fc
+      .integer({ min: 0x20, max: 0xff })
+      .filter((c) => c !== 0x7f)
+      .map((c) => String.fromCharCode(c)),
+    maxLength,
+  });
 
 /** UTF-8 bytes percent-encoded except the unreserved ones (encodeURIComponent throws on lone surrogates). */
 export function percentEncode(text: string): string {
-  return [...Buffer.from(text, "utf8")].map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+  return [...Buffer.from(text, "utf8")]
+    .map((b) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
+    .join("");
 }
 
 /** One piece of a URL, as it goes on the wire. */
@@ -82,9 +243,21 @@ function urlPiece(samples: Samples): fc.Arbitrary<string> {
     { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 30 }).map(percentEncode) },
     // Raw printable ASCII: stray '%', '&', '=', '?', quotes. (Node itself refuses a request line with
     // bytes over 0x7E, before any of our code runs: invalid UTF-8 arrives percent-encoded, above.)
-    { weight: 2, arbitrary: fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).filter((c) => c !== 0x23).map((c) => String.fromCharCode(c)), maxLength: 30 }) },
+    {
+      weight: 2,
+      arbitrary: fc.string({
+        unit: fc
+          .integer({ min: 0x21, max: 0x7e })
+          .filter((c) => c !== 0x23)
+          .map((c) => String.fromCharCode(c)),
+        maxLength: 30,
+      }),
+    },
     // Just over max_parameter_length, and far over it.
-    { weight: 1, arbitrary: fc.constantFrom(samples.limits.maxParameterLength + 1, 3 * samples.limits.maxParameterLength).map((n) => "a".repeat(n)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(samples.limits.maxParameterLength + 1, 3 * samples.limits.maxParameterLength).map((n) => "a".repeat(n)),
+    },
   );
 }
 
@@ -100,7 +273,9 @@ function randomPairs(samples: Samples): fc.Arbitrary<string> {
     { weight: 1, arbitrary: name },
     { weight: 1, arbitrary: fc.constantFrom("", "=", "==", "&", "a=b=c") },
   );
-  return fc.tuple(fc.array(pair, { maxLength: 8 }), fc.boolean()).map(([list, repeat]) => (repeat && list.length > 0 ? [...list, list[0]] : list).join("&"));
+  return fc
+    .tuple(fc.array(pair, { maxLength: 8 }), fc.boolean())
+    .map(([list, repeat]) => (repeat && list.length > 0 ? [...list, list[0]] : list).join("&"));
 }
 
 /** A real client's parameters with some dropped, replaced or repeated with garbage, and garbage added. */
@@ -122,7 +297,10 @@ function mutatedForm(form: Record<string, string>, samples: Samples): fc.Arbitra
 function pairs(samples: Samples, path: string): fc.Arbitrary<string> {
   const forms = samples.forms[path] ?? [];
   if (forms.length === 0) return randomPairs(samples);
-  return fc.oneof({ weight: 1, arbitrary: randomPairs(samples) }, ...forms.map((form) => ({ weight: 2, arbitrary: mutatedForm(form, samples) })));
+  return fc.oneof(
+    { weight: 1, arbitrary: randomPairs(samples) },
+    ...forms.map((form) => ({ weight: 2, arbitrary: mutatedForm(form, samples) })),
+  );
 }
 
 /** A real client's JSON body with members dropped, replaced by any JSON, or polluted. */
@@ -148,16 +326,44 @@ interface Body {
 }
 
 const OTHER_TYPES = [
-  "application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=iso-8859-1", "application/json", "application/json; charset=utf-16",
-  "application/jwt", "text/plain", "text/html", "multipart/form-data; boundary=X", "multipart/form-data", "application/octet-stream", "*/*", ";;;",
-  "application/x-www-form-urlencoded, application/json", "application/json; charset=\"", "application/x-www-form-urlencoded; boundary=",
+  "application/x-www-form-urlencoded",
+  "application/x-www-form-urlencoded; charset=iso-8859-1",
+  "application/json",
+  "application/json; charset=utf-16",
+  "application/jwt",
+  "text/plain",
+  "text/html",
+  "multipart/form-data; boundary=X",
+  "multipart/form-data",
+  "application/octet-stream",
+  "*/*",
+  ";;;",
+  "application/x-www-form-urlencoded, application/json",
+  'application/json; charset="',
+  "application/x-www-form-urlencoded; boundary=",
 ];
 const HOSTILE_JSON = [
-  "", "{", "[1,]", "\ufeff{}", "null", "true", "\"text\"", "[]", "1e999999", "{\"a\":1,\"a\":2}", "{\"__proto__\":{\"polluted\":true}}",
-  "{\"constructor\":{\"prototype\":{\"polluted\":true}}}", "{\"jws\":{\"__proto__\":null}}", "{\"jws\":\"a.b.c\"}", "{\"jws\":\"eyJhbGciOiJub25lIn0.e30.\"}",
-  "{\"handle\":[\"x\"]}", "{\"handle\":\"x\"}", "{\"token\":\"x\",\"name\":\"\\u0000\",\"public_jwk\":{\"kty\":\"EC\",\"crv\":\"P-256\",\"x\":\"A\",\"y\":\"B\"}}",
-  "{\"token\":\"x\",\"name\":\"phone\",\"public_jwk\":{\"kty\":\"EC\",\"crv\":\"P-256\",\"x\":\"AAAA\",\"y\":\"AAAA\",\"d\":\"AAAA\"}}",
-  "[".repeat(5000) + "]".repeat(5000), "{\"a\":".repeat(2000) + "1" + "}".repeat(2000),
+  "",
+  "{",
+  "[1,]",
+  "\ufeff{}",
+  "null",
+  "true",
+  '"text"',
+  "[]",
+  "1e999999",
+  '{"a":1,"a":2}',
+  '{"__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  '{"jws":{"__proto__":null}}',
+  '{"jws":"a.b.c"}',
+  '{"jws":"eyJhbGciOiJub25lIn0.e30."}',
+  '{"handle":["x"]}',
+  '{"handle":"x"}',
+  '{"token":"x","name":"\\u0000","public_jwk":{"kty":"EC","crv":"P-256","x":"A","y":"B"}}',
+  '{"token":"x","name":"phone","public_jwk":{"kty":"EC","crv":"P-256","x":"AAAA","y":"AAAA","d":"AAAA"}}',
+  "[".repeat(5000) + "]".repeat(5000),
+  '{"a":'.repeat(2000) + "1" + "}".repeat(2000),
 ];
 
 function body(samples: Samples, path: string): fc.Arbitrary<Body | undefined> {
@@ -166,20 +372,41 @@ function body(samples: Samples, path: string): fc.Arbitrary<Body | undefined> {
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant(undefined) },
     // Forms are what most routes read: the more of them, the further requests get.
-    { weight: samples.forms[path] ? 12 : 6, arbitrary: pairs(samples, path).map((text) => ({ bytes: Buffer.from(text, "latin1"), type: form })) },
-    ...json.map((real) => ({ weight: 4, arbitrary: mutatedJson(real).map((text) => ({ bytes: Buffer.from(text), type: "application/json" })) })),
+    {
+      weight: samples.forms[path] ? 12 : 6,
+      arbitrary: pairs(samples, path).map((text) => ({ bytes: Buffer.from(text, "latin1"), type: form })),
+    },
+    ...json.map((real) => ({
+      weight: 4,
+      arbitrary: mutatedJson(real).map((text) => ({ bytes: Buffer.from(text), type: "application/json" })),
+    })),
     { weight: 2, arbitrary: fc.json({ maxDepth: 3 }).map((text) => ({ bytes: Buffer.from(text), type: "application/json" })) },
     { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_JSON).map((text) => ({ bytes: Buffer.from(text), type: "application/json" })) },
-    { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 200 }).map((text) => ({ bytes: Buffer.from(text), type: "text/plain; charset=utf-8" })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .string({ unit: "binary", maxLength: 200 })
+        .map((text) => ({ bytes: Buffer.from(text), type: "text/plain; charset=utf-8" })),
+    },
     { weight: 1, arbitrary: randomPairs(samples).map((text) => ({ bytes: multipart(text), type: "multipart/form-data; boundary=X" })) },
-    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map((bytes) => ({ bytes: Buffer.from(bytes), type: "application/octet-stream" })) },
-    { weight: 1, arbitrary: fc.integer({ min: samples.limits.maxBodyBytes + 1, max: 3 * samples.limits.maxBodyBytes }).map((n) => ({ bytes: Buffer.alloc(n, "a"), type: form })) },
+    {
+      weight: 1,
+      arbitrary: fc.uint8Array({ maxLength: 300 }).map((bytes) => ({ bytes: Buffer.from(bytes), type: "application/octet-stream" })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: samples.limits.maxBodyBytes + 1, max: 3 * samples.limits.maxBodyBytes })
+        .map((n) => ({ bytes: Buffer.alloc(n, "a"), type: form })),
+    },
   );
 }
 
 /** A multipart body made from name=value pairs, with a part that never ends. */
 function multipart(text: string): Buffer {
-  const parts = text.split("&").map((pair) => `--X\r\nContent-Disposition: form-data; name="${pair.split("=")[0]}"\r\n\r\n${pair.split("=")[1] ?? ""}\r\n`);
+  const parts = text
+    .split("&")
+    .map((pair) => `--X\r\nContent-Disposition: form-data; name="${pair.split("=")[0]}"\r\n\r\n${pair.split("=")[1] ?? ""}\r\n`);
   return Buffer.from(`${parts.join("")}--X\r\nContent-Disposition: form-data; name="unterminated"\r\n\r\n`, "latin1");
 }
 
@@ -210,17 +437,28 @@ function cookieHeader(samples: Samples): fc.Arbitrary<string | undefined> {
   const value = fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...Object.values(samples.cookies).flat()) },
     { weight: 3, arbitrary: headerText().map((v) => v.replace(/;/g, "")) },
-    { weight: 2, arbitrary: fc.constantFrom("%zz", "%", "\"quoted\"", "\"", "a=b=c", "", "%00", "x".repeat(4000)) },
+    { weight: 2, arbitrary: fc.constantFrom("%zz", "%", '"quoted"', '"', "a=b=c", "", "%00", "x".repeat(4000)) },
   );
-  const name = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: fc.constantFrom(...names.map((n) => `__Host-${n}`), "", "=", "__proto__") });
+  const name = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...names) },
+    { weight: 1, arbitrary: fc.constantFrom(...names.map((n) => `__Host-${n}`), "", "=", "__proto__") },
+  );
   const jar = fc.array(fc.tuple(name, value), { minLength: 1, maxLength: 4 }).map((list) => list.map(([n, v]) => `${n}=${v}`).join("; "));
   // The browser's own cookies, as it sends them: the session and the open login page's binding.
-  const real = Object.entries(samples.cookies).map(([n, values]) => `${n}=${values[0]}`).join("; ");
-  return fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: fc.constant(real) }, { weight: 4, arbitrary: jar }, { weight: 1, arbitrary: headerText() });
+  const real = Object.entries(samples.cookies)
+    .map(([n, values]) => `${n}=${values[0]}`)
+    .join("; ");
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.constant(undefined) },
+    { weight: 3, arbitrary: fc.constant(real) },
+    { weight: 4, arbitrary: jar },
+    { weight: 1, arbitrary: headerText() },
+  );
 }
 
 const b64 = (text: string, encoding: BufferEncoding = "base64") => Buffer.from(text, "latin1").toString(encoding);
-const jwt = (header: object, payload: object, signature = "") => `${b64(JSON.stringify(header), "base64url")}.${b64(JSON.stringify(payload), "base64url")}.${signature}`;
+const jwt = (header: object, payload: object, signature = "") =>
+  `${b64(JSON.stringify(header), "base64url")}.${b64(JSON.stringify(payload), "base64url")}.${signature}`;
 
 function authorization(samples: Samples): fc.Arbitrary<string | undefined> {
   const garbage = headerText();
@@ -239,14 +477,30 @@ function authorization(samples: Samples): fc.Arbitrary<string | undefined> {
       jwt({ alg: "none", typ: "at+jwt" }, { sub: "E10001", scope: "openid profile", exp: 4102444800 }),
       jwt({ alg: "HS256", typ: "at+jwt" }, { sub: "E10001" }, "c2lnbmF0dXJl"),
       jwt({ alg: "RS256", kid: "../../etc/passwd" }, {}, "AAAA"),
-      "a.b.c", "....", ".", "eyJ.eyJ.", "x".repeat(5000),
+      "a.b.c",
+      "....",
+      ".",
+      "eyJ.eyJ.",
+      "x".repeat(5000),
     ),
   );
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant(undefined) },
     { weight: 2, arbitrary: basic.map((v) => `Basic ${v}`) },
     { weight: 2, arbitrary: bearer.map((v) => `Bearer ${v}`) },
-    { weight: 1, arbitrary: fc.constantFrom("Bearer", "Bearer ", "Basic", "bearer a b", "BASIC Og==", "Negotiate YQ==", "DPoP abc", "Digest username=\"x\"") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "Bearer",
+        "Bearer ",
+        "Basic",
+        "bearer a b",
+        "BASIC Og==",
+        "Negotiate YQ==",
+        "DPoP abc",
+        'Digest username="x"',
+      ),
+    },
     { weight: 1, arbitrary: garbage },
   );
 }
@@ -257,7 +511,16 @@ function otherHeaders(): fc.Arbitrary<Record<string, string>> {
   return fc
     .record({
       "accept-language": maybe(fc.oneof(headerText(), fc.constantFrom("*;q=abc", "zh-Hant-TW,zh;q=0.9", "en;q=", ",,,", "x".repeat(2000)))),
-      accept: maybe(fc.constantFrom("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "text/html", "application/json", "*/*", "", "text/html;q=x")),
+      accept: maybe(
+        fc.constantFrom(
+          "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+          "text/html",
+          "application/json",
+          "*/*",
+          "",
+          "text/html;q=x",
+        ),
+      ),
       "x-forwarded-for": maybe(fc.oneof(headerText(), fc.constantFrom("::1, 127.0.0.1", "999.999.999.999", "unknown"))),
       "x-request-id": maybe(headerText(80)),
       origin: maybe(fc.oneof(headerText(), fc.constantFrom("null", "http://evil.example"))),
@@ -267,19 +530,38 @@ function otherHeaders(): fc.Arbitrary<Record<string, string>> {
     .map((headers) => Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string>);
 }
 
-const SUFFIXES = ["/", "//", "/..", "/../", "/%2e%2e/", "/%2E%2E%2F", "/..%2f..%2fetc%2fpasswd", "/.", "%00", "%2f", ";x=1", "/%zz", "/%", "/\xff", "/..;/", "/~"];
+const SUFFIXES = [
+  "/",
+  "//",
+  "/..",
+  "/../",
+  "/%2e%2e/",
+  "/%2E%2E%2F",
+  "/..%2f..%2fetc%2fpasswd",
+  "/.",
+  "%00",
+  "%2f",
+  ";x=1",
+  "/%zz",
+  "/%",
+  "/\xff",
+  "/..;/",
+  "/~",
+];
 
 /** The route's path with its parameters filled and, sometimes, something after it. */
 function path(pattern: string, samples: Samples): fc.Arbitrary<{ path: string; exact: boolean }> {
-  const segments = pattern.split("/").map((segment) =>
-    segment.startsWith(":")
-      ? fc.oneof(
-          { weight: 3, arbitrary: fc.constantFrom(...samples.pathParams) },
-          { weight: 1, arbitrary: urlPiece(samples).filter((s) => s !== "" && !/[/?]/.test(s)) },
-          { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{16,64}$/) },
-        )
-      : fc.constant(segment),
-  );
+  const segments = pattern
+    .split("/")
+    .map((segment) =>
+      segment.startsWith(":")
+        ? fc.oneof(
+            { weight: 3, arbitrary: fc.constantFrom(...samples.pathParams) },
+            { weight: 1, arbitrary: urlPiece(samples).filter((s) => s !== "" && !/[/?]/.test(s)) },
+            { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{16,64}$/) },
+          )
+        : fc.constant(segment),
+    );
   const suffix = fc.oneof(
     { weight: 10, arbitrary: fc.constant("") },
     { weight: 1, arbitrary: fc.constantFrom(...SUFFIXES) },
@@ -290,14 +572,31 @@ function path(pattern: string, samples: Samples): fc.Arbitrary<{ path: string; e
 
 /** Hostile requests for a route: mostly its own methods, sometimes any other. */
 export function hostileRequest(route: { path: string; methods: readonly string[] }, samples: Samples): fc.Arbitrary<HostileRequest> {
-  const method = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...route.methods) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) });
+  const method = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...route.methods) },
+    { weight: 1, arbitrary: fc.constantFrom(...METHODS) },
+  );
   const framedBody = body(samples, route.path).chain(framing);
   return fc
-    .record({ method, where: path(route.path, samples), query: fc.option(pairs(samples, route.path), { freq: 4 }), framed: framedBody, cookie: cookieHeader(samples), authorization: authorization(samples), other: otherHeaders() })
+    .record({
+      method,
+      where: path(route.path, samples),
+      query: fc.option(pairs(samples, route.path), { freq: 4 }),
+      framed: framedBody,
+      cookie: cookieHeader(samples),
+      authorization: authorization(samples),
+      other: otherHeaders(),
+    })
     .map(({ method, where, query, framed, cookie, authorization, other }) => {
       const headers: Record<string, string> = { ...other, ...framed.headers };
       if (cookie !== undefined) headers.cookie = cookie;
       if (authorization !== undefined) headers.authorization = authorization;
-      return { method, target: query === null ? where.path : `${where.path}?${query}`, headers, body: framed.bytes, exactPath: where.exact };
+      return {
+        method,
+        target: query === null ? where.path : `${where.path}?${query}`,
+        headers,
+        body: framed.bytes,
+        exactPath: where.exact,
+      };
     });
 }

@@ -18,7 +18,12 @@ import type { Samples } from "./hostile-input.ts";
 import { hiddenField, RawBrowser } from "./raw-browser.ts";
 import { postForm, type TestProvider } from "./test-provider.ts";
 
-const WEB = { id: "demo-web", secret: "demo-web-secret", redirectUri: "http://localhost:3001/callback", postLogout: "http://localhost:3001/" };
+const WEB = {
+  id: "demo-web",
+  secret: "demo-web-secret",
+  redirectUri: "http://localhost:3001/callback",
+  postLogout: "http://localhost:3001/",
+};
 const CREDENTIALS: Array<[string, string]> = [
   [WEB.id, WEB.secret],
   ["demo-service", "demo-service-secret"],
@@ -74,7 +79,10 @@ export class LiveSamples {
       tokens,
       forms: forms({ alice, bob, csrf, accountCsrf, silentLogin: device.silentLogin }),
       json: device.json,
-      limits: { maxBodyBytes: p.provider.config.provider.security.max_body_bytes, maxParameterLength: p.provider.config.provider.security.max_parameter_length },
+      limits: {
+        maxBodyBytes: p.provider.config.provider.security.max_body_bytes,
+        maxParameterLength: p.provider.config.provider.security.max_parameter_length,
+      },
     };
   }
 }
@@ -83,8 +91,19 @@ type Tokens = Record<"access_token" | "id_token" | "refresh_token", string>;
 
 /** Signs in through demo-web's login page (with offline access) and redeems the code. */
 async function codeFlowTokens(p: TestProvider, browser: RawBrowser, username: string, password: string): Promise<Tokens> {
-  const answer = await loginWithPassword(browser, authorizeUrl(p.issuer, { scope: "openid profile email offline_access" }), username, password);
-  const form = { grant_type: "authorization_code", code: responseParams(answer).get("code")!, redirect_uri: WEB.redirectUri, client_id: WEB.id, client_secret: WEB.secret };
+  const answer = await loginWithPassword(
+    browser,
+    authorizeUrl(p.issuer, { scope: "openid profile email offline_access" }),
+    username,
+    password,
+  );
+  const form = {
+    grant_type: "authorization_code",
+    code: responseParams(answer).get("code")!,
+    redirect_uri: WEB.redirectUri,
+    client_id: WEB.id,
+    client_secret: WEB.secret,
+  };
   const res = await postForm(`${p.url}${paths.token}`, form);
   expect(res.status, res.text).toBe(200);
   const tokens = res.json as Tokens;
@@ -96,8 +115,24 @@ async function codeFlowTokens(p: TestProvider, browser: RawBrowser, username: st
 function forms(s: { alice: Tokens; bob: Tokens; csrf: string; accountCsrf: string; silentLogin: string }): Samples["forms"] {
   const authorize: Array<Record<string, string>> = [
     { client_id: WEB.id, redirect_uri: WEB.redirectUri, response_type: "code", scope: "openid profile", state: "st", nonce: "n" },
-    { client_id: WEB.id, redirect_uri: WEB.redirectUri, response_type: "code", scope: "openid", prompt: "none", id_token_hint: s.alice.id_token, max_age: "60" },
-    { client_id: "demo-spa", redirect_uri: "http://localhost:3002/callback", response_type: "code", scope: "openid", code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256", response_mode: "form_post" },
+    {
+      client_id: WEB.id,
+      redirect_uri: WEB.redirectUri,
+      response_type: "code",
+      scope: "openid",
+      prompt: "none",
+      id_token_hint: s.alice.id_token,
+      max_age: "60",
+    },
+    {
+      client_id: "demo-spa",
+      redirect_uri: "http://localhost:3002/callback",
+      response_type: "code",
+      scope: "openid",
+      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+      code_challenge_method: "S256",
+      response_mode: "form_post",
+    },
     { client_id: WEB.id, redirect_uri: WEB.redirectUri, response_type: "code", scope: "openid", [SILENT_LOGIN_PARAMETER]: s.silentLogin },
   ];
   const interaction: Array<Record<string, string>> = [
@@ -113,9 +148,23 @@ function forms(s: { alice: Tokens; bob: Tokens; csrf: string; accountCsrf: strin
     [paths.iframeAuthorize]: authorize,
     [paths.token]: [
       { grant_type: "client_credentials", client_id: "demo-service", client_secret: "demo-service-secret", scope: "acme" },
-      { grant_type: "password", client_id: "demo-legacy", client_secret: "demo-legacy-secret", username: "bob", password: "wrong-password", scope: "openid" },
+      {
+        grant_type: "password",
+        client_id: "demo-legacy",
+        client_secret: "demo-legacy-secret",
+        username: "bob",
+        password: "wrong-password",
+        scope: "openid",
+      },
       { grant_type: "refresh_token", client_id: WEB.id, client_secret: WEB.secret, refresh_token: s.alice.refresh_token },
-      { grant_type: "authorization_code", client_id: WEB.id, client_secret: WEB.secret, code: "used-or-made-up", redirect_uri: WEB.redirectUri, code_verifier: "a".repeat(43) },
+      {
+        grant_type: "authorization_code",
+        client_id: WEB.id,
+        client_secret: WEB.secret,
+        code: "used-or-made-up",
+        redirect_uri: WEB.redirectUri,
+        code_verifier: "a".repeat(43),
+      },
     ],
     [paths.introspection]: [{ token: s.alice.access_token }, { token: s.bob.refresh_token, token_type_hint: "refresh_token" }],
     [paths.revocation]: [{ token: s.alice.refresh_token, token_type_hint: "refresh_token" }],
@@ -142,7 +191,9 @@ async function deviceSamples(p: TestProvider): Promise<{ json: Samples["json"]; 
   const phone = await enrolledPhone(p, "E10002", "Bob's phone");
   const enrollToken = new URL(await operatorEnrollUri(p, "E10001")).searchParams.get("token")!;
   const { publicKey } = await generateKeyPair("ES256", { extractable: true });
-  const signed = async (typ: (typeof DEVICE_JWS_TYPES)[keyof typeof DEVICE_JWS_TYPES], claims: Record<string, unknown> = {}) => ({ jws: await phone.sign(typ, claims) });
+  const signed = async (typ: (typeof DEVICE_JWS_TYPES)[keyof typeof DEVICE_JWS_TYPES], claims: Record<string, unknown> = {}) => ({
+    jws: await phone.sign(typ, claims),
+  });
   return {
     json: {
       [`${DEVICE_API_PATH}/enroll`]: [{ token: enrollToken, name: "Alice's other phone", public_jwk: await exportJWK(publicKey) }],

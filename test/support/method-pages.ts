@@ -13,7 +13,12 @@ export function submitStep(browser: RawBrowser, page: Answer, fields: Record<str
 }
 
 /** Logs `browser` in with the password method (demo-web), which leaves it an SSO session. */
-export async function signInWithPassword(browser: RawBrowser, issuer: string, username = "alice", password = `${username}-password`): Promise<void> {
+export async function signInWithPassword(
+  browser: RawBrowser,
+  issuer: string,
+  username = "alice",
+  password = `${username}-password`,
+): Promise<void> {
   expect(responseParams(await loginWithPassword(browser, authorizeUrl(issuer), username, password)).get("code")).toBeTruthy();
 }
 
@@ -35,13 +40,15 @@ export async function openMethodPage(browser: RawBrowser, issuer: string, method
 
 /** The page with what differs between any two answers blanked: CSRF token, interaction id, CSP nonce, request id. */
 export function comparablePage(html: string): string {
-  return html
-    .replace(/(name="csrf" value=")[^"]*/g, "$1")
-    .replace(/\/interaction\/[A-Za-z0-9_-]+/g, "/interaction/ID")
-    .replace(/nonce="[^"]*"/g, 'nonce=""')
-    .replace(/data-handle="[^"]*"/g, 'data-handle=""')
-    // "Open in the trusted app" repeats the request's own state and nonce.
-    .replace(/href="acmeauth:\/\/sso\/oidc\?[^"]*"/g, 'href="acmeauth://sso/oidc?"');
+  return (
+    html
+      .replace(/(name="csrf" value=")[^"]*/g, "$1")
+      .replace(/\/interaction\/[A-Za-z0-9_-]+/g, "/interaction/ID")
+      .replace(/nonce="[^"]*"/g, 'nonce=""')
+      .replace(/data-handle="[^"]*"/g, 'data-handle=""')
+      // "Open in the trusted app" repeats the request's own state and nonce.
+      .replace(/href="acmeauth:\/\/sso\/oidc\?[^"]*"/g, 'href="acmeauth://sso/oidc?"')
+  );
 }
 
 /**
@@ -51,6 +58,14 @@ export function comparablePage(html: string): string {
  */
 export function extraUsers(names: readonly string[], passwordHashes: Readonly<Record<string, string>> = {}): Record<string, unknown> {
   return Object.fromEntries(
-    names.map((username, i) => [`users.${i + 2}`, { username, sub: `T${1000 + i}`, ...(passwordHashes[username] && { password_hash: passwordHashes[username] }), claims: { name: username } }]),
+    names.map((username, i) => [
+      `users.${i + 2}`,
+      {
+        username,
+        sub: `T${1000 + i}`,
+        ...(passwordHashes[username] && { password_hash: passwordHashes[username] }),
+        claims: { name: username },
+      },
+    ]),
   );
 }

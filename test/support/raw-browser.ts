@@ -71,8 +71,16 @@ export class RawBrowser {
 
 /** The value of a hidden form field in a page. */
 export function hiddenField(html: string, name: string): string | undefined {
-  const match = new RegExp(`<input[^>]*name="${name}"[^>]*value="([^"]*)"`).exec(html) ?? new RegExp(`<input[^>]*value="([^"]*)"[^>]*name="${name}"`).exec(html);
-  return match?.[1]?.replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#x3D;", "=").replaceAll("&#x27;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">");
+  const match =
+    new RegExp(`<input[^>]*name="${name}"[^>]*value="([^"]*)"`).exec(html) ??
+    new RegExp(`<input[^>]*value="([^"]*)"[^>]*name="${name}"`).exec(html);
+  return match?.[1]
+    ?.replaceAll("&amp;", "&")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#x3D;", "=")
+    .replaceAll("&#x27;", "'")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">");
 }
 
 /** The action of the first form in a page, resolved against the page URL. */

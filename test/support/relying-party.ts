@@ -153,7 +153,11 @@ export class RpClient {
   }
 
   /** A fresh authorization request URL (PKCE S256, state, nonce) at the provider's authorize, iframe_authz or eID endpoint. */
-  async authorizationUrl(params: Record<string, string> = {}, endpoint: AuthorizeEndpoint = "authorize", loginTypeAtToken: LoginTypeAtToken = "repeat"): Promise<string> {
+  async authorizationUrl(
+    params: Record<string, string> = {},
+    endpoint: AuthorizeEndpoint = "authorize",
+    loginTypeAtToken: LoginTypeAtToken = "repeat",
+  ): Promise<string> {
     const config = this.requireConfig();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
@@ -217,7 +221,8 @@ export class RpClient {
     const pending = this.pending.get(state);
     this.pending.delete(state);
     const error = url.searchParams.get("error");
-    if (error !== null) return page(res, 200, `<p id="status">error: ${escapeHtml(error)}</p><p id="state">${pending ? "state ok" : "unknown state"}</p>`);
+    if (error !== null)
+      return page(res, 200, `<p id="status">error: ${escapeHtml(error)}</p><p id="state">${pending ? "state ok" : "unknown state"}</p>`);
     if (!pending) return page(res, 400, `<p id="status">unknown state</p>`);
     const loginType = url.searchParams.get("login_type");
     // The spec: a login_type that came back with the code goes with the token request too.
@@ -248,7 +253,9 @@ export class RpClient {
         ...jwtClaims(tokens.access_token),
         ...(tokenLoginType !== undefined && { tokenLoginType }),
         ...(refusedWithoutLoginType !== undefined && { refusedWithoutLoginType }),
-        ...(this.options.userinfo && { userinfo: { ...(await oidc.fetchUserInfo(this.requireConfig(), tokens.access_token, claims.sub)) } }),
+        ...(this.options.userinfo && {
+          userinfo: { ...(await oidc.fetchUserInfo(this.requireConfig(), tokens.access_token, claims.sub)) },
+        }),
       };
       this.signIns.push(signIn);
       const cookie = randomBytes(16).toString("base64url");
@@ -272,7 +279,11 @@ export class RpClient {
     const endpoint = url.searchParams.get("endpoint") === "iframe_authz" ? "iframe_authz" : "authorize";
     const target = this.peers.get(url.searchParams.get("client") ?? this.clientId) ?? this;
     const src = await target.authorizationUrl({}, endpoint);
-    page(res, 200, `<h1>${escapeHtml(this.clientId)} portal</h1><iframe id="login" src="${escapeHtml(src)}" width="480" height="480"></iframe>`);
+    page(
+      res,
+      200,
+      `<h1>${escapeHtml(this.clientId)} portal</h1><iframe id="login" src="${escapeHtml(src)}" width="480" height="480"></iframe>`,
+    );
   }
 
   /** RP-initiated logout of the RP's own session (its ID token is the hint). */
@@ -308,15 +319,19 @@ export class RpClient {
       });
       const claims = payload as AcceptedLogoutToken["claims"];
       const events = claims.events;
-      if (typeof events !== "object" || events === null || typeof events[BACKCHANNEL_LOGOUT_EVENT] !== "object") throw new Error("no back-channel logout event");
+      if (typeof events !== "object" || events === null || typeof events[BACKCHANNEL_LOGOUT_EVENT] !== "object")
+        throw new Error("no back-channel logout event");
       if (claims.sub === undefined && claims.sid === undefined) throw new Error("neither sub nor sid");
       if ("nonce" in claims) throw new Error("a nonce in a logout token");
       this.logoutTokens.push({ header: protectedHeader, claims });
-      for (const [cookie, session] of this.sessions) if (session.sid === claims.sid || (claims.sid === undefined && session.sub === claims.sub)) this.sessions.delete(cookie);
+      for (const [cookie, session] of this.sessions)
+        if (session.sid === claims.sid || (claims.sid === undefined && session.sub === claims.sub)) this.sessions.delete(cookie);
       res.writeHead(200, { "Cache-Control": "no-store" }).end();
     } catch (err) {
       this.refusedLogoutTokens.push((err as Error).message);
-      res.writeHead(400, { "Content-Type": "application/json", "Cache-Control": "no-store" }).end(JSON.stringify({ error: "invalid_request" }));
+      res
+        .writeHead(400, { "Content-Type": "application/json", "Cache-Control": "no-store" })
+        .end(JSON.stringify({ error: "invalid_request" }));
     }
   }
 
@@ -327,7 +342,11 @@ export class RpClient {
 }
 
 type AuthorizeEndpoint = "authorize" | "iframe_authz" | "eid";
-const ENDPOINT_PATHS: Record<AuthorizeEndpoint, string> = { authorize: "/connect/authorize", iframe_authz: "/connect/iframe_authz", eid: "/eID/authorize" };
+const ENDPOINT_PATHS: Record<AuthorizeEndpoint, string> = {
+  authorize: "/connect/authorize",
+  iframe_authz: "/connect/iframe_authz",
+  eid: "/eID/authorize",
+};
 
 export interface RelyingParty {
   clients: RpClient[];
@@ -399,7 +418,11 @@ export async function eventually(check: () => boolean, what: string, timeoutMs =
 
 function page(res: ServerResponse, status: number, body: string): void {
   const html = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>relying party</title></head><body>${body}</body></html>`;
-  res.writeHead(status, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Length": Buffer.byteLength(html) });
+  res.writeHead(status, {
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": "no-store",
+    "Content-Length": Buffer.byteLength(html),
+  });
   res.end(html);
 }
 

@@ -16,4 +16,3 @@ export function portcullis(args: string[], options: { input?: string; env?: Node
     child.stdin.end(options.input ?? "");
   });
 }
-

@@ -37,16 +37,21 @@ export function answerProblems(answer: RawAnswer, expected: AnswerKind | undefin
   const type = String(answer.headers["content-type"] ?? "");
   if (answer.status >= 500) problems.push(`status ${answer.status}`);
   if (!STATIC_TYPES.test(type)) {
-    for (const pattern of INTERNALS) if (pattern.test(answer.text)) problems.push(`internals in the body: ${excerpt(answer.text, pattern)}`);
+    for (const pattern of INTERNALS)
+      if (pattern.test(answer.text)) problems.push(`internals in the body: ${excerpt(answer.text, pattern)}`);
   }
   // HEAD answers and bare challenges (RFC 6750 §3.1) have no body to check.
   if (answer.body.length === 0) return problems;
-  if (/^application\/json/.test(type) && answer.status >= 400) problems.push(...(expected === "status-json" ? statusJsonProblems(answer.text) : errorJsonProblems(answer.text)));
+  if (/^application\/json/.test(type) && answer.status >= 400)
+    problems.push(...(expected === "status-json" ? statusJsonProblems(answer.text) : errorJsonProblems(answer.text)));
   if (/^text\/html/.test(type)) problems.push(...pageProblems(answer.text));
   if (answer.status >= 400) {
-    if ((expected === "json" || expected === "status-json") && !/^application\/json/.test(type)) problems.push(`a ${answer.status} for a program that is not JSON (${type || "no Content-Type"})`);
-    if (expected === "script" && !/^application\/javascript/.test(type)) problems.push(`a ${answer.status} for a script tag that is not JavaScript (${type || "no Content-Type"})`);
-    if (expected === "page" && !/^text\/html/.test(type)) problems.push(`a ${answer.status} for a browser that is not an HTML page (${type || "no Content-Type"})`);
+    if ((expected === "json" || expected === "status-json") && !/^application\/json/.test(type))
+      problems.push(`a ${answer.status} for a program that is not JSON (${type || "no Content-Type"})`);
+    if (expected === "script" && !/^application\/javascript/.test(type))
+      problems.push(`a ${answer.status} for a script tag that is not JavaScript (${type || "no Content-Type"})`);
+    if (expected === "page" && !/^text\/html/.test(type))
+      problems.push(`a ${answer.status} for a browser that is not an HTML page (${type || "no Content-Type"})`);
   }
   return problems;
 }
@@ -68,7 +73,9 @@ function statusJsonProblems(text: string): string[] {
   const members = errorObject(text);
   if (typeof members === "string") return [members];
   const keys = Object.keys(members).sort().join(",");
-  return keys === "message,status" && [400, 401, 501].includes(members.status as number) && typeof members.message === "string" ? [] : [`not the SPEC's {status, message}: ${text.slice(0, 120)}`];
+  return keys === "message,status" && [400, 401, 501].includes(members.status as number) && typeof members.message === "string"
+    ? []
+    : [`not the SPEC's {status, message}: ${text.slice(0, 120)}`];
 }
 
 /** RFC 6749 §5.2's shape: an object with a string `error`, perhaps `error_description`, nothing else. */
@@ -76,7 +83,8 @@ function errorJsonProblems(text: string): string[] {
   const members = errorObject(text);
   if (typeof members === "string") return [members];
   const problems: string[] = [];
-  if (typeof members.error !== "string" || members.error === "" || !ERROR_CHARS.test(members.error)) problems.push(`bad "error": ${text.slice(0, 120)}`);
+  if (typeof members.error !== "string" || members.error === "" || !ERROR_CHARS.test(members.error))
+    problems.push(`bad "error": ${text.slice(0, 120)}`);
   if ("error_description" in members && (typeof members.error_description !== "string" || !ERROR_CHARS.test(members.error_description))) {
     problems.push(`bad "error_description": ${text.slice(0, 200)}`);
   }
@@ -87,7 +95,9 @@ function errorJsonProblems(text: string): string[] {
 
 /** An HTML answer is a whole page of ours: doctype, a language, and its end. */
 function pageProblems(text: string): string[] {
-  return /^<!DOCTYPE html>\s*<html lang="[\w-]+">/i.test(text) && /<\/html>\s*$/i.test(text) ? [] : [`an HTML answer that is not a page: ${text.slice(0, 120)}`];
+  return /^<!DOCTYPE html>\s*<html lang="[\w-]+">/i.test(text) && /<\/html>\s*$/i.test(text)
+    ? []
+    : [`an HTML answer that is not a page: ${text.slice(0, 120)}`];
 }
 
 function excerpt(text: string, pattern: RegExp): string {

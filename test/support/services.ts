@@ -60,9 +60,16 @@ export interface RedisOptions {
 export async function startRedis(options: RedisOptions = {}): Promise<RunningService | undefined> {
   const dir = options.persistentDir ?? mkdtempSync(join(tmpdir(), "portcullis-redis-"));
   const port = options.port ?? (await freePort());
-  const persistence = options.persistentDir === undefined ? ["--save", "", "--appendonly", "no"] : ["--save", "", "--appendonly", "yes", "--appendfsync", "always"];
+  const persistence =
+    options.persistentDir === undefined
+      ? ["--save", "", "--appendonly", "no"]
+      : ["--save", "", "--appendonly", "yes", "--appendfsync", "always"];
   const replica = options.replicaOf === undefined ? [] : ["--replicaof", "127.0.0.1", String(options.replicaOf)];
-  return spawnRedis(["--port", String(port), "--bind", "127.0.0.1", ...persistence, ...replica, "--dir", dir], { dir, port, keepDir: options.persistentDir !== undefined });
+  return spawnRedis(["--port", String(port), "--bind", "127.0.0.1", ...persistence, ...replica, "--dir", dir], {
+    dir,
+    port,
+    keepDir: options.persistentDir !== undefined,
+  });
 }
 
 export interface SentinelOptions {
@@ -140,7 +147,9 @@ export async function startPostgres(): Promise<PostgresService | undefined> {
   const data = join(root, "data");
   const asRoot = process.getuid?.() === 0;
   const pgRun = (command: string, args: string[]) =>
-    asRoot ? run("runuser", ["-u", "postgres", "--", join(bin, command), ...args], { cwd: root }) : run(join(bin, command), args, { cwd: root });
+    asRoot
+      ? run("runuser", ["-u", "postgres", "--", join(bin, command), ...args], { cwd: root })
+      : run(join(bin, command), args, { cwd: root });
   let started = false;
   const stop = async () => {
     if (started) await pgRun("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => {});
@@ -179,7 +188,9 @@ export async function startPostgres(): Promise<PostgresService | undefined> {
 function findPostgresBin(): string | undefined {
   const base = "/usr/lib/postgresql";
   if (!existsSync(base)) return undefined;
-  const versions = readdirSync(base).filter((v) => /^\d+(\.\d+)?$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(base)
+    .filter((v) => /^\d+(\.\d+)?$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.map((v) => join(base, v, "bin")).find((bin) => existsSync(join(bin, "initdb")) && existsSync(join(bin, "pg_ctl")));
 }
 

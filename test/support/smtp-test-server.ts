@@ -40,7 +40,8 @@ export async function startSmtpTestServer(options: SmtpTestServerOptions = {}): 
     authOptional: !options.auth,
     allowInsecureAuth: true,
     onAuth(auth, _session, callback) {
-      if (options.auth && auth.username === options.auth.user && auth.password === options.auth.pass) return callback(null, { user: auth.username });
+      if (options.auth && auth.username === options.auth.user && auth.password === options.auth.pass)
+        return callback(null, { user: auth.username });
       callback(new Error("invalid credentials"));
     },
     onRcptTo(_address, _session, callback) {

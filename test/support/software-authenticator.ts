@@ -6,7 +6,16 @@
  * PublicKeyCredential serialises to (binary fields base64url), which is what the FIDO2 pages post.
  */
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
-import { attestedCredentialData, b64u, FLAG_AT, FLAG_UP, FLAG_UV, noneAttestation, rpIdHash, u32 } from "../../src/trusted-app/client/webauthn-encoding.ts";
+import {
+  attestedCredentialData,
+  b64u,
+  FLAG_AT,
+  FLAG_UP,
+  FLAG_UV,
+  noneAttestation,
+  rpIdHash,
+  u32,
+} from "../../src/trusted-app/client/webauthn-encoding.ts";
 
 export interface CreationOptionsJson {
   challenge: string;
@@ -58,17 +67,33 @@ export class SoftwareAuthenticator {
   register(options: CreationOptionsJson, forge: Forgery = {}) {
     const rpId = forge.rpId ?? options.rp.id ?? new URL(this.origin).hostname;
     const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-    const credential: SoftwareCredential = { id: randomBytes(32).toString("base64url"), privateKey, publicKey, rpId, userHandle: options.user.id, signCount: 0 };
+    const credential: SoftwareCredential = {
+      id: randomBytes(32).toString("base64url"),
+      privateKey,
+      publicKey,
+      rpId,
+      userHandle: options.user.id,
+      signCount: 0,
+    };
     this.credentials.push(credential);
     const clientDataJSON = this.clientData(forge.type ?? "webauthn.create", forge.challenge ?? options.challenge, forge.origin);
-    const authData = Buffer.concat([rpIdHash(rpId), Buffer.of(this.flags(forge) | FLAG_AT), u32(forge.signCount ?? 0), attestedCredentialData(credential.id, publicKey)]);
+    const authData = Buffer.concat([
+      rpIdHash(rpId),
+      Buffer.of(this.flags(forge) | FLAG_AT),
+      u32(forge.signCount ?? 0),
+      attestedCredentialData(credential.id, publicKey),
+    ]);
     const attestationObject = noneAttestation(authData);
     return {
       id: credential.id,
       rawId: credential.id,
       type: "public-key",
       clientExtensionResults: {},
-      response: { clientDataJSON: b64u(clientDataJSON), attestationObject: b64u(attestationObject), transports: this.settings.transports ?? ["usb"] },
+      response: {
+        clientDataJSON: b64u(clientDataJSON),
+        attestationObject: b64u(attestationObject),
+        transports: this.settings.transports ?? ["usb"],
+      },
     };
   }
 

@@ -46,9 +46,19 @@ export async function startStandInProvider(): Promise<StandInProvider> {
   await once(server, "listening");
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const sign = (claims: Record<string, unknown>, typ: string, aud: string | string[]) =>
-    new SignJWT(claims).setProtectedHeader({ alg: "RS256", typ, kid: "stand-in" }).setIssuer(issuer).setAudience(aud).setIssuedAt().setExpirationTime("10m").sign(privateKey);
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: "RS256", typ, kid: "stand-in" })
+      .setIssuer(issuer)
+      .setAudience(aud)
+      .setIssuedAt()
+      .setExpirationTime("10m")
+      .sign(privateKey);
   const accessToken = (grant: Pick<Grant, "sub" | "clientId" | "scope">) =>
-    sign({ sub: grant.sub, client_id: grant.clientId, scope: grant.scope }, "at+jwt", ["acme-api", "channel-service", `${issuer}/connect/userinfo`]);
+    sign({ sub: grant.sub, client_id: grant.clientId, scope: grant.scope }, "at+jwt", [
+      "acme-api",
+      "channel-service",
+      `${issuer}/connect/userinfo`,
+    ]);
 
   const provider: StandInProvider = {
     issuer,
@@ -68,7 +78,8 @@ export async function startStandInProvider(): Promise<StandInProvider> {
   };
 
   server.on("request", async (req: IncomingMessage, res: ServerResponse) => {
-    const json = (status: number, body: unknown) => res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
+    const json = (status: number, body: unknown) =>
+      res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
     const url = new URL(req.url!, issuer);
     const body = await readBody(req);
     if (url.pathname === "/.well-known/openid-configuration") return json(200, { issuer, jwks_uri: `${issuer}/jwks` });
@@ -81,21 +92,41 @@ export async function startStandInProvider(): Promise<StandInProvider> {
       const form = new URLSearchParams(body);
       const grant = codes.get(form.get("code") ?? "");
       codes.delete(form.get("code") ?? "");
-      const ok = grant && form.get("grant_type") === "authorization_code" && form.get("client_id") === grant.clientId && form.get("client_secret") === `${grant.clientId}-secret` && form.get("redirect_uri") === grant.redirectUri;
+      const ok =
+        grant &&
+        form.get("grant_type") === "authorization_code" &&
+        form.get("client_id") === grant.clientId &&
+        form.get("client_secret") === `${grant.clientId}-secret` &&
+        form.get("redirect_uri") === grant.redirectUri;
       if (!ok) return json(400, { error: "invalid_grant", error_description: "the code is unknown, used, or not this client's" });
       const custom = grant.customScan && { custom_scan: Buffer.from(JSON.stringify(grant.customScan)).toString("base64") };
-      return json(200, { token_type: "Bearer", expires_in: 600, scope: grant.scope, access_token: await accessToken(grant), id_token: await sign({ sub: grant.sub, ...custom }, "JWT", grant.clientId) });
+      return json(200, {
+        token_type: "Bearer",
+        expires_in: 600,
+        scope: grant.scope,
+        access_token: await accessToken(grant),
+        id_token: await sign({ sub: grant.sub, ...custom }, "JWT", grant.clientId),
+      });
     }
     if (url.pathname === "/Acme/CustomLogin/LoginJs") {
-      return res.writeHead(200, { "content-type": "application/javascript; charset=utf-8", "cache-control": "no-store" }).end(fakeLoginJs(issuer, url.searchParams));
+      return res
+        .writeHead(200, { "content-type": "application/javascript; charset=utf-8", "cache-control": "no-store" })
+        .end(fakeLoginJs(issuer, url.searchParams));
     }
     if (url.pathname === "/Acme/CustomLogin/Status") {
-      return res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" }).end(JSON.stringify({ state: "approved" }));
+      return res
+        .writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" })
+        .end(JSON.stringify({ state: "approved" }));
     }
     if (url.pathname === "/Acme/CustomLogin/Authorize" && req.method === "POST") {
       // The PC login of the probe: a code for the PC client, and state = <the probe's findings>|<PCState>.
       const form = new URLSearchParams(body);
-      const code = provider.issueCode({ sub: "E10001", clientId: form.get("client_id")!, redirectUri: form.get("redirect_uri")!, scope: form.get("scope")! });
+      const code = provider.issueCode({
+        sub: "E10001",
+        clientId: form.get("client_id")!,
+        redirectUri: form.get("redirect_uri")!,
+        scope: form.get("scope")!,
+      });
       const state = `${form.get("probe")}|${form.get("state") ?? ""}`;
       return res.writeHead(303, { location: `${form.get("redirect_uri")}?${new URLSearchParams({ code, state, iss: issuer })}` }).end();
     }

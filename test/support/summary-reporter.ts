@@ -20,9 +20,13 @@ export default class SummaryReporter implements Reporter {
       if (module.state() === "failed" && failedHere === 0) filesFailedOutsideTests++;
     }
     const extra = [
-      ...(filesFailedOutsideTests > 0 ? [`${filesFailedOutsideTests} test file(s) failed outside their tests (a load error or a failed hook)`] : []),
+      ...(filesFailedOutsideTests > 0
+        ? [`${filesFailedOutsideTests} test file(s) failed outside their tests (a load error or a failed hook)`]
+        : []),
       ...(unhandledErrors.length > 0 ? [`${unhandledErrors.length} unhandled error(s)`] : []),
     ];
-    process.stdout.write(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${extra.map((e) => `; ${e}`).join("")}\n`);
+    process.stdout.write(
+      `\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${extra.map((e) => `; ${e}`).join("")}\n`,
+    );
   }
 }

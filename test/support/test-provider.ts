@@ -81,13 +81,23 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
     },
   });
   // No drain on close: the test is the only client, and done (test/cli/start-shutdown.test.ts covers the drain).
-  const running = await startProvider({ configDir, logDestination: destination, drainMs: 0, ...(options.clock && { clock: options.clock }), ...(options.store && { store: options.store }) });
+  const running = await startProvider({
+    configDir,
+    logDestination: destination,
+    drainMs: 0,
+    ...(options.clock && { clock: options.clock }),
+    ...(options.store && { store: options.store }),
+  });
   return {
     ...running,
     issuer,
     configDir,
     get logs() {
-      return chunks.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      return chunks
+        .join("")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
     },
     logText: () => chunks.join(""),
     async close() {

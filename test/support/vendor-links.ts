@@ -12,6 +12,11 @@ export const DEMO_VENDOR_KEY = readFileSync(new URL("../../config/demo-vendor-si
 export const DEMO_VENDOR_RP: RpClientOptions = { clientId: "demo-vendor", secret: "demo-vendor-secret", configIndex: 6 };
 
 /** The /login parameters of `client`'s MyVendor link for `loginHint`, signed over its real redirect URI with `key`; `extra` adds or replaces. */
-export function vendorLink(client: RpClient, loginHint: string, key = DEMO_VENDOR_KEY, extra: Record<string, string> = {}): Record<string, string> {
+export function vendorLink(
+  client: RpClient,
+  loginHint: string,
+  key = DEMO_VENDOR_KEY,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return { login_type: "MyVendor", login_hint: loginHint, signature: vendorSignature(client.redirectUri, loginHint, key), ...extra };
 }

@@ -84,8 +84,19 @@ beforeAll(async () => {
   store = await createStore("embedded", { dataDir: mkdtempSync(join(tmpdir(), "verifier-vs-jose-")), logger: pino({ level: "silent" }) });
   const denylist = new AccessTokenDenylist(store, () => NOW);
   await denylist.revoke(REVOKED_JTI, T + 3600);
-  verifier = new AccessTokenVerifier(() => keys, ISSUER, () => NOW, denylist, new ReferenceTokens(store, () => NOW));
-  reference = new JoseAccessTokenVerifier(() => keys, ISSUER, () => NOW, denylist);
+  verifier = new AccessTokenVerifier(
+    () => keys,
+    ISSUER,
+    () => NOW,
+    denylist,
+    new ReferenceTokens(store, () => NOW),
+  );
+  reference = new JoseAccessTokenVerifier(
+    () => keys,
+    ISSUER,
+    () => NOW,
+    denylist,
+  );
 });
 afterAll(() => store.close());
 
@@ -120,7 +131,22 @@ const usually = (value: unknown, ...others: unknown[]) =>
 const headerArb = fc.record({
   alg: usually("RS256", "RS384", "PS256", "HS256", "none", "", "rs256", 256, null, undefined),
   kid: usually("k1", "k-next", "k-old", "k9", "", 1, null, undefined, ["k1"]),
-  typ: usually("at+jwt", "AT+JWT", "application/at+jwt", "Application/At+JWT", "at+jwt ", "jwt", "JWT", "application/jwt", "logout+jwt", "+jwt", "", null, 1, undefined),
+  typ: usually(
+    "at+jwt",
+    "AT+JWT",
+    "application/at+jwt",
+    "Application/At+JWT",
+    "at+jwt ",
+    "jwt",
+    "JWT",
+    "application/jwt",
+    "logout+jwt",
+    "+jwt",
+    "",
+    null,
+    1,
+    undefined,
+  ),
   crit: usually(undefined, [], ["b64"], ["b64", "b64"], ["exp"], ["b64", "x"], ["x", "b64"], [""], "b64", null, [1]),
   b64: usually(undefined, true, false, "false", null),
   extra: usually(undefined, { x5u: "https://evil.example/keys" }, { jwk: { kty: "RSA" } }, { zip: "DEF" }),
@@ -144,7 +170,9 @@ const claimsArb = fc.record({
 /** JSON text, with the infinity markers turned into number literals that JSON.parse reads as ±Infinity. */
 function json(value: Record<string, unknown>): string {
   const { extra, ...rest } = value;
-  return JSON.stringify({ ...(extra as object), ...rest }).replaceAll(`"${INFINITY}"`, "1e400").replaceAll(`"${MINUS_INFINITY}"`, "-1e400");
+  return JSON.stringify({ ...(extra as object), ...rest })
+    .replaceAll(`"${INFINITY}"`, "1e400")
+    .replaceAll(`"${MINUS_INFINITY}"`, "-1e400");
 }
 
 /** Sometimes bytes that are no JSON object at all, or a JSON object behind a BOM, or not UTF-8. */
@@ -172,18 +200,33 @@ const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_
 /** Damage after signing: most tokens are left whole; the rest lose, gain or change characters. */
 const tamperArb = fc.oneof(
   { arbitrary: fc.constant((t: string) => t), weight: 28 },
-  fc.tuple(fc.nat(), fc.constantFrom(...B64URL)).map(([i, c]) => (t: string) => { const at = i % t.length; return t.slice(0, at) + c + t.slice(at + 1); }),
+  fc.tuple(fc.nat(), fc.constantFrom(...B64URL)).map(([i, c]) => (t: string) => {
+    const at = i % t.length;
+    return t.slice(0, at) + c + t.slice(at + 1);
+  }),
   fc.constantFrom("=", "==", " ", "\n", "+", "/", ".", ".x", "é", "%3D").map((s) => (t: string) => t + s),
-  fc.tuple(fc.nat(), fc.constantFrom("=", " ", "+", "é", ".")).map(([i, c]) => (t: string) => { const at = i % t.length; return t.slice(0, at) + c + t.slice(at); }),
+  fc.tuple(fc.nat(), fc.constantFrom("=", " ", "+", "é", ".")).map(([i, c]) => (t: string) => {
+    const at = i % t.length;
+    return t.slice(0, at) + c + t.slice(at);
+  }),
   // The signature's last character carries 4 unused bits: its neighbours decode to the same bytes.
   fc.constant((t: string) => t.slice(0, -1) + B64URL[B64URL.indexOf(t.at(-1)!) ^ 1]!),
   fc.constant((t: string) => t.slice(0, -1)),
   fc.constant((t: string) => t.split(".").slice(0, 2).join(".")),
-  fc.constant((t: string) => { const [h, p, s] = t.split("."); return `${p}.${h}.${s}`; }),
+  fc.constant((t: string) => {
+    const [h, p, s] = t.split(".");
+    return `${p}.${h}.${s}`;
+  }),
 );
 
 const tokenArb = fc
-  .record({ header: headerArb, claims: claimsArb, signer: signerArb, random: fc.uint8Array({ minLength: 0, maxLength: 300 }), tamper: tamperArb })
+  .record({
+    header: headerArb,
+    claims: claimsArb,
+    signer: signerArb,
+    random: fc.uint8Array({ minLength: 0, maxLength: 300 }),
+    tamper: tamperArb,
+  })
   .chain(({ header, claims, signer, random, tamper }) => {
     const { extra, ...fields } = header;
     const headerObject = { ...(extra as object), ...fields };

@@ -26,7 +26,15 @@ let verifier: AccessTokenVerifier;
 let denylist: AccessTokenDenylist;
 
 const claims = (extra: Record<string, unknown> = {}) => ({
-  iss: ISSUER, sub: "E10001", aud: "acme-api", iat: NOW / 1000, exp: NOW / 1000 + 3600, jti: `j-${Math.random()}`, client_id: "c", scope: "acme", ...extra,
+  iss: ISSUER,
+  sub: "E10001",
+  aud: "acme-api",
+  iat: NOW / 1000,
+  exp: NOW / 1000 + 3600,
+  jti: `j-${Math.random()}`,
+  client_id: "c",
+  scope: "acme",
+  ...extra,
 });
 
 async function rejection(token: string): Promise<string> {
@@ -44,7 +52,13 @@ async function rejection(token: string): Promise<string> {
 beforeAll(async () => {
   store = await createStore("embedded", { dataDir: mkdtempSync(join(tmpdir(), "verifier-")), logger: pino({ level: "silent" }) });
   denylist = new AccessTokenDenylist(store, () => NOW);
-  verifier = new AccessTokenVerifier(() => keys, ISSUER, () => NOW, denylist, new ReferenceTokens(store, () => NOW));
+  verifier = new AccessTokenVerifier(
+    () => keys,
+    ISSUER,
+    () => NOW,
+    denylist,
+    new ReferenceTokens(store, () => NOW),
+  );
 });
 afterAll(() => store.close());
 
@@ -123,7 +137,9 @@ describe("access token verification (signature rules)", () => {
   it("rejects every token signed by any key but ours, whatever its claims", async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom("k1", "k2", ""), async (sub, kid) => {
-        const token = await new SignJWT(claims({ sub })).setProtectedHeader({ alg: "RS256", kid, typ: "at+jwt" }).sign(foreignKey.privateKey);
+        const token = await new SignJWT(claims({ sub }))
+          .setProtectedHeader({ alg: "RS256", kid, typ: "at+jwt" })
+          .sign(foreignKey.privateKey);
         await rejection(token);
       }),
       { numRuns: 25 },
@@ -132,9 +148,15 @@ describe("access token verification (signature rules)", () => {
 
   it("never throws anything but invalid_token for arbitrary input", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.string().map((s) => `${s}.${s}.${s}`)), async (garbage) => {
-        await rejection(garbage);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string(),
+          fc.string().map((s) => `${s}.${s}.${s}`),
+        ),
+        async (garbage) => {
+          await rejection(garbage);
+        },
+      ),
       { numRuns: 100 },
     );
   });

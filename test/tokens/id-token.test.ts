@@ -11,9 +11,22 @@ const NOW = Date.UTC(2030, 0, 1, 12, 0, 0);
 const ISSUER = "https://id.example";
 const issuer = new IdTokenIssuer(new JwsSigner(() => keySet), ISSUER, () => NOW);
 const verify = (token: string) =>
-  jwtVerify(token, createLocalJWKSet(keySet.jwks), { algorithms: ["RS256"], issuer: ISSUER, audience: "demo-web", currentDate: new Date(NOW), typ: "JWT" });
+  jwtVerify(token, createLocalJWKSet(keySet.jwks), {
+    algorithms: ["RS256"],
+    issuer: ISSUER,
+    audience: "demo-web",
+    currentDate: new Date(NOW),
+    typ: "JWT",
+  });
 
-const base = { sub: "E10001", clientId: "demo-web", authTime: NOW / 1000 - 30, amr: ["password", "totp", "mfa"], acr: "2fa", lifetime: 3600 };
+const base = {
+  sub: "E10001",
+  clientId: "demo-web",
+  authTime: NOW / 1000 - 30,
+  amr: ["password", "totp", "mfa"],
+  acr: "2fa",
+  lifetime: 3600,
+};
 
 describe("ID token", () => {
   it("computes at_hash as in the OIDC Core example (Appendix A.4)", () => {
@@ -49,7 +62,14 @@ describe("ID token", () => {
   });
 
   it("adds extra claims, but none of them can set or replace a protocol claim", async () => {
-    const claims = { chnl: "wechat", gps: { lat: 1.5, lnt: 2.5, time: 1 }, sub: "intruder", iss: "https://evil.example", aud: "other", nonce: "forged" };
+    const claims = {
+      chnl: "wechat",
+      gps: { lat: 1.5, lnt: 2.5, time: 1 },
+      sub: "intruder",
+      iss: "https://evil.example",
+      aud: "other",
+      nonce: "forged",
+    };
     const { payload } = await verify(issuer.issue({ ...base, claims }));
     expect(payload).toMatchObject({ chnl: "wechat", gps: { lat: 1.5, lnt: 2.5, time: 1 }, sub: "E10001", iss: ISSUER, aud: "demo-web" });
     expect(payload).not.toHaveProperty("nonce");

@@ -33,12 +33,16 @@ describe("JWS signer (signature rules)", () => {
   it("any change to header, payload or signature breaks verification", async () => {
     const token = signer.sign({ sub: "alice", scope: "openid" }, "JWT");
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: token.length - 1 }), fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"), async (at, ch) => {
-        // The last character of a base64url segment carries padding bits a decoder may ignore: skip it.
-        fc.pre(token[at] !== "." && token[at] !== ch && token[at + 1] !== "." && at !== token.length - 1);
-        const tampered = token.slice(0, at) + ch + token.slice(at + 1);
-        await expect(jwtVerify(tampered, jwks, { algorithms: ["RS256"] })).rejects.toThrow();
-      }),
+      fc.asyncProperty(
+        fc.nat({ max: token.length - 1 }),
+        fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"),
+        async (at, ch) => {
+          // The last character of a base64url segment carries padding bits a decoder may ignore: skip it.
+          fc.pre(token[at] !== "." && token[at] !== ch && token[at + 1] !== "." && at !== token.length - 1);
+          const tampered = token.slice(0, at) + ch + token.slice(at + 1);
+          await expect(jwtVerify(tampered, jwks, { algorithms: ["RS256"] })).rejects.toThrow();
+        },
+      ),
       { numRuns: 60 },
     );
   });

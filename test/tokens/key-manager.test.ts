@@ -102,7 +102,12 @@ describe("signing key manager", () => {
 
     now = 10 * DAY;
     await manager.sync();
-    expect(steps.slice(2).sort()).toEqual([[first, "retired"], [next, "current"]].sort());
+    expect(steps.slice(2).sort()).toEqual(
+      [
+        [first, "retired"],
+        [next, "current"],
+      ].sort(),
+    );
 
     // A second node reading the ring it did not change reports nothing: each step is reported once, by the node that applied it.
     const other: string[] = [];
@@ -138,7 +143,7 @@ describe("signing key manager", () => {
 
   it("adds its lost keys to a ring that a node started on the empty store has written meanwhile", async () => {
     const { store } = await embeddedStore();
-    let now = 5 * DAY;
+    const now = 5 * DAY;
     const survivor = await open(store, () => now);
     const lost = survivor.keys.signing.kid;
     await store.namespace("keys").delete("signing-keys");

@@ -5,8 +5,20 @@ import type { KeyRing, StoredKey } from "../../src/tokens/key-rotation.ts";
 const DAY = 86_400_000;
 let made = 0;
 /** Stand-in keys: the actions only move kids between states; sealing is KeyRingStore's (tested with the manager). */
-const generate: GenerateKey = async (status, now) => ({ kid: `k${++made}`, status, sealedPkcs8: "sealed", createdAt: now, ...(status === "current" ? { activatedAt: now } : {}) });
-const key = (kid: string, status: StoredKey["status"], createdAt: number, extra: Partial<StoredKey> = {}): StoredKey => ({ kid, status, sealedPkcs8: "sealed", createdAt, ...extra });
+const generate: GenerateKey = async (status, now) => ({
+  kid: `k${++made}`,
+  status,
+  sealedPkcs8: "sealed",
+  createdAt: now,
+  ...(status === "current" ? { activatedAt: now } : {}),
+});
+const key = (kid: string, status: StoredKey["status"], createdAt: number, extra: Partial<StoredKey> = {}): StoredKey => ({
+  kid,
+  status,
+  sealedPkcs8: "sealed",
+  createdAt,
+  ...extra,
+});
 const statuses = (ring: KeyRing) => Object.fromEntries(ring.keys.map((k) => [k.kid, k.status]));
 
 const onlyCurrent: KeyRing = { keys: [key("a", "current", 0, { activatedAt: 0 })] };
@@ -76,7 +88,10 @@ describe("operator key ring actions", () => {
 
     const ring: KeyRing = { keys: [...onlyCurrent.keys, key("old", "retired", 0, { retiredAt: 0 })] };
     const retired = await unpublishKey(ring, "old", { now: DAY, generate });
-    expect(retired).toMatchObject({ kind: "retired", ring: { keys: onlyCurrent.keys, unpublished: [{ kid: "old", createdAt: 0, retiredAt: 0, unpublishedAt: DAY }] } });
+    expect(retired).toMatchObject({
+      kind: "retired",
+      ring: { keys: onlyCurrent.keys, unpublished: [{ kid: "old", createdAt: 0, retiredAt: 0, unpublishedAt: DAY }] },
+    });
     expect(await unpublishKey(onlyCurrent, "a", { now: DAY, generate })).toEqual({ kind: "only-signing-key" });
   });
 });

@@ -28,7 +28,10 @@ describe("key rotation lifecycle", () => {
     const step = nextRotationStep(ring, 90 * DAY, policy);
     expect(step.kind).toBe("promote");
     if (step.kind !== "promote") return;
-    expect(step.ring.keys.map((k) => [k.kid, k.status])).toEqual([["a", "retired"], ["b", "current"]]);
+    expect(step.ring.keys.map((k) => [k.kid, k.status])).toEqual([
+      ["a", "retired"],
+      ["b", "current"],
+    ]);
   });
 
   it("waits for the announce period even when the current key is overdue", () => {

@@ -51,7 +51,10 @@ const request = (overrides: Partial<AccessTokenRequest> = {}): AccessTokenReques
 
 /** The invalid_token description a rejected token gets (anything else fails the test). */
 async function rejection(token: string, by = verifier): Promise<string> {
-  const err = await by.verify(token).then(() => new Error(`accepted ${token}`), (e: unknown) => e);
+  const err = await by.verify(token).then(
+    () => new Error(`accepted ${token}`),
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(OAuthError);
   expect(err).toMatchObject({ status: 401, error: "invalid_token" });
   return (err as OAuthError).description;

@@ -3,12 +3,21 @@ import { describe, expect, it } from "vitest";
 import { appEntryUrl, authorizeParamsOf, parseSsoEntry, ssoAuthorizeUrl } from "../../src/trusted-app/acmeauth-sso.ts";
 import { loginUri, parseAcmeAuthUri } from "../../src/trusted-app/acmeauth-uri.ts";
 
-const PARAMS = { client_id: "demo-web", redirect_uri: "http://localhost:3001/callback", response_type: "code", scope: "openid profile", state: "s t&x", acr_values: "app_gps 2fa" };
+const PARAMS = {
+  client_id: "demo-web",
+  redirect_uri: "http://localhost:3001/callback",
+  response_type: "code",
+  scope: "openid profile",
+  state: "s t&x",
+  acr_values: "app_gps 2fa",
+};
 
 describe("the acmeauth://sso/oidc app entry", () => {
   it("carries the authorize parameters, and turns into the provider's authorize request with the device token", () => {
     const link = appEntryUrl(PARAMS);
-    expect(link).toBe("acmeauth://sso/oidc?client_id=demo-web&redirect_uri=http%3A%2F%2Flocalhost%3A3001%2Fcallback&response_type=code&scope=openid+profile&state=s+t%26x&acr_values=app_gps+2fa");
+    expect(link).toBe(
+      "acmeauth://sso/oidc?client_id=demo-web&redirect_uri=http%3A%2F%2Flocalhost%3A3001%2Fcallback&response_type=code&scope=openid+profile&state=s+t%26x&acr_values=app_gps+2fa",
+    );
     const entry = parseSsoEntry(link)!;
     expect(entry.clientId).toBe("demo-web");
     expect(entry.wants).toEqual({ gps: true, faceid: false });
@@ -38,17 +47,46 @@ describe("the acmeauth://sso/oidc app entry", () => {
 
   it("round-trips any parameters (property)", () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string({ minLength: 1 }).filter((k) => k !== "acmeauth_token" && k !== "client_id"), fc.string()), fc.string({ minLength: 1 }), (extra, clientId) => {
-        const entry = parseSsoEntry(appEntryUrl({ ...extra, client_id: clientId }))!;
-        expect(entry.clientId).toBe(clientId);
-        expect(Object.fromEntries(entry.params)).toEqual({ ...extra, client_id: clientId });
-      }),
+      fc.property(
+        fc.dictionary(
+          fc.string({ minLength: 1 }).filter((k) => k !== "acmeauth_token" && k !== "client_id"),
+          fc.string(),
+        ),
+        fc.string({ minLength: 1 }),
+        (extra, clientId) => {
+          const entry = parseSsoEntry(appEntryUrl({ ...extra, client_id: clientId }))!;
+          expect(entry.clientId).toBe(clientId);
+          expect(Object.fromEntries(entry.params)).toEqual({ ...extra, client_id: clientId });
+        },
+      ),
     );
   });
 
   it("rebuilds a validated request's parameters for the login page's link", () => {
-    const params = authorizeParamsOf({ clientId: "demo-web", redirectUri: "http://localhost:3001/callback", responseMode: "query", scopes: ["openid", "profile"], state: "s", nonce: "n", codeChallenge: "c".repeat(43), codeChallengeMethod: "S256", prompt: ["login"], acrValues: ["app_faceid"], framed: false });
-    expect(params).toEqual({ client_id: "demo-web", redirect_uri: "http://localhost:3001/callback", response_type: "code", scope: "openid profile", state: "s", nonce: "n", code_challenge: "c".repeat(43), code_challenge_method: "S256", acr_values: "app_faceid" });
+    const params = authorizeParamsOf({
+      clientId: "demo-web",
+      redirectUri: "http://localhost:3001/callback",
+      responseMode: "query",
+      scopes: ["openid", "profile"],
+      state: "s",
+      nonce: "n",
+      codeChallenge: "c".repeat(43),
+      codeChallengeMethod: "S256",
+      prompt: ["login"],
+      acrValues: ["app_faceid"],
+      framed: false,
+    });
+    expect(params).toEqual({
+      client_id: "demo-web",
+      redirect_uri: "http://localhost:3001/callback",
+      response_type: "code",
+      scope: "openid profile",
+      state: "s",
+      nonce: "n",
+      code_challenge: "c".repeat(43),
+      code_challenge_method: "S256",
+      acr_values: "app_faceid",
+    });
   });
 });
 
@@ -56,7 +94,12 @@ describe("the acmeauth://login QR code's req parameter", () => {
   it("asks the app for what the login wants, and for nothing otherwise", () => {
     const uri = loginUri("https://id.example.com", "c".repeat(22), { gps: true, faceid: true });
     expect(uri).toBe(`acmeauth://login?issuer=https%3A%2F%2Fid.example.com&challenge=${"c".repeat(22)}&req=gps%2Cfaceid`);
-    expect(parseAcmeAuthUri(uri)).toEqual({ kind: "login", issuer: "https://id.example.com", challenge: "c".repeat(22), wants: { gps: true, faceid: true } });
+    expect(parseAcmeAuthUri(uri)).toEqual({
+      kind: "login",
+      issuer: "https://id.example.com",
+      challenge: "c".repeat(22),
+      wants: { gps: true, faceid: true },
+    });
     expect(parseAcmeAuthUri(loginUri("https://id.example.com", "c".repeat(22)))).toMatchObject({ wants: { gps: false, faceid: false } });
     expect(loginUri("https://id.example.com", "c".repeat(22), { gps: false, faceid: true })).toMatch(/&req=faceid$/);
   });

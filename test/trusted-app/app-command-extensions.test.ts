@@ -55,14 +55,22 @@ describe("portcullis app sso", () => {
     expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ sub: "E10001", amr: ["qrcode"] });
   });
 
-  it("performs the \"Open in the trusted app\" link of a login page (shown on phones only)", async () => {
+  it('performs the "Open in the trusted app" link of a login page (shown on phones only)', async () => {
     const browser = new RawBrowser();
     const page = await browser.follow(await browser.get(authorizeUrl(p.issuer, { state: "from-the-page", login_hint: "alice" })));
-    const link = /<p class="app-entry"><a class="button secondary" href="(acmeauth:\/\/sso\/oidc\?[^"]+)">Open in the trusted app<\/a><\/p>/.exec(page.text);
+    const link =
+      /<p class="app-entry"><a class="button secondary" href="(acmeauth:\/\/sso\/oidc\?[^"]+)">Open in the trusted app<\/a><\/p>/.exec(
+        page.text,
+      );
     expect(link, page.text.slice(0, 3000)).toBeTruthy();
     // What the browser reads from the attribute (Handlebars escapes = and &).
     const entry = link![1]!.replaceAll("&#x3D;", "=").replaceAll("&amp;", "&");
-    expect(Object.fromEntries(new URL(entry).searchParams)).toMatchObject({ client_id: "demo-web", state: "from-the-page", login_hint: "alice", response_type: "code" });
+    expect(Object.fromEntries(new URL(entry).searchParams)).toMatchObject({
+      client_id: "demo-web",
+      state: "from-the-page",
+      login_hint: "alice",
+      response_type: "code",
+    });
     const css = await (await fetch(`${p.url}/assets/portcullis.css`)).text();
     expect(css).toContain(".app-entry { display: none;");
     expect(css).toMatch(/@media \(pointer: coarse\) and \(max-width: 40rem\) \{\n {2}\.app-entry \{ display: block; \}/);
@@ -72,15 +80,22 @@ describe("portcullis app sso", () => {
   });
 
   it("says why the provider refused an entry it could not redirect (a redirect_uri the client did not register)", async () => {
-    const entry = appEntryUrl(Object.fromEntries(new URL(authorizeUrl(p.issuer, { redirect_uri: "https://attacker.example/cb" })).searchParams));
+    const entry = appEntryUrl(
+      Object.fromEntries(new URL(authorizeUrl(p.issuer, { redirect_uri: "https://attacker.example/cb" })).searchParams),
+    );
     const done = await app("sso", entry);
     expect(done.code).toBe(1);
     expect(done.stdout).toBe("");
-    expect(done.stderr).toBe("portcullis app: the provider answered 400 without a redirect: redirect_uri is not registered for this client\n");
+    expect(done.stderr).toBe(
+      "portcullis app: the provider answered 400 without a redirect: redirect_uri is not registered for this client\n",
+    );
   });
 
   it("refuses a link that is not an app entry", async () => {
-    expect(await app("sso", "https://example.com/connect/authorize?client_id=demo-web")).toMatchObject({ code: 1, stderr: expect.stringMatching(/not an acmeauth:\/\/sso\/oidc link/) });
+    expect(await app("sso", "https://example.com/connect/authorize?client_id=demo-web")).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/not an acmeauth:\/\/sso\/oidc link/),
+    });
   });
 });
 
@@ -93,16 +108,25 @@ describe("portcullis app scan --gps --faceid", () => {
 
   it("passes the provider's refusal on when the phone has no location, or the face check failed", async () => {
     const refused = await app("scan", (await evidenceQr()).uri, "--faceid", "pass");
-    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining("the provider refused: access_denied: the location (gps) is required") });
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("the provider refused: access_denied: the location (gps) is required"),
+    });
     const failed = await app("scan", (await evidenceQr()).uri, "--gps", "25.03,121.56", "--faceid", "fail");
     expect(failed.stderr).toContain("access_denied: face recognition did not pass");
-    expect(await app("scan", (await evidenceQr()).uri, "--gps", "north")).toMatchObject({ code: 1, stderr: expect.stringContaining("--gps is LAT,LNT") });
+    expect(await app("scan", (await evidenceQr()).uri, "--gps", "north")).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("--gps is LAT,LNT"),
+    });
   });
 });
 
 describe("portcullis app bfido-register / bfido-scan", () => {
   it("registers the app's FIDO2 credential and answers a must_bfido QR code with it", async () => {
-    expect(await app("bfido-register")).toMatchObject({ code: 0, stdout: "registered a FIDO2 credential of this app for E10001 (must_bfido sign-ins)\n" });
+    expect(await app("bfido-register")).toMatchObject({
+      code: 0,
+      stdout: "registered a FIDO2 credential of this app for E10001 (must_bfido sign-ins)\n",
+    });
     const bfido = p.provider.policy.methods.get("bfido")!;
     const context = bfido.context as unknown as PluginContext<FidoSettings>;
     const logins = new BfidoLogins(context, relyingParty(context.settings, p.issuer));

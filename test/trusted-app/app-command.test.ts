@@ -27,7 +27,9 @@ describe("portcullis app", () => {
     const enrolled = await app("enroll", await operatorEnrollUri(p, "E10002"), "--name", "Bob's CLI");
     expect(enrolled.stderr).toBe("");
     expect(enrolled.code).toBe(0);
-    expect(enrolled.stdout).toMatch(new RegExp(`^enrolled device [A-Za-z0-9_-]{22} for E10002 at ${p.issuer.replaceAll(".", "\\.")}\\nsaved to `));
+    expect(enrolled.stdout).toMatch(
+      new RegExp(`^enrolled device [A-Za-z0-9_-]{22} for E10002 at ${p.issuer.replaceAll(".", "\\.")}\\nsaved to `),
+    );
     // The file holds the private key: its owner only.
     expect(statSync(device).mode & 0o777).toBe(0o600);
 
@@ -58,15 +60,22 @@ describe("portcullis app", () => {
     const wrong = numberOn(approval) === "10" ? "11" : "10";
     const refused = await app("approve", wrong);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe("portcullis app: the provider refused: access_denied: the number does not match the one on the sign-in page\n");
+    expect(refused.stderr).toBe(
+      "portcullis app: the provider refused: access_denied: the number does not match the one on the sign-in page\n",
+    );
   });
 
   it("refuses to approve before a scan, and a QR code of another provider", async () => {
     const fresh = join(dir, "fresh.json");
     const freshApp = (...args: string[]) => portcullis(["app", ...args], { env: { PORTCULLIS_APP_DEVICE: fresh } });
     expect((await freshApp("enroll", await operatorEnrollUri(p, "E10001"))).code).toBe(0);
-    expect(await freshApp("approve", "12")).toMatchObject({ code: 1, stderr: "portcullis app: no sign-in to answer: scan a QR code first\n" });
-    expect((await freshApp("scan", "acmeauth://login?issuer=https%3A%2F%2Fphish.example&challenge=cccccccccccccccccccccc")).stderr).toMatch(/not from/);
+    expect(await freshApp("approve", "12")).toMatchObject({
+      code: 1,
+      stderr: "portcullis app: no sign-in to answer: scan a QR code first\n",
+    });
+    expect((await freshApp("scan", "acmeauth://login?issuer=https%3A%2F%2Fphish.example&challenge=cccccccccccccccccccccc")).stderr).toMatch(
+      /not from/,
+    );
   });
 
   it("answers a missing argument, an unknown action or a missing device file with one line", async () => {

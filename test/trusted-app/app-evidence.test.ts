@@ -51,16 +51,25 @@ describe("checkAppEvidence", () => {
 
   it("never throws, and never accepts what it was not given (any payload, any wanted set)", () => {
     fc.assert(
-      fc.property(fc.anything(), fc.record({ gps: fc.boolean(), faceid: fc.boolean() }), fc.integer({ min: 0, max: 2 ** 40 }), (payload, wanted, now) => {
-        const check = checkAppEvidence(payload, wanted, now);
-        if (!check.ok) {
-          expect(check.description.length).toBeGreaterThan(0);
-          return;
-        }
-        expect(Object.keys(check.evidence).sort()).toEqual(Object.keys(wanted).filter((k) => wanted[k as keyof typeof wanted]).sort());
-        if (check.evidence.faceid) expect(check.evidence.faceid.result).toBe("pass");
-        if (check.evidence.gps) expect(Math.abs(check.evidence.gps.time - now)).toBeLessThanOrEqual(60);
-      }),
+      fc.property(
+        fc.anything(),
+        fc.record({ gps: fc.boolean(), faceid: fc.boolean() }),
+        fc.integer({ min: 0, max: 2 ** 40 }),
+        (payload, wanted, now) => {
+          const check = checkAppEvidence(payload, wanted, now);
+          if (!check.ok) {
+            expect(check.description.length).toBeGreaterThan(0);
+            return;
+          }
+          expect(Object.keys(check.evidence).sort()).toEqual(
+            Object.keys(wanted)
+              .filter((k) => wanted[k as keyof typeof wanted])
+              .sort(),
+          );
+          if (check.evidence.faceid) expect(check.evidence.faceid.result).toBe("pass");
+          if (check.evidence.gps) expect(Math.abs(check.evidence.gps.time - now)).toBeLessThanOrEqual(60);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -68,10 +77,17 @@ describe("checkAppEvidence", () => {
   it("accepts every well-formed fresh measurement (property)", () => {
     const fresh = fc.integer({ min: NOW - 60, max: NOW + 60 });
     fc.assert(
-      fc.property(fc.double({ min: -90, max: 90, noNaN: true }), fc.double({ min: -180, max: 180, noNaN: true }), fresh, fresh, fc.string({ minLength: 1, maxLength: 128 }), (lat, lnt, t1, t2, key) => {
-        const check = checkAppEvidence({ gps: { lat, lnt, time: t1 }, faceid: { result: "pass", key, time: t2 } }, BOTH, NOW);
-        expect(check).toEqual({ ok: true, evidence: { gps: { lat, lnt, time: t1 }, faceid: { result: "pass", key, time: t2 } } });
-      }),
+      fc.property(
+        fc.double({ min: -90, max: 90, noNaN: true }),
+        fc.double({ min: -180, max: 180, noNaN: true }),
+        fresh,
+        fresh,
+        fc.string({ minLength: 1, maxLength: 128 }),
+        (lat, lnt, t1, t2, key) => {
+          const check = checkAppEvidence({ gps: { lat, lnt, time: t1 }, faceid: { result: "pass", key, time: t2 } }, BOTH, NOW);
+          expect(check).toEqual({ ok: true, evidence: { gps: { lat, lnt, time: t1 }, faceid: { result: "pass", key, time: t2 } } });
+        },
+      ),
     );
   });
 });

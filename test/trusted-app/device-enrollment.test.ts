@@ -70,7 +70,10 @@ describe("device enrollment", () => {
     const { publicJwk: jwk } = await publicJwk();
     const answer = await enroll({ token: "A".repeat(32), name: "guess", public_jwk: jwk });
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: "invalid_grant", error_description: "the enrollment code is not valid: used, expired or unknown" });
+    expect(answer.json).toEqual({
+      error: "invalid_grant",
+      error_description: "the enrollment code is not valid: used, expired or unknown",
+    });
   });
 
   it.each([
@@ -89,16 +92,19 @@ describe("device enrollment", () => {
     expect((await enroll({ token, name: "phone", public_jwk: jwk })).status).toBe(200);
   });
 
-  it.each([["empty", ""], ["too long", "x".repeat(65)], ["control characters", "phone\u0000"], ["a bidi override", "phone\u202e"], ["not a string", 42]])(
-    "refuses a device name that is %s",
-    async (_, name) => {
-      const token = tokenOf(await operatorEnrollUri(p, "E10001"));
-      const { publicJwk: jwk } = await publicJwk();
-      const answer = await enroll({ token, name, public_jwk: jwk });
-      expect(answer.status).toBe(400);
-      expect(answer.json?.error).toBe("invalid_request");
-    },
-  );
+  it.each([
+    ["empty", ""],
+    ["too long", "x".repeat(65)],
+    ["control characters", "phone\u0000"],
+    ["a bidi override", "phone\u202e"],
+    ["not a string", 42],
+  ])("refuses a device name that is %s", async (_, name) => {
+    const token = tokenOf(await operatorEnrollUri(p, "E10001"));
+    const { publicJwk: jwk } = await publicJwk();
+    const answer = await enroll({ token, name, public_jwk: jwk });
+    expect(answer.status).toBe(400);
+    expect(answer.json?.error).toBe("invalid_request");
+  });
 
   it("answers malformed, oversized and non-JSON bodies with 4xx JSON errors, never 500", async () => {
     const cases = [

@@ -30,7 +30,8 @@ async function newChallenge(): Promise<{ challengeId: string; token: string }> {
 
 const scanToken = async () => (await newChallenge()).token;
 
-const scan = (jws: unknown) => send(`${p.url}/app/scan`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jws }) });
+const scan = (jws: unknown) =>
+  send(`${p.url}/app/scan`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jws }) });
 
 async function expectRefused(jws: unknown, description: RegExp): Promise<void> {
   const answer = await scan(jws);
@@ -93,8 +94,21 @@ describe("a device JWS", () => {
     // Bob signs in with his password and removes the method on /account.
     const browser = new RawBrowser();
     const login = await browser.follow(await browser.get(authorizeUrl(p.issuer, { login_hint: "bob" })));
-    const passwordPage = await browser.post(login.url, { csrf: hiddenField(login.text, "csrf")!, event: "CHOOSE_METHOD", method: "password" });
-    expect(responseParams(await browser.post(passwordPage.url, { csrf: hiddenField(passwordPage.text, "csrf")!, event: "SUBMIT_PASSWORD", username: "bob", password: "bob-password" })).get("code")).toBeTruthy();
+    const passwordPage = await browser.post(login.url, {
+      csrf: hiddenField(login.text, "csrf")!,
+      event: "CHOOSE_METHOD",
+      method: "password",
+    });
+    expect(
+      responseParams(
+        await browser.post(passwordPage.url, {
+          csrf: hiddenField(passwordPage.text, "csrf")!,
+          event: "SUBMIT_PASSWORD",
+          username: "bob",
+          password: "bob-password",
+        }),
+      ).get("code"),
+    ).toBeTruthy();
     const account = await browser.get(`${p.url}/account`);
     const removed = await browser.post(`${p.url}/account/remove`, { csrf: hiddenField(account.text, "csrf")!, method: "qrcode" });
     expect(removed.location).toBe(`${p.url}/account?removed=qrcode`);
@@ -102,10 +116,26 @@ describe("a device JWS", () => {
   });
 
   it.each([
-    ["made for another purpose (an approval)", () => phone.sign(DEVICE_JWS_TYPES.approve, { challenge: "x".repeat(22) }), /^a device JWS claim is not acceptable$/],
-    ["for another audience", () => phone.sign(DEVICE_JWS_TYPES.scan, {}, { aud: "https://elsewhere.example" }), /^a device JWS claim is not acceptable$/],
-    ["signed two minutes ago", () => phone.sign(DEVICE_JWS_TYPES.scan, {}, { iat: Math.floor(Date.now() / 1000) - 120 }), /^the device JWS was not signed just now \(iat\)$/],
-    ["signed two minutes ahead", () => phone.sign(DEVICE_JWS_TYPES.scan, {}, { iat: Math.floor(Date.now() / 1000) + 120 }), /^the device JWS was not signed just now \(iat\)$/],
+    [
+      "made for another purpose (an approval)",
+      () => phone.sign(DEVICE_JWS_TYPES.approve, { challenge: "x".repeat(22) }),
+      /^a device JWS claim is not acceptable$/,
+    ],
+    [
+      "for another audience",
+      () => phone.sign(DEVICE_JWS_TYPES.scan, {}, { aud: "https://elsewhere.example" }),
+      /^a device JWS claim is not acceptable$/,
+    ],
+    [
+      "signed two minutes ago",
+      () => phone.sign(DEVICE_JWS_TYPES.scan, {}, { iat: Math.floor(Date.now() / 1000) - 120 }),
+      /^the device JWS was not signed just now \(iat\)$/,
+    ],
+    [
+      "signed two minutes ahead",
+      () => phone.sign(DEVICE_JWS_TYPES.scan, {}, { iat: Math.floor(Date.now() / 1000) + 120 }),
+      /^the device JWS was not signed just now \(iat\)$/,
+    ],
     ["without a jti", () => phone.sign(DEVICE_JWS_TYPES.scan, {}, { jti: undefined }), /^a device JWS claim is not acceptable$/],
     ["with a short jti", () => phone.sign(DEVICE_JWS_TYPES.scan, {}, { jti: "1" }), /^the device JWS needs a random jti$/],
     ["expired", () => phone.sign(DEVICE_JWS_TYPES.scan, {}, { exp: Math.floor(Date.now() / 1000) - 90 }), /^the device JWS has expired$/],
@@ -114,8 +144,11 @@ describe("a device JWS", () => {
   });
 
   it("is refused with alg none, HS256 or another curve", async () => {
-    const header = (alg: string) => Buffer.from(JSON.stringify({ alg, typ: DEVICE_JWS_TYPES.scan, kid: phone.state.deviceId })).toString("base64url");
-    const claims = Buffer.from(JSON.stringify({ sub: phone.state.sub, aud: p.issuer, iat: Math.floor(Date.now() / 1000), jti: "n".repeat(22) })).toString("base64url");
+    const header = (alg: string) =>
+      Buffer.from(JSON.stringify({ alg, typ: DEVICE_JWS_TYPES.scan, kid: phone.state.deviceId })).toString("base64url");
+    const claims = Buffer.from(
+      JSON.stringify({ sub: phone.state.sub, aud: p.issuer, iat: Math.floor(Date.now() / 1000), jti: "n".repeat(22) }),
+    ).toString("base64url");
     await expectRefused(`${header("none")}.${claims}.`, /ES256/);
     const hs = await new SignJWT({ sub: phone.state.sub, aud: p.issuer, jti: "h".repeat(22) })
       .setProtectedHeader({ alg: "HS256", typ: DEVICE_JWS_TYPES.scan, kid: phone.state.deviceId })
@@ -124,7 +157,12 @@ describe("a device JWS", () => {
     await expectRefused(hs, /ES256/);
   });
 
-  it.each([["missing", undefined], ["a number", 42], ["garbage", "not.a.jws"], ["huge", "a".repeat(10_000)]])("is refused when %s, with 401 not 500", async (_, jws) => {
+  it.each([
+    ["missing", undefined],
+    ["a number", 42],
+    ["garbage", "not.a.jws"],
+    ["huge", "a".repeat(10_000)],
+  ])("is refused when %s, with 401 not 500", async (_, jws) => {
     const answer = await scan(jws);
     expect(answer.status).toBe(401);
     expect(answer.json?.error).toBe("invalid_token");
@@ -159,7 +197,9 @@ describe("the app's mistakes with a valid signature", () => {
     if (scanned.state !== "scanned") throw new Error("not scanned");
     expect(scanned.deviceName).toBe("Alice's phone");
     const other = await enrolledPhone(p, "E10001", "third phone");
-    const refused = await other.postJws("/approve", await other.sign(DEVICE_JWS_TYPES.approve, { challenge: token, number: scanned.number })).catch((e: unknown) => e);
+    const refused = await other
+      .postJws("/approve", await other.sign(DEVICE_JWS_TYPES.approve, { challenge: token, number: scanned.number }))
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(TrustedAppError);
     expect(refused).toMatchObject({ status: 400, error: "invalid_grant", description: "this device has not scanned the QR code" });
     await phone.approve(scanned.number);
@@ -173,7 +213,11 @@ describe("the app's mistakes with a valid signature", () => {
     if (scanned.state !== "scanned") throw new Error("not scanned");
     const approval = await phone.sign(DEVICE_JWS_TYPES.approve, { challenge: token, number: scanned.number });
     // JSON.parse would keep the second member: the approval behind a first one that reads as nothing.
-    const twice = await send(`${p.url}/app/approve`, { method: "POST", headers: { "content-type": "application/json" }, body: `{"jws":"none","jws":"${approval}"}` });
+    const twice = await send(`${p.url}/app/approve`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: `{"jws":"none","jws":"${approval}"}`,
+    });
     expect(twice.status, twice.text).toBe(400);
     expect(twice.json).toEqual({ error: "invalid_request", error_description: "the body has the member 'jws' twice in one object" });
     expect((await trustedApp(p.provider).challenges.view(challengeId)).state).toBe("scanned");

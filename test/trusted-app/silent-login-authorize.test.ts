@@ -24,12 +24,19 @@ describe("silent login on /connect/authorize", () => {
     const answer = await browser.get(authorizeUrl(p.issuer, { acmeauth_token: await phone.silentLoginToken("demo-web") }));
     const tokens = await redeemCode(p, responseParams(answer).get("code")!, { code_verifier: undefined });
     expect(tokens.status, tokens.text).toBe(200);
-    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ sub: "E10001", amr: ["qrcode"], acr: "1fa", nonce: "n-1" });
+    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({
+      sub: "E10001",
+      amr: ["qrcode"],
+      acr: "1fa",
+      nonce: "n-1",
+    });
     expect(browser.cookies.has("portcullis_session")).toBe(true);
   });
 
   it("satisfies prompt=none", async () => {
-    const answer = await new RawBrowser().get(authorizeUrl(p.issuer, { prompt: "none", acmeauth_token: await phone.silentLoginToken("demo-web") }));
+    const answer = await new RawBrowser().get(
+      authorizeUrl(p.issuer, { prompt: "none", acmeauth_token: await phone.silentLoginToken("demo-web") }),
+    );
     expect(responseParams(answer).get("code")).toBeTruthy();
   });
 
@@ -51,7 +58,9 @@ describe("silent login on /connect/authorize", () => {
     const old = await enrolledPhone(p, "E10001", "old phone");
     const token = await old.silentLoginToken("demo-web");
     await old.unenroll();
-    expect(responseParams(await new RawBrowser().get(authorizeUrl(p.issuer, { prompt: "none", acmeauth_token: token }))).get("error")).toBe("login_required");
+    expect(responseParams(await new RawBrowser().get(authorizeUrl(p.issuer, { prompt: "none", acmeauth_token: token }))).get("error")).toBe(
+      "login_required",
+    );
   });
 
   it("does not log in another user than the one id_token_hint names", async () => {
@@ -60,7 +69,9 @@ describe("silent login on /connect/authorize", () => {
     const first = await browser.get(authorizeUrl(p.issuer, { acmeauth_token: await bobs.silentLoginToken("demo-web") }));
     const tokens = await redeemCode(p, responseParams(first).get("code")!, { code_verifier: undefined });
     const bobsIdToken = tokens.json!.id_token as string;
-    const answer = await new RawBrowser().get(authorizeUrl(p.issuer, { prompt: "none", id_token_hint: bobsIdToken, acmeauth_token: await phone.silentLoginToken("demo-web") }));
+    const answer = await new RawBrowser().get(
+      authorizeUrl(p.issuer, { prompt: "none", id_token_hint: bobsIdToken, acmeauth_token: await phone.silentLoginToken("demo-web") }),
+    );
     expect(responseParams(answer).get("error")).toBe("login_required");
   });
 });

@@ -16,7 +16,11 @@ beforeAll(async () => ({ p, phone } = await providerWithPhone()));
 afterAll(() => p.close());
 
 const verify = (token: unknown, clientId = "demo-web") => verifySilentLoginToken(p.provider, token, clientId).then((login) => login.sub);
-const refusal = (token: unknown, clientId = "demo-web") => verify(token, clientId).then(() => "accepted", (e: unknown) => (e instanceof DeviceJwsError ? e.reason : `not a refusal: ${String(e)}`));
+const refusal = (token: unknown, clientId = "demo-web") =>
+  verify(token, clientId).then(
+    () => "accepted",
+    (e: unknown) => (e instanceof DeviceJwsError ? e.reason : `not a refusal: ${String(e)}`),
+  );
 const now = () => Math.floor(Date.now() / 1000);
 
 describe("the silent-login token", () => {
@@ -36,15 +40,21 @@ describe("the silent-login token", () => {
 
   it("is refused when it lives longer than two minutes, or has no exp", async () => {
     expect(await refusal(await phone.silentLoginToken("demo-web", 600))).toBe("the silent-login token must expire within 120 s of iat");
-    expect(await refusal(await phone.sign(DEVICE_JWS_TYPES.silentLogin, { client_id: "demo-web" }))).toBe("the silent-login token must expire within 120 s of iat");
+    expect(await refusal(await phone.sign(DEVICE_JWS_TYPES.silentLogin, { client_id: "demo-web" }))).toBe(
+      "the silent-login token must expire within 120 s of iat",
+    );
   });
 
   it("is refused when expired", async () => {
-    expect(await refusal(await phone.sign(DEVICE_JWS_TYPES.silentLogin, { client_id: "demo-web" }, { iat: now() - 50, exp: now() - 40 }))).toBe("the device JWS has expired");
+    expect(
+      await refusal(await phone.sign(DEVICE_JWS_TYPES.silentLogin, { client_id: "demo-web" }, { iat: now() - 50, exp: now() - 40 })),
+    ).toBe("the device JWS has expired");
   });
 
   it("is refused when it is a JWS made for something else (a scan)", async () => {
-    expect(await refusal(await phone.sign(DEVICE_JWS_TYPES.scan, { client_id: "demo-web" }, { exp: now() + 60 }))).toBe("a device JWS claim is not acceptable");
+    expect(await refusal(await phone.sign(DEVICE_JWS_TYPES.scan, { client_id: "demo-web" }, { exp: now() + 60 }))).toBe(
+      "a device JWS claim is not acceptable",
+    );
   });
 
   it("is refused from a revoked device", async () => {
@@ -78,8 +88,12 @@ describe("the silent-login token with acr_values app_gps / app_faceid", () => {
         (e: unknown) => (e as DeviceJwsError).reason,
       );
     expect(await refused(await phone.silentLoginToken("demo-web", 60, { faceid: "pass" }))).toBe("the location (gps) is required");
-    expect(await refused(await phone.silentLoginToken("demo-web", 60, { gps: { lat: 1, lnt: 2 }, faceid: "fail" }))).toBe("face recognition did not pass");
-    expect(await refused(await phone.silentLoginToken("demo-web", 60, { gps: { lat: 91, lnt: 2 }, faceid: "pass" }))).toBe("gps.lat must be a number from -90 to 90");
+    expect(await refused(await phone.silentLoginToken("demo-web", 60, { gps: { lat: 1, lnt: 2 }, faceid: "fail" }))).toBe(
+      "face recognition did not pass",
+    );
+    expect(await refused(await phone.silentLoginToken("demo-web", 60, { gps: { lat: 91, lnt: 2 }, faceid: "pass" }))).toBe(
+      "gps.lat must be a number from -90 to 90",
+    );
   });
 
   it("keeps no evidence the request did not want", async () => {
@@ -89,12 +103,23 @@ describe("the silent-login token with acr_values app_gps / app_faceid", () => {
 });
 
 describe("silentLogin with the plan's wanted evidence", () => {
-  const request = { clientId: "demo-web", redirectUri: "http://localhost:3001/callback", responseMode: "query" as const, scopes: ["openid"], prompt: [], framed: false };
+  const request = {
+    clientId: "demo-web",
+    redirectUri: "http://localhost:3001/callback",
+    responseMode: "query" as const,
+    scopes: ["openid"],
+    prompt: [],
+    framed: false,
+  };
 
   it("puts the checked gps and faceid into the authentication's evidence under app", async () => {
     const token = await phone.silentLoginToken("demo-web", 60, { gps: { lat: -33.87, lnt: 151.21 }, faceid: "pass" });
     const login = await silentLogin(p.provider, token, request, { gps: true, faceid: true });
-    expect(login).toMatchObject({ sub: "E10001", amr: ["qrcode"], evidence: { app: { gps: { lat: -33.87, lnt: 151.21 }, faceid: { result: "pass" } } } });
+    expect(login).toMatchObject({
+      sub: "E10001",
+      amr: ["qrcode"],
+      evidence: { app: { gps: { lat: -33.87, lnt: 151.21 }, faceid: { result: "pass" } } },
+    });
   });
 
   it("logs in nobody silently when the wanted evidence is missing (the login page follows), and logs why", async () => {

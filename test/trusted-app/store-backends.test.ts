@@ -20,7 +20,8 @@ describe.each(availableBackends())("the trusted app on the $name store", ({ url:
   });
   afterAll(() => p.close());
 
-  const post = (path: string, body: unknown) => send(`${p.url}/app${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    send(`${p.url}/app${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
   it("lets one of 10 concurrent enrollments with a token through", async () => {
     const { token } = parseAcmeAuthUri(await operatorEnrollUri(p, "E10001")) as { token: string };

@@ -16,7 +16,12 @@ export async function operatorEnrollUri(p: TestProvider, sub: string): Promise<s
 }
 
 /** A phone enrolled for `sub` (E10001 is alice, E10002 bob in the demo users). */
-export async function enrolledPhone(p: TestProvider, sub = "E10001", name = "Alice's phone", options: ClientOptions = {}): Promise<TrustedAppClient> {
+export async function enrolledPhone(
+  p: TestProvider,
+  sub = "E10001",
+  name = "Alice's phone",
+  options: ClientOptions = {},
+): Promise<TrustedAppClient> {
   return TrustedAppClient.enroll(await operatorEnrollUri(p, sub), name, options);
 }
 
@@ -48,7 +53,10 @@ export function press(browser: RawBrowser, page: Answer, event: "CHECK" | "REFRE
 }
 
 /** Opens a login page whose flow starts with qrcode: the scan step and the QR code's acmeauth://login URI. */
-export async function openQrLogin(p: TestProvider, extra: Record<string, string> = {}): Promise<{ browser: RawBrowser; page: Answer; uri: string }> {
+export async function openQrLogin(
+  p: TestProvider,
+  extra: Record<string, string> = {},
+): Promise<{ browser: RawBrowser; page: Answer; uri: string }> {
   const browser = new RawBrowser();
   const page = await browser.follow(await browser.get(authorizeUrl(p.issuer, extra)));
   expect(page.status).toBe(200);

@@ -6,11 +6,25 @@ import { parseVendorSub, VendorAccounts, vendorLoginTypes } from "../../src/user
 import { mintCode, redeemCode } from "../support/code-grant.ts";
 import { send, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
-const LIFETIMES = { access_token: "1h", id_token: "1h", refresh_token: "30d", authorization_code: "5m", client_credentials_access_token: "1h" } as never;
+const LIFETIMES = {
+  access_token: "1h",
+  id_token: "1h",
+  refresh_token: "30d",
+  authorization_code: "5m",
+  client_credentials_access_token: "1h",
+} as never;
 const KEY = "vendor-signing-key-0123456789";
 
 function client(client_id: string, rules: Partial<ClientConfig> = {}): ClientConfig {
-  return { client_id, type: "confidential", grant_types: ["authorization_code"], redirect_uris: [], post_logout_redirect_uris: [], allowed_scopes: ["openid", "profile"], ...rules } as ClientConfig;
+  return {
+    client_id,
+    type: "confidential",
+    grant_types: ["authorization_code"],
+    redirect_uris: [],
+    post_logout_redirect_uris: [],
+    allowed_scopes: ["openid", "profile"],
+    ...rules,
+  } as ClientConfig;
 }
 
 const clients = new ClientRegistry(
@@ -22,7 +36,9 @@ const clients = new ClientRegistry(
   ],
   LIFETIMES,
 );
-const types = vendorLoginTypes({ login_types: { MyVendor: { flow: "second_factor", login_hint: "vendor" }, "2FA": { flow: "two_factor" } } as never });
+const types = vendorLoginTypes({
+  login_types: { MyVendor: { flow: "second_factor", login_hint: "vendor" }, "2FA": { flow: "two_factor" } } as never,
+});
 const vendors = new VendorAccounts(clients, types);
 
 describe("vendor accounts", () => {
@@ -72,13 +88,22 @@ describe("vendor accounts at the token and userinfo endpoints", { timeout: 60_00
   afterAll(() => p.close());
 
   const VENDOR = { id: "demo-vendor", secret: "demo-vendor-secret" };
-  const grant = (sub: string) => ({ clientId: VENDOR.id, redirectUri: "http://localhost:3004/callback", scopes: ["openid", "profile"], sub, amr: ["totp"], acr: "1fa" });
+  const grant = (sub: string) => ({
+    clientId: VENDOR.id,
+    redirectUri: "http://localhost:3004/callback",
+    scopes: ["openid", "profile"],
+    sub,
+    amr: ["totp"],
+    acr: "1fa",
+  });
 
   it("gives a demo-vendor account's token userinfo with its sub and the account as name", async () => {
     const code = await mintCode(p, grant("demo-vendor:acme-support"));
     const tokens = await redeemCode(p, code, { redirect_uri: "http://localhost:3004/callback" }, VENDOR);
     expect(tokens.status, tokens.text).toBe(200);
-    const info = await send(`${p.url}/connect/userinfo`, { headers: { authorization: `Bearer ${(tokens.json as { access_token: string }).access_token}` } });
+    const info = await send(`${p.url}/connect/userinfo`, {
+      headers: { authorization: `Bearer ${(tokens.json as { access_token: string }).access_token}` },
+    });
     expect(info.status).toBe(200);
     expect(info.json).toEqual({ sub: "demo-vendor:acme-support", name: "acme-support" });
   });

@@ -67,10 +67,13 @@ describe("handleAsset", () => {
     expect(again.status).toBe(304);
   });
 
-  it.each(["/assets/missing.css", "/assets/../package.json", "/assets/%2e%2e/package.json", "/assets", "/other/portcullis.css"])("leaves %s to the next handler", async (path) => {
-    const res = await fetch(base + path);
-    expect(res.status).toBe(404);
-  });
+  it.each(["/assets/missing.css", "/assets/../package.json", "/assets/%2e%2e/package.json", "/assets", "/other/portcullis.css"])(
+    "leaves %s to the next handler",
+    async (path) => {
+      const res = await fetch(base + path);
+      expect(res.status).toBe(404);
+    },
+  );
 
   it("answers only GET and HEAD", async () => {
     expect((await fetch(`${base}/assets/portcullis.css`, { method: "POST" })).status).toBe(404);

@@ -31,7 +31,12 @@ interface Served {
 }
 
 /** A server that answers /page/<n> with the n-th registered page, and records every other request. */
-async function startServer(): Promise<{ server: Server; url: string; pages: Served[]; requests: { method: string; url: string; body: string }[] }> {
+async function startServer(): Promise<{
+  server: Server;
+  url: string;
+  pages: Served[];
+  requests: { method: string; url: string; body: string }[];
+}> {
   const pages: Served[] = [];
   const requests: { method: string; url: string; body: string }[] = [];
   const server = createServer(async (req: IncomingMessage, res) => {
@@ -99,39 +104,42 @@ describe.skipIf(!haveChromium)("pages in Chromium", () => {
   // Every hostile case except the repeats of the script-URL list, of which the spellings only a
   // browser's URL parser resolves are kept (escaping.test.ts runs them all on the HTML).
   const cases = hostileCases().filter((c) => !/^(url|redirect|action) /.test(c.label) || /\\t|\\u0001/.test(c.label));
-  it.each(cases.map((c) => [c.view, c.label, c] as const))("%s (%s): hostile data stays text without CSP", async (_view, _label, hostile: PageCase) => {
-    // No nonce: the page's own scripts stay out, so the DOM can be read as rendered.
-    const { nonce: _nonce, ...data } = hostile.data;
-    const { page, dialogs } = await openPage();
-    try {
-      await page.goto(serve(engine.render(hostile.view, data, "en"), null));
-      const found = await page.evaluate(() => {
-        const all = [...document.querySelectorAll("*")];
-        return {
-          scripts: document.querySelectorAll("script").length,
-          images: document.querySelectorAll("img").length,
-          handlers: all.flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith("on")).map((a) => `${el.tagName} ${a.name}`)),
-          urls: [
-            ...[...document.querySelectorAll("a")].map((a) => a.href),
-            ...[...document.querySelectorAll("iframe")].map((f) => f.src),
-            ...[...document.querySelectorAll("form")].map((f) => f.action),
-          ],
-          texts: [document.body.innerText, ...[...document.querySelectorAll("input, button")].map((i) => (i as HTMLInputElement).value)],
-        };
-      });
-      expect(found.scripts).toBe(0);
-      expect(found.images).toBe(0);
-      expect(found.handlers).toEqual([]);
-      for (const url of found.urls) expect(new URL(url).protocol).toMatch(/^(https?|about):$/);
-      if (JSON.stringify(data).includes(JSON.stringify(TEXT).slice(1, -1))) {
-        expect(found.texts.some((text) => text.includes(TEXT) || text === TEXT)).toBe(true);
+  it.each(cases.map((c) => [c.view, c.label, c] as const))(
+    "%s (%s): hostile data stays text without CSP",
+    async (_view, _label, hostile: PageCase) => {
+      // No nonce: the page's own scripts stay out, so the DOM can be read as rendered.
+      const { nonce: _nonce, ...data } = hostile.data;
+      const { page, dialogs } = await openPage();
+      try {
+        await page.goto(serve(engine.render(hostile.view, data, "en"), null));
+        const found = await page.evaluate(() => {
+          const all = [...document.querySelectorAll("*")];
+          return {
+            scripts: document.querySelectorAll("script").length,
+            images: document.querySelectorAll("img").length,
+            handlers: all.flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith("on")).map((a) => `${el.tagName} ${a.name}`)),
+            urls: [
+              ...[...document.querySelectorAll("a")].map((a) => a.href),
+              ...[...document.querySelectorAll("iframe")].map((f) => f.src),
+              ...[...document.querySelectorAll("form")].map((f) => f.action),
+            ],
+            texts: [document.body.innerText, ...[...document.querySelectorAll("input, button")].map((i) => (i as HTMLInputElement).value)],
+          };
+        });
+        expect(found.scripts).toBe(0);
+        expect(found.images).toBe(0);
+        expect(found.handlers).toEqual([]);
+        for (const url of found.urls) expect(new URL(url).protocol).toMatch(/^(https?|about):$/);
+        if (JSON.stringify(data).includes(JSON.stringify(TEXT).slice(1, -1))) {
+          expect(found.texts.some((text) => text.includes(TEXT) || text === TEXT)).toBe(true);
+        }
+        await page.waitForTimeout(50);
+        expect(dialogs).toEqual([]);
+      } finally {
+        await page.close();
       }
-      await page.waitForTimeout(50);
-      expect(dialogs).toEqual([]);
-    } finally {
-      await page.close();
-    }
-  });
+    },
+  );
 
   it.each(cases.filter((c) => typeof c.data.nonce === "string").map((c) => [c.view, c.label, c] as const))(
     "%s (%s): the page's own script never runs the attacker's",
@@ -151,7 +159,10 @@ describe.skipIf(!haveChromium)("pages in Chromium", () => {
   it("form_post submits to the client under its CSP, with the fields as sent", async () => {
     const nonce = createNonce();
     const action = `${client.url}/cb`;
-    const fields = [{ name: "code", value: "c\"<&'`" }, { name: "state", value: "s p a c e" }];
+    const fields = [
+      { name: "code", value: "c\"<&'`" },
+      { name: "state", value: "s p a c e" },
+    ];
     const url = serve(engine.render("form-post", { action, fields, nonce }, "en"), { nonce, formAction: [originOf(action)!] });
     const { page, violations } = await openPage();
     try {
@@ -202,12 +213,20 @@ describe.skipIf(!haveChromium)("pages in Chromium", () => {
     const nonce = createNonce();
     const frontChannelUrls = [`${client.url}/fc?sid=1`, `${client.url}/fc?sid=2`];
     const postLogoutRedirectUri = `${client.url}/bye?state=s`;
-    const url = serve(engine.render("logged-out", { frontChannelUrls, postLogoutRedirectUri, nonce }, "en"), { nonce, frameSrc: [client.url] });
+    const url = serve(engine.render("logged-out", { frontChannelUrls, postLogoutRedirectUri, nonce }, "en"), {
+      nonce,
+      frameSrc: [client.url],
+    });
     const { page, violations } = await openPage();
     try {
       await page.goto(url);
       await page.waitForURL(postLogoutRedirectUri);
-      expect(client.requests.filter((r) => r.url.startsWith("/fc?")).map((r) => r.url).sort()).toEqual(["/fc?sid=1", "/fc?sid=2"]);
+      expect(
+        client.requests
+          .filter((r) => r.url.startsWith("/fc?"))
+          .map((r) => r.url)
+          .sort(),
+      ).toEqual(["/fc?sid=1", "/fc?sid=2"]);
       expect(violations).toEqual([]);
     } finally {
       await page.close();

@@ -14,17 +14,76 @@ const engine = withTestPartial(createViewEngine({ viewsDir: VIEWS_DIR, strings: 
 
 // Attributes our templates write; an injected attribute (onclick=…, src=…) is anything else.
 const ATTRIBUTES = new Set([
-  "lang", "charset", "http-equiv", "content", "name", "rel", "href", "class", "id", "method", "action", "target",
-  "type", "value", "role", "for", "src", "title", "aria-hidden", "tabindex", "nonce", "sizes", "aria-label", "datetime",
+  "lang",
+  "charset",
+  "http-equiv",
+  "content",
+  "name",
+  "rel",
+  "href",
+  "class",
+  "id",
+  "method",
+  "action",
+  "target",
+  "type",
+  "value",
+  "role",
+  "for",
+  "src",
+  "title",
+  "aria-hidden",
+  "tabindex",
+  "nonce",
+  "sizes",
+  "aria-label",
+  "datetime",
 ]);
-const TAGS = new Set(["html", "head", "meta", "title", "link", "body", "main", "footer", "h1", "h2", "p", "div", "section",
-  "form", "input", "button", "ul", "li", "a", "label", "noscript", "iframe", "script", "span", "img", "video", "canvas", "strong", "pre", "nav", "dl", "dt", "dd", "time"]);
+const TAGS = new Set([
+  "html",
+  "head",
+  "meta",
+  "title",
+  "link",
+  "body",
+  "main",
+  "footer",
+  "h1",
+  "h2",
+  "p",
+  "div",
+  "section",
+  "form",
+  "input",
+  "button",
+  "ul",
+  "li",
+  "a",
+  "label",
+  "noscript",
+  "iframe",
+  "script",
+  "span",
+  "img",
+  "video",
+  "canvas",
+  "strong",
+  "pre",
+  "nav",
+  "dl",
+  "dt",
+  "dd",
+  "time",
+]);
 const URL_ATTRIBUTES = new Set(["href", "src", "action"]);
 
 function decode(value: string): string {
   return value
     .replace(/&#x([0-9a-f]+);/gi, (_m, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
-    .replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }
 
 /** Every start tag is one of ours, with well-formed, known attributes; returns the tags. */
@@ -62,7 +121,8 @@ describe.each(LANGS)("hostile values in %s", (lang) => {
     expect(html).not.toContain("`");
     expect(html.match(/<script/g)?.length ?? 0).toBe(tags.filter((t) => t.tag === "script").length);
     // Inline scripts carry a nonce; a script file (the diagram page's mermaid) a nonce and a src.
-    for (const script of tags.filter((t) => t.tag === "script")) expect([["nonce"], ["nonce", "src"]]).toContainEqual([...script.attributes.keys()]);
+    for (const script of tags.filter((t) => t.tag === "script"))
+      expect([["nonce"], ["nonce", "src"]]).toContainEqual([...script.attributes.keys()]);
 
     // No link, frame or form leads to script.
     for (const { attributes } of tags) {
@@ -86,14 +146,27 @@ describe.each(LANGS)("hostile values in %s", (lang) => {
 });
 
 describe("safeUrl", () => {
-  it.each(SCRIPT_URLS.concat(["JAVASCRIPT:alert(1)", "javascript\n:alert(1)", "\u0000javascript:alert(1)", "blob:https://x/1", "file:///etc/passwd", "", "http://[::1"]))(
-    "makes %j inert",
-    (url) => {
-      expect(safeUrl(url)).toBe("about:blank");
-    },
-  );
+  it.each(
+    SCRIPT_URLS.concat([
+      "JAVASCRIPT:alert(1)",
+      "javascript\n:alert(1)",
+      "\u0000javascript:alert(1)",
+      "blob:https://x/1",
+      "file:///etc/passwd",
+      "",
+      "http://[::1",
+    ]),
+  )("makes %j inert", (url) => {
+    expect(safeUrl(url)).toBe("about:blank");
+  });
 
-  it.each(["https://client.example/cb?x=1", "http://localhost:3000/cb", "/interaction/abc", "com.example.app:/cb", "acmeauth://sso/oidc?x=1"])("keeps %j", (url) => {
+  it.each([
+    "https://client.example/cb?x=1",
+    "http://localhost:3000/cb",
+    "/interaction/abc",
+    "com.example.app:/cb",
+    "acmeauth://sso/oidc?x=1",
+  ])("keeps %j", (url) => {
     expect(safeUrl(url)).toBe(url);
   });
 

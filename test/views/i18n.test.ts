@@ -35,9 +35,7 @@ describe("UI strings", () => {
   });
 
   it("has the keys other parts of the provider use", () => {
-    const needed = [
-      "error.interaction_expired", "error.csrf", "error.login_failed",
-    ];
+    const needed = ["error.interaction_expired", "error.csrf", "error.login_failed"];
     for (const key of needed) expect(en, key).toHaveProperty([key]);
   });
 
@@ -53,20 +51,27 @@ describe("UI strings", () => {
   it("loads every shipped factor plugin's strings, each with a label, under method.<id>.", () => {
     const pluginDirs = readdirSync(METHODS_DIR).filter((id) => existsSync(join(METHODS_DIR, id, "i18n")));
     expect(pluginDirs).toContain("password");
-    const t = loadTranslations(join(VIEWS_DIR, "i18n"), pluginDirs.map((id) => ({ dir: join(METHODS_DIR, id, "i18n"), prefix: `method.${id}` })));
+    const t = loadTranslations(
+      join(VIEWS_DIR, "i18n"),
+      pluginDirs.map((id) => ({ dir: join(METHODS_DIR, id, "i18n"), prefix: `method.${id}` })),
+    );
     for (const id of pluginDirs) for (const lang of LANGS) expect(t.translate(lang, `method.${id}.label`), `${id} ${lang}`).not.toBe("");
   });
 
   it("refuses a plugin's strings that miss a language's key", () => {
     const dir = mkdtempSync(join(tmpdir(), "plugin-i18n-"));
     for (const lang of LANGS) writeFileSync(join(dir, `${lang}.yaml`), lang === "vn" ? "label: x\n" : "label: x\nhint: y\n");
-    expect(() => loadTranslations(join(VIEWS_DIR, "i18n"), [{ dir, prefix: "method.demo" }])).toThrow('vn.yaml: missing key "method.demo.hint"');
+    expect(() => loadTranslations(join(VIEWS_DIR, "i18n"), [{ dir, prefix: "method.demo" }])).toThrow(
+      'vn.yaml: missing key "method.demo.hint"',
+    );
   });
 
   it("fills placeholders and refuses unknown keys", () => {
     const t = loadTranslations(join(VIEWS_DIR, "i18n"));
     expect(t.translate("vn", "login.heading", { client: "App" })).toBe("Đăng nhập vào App");
-    expect(t.translate("jp", "login.signed_in_as", { user: "{client}" })).toBe("{client} としてサインインしています。続行するには、もう一度サインインしてください。");
+    expect(t.translate("jp", "login.signed_in_as", { user: "{client}" })).toBe(
+      "{client} としてサインインしています。続行するには、もう一度サインインしてください。",
+    );
     expect(t.placeholders("login.signed_in_as")).toEqual(["user"]);
     expect(() => t.translate("en", "no.such")).toThrow('no UI string "no.such"');
   });

@@ -22,7 +22,13 @@ function expectEdgeModeEarly(html: string): void {
   expect(head, html.slice(0, 500)).toBeDefined();
   const at = head!.indexOf(EDGE_MODE);
   expect(at, head).toBeGreaterThanOrEqual(0);
-  expect(head!.slice(0, at).replace(/<meta [^>]*>/g, "").trim(), head).toBe("");
+  expect(
+    head!
+      .slice(0, at)
+      .replace(/<meta [^>]*>/g, "")
+      .trim(),
+    head,
+  ).toBe("");
 }
 
 describe("IE edge mode", () => {

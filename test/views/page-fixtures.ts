@@ -39,15 +39,37 @@ const ACCOUNT_FRAME = { accountUrl: "/account", signOutUrl: "/connect/endsession
 
 export const ORDINARY: PageCase[] = [
   page("error", "untrusted redirect_uri", { error: "invalid_request", description: "redirect_uri is not registered for this client" }),
-  page("error", "translated description", { title: "Sign-in link", error: "invalid_request", description: "", descriptionKey: "error.interaction_expired" }),
+  page("error", "translated description", {
+    title: "Sign-in link",
+    error: "invalid_request",
+    description: "",
+    descriptionKey: "error.interaction_expired",
+  }),
   page("form-post", "code response", {
     action: "https://client.example/cb",
-    fields: [{ name: "code", value: "abc" }, { name: "state", value: "xyz" }, { name: "iss", value: "https://op.example" }],
+    fields: [
+      { name: "code", value: "abc" },
+      { name: "state", value: "xyz" },
+      { name: "iss", value: "https://op.example" },
+    ],
     nonce: NONCE,
   }),
-  page("form-post", "in an iframe, no script", { action: "https://client.example/cb", fields: [{ name: "code", value: "abc" }], target: "_top" }),
-  page("top-redirect", "iframe login done", { url: "https://client.example/cb?code=abc&state=xyz&iss=https%3A%2F%2Fop.example", nonce: NONCE }),
-  page("login", "password step", { clientName: "Demo App", csrf: "csrf-token", action: "/interaction/abc", methodPartial: "method-test", method: { hint: "hint" } }),
+  page("form-post", "in an iframe, no script", {
+    action: "https://client.example/cb",
+    fields: [{ name: "code", value: "abc" }],
+    target: "_top",
+  }),
+  page("top-redirect", "iframe login done", {
+    url: "https://client.example/cb?code=abc&state=xyz&iss=https%3A%2F%2Fop.example",
+    nonce: NONCE,
+  }),
+  page("login", "password step", {
+    clientName: "Demo App",
+    csrf: "csrf-token",
+    action: "/interaction/abc",
+    methodPartial: "method-test",
+    method: { hint: "hint" },
+  }),
   page("login", "re-login with error, hint and other methods", {
     clientName: "Demo App",
     csrf: "csrf-token",
@@ -57,7 +79,10 @@ export const ORDINARY: PageCase[] = [
     methodPartial: "method-test",
     method: { hint: "hint" },
     loginHint: "alice",
-    otherMethods: [{ id: "totp", labelKey: "method.password.label" }, { id: "fido", labelKey: "enroll.back" }],
+    otherMethods: [
+      { id: "totp", labelKey: "method.password.label" },
+      { id: "fido", labelKey: "enroll.back" },
+    ],
   }),
   page("logout-confirm", "with client", { csrf: "csrf-token", action: "/connect/endsession", clientName: "Demo App" }),
   page("logout-confirm", "with cancel link", { csrf: "csrf-token", action: "/connect/endsession", cancelUrl: "https://client.example/" }),
@@ -67,7 +92,14 @@ export const ORDINARY: PageCase[] = [
     postLogoutRedirectUri: "https://client.example/bye?state=s",
     nonce: NONCE,
   }),
-  page("enroll", "a method's step", { methodLabelKey: "method.password.label", csrf: "csrf-token", action: "/interaction/abc", methodPartial: "method-test", method: { hint: "hint" }, nonce: NONCE }),
+  page("enroll", "a method's step", {
+    methodLabelKey: "method.password.label",
+    csrf: "csrf-token",
+    action: "/interaction/abc",
+    methodPartial: "method-test",
+    method: { hint: "hint" },
+    nonce: NONCE,
+  }),
   page("account", "one enrolled, one not", {
     ...ACCOUNT_FRAME,
     userName: "Alice",
@@ -76,12 +108,40 @@ export const ORDINARY: PageCase[] = [
     removeUrl: "/account/remove",
     notice: "account.enrolled_notice",
     methods: [
-      { ...NO_ROW, id: "password", labelKey: "method.password.label", setUp: true, canEnroll: true, canRemove: true, items: [{ text: "Pixel 8", addedAt: DAY }], enrolledAt: DAY, lastUsedAt: DAY },
+      {
+        ...NO_ROW,
+        id: "password",
+        labelKey: "method.password.label",
+        setUp: true,
+        canEnroll: true,
+        canRemove: true,
+        items: [{ text: "Pixel 8", addedAt: DAY }],
+        enrolledAt: DAY,
+        lastUsedAt: DAY,
+      },
       { ...NO_ROW, id: "other", labelKey: "method.password.label", setUpNote: "Set up by your administrator.", lastUsedAt: DAY },
     ],
   }),
-  page("account", "back to a client, in English", { ...ACCOUNT_FRAME, lang: "en", clientId: "demo-web", backUrl: "https://client.example/", backName: "Demo App", userName: "Alice", csrf: "c", enrollAction: "/account/enroll", removeUrl: "/account/remove", methods: [] }),
-  page("account-remove", "asks first", { ...ACCOUNT_FRAME, lang: "jp", csrf: "csrf-token", action: "/account/remove", method: "totp", methodName: "Authenticator app" }),
+  page("account", "back to a client, in English", {
+    ...ACCOUNT_FRAME,
+    lang: "en",
+    clientId: "demo-web",
+    backUrl: "https://client.example/",
+    backName: "Demo App",
+    userName: "Alice",
+    csrf: "c",
+    enrollAction: "/account/enroll",
+    removeUrl: "/account/remove",
+    methods: [],
+  }),
+  page("account-remove", "asks first", {
+    ...ACCOUNT_FRAME,
+    lang: "jp",
+    csrf: "csrf-token",
+    action: "/account/remove",
+    method: "totp",
+    methodName: "Authenticator app",
+  }),
   page("diagrams", "the deployment's machines", {
     stylesheetUrl: "/diagrams/diagrams.0123456789abcdef.css",
     diagrams: [
@@ -94,7 +154,8 @@ export const ORDINARY: PageCase[] = [
     name: "method-password",
     descriptionKey: "diagrams.kind.method",
     subject: "password",
-    source: "stateDiagram-v2\n  state \"awaitingCredentials\" as s_awaitingCredentials\n  [*] --> s_awaitingCredentials\n  s_awaitingCredentials --> s_verified : SUBMIT_PASSWORD [hasCredentials]\n",
+    source:
+      'stateDiagram-v2\n  state "awaitingCredentials" as s_awaitingCredentials\n  [*] --> s_awaitingCredentials\n  s_awaitingCredentials --> s_verified : SUBMIT_PASSWORD [hasCredentials]\n',
     indexUrl: "/diagrams",
     stylesheetUrl: "/diagrams/diagrams.0123456789abcdef.css",
     scriptUrl: "/diagrams/mermaid.0123456789abcdef.js",
@@ -104,7 +165,7 @@ export const ORDINARY: PageCase[] = [
     name: "login-myvendor",
     descriptionKey: "diagrams.kind.login_second_factor",
     subject: "MyVendor",
-    source: "stateDiagram-v2\n  state \"starting\" as s_starting\n  [*] --> s_starting\n",
+    source: 'stateDiagram-v2\n  state "starting" as s_starting\n  [*] --> s_starting\n',
     plan: {
       loginType: "MyVendor",
       facts: [
@@ -121,13 +182,27 @@ export const ORDINARY: PageCase[] = [
   page("account", "no one signed in", { ...ACCOUNT_FRAME, signInUrl: "/account/sign-in", methods: [] }),
   page("interaction-expired", "no way back", {}),
   page("interaction-expired", "with way back", { backUrl: "https://client.example/" }),
-  page("login", "a second factor's step", { clientName: "Demo App", csrf: "csrf-token", action: "/interaction/abc", verifyingAccount: "a•••e", methodPartial: "method-test", method: { hint: "hint" } }),
+  page("login", "a second factor's step", {
+    clientName: "Demo App",
+    csrf: "csrf-token",
+    action: "/interaction/abc",
+    verifyingAccount: "a•••e",
+    methodPartial: "method-test",
+    method: { hint: "hint" },
+  }),
 ];
 
 /** Text that breaks out of element content, either attribute quote, or a template literal. */
 export const TEXT = `<script>alert(1)</script>"'\`=&<img src=x onerror=alert(2)>' onmouseover='alert(3)`;
 /** A URL that runs script, in the spellings browsers accept. */
-export const SCRIPT_URLS = ["javascript:alert(4)", " JaVaScRiPt:alert(4)", "java\tscript:alert(4)", "\u0001javascript:alert(4)", "vbscript:msgbox(4)", "data:text/html,<script>alert(4)</script>"];
+export const SCRIPT_URLS = [
+  "javascript:alert(4)",
+  " JaVaScRiPt:alert(4)",
+  "java\tscript:alert(4)",
+  "\u0001javascript:alert(4)",
+  "vbscript:msgbox(4)",
+  "data:text/html,<script>alert(4)</script>",
+];
 /** A real https URL that would end an inline script if embedded carelessly. */
 export const BREAKOUT_URL = `https://client.example/cb?x=</script><script>alert(5)</script>&y="'\`<!--`;
 
@@ -137,7 +212,12 @@ export function hostileCases(): PageCase[] {
   const cases: PageCase[] = [
     page("error", "hostile text", { title: TEXT, error: TEXT, description: TEXT }),
     page("error", "hostile text, no title", { error: TEXT, description: TEXT }),
-    page("form-post", "hostile action and fields", { action: jsUrl, fields: [{ name: TEXT, value: TEXT }], nonce: NONCE, target: `_top" onclick="alert(6)` }),
+    page("form-post", "hostile action and fields", {
+      action: jsUrl,
+      fields: [{ name: TEXT, value: TEXT }],
+      nonce: NONCE,
+      target: `_top" onclick="alert(6)`,
+    }),
     page("form-post", "hostile nonce", { action: BREAKOUT_URL, fields: [], nonce: TEXT }),
     page("top-redirect", "script-ending url", { url: BREAKOUT_URL, nonce: NONCE }),
     page("login", "hostile fields", {
@@ -152,7 +232,15 @@ export function hostileCases(): PageCase[] {
       loginHint: TEXT,
       otherMethods: [{ id: TEXT, labelKey: "method.password.label" }],
     }),
-    page("enroll", "hostile fields", { methodLabelKey: "method.password.label", csrf: TEXT, action: jsUrl, errorKey: "error.csrf", methodPartial: "method-test", method: { hint: TEXT }, methodPath: TEXT }),
+    page("enroll", "hostile fields", {
+      methodLabelKey: "method.password.label",
+      csrf: TEXT,
+      action: jsUrl,
+      errorKey: "error.csrf",
+      methodPartial: "method-test",
+      method: { hint: TEXT },
+      methodPath: TEXT,
+    }),
     page("account", "hostile sign-in link", { ...hostileFrame, signInUrl: jsUrl, methods: [] }),
     page("account", "hostile fields", {
       ...hostileFrame,
@@ -160,13 +248,33 @@ export function hostileCases(): PageCase[] {
       csrf: TEXT,
       enrollAction: jsUrl,
       removeUrl: jsUrl,
-      methods: [{ id: TEXT, labelKey: "method.password.label", setUp: true, canEnroll: true, canRemove: true, addsAnother: true, items: [{ text: TEXT, addedAt: { iso: TEXT, text: TEXT } }], enrolledAt: { iso: TEXT, text: TEXT }, lastUsedAt: { iso: TEXT, text: TEXT }, setUpNote: TEXT }],
+      methods: [
+        {
+          id: TEXT,
+          labelKey: "method.password.label",
+          setUp: true,
+          canEnroll: true,
+          canRemove: true,
+          addsAnother: true,
+          items: [{ text: TEXT, addedAt: { iso: TEXT, text: TEXT } }],
+          enrolledAt: { iso: TEXT, text: TEXT },
+          lastUsedAt: { iso: TEXT, text: TEXT },
+          setUpNote: TEXT,
+        },
+      ],
     }),
     page("account-remove", "hostile fields", { ...hostileFrame, csrf: TEXT, action: jsUrl, method: TEXT, methodName: TEXT }),
     page("logout-confirm", "hostile fields", { csrf: TEXT, action: jsUrl, clientName: TEXT, cancelUrl: jsUrl }),
-    page("logged-out", "script-ending redirect", { frontChannelUrls: [jsUrl, BREAKOUT_URL], postLogoutRedirectUri: BREAKOUT_URL, nonce: NONCE }),
+    page("logged-out", "script-ending redirect", {
+      frontChannelUrls: [jsUrl, BREAKOUT_URL],
+      postLogoutRedirectUri: BREAKOUT_URL,
+      nonce: NONCE,
+    }),
     page("interaction-expired", "hostile back link", { backUrl: jsUrl }),
-    page("diagrams", "hostile names and links", { stylesheetUrl: jsUrl, diagrams: [{ name: TEXT, url: jsUrl, descriptionKey: "diagrams.kind.method", subject: TEXT }] }),
+    page("diagrams", "hostile names and links", {
+      stylesheetUrl: jsUrl,
+      diagrams: [{ name: TEXT, url: jsUrl, descriptionKey: "diagrams.kind.method", subject: TEXT }],
+    }),
     page("diagram", "hostile source and links", {
       name: TEXT,
       descriptionKey: "diagrams.kind.login",

@@ -1,21 +1,50 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contentSecurityPolicy, createNonce, originOf, pageHeaders, redirectTargetSource, writePage, type PageHeaderOptions } from "../../src/views/page-headers.ts";
+import {
+  contentSecurityPolicy,
+  createNonce,
+  originOf,
+  pageHeaders,
+  redirectTargetSource,
+  writePage,
+  type PageHeaderOptions,
+} from "../../src/views/page-headers.ts";
 
-const DEFAULT_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const DEFAULT_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const NONCE = "AAAAAAAAAAAAAAAAAAAAAA";
 
 describe("contentSecurityPolicy", () => {
   it.each<[string, PageHeaderOptions, string]>([
     ["the default", {}, DEFAULT_CSP],
-    ["a nonce", { nonce: NONCE }, `default-src 'none'; script-src 'nonce-${NONCE}'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`],
-    ["form_post to a client", { formAction: ["https://client.example"] }, DEFAULT_CSP.replace("form-action 'self'", "form-action 'self' https://client.example")],
-    ["front-channel frames", { frameSrc: ["https://a.example", "https://b.example:8443"] }, DEFAULT_CSP.replace("form-action", "frame-src https://a.example https://b.example:8443; form-action")],
-    ["iframe_authz ancestors", { frameAncestors: ["https://portal.example"] }, DEFAULT_CSP.replace("frame-ancestors 'none'", "frame-ancestors https://portal.example")],
+    [
+      "a nonce",
+      { nonce: NONCE },
+      `default-src 'none'; script-src 'nonce-${NONCE}'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    ],
+    [
+      "form_post to a client",
+      { formAction: ["https://client.example"] },
+      DEFAULT_CSP.replace("form-action 'self'", "form-action 'self' https://client.example"),
+    ],
+    [
+      "front-channel frames",
+      { frameSrc: ["https://a.example", "https://b.example:8443"] },
+      DEFAULT_CSP.replace("form-action", "frame-src https://a.example https://b.example:8443; form-action"),
+    ],
+    [
+      "iframe_authz ancestors",
+      { frameAncestors: ["https://portal.example"] },
+      DEFAULT_CSP.replace("frame-ancestors 'none'", "frame-ancestors https://portal.example"),
+    ],
     ["no ancestors listed", { frameAncestors: [] }, DEFAULT_CSP],
     ["polling", { connectSrc: ["'self'"] }, DEFAULT_CSP.replace("form-action", "connect-src 'self'; form-action")],
-    ["duplicates once", { formAction: ["'self'", "https://c.example", "https://c.example"] }, DEFAULT_CSP.replace("form-action 'self'", "form-action 'self' https://c.example")],
+    [
+      "duplicates once",
+      { formAction: ["'self'", "https://c.example", "https://c.example"] },
+      DEFAULT_CSP.replace("form-action 'self'", "form-action 'self' https://c.example"),
+    ],
   ])("builds %s", (_label, options, expected) => {
     expect(contentSecurityPolicy(options)).toBe(expected);
   });

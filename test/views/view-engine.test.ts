@@ -22,7 +22,20 @@ function readYamlKeys(lang: string): Record<string, true> {
 
 describe("pages", () => {
   it("has ordinary and hostile test data for every page", () => {
-    expect(engine.views).toEqual(["account", "account-remove", "diagram", "diagrams", "enroll", "error", "form-post", "interaction-expired", "logged-out", "login", "logout-confirm", "top-redirect"]);
+    expect(engine.views).toEqual([
+      "account",
+      "account-remove",
+      "diagram",
+      "diagrams",
+      "enroll",
+      "error",
+      "form-post",
+      "interaction-expired",
+      "logged-out",
+      "login",
+      "logout-confirm",
+      "top-redirect",
+    ]);
     expect(new Set(ORDINARY.map((c) => c.view))).toEqual(new Set(engine.views));
     expect(new Set(hostileCases().map((c) => c.view))).toEqual(new Set(engine.views));
   });
@@ -78,8 +91,12 @@ describe("pages", () => {
 
   it("sends the top window to the redirect, with a target=_top link as fallback", () => {
     const html = engine.render("top-redirect", ORDINARY[4]!.data, "en");
-    expect(html).toContain('window.top.location.href = "https://client.example/cb?code=abc\\u0026state=xyz\\u0026iss=https%3A%2F%2Fop.example";');
-    expect(html).toContain('href="https://client.example/cb?code&#x3D;abc&amp;state&#x3D;xyz&amp;iss&#x3D;https%3A%2F%2Fop.example" target="_top"');
+    expect(html).toContain(
+      'window.top.location.href = "https://client.example/cb?code=abc\\u0026state=xyz\\u0026iss=https%3A%2F%2Fop.example";',
+    );
+    expect(html).toContain(
+      'href="https://client.example/cb?code&#x3D;abc&amp;state&#x3D;xyz&amp;iss&#x3D;https%3A%2F%2Fop.example" target="_top"',
+    );
   });
 
   it("asks before logging out: csrf, confirm=yes, and a cancel", () => {
@@ -139,7 +156,11 @@ describe("createViewEngine", () => {
     it("compiles a plugin's partial at once and renders it inside the login page", () => {
       const local = createViewEngine({ viewsDir: VIEWS_DIR, strings: PLUGIN_STRINGS });
       local.registerPartial("method-demo", `<p class="demo">{{t "method.password.label"}} {{method.address}}</p>`);
-      const html = local.render("login", { clientName: "A", csrf: "c", action: "/i", methodPartial: "method-demo", method: { address: "a@b" } }, "vn");
+      const html = local.render(
+        "login",
+        { clientName: "A", csrf: "c", action: "/i", methodPartial: "method-demo", method: { address: "a@b" } },
+        "vn",
+      );
       expect(html).toContain('<p class="demo">Mật khẩu a@b</p>');
     });
 
@@ -212,7 +233,9 @@ describe("createViewEngine", () => {
       const views = copyViews();
       const file = join(views, "i18n", "jp.yaml");
       writeFileSync(file, readFileSync(file, "utf8").replace("{client} にサインイン", "{app} にサインイン"));
-      expect(() => createViewEngine({ viewsDir: views })).toThrow('jp.yaml: key "login.heading" has placeholders {app} but en.yaml has {client}');
+      expect(() => createViewEngine({ viewsDir: views })).toThrow(
+        'jp.yaml: key "login.heading" has placeholders {app} but en.yaml has {client}',
+      );
     });
 
     it("uses the given assets URL for the stylesheet", () => {

@@ -49,7 +49,12 @@ export class BfidoLogins {
 
   /** A fresh login QR: no credential list (the app finds its own credential for our RP id). */
   async create(): Promise<{ loginId: string; expiresAt: number }> {
-    const options = await (await webauthnLibrary()).generateAuthenticationOptions({ rpID: this.rp.id, allowCredentials: [], userVerification: this.rp.userVerification, timeout: this.rp.timeoutMs });
+    const options = await (await webauthnLibrary()).generateAuthenticationOptions({
+      rpID: this.rp.id,
+      allowCredentials: [],
+      userVerification: this.rp.userVerification,
+      timeout: this.rp.timeoutMs,
+    });
     const loginId = randomToken(16);
     const ttlMs = this.rp.timeoutMs;
     const login: BfidoLogin = { state: "pending", challenge: options.challenge, ttlMs, expiresAt: this.now() + ttlMs };
@@ -62,7 +67,9 @@ export class BfidoLogins {
   async view(loginId: string): Promise<BfidoLoginView> {
     const login = (await this.records().get(loginKey(loginId))) as BfidoLogin | undefined;
     if (!login || (login.state === "pending" && this.now() >= login.expiresAt)) return { state: "expired" };
-    return login.state === "pending" ? { state: "pending", uri: bfidoUri(this.context.services.issuer, login.challenge) } : { state: login.state };
+    return login.state === "pending"
+      ? { state: "pending", uri: bfidoUri(this.context.services.issuer, login.challenge) }
+      : { state: login.state };
   }
 
   /**
@@ -75,7 +82,8 @@ export class BfidoLogins {
     const loginId = (await this.records().get(challengeKey(challenge))) as string | undefined;
     const login = loginId === undefined ? undefined : ((await this.records().get(loginKey(loginId))) as BfidoLogin | undefined);
     if (!loginId || !login || this.now() >= login.expiresAt) throw new BfidoAnswerError("the QR code has expired");
-    if (login.state !== "pending" || !(await this.records().add(`bfido-answered:${loginId}`, 1, login.ttlMs + 60_000))) throw new BfidoAnswerError("the QR code was already answered");
+    if (login.state !== "pending" || !(await this.records().add(`bfido-answered:${loginId}`, 1, login.ttlMs + 60_000)))
+      throw new BfidoAnswerError("the QR code was already answered");
     const allowed = await this.context.attempts.tryAttempt(sub);
     const heldByDevice = (stored: StoredCredential) => (stored as BfidoCredential).deviceId === device.id;
     const verified = allowed && (await checkAssertion(this.context, this.rp, sub, login.challenge, credentialJson, heldByDevice));

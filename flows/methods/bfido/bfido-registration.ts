@@ -10,7 +10,10 @@ import type { BfidoCredential } from "./bfido-credential.ts";
  * records), creates a P-256 credential and answers, again device-signed. The credential is stored
  * with the device that holds it and transport `hybrid` (it is reached over the QR code, never USB).
  */
-export async function startAppRegistration(deps: RegistrationDeps, sub: string): Promise<{ handle: string; options: PublicKeyCredentialCreationOptionsJSON }> {
+export async function startAppRegistration(
+  deps: RegistrationDeps,
+  sub: string,
+): Promise<{ handle: string; options: PublicKeyCredentialCreationOptionsJSON }> {
   const handle = await startRegistration(deps, sub);
   const ceremony = await new FidoChallenges(deps.context).find(handle);
   if (ceremony?.ceremony !== "registration") throw new Error("the registration ceremony just stored is gone");
@@ -18,7 +21,13 @@ export async function startAppRegistration(deps: RegistrationDeps, sub: string):
 }
 
 /** True when the app's credential verified and was added for `sub`, held by `device`. */
-export function finishAppRegistration(deps: RegistrationDeps, sub: string, device: Device, handle: string, credentialJson: string): Promise<boolean> {
+export function finishAppRegistration(
+  deps: RegistrationDeps,
+  sub: string,
+  device: Device,
+  handle: string,
+  credentialJson: string,
+): Promise<boolean> {
   const recorded: Partial<BfidoCredential> = { transports: ["hybrid"], deviceId: device.id, deviceName: device.name };
   return verifyRegistration(deps, sub, handle, credentialJson, recorded);
 }

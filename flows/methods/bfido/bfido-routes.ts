@@ -40,7 +40,12 @@ export function bfidoRoutes(context: PluginContext<FidoSettings>, rp: RelyingPar
 
   router.get("/logins/:id", async (req, res) => {
     const id = checkedId(req);
-    await longPoll(req, res, async () => (id === undefined ? { state: "expired" } : logins.view(id)), (state) => state !== "pending");
+    await longPoll(
+      req,
+      res,
+      async () => (id === undefined ? { state: "expired" } : logins.view(id)),
+      (state) => state !== "pending",
+    );
   });
 
   router.get("/logins/:id/qr.svg", async (req, res) => {
@@ -59,9 +64,13 @@ export function bfidoRoutes(context: PluginContext<FidoSettings>, rp: RelyingPar
 
   router.post("/registrations/complete", async (req, res) => {
     const { sub, device, claims } = await verifiedDeviceRequest(app, req, DEVICE_JWS_TYPES.bfidoRegister);
-    if (typeof claims.handle !== "string" || claims.handle.length > 64) throw refusedDeviceRequest("invalid_request", "the claim handle is required");
+    if (typeof claims.handle !== "string" || claims.handle.length > 64)
+      throw refusedDeviceRequest("invalid_request", "the claim handle is required");
     if (!(await finishAppRegistration({ context, rp }, sub, device, claims.handle, credentialJson(claims.credential)))) {
-      throw refusedDeviceRequest("invalid_grant", "the credential could not be registered (expired ceremony, failed verification, or registered already)");
+      throw refusedDeviceRequest(
+        "invalid_grant",
+        "the credential could not be registered (expired ceremony, failed verification, or registered already)",
+      );
     }
     context.services.logger.info({ event: "bfido_registered", sub, device: device.id }, "trusted-app FIDO2 credential registered");
     res.set("Cache-Control", "no-store").json({ status: "registered" });

@@ -65,7 +65,11 @@ export const bfidoMachine = setup({
         src: "checkBfidoLogin",
         input: ({ context }) => ({ loginId: context.loginId! }),
         onDone: [
-          { guard: { type: "isVerified", params: ({ event }) => event.output }, target: "verified", actions: { type: "setSub", params: ({ event }) => event.output } },
+          {
+            guard: { type: "isVerified", params: ({ event }) => event.output },
+            target: "verified",
+            actions: { type: "setSub", params: ({ event }) => event.output },
+          },
           { guard: { type: "isPending", params: ({ event }) => event.output }, target: "awaitingAssertion" },
           { guard: { type: "isRefused", params: ({ event }) => event.output }, target: "creating", actions: "setRefused" },
           { target: "creating", actions: "setExpired" },

@@ -25,7 +25,12 @@ const bfidoPlugin: FactorPlugin<FidoSettings> = {
     setUpBy: "app",
     several: true,
     items: (data) =>
-      (data as BfidoEnrollment).credentials.map((c) => ({ textKey: "method.bfido.account_item", params: { device: c.deviceName }, addedAt: c.createdAt, lastUsedAt: c.lastUsedAt })),
+      (data as BfidoEnrollment).credentials.map((c) => ({
+        textKey: "method.bfido.account_item",
+        params: { device: c.deviceName },
+        addedAt: c.createdAt,
+        lastUsedAt: c.lastUsedAt,
+      })),
   },
   actors: (context) => {
     const logins = new BfidoLogins(context, relyingParty(context.settings, context.services.issuer));

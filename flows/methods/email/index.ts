@@ -18,7 +18,11 @@ const emailPlugin = createCodeMethodPlugin<EmailSettings>({
   id: "email",
   amr: "email",
   configSchema: codeMethodSchema([smtpSchema, outboxSchema], {
-    use_directory_email: { type: "boolean", default: true, description: "Send to the directory's email claim when the user has not confirmed an address." },
+    use_directory_email: {
+      type: "boolean",
+      default: true,
+      description: "Send to the directory's email claim when the user has not confirmed an address.",
+    },
   }),
   i18n: new URL("./i18n/", import.meta.url),
   field: { inputType: "email", autocomplete: "email" },

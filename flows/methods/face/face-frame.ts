@@ -13,6 +13,7 @@ export function decodeFrame(image: unknown): Buffer | undefined {
   const base64 = image.slice(JPEG_DATA_URL.length);
   if (base64.length === 0 || base64.length > (MAX_FRAME_BYTES * 4) / 3 + 4 || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) return undefined;
   const bytes = Buffer.from(base64, "base64");
-  const isJpeg = bytes.length > 4 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff && bytes.at(-2) === 0xff && bytes.at(-1) === 0xd9;
+  const isJpeg =
+    bytes.length > 4 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff && bytes.at(-2) === 0xff && bytes.at(-1) === 0xd9;
   return isJpeg ? bytes : undefined;
 }

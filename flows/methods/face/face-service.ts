@@ -55,7 +55,11 @@ export const httpFaceServiceSchema = {
   properties: {
     kind: { const: "http" },
     url: { type: "string", minLength: 1, description: "The face service's verification URL (https, or http on loopback)." },
-    headers: { type: "object", additionalProperties: { type: "string" }, description: "Request headers; credentials as ${env:NAME} references." },
+    headers: {
+      type: "object",
+      additionalProperties: { type: "string" },
+      description: "Request headers; credentials as ${env:NAME} references.",
+    },
     timeout: { type: "string", pattern: "^[1-9][0-9]*s$", description: "Deadline of one verification (default 10s)." },
   },
 } as const;
@@ -80,7 +84,11 @@ export function createHttpFaceService(settings: HttpFaceServiceSettings, keyPath
   return {
     kind: "http",
     async verify(check) {
-      const body = JSON.stringify({ sub: check.sub, image: check.image.toString("base64"), ...(check.reference !== undefined && { reference: check.reference }) });
+      const body = JSON.stringify({
+        sub: check.sub,
+        image: check.image.toString("base64"),
+        ...(check.reference !== undefined && { reference: check.reference }),
+      });
       let text: string;
       try {
         ({ text } = await sendOutbound(url, { method: "POST", headers, body, timeoutMs, maxAnswerBytes: 16_384 }));

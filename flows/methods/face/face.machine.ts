@@ -72,7 +72,11 @@ export const faceMachine = setup({
           return { sub: context.sub, image: event.image! };
         },
         onDone: [
-          { guard: { type: "isMatch", params: ({ event }) => event.output }, target: "verified", actions: { type: "recordFaceResult", params: ({ event }) => event.output } },
+          {
+            guard: { type: "isMatch", params: ({ event }) => event.output },
+            target: "verified",
+            actions: { type: "recordFaceResult", params: ({ event }) => event.output },
+          },
           { guard: { type: "isInvalidFrame", params: ({ event }) => event.output }, target: "awaitingFrame", actions: "setNoFrame" },
           { guard: { type: "isUnavailable", params: ({ event }) => event.output }, target: "awaitingFrame", actions: "setUnavailable" },
           { target: "awaitingFrame", actions: "setNotRecognised" },

@@ -41,7 +41,10 @@ function serviceOf(ctx: PluginContext<FaceSettings>): FaceService {
   let service = services.get(ctx);
   if (!service) {
     const { settings, methodId } = ctx;
-    service = settings.service.kind === "development" ? createDevelopmentFaceService() : createHttpFaceService(settings.service, `methods.${methodId}.service`);
+    service =
+      settings.service.kind === "development"
+        ? createDevelopmentFaceService()
+        : createHttpFaceService(settings.service, `methods.${methodId}.service`);
     services.set(ctx, service);
   }
   return service;
@@ -62,8 +65,16 @@ const facePlugin: FactorPlugin<FaceSettings> = {
     additionalProperties: false,
     required: ["service"],
     properties: {
-      service: { type: "object", oneOf: [httpFaceServiceSchema, developmentFaceServiceSchema], description: "The face service. `kind: development` accepts any frame and must be chosen explicitly." },
-      require_enrollment: { type: "boolean", default: false, description: "Only users with a face enrollment (a reference key, set by an operator) may use the method." },
+      service: {
+        type: "object",
+        oneOf: [httpFaceServiceSchema, developmentFaceServiceSchema],
+        description: "The face service. `kind: development` accepts any frame and must be chosen explicitly.",
+      },
+      require_enrollment: {
+        type: "boolean",
+        default: false,
+        description: "Only users with a face enrollment (a reference key, set by an operator) may use the method.",
+      },
     },
   },
   machine: faceMachine,
@@ -85,7 +96,10 @@ const facePlugin: FactorPlugin<FaceSettings> = {
           answer = await service.verify({ sub: input.sub, image, reference: enrolled?.data.key });
         } catch (err) {
           if (!(err instanceof FaceServiceError)) throw err;
-          services.logger.warn({ event: "face_service_failed", method: methodId, sub: input.sub, reason: err.reason }, "face service could not verify a frame");
+          services.logger.warn(
+            { event: "face_service_failed", method: methodId, sub: input.sub, reason: err.reason },
+            "face service could not verify a frame",
+          );
           return { outcome: "unavailable" };
         }
         const faceid = { result: answer.result, key: answer.key, time: epochSeconds(services.clock) };
@@ -102,7 +116,10 @@ const facePlugin: FactorPlugin<FaceSettings> = {
   routes(ctx) {
     // Built once when the provider starts serving: the moment to say that any face passes.
     if (serviceOf(ctx).kind === "development") {
-      ctx.services.logger.warn({ event: "face_development_adapter", method: ctx.methodId }, "development face adapter: ANY camera frame passes as the user; never use it in production");
+      ctx.services.logger.warn(
+        { event: "face_development_adapter", method: ctx.methodId },
+        "development face adapter: ANY camera frame passes as the user; never use it in production",
+      );
     }
     const budget = ctx.services.config.provider.security.max_body_bytes - FORM_OVERHEAD_BYTES;
     const script = CAPTURE_SCRIPT.replace("__MAX_FIELD_CHARS__", String(budget));

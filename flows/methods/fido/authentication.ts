@@ -38,7 +38,12 @@ export async function startAuthentication({ context, rp, decoys }: Authenticatio
  * that moved forward (a counter that did not, while either side counts, means a cloned authenticator).
  * The attempt is counted first; every refusal — including a locked account — is the same false.
  */
-export async function verifyAuthentication({ context, rp }: AuthenticationDeps, sub: string, handle: string, credentialJson: string): Promise<boolean> {
+export async function verifyAuthentication(
+  { context, rp }: AuthenticationDeps,
+  sub: string,
+  handle: string,
+  credentialJson: string,
+): Promise<boolean> {
   const allowed = await context.attempts.tryAttempt(sub);
   const pending = await new FidoChallenges(context).take(handle);
   if (!allowed || pending?.ceremony !== "authentication" || pending.sub !== sub) return false;
@@ -72,7 +77,12 @@ export async function checkAssertion(
       expectedChallenge: challenge,
       expectedOrigin: rp.origins,
       expectedRPID: rp.id,
-      credential: { id: stored.id, publicKey: Buffer.from(stored.publicKey, "base64url"), counter: stored.counter, transports: stored.transports },
+      credential: {
+        id: stored.id,
+        publicKey: Buffer.from(stored.publicKey, "base64url"),
+        counter: stored.counter,
+        transports: stored.transports,
+      },
       requireUserVerification: rp.userVerification === "required",
     });
     if (!verification.verified) return false;
@@ -93,7 +103,12 @@ export async function checkAssertion(
       counterMoved = false;
       return data;
     }
-    return { ...data, credentials: data.credentials.map((c) => (c === credential ? { ...c, counter: Math.max(c.counter, newCounter), lastUsedAt: now } : c)) };
+    return {
+      ...data,
+      credentials: data.credentials.map((c) =>
+        c === credential ? { ...c, counter: Math.max(c.counter, newCounter), lastUsedAt: now } : c,
+      ),
+    };
   });
   if (!counterMoved) return false;
   await context.attempts.succeeded(sub);

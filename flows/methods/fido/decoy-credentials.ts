@@ -18,7 +18,9 @@ export class DecoyCredentials {
 
   constructor(services: PluginServices) {
     const { secrets, data_dir } = services.config.provider;
-    this.key = Buffer.from(hkdfSync("sha256", encryptionKeyMaterial(secrets.encryption_key, data_dir), "portcullis", "fido decoy credential ids", 32));
+    this.key = Buffer.from(
+      hkdfSync("sha256", encryptionKeyMaterial(secrets.encryption_key, data_dir), "portcullis", "fido decoy credential ids", 32),
+    );
   }
 
   for(sub: string): { id: string; transports: AuthenticatorTransport[] }[] {

@@ -20,15 +20,30 @@ export const fidoConfigSchema = {
   type: "object",
   additionalProperties: false,
   properties: {
-    rp_id: { type: "string", pattern: "^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$", description: "WebAuthn RP ID: a domain equal to, or a parent of, the host of every origin. Default: the issuer's host." },
-    rp_name: { type: "string", minLength: 1, maxLength: 64, default: "Portcullis", description: "The name authenticators show for this service." },
+    rp_id: {
+      type: "string",
+      pattern: "^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$",
+      description: "WebAuthn RP ID: a domain equal to, or a parent of, the host of every origin. Default: the issuer's host.",
+    },
+    rp_name: {
+      type: "string",
+      minLength: 1,
+      maxLength: 64,
+      default: "Portcullis",
+      description: "The name authenticators show for this service.",
+    },
     origins: {
       type: "array",
       minItems: 1,
       items: { type: "string", pattern: "^https?://[^/?#\\s]+$" },
       description: "Origins (scheme://host[:port], no path) whose pages may use the credentials. Default: the issuer's origin.",
     },
-    user_verification: { type: "string", enum: ["required", "preferred", "discouraged"], default: "preferred", description: "required: the authenticator must verify the user (PIN, biometrics); otherwise presence is enough." },
+    user_verification: {
+      type: "string",
+      enum: ["required", "preferred", "discouraged"],
+      default: "preferred",
+      description: "required: the authenticator must verify the user (PIN, biometrics); otherwise presence is enough.",
+    },
     timeout: { type: "string", pattern: "^[0-9]+(s|m)$", default: "2m", description: "How long a challenge stays usable." },
   },
 } as const;
@@ -57,7 +72,19 @@ export function relyingParty(settings: FidoSettings, issuer: string): RelyingPar
     return host !== id && !host.endsWith(`.${id}`);
   });
   if (foreign.length > 0) {
-    throw new ConfigError([{ file: "login.yaml", path: "methods.fido.rp_id", message: `the RP id "${id}" is neither the host of ${foreign.join(", ")} nor a parent domain of it; set rp_id or origins` }]);
+    throw new ConfigError([
+      {
+        file: "login.yaml",
+        path: "methods.fido.rp_id",
+        message: `the RP id "${id}" is neither the host of ${foreign.join(", ")} nor a parent domain of it; set rp_id or origins`,
+      },
+    ]);
   }
-  return { id, name: settings.rp_name, origins, userVerification: settings.user_verification, timeoutMs: parseDuration(settings.timeout) * 1000 };
+  return {
+    id,
+    name: settings.rp_name,
+    origins,
+    userVerification: settings.user_verification,
+    timeoutMs: parseDuration(settings.timeout) * 1000,
+  };
 }

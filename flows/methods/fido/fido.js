@@ -21,7 +21,12 @@
   };
   const withBinaryIds = (list) => (list || []).map((c) => ({ ...c, id: fromBase64url(c.id) }));
 
-  const creationOptions = (o) => ({ ...o, challenge: fromBase64url(o.challenge), user: { ...o.user, id: fromBase64url(o.user.id) }, excludeCredentials: withBinaryIds(o.excludeCredentials) });
+  const creationOptions = (o) => ({
+    ...o,
+    challenge: fromBase64url(o.challenge),
+    user: { ...o.user, id: fromBase64url(o.user.id) },
+    excludeCredentials: withBinaryIds(o.excludeCredentials),
+  });
   const requestOptions = (o) => ({ ...o, challenge: fromBase64url(o.challenge), allowCredentials: withBinaryIds(o.allowCredentials) });
 
   const common = (credential) => ({

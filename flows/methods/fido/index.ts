@@ -42,10 +42,18 @@ const fidoPlugin: FactorPlugin<FidoSettings> = {
     const rp = relyingParty(context.settings, context.services.issuer);
     const deps = { context, rp, decoys: new DecoyCredentials(context.services) };
     return {
-      startFidoLogin: fromPromise<{ handle: string }, { sub: string }>(async ({ input }) => ({ handle: await startAuthentication(deps, input.sub) })),
-      verifyFidoAssertion: fromPromise<FidoVerdict, Answer>(async ({ input }) => ({ accepted: await verifyAuthentication(deps, input.sub, input.handle, input.credential) })),
-      startFidoRegistration: fromPromise<{ handle: string }, { sub: string }>(async ({ input }) => ({ handle: await startRegistration(deps, input.sub) })),
-      verifyFidoRegistration: fromPromise<{ accepted: boolean }, Answer>(async ({ input }) => ({ accepted: await verifyRegistration(deps, input.sub, input.handle, input.credential) })),
+      startFidoLogin: fromPromise<{ handle: string }, { sub: string }>(async ({ input }) => ({
+        handle: await startAuthentication(deps, input.sub),
+      })),
+      verifyFidoAssertion: fromPromise<FidoVerdict, Answer>(async ({ input }) => ({
+        accepted: await verifyAuthentication(deps, input.sub, input.handle, input.credential),
+      })),
+      startFidoRegistration: fromPromise<{ handle: string }, { sub: string }>(async ({ input }) => ({
+        handle: await startRegistration(deps, input.sub),
+      })),
+      verifyFidoRegistration: fromPromise<{ accepted: boolean }, Answer>(async ({ input }) => ({
+        accepted: await verifyRegistration(deps, input.sub, input.handle, input.credential),
+      })),
     };
   },
   views: { fido: view("./fido.hbs"), enroll: view("./fido-enroll.hbs") },

@@ -34,7 +34,10 @@ export async function startRegistration({ context, rp }: RegistrationDeps, sub: 
     authenticatorSelection: { residentKey: "preferred", userVerification: rp.userVerification },
     timeout: rp.timeoutMs,
   });
-  return new FidoChallenges(context).create({ ceremony: "registration", sub, challenge: options.challenge, userHandle, options }, rp.timeoutMs);
+  return new FidoChallenges(context).create(
+    { ceremony: "registration", sub, challenge: options.challenge, userHandle, options },
+    rp.timeoutMs,
+  );
 }
 
 /**
@@ -44,7 +47,13 @@ export async function startRegistration({ context, rp }: RegistrationDeps, sub: 
  * registered, or the user has the most credentials allowed. `recorded` overrides what is stored with
  * the credential (the trusted-app FIDO2 method records the device holding it and its transport).
  */
-export async function verifyRegistration({ context, rp }: RegistrationDeps, sub: string, handle: string, credentialJson: string, recorded: Partial<StoredCredential> & Record<string, unknown> = {}): Promise<boolean> {
+export async function verifyRegistration(
+  { context, rp }: RegistrationDeps,
+  sub: string,
+  handle: string,
+  credentialJson: string,
+  recorded: Partial<StoredCredential> & Record<string, unknown> = {},
+): Promise<boolean> {
   const pending = await new FidoChallenges(context).take(handle);
   if (pending?.ceremony !== "registration" || pending.sub !== sub) return false;
   const response = parseCredentialJson<RegistrationResponseJSON>(credentialJson);

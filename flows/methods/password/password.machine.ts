@@ -40,10 +40,7 @@ export const passwordMachine = setup({
     awaitingCredentials: {
       meta: { view: "password" },
       on: {
-        SUBMIT_PASSWORD: [
-          { guard: "hasCredentials", target: "verifying", actions: "setUsername" },
-          { actions: "setWrongPassword" },
-        ],
+        SUBMIT_PASSWORD: [{ guard: "hasCredentials", target: "verifying", actions: "setUsername" }, { actions: "setWrongPassword" }],
       },
     },
     verifying: {
@@ -55,7 +52,11 @@ export const passwordMachine = setup({
           return { username: event.username!, password: event.password! };
         },
         onDone: [
-          { guard: { type: "isAccepted", params: ({ event }) => event.output }, target: "verified", actions: { type: "setSub", params: ({ event }) => event.output } },
+          {
+            guard: { type: "isAccepted", params: ({ event }) => event.output },
+            target: "verified",
+            actions: { type: "setSub", params: ({ event }) => event.output },
+          },
           { target: "awaitingCredentials", actions: "setWrongPassword" },
         ],
       },

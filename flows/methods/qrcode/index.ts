@@ -18,7 +18,12 @@ export interface QrcodeSettings {
   operator_enrollment_ttl: string;
 }
 
-const duration = (fallback: string, description: string) => ({ type: "string", pattern: "^[0-9]+(s|m|h|d)$", default: fallback, description });
+const duration = (fallback: string, description: string) => ({
+  type: "string",
+  pattern: "^[0-9]+(s|m|h|d)$",
+  default: fallback,
+  description,
+});
 const view = (file: string) => readFileSync(new URL(file, import.meta.url), "utf8");
 
 /**
@@ -62,7 +67,9 @@ const qrcodePlugin: FactorPlugin<QrcodeSettings> = {
         const view = await app.challenges.view(input.challengeId);
         if (view.state === "approved") {
           const approved = await app.challenges.consumeApproved(input.challengeId);
-          return approved !== undefined && services.users.isActive(approved.sub) ? { state: "approved", ...approved } : { state: "expired" };
+          return approved !== undefined && services.users.isActive(approved.sub)
+            ? { state: "approved", ...approved }
+            : { state: "expired" };
         }
         if (view.state === "refused") return { state: "refused", problem: view.problem };
         if (view.state === "scanned") return { state: "scanned", deviceName: view.deviceName, number: view.number };

@@ -7,10 +7,19 @@ import { closedFlag, waitForChange } from "../../../src/http-kit/long-poll.ts";
  * (the page's first look); so it does for a state that can no longer change (`isFinal`), e.g. an
  * expired or unknown challenge — a poll of a made-up id costs one store read, not a 25-second loop.
  */
-export async function longPoll(req: Request, res: Response, read: () => Promise<{ state: string } | undefined>, isFinal: (state: string) => boolean = () => false): Promise<void> {
+export async function longPoll(
+  req: Request,
+  res: Response,
+  read: () => Promise<{ state: string } | undefined>,
+  isFinal: (state: string) => boolean = () => false,
+): Promise<void> {
   const seen = typeof req.query.seen === "string" ? req.query.seen : undefined;
   const gone = closedFlag(res);
-  const answer = await waitForChange(read, (value) => value !== undefined && seen !== undefined && value.state === seen && !isFinal(value.state), gone);
+  const answer = await waitForChange(
+    read,
+    (value) => value !== undefined && seen !== undefined && value.state === seen && !isFinal(value.state),
+    gone,
+  );
   if (gone()) return;
   if (!answer) {
     res.status(404).set("Cache-Control", "no-store").json({ error: "not_found", error_description: "no such challenge" });

@@ -31,7 +31,10 @@ export const qrcodeEnrollmentMachine = setup({
     isPending: (_, checked: CheckedEnrollment) => checked.state === "pending",
   },
   actions: {
-    setSession: assign((_, started: { sessionId: string; expiresAt: number }) => ({ sessionId: started.sessionId, expiresAt: started.expiresAt })),
+    setSession: assign((_, started: { sessionId: string; expiresAt: number }) => ({
+      sessionId: started.sessionId,
+      expiresAt: started.expiresAt,
+    })),
     setExpired: assign({ errorKey: "method.qrcode.expired" }),
     clearError: assign({ errorKey: undefined }),
   },

@@ -32,11 +32,16 @@ export function qrcodeRoutes(services: PluginServices): Router {
 
   router.get("/challenges/:id", async (req, res) => {
     const id = checkedId(req);
-    await longPoll(req, res, async () => {
-      const view = id === undefined ? { state: "expired" as const } : await app.challenges.view(id);
-      // The page learns the number and device by posting CHECK (the page re-renders); the poll only says "something changed".
-      return view.state === "pending" ? { state: view.state, uri: view.uri } : { state: view.state };
-    }, isFinal);
+    await longPoll(
+      req,
+      res,
+      async () => {
+        const view = id === undefined ? { state: "expired" as const } : await app.challenges.view(id);
+        // The page learns the number and device by posting CHECK (the page re-renders); the poll only says "something changed".
+        return view.state === "pending" ? { state: view.state, uri: view.uri } : { state: view.state };
+      },
+      isFinal,
+    );
   });
 
   router.get("/challenges/:id/qr.svg", async (req, res) => {

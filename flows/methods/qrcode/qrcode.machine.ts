@@ -67,10 +67,21 @@ export const qrcodeMachine = setup({
     isRefused: (_, checked: CheckedChallenge) => checked.state === "refused",
   },
   actions: {
-    setChallenge: assign((_, created: NewChallenge) => ({ challengeId: created.challengeId, expiresAt: created.expiresAt, deviceName: undefined, number: undefined })),
-    setScan: assign((_, checked: CheckedChallenge) => (checked.state === "scanned" ? { deviceName: checked.deviceName, number: checked.number, errorKey: undefined } : {})),
-    setSub: assign((_, checked: CheckedChallenge) => (checked.state === "approved" ? { sub: checked.sub, evidence: checked.evidence, errorKey: undefined } : {})),
-    setRefused: assign((_, checked: CheckedChallenge) => (checked.state === "refused" ? { errorKey: `method.qrcode.refused_${checked.problem}` } : {})),
+    setChallenge: assign((_, created: NewChallenge) => ({
+      challengeId: created.challengeId,
+      expiresAt: created.expiresAt,
+      deviceName: undefined,
+      number: undefined,
+    })),
+    setScan: assign((_, checked: CheckedChallenge) =>
+      checked.state === "scanned" ? { deviceName: checked.deviceName, number: checked.number, errorKey: undefined } : {},
+    ),
+    setSub: assign((_, checked: CheckedChallenge) =>
+      checked.state === "approved" ? { sub: checked.sub, evidence: checked.evidence, errorKey: undefined } : {},
+    ),
+    setRefused: assign((_, checked: CheckedChallenge) =>
+      checked.state === "refused" ? { errorKey: `method.qrcode.refused_${checked.problem}` } : {},
+    ),
     setWrongNumber: assign({ errorKey: "method.qrcode.wrong_number" }),
     setDenied: assign({ errorKey: "method.qrcode.denied" }),
     setExpired: assign({ errorKey: "method.qrcode.expired" }),
@@ -98,12 +109,24 @@ export const qrcodeMachine = setup({
         src: "checkChallenge",
         input: ({ context }) => ({ challengeId: context.challengeId! }),
         onDone: [
-          { guard: { type: "isApproved", params: ({ event }) => event.output }, target: "verified", actions: { type: "setSub", params: ({ event }) => event.output } },
-          { guard: { type: "isScanned", params: ({ event }) => event.output }, target: "awaitingApproval", actions: { type: "setScan", params: ({ event }) => event.output } },
+          {
+            guard: { type: "isApproved", params: ({ event }) => event.output },
+            target: "verified",
+            actions: { type: "setSub", params: ({ event }) => event.output },
+          },
+          {
+            guard: { type: "isScanned", params: ({ event }) => event.output },
+            target: "awaitingApproval",
+            actions: { type: "setScan", params: ({ event }) => event.output },
+          },
           { guard: { type: "isPending", params: ({ event }) => event.output }, target: "awaitingScan" },
           { guard: { type: "isRejected", params: ({ event }) => event.output }, target: "creating", actions: "setWrongNumber" },
           { guard: { type: "isDenied", params: ({ event }) => event.output }, target: "creating", actions: "setDenied" },
-          { guard: { type: "isRefused", params: ({ event }) => event.output }, target: "creating", actions: { type: "setRefused", params: ({ event }) => event.output } },
+          {
+            guard: { type: "isRefused", params: ({ event }) => event.output },
+            target: "creating",
+            actions: { type: "setRefused", params: ({ event }) => event.output },
+          },
           { target: "creating", actions: "setExpired" },
         ],
       },

@@ -5,7 +5,10 @@
  */
 export function normalisePhoneNumber(typed: string): string | undefined {
   if (typed.length > 40) return undefined;
-  const compact = typed.trim().replace(/[\s().-]/g, "").replace(/^00/, "+");
+  const compact = typed
+    .trim()
+    .replace(/[\s().-]/g, "")
+    .replace(/^00/, "+");
   return /^\+[1-9][0-9]{6,14}$/.test(compact) ? compact : undefined;
 }
 

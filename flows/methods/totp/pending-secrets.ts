@@ -31,7 +31,10 @@ interface SecretToShow {
 
 export async function createPendingSecret(context: PluginContext<TotpSettings>, sub: string): Promise<PendingSecret> {
   const { services, methodId, settings } = context;
-  const pending: TotpEnrollment = { secret: services.secretBox.seal(generateSecret(), sealContext(methodId, sub, "pending")), ...newKeyParameters(settings) };
+  const pending: TotpEnrollment = {
+    secret: services.secretBox.seal(generateSecret(), sealContext(methodId, sub, "pending")),
+    ...newKeyParameters(settings),
+  };
   return { pending, displayHandle: await offerToShow(context, sub, pending) };
 }
 
@@ -45,13 +48,21 @@ export async function offerToShow(context: PluginContext<TotpSettings>, sub: str
 }
 
 /** The pending secret for the page that holds `handle`, once; undefined for an unknown, used or expired handle. */
-export async function takeSecretToShow(context: PluginContext<TotpSettings>, handle: string): Promise<{ sub: string; key: TotpKey } | undefined> {
+export async function takeSecretToShow(
+  context: PluginContext<TotpSettings>,
+  handle: string,
+): Promise<{ sub: string; key: TotpKey } | undefined> {
   const shown = await displays(context).take(displayKey(context.methodId, handle));
   return shown && { sub: shown.sub, key: openPending(context, shown.sub, shown.pending) };
 }
 
 /** Records the pending secret as the user's TOTP enrollment when `code` is valid (and its step unused); false otherwise. */
-export async function confirmPendingSecret(context: PluginContext<TotpSettings>, sub: string, pending: TotpEnrollment, code: string): Promise<boolean> {
+export async function confirmPendingSecret(
+  context: PluginContext<TotpSettings>,
+  sub: string,
+  pending: TotpEnrollment,
+  code: string,
+): Promise<boolean> {
   const key = openPending(context, sub, pending);
   if (!(await acceptCode(context, sub, key, code))) return false;
   await context.enrollments.put(sub, sealKey(context.services, context.methodId, sub, key));
@@ -59,7 +70,11 @@ export async function confirmPendingSecret(context: PluginContext<TotpSettings>,
 }
 
 function openPending(context: PluginContext<TotpSettings>, sub: string, pending: TotpEnrollment): TotpKey {
-  return { secret: context.services.secretBox.open(pending.secret, sealContext(context.methodId, sub, "pending")), digits: pending.digits, period: pending.period };
+  return {
+    secret: context.services.secretBox.open(pending.secret, sealContext(context.methodId, sub, "pending")),
+    digits: pending.digits,
+    period: pending.period,
+  };
 }
 
 const displays = (context: PluginContext<TotpSettings>) => context.services.store.namespace<SecretToShow>("methodChallenges");

@@ -27,7 +27,11 @@ export function sealKey(services: PluginServices, methodId: string, sub: string,
 }
 
 export function openKey(services: PluginServices, methodId: string, sub: string, record: TotpEnrollment): TotpKey {
-  return { secret: services.secretBox.open(record.secret, sealContext(methodId, sub, "enrolled")), digits: record.digits, period: record.period };
+  return {
+    secret: services.secretBox.open(record.secret, sealContext(methodId, sub, "enrolled")),
+    digits: record.digits,
+    period: record.period,
+  };
 }
 
 /** The parameters of a new enrollment. */

@@ -43,7 +43,11 @@ export const totpEnrollmentMachine = setup({
     isAccepted: (_, confirmation: Confirmation) => confirmation.accepted,
   },
   actions: {
-    setNewSecret: assign((_, created: NewSecret) => ({ pending: created.pending, displayHandle: created.displayHandle, errorKey: undefined })),
+    setNewSecret: assign((_, created: NewSecret) => ({
+      pending: created.pending,
+      displayHandle: created.displayHandle,
+      errorKey: undefined,
+    })),
     setWrongCode: assign({ errorKey: "method.totp.wrong" }),
     recordRefusal: assign((_, confirmation: Confirmation) => ({
       errorKey: "method.totp.wrong",

@@ -13,7 +13,14 @@ export const totpConfigSchema = {
   type: "object",
   additionalProperties: false,
   properties: {
-    issuer: { type: "string", minLength: 1, maxLength: 64, pattern: "^[^:]+$", default: "Portcullis", description: "The issuer name authenticator apps show (no ':')." },
+    issuer: {
+      type: "string",
+      minLength: 1,
+      maxLength: 64,
+      pattern: "^[^:]+$",
+      default: "Portcullis",
+      description: "The issuer name authenticator apps show (no ':').",
+    },
     digits: { type: "integer", enum: [6, 8], default: 6, description: "Code length for new enrollments." },
     period: { type: "integer", minimum: 15, maximum: 120, default: 30, description: "Seconds per time step for new enrollments." },
   },

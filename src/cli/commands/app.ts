@@ -34,14 +34,19 @@ export const appCommand: Command = {
   summary: "the reference trusted app: enroll, scan and approve QR codes, show the dynamic code, app entries, FIDO2 (bfido)",
   positionals: { usage: "enroll|scan|approve|deny|code|sso|bfido-register|bfido-scan|unenroll [URI|NUMBER]", max: 2 },
   options: {
-    device: { type: "string", valueName: "FILE", description: "the device file (default: $PORTCULLIS_APP_DEVICE, else ~/.portcullis-app.json)" },
+    device: {
+      type: "string",
+      valueName: "FILE",
+      description: "the device file (default: $PORTCULLIS_APP_DEVICE, else ~/.portcullis-app.json)",
+    },
     name: { type: "string", valueName: "NAME", description: "the device name shown on login pages (enroll; default: portcullis CLI)" },
     gps: { type: "string", valueName: "LAT,LNT", description: "the location the phone's GPS would read, in degrees (scan, sso)" },
     faceid: { type: "string", valueName: "pass|fail", description: "the outcome of the phone's face check (scan, sso)" },
   },
   async run({ values, positionals, stdout, env }) {
     const [action, argument] = positionals;
-    const file = typeof values.device === "string" ? values.device : env.PORTCULLIS_APP_DEVICE || join(env.HOME || homedir(), ".portcullis-app.json");
+    const file =
+      typeof values.device === "string" ? values.device : env.PORTCULLIS_APP_DEVICE || join(env.HOME || homedir(), ".portcullis-app.json");
     const needs = (what: string) => {
       if (!argument) throw new CliError(`${action} needs ${what}`, { showUsage: true });
       return argument;

@@ -25,7 +25,10 @@ export const auditCommand: Command = {
   name: "audit",
   summary: "audit trace <jti or sid>: a token's or session's audit events and its login's machine path",
   positionals: { usage: "trace ID", max: 2 },
-  options: { ...CONFIG_OPTION, file: { type: "string", valueName: "PATH", description: "the audit file to read (default: provider.yaml's audit.destination)" } },
+  options: {
+    ...CONFIG_OPTION,
+    file: { type: "string", valueName: "PATH", description: "the audit file to read (default: provider.yaml's audit.destination)" },
+  },
   async run({ values, positionals, stdout, stderr, env }) {
     const [action, id] = positionals;
     if (action !== "trace" || !id) throw new CliError("expected: audit trace <jti or sid>", { showUsage: true });
@@ -47,7 +50,10 @@ export const auditCommand: Command = {
 function auditFile(config: LoadedConfig, flag: string | boolean | undefined): string {
   if (typeof flag === "string") return flag;
   const { destination } = config.provider.audit;
-  if (destination === "stdout" || destination === "stderr") throw new CliError(`the audit trail goes to ${destination} (provider.yaml audit.destination): give the file it was collected in with --file PATH`);
+  if (destination === "stdout" || destination === "stderr")
+    throw new CliError(
+      `the audit trail goes to ${destination} (provider.yaml audit.destination): give the file it was collected in with --file PATH`,
+    );
   return auditFilePath(destination, config.provider.data_dir);
 }
 
@@ -84,7 +90,8 @@ async function loginMachines(config: LoadedConfig, trace: readonly AuditLine[]):
 async function loginMachine(config: LoadedConfig, login: AuditLine): Promise<string> {
   const flowId = String(login.flow_id);
   const path = Array.isArray(login.path) ? login.path.map(String) : [];
-  if (typeof login.machine_hash !== "string") return `login: ${flowId}, path ${path.join(" → ") || "-"} (it ran no login flow of this provider: nothing to draw)\n`;
+  if (typeof login.machine_hash !== "string")
+    return `login: ${flowId}, path ${path.join(" → ") || "-"} (it ran no login flow of this provider: nothing to draw)\n`;
   const hash = login.machine_hash;
   const out = [`machine: flow ${flowId}, hash ${hash}`, `path:    ${path.join(" → ")}`];
   const current = (await drawnFlows(config)).get(flowId);
@@ -93,11 +100,19 @@ async function loginMachine(config: LoadedConfig, login: AuditLine): Promise<str
   if (archived) {
     out.push(`the exact machine version the login ran, kept in ${archivedMachinePath(config.provider.data_dir, hash)}`);
     if (current?.hash === hash) out.push("(the current configuration runs this version too)");
-    else out.push(current ? `(the current configuration's ${flowId} flow is another version, ${current.hash})` : `(the current configuration has no flow ${flowId})`);
+    else
+      out.push(
+        current
+          ? `(the current configuration's ${flowId} flow is another version, ${current.hash})`
+          : `(the current configuration has no flow ${flowId})`,
+      );
     drawn = { statechart: archived.statechart, leaves: new Set(archived.leaves) };
   } else if (current) {
     if (current.hash === hash) out.push("the current configuration runs this exact machine version");
-    else out.push(`NOTE: this login ran machine version ${hash}, which is not in ${machineArchiveDir(config.provider.data_dir)}; the current configuration's ${flowId} flow is version ${current.hash}. The diagram below is the CURRENT version, not the one the login ran.`);
+    else
+      out.push(
+        `NOTE: this login ran machine version ${hash}, which is not in ${machineArchiveDir(config.provider.data_dir)}; the current configuration's ${flowId} flow is version ${current.hash}. The diagram below is the CURRENT version, not the one the login ran.`,
+      );
     drawn = { statechart: mermaidStatechart(current.machine), leaves: new Set(leafPaths(current.machine)) };
   } else {
     return `${[...out, `version ${hash} is not in ${machineArchiveDir(config.provider.data_dir)} and the current configuration has no flow ${flowId}: the machine cannot be drawn`].join("\n")}\n`;
@@ -105,7 +120,8 @@ async function loginMachine(config: LoadedConfig, login: AuditLine): Promise<str
   const page = diagramPage(config, flowId);
   const diagrams = `${config.provider.issuer}${paths.diagrams}`;
   if (!page) out.push("diagram page: none (this flow is built for the method list a login asked for)");
-  else if (current?.hash === hash) out.push(`diagram page: ${diagrams}/machine/${hash} (leads to ${diagrams}/${page} while the provider runs this version)`);
+  else if (current?.hash === hash)
+    out.push(`diagram page: ${diagrams}/machine/${hash} (leads to ${diagrams}/${page} while the provider runs this version)`);
   else out.push(`diagram page of the current version: ${diagrams}/${page} (${diagrams}/machine/${hash} no longer leads anywhere)`);
   out.push("", "```mermaid", highlightPath(drawn.statechart, drawn.leaves, path).trimEnd(), "```");
   return `${out.join("\n")}\n`;

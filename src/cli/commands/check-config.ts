@@ -22,7 +22,10 @@ export const checkConfigCommand: Command = {
   summary: "validate the configuration without starting; exit 1 with every issue when invalid",
   options: {
     ...CONFIG_OPTION,
-    diff: { type: "boolean", description: "also show what a reload would change, against the files the running provider last loaded (<data_dir>/running-config)" },
+    diff: {
+      type: "boolean",
+      description: "also show what a reload would change, against the files the running provider last loaded (<data_dir>/running-config)",
+    },
   },
   async run({ values, stdout, stderr, env }) {
     const { configDir } = resolveCliSettings(values, env);
@@ -49,12 +52,18 @@ async function printDiff(configDir: string, stdout: NodeJS.WritableStream, stder
   const dataDir = dataDirOf(configDir);
   const running = await readRunningConfig(dataDir);
   if (!running) {
-    stderr.write(`no running configuration to compare with: ${runningConfigDir(dataDir)} is missing (a provider records the files there at start and at each reload)\n`);
+    stderr.write(
+      `no running configuration to compare with: ${runningConfigDir(dataDir)} is missing (a provider records the files there at start and at each reload)\n`,
+    );
     return false;
   }
   const onDisk = new Map((await readConfigTexts(configDir)).map(({ file, text }) => [file, text]));
   const lines = formatConfigDiff(running, onDisk);
-  stdout.write(lines.length === 0 ? "no changes: a reload would serve the same policy\n" : `a reload would change (against ${runningConfigDir(dataDir)}):\n${lines.join("\n")}\n`);
+  stdout.write(
+    lines.length === 0
+      ? "no changes: a reload would serve the same policy\n"
+      : `a reload would change (against ${runningConfigDir(dataDir)}):\n${lines.join("\n")}\n`,
+  );
   return true;
 }
 

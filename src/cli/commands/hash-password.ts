@@ -8,7 +8,11 @@ export const hashPasswordCommand: Command = {
   name: "hash-password",
   summary: "print the scrypt hash of a password read from stdin (not echoed at a terminal)",
   options: {
-    password: { type: "string", valueName: "X", description: "take the password from the command line (scripts only: it lands in shell history)" },
+    password: {
+      type: "string",
+      valueName: "X",
+      description: "take the password from the command line (scripts only: it lands in shell history)",
+    },
   },
   async run({ values, stdin, stdout, stderr }) {
     let password: string;

@@ -30,7 +30,10 @@ export const keysCommand: Command = {
   options: {
     ...CONFIG_OPTION,
     now: { type: "boolean", description: "rotate: sign with a new key at once, even one not yet published for keys.announce_for" },
-    unpublish: { type: "boolean", description: "retire: also take the key out of the JWKS at once (suspected compromise): what it signed stops verifying" },
+    unpublish: {
+      type: "boolean",
+      description: "retire: also take the key out of the JWKS at once (suspected compromise): what it signed stops verifying",
+    },
   },
   async run({ values, positionals, stdout, stderr, env }) {
     const [action, kid] = positionals;
@@ -48,15 +51,29 @@ export const keysCommand: Command = {
       if (!stored) throw new CliError("no signing keys in the store yet: the provider generates the first one when it starts");
       if (action === "list") {
         stdout.write(formatKeyRing(stored, opened.policy.retainFor, Date.now()));
-        stdout.write(`Every key listed but an unpublished one is in the JWKS; a retired one until what it signed has expired. ${SYNC_NOTE}\n`);
+        stdout.write(
+          `Every key listed but an unpublished one is in the JWKS; a retired one until what it signed has expired. ${SYNC_NOTE}\n`,
+        );
         return 0;
       }
       const generate = opened.ring.generate.bind(opened.ring);
       if (action === "rotate") {
-        return report(await change(opened, (ring, now) => rotateRing(ring, { now, announceFor: opened.policy.announceFor, force: values.now === true, generate })), opened, stdout);
+        return report(
+          await change(opened, (ring, now) =>
+            rotateRing(ring, { now, announceFor: opened.policy.announceFor, force: values.now === true, generate }),
+          ),
+          opened,
+          stdout,
+        );
       }
       const unpublish = values.unpublish === true;
-      return retired(await change(opened, (ring, now) => (unpublish ? unpublishKey : retireKey)(ring, kid!, { now, generate })), kid!, unpublish, opened, stdout);
+      return retired(
+        await change(opened, (ring, now) => (unpublish ? unpublishKey : retireKey)(ring, kid!, { now, generate })),
+        kid!,
+        unpublish,
+        opened,
+        stdout,
+      );
     } finally {
       await opened.audit.close();
       await opened.store.close();
@@ -65,7 +82,10 @@ export const keysCommand: Command = {
 };
 
 /** Applies an action to the stored ring under its lock, waiting a little for a node that holds it. */
-async function change<T extends { kind: string; ring?: KeyRing }>(opened: OpenedKeyRing, action: (ring: KeyRing, now: number) => Promise<T>): Promise<T> {
+async function change<T extends { kind: string; ring?: KeyRing }>(
+  opened: OpenedKeyRing,
+  action: (ring: KeyRing, now: number) => Promise<T>,
+): Promise<T> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     let outcome: T | undefined;
@@ -75,7 +95,8 @@ async function change<T extends { kind: string; ring?: KeyRing }>(opened: Opened
       return outcome.ring;
     });
     if (done) return outcome!;
-    if (Date.now() > deadline) throw new CliError("another process is writing the signing keys (a node's scheduled rotation, or another operator): try again");
+    if (Date.now() > deadline)
+      throw new CliError("another process is writing the signing keys (a node's scheduled rotation, or another operator): try again");
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -90,16 +111,26 @@ function report(outcome: RotateOutcome, opened: OpenedKeyRing, stdout: NodeJS.Wr
   }
   if (outcome.kind === "announced") {
     stdout.write(`Generated the next key ${outcome.next.kid}; it is published in the JWKS ahead of use.\n`);
-    stdout.write(`It may sign once relying parties' JWKS caches know it: run keys rotate again after ${formatTime(outcome.next.createdAt + opened.policy.announceFor)} (keys.announce_for: ${announceFor}),\n`);
-    stdout.write("or keys rotate --now to sign with it at once (relying parties with a cached JWKS reject its tokens until they fetch it again).\n");
+    stdout.write(
+      `It may sign once relying parties' JWKS caches know it: run keys rotate again after ${formatTime(outcome.next.createdAt + opened.policy.announceFor)} (keys.announce_for: ${announceFor}),\n`,
+    );
+    stdout.write(
+      "or keys rotate --now to sign with it at once (relying parties with a cached JWKS reject its tokens until they fetch it again).\n",
+    );
     stdout.write(`${SYNC_NOTE}\n`);
     audit(opened, stdout, { type: "key.rotated", kid: outcome.next.kid, status: "next", by: "operator" });
     return 0;
   }
-  stdout.write(`Rotated: ${outcome.current.kid} signs from now on; ${outcome.retired.kid} is retired and stays published until ${formatTime(outcome.retired.retiredAt! + opened.policy.retainFor)}, so the tokens it signed verify until they expire.\n`);
-  if (outcome.forced) stdout.write(`Warning (--now): ${outcome.current.kid} may not have been fetched by relying parties yet; those with a cached JWKS reject its tokens until they fetch it again.\n`);
+  stdout.write(
+    `Rotated: ${outcome.current.kid} signs from now on; ${outcome.retired.kid} is retired and stays published until ${formatTime(outcome.retired.retiredAt! + opened.policy.retainFor)}, so the tokens it signed verify until they expire.\n`,
+  );
+  if (outcome.forced)
+    stdout.write(
+      `Warning (--now): ${outcome.current.kid} may not have been fetched by relying parties yet; those with a cached JWKS reject its tokens until they fetch it again.\n`,
+    );
   stdout.write(`Published ${outcome.next.kid} as the next key, ahead of the following rotation.\n${SYNC_NOTE}\n`);
-  for (const k of [outcome.current, outcome.retired, outcome.next]) audit(opened, stdout, { type: "key.rotated", kid: k.kid, status: k.status, by: "operator" });
+  for (const k of [outcome.current, outcome.retired, outcome.next])
+    audit(opened, stdout, { type: "key.rotated", kid: k.kid, status: k.status, by: "operator" });
   return 0;
 }
 
@@ -107,18 +138,25 @@ function retired(outcome: RetireOutcome, kid: string, unpublished: boolean, open
   if (outcome.kind === "unknown-kid") throw new CliError(`no key "${kid}" in the key ring (keys list shows them)`);
   if (outcome.kind === "already-retired") throw new CliError(`${kid} is already retired`);
   if (outcome.kind === "only-signing-key") {
-    throw new CliError(`${kid} is the only key that can sign (there is no next key to take over): run keys rotate first (--now to replace it at once), then retire it if it is still current`);
+    throw new CliError(
+      `${kid} is the only key that can sign (there is no next key to take over): run keys rotate first (--now to replace it at once), then retire it if it is still current`,
+    );
   }
   if (unpublished) {
-    stdout.write(`Unpublished ${kid}: it signs nothing more and leaves the JWKS, so nothing it signed verifies any more (clients refresh or users sign in again).\n`);
+    stdout.write(
+      `Unpublished ${kid}: it signs nothing more and leaves the JWKS, so nothing it signed verifies any more (clients refresh or users sign in again).\n`,
+    );
     stdout.write("Relying parties that cached the JWKS accept it until they fetch it again.\n");
   } else {
-    stdout.write(`Retired ${kid}: it signs nothing more and stays published until ${formatTime(outcome.retired.retiredAt! + opened.policy.retainFor)}, so the tokens it signed verify until they expire.\n`);
+    stdout.write(
+      `Retired ${kid}: it signs nothing more and stays published until ${formatTime(outcome.retired.retiredAt! + opened.policy.retainFor)}, so the tokens it signed verify until they expire.\n`,
+    );
   }
   if (outcome.promoted) stdout.write(`${outcome.promoted.kid} signs from now on; ${outcome.next!.kid} is published as the next key.\n`);
   stdout.write(`${SYNC_NOTE}\n`);
   audit(opened, stdout, { type: "key.rotated", kid: outcome.retired.kid, status: unpublished ? "unpublished" : "retired", by: "operator" });
-  for (const k of [outcome.promoted, outcome.next]) if (k) audit(opened, stdout, { type: "key.rotated", kid: k.kid, status: k.status, by: "operator" });
+  for (const k of [outcome.promoted, outcome.next])
+    if (k) audit(opened, stdout, { type: "key.rotated", kid: k.kid, status: k.status, by: "operator" });
   return 0;
 }
 

@@ -9,7 +9,8 @@ import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
 import { storeOpenError } from "../support/store-open-error.ts";
 
-const USAGE = "methods list USER | methods reset USER [METHOD] | methods enroll USER METHOD [KEY=VALUE ...] (USER: a user name, or <client_id>:<account> for a vendor account)";
+const USAGE =
+  "methods list USER | methods reset USER [METHOD] | methods enroll USER METHOD [KEY=VALUE ...] (USER: a user name, or <client_id>:<account> for a vendor account)";
 
 /**
  * `portcullis methods ...`: an operator's view of a user's factor methods, in the store the config
@@ -37,7 +38,9 @@ export const methodsCommand: Command = {
         const enrolled = new Map((await provider.enrollments.list(sub, enrollable)).map((e) => [e.method, e]));
         for (const id of enrollable) {
           const e = enrolled.get(id);
-          stdout.write(`${id.padEnd(10)} ${e ? `enrolled ${new Date(e.createdAt).toISOString()}, changed ${new Date(e.updatedAt).toISOString()}` : "-"}\n`);
+          stdout.write(
+            `${id.padEnd(10)} ${e ? `enrolled ${new Date(e.createdAt).toISOString()}, changed ${new Date(e.updatedAt).toISOString()}` : "-"}\n`,
+          );
         }
         return 0;
       }
@@ -52,7 +55,8 @@ export const methodsCommand: Command = {
       }
       const id = checkedMethod(method, enrollable);
       const loaded = provider.policy.methods.get(id)!;
-      if (!loaded.plugin.enrollByOperator) throw new CliError(`${id} is enrolled by its user on the account page (/account), not by an operator`);
+      if (!loaded.plugin.enrollByOperator)
+        throw new CliError(`${id} is enrolled by its user on the account page (/account), not by an operator`);
       const options = Object.fromEntries(pairs.map(parsePair));
       try {
         stdout.write(`${await loaded.plugin.enrollByOperator(loaded.context, sub, options)}\n`);
@@ -70,7 +74,8 @@ export const methodsCommand: Command = {
 
 function checkedMethod(method: string | undefined, enrollable: string[]): string {
   if (!method) throw new CliError("name the method");
-  if (!enrollable.includes(method)) throw new CliError(`"${method}" is not a configured method that can be enrolled (${enrollable.join(", ") || "none"})`);
+  if (!enrollable.includes(method))
+    throw new CliError(`"${method}" is not a configured method that can be enrolled (${enrollable.join(", ") || "none"})`);
   return method;
 }
 

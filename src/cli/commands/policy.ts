@@ -27,7 +27,11 @@ export const policyCommand: Command = {
   positionals: { usage: "explain '<authorize URL>'", max: 2 },
   options: {
     ...CONFIG_OPTION,
-    user: { type: "string", valueName: "NAME", description: "also say which offered methods this user (users.yaml, or a vendor account) has set up" },
+    user: {
+      type: "string",
+      valueName: "NAME",
+      description: "also say which offered methods this user (users.yaml, or a vendor account) has set up",
+    },
     json: { type: "boolean", description: "print the explanation as JSON" },
   },
   async run({ values, positionals, stdout, stderr, env }) {
@@ -44,10 +48,17 @@ export const policyCommand: Command = {
       printConfigError(error, configDir, stderr);
       return 1;
     }
-    const explanation = explainAuthorizeRequest(loaded.policy, readAuthorizeParams(url.searchParams, loaded.config.provider.security.max_parameter_length), variant);
+    const explanation = explainAuthorizeRequest(
+      loaded.policy,
+      readAuthorizeParams(url.searchParams, loaded.config.provider.security.max_parameter_length),
+      variant,
+    );
     const userName = typeof values.user === "string" ? values.user : undefined;
-    const user = userName !== undefined && explanation.accepted ? await readUserReadiness(loaded, userName, explanation, stderr) : undefined;
-    stdout.write(values.json ? `${JSON.stringify({ ...explanation, ...(user && { user }) }, null, 2)}\n` : formatExplanation(explanation, user));
+    const user =
+      userName !== undefined && explanation.accepted ? await readUserReadiness(loaded, userName, explanation, stderr) : undefined;
+    stdout.write(
+      values.json ? `${JSON.stringify({ ...explanation, ...(user && { user }) }, null, 2)}\n` : formatExplanation(explanation, user),
+    );
     return explanation.accepted ? 0 : 1;
   },
 };
@@ -68,5 +79,8 @@ function variantOf(pathname: string): AuthorizeVariant {
   if (ends(paths.accountLogin)) return { endpoint: "authorize", framed: false, forcePrompt: "login" };
   if (ends(paths.iframeAuthorize)) return { endpoint: "authorize", framed: true };
   if (ends(paths.eidAuthorize)) return { endpoint: "eid", framed: false };
-  throw new CliError(`the URL's path ${JSON.stringify(pathname.slice(0, 80))} is none of ${paths.authorize}, ${paths.accountLogin}, ${paths.iframeAuthorize}, ${paths.eidAuthorize}`, { showUsage: true });
+  throw new CliError(
+    `the URL's path ${JSON.stringify(pathname.slice(0, 80))} is none of ${paths.authorize}, ${paths.accountLogin}, ${paths.iframeAuthorize}, ${paths.eidAuthorize}`,
+    { showUsage: true },
+  );
 }

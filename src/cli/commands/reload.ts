@@ -23,7 +23,8 @@ export const reloadCommand: Command = {
     const { configDir } = resolveCliSettings(values, env);
     const dataDir = dataDirOf(configDir);
     const pid = readPid(dataDir);
-    if (pid === undefined || !isPortcullis(pid)) throw new CliError(`no running provider found: ${pidFilePath(dataDir)} names no live portcullis process`);
+    if (pid === undefined || !isPortcullis(pid))
+      throw new CliError(`no running provider found: ${pidFilePath(dataDir)} names no live portcullis process`);
     const signalledAt = Date.now();
     process.kill(pid, "SIGHUP");
     const deadline = signalledAt + ANSWER_WITHIN_MS;
@@ -36,7 +37,9 @@ export const reloadCommand: Command = {
           return 0;
         }
         for (const error of status.errors) stderr.write(`${error}\n`);
-        stderr.write(`reload refused (${status.errors.length} ${status.errors.length === 1 ? "issue" : "issues"}): pid ${pid} keeps serving the previous policy\n`);
+        stderr.write(
+          `reload refused (${status.errors.length} ${status.errors.length === 1 ? "issue" : "issues"}): pid ${pid} keeps serving the previous policy\n`,
+        );
         return 1;
       }
       if (Date.now() > deadline) throw new CliError(`pid ${pid} did not report a reload within ${ANSWER_WITHIN_MS / 1000} s; see its log`);

@@ -35,7 +35,10 @@ export const startCommand: Command = {
   options: {
     ...CONFIG_OPTION,
     port: { type: "string", valueName: "N", description: "port to listen on (default: $PORT, else listen.port in provider.yaml)" },
-    "demo-parties": { type: "boolean", description: "also start the custom QR-code login demo's channel-account service (4100) and sites (3005, 3006); `npm start` does" },
+    "demo-parties": {
+      type: "boolean",
+      description: "also start the custom QR-code login demo's channel-account service (4100) and sites (3005, 3006); `npm start` does",
+    },
   },
   async run({ values, stderr, env }) {
     // First of all: a signal that lands while the provider starts must not kill it half-started.
@@ -49,7 +52,12 @@ export const startCommand: Command = {
       const config = await loadConfig(configDir);
       const workers = workerCount(config.provider.listen.workers);
       if (cluster.isPrimary && workers > 1) return await runPrimary(config, workers, signals, stderr);
-      running = await startProvider({ configDir, config, ...(port === undefined ? {} : { port }), ...(worker !== undefined && { worker }) });
+      running = await startProvider({
+        configDir,
+        config,
+        ...(port === undefined ? {} : { port }),
+        ...(worker !== undefined && { worker }),
+      });
     } catch (error) {
       if (error instanceof ConfigError) {
         printConfigError(error, configDir, stderr);
@@ -60,7 +68,14 @@ export const startCommand: Command = {
       setTimeout(() => process.exit(1), EXIT_GRACE_MS).unref();
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EADDRINUSE") throw new CliError(`cannot start: ${portInUse(error as ListenError)}`);
-      if (error instanceof StartupError || error instanceof MetricsListenError || error instanceof StoreUnavailableError || error instanceof StoreUrlError || error instanceof DirectoryInUseError || (code !== undefined && LISTEN_ERRORS.has(code))) {
+      if (
+        error instanceof StartupError ||
+        error instanceof MetricsListenError ||
+        error instanceof StoreUnavailableError ||
+        error instanceof StoreUrlError ||
+        error instanceof DirectoryInUseError ||
+        (code !== undefined && LISTEN_ERRORS.has(code))
+      ) {
         throw new CliError(`cannot start: ${(error as Error).message}`);
       }
       throw error;
@@ -116,7 +131,7 @@ async function runPrimary(config: LoadedConfig, workers: number, signals: StartS
 async function startDemo(issuer: string, configDir: string, stderr: NodeJS.WritableStream) {
   const { startDemoParties } = await import("../../demo-sites/start-demo-parties.ts");
   const demo = await startDemoParties(issuer, configDir);
-  stderr.write(["  The custom QR-code login demo (docs/demo-tour.md, \"Custom QR-code login\"):", ...demo.lines, ""].join("\n") + "\n");
+  stderr.write(['  The custom QR-code login demo (docs/demo-tour.md, "Custom QR-code login"):', ...demo.lines, ""].join("\n") + "\n");
   return demo;
 }
 

@@ -23,16 +23,21 @@ export const vendorCommand: Command = {
   },
   async run({ values, positionals, stdout, stderr, env }) {
     const [action] = positionals;
-    const [clientId, redirectUri, loginHint] = [values.client, values["redirect-uri"], values["login-hint"]].map((v) => (typeof v === "string" ? v : undefined));
-    if (action !== "sign" || !clientId || !redirectUri || !loginHint) throw new CliError("expected vendor sign --client ID --redirect-uri URI --login-hint ID:ACCOUNT", { showUsage: true });
+    const [clientId, redirectUri, loginHint] = [values.client, values["redirect-uri"], values["login-hint"]].map((v) =>
+      typeof v === "string" ? v : undefined,
+    );
+    if (action !== "sign" || !clientId || !redirectUri || !loginHint)
+      throw new CliError("expected vendor sign --client ID --redirect-uri URI --login-hint ID:ACCOUNT", { showUsage: true });
     const { configDir } = resolveCliSettings(values, env);
     const config = await loadCliConfig(configDir, env, stderr);
     if (!config) return 1;
     const client = config.clients.clients.find((c) => c.client_id === clientId);
     if (!client) throw new CliError(`no client "${clientId}" in clients.yaml`);
     if (client.signing_key === undefined) throw new CliError(`client "${clientId}" has no signing_key`);
-    if (!client.redirect_uris.includes(redirectUri)) throw new CliError(`"${redirectUri}" is not a registered redirect URI of ${clientId} (${client.redirect_uris.join(", ") || "none"})`);
-    if (!loginHint.startsWith(`${clientId}:`) || loginHint.length === clientId.length + 1) throw new CliError(`login_hint must be ${clientId}:<account>`);
+    if (!client.redirect_uris.includes(redirectUri))
+      throw new CliError(`"${redirectUri}" is not a registered redirect URI of ${clientId} (${client.redirect_uris.join(", ") || "none"})`);
+    if (!loginHint.startsWith(`${clientId}:`) || loginHint.length === clientId.length + 1)
+      throw new CliError(`login_hint must be ${clientId}:<account>`);
     stdout.write(`${vendorSignature(redirectUri, loginHint, client.signing_key)}\n`);
     return 0;
   },

@@ -7,7 +7,12 @@ const iso = (ms: number | undefined) => (ms === undefined ? "-" : new Date(ms).t
 export function formatSpan(ms: number): string {
   const parts: string[] = [];
   let seconds = Math.max(0, Math.round(ms / 1000));
-  for (const [unit, size] of [["d", 86_400], ["h", 3_600], ["m", 60], ["s", 1]] as const) {
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3_600],
+    ["m", 60],
+    ["s", 1],
+  ] as const) {
     if (seconds >= size || (unit === "s" && parts.length === 0)) parts.push(`${Math.floor(seconds / size)}${unit}`);
     seconds %= size;
   }
@@ -29,7 +34,14 @@ export function formatKeyRing(ring: KeyRing, retainFor: number, now: number): st
   const rows = keys.map((k) => [k.kid, k.status, iso(k.createdAt), iso(k.activatedAt), iso(k.retiredAt), published(k, retainFor, now)]);
   const unpublished = [...(ring.unpublished ?? [])].sort((a, b) => b.unpublishedAt - a.unpublishedAt);
   for (const u of unpublished) {
-    rows.push([u.kid, "unpublished", iso(u.createdAt), iso(u.activatedAt), iso(u.retiredAt ?? u.unpublishedAt), `no, since ${iso(u.unpublishedAt)} (taken out of the JWKS: what it signed no longer verifies)`]);
+    rows.push([
+      u.kid,
+      "unpublished",
+      iso(u.createdAt),
+      iso(u.activatedAt),
+      iso(u.retiredAt ?? u.unpublishedAt),
+      `no, since ${iso(u.unpublishedAt)} (taken out of the JWKS: what it signed no longer verifies)`,
+    ]);
   }
   return table([["KID", "STATUS", "CREATED", "ACTIVATED", "RETIRED", "PUBLISHED"], ...rows]);
 }

@@ -33,7 +33,11 @@ export interface OpenedKeyRing {
  * printing an invalid configuration. With the embedded store this fails while the provider runs (it
  * holds the data directory): storeOpenError says to stop it first or use Redis or PostgreSQL.
  */
-export async function openKeyRing(configDir: string, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<OpenedKeyRing | undefined> {
+export async function openKeyRing(
+  configDir: string,
+  env: NodeJS.ProcessEnv,
+  stderr: NodeJS.WritableStream,
+): Promise<OpenedKeyRing | undefined> {
   const config = await loadCliConfig(configDir, env, stderr);
   if (!config) return undefined;
   const settings = config.provider;
@@ -48,5 +52,13 @@ export async function openKeyRing(configDir: string, env: NodeJS.ProcessEnv, std
     throw storeOpenError(error) ?? error;
   }
   const ring = new KeyRingStore({ store, box, modulusLength: settings.keys.modulus_length });
-  return { config, policy, staticKeys: settings.keys.static?.length ? settings.keys.static : undefined, ring, store, logger, audit: operatorAuditTrail(config) };
+  return {
+    config,
+    policy,
+    staticKeys: settings.keys.static?.length ? settings.keys.static : undefined,
+    ring,
+    store,
+    logger,
+    audit: operatorAuditTrail(config),
+  };
 }

@@ -23,7 +23,12 @@ export function explainAcrValues(policy: LoginPolicy, acrValues: string | undefi
     .map((sent) => {
       const declaration = voluntary.has(sent) ? undefined : policy.acrValues.get(sent.split(":")[0]!.toLowerCase());
       if (declaration === undefined) return { sent, requires: [] };
-      return { sent, declared: declaration.name, ...(declaration.description !== undefined && { description: declaration.description }), requires: requirementsOf(policy, declaration) };
+      return {
+        sent,
+        declared: declaration.name,
+        ...(declaration.description !== undefined && { description: declaration.description }),
+        requires: requirementsOf(policy, declaration),
+      };
     });
 }
 

@@ -1,5 +1,10 @@
 import { OAuthError, type OAuthErrorCode } from "../../errors/oauth-error.ts";
-import { checkAuthorizeRequest, checkClientAndRedirect, stateToReturn, type RawAuthorizeParams } from "../../http/authorize/authorize-params.ts";
+import {
+  checkAuthorizeRequest,
+  checkClientAndRedirect,
+  stateToReturn,
+  type RawAuthorizeParams,
+} from "../../http/authorize/authorize-params.ts";
 import type { LoginPolicy, MethodClass } from "../../login-policy/login-policy.ts";
 import type { LoginPlan, LoginRequest } from "../../login-policy/plan-login.ts";
 import { planAuthorization } from "../../http/authorize/login-plan-step.ts";
@@ -87,10 +92,19 @@ export function explainAuthorizeRequest(policy: ExplainPolicy, raw: RawAuthorize
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
     const state = stateToReturn(raw);
-    return { accepted: false, error: error.error, description: error.description, shownAs: "redirect", redirectUri, responseMode, ...(state !== undefined && { state }) };
+    return {
+      accepted: false,
+      error: error.error,
+      description: error.description,
+      shownAs: "redirect",
+      redirectUri,
+      responseMode,
+      ...(state !== undefined && { state }),
+    };
   }
   const checks = ["client_id and redirect_uri: registered (an error before this point is a page, never a redirect)"];
-  if (plan.checkSignature) checks.push("signature: valid (SHA-1 of redirect_uri + login_hint + the client's signing key, compared in constant time)");
+  if (plan.checkSignature)
+    checks.push("signature: valid (SHA-1 of redirect_uri + login_hint + the client's signing key, compared in constant time)");
   if (plan.loginHint === "vendor") checks.push(`login_hint: names this client's account ${plan.vendorAccount}`);
   if (plan.loginHint === "required") checks.push("login_hint: present (it names the user the second factor verifies)");
   const methods = plan.methods.map((id) => ({ id, class: policy.login.methodClasses.get(id)!, amr: policy.amr.get(id) ?? id }));

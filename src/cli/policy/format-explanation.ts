@@ -36,12 +36,22 @@ function accepted(a: Accepted): string[] {
     const width = Math.max(...a.methods.map((m) => m.id.length));
     a.methods.forEach((m, i) => lines.push(`  ${i + 1}. ${m.id.padEnd(width)}  ${m.class.padEnd(9)}  amr ${m.amr}`));
   }
-  if (plan.flow === "two_factor") lines.push(`must pass: a method of each class (${plan.missingClasses.join(", ")}); an SSO session that has one class is stepped up: only the missing class is asked for`);
+  if (plan.flow === "two_factor")
+    lines.push(
+      `must pass: a method of each class (${plan.missingClasses.join(", ")}); an SSO session that has one class is stepped up: only the missing class is asked for`,
+    );
   if (a.acrValues.length > 0) lines.push("acr_values (login.yaml acr_values):", ...a.acrValues.map(acrLine));
-  lines.push(`SSO: ${plan.sso.use ? "an existing session is used (prompt=none answers without a page when it suffices), and the login creates or updates one" : "none: no SSO session is read, created or changed"}`);
+  lines.push(
+    `SSO: ${plan.sso.use ? "an existing session is used (prompt=none answers without a page when it suffices), and the login creates or updates one" : "none: no SSO session is read, created or changed"}`,
+  );
   lines.push(`login_hint: ${loginHintRule(a)}`);
-  lines.push(`token request: ${plan.repeatLoginTypeAtToken ? `must send login_type=${plan.loginType} again (else invalid_grant)` : "need not send login_type"}`);
-  if (plan.enrollOnFirstUse) lines.push("enrollment: a vendor account with none of the offered methods set up sets one up inside the login, after the valid signature (whoever opens its link first)");
+  lines.push(
+    `token request: ${plan.repeatLoginTypeAtToken ? `must send login_type=${plan.loginType} again (else invalid_grant)` : "need not send login_type"}`,
+  );
+  if (plan.enrollOnFirstUse)
+    lines.push(
+      "enrollment: a vendor account with none of the offered methods set up sets one up inside the login, after the valid signature (whoever opens its link first)",
+    );
   if (a.prompt.length > 0) lines.push(`prompt: ${a.prompt.join(" ")}`);
   lines.push("checks before anything is shown:", ...a.checks.map((c) => `  - ${c}`));
   lines.push("tokens:", `  amr (ID token and access token): ${a.tokens.amr}`, `  acr (ID token and access token): ${a.tokens.acr}`);
@@ -63,7 +73,8 @@ function loginTypeLine(plan: Accepted["plan"]): string {
 }
 
 function loginHintRule({ plan }: Accepted): string {
-  if (plan.loginHint === "vendor") return `required, <client_id>:<account>: the vendor account ${plan.vendorAccount} (also the tokens' sub)`;
+  if (plan.loginHint === "vendor")
+    return `required, <client_id>:<account>: the vendor account ${plan.vendorAccount} (also the tokens' sub)`;
   if (plan.loginHint === "required") return "required: it names the user the second factor verifies";
   return "optional: it prefills the user name";
 }

@@ -13,7 +13,12 @@ import { userReadiness, type UserReadiness } from "./user-readiness.ts";
  * list` does; nothing is written), and closes it. With the embedded store the provider must be
  * stopped first: one process owns its data directory.
  */
-export async function readUserReadiness(loaded: LoadedExplainPolicy, name: string, explained: Accepted, stderr: NodeJS.WritableStream): Promise<UserReadiness> {
+export async function readUserReadiness(
+  loaded: LoadedExplainPolicy,
+  name: string,
+  explained: Accepted,
+  stderr: NodeJS.WritableStream,
+): Promise<UserReadiness> {
   const settings = loaded.config.provider;
   let store;
   try {
@@ -22,7 +27,11 @@ export async function readUserReadiness(loaded: LoadedExplainPolicy, name: strin
     throw storeOpenError(error) ?? error;
   }
   try {
-    const services = { policy: { methods: loaded.methods }, enrollments: new Enrollments(store, systemClock), users: new UserDirectory(loaded.config.users) };
+    const services = {
+      policy: { methods: loaded.methods },
+      enrollments: new Enrollments(store, systemClock),
+      users: new UserDirectory(loaded.config.users),
+    };
     return await userReadiness(name, explained, services);
   } catch (error) {
     throw storeOpenError(error) ?? error;

@@ -26,7 +26,9 @@ export function tokenClaimsOf(plan: LoginPlan, methods: ReadonlyArray<{ class: M
   else if (plan.missingClasses.length === 2) amr = `[${oneOf(amrOf("trusted"))}, ${oneOf(amrOf("untrusted"))}, mfa] (in the order passed)`;
   else amr = `the session's methods + [${oneOf(methods.map((m) => m.amr))}], mfa`;
   const loginClaims: Record<string, string> = {};
-  if (plan.claims.channel) loginClaims.chnl = plan.claims.channel.id === undefined ? "the channel the user administers (chosen on a page when several)" : plan.claims.channel.id;
+  if (plan.claims.channel)
+    loginClaims.chnl =
+      plan.claims.channel.id === undefined ? "the channel the user administers (chosen on a page when several)" : plan.claims.channel.id;
   if (plan.claims.channelInfo) Object.assign(loginClaims, { chnl_name: "the channel's name", chnl_icon: "the channel's icon URL" });
   if (plan.claims.gps) loginClaims.gps = "{lat, lnt, time} from the trusted app's signed assertion";
   if (plan.claims.faceid) loginClaims.faceid = "{result, key, time} from the trusted app's face check";

@@ -18,14 +18,20 @@ export interface UserReadiness {
  * what the account page shows (methodSetUp): an e-mail code can still reach a directory address, and
  * the development face service passes anyone, which the page does not count.
  */
-export async function userReadiness(name: string, explained: Accepted, services: SetUpServices & { users: Pick<UserDirectory, "findByUsername" | "findBySub"> }): Promise<UserReadiness> {
+export async function userReadiness(
+  name: string,
+  explained: Accepted,
+  services: SetUpServices & { users: Pick<UserDirectory, "findByUsername" | "findBySub"> },
+): Promise<UserReadiness> {
   const { plan } = explained;
   const vendor = plan.loginHint === "vendor";
   const user = vendor ? undefined : services.users.findByUsername(name);
   const sub = vendor ? name : user?.sub;
   const nothing = (reason: string): UserReadiness => ({ name, ...(sub !== undefined && { sub }), methods: [], canSucceed: false, reason });
-  if (plan.flow === "eid") return { name, methods: [], canSucceed: false, reason: "an eID login is decided by the upstream eID provider, not by this directory" };
-  if (vendor && name !== plan.vendorAccount) return nothing(`the request's login_hint names the vendor account ${plan.vendorAccount}, not ${name}`);
+  if (plan.flow === "eid")
+    return { name, methods: [], canSucceed: false, reason: "an eID login is decided by the upstream eID provider, not by this directory" };
+  if (vendor && name !== plan.vendorAccount)
+    return nothing(`the request's login_hint names the vendor account ${plan.vendorAccount}, not ${name}`);
   if (!vendor && user === undefined) return nothing("no such user in users.yaml");
   if (user?.disabled) return nothing("the user is disabled in users.yaml");
   if (plan.loginHint === "required" && explained.loginHint?.toLowerCase() !== name.toLowerCase()) {
@@ -40,9 +46,12 @@ export async function userReadiness(name: string, explained: Accepted, services:
   const result = (canSucceed: boolean, reason: string): UserReadiness => ({ name, sub: sub!, methods, canSucceed, reason });
   if (plan.flow === "two_factor") {
     const lacking = plan.missingClasses.filter((c) => !explained.methods.some((m) => m.class === c && setUp.has(m.id)));
-    return lacking.length === 0 ? result(true, "a method of each class is set up") : result(false, `no ${lacking.join(" or ")} method among the offered ones is set up`);
+    return lacking.length === 0
+      ? result(true, "a method of each class is set up")
+      : result(false, `no ${lacking.join(" or ")} method among the offered ones is set up`);
   }
   if (setUp.size > 0) return result(true, `${[...setUp].join(", ")} ${setUp.size === 1 ? "is" : "are"} set up`);
-  if (plan.enrollOnFirstUse) return result(true, "nothing is set up yet: the login sets up an offered method on first use, after the valid signature");
+  if (plan.enrollOnFirstUse)
+    return result(true, "nothing is set up yet: the login sets up an offered method on first use, after the valid signature");
   return result(false, "none of the offered methods is set up");
 }

@@ -3,7 +3,11 @@ import { loadConfig, type LoadedConfig } from "../../config/load-config.ts";
 import { printConfigError } from "./print-config-error.ts";
 
 /** The configuration a command works on; undefined after printing every issue of an invalid one (the command exits 1). */
-export async function loadCliConfig(configDir: string, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<LoadedConfig | undefined> {
+export async function loadCliConfig(
+  configDir: string,
+  env: NodeJS.ProcessEnv,
+  stderr: NodeJS.WritableStream,
+): Promise<LoadedConfig | undefined> {
   try {
     return await loadConfig(configDir, env);
   } catch (error) {

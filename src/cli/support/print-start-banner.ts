@@ -28,7 +28,9 @@ export function printStartBanner(running: RunningProvider, stderr: NodeJS.Writab
 
 /** A ready-made authorize URL for the first client that can log in with a browser without PKCE. */
 function browserLoginLines(provider: Provider, issuerMovedFrom: string | undefined): string[] {
-  const client = [...provider.policy.clients.all()].find((c) => c.grantTypes.has("authorization_code") && !c.requirePkce && c.redirectUris.size > 0);
+  const client = [...provider.policy.clients.all()].find(
+    (c) => c.grantTypes.has("authorization_code") && !c.requirePkce && c.redirectUris.size > 0,
+  );
   if (!client) return [];
   const query = new URLSearchParams({
     client_id: client.id,
@@ -51,7 +53,10 @@ function browserLoginLines(provider: Provider, issuerMovedFrom: string | undefin
 function twoFactorLines(provider: Provider, query: URLSearchParams): string[] {
   const twoFactor = Object.entries(provider.config.login.login_types ?? {}).find(([, type]) => type.flow === "two_factor")?.[0];
   if (twoFactor === undefined) return [];
-  return ["  Two factors (login_type; docs/demo-tour.md lists every login type and acr value to try):", `    ${provider.issuer}/connect/authorize?${query}&login_type=${encodeURIComponent(twoFactor)}`];
+  return [
+    "  Two factors (login_type; docs/demo-tour.md lists every login type and acr value to try):",
+    `    ${provider.issuer}/connect/authorize?${query}&login_type=${encodeURIComponent(twoFactor)}`,
+  ];
 }
 
 /**
@@ -67,7 +72,9 @@ function eidLoginLines(provider: Provider, query: URLSearchParams, issuerMovedFr
   const moved =
     issuerMovedFrom === undefined
       ? []
-      : [`    (first add ${provider.issuer}${paths.eidCallback} to the redirect_uris in ${join(development.config, "clients.yaml")} under the config directory: it lists the callback at ${issuerMovedFrom} only)`];
+      : [
+          `    (first add ${provider.issuer}${paths.eidCallback} to the redirect_uris in ${join(development.config, "clients.yaml")} under the config directory: it lists the callback at ${issuerMovedFrom} only)`,
+        ];
   return [
     `  eID login (development eID provider "${upstream}", started at the first eID login; citizens mei / mei-password, ravi / ravi-password):`,
     `    ${provider.issuer}${paths.eidAuthorize}?${query}`,

@@ -7,7 +7,9 @@ export function storeOpenError(error: unknown): CliError | undefined {
   if (error instanceof DirectoryInUseError) {
     // The provider's own message is written for a second provider; a command beside one needs the advice once, for it.
     const who = error.holder === undefined ? "another process" : `process ${error.holder} (a running provider)`;
-    return new CliError(`the embedded store in ${error.dir} is in use by ${who}, and it belongs to one process: stop the provider first, or use Redis or PostgreSQL`);
+    return new CliError(
+      `the embedded store in ${error.dir} is in use by ${who}, and it belongs to one process: stop the provider first, or use Redis or PostgreSQL`,
+    );
   }
   if (error instanceof StoreUnavailableError) return new CliError(`cannot reach the store: ${error.message}`);
   return undefined;

@@ -7,6 +7,11 @@ import type { PhoneProgressContext } from "../../../flows/custom-login/phone-pro
  */
 export function customScanClaim(phone: PhoneProgressContext): string {
   const seconds = (ms: number | undefined) => (ms === undefined ? "" : String(Math.floor(ms / 1000)));
-  const value = { st: seconds(phone.scannedAt), aud: phone.auditor ?? "", lt: seconds(phone.auditRequestedAt), et: seconds(phone.finishedAt) };
+  const value = {
+    st: seconds(phone.scannedAt),
+    aud: phone.auditor ?? "",
+    lt: seconds(phone.auditRequestedAt),
+    et: seconds(phone.finishedAt),
+  };
   return Buffer.from(JSON.stringify(value), "utf8").toString("base64");
 }

@@ -9,7 +9,16 @@ const MOBILE_SCOPE_REQUIRED = ["openid", CUSTOM_SCAN_SCOPE];
 /** SPEC: PCScope's default. */
 const PC_SCOPE_DEFAULT = "openid profile acme";
 /** Every parameter of the spec; anything else is ignored like an unknown authorize parameter. */
-const PARAMETERS = ["clientId", "MobileRedirectUrl", "MobileScope", "MobileState", "PCRedirectUrl", "PCScope", "PCState", "PCClientId"] as const;
+const PARAMETERS = [
+  "clientId",
+  "MobileRedirectUrl",
+  "MobileScope",
+  "MobileState",
+  "PCRedirectUrl",
+  "PCScope",
+  "PCState",
+  "PCClientId",
+] as const;
 /** Long enough for any real URL or state, short enough that the QR code stays scannable. */
 const MAX_LENGTH = 1024;
 
@@ -36,9 +45,11 @@ export function planScan(query: URLSearchParams, policy: Pick<PolicySnapshot, "c
   if (!client || !useOf) throw new LoginJsError(`clientId ${clientId} may not use the custom QR-code login`);
   if (!client.redirectUris.has(mobileRedirect)) throw new LoginJsError(`MobileRedirectUrl is not a registered redirect URI of ${clientId}`);
   const pcClient = policy.clients.get(pcClientId);
-  if (!pcClient || !pcClient.grantTypes.has("authorization_code")) throw new LoginJsError(`PCClientId ${pcClientId} is not a client that may use the authorization code flow`);
+  if (!pcClient || !pcClient.grantTypes.has("authorization_code"))
+    throw new LoginJsError(`PCClientId ${pcClientId} is not a client that may use the authorization code flow`);
   if (!pcClient.redirectUris.has(pcRedirect)) throw new LoginJsError(`PCRedirectUrl is not a registered redirect URI of ${pcClientId}`);
-  if (pcClient.requirePkce) throw new LoginJsError(`PCClientId ${pcClientId} requires PKCE, which the custom QR-code login cannot send: use a confidential client`);
+  if (pcClient.requirePkce)
+    throw new LoginJsError(`PCClientId ${pcClientId} requires PKCE, which the custom QR-code login cannot send: use a confidential client`);
 
   const mobileScopes = withRequired(parseScope(value.get("MobileScope")), MOBILE_SCOPE_REQUIRED);
   const pcScopes = parseScope(value.get("PCScope") ?? PC_SCOPE_DEFAULT);
@@ -46,7 +57,10 @@ export function planScan(query: URLSearchParams, policy: Pick<PolicySnapshot, "c
   refuseOutside("MobileScope", mobileScopes, clientId, client.allowedScopes);
   refuseOutside("PCScope", pcScopes, pcClientId, pcClient.allowedScopes);
   if (pcClientId !== clientId && !useOf.ownScopes.some((scope) => pcScopes.includes(scope) && client.allowedScopes.has(scope))) {
-    const wanted = useOf.ownScopes.length > 0 ? `one of ${clientId}'s own scopes (${useOf.ownScopes.join(", ")})` : `a scope defined by ${clientId}, and it defines none`;
+    const wanted =
+      useOf.ownScopes.length > 0
+        ? `one of ${clientId}'s own scopes (${useOf.ownScopes.join(", ")})`
+        : `a scope defined by ${clientId}, and it defines none`;
     throw new LoginJsError(`PCClientId ${pcClientId} differs from clientId: PCScope must contain ${wanted}`);
   }
   return {

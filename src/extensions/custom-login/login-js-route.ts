@@ -49,7 +49,8 @@ export function loginJsRoute(services: CustomLoginServices): ProtocolRoute {
       try {
         started = await startScanSession(services, ex, plan, lang ?? "");
       } catch (error) {
-        if (error instanceof OAuthError && error.status === 429) return writeScript(ex.res, errorStatus(ex, 429), loginErrorScript(error.description));
+        if (error instanceof OAuthError && error.status === 429)
+          return writeScript(ex.res, errorStatus(ex, 429), loginErrorScript(error.description));
         throw error;
       }
       const { session, binding } = started;
@@ -72,7 +73,11 @@ export function loginJsRoute(services: CustomLoginServices): ProtocolRoute {
     // Any failure (a POST, the store down) is still answered as a script, so the page says why.
     fail: (ex, error) => {
       const known = toOAuthError(error, services.context.logger, ex);
-      writeScript(ex.res, known.status, loginErrorScript(known.status >= 500 ? "the custom QR-code login is not available now, try again later" : known.description));
+      writeScript(
+        ex.res,
+        known.status,
+        loginErrorScript(known.status >= 500 ? "the custom QR-code login is not available now, try again later" : known.description),
+      );
     },
   };
 }

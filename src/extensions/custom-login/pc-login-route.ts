@@ -37,12 +37,16 @@ export function pcLoginRoute(services: CustomLoginServices): ProtocolRoute {
         const policy = services.context.policy();
         const client = policy.clients.get(pc.clientId);
         // The policy may have changed since LoginJs: the client must still have this redirect URI.
-        if (!client?.redirectUris.has(pc.redirectUri)) throw invalidRequest("PCRedirectUrl is no longer a registered redirect URI of its client");
+        if (!client?.redirectUris.has(pc.redirectUri))
+          throw invalidRequest("PCRedirectUrl is no longer a registered redirect URI of its client");
         const change = await services.sessions.logIn(found.id, form.get("binding"));
-        if (change.outcome !== "applied") return http.refuse(ex, pc, refusalReason(change.outcome === "rejected" ? change.session : undefined));
+        if (change.outcome !== "applied")
+          return http.refuse(ex, pc, refusalReason(change.outcome === "rejected" ? change.session : undefined));
         const phone = change.session.phone.context;
         const login = { sub: phone.scanner!, authTime: Math.floor(phone.scannedAt! / 1000), amr: AMR, acr: "1fa", methods: AMR };
-        await http.completeLogin(ex, pcRequest(found.plan.pc, `${phone.data ?? ""}|${found.plan.pc.state ?? ""}`), login, { idTokenClaims: { custom_scan: customScanClaim(phone) } });
+        await http.completeLogin(ex, pcRequest(found.plan.pc, `${phone.data ?? ""}|${found.plan.pc.state ?? ""}`), login, {
+          idTokenClaims: { custom_scan: customScanClaim(phone) },
+        });
       } catch (error) {
         if (refusal && !ex.res.headersSent) {
           // The page gets its access_denied, but an unexpected failure (the session may be spent) must reach the log.
@@ -68,7 +72,15 @@ function sameRequest(declared: SideRequest, form: ReadonlyMap<string, string>): 
 }
 
 function pcRequest(side: SideRequest, state: string | undefined): AuthorizationRequest {
-  return { clientId: side.clientId, redirectUri: side.redirectUri, responseMode: "query", scopes: side.scopes, prompt: [], framed: false, ...(state !== undefined && { state }) };
+  return {
+    clientId: side.clientId,
+    redirectUri: side.redirectUri,
+    responseMode: "query",
+    scopes: side.scopes,
+    prompt: [],
+    framed: false,
+    ...(state !== undefined && { state }),
+  };
 }
 
 /** Why the session cannot log this browser in (the client learns only that much). */

@@ -13,14 +13,22 @@ export const CUSTOM_SCAN_SESSION_CLAIM = "custom_scan_sid";
  * expired QR — is refused. A state that merely looks alike (no such session, another client or
  * redirect URI) is not a scan: that authorization goes on untouched.
  */
-export async function recordPhoneScan(services: Omit<CustomLoginServices, "http">, { request, sub }: IssuingAuthorization): Promise<AuthorizationContribution | undefined> {
+export async function recordPhoneScan(
+  services: Omit<CustomLoginServices, "http">,
+  { request, sub }: IssuingAuthorization,
+): Promise<AuthorizationContribution | undefined> {
   const bar = request.state?.indexOf("|") ?? -1;
   if (bar <= 0) return undefined;
   const sessionId = request.state!.slice(0, bar);
   const session = await services.sessions.find(sessionId);
-  if (!session || session.plan.mobile.clientId !== request.clientId || session.plan.mobile.redirectUri !== request.redirectUri) return undefined;
+  if (!session || session.plan.mobile.clientId !== request.clientId || session.plan.mobile.redirectUri !== request.redirectUri)
+    return undefined;
   if (!request.scopes.includes(CUSTOM_SCAN_SCOPE)) return { refuse: `a custom QR-code login scan needs the scope ${CUSTOM_SCAN_SCOPE}` };
-  const change = await services.sessions.phone(sessionId, { type: "SCAN", scanner: sub, at: services.context.clock() }, services.settings());
+  const change = await services.sessions.phone(
+    sessionId,
+    { type: "SCAN", scanner: sub, at: services.context.clock() },
+    services.settings(),
+  );
   if (change.outcome !== "applied") return { refuse: "this QR code has expired or was scanned already" };
   return { accessTokenClaims: { [CUSTOM_SCAN_SESSION_CLAIM]: sessionId } };
 }

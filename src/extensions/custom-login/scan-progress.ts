@@ -76,7 +76,11 @@ export function displayState(session: ScanSession): ScanDisplayState {
 }
 
 /** The next persisted state, or undefined when the machine does not take the event where it is. */
-function step<Context>(machine: AnyStateMachine, from: PersistedProgress<Context>, event: { type: string }): PersistedProgress<Context> | undefined {
+function step<Context>(
+  machine: AnyStateMachine,
+  from: PersistedProgress<Context>,
+  event: { type: string },
+): PersistedProgress<Context> | undefined {
   const snapshot = machine.resolveState({ value: from.value, context: from.context as never });
   if (!snapshot.can(event)) return undefined;
   return persisted(transition(machine, snapshot, event as never)[0]) as PersistedProgress<Context>;

@@ -25,7 +25,11 @@ export interface ScanSessionTimes {
  * `contended`: other writers kept taking the next version (a caller hammering one session), so this
  * one gave up — the caller's problem to retry, never a failure of the provider.
  */
-export type ScanChange = { outcome: "applied"; session: ScanSession } | { outcome: "rejected"; session: ScanSession } | { outcome: "missing" } | { outcome: "contended" };
+export type ScanChange =
+  | { outcome: "applied"; session: ScanSession }
+  | { outcome: "rejected"; session: ScanSession }
+  | { outcome: "missing" }
+  | { outcome: "contended" };
 
 /**
  * The scan sessions in the shared store, so that any provider process can serve the page's poll, the
@@ -78,7 +82,8 @@ export class ScanSessions {
   phone(id: string, event: PhoneProgressEvent, times?: ScanSessionTimes): Promise<ScanChange> {
     return this.change(id, (session) => {
       const advanced = advancePhone(session, event);
-      if (advanced.accepted && event.type === "SCAN" && times) advanced.session.operationExpiresAt = this.clock() + times.operationLifetimeMs;
+      if (advanced.accepted && event.type === "SCAN" && times)
+        advanced.session.operationExpiresAt = this.clock() + times.operationLifetimeMs;
       return advanced;
     });
   }

@@ -9,7 +9,12 @@ import type { CustomLoginServices } from "./custom-login-services.ts";
  * A new scan session for a page (LoginJs, Renew) within the address's budget: every QR code is a record
  * in the shared store, so a loop of script loads from one address must not fill it. Over budget: 429.
  */
-export async function startScanSession(services: CustomLoginServices, ex: Exchange, plan: ScanPlan, lang: string): Promise<{ session: ScanSession; binding: string }> {
+export async function startScanSession(
+  services: CustomLoginServices,
+  ex: Exchange,
+  plan: ScanPlan,
+  lang: string,
+): Promise<{ session: ScanSession; binding: string }> {
   const settings = services.settings();
   const { max, windowMs } = settings.scanSessionsPerIp;
   const limiter = new AttemptLimiter(services.context.store.namespace("rateLimits"), "custom-login-scans", max, windowMs);

@@ -30,7 +30,11 @@ export function statusRoute(services: CustomLoginServices): ProtocolRoute {
       const binding = query.get("binding") ?? undefined;
       const seen = query.get("seen") ?? undefined;
       const gone = closedFlag(ex.res);
-      const state = await waitForChange(() => read(id, binding), (value) => value === seen && !SETTLED_DISPLAY_STATES.has(value), gone);
+      const state = await waitForChange(
+        () => read(id, binding),
+        (value) => value === seen && !SETTLED_DISPLAY_STATES.has(value),
+        gone,
+      );
       if (!gone()) writeJson(ex.res, 200, { state }, { headers: ANY_ORIGIN });
     },
   };

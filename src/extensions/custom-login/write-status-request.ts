@@ -47,7 +47,8 @@ export function readStatusWrite(body: unknown, maxDataLength: number): StatusWri
   const sessionId = fields.session_id;
   if (typeof sessionId !== "string" || sessionId === "") throw incomplete("request data incomplete: session_id is empty");
   const status = fields.status;
-  if (status !== STATUS_FINISHED && status !== STATUS_AUDITING && status !== STATUS_REFUSED) throw new WriteStatusError(401, 400, "status must be one of 10, 5, -10");
+  if (status !== STATUS_FINISHED && status !== STATUS_AUDITING && status !== STATUS_REFUSED)
+    throw new WriteStatusError(401, 400, "status must be one of 10, 5, -10");
   const data = fields.data ?? "";
   if (typeof data !== "string") throw incomplete("data must be a string");
   if (data.length > maxDataLength) throw incomplete(`data is longer than ${maxDataLength} characters`);
@@ -55,8 +56,10 @@ export function readStatusWrite(body: unknown, maxDataLength: number): StatusWri
   if (LONE_SURROGATE.test(data)) throw incomplete("data must be well-formed Unicode (it has a lone surrogate)");
   const auditor = fields.auditor;
   if (auditor !== undefined && auditor !== null && typeof auditor !== "string") throw incomplete("auditor must be a string");
-  if (typeof auditor === "string" && auditor.length > MAX_AUDITOR_LENGTH) throw incomplete(`auditor is longer than ${MAX_AUDITOR_LENGTH} characters`);
-  if (typeof auditor === "string" && LONE_SURROGATE.test(auditor)) throw incomplete("auditor must be well-formed Unicode (it has a lone surrogate)");
+  if (typeof auditor === "string" && auditor.length > MAX_AUDITOR_LENGTH)
+    throw incomplete(`auditor is longer than ${MAX_AUDITOR_LENGTH} characters`);
+  if (typeof auditor === "string" && LONE_SURROGATE.test(auditor))
+    throw incomplete("auditor must be well-formed Unicode (it has a lone surrogate)");
   if (status === STATUS_AUDITING) {
     if (typeof auditor !== "string" || auditor.trim() === "") throw incomplete("request data incomplete: status 5 needs the auditor");
     return { sessionId, status, event: (at) => ({ type: "WRITE_AUDITING", auditor, at }) };

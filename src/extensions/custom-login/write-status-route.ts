@@ -23,7 +23,12 @@ const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="portcullis"' };
 export function writeStatusRoute(services: CustomLoginServices): ProtocolRoute {
   const answer = (ex: Exchange, error: unknown) => {
     const known = error instanceof WriteStatusError ? error : unexpected(services, ex, error);
-    writeJson(ex.res, known.httpStatus, { status: known.bodyStatus, message: known.message }, { headers: known.bodyStatus === 401 && known.httpStatus === 401 ? CHALLENGE : {} });
+    writeJson(
+      ex.res,
+      known.httpStatus,
+      { status: known.bodyStatus, message: known.message },
+      { headers: known.bodyStatus === 401 && known.httpStatus === 401 ? CHALLENGE : {} },
+    );
   };
   return {
     path: services.paths.writeStatus,
@@ -34,11 +39,14 @@ export function writeStatusRoute(services: CustomLoginServices): ProtocolRoute {
         const claims = await verifiedToken(services, ex.req.headers.authorization);
         const write = readStatusWrite(jsonBody(ex), services.settings().maxDataLength);
         const session = await services.sessions.find(write.sessionId);
-        if (claims[CUSTOM_SCAN_SESSION_CLAIM] !== write.sessionId) throw tokenRefused("token validation failed: the token was not issued for this scan");
+        if (claims[CUSTOM_SCAN_SESSION_CLAIM] !== write.sessionId)
+          throw tokenRefused("token validation failed: the token was not issued for this scan");
         if (!session) throw incomplete("the scan session has ended");
-        if (claims.sub !== session.phone.context.scanner || claims.client_id !== session.plan.mobile.clientId) throw tokenRefused("token validation failed: the token was not issued for this scan");
+        if (claims.sub !== session.phone.context.scanner || claims.client_id !== session.plan.mobile.clientId)
+          throw tokenRefused("token validation failed: the token was not issued for this scan");
         const change = await services.sessions.phone(write.sessionId, write.event(services.context.clock()));
-        if (change.outcome === "contended") throw new WriteStatusError(400, 409, "the scan session is being changed by another request: try again");
+        if (change.outcome === "contended")
+          throw new WriteStatusError(400, 409, "the scan session is being changed by another request: try again");
         if (change.outcome !== "applied") throw incomplete(`the scan session has ended (status ${write.status} cannot be written now)`);
         writeJson(ex.res, 200, { status: 200, message: "OK" });
       } catch (error) {
@@ -67,7 +75,8 @@ async function verifiedToken(services: CustomLoginServices, header: string | und
     if (error instanceof OAuthError && error.status < 500) throw tokenRefused("token validation failed");
     throw error;
   }
-  if (!parseScope(claims.scope).includes(CUSTOM_SCAN_SCOPE)) throw tokenRefused(`token validation failed: the token lacks the scope ${CUSTOM_SCAN_SCOPE}`);
+  if (!parseScope(claims.scope).includes(CUSTOM_SCAN_SCOPE))
+    throw tokenRefused(`token validation failed: the token lacks the scope ${CUSTOM_SCAN_SCOPE}`);
   return claims;
 }
 
@@ -84,5 +93,9 @@ function jsonBody(ex: Exchange): unknown {
 /** The table's 501: logged with its stack; a store that is down says so (503) so the page may try again. */
 function unexpected(services: CustomLoginServices, ex: Exchange, error: unknown): WriteStatusError {
   const known = toOAuthError(error, services.context.logger, ex);
-  return new WriteStatusError(501, known.status === 503 ? 503 : 500, known.status === 503 ? "temporarily unavailable, try again" : "unknown error");
+  return new WriteStatusError(
+    501,
+    known.status === 503 ? 503 : 500,
+    known.status === 503 ? "temporarily unavailable, try again" : "unknown error",
+  );
 }

@@ -70,7 +70,13 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
       return pages.error(req, res, 429, "temporarily_unavailable", "too many logins from this address; try again later");
     }
     const flow = policy.flows.get("default")!;
-    const { interaction, browserCookie } = await provider.interactions.create({ kind: "account", lang, back: params, flowId: flow.id, flowHash: flow.hash });
+    const { interaction, browserCookie } = await provider.interactions.create({
+      kind: "account",
+      lang,
+      back: params,
+      flowId: flow.id,
+      flowHash: flow.hash,
+    });
     redirectToInteraction(provider, res, interaction.id, browserCookie);
   }
 
@@ -95,11 +101,26 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
   async function show(ar: AccountRequest): Promise<void> {
     const { req, res, policy, params, lang } = ar;
     const session = await currentSession(provider, req);
-    if (!session) return writePage(res, 200, views.render("account", { ...frame(ar), signInUrl: accountUrl(params, {}, `${paths.account}/sign-in`), methods: [] }, lang));
+    if (!session)
+      return writePage(
+        res,
+        200,
+        views.render("account", { ...frame(ar), signInUrl: accountUrl(params, {}, `${paths.account}/sign-in`), methods: [] }, lang),
+      );
     const user = policy.users.findBySub(session.sub);
     // An eID account (no employee record) signs in at its eID provider: its name, and no methods to manage.
-    if (!user) return writePage(res, 200, views.render("account", { ...frame(ar), userName: await eidAccountName(session.sub), eidAccount: true, methods: [] }, lang));
-    const notice = typeof req.query.enrolled === "string" ? "account.enrolled_notice" : typeof req.query.removed === "string" ? "account.removed_notice" : undefined;
+    if (!user)
+      return writePage(
+        res,
+        200,
+        views.render("account", { ...frame(ar), userName: await eidAccountName(session.sub), eidAccount: true, methods: [] }, lang),
+      );
+    const notice =
+      typeof req.query.enrolled === "string"
+        ? "account.enrolled_notice"
+        : typeof req.query.removed === "string"
+          ? "account.removed_notice"
+          : undefined;
     const html = views.render(
       "account",
       {
@@ -132,7 +153,8 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     if (!session) return undefined;
     const method = String(req.body?.method ?? "");
     if (!csrfMatches(req)) return void pages.error(req, res, 403, "invalid_request", "this form has expired; reload the account page");
-    if (!manages(ar, session.sub, method)) return void pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here");
+    if (!manages(ar, session.sub, method))
+      return void pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here");
     return { sub: session.sub, method };
   }
 
@@ -141,7 +163,14 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     const form = await methodForm(ar);
     if (!form) return;
     const flow = ar.policy.flows.get(enrollmentFlowId(form.method))!;
-    const created = await provider.interactions.create({ kind: "enrollment", ...form, lang: ar.lang, back: ar.params, flowId: flow.id, flowHash: flow.hash });
+    const created = await provider.interactions.create({
+      kind: "enrollment",
+      ...form,
+      lang: ar.lang,
+      back: ar.params,
+      flowId: flow.id,
+      flowHash: flow.hash,
+    });
     redirectToInteraction(provider, ar.res, created.interaction.id, created.browserCookie);
   }
 
@@ -151,8 +180,15 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     const session = await signedIn(ar);
     if (!session) return;
     const method = typeof req.query.method === "string" ? req.query.method : "";
-    if (!manages(ar, session.sub, method)) return pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here", ar.params.lang);
-    const data = { ...frame(ar), csrf: csrfOf(req), action: `${paths.account}/remove`, method, methodName: views.translate(lang, `method.${method}.label`) };
+    if (!manages(ar, session.sub, method))
+      return pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here", ar.params.lang);
+    const data = {
+      ...frame(ar),
+      csrf: csrfOf(req),
+      action: `${paths.account}/remove`,
+      method,
+      methodName: views.translate(lang, `method.${method}.label`),
+    };
     writePage(res, 200, views.render("account-remove", data, lang));
   }
 

@@ -30,7 +30,9 @@ export function writeAuthorizationResponse(
   }
   // The registered URI byte for byte (a URL object would normalise it); registered URIs have no fragment.
   const location =
-    request.responseMode === "fragment" ? `${request.redirectUri}#${new URLSearchParams(fields).toString()}` : appendQuery(request.redirectUri, fields);
+    request.responseMode === "fragment"
+      ? `${request.redirectUri}#${new URLSearchParams(fields).toString()}`
+      : appendQuery(request.redirectUri, fields);
   if (page.frameAncestors || page.leaveRedirectChain) return pages.topRedirect(res, location, page);
   seeOther(res, location);
 }

@@ -13,7 +13,14 @@ import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import type { BrowserPages } from "../../views/browser-pages.ts";
 import { runSteps, type Step } from "../../http-kit/steps.ts";
 import { paths } from "../../http-kit/paths.ts";
-import { checkAuthorizeRequest, checkClientAndRedirect, readAuthorizeParams, redirectable, stateToReturn, type RawAuthorizeParams } from "./authorize-params.ts";
+import {
+  checkAuthorizeRequest,
+  checkClientAndRedirect,
+  readAuthorizeParams,
+  redirectable,
+  stateToReturn,
+  type RawAuthorizeParams,
+} from "./authorize-params.ts";
 import { writeAuthorizationResponse } from "./authorization-response.ts";
 import { completeAuthorization } from "./complete-authorization.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
@@ -83,7 +90,9 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
         throw new OAuthError(400, "invalid_request", "the request body must be application/x-www-form-urlencoded");
       }
       const url = req.url ?? "";
-      const search = new URLSearchParams(req.method === "POST" ? (body?.toString("utf8") ?? "") : url.slice(url.indexOf("?") + 1 || url.length));
+      const search = new URLSearchParams(
+        req.method === "POST" ? (body?.toString("utf8") ?? "") : url.slice(url.indexOf("?") + 1 || url.length),
+      );
       ctx.raw = readAuthorizeParams(search, security.max_parameter_length);
     },
     // The client and its exact redirect_uri: until both are trusted, errors are a page, not a redirect.
@@ -129,7 +138,14 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       // A request that needs a whole new login is planned without the session (its factors do not count).
       const fresh = freshLoginReason(ctx.request!, ctx.session, provider.clock());
       if (fresh !== undefined) ctx.freshLogin = fresh;
-      const plan = planAuthorization(ctx.policy.login, ctx.client!, ctx.raw!, ctx.request!, brokered ? "eid" : "authorize", fresh === undefined ? ctx.session : undefined);
+      const plan = planAuthorization(
+        ctx.policy.login,
+        ctx.client!,
+        ctx.raw!,
+        ctx.request!,
+        brokered ? "eid" : "authorize",
+        fresh === undefined ? ctx.session : undefined,
+      );
       ctx.request!.plan = plan;
       if (plan.loginType !== undefined) ctx.request!.loginType = plan.loginType;
       // Login types without SSO read no session state: as if the browser had none.
@@ -150,15 +166,27 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     (ctx) => {
       const request = ctx.request!;
       const need = loginNeed(request, ctx.session, ctx.freshLogin);
-      if (need.kind === "none") return completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, request, { existing: ctx.session!, cookie: ctx.sessionCookie! }, { policy: ctx.policy });
-      if (request.prompt.includes("none")) throw oauthError(need.kind === "step_up" ? "interaction_required" : "login_required", need.reason, { allowRedirect: true });
+      if (need.kind === "none")
+        return completeAuthorization(
+          provider,
+          pages,
+          ctx.ex.req,
+          ctx.ex.res,
+          request,
+          { existing: ctx.session!, cookie: ctx.sessionCookie! },
+          { policy: ctx.policy },
+        );
+      if (request.prompt.includes("none"))
+        throw oauthError(need.kind === "step_up" ? "interaction_required" : "login_required", need.reason, { allowRedirect: true });
       ctx.need = need;
     },
     // Otherwise the user must act, within the address's budget, in an interaction that runs the plan's
     // flow: the eID flow, which sends the browser to the upstream eID provider, or a flow of pages.
     async (ctx) => {
       if (!(await provider.loginRequests.tryAttempt(clientAddress(ctx.ex.req, trustProxy)))) {
-        throw new OAuthError(429, "temporarily_unavailable", "too many login requests from this address; try again later", { allowRedirect: true });
+        throw new OAuthError(429, "temporarily_unavailable", "too many login requests from this address; try again later", {
+          allowRedirect: true,
+        });
       }
       const { plan } = ctx.request!;
       if (plan?.flow === "eid") return eid.begin(ctx.ex.res, ctx.policy, ctx.request!);
@@ -194,8 +222,18 @@ function answerError(provider: Provider, pages: BrowserPages, ctx: AuthorizeCont
   if (res.headersSent) return void res.end();
   if (error.allowRedirect && ctx.redirect) {
     const request = { ...ctx.redirect, state: stateToReturn(ctx.raw) };
-    const page = { lang: ctx.raw?.values.get("lang"), acceptLanguage: req.headers["accept-language"], frameAncestors: ctx.framed ? clientFrameAncestors(ctx.client!) : undefined };
-    return writeAuthorizationResponse(res, pages, request, { error: error.error, error_description: error.description, iss: provider.issuer }, page);
+    const page = {
+      lang: ctx.raw?.values.get("lang"),
+      acceptLanguage: req.headers["accept-language"],
+      frameAncestors: ctx.framed ? clientFrameAncestors(ctx.client!) : undefined,
+    };
+    return writeAuthorizationResponse(
+      res,
+      pages,
+      request,
+      { error: error.error, error_description: error.description, iss: provider.issuer },
+      page,
+    );
   }
   pages.oauthError(req, res, error, ctx.raw?.values.get("lang"));
 }

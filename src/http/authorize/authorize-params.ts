@@ -51,13 +51,17 @@ const TOO_LONG = "\u0000too-long";
  * Step 1 (before anything can be redirected): the client exists and may use the code flow, and
  * redirect_uri is byte-for-byte one of its registered URIs. Failures here are untrusted: an error page.
  */
-export function checkClientAndRedirect(policy: Pick<PolicySnapshot, "clients">, raw: RawAuthorizeParams): { client: Client; redirectUri: string; responseMode: ResponseMode } {
+export function checkClientAndRedirect(
+  policy: Pick<PolicySnapshot, "clients">,
+  raw: RawAuthorizeParams,
+): { client: Client; redirectUri: string; responseMode: ResponseMode } {
   if (raw.repeated.has("client_id")) throw untrusted("client_id is repeated");
   if (raw.repeated.has("redirect_uri")) throw untrusted("redirect_uri is repeated");
   const clientId = raw.values.get("client_id");
   if (clientId === undefined) throw untrusted("client_id is required");
   const client = policy.clients.get(clientId);
-  if (!client || !client.grantTypes.has("authorization_code")) throw untrusted("unknown client, or a client that may not use the authorization code flow");
+  if (!client || !client.grantTypes.has("authorization_code"))
+    throw untrusted("unknown client, or a client that may not use the authorization code flow");
   const redirectUri = raw.values.get("redirect_uri");
   if (redirectUri === undefined) throw untrusted("redirect_uri is required");
   if (!client.redirectUris.has(redirectUri)) throw untrusted("redirect_uri is not registered for this client");
@@ -98,7 +102,8 @@ function buildRequest(client: Client, raw: RawAuthorizeParams, base: RequestBase
   // OIDC Core §6: request objects are not supported, and say so rather than drop what they ask for.
   if (get("request") !== undefined) throw new OAuthError(400, "request_not_supported", "request objects are not supported");
   if (get("request_uri") !== undefined) throw new OAuthError(400, "request_uri_not_supported", "request_uri is not supported");
-  if (get("registration") !== undefined) throw new OAuthError(400, "registration_not_supported", "the registration parameter is not supported");
+  if (get("registration") !== undefined)
+    throw new OAuthError(400, "registration_not_supported", "the registration parameter is not supported");
 
   // The response mode must be one we serve.
   const mode = get("response_mode");
@@ -119,7 +124,8 @@ function buildRequest(client: Client, raw: RawAuthorizeParams, base: RequestBase
   const prompt = checkPrompt(get("prompt"), base.forcePrompt);
   const maxAge = checkMaxAge(get("max_age"));
   // What an interaction keeps for up to its lifetime is bounded tighter than a parameter in general.
-  for (const [name, limit] of KEPT_LENGTHS) if ((get(name)?.length ?? 0) > limit) throw invalidRequest(`${name} is longer than ${limit} characters`);
+  for (const [name, limit] of KEPT_LENGTHS)
+    if ((get(name)?.length ?? 0) > limit) throw invalidRequest(`${name} is longer than ${limit} characters`);
   const acrValues = get("acr_values")?.split(" ").filter(Boolean);
   if ((acrValues?.length ?? 0) > 16) throw invalidRequest("acr_values has more than 16 values");
   // What acr_values, login_type, fa and signature ask of the login is the login plan's (login-plan-step.ts).
@@ -143,7 +149,11 @@ function buildRequest(client: Client, raw: RawAuthorizeParams, base: RequestBase
 }
 
 /** PKCE (RFC 7636): S256, or plain only for clients that allow it; required for public clients. */
-function checkPkce(client: Client, challenge: string | undefined, method: string | undefined): Pick<AuthorizationRequest, "codeChallenge" | "codeChallengeMethod"> {
+function checkPkce(
+  client: Client,
+  challenge: string | undefined,
+  method: string | undefined,
+): Pick<AuthorizationRequest, "codeChallenge" | "codeChallengeMethod"> {
   if (challenge === undefined) {
     if (method !== undefined) throw invalidRequest("code_challenge_method without code_challenge");
     if (client.requirePkce) throw invalidRequest("this client must use PKCE (code_challenge with S256)");

@@ -13,7 +13,14 @@ type ChoiceSource = { existing: unknown } | { login: Authentication };
  * (flows/channel-choice.flow.ts) and, once a channel is picked, completes the authorization with it.
  * A fresh login is kept in the interaction; an SSO session is read again from the browser then.
  */
-export async function offerChannels(provider: Provider, _req: IncomingMessage, res: ServerResponse, request: AuthorizationRequest, source: ChoiceSource, channels: Channel[]): Promise<void> {
+export async function offerChannels(
+  provider: Provider,
+  _req: IncomingMessage,
+  res: ServerResponse,
+  request: AuthorizationRequest,
+  source: ChoiceSource,
+  channels: Channel[],
+): Promise<void> {
   const flow = provider.policy.flows.get(CHANNEL_CHOICE_FLOW_ID)!;
   const { interaction, browserCookie } = await provider.interactions.create({
     kind: "channel",

@@ -39,7 +39,12 @@ export async function completeAuthorization(
     leaveRedirectChain = false,
     byExtension,
     policy = provider.policy,
-  }: { chosenChannel?: string; leaveRedirectChain?: boolean; byExtension?: { idTokenClaims: Record<string, unknown> }; policy?: Pick<PolicySnapshot, "clients"> } = {},
+  }: {
+    chosenChannel?: string;
+    leaveRedirectChain?: boolean;
+    byExtension?: { idTokenClaims: Record<string, unknown> };
+    policy?: Pick<PolicySnapshot, "clients">;
+  } = {},
 ): Promise<void> {
   // `policy`: the snapshot the request read its client from, so a reload meanwhile cannot lose it (src/reload/).
   const client = policy.clients.get(request.clientId)!;
@@ -48,15 +53,43 @@ export async function completeAuthorization(
   const extra = await planClaims(request.plan, user, provider.channels, chosenChannel);
   if (extra.ok === "choose") {
     // prompt=none shows no page (OIDC Core 3.1.2.1): the choice is an interaction the client must ask for.
-    if (request.prompt.includes("none")) return writeAuthorizationResponse(res, pages, request, { error: "interaction_required", error_description: "the user administers several channels and must choose one on a page", iss: provider.issuer }, page);
+    if (request.prompt.includes("none"))
+      return writeAuthorizationResponse(
+        res,
+        pages,
+        request,
+        {
+          error: "interaction_required",
+          error_description: "the user administers several channels and must choose one on a page",
+          iss: provider.issuer,
+        },
+        page,
+      );
     return offerChannels(provider, req, res, request, source, extra.channels);
   }
-  if (!extra.ok) return writeAuthorizationResponse(res, pages, request, { error: "access_denied", error_description: extra.description, iss: provider.issuer }, page);
-  const contributed = byExtension ? { accessTokenClaims: {} } : await extensionContributions(provider.extensions, { request, sub: user.sub });
-  if (contributed.refuse !== undefined) return writeAuthorizationResponse(res, pages, request, { error: "access_denied", error_description: contributed.refuse, iss: provider.issuer }, page);
+  if (!extra.ok)
+    return writeAuthorizationResponse(
+      res,
+      pages,
+      request,
+      { error: "access_denied", error_description: extra.description, iss: provider.issuer },
+      page,
+    );
+  const contributed = byExtension
+    ? { accessTokenClaims: {} }
+    : await extensionContributions(provider.extensions, { request, sub: user.sub });
+  if (contributed.refuse !== undefined)
+    return writeAuthorizationResponse(
+      res,
+      pages,
+      request,
+      { error: "access_denied", error_description: contributed.refuse, iss: provider.issuer },
+      page,
+    );
   const idTokenClaims = byExtension ? { ...extra.claims, ...byExtension.idTokenClaims } : extra.claims;
   const headers: Record<string, string> = {};
-  const auth: Authentication & { sid?: string } = byExtension && "login" in source ? source.login : await sessionOf(provider, req, request, source, headers);
+  const auth: Authentication & { sid?: string } =
+    byExtension && "login" in source ? source.login : await sessionOf(provider, req, request, source, headers);
   const grant: AuthorizationCodeGrant = {
     clientId: request.clientId,
     redirectUri: request.redirectUri,
@@ -90,9 +123,16 @@ function hasMembers(record: Record<string, unknown>): boolean {
  * The authentication the code stands for, with its session: the existing one (touched for this
  * client), a new one after a login, or none for a login type that keeps no SSO state.
  */
-async function sessionOf(provider: Provider, req: IncomingMessage, request: AuthorizationRequest, source: SessionSource, headers: Record<string, string>): Promise<Authentication & { sid?: string }> {
+async function sessionOf(
+  provider: Provider,
+  req: IncomingMessage,
+  request: AuthorizationRequest,
+  source: SessionSource,
+  headers: Record<string, string>,
+): Promise<Authentication & { sid?: string }> {
   if ("login" in source && request.plan?.sso.create === false) return source.login;
-  const { cookie, session: started } = "existing" in source ? { cookie: source.cookie, session: source.existing } : await startSession(provider, req, source.login);
+  const { cookie, session: started } =
+    "existing" in source ? { cookie: source.cookie, session: source.existing } : await startSession(provider, req, source.login);
   if (!("existing" in source)) headers["Set-Cookie"] = provider.cookies.set(SESSION_COOKIE, cookie, { sameSiteNone: request.framed });
   return provider.sessions.touch(cookie, started, request.clientId);
 }
@@ -102,7 +142,12 @@ async function sessionOf(provider: Provider, req: IncomingMessage, request: Auth
  * /eID/callback, where the browser arrives by the upstream's redirect — as a page rather than one more
  * redirect (ResponsePage.leaveRedirectChain).
  */
-export function responsePage(req: IncomingMessage, request: AuthorizationRequest, client: Client, leaveRedirectChain = false): ResponsePage {
+export function responsePage(
+  req: IncomingMessage,
+  request: AuthorizationRequest,
+  client: Client,
+  leaveRedirectChain = false,
+): ResponsePage {
   return {
     lang: request.lang,
     acceptLanguage: req.headers["accept-language"],

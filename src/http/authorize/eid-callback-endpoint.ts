@@ -29,14 +29,22 @@ import { loginFlowArchive } from "./login-flow-archive.ts";
 export function eidCallbackEndpoint(provider: Provider, pages: BrowserPages): ProtocolRoute {
   const archive = loginFlowArchive(provider);
   const unknown = (ex: Exchange) =>
-    pages.error(ex.req, ex.res, 400, "invalid_request", "this eID login is not known here: it has expired, was already completed, or was started in another browser");
+    pages.error(
+      ex.req,
+      ex.res,
+      400,
+      "invalid_request",
+      "this eID login is not known here: it has expired, was already completed, or was started in another browser",
+    );
 
   async function handle(ex: Exchange): Promise<void> {
     const { req, res } = ex;
     const url = req.url ?? "";
     const query = new URLSearchParams(url.slice(url.indexOf("?") + 1 || url.length));
     const state = query.get("state");
-    const interaction = state ? await provider.interactions.findByLink(state, provider.cookies.read(req, EID_COOKIE.name, EID_COOKIE.path)) : undefined;
+    const interaction = state
+      ? await provider.interactions.findByLink(state, provider.cookies.read(req, EID_COOKIE.name, EID_COOKIE.path))
+      : undefined;
     // One snapshot for the whole request, even if a reload swaps it meanwhile (src/reload/).
     const policy = provider.policy;
     if (interaction?.kind !== "eid" || !policy.clients.get(interaction.request.clientId)) return unknown(ex);
@@ -55,16 +63,57 @@ export function eidCallbackEndpoint(provider: Provider, pages: BrowserPages): Pr
     const output = result.snapshot.output as EidFlowOutput;
     if ("refused" in output) return refused(ex, policy, interaction, flow, path, output.refused);
     const completed = await finishLogin(provider, pages, req, res, { policy, interaction, flow, output, path }, true);
-    if (completed) provider.logger.info({ reqId: ex.reqId, event: "eid_login", upstream: interaction.flowInput.upstream, sub: output.sub, client: interaction.request.clientId }, "eID login");
+    if (completed)
+      provider.logger.info(
+        {
+          reqId: ex.reqId,
+          event: "eid_login",
+          upstream: interaction.flowInput.upstream,
+          sub: output.sub,
+          client: interaction.request.clientId,
+        },
+        "eID login",
+      );
   }
 
   /** The upstream's refusal (cancelled, down, a bad answer): logged with its cause, on the audit trail, and to the client. */
-  function refused(ex: Exchange, policy: PolicySnapshot, interaction: EidLoginInteraction, flow: RunnableFlow, path: string[], refusal: EidRefusal): void {
+  function refused(
+    ex: Exchange,
+    policy: PolicySnapshot,
+    interaction: EidLoginInteraction,
+    flow: RunnableFlow,
+    path: string[],
+    refusal: EidRefusal,
+  ): void {
     const { request } = interaction;
-    provider.logger.warn({ reqId: ex.reqId, event: "eid_login_failed", upstream: refusal.upstream, failure: refusal.failure, client: request.clientId, cause: refusal.cause }, "eID login failed");
-    provider.audit.record({ type: "login.failed", flow_id: flow.id, machine_hash: flow.hash, path, login_id: interaction.loginId, ...loginRequestFacts(request), reason: refusal.failure });
+    provider.logger.warn(
+      {
+        reqId: ex.reqId,
+        event: "eid_login_failed",
+        upstream: refusal.upstream,
+        failure: refusal.failure,
+        client: request.clientId,
+        cause: refusal.cause,
+      },
+      "eID login failed",
+    );
+    provider.audit.record({
+      type: "login.failed",
+      flow_id: flow.id,
+      machine_hash: flow.hash,
+      path,
+      login_id: interaction.loginId,
+      ...loginRequestFacts(request),
+      reason: refusal.failure,
+    });
     const client = policy.clients.get(request.clientId)!;
-    writeAuthorizationResponse(ex.res, pages, request, { error: refusal.error, error_description: refusal.description, iss: provider.issuer }, responsePage(ex.req, request, client, true));
+    writeAuthorizationResponse(
+      ex.res,
+      pages,
+      request,
+      { error: refusal.error, error_description: refusal.description, iss: provider.issuer },
+      responsePage(ex.req, request, client, true),
+    );
   }
 
   return {

@@ -38,13 +38,22 @@ export function eidLogins(provider: Provider) {
       const plan = request.plan!;
       const flow = policy.flows.get(loginTypeFlowId(plan.loginTypeName!));
       // Config rules make every eid login type name a declared upstream; its flow exists with it.
-      if (flow?.kind !== "eid" || plan.upstream === undefined) throw oauthError("invalid_request", "no eID flow serves this request", { allowRedirect: true });
+      if (flow?.kind !== "eid" || plan.upstream === undefined)
+        throw oauthError("invalid_request", "no eID flow serves this request", { allowRedirect: true });
       archive.keep(flow);
       const flowInput: EidFlowInput = { upstream: plan.upstream, options: beginOptions(request) };
       const step = await runFlowStep(flow, { input: flowInput });
       const { redirect } = step.snapshot.context as EidFlowContext;
       const path = extendPath(undefined, stateName(step.snapshot.value));
-      const { interaction, browserCookie } = await provider.interactions.create({ kind: "eid", request, flowInput, flowId: flow.id, flowHash: flow.hash, snapshot: step.persisted, path });
+      const { interaction, browserCookie } = await provider.interactions.create({
+        kind: "eid",
+        request,
+        flowInput,
+        flowId: flow.id,
+        flowHash: flow.hash,
+        snapshot: step.persisted,
+        path,
+      });
       await provider.interactions.link(redirect!.pending.state, interaction);
       res.appendHeader("Set-Cookie", provider.cookies.set(EID_COOKIE.name, browserCookie, { path: EID_COOKIE.path }));
       seeOther(res, redirect!.url);
@@ -55,5 +64,9 @@ export function eidLogins(provider: Provider) {
 /** The client's own request options the upstream should honour: a fresh login, the login's age, the language. */
 function beginOptions(request: AuthorizationRequest): EidBeginOptions {
   const fresh = request.prompt.includes("login") || request.prompt.includes("force_login");
-  return { ...(fresh && { prompt: "login" }), ...(request.maxAge !== undefined && { maxAge: request.maxAge }), ...(request.lang !== undefined && { uiLocales: request.lang }) };
+  return {
+    ...(fresh && { prompt: "login" }),
+    ...(request.maxAge !== undefined && { maxAge: request.maxAge }),
+    ...(request.lang !== undefined && { uiLocales: request.lang }),
+  };
 }

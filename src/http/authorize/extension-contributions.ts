@@ -5,7 +5,10 @@ import type { AuthorizationContribution, IssuingAuthorization, RunningExtension 
  * (merged in extension order), or the first refusal. Asked before any session is started, so a
  * refused authorization leaves nothing behind.
  */
-export async function extensionContributions(extensions: readonly RunningExtension[], authorization: IssuingAuthorization): Promise<Required<Pick<AuthorizationContribution, "accessTokenClaims">> & Pick<AuthorizationContribution, "refuse">> {
+export async function extensionContributions(
+  extensions: readonly RunningExtension[],
+  authorization: IssuingAuthorization,
+): Promise<Required<Pick<AuthorizationContribution, "accessTokenClaims">> & Pick<AuthorizationContribution, "refuse">> {
   const accessTokenClaims: Record<string, unknown> = {};
   for (const extension of extensions) {
     const contribution = await extension.onAuthorization?.(authorization);

@@ -28,15 +28,40 @@ export interface FinishedLogin {
  * someone else logged in than the user id_token_hint names (login_required at the client instead).
  * `leaveRedirectChain`: the browser arrived by another site's redirect (the eID callback).
  */
-export async function finishLogin(provider: Provider, pages: BrowserPages, req: IncomingMessage, res: ServerResponse, finished: FinishedLogin, leaveRedirectChain = false): Promise<boolean> {
+export async function finishLogin(
+  provider: Provider,
+  pages: BrowserPages,
+  req: IncomingMessage,
+  res: ServerResponse,
+  finished: FinishedLogin,
+  leaveRedirectChain = false,
+): Promise<boolean> {
   const { policy, interaction, flow, output, path } = finished;
-  const authenticated = authenticationResult(output, policy.methods, provider.clock(), interaction.kind === "login" ? interaction.stepUpFrom : undefined);
+  const authenticated = authenticationResult(
+    output,
+    policy.methods,
+    provider.clock(),
+    interaction.kind === "login" ? interaction.stepUpFrom : undefined,
+  );
   const { request } = interaction;
   // OIDC Core §3.1.2.1: the client asked for the user its id_token_hint names; someone else logged in.
   if (request.hintSub !== undefined && authenticated.sub !== request.hintSub) {
-    provider.audit.record({ type: "login.failed", flow_id: flow.id, machine_hash: flow.hash, path, login_id: interaction.loginId, ...loginRequestFacts(request), sub: authenticated.sub, reason: "login_required" });
+    provider.audit.record({
+      type: "login.failed",
+      flow_id: flow.id,
+      machine_hash: flow.hash,
+      path,
+      login_id: interaction.loginId,
+      ...loginRequestFacts(request),
+      sub: authenticated.sub,
+      reason: "login_required",
+    });
     const client = policy.clients.get(request.clientId)!;
-    const error = { error: "login_required", error_description: "the user who logged in is not the one id_token_hint names", iss: provider.issuer };
+    const error = {
+      error: "login_required",
+      error_description: "the user who logged in is not the one id_token_hint names",
+      iss: provider.issuer,
+    };
     writeAuthorizationResponse(res, pages, request, error, responsePage(req, request, client, leaveRedirectChain));
     return false;
   }

@@ -13,8 +13,17 @@ export const interactionPath = (id: string) => `${paths.interaction}/${id}`;
  * Sends the browser to a new interaction's page with the cookie that binds it there (SameSite=None
  * behind https for a login framed by iframe_authz). Cookies set earlier on the response are kept.
  */
-export function redirectToInteraction(provider: Pick<Provider, "cookies">, res: ServerResponse, id: string, browserCookie: string, options: { sameSiteNone?: boolean } = {}): void {
+export function redirectToInteraction(
+  provider: Pick<Provider, "cookies">,
+  res: ServerResponse,
+  id: string,
+  browserCookie: string,
+  options: { sameSiteNone?: boolean } = {},
+): void {
   const location = interactionPath(id);
-  res.appendHeader("Set-Cookie", provider.cookies.set(INTERACTION_COOKIE, browserCookie, { path: location, sameSiteNone: options.sameSiteNone }));
+  res.appendHeader(
+    "Set-Cookie",
+    provider.cookies.set(INTERACTION_COOKIE, browserCookie, { path: location, sameSiteNone: options.sameSiteNone }),
+  );
   seeOther(res, location);
 }

@@ -12,7 +12,13 @@ import type { ViewEngine } from "../../views/view-engine.ts";
 import { authenticationResult } from "../../runtime/authentication-result.ts";
 import { currentView, runFlowStep, type FlowEvent, type StepResult } from "../../runtime/flow-step.ts";
 import { INTERACTION_COOKIE, interactionPath } from "./interaction-cookie.ts";
-import type { AccountLoginInteraction, ChannelChoiceInteraction, EnrollmentInteraction, FlowInteraction, Interaction } from "../../runtime/interaction.ts";
+import type {
+  AccountLoginInteraction,
+  ChannelChoiceInteraction,
+  EnrollmentInteraction,
+  FlowInteraction,
+  Interaction,
+} from "../../runtime/interaction.ts";
 import { recordMethodUse } from "../../runtime/record-method-use.ts";
 import { accountUrl } from "../../account/account-params.ts";
 import type { RequestFacts } from "../../plugin-contract/factor-plugin.ts";
@@ -82,7 +88,12 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     if (reason === "test") return redirectWithTestCookie(provider, req, res);
     if (reason === "other-browser") return expired(req, res, unbound);
     const lang = resolveLang(langOf(unbound), req.headers["accept-language"]);
-    const data = { title: views.translate(lang, "error.cookies_title"), error: "cookies_required", description: "", descriptionKey: "error.cookies_required" };
+    const data = {
+      title: views.translate(lang, "error.cookies_title"),
+      error: "cookies_required",
+      description: "",
+      descriptionKey: "error.cookies_required",
+    };
     writePage(res, 400, views.render("error", data, lang));
   }
 
@@ -109,7 +120,14 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     const address = clientAddress(req, provider.config.provider.listen.trust_proxy);
     // Every posted form may cost a secret check or a message sent: each address has a budget.
     if (body && !(await provider.loginRequests.tryAttempt(address))) {
-      return pages.error(req, res, 429, "temporarily_unavailable", "too many login attempts from this address; try again later", langOf(interaction));
+      return pages.error(
+        req,
+        res,
+        429,
+        "temporarily_unavailable",
+        "too many login attempts from this address; try again later",
+        langOf(interaction),
+      );
     }
     if (body && !Interactions.csrfMatches(interaction, body.csrf)) {
       const result = await runFlowStep(flow, { input: flowInput(interaction), persisted });
@@ -123,8 +141,10 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
       if (!(await provider.interactions.finish(interaction.id))) return expired(req, res, interaction);
       res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: interactionPath(interaction.id) }));
       const output = result.snapshot.output as LoginFlowOutput;
-      if (interaction.kind === "login") return void (await finishLogin(provider, pages, req, res, { policy, interaction, flow, output, path }));
-      if (interaction.kind === "channel") return finishChannelChoice(req, res, interaction, (result.snapshot.output as { channel: string }).channel);
+      if (interaction.kind === "login")
+        return void (await finishLogin(provider, pages, req, res, { policy, interaction, flow, output, path }));
+      if (interaction.kind === "channel")
+        return finishChannelChoice(req, res, interaction, (result.snapshot.output as { channel: string }).channel);
       if (interaction.kind === "account") return finishAccountLogin(req, res, interaction, flow, output, path);
       return finishEnrollment(res, interaction);
     }
@@ -133,14 +153,24 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   }
 
   async function stillValid(req: Request, policy: PolicySnapshot, interaction: FlowInteraction): Promise<boolean> {
-    if (interaction.kind === "login" || interaction.kind === "channel") return policy.clients.get(interaction.request.clientId) !== undefined;
+    if (interaction.kind === "login" || interaction.kind === "channel")
+      return policy.clients.get(interaction.request.clientId) !== undefined;
     if (interaction.kind === "account") return true;
     return policy.methods.has(interaction.method) && (await currentSession(provider, req))?.sub === interaction.sub;
   }
 
   /** The channel is chosen: the authorization completes with it, for the login kept or the browser's session. */
   async function finishChannelChoice(req: Request, res: Response, interaction: ChannelChoiceInteraction, channel: string): Promise<void> {
-    if (interaction.login) return completeAuthorization(provider, pages, req, res, interaction.request, { login: interaction.login }, { chosenChannel: channel });
+    if (interaction.login)
+      return completeAuthorization(
+        provider,
+        pages,
+        req,
+        res,
+        interaction.request,
+        { login: interaction.login },
+        { chosenChannel: channel },
+      );
     const cookie = provider.cookies.read(req, SESSION_COOKIE);
     const session = await currentSession(provider, req);
     if (!session || !cookie) return expired(req, res, interaction);
@@ -148,8 +178,21 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
   }
 
   /** Signed in to the account page: the SSO session starts (as after any login), and the page shows. */
-  async function finishAccountLogin(req: Request, res: Response, interaction: AccountLoginInteraction, flow: RunnableFlow, output: LoginFlowOutput, path: string[]): Promise<void> {
-    const login = auditLoginSucceeded(provider.audit, interaction, flow, path, authenticationResult(output, flow.methods, provider.clock()));
+  async function finishAccountLogin(
+    req: Request,
+    res: Response,
+    interaction: AccountLoginInteraction,
+    flow: RunnableFlow,
+    output: LoginFlowOutput,
+    path: string[],
+  ): Promise<void> {
+    const login = auditLoginSucceeded(
+      provider.audit,
+      interaction,
+      flow,
+      path,
+      authenticationResult(output, flow.methods, provider.clock()),
+    );
     const { cookie } = await startSession(provider, req, login);
     recordMethodUse(provider, output);
     res.appendHeader("Set-Cookie", provider.cookies.set(SESSION_COOKIE, cookie));
@@ -162,11 +205,23 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     seeOther(res, accountUrl(interaction.back ?? {}, { enrolled: interaction.method }));
   }
 
-  function render(req: Request, res: Response, policy: PolicySnapshot, interaction: FlowInteraction, flow: RunnableFlow, result: StepResult, status: number, errorKey?: string): void {
+  function render(
+    req: Request,
+    res: Response,
+    policy: PolicySnapshot,
+    interaction: FlowInteraction,
+    flow: RunnableFlow,
+    result: StepResult,
+    status: number,
+    errorKey?: string,
+  ): void {
     const view = currentView(result);
     if (!view) throw new Error(`flow ${flow.id} is in a state without a view and not done`);
     // A flow's own step (the channel chooser) draws from the flow's context; a method's from the method's.
-    const methodContext = (view.owner === "flow" ? result.snapshot.context : (result.method?.snapshot.context ?? {})) as Record<string, unknown>;
+    const methodContext = (view.owner === "flow" ? result.snapshot.context : (result.method?.snapshot.context ?? {})) as Record<
+      string,
+      unknown
+    >;
     const nonce = createNonce();
     const common = {
       csrf: interaction.csrf,
@@ -186,7 +241,9 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     }
     const loginPage = {
       ...common,
-      otherMethods: groupMethods(result, flow).filter((id) => id !== currentMethodId(result, flow.methods)).map((id) => ({ id, labelKey: `method.${id}.label` })),
+      otherMethods: groupMethods(result, flow)
+        .filter((id) => id !== currentMethodId(result, flow.methods))
+        .map((id) => ({ id, labelKey: `method.${id}.label` })),
     };
     if (interaction.kind === "account") {
       const html = views.render("login", { ...loginPage, clientName: views.translate(lang, "app.name") }, lang);
@@ -255,7 +312,9 @@ function flowInput(interaction: FlowInteraction): LoginFlowInput | EnrollmentFlo
 }
 
 function langOf(interaction: Interaction): string | undefined {
-  return interaction.kind === "login" || interaction.kind === "channel" || interaction.kind === "eid" ? interaction.request.lang : interaction.lang;
+  return interaction.kind === "login" || interaction.kind === "channel" || interaction.kind === "eid"
+    ? interaction.request.lang
+    : interaction.lang;
 }
 
 /**

@@ -11,7 +11,14 @@ import type { RawAuthorizeParams } from "./authorize-params.ts";
  * The authorize step that plans the login (src/login-policy): which login type and flow, whether the
  * session may be used, what the tokens carry. A refusal goes back to the client, with state and iss.
  */
-export function planAuthorization(login: LoginPolicy, client: Client, raw: RawAuthorizeParams, request: AuthorizationRequest, endpoint: AuthorizeFacts["endpoint"], session?: SsoSession): LoginPlan {
+export function planAuthorization(
+  login: LoginPolicy,
+  client: Client,
+  raw: RawAuthorizeParams,
+  request: AuthorizationRequest,
+  endpoint: AuthorizeFacts["endpoint"],
+  session?: SsoSession,
+): LoginPlan {
   const get = (name: string) => raw.values.get(name);
   const facts: AuthorizeFacts = {
     endpoint,

@@ -26,7 +26,12 @@ export function silentLoginServes(plan: LoginPlan): boolean {
  * names, is logged and ignored: the user logs in as usual, where the scan asks for the same evidence.
  * `token` is the request's silent-login parameter (SILENT_LOGIN_PARAMETER), which the endpoint reads.
  */
-export async function silentLogin(provider: Provider, token: string, request: AuthorizationRequest, wanted: AppEvidenceWanted = NO_APP_EVIDENCE): Promise<Authentication | undefined> {
+export async function silentLogin(
+  provider: Provider,
+  token: string,
+  request: AuthorizationRequest,
+  wanted: AppEvidenceWanted = NO_APP_EVIDENCE,
+): Promise<Authentication | undefined> {
   const method = provider.policy.methods.get(DEVICE_ENROLLMENT_METHOD);
   if (!method) return undefined;
   let login: SilentLogin;
@@ -39,5 +44,12 @@ export async function silentLogin(provider: Provider, token: string, request: Au
   }
   if (request.hintSub !== undefined && request.hintSub !== login.sub) return undefined;
   const evidence = Object.keys(login.evidence).length > 0 ? { evidence: { app: { ...login.evidence } } } : {};
-  return { sub: login.sub, authTime: epochSeconds(provider.clock), amr: [method.amr], acr: "1fa", methods: [DEVICE_ENROLLMENT_METHOD], ...evidence };
+  return {
+    sub: login.sub,
+    authTime: epochSeconds(provider.clock),
+    amr: [method.amr],
+    acr: "1fa",
+    methods: [DEVICE_ENROLLMENT_METHOD],
+    ...evidence,
+  };
 }

@@ -26,7 +26,8 @@ export function loginNeed(request: AuthorizationRequest, session: SsoSession | u
   const plan = request.plan;
   if (plan === undefined || plan.sessionSuffices) return { kind: "none" };
   // A two-factor request over a one-factor session asks only for the class the session lacks.
-  if (plan.flow === "two_factor" && plan.missingClasses.length === 1) return { kind: "step_up", reason: "the request needs a second factor the session does not have" };
+  if (plan.flow === "two_factor" && plan.missingClasses.length === 1)
+    return { kind: "step_up", reason: "the request needs a second factor the session does not have" };
   return { kind: "login", reason: "the request needs a stronger login than the session's" };
 }
 
@@ -49,7 +50,14 @@ export function freshLoginReason(request: AuthorizationRequest, session: SsoSess
  * the login_hint, the user already known (a step-up's session user, a vendor account), the classes
  * still missing, and what the trusted app must attest.
  */
-export async function startLogin(provider: Provider, policy: PolicySnapshot, res: ServerResponse, request: AuthorizationRequest, need: LoginNeed, session: SsoSession | undefined): Promise<void> {
+export async function startLogin(
+  provider: Provider,
+  policy: PolicySnapshot,
+  res: ServerResponse,
+  request: AuthorizationRequest,
+  need: LoginNeed,
+  session: SsoSession | undefined,
+): Promise<void> {
   const plan = request.plan!;
   const stepUp = need.kind === "step_up" && session !== undefined;
   if (plan.flow === "eid") throw oauthError("invalid_request", "login_type eID is served at /eID/authorize", { allowRedirect: true });

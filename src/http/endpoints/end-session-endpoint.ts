@@ -70,7 +70,13 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
   const confirmations = new LogoutConfirmations(provider.store);
 
   /** Ends the browser's session (if any), then redirects or shows the logged-out page. */
-  async function finish(ex: Exchange, policy: PolicySnapshot, cookie: string | undefined, outcome: LogoutOutcome, lang: Lang): Promise<void> {
+  async function finish(
+    ex: Exchange,
+    policy: PolicySnapshot,
+    cookie: string | undefined,
+    outcome: LogoutOutcome,
+    lang: Lang,
+  ): Promise<void> {
     const { frontChannelUrls } = await signOut(provider, cookie, { reason: "logout", frontChannel: policy.clients });
     if (cookie !== undefined) ex.res.setHeader("Set-Cookie", provider.cookies.clear(SESSION_COOKIE));
     if (outcome.redirect !== undefined && frontChannelUrls.length === 0) return writeRedirect(ex.res, outcome.redirect);
@@ -84,7 +90,8 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
     // The parameters: the query of a GET, the form body of a POST, each at most once.
     (ctx) => {
       const { req } = ctx.ex;
-      ctx.params = req.method === "POST" ? readFormBody(ctx.ex, limits) : collectParams(new URL(req.url ?? "/", "http://x").searchParams, limits);
+      ctx.params =
+        req.method === "POST" ? readFormBody(ctx.ex, limits) : collectParams(new URL(req.url ?? "/", "http://x").searchParams, limits);
       ctx.lang = resolveLang(ctx.params.get("lang") ?? ctx.params.get("ui_locales"), req.headers["accept-language"]);
     },
     // id_token_hint, when given, is an ID token we signed for a registered client; its expiry does not matter.
@@ -107,9 +114,16 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
     (ctx) => {
       const uri = ctx.params!.get("post_logout_redirect_uri");
       if (uri === undefined) return;
-      const unusable = !ctx.hint ? "no id_token_hint" : !ctx.hint.client.postLogoutRedirectUris.has(uri) ? "not registered for the client" : undefined;
+      const unusable = !ctx.hint
+        ? "no id_token_hint"
+        : !ctx.hint.client.postLogoutRedirectUris.has(uri)
+          ? "not registered for the client"
+          : undefined;
       if (unusable !== undefined) {
-        provider.logger.warn({ event: "post_logout_redirect_uri_ignored", reqId: ctx.ex.reqId, client: ctx.clientId, reason: unusable }, "end session: post_logout_redirect_uri not used");
+        provider.logger.warn(
+          { event: "post_logout_redirect_uri_ignored", reqId: ctx.ex.reqId, client: ctx.clientId, reason: unusable },
+          "end session: post_logout_redirect_uri not used",
+        );
         return;
       }
       const state = ctx.params!.get("state");
@@ -130,7 +144,9 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
       // With an allowed redirect, "Stay signed in" is a link back to the client.
       const data = { csrf, action: paths.endSessionConfirm, clientName, cancelUrl: ctx.redirect };
       // Confirming may end in a 303 to the client's post-logout URI, and CSP form-action governs that redirect too.
-      writePage(ctx.ex.res, 200, views.render("logout-confirm", data, ctx.lang!), { formAction: [ctx.redirect ? redirectTargetSource(ctx.redirect) : "'self'"] });
+      writePage(ctx.ex.res, 200, views.render("logout-confirm", data, ctx.lang!), {
+        formAction: [ctx.redirect ? redirectTargetSource(ctx.redirect) : "'self'"],
+      });
     },
   ];
 
@@ -146,7 +162,8 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
       ctx.outcome = await confirmations.take(ctx.params!.get(CSRF_FIELD), cookie);
       // "Stay signed in": nothing ends. Back to the client when it gave an allowed redirect, else the
       // browser stays on the page (204).
-      if (choice === "no") return ctx.outcome?.redirect !== undefined ? writeRedirect(ctx.ex.res, ctx.outcome.redirect) : writeNoContent(ctx.ex.res);
+      if (choice === "no")
+        return ctx.outcome?.redirect !== undefined ? writeRedirect(ctx.ex.res, ctx.outcome.redirect) : writeNoContent(ctx.ex.res);
       if (!ctx.outcome) throw invalidRequest("the logout confirmation is not valid or has expired; start the logout again");
       if (choice !== "yes") throw invalidRequest("confirm must be yes or no");
       await finish(ctx.ex, ctx.policy, cookie, ctx.outcome, langOf(ctx.outcome.lang, ctx.ex));

@@ -34,7 +34,10 @@ export function introspectionEndpoint(provider: Provider): ProtocolRoute {
     },
     // The caller is an API resource that has an ApiSecret, and presents it.
     (ctx) => {
-      ctx.resource = authenticateApiResource(provider.policy.scopes, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!));
+      ctx.resource = authenticateApiResource(
+        provider.policy.scopes,
+        extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!),
+      );
     },
     // The token is present; an unreadable, expired or revoked one is simply inactive.
     async (ctx) => {

@@ -8,7 +8,12 @@ import { perSnapshot } from "../../policy/per-snapshot.ts";
 /** GET /.well-known/openid-configuration — serialised once per policy snapshot (a reload changes scopes, login types…). */
 export function discoveryEndpoint(provider: Provider): ProtocolRoute {
   const body = perSnapshot((policy) => JSON.stringify(discoveryDocument(provider.issuer, policy)));
-  return { path: paths.discovery, methods: ["GET", "HEAD"], readsBody: false, handle: (ex) => writeJson(ex.res, 200, body(provider.policy), { cacheable: true }) };
+  return {
+    path: paths.discovery,
+    methods: ["GET", "HEAD"],
+    readsBody: false,
+    handle: (ex) => writeJson(ex.res, 200, body(provider.policy), { cacheable: true }),
+  };
 }
 
 /** GET /.well-known/openid-configuration/jwks — public keys only, serialised once per key set. */

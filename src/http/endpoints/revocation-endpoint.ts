@@ -48,7 +48,11 @@ export function revocationEndpoint(provider: Provider): ProtocolRoute {
     },
     // The client authenticates (the spec uses Basic; client_secret_post is accepted as at the token endpoint).
     (ctx) => {
-      ctx.client = authenticateClient(provider.policy.clients, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!), provider.audit);
+      ctx.client = authenticateClient(
+        provider.policy.clients,
+        extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!),
+        provider.audit,
+      );
     },
     // Revoke what the token is, trying the hinted type first; unknown hints are ignored (RFC 7009 §2.1).
     async (ctx) => {

@@ -32,7 +32,11 @@ export function tokenEndpoint(provider: Provider): ProtocolRoute {
     },
     // The client proves who it is (Basic or client_secret_post, not both).
     (ctx) => {
-      ctx.client = authenticateClient(ctx.policy.clients, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!), provider.audit);
+      ctx.client = authenticateClient(
+        ctx.policy.clients,
+        extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!),
+        provider.audit,
+      );
     },
     // The grant type is one we serve, and one this client may use.
     (ctx) => {

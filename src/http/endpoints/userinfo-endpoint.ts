@@ -26,10 +26,14 @@ const NO_STORE = ["Cache-Control", "no-store", "Pragma", "no-cache"];
 const OK_HEADERS = ["Content-Type", "application/json; charset=utf-8", ...NO_STORE, ...CORS, ...SECURITY];
 const CHALLENGE_HEADERS = ["WWW-Authenticate", REALM, ...NO_STORE, ...CORS, ...SECURITY, "Content-Length", "0"];
 const PREFLIGHT_HEADERS = [
-  "Access-Control-Allow-Origin", "*",
-  "Access-Control-Allow-Methods", "GET, POST",
-  "Access-Control-Allow-Headers", "Authorization, Content-Type",
-  "Access-Control-Max-Age", "86400",
+  "Access-Control-Allow-Origin",
+  "*",
+  "Access-Control-Allow-Methods",
+  "GET, POST",
+  "Access-Control-Allow-Headers",
+  "Authorization, Content-Type",
+  "Access-Control-Max-Age",
+  "86400",
   ...SECURITY,
 ];
 const CORS_OBJECT: Record<string, string> = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "WWW-Authenticate" };
@@ -83,14 +87,16 @@ export function userinfoEndpoint(provider: Provider): ProtocolRoute {
     // The audience says the token was issued for userinfo: client_credentials tokens (API audiences
     // only) and tokens of other kinds are not this endpoint's business.
     const aud = claims.aud;
-    if (aud !== audience && !(Array.isArray(aud) && aud.includes(audience))) throw invalidToken("the token is not meant for the userinfo endpoint");
+    if (aud !== audience && !(Array.isArray(aud) && aud.includes(audience)))
+      throw invalidToken("the token is not meant for the userinfo endpoint");
     const policy = provider.policy;
     const { users } = policy;
     const plan = planFor(policy, claims.scope);
     if (!plan.openid) throw insufficientScope();
     const user = users.findBySub(claims.sub);
     // An eID account: the claims its upstream gave at the last login, read each time (the next login may change them).
-    if (user === undefined && eidAccounts.owns(claims.sub)) return writeClaims(ex.res, JSON.stringify(await eidClaims(claims.sub, plan.claims)));
+    if (user === undefined && eidAccounts.owns(claims.sub))
+      return writeClaims(ex.res, JSON.stringify(await eidClaims(claims.sub, plan.claims)));
     // A vendor account: its sub and the account part of it as name, while its client may make vendor logins.
     const vendor = user === undefined ? policy.vendorAccounts.userinfo(claims.sub, plan.claims) : undefined;
     if (vendor !== undefined) return writeClaims(ex.res, JSON.stringify(vendor));
@@ -135,7 +141,15 @@ export function userinfoEndpoint(provider: Provider): ProtocolRoute {
     }
     if (oauth.status === 503) headers["Retry-After"] = "5";
     const text = JSON.stringify({ error: oauth.error, error_description: description });
-    const list = NO_STORE.concat("Content-Type", "application/json; charset=utf-8", "X-Request-Id", requestIdOf(ex.res), "Content-Length", String(Buffer.byteLength(text)), ...SECURITY);
+    const list = NO_STORE.concat(
+      "Content-Type",
+      "application/json; charset=utf-8",
+      "X-Request-Id",
+      requestIdOf(ex.res),
+      "Content-Length",
+      String(Buffer.byteLength(text)),
+      ...SECURITY,
+    );
     for (const name in headers) list.push(name, headers[name]!);
     ex.res.writeHead(oauth.status, list);
     ex.res.end(text);

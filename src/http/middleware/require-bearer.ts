@@ -52,9 +52,10 @@ export function requireBearer(verifier: AccessTokenVerifier, options: RequireBea
 
 function presentedToken(authorization: string | undefined, body: unknown): string {
   const fromHeader = authorization !== undefined && /^bearer /i.test(authorization) ? authorization.slice(7).trim() : undefined;
-  const fromBody = body && typeof body === "object" && typeof (body as Record<string, unknown>).access_token === "string"
-    ? ((body as Record<string, unknown>).access_token as string)
-    : undefined;
+  const fromBody =
+    body && typeof body === "object" && typeof (body as Record<string, unknown>).access_token === "string"
+      ? ((body as Record<string, unknown>).access_token as string)
+      : undefined;
   if (fromHeader !== undefined && fromBody !== undefined) {
     throw new OAuthError(400, "invalid_request", "present the token in one place only", {
       headers: { "WWW-Authenticate": `${CHALLENGE}, error="invalid_request"` },

@@ -67,26 +67,41 @@ function checkPkce(grant: AuthorizationCodeGrant, client: Client, verifier: stri
   }
   if (verifier === undefined) throw invalidGrant("code_verifier is required");
   // RFC 7636 §4.3: no method means plain.
-  if (!verifyPkce(grant.codeChallenge, grant.codeChallengeMethod ?? "plain", verifier)) throw invalidGrant("code_verifier does not match the code_challenge");
+  if (!verifyPkce(grant.codeChallenge, grant.codeChallengeMethod ?? "plain", verifier))
+    throw invalidGrant("code_verifier does not match the code_challenge");
 }
 
 /** SPEC "Token": when the authorize request used a login_type that requires it, the token request repeats it. */
 function checkLoginType(grant: AuthorizationCodeGrant, loginType: string | undefined): void {
   if (grant.loginType === undefined || loginType === grant.loginType) return;
   // Said plainly: the code is still there for a request that repeats the login_type.
-  throw invalidGrant(loginType === undefined ? "login_type is required: repeat the authorization request's login_type" : "login_type does not match the authorization request's");
+  throw invalidGrant(
+    loginType === undefined
+      ? "login_type is required: repeat the authorization request's login_type"
+      : "login_type does not match the authorization request's",
+  );
 }
 
 /**
  * Issues the tokens. What they will be is recorded under the code first (jti and family id chosen in
  * advance), so a second presentation of the code can revoke them whenever it comes.
  */
-async function redeem(provider: Provider, client: Client, code: PresentedCode, grant: AuthorizationCodeGrant, scopes: string[]): Promise<TokenResponse> {
+async function redeem(
+  provider: Provider,
+  client: Client,
+  code: PresentedCode,
+  grant: AuthorizationCodeGrant,
+  scopes: string[],
+): Promise<TokenResponse> {
   // SPEC "Refresh token": only with offline_access in the scope and offline access enabled for the client.
   const refreshFamily =
-    scopes.includes(OFFLINE_ACCESS) && client.offlineAccess ? { familyId: randomToken(16), expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000 } : undefined;
+    scopes.includes(OFFLINE_ACCESS) && client.offlineAccess
+      ? { familyId: randomToken(16), expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000 }
+      : undefined;
   // The access token names the family it is issued with: revoking the family revokes it.
-  const redemption: CodeRedemption = { accessToken: plannedAccessToken(provider.clock, client.lifetimes.accessToken, refreshFamily?.familyId) };
+  const redemption: CodeRedemption = {
+    accessToken: plannedAccessToken(provider.clock, client.lifetimes.accessToken, refreshFamily?.familyId),
+  };
   if (refreshFamily) redemption.refreshFamily = refreshFamily;
   const uncontested = await provider.codes.recordRedemption(code, redemption);
 
@@ -102,11 +117,26 @@ async function redeem(provider: Provider, client: Client, code: PresentedCode, g
   // The code was presented again while this redemption was in flight: what it issued is revoked already at birth.
   if (!uncontested) await revokeRedemption(provider, redemption, client.id);
   const { sub, amr, acr, sid, loginId } = grant;
-  const issued = { client_id: client.id, sub, jti: redemption.accessToken.jti, amr, acr, sid, family: redemption.refreshFamily?.familyId, login_id: loginId };
+  const issued = {
+    client_id: client.id,
+    sub,
+    jti: redemption.accessToken.jti,
+    amr,
+    acr,
+    sid,
+    family: redemption.refreshFamily?.familyId,
+    login_id: loginId,
+  };
   return recordTokenIssued(provider.audit, "authorization_code", issued, response);
 }
 
-function issueRefreshToken(provider: Provider, client: Client, grant: AuthorizationCodeGrant, scopes: string[], redemption: CodeRedemption): Promise<string> {
+function issueRefreshToken(
+  provider: Provider,
+  client: Client,
+  grant: AuthorizationCodeGrant,
+  scopes: string[],
+  redemption: CodeRedemption,
+): Promise<string> {
   const { familyId, expiresAt } = redemption.refreshFamily!;
   return provider.refreshTokens.issue(
     {
@@ -134,5 +164,10 @@ async function revokeRedemption(provider: Provider, redemption: CodeRedemption, 
   await provider.accessTokenDenylist.revoke(redemption.accessToken.jti, redemption.accessToken.exp);
   if (redemption.refreshFamily) await provider.refreshTokens.revokeFamily(redemption.refreshFamily);
   const family = redemption.refreshFamily?.familyId;
-  provider.audit.record({ type: "authorization_code.reuse_detected", jti: redemption.accessToken.jti, ...(family !== undefined && { family }), client_id: presentedBy });
+  provider.audit.record({
+    type: "authorization_code.reuse_detected",
+    jti: redemption.accessToken.jti,
+    ...(family !== undefined && { family }),
+    client_id: presentedBy,
+  });
 }

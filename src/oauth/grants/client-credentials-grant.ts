@@ -7,7 +7,12 @@ import { recordTokenIssued } from "../../audit/record-token-issued.ts";
 export const clientCredentialsGrant: GrantHandler = async ({ provider, policy, client, params }) => {
   const scopes = clientCredentialsScope(params.get("scope"), client, policy.scopes);
   const lifetime = client.lifetimes.clientCredentialsAccessToken;
-  const { token, claims } = await provider.accessTokens.issueAs(client.accessTokenFormat, { sub: client.id, clientId: client.id, scopes, lifetime });
+  const { token, claims } = await provider.accessTokens.issueAs(client.accessTokenFormat, {
+    sub: client.id,
+    clientId: client.id,
+    scopes,
+    lifetime,
+  });
   const response = { access_token: token, token_type: "Bearer" as const, expires_in: lifetime, scope: formatScope(scopes) };
   return recordTokenIssued(provider.audit, "client_credentials", { client_id: client.id, sub: client.id, jti: claims.jti }, response);
 };

@@ -17,7 +17,8 @@ export function clientCredentialsScope(requested: string | undefined, client: Cl
   const wanted = parseScope(requested);
   if (wanted.length === 0) throw invalidScope("scope is empty");
   // Not an ID scope (SPEC "Scopes" lists it apart), but as unusable here: no user, so no refresh token.
-  if (wanted.includes(OFFLINE_ACCESS)) throw invalidScope("'offline_access' asks for a refresh token, which client_credentials does not issue");
+  if (wanted.includes(OFFLINE_ACCESS))
+    throw invalidScope("'offline_access' asks for a refresh token, which client_credentials does not issue");
   const idScope = wanted.find((s) => scopes.isIdentityScope(s));
   if (idScope !== undefined) throw invalidScope(`'${idScope}' is an ID scope; client_credentials takes API scopes only`);
   const notAllowed = wanted.find((s) => !client.allowedScopes.has(s) || !scopes.isApiScope(s));

@@ -29,7 +29,15 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
   const amr = ["password"];
   // A login, though no flow ran: auditors see it as one, and its token.issued names it.
   const loginId = randomToken(16);
-  provider.audit.record({ type: "login.succeeded", flow_id: PASSWORD_GRANT_FLOW, path: [], login_id: loginId, client_id: client.id, sub, amr });
+  provider.audit.record({
+    type: "login.succeeded",
+    flow_id: PASSWORD_GRANT_FLOW,
+    path: [],
+    login_id: loginId,
+    client_id: client.id,
+    sub,
+    amr,
+  });
   // The access token names the refresh family it is issued with, if any: revoking the family revokes it.
   const familyId = client.offlineAccess && scopes.includes(OFFLINE_ACCESS) ? randomToken(16) : undefined;
   const accessToken = plannedAccessToken(provider.clock, client.lifetimes.accessToken, familyId);
@@ -41,7 +49,12 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
     jti: accessToken.jti,
     extra: { auth_time: authTime, amr },
   });
-  const response = { access_token: token, token_type: "Bearer" as const, expires_in: client.lifetimes.accessToken, scope: formatScope(scopes) };
+  const response = {
+    access_token: token,
+    token_type: "Bearer" as const,
+    expires_in: client.lifetimes.accessToken,
+    scope: formatScope(scopes),
+  };
   const issued = { client_id: client.id, sub, jti: accessToken.jti, amr, family: familyId, login_id: loginId };
   if (familyId === undefined) return recordTokenIssued(provider.audit, "password", issued, response);
   const refreshToken = await provider.refreshTokens.issue(
@@ -60,6 +73,13 @@ async function checkPassword(provider: Provider, clientId: string, username: str
   const sub = await verifyUserPassword(provider, provider.passwordAttempts, username, password);
   if (sub !== undefined) return sub;
   const tried = provider.users.findByUsername(username)?.sub;
-  provider.audit.record({ type: "login.failed", flow_id: PASSWORD_GRANT_FLOW, path: [], client_id: clientId, ...(tried !== undefined && { sub: tried }), reason: "invalid_grant" });
+  provider.audit.record({
+    type: "login.failed",
+    flow_id: PASSWORD_GRANT_FLOW,
+    path: [],
+    client_id: clientId,
+    ...(tried !== undefined && { sub: tried }),
+    reason: "invalid_grant",
+  });
   throw invalidGrant(WRONG);
 }

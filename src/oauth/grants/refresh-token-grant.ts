@@ -38,7 +38,12 @@ export const refreshTokenGrant: GrantHandler = async ({ provider, client, params
     ...(scopes.includes("openid") && rotation.grant.acr !== undefined && { idToken: {} }),
   });
   const { sub, amr, acr, sid, familyId } = rotation.grant;
-  return recordTokenIssued(provider.audit, "refresh_token", { client_id: client.id, sub, jti: accessToken.jti, amr, acr, sid, family: familyId }, { ...response, refresh_token: rotation.token });
+  return recordTokenIssued(
+    provider.audit,
+    "refresh_token",
+    { client_id: client.id, sub, jti: accessToken.jti, amr, acr, sid, family: familyId },
+    { ...response, refresh_token: rotation.token },
+  );
 };
 
 /** The grant of a live token of this client; a token that is not live may be a reused one, which revokes its family. */

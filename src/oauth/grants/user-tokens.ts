@@ -79,8 +79,16 @@ function accessTokenExtras(auth: UserAuthentication, nonce: string | undefined):
   // Loops, not Object.entries/fromEntries: two arrays per token response for nothing.
   const extras: Record<string, unknown> = {};
   const idClaims = auth.idTokenClaims;
-  if (idClaims !== undefined) for (const name of LOGIN_CLAIMS_OF_BOTH_TOKENS) if (idClaims[name] !== undefined) extras[name] = idClaims[name];
-  const own: Record<string, unknown> = { ...auth.accessTokenClaims, nonce, auth_time: auth.authTime, amr: auth.amr, acr: auth.acr, sid: auth.sid };
+  if (idClaims !== undefined)
+    for (const name of LOGIN_CLAIMS_OF_BOTH_TOKENS) if (idClaims[name] !== undefined) extras[name] = idClaims[name];
+  const own: Record<string, unknown> = {
+    ...auth.accessTokenClaims,
+    nonce,
+    auth_time: auth.authTime,
+    amr: auth.amr,
+    acr: auth.acr,
+    sid: auth.sid,
+  };
   for (const name in own) if (own[name] !== undefined) extras[name] = own[name];
   return extras;
 }

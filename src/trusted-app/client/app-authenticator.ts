@@ -41,11 +41,36 @@ export class AppAuthenticator {
   register(options: AppCreationOptions): { credential: AppFidoCredential; response: Record<string, unknown> } {
     const rpId = options.rp.id ?? new URL(this.origin).hostname;
     const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-    const credential: AppFidoCredential = { id: b64u(randomBytes(32)), rpId, userHandle: options.user.id, privateJwk: privateKey.export({ format: "jwk" }), signCount: 0 };
-    const authData = Buffer.concat([rpIdHash(rpId), Buffer.of(FLAG_UP | FLAG_UV | FLAG_AT), u32(0), attestedCredentialData(credential.id, publicKey)]);
+    const credential: AppFidoCredential = {
+      id: b64u(randomBytes(32)),
+      rpId,
+      userHandle: options.user.id,
+      privateJwk: privateKey.export({ format: "jwk" }),
+      signCount: 0,
+    };
+    const authData = Buffer.concat([
+      rpIdHash(rpId),
+      Buffer.of(FLAG_UP | FLAG_UV | FLAG_AT),
+      u32(0),
+      attestedCredentialData(credential.id, publicKey),
+    ]);
     this.credentials.push(credential);
-    const response = { clientDataJSON: b64u(this.clientData("webauthn.create", options.challenge)), attestationObject: b64u(noneAttestation(authData)), transports: ["hybrid"] };
-    return { credential, response: { id: credential.id, rawId: credential.id, type: "public-key", clientExtensionResults: {}, authenticatorAttachment: "cross-platform", response } };
+    const response = {
+      clientDataJSON: b64u(this.clientData("webauthn.create", options.challenge)),
+      attestationObject: b64u(noneAttestation(authData)),
+      transports: ["hybrid"],
+    };
+    return {
+      credential,
+      response: {
+        id: credential.id,
+        rawId: credential.id,
+        type: "public-key",
+        clientExtensionResults: {},
+        authenticatorAttachment: "cross-platform",
+        response,
+      },
+    };
   }
 
   /** navigator.credentials.get: an assertion over `challenge` by the credential of `rpId`. */
@@ -55,14 +80,23 @@ export class AppAuthenticator {
     credential.signCount += 1;
     const clientDataJSON = this.clientData("webauthn.get", challenge);
     const authData = Buffer.concat([rpIdHash(rpId), Buffer.of(FLAG_UP | FLAG_UV), u32(credential.signCount)]);
-    const signature = sign("sha256", Buffer.concat([authData, sha256(clientDataJSON)]), createPrivateKey({ key: credential.privateJwk, format: "jwk" }));
+    const signature = sign(
+      "sha256",
+      Buffer.concat([authData, sha256(clientDataJSON)]),
+      createPrivateKey({ key: credential.privateJwk, format: "jwk" }),
+    );
     return {
       id: credential.id,
       rawId: credential.id,
       type: "public-key",
       clientExtensionResults: {},
       authenticatorAttachment: "cross-platform",
-      response: { clientDataJSON: b64u(clientDataJSON), authenticatorData: b64u(authData), signature: b64u(signature), userHandle: credential.userHandle },
+      response: {
+        clientDataJSON: b64u(clientDataJSON),
+        authenticatorData: b64u(authData),
+        signature: b64u(signature),
+        userHandle: credential.userHandle,
+      },
     };
   }
 
@@ -70,4 +104,3 @@ export class AppAuthenticator {
     return Buffer.from(JSON.stringify({ type, challenge, origin: this.origin, crossOrigin: false }));
   }
 }
-

@@ -22,7 +22,12 @@ const ALL: AppEvidenceWanted = { gps: true, faceid: true };
 export function measuredClaims(sensors: Sensors, nowSeconds: number, wanted: AppEvidenceWanted = ALL): AppEvidence {
   const claims: AppEvidence = {};
   if (wanted.gps && sensors.gps) claims.gps = { lat: sensors.gps.lat, lnt: sensors.gps.lnt, time: nowSeconds };
-  if (wanted.faceid && sensors.faceid) claims.faceid = { result: sensors.faceid === "pass" ? FACEID_PASS : "fail", key: `face-${randomBytes(9).toString("base64url")}`, time: nowSeconds };
+  if (wanted.faceid && sensors.faceid)
+    claims.faceid = {
+      result: sensors.faceid === "pass" ? FACEID_PASS : "fail",
+      key: `face-${randomBytes(9).toString("base64url")}`,
+      time: nowSeconds,
+    };
   return claims;
 }
 

@@ -76,7 +76,11 @@ export class TrustedAppClient {
     if (parsed?.kind !== "enroll") throw new Error("not an acmeauth://enroll code");
     const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
     const publicJwk = await exportJWK(publicKey);
-    const answer = await postJson(options.server ?? parsed.issuer, `${DEVICE_API_PATH}/enroll`, { token: parsed.token, name, public_jwk: publicJwk });
+    const answer = await postJson(options.server ?? parsed.issuer, `${DEVICE_API_PATH}/enroll`, {
+      token: parsed.token,
+      name,
+      public_jwk: publicJwk,
+    });
     const { device_id: deviceId, seed, sub } = answer as { device_id: string; seed: string; sub: string };
     const state: DeviceState = { version: 1, issuer: parsed.issuer, sub, deviceId, name, privateJwk: await exportJWK(privateKey), seed };
     return new TrustedAppClient(state, options);
@@ -85,7 +89,8 @@ export class TrustedAppClient {
   /** A device saved with `save`. */
   static async load(path: string, options: ClientOptions = {}): Promise<TrustedAppClient> {
     const state = JSON.parse(await readFile(path, "utf8")) as DeviceState;
-    if (state.version !== 1 || !state.deviceId || !state.privateJwk?.d) throw new Error(`${path} does not hold an enrolled trusted-app device`);
+    if (state.version !== 1 || !state.deviceId || !state.privateJwk?.d)
+      throw new Error(`${path} does not hold an enrolled trusted-app device`);
     return new TrustedAppClient(state, options);
   }
 
@@ -103,13 +108,17 @@ export class TrustedAppClient {
     const parsed = parseAcmeAuthUri(qrUri);
     if (parsed?.kind !== "login") throw new Error("not an acmeauth://login code");
     this.checkIssuer(parsed.issuer);
-    await this.send("/scan", DEVICE_JWS_TYPES.scan, { challenge: parsed.challenge, ...measuredClaims(sensors, this.nowSeconds(), parsed.wants) });
+    await this.send("/scan", DEVICE_JWS_TYPES.scan, {
+      challenge: parsed.challenge,
+      ...measuredClaims(sensors, this.nowSeconds(), parsed.wants),
+    });
     this.state.pendingChallenge = parsed.challenge;
   }
 
   /** Refuses a code of another provider than the one this device is enrolled with. */
   checkIssuer(issuer: string): void {
-    if (issuer !== this.state.issuer) throw new Error(`the code is from ${issuer}, not from ${this.state.issuer} where this device is enrolled`);
+    if (issuer !== this.state.issuer)
+      throw new Error(`the code is from ${issuer}, not from ${this.state.issuer} where this device is enrolled`);
   }
 
   /** Approves the scanned sign-in with the number the login page shows. */
@@ -128,7 +137,10 @@ export class TrustedAppClient {
    */
   async bfidoRegister(): Promise<void> {
     const typ = DEVICE_JWS_TYPES.bfidoRegister;
-    const { handle, options } = (await this.postJws("/registrations", await this.sign(typ, {}), BFIDO_API_PATH)) as { handle: string; options: AppCreationOptions };
+    const { handle, options } = (await this.postJws("/registrations", await this.sign(typ, {}), BFIDO_API_PATH)) as {
+      handle: string;
+      options: AppCreationOptions;
+    };
     const credentials = [...(this.state.fido ?? [])];
     const { response } = new AppAuthenticator(credentials, new URL(this.state.issuer).origin).register(options);
     await this.postJws("/registrations/complete", await this.sign(typ, { handle, credential: response }), BFIDO_API_PATH);
@@ -161,7 +173,11 @@ export class TrustedAppClient {
    * what the sensors read (acr_values app_gps / app_faceid ask for it).
    */
   silentLoginToken(clientId: string, seconds = 60, sensors: Sensors = {}): Promise<string> {
-    return this.sign(DEVICE_JWS_TYPES.silentLogin, { client_id: clientId, ...measuredClaims(sensors, this.nowSeconds()) }, { exp: this.nowSeconds() + seconds });
+    return this.sign(
+      DEVICE_JWS_TYPES.silentLogin,
+      { client_id: clientId, ...measuredClaims(sensors, this.nowSeconds()) },
+      { exp: this.nowSeconds() + seconds },
+    );
   }
 
   /**
@@ -174,7 +190,11 @@ export class TrustedAppClient {
     const entry = parseSsoEntry(uri, this.state.issuer);
     if (!entry) throw new Error("not an acmeauth://sso/oidc link, nor an authorize link of this device's provider, with one client_id");
     const measured = measuredClaims(sensors, this.nowSeconds(), entry.wants);
-    const token = await this.sign(DEVICE_JWS_TYPES.silentLogin, { client_id: entry.clientId, ...measured }, { exp: this.nowSeconds() + 60 });
+    const token = await this.sign(
+      DEVICE_JWS_TYPES.silentLogin,
+      { client_id: entry.clientId, ...measured },
+      { exp: this.nowSeconds() + 60 },
+    );
     const res = await fetch(ssoAuthorizeUrl(this.server ?? this.state.issuer, entry, token), { redirect: "manual" });
     const location = res.headers.get("location") ?? undefined;
     if (location !== undefined || res.ok) {
@@ -189,7 +209,14 @@ export class TrustedAppClient {
   async sign(typ: DeviceJwsType, claims: Record<string, unknown>, overrides: Record<string, unknown> = {}): Promise<string> {
     this.key ??= await importJWK(this.state.privateJwk, "ES256");
     const key = this.key;
-    const payload = { sub: this.state.sub, aud: this.state.issuer, iat: this.nowSeconds(), jti: randomBytes(16).toString("base64url"), ...claims, ...overrides };
+    const payload = {
+      sub: this.state.sub,
+      aud: this.state.issuer,
+      iat: this.nowSeconds(),
+      jti: randomBytes(16).toString("base64url"),
+      ...claims,
+      ...overrides,
+    };
     return new SignJWT(payload).setProtectedHeader({ alg: "ES256", typ, kid: this.state.deviceId }).sign(key);
   }
 
@@ -224,7 +251,11 @@ export class TrustedAppClient {
 
 /** POSTs JSON to the provider (its device API, the bfido method's app routes); a refusal throws TrustedAppError. */
 async function postJson(server: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${server}${path}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${server}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   let json: Record<string, unknown> = {};
   try {
@@ -232,7 +263,8 @@ async function postJson(server: string, path: string, body: unknown): Promise<Re
   } catch {
     // not JSON: reported below with the status
   }
-  if (!res.ok) throw new TrustedAppError(res.status, String(json.error ?? "http_error"), String(json.error_description ?? text.slice(0, 200)));
+  if (!res.ok)
+    throw new TrustedAppError(res.status, String(json.error ?? "http_error"), String(json.error_description ?? text.slice(0, 200)));
   return json;
 }
 

@@ -22,7 +22,15 @@ export const u32 = (n: number) => {
 /** The COSE_Key of a P-256 public key (RFC 9053): kty EC2, alg ES256, crv P-256, x, y. */
 export function coseKey(publicKey: KeyObject): Buffer {
   const jwk = publicKey.export({ format: "jwk" });
-  return cbor(new Map<unknown, unknown>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, "base64url")], [-3, Buffer.from(jwk.y!, "base64url")]]));
+  return cbor(
+    new Map<unknown, unknown>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, Buffer.from(jwk.x!, "base64url")],
+      [-3, Buffer.from(jwk.y!, "base64url")],
+    ]),
+  );
 }
 
 /** Attested credential data (zero AAGUID, as `none` attestation reports): id length, id, COSE key. */
@@ -33,7 +41,13 @@ export function attestedCredentialData(credentialId: string, publicKey: KeyObjec
 
 /** A `none` attestation object around the authenticator data. */
 export function noneAttestation(authData: Buffer): Buffer {
-  return cbor(new Map<unknown, unknown>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]));
+  return cbor(
+    new Map<unknown, unknown>([
+      ["fmt", "none"],
+      ["attStmt", new Map()],
+      ["authData", authData],
+    ]),
+  );
 }
 
 /** Just enough CBOR (RFC 8949) for attestation objects: integers, byte and text strings, maps. */

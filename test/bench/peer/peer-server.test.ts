@@ -29,17 +29,30 @@ const send = () => httpSender(peer.baseUrl, agent);
 
 describe("the peer", () => {
   it("issues demo-service an RS256 at+jwt for the API that verifies against its JWKS, on the provider's token path", async () => {
-    const response = await fetch(new URL("/connect/token", peer.baseUrl), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: DEMO_CLIENT_CREDENTIALS });
+    const response = await fetch(new URL("/connect/token", peer.baseUrl), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: DEMO_CLIENT_CREDENTIALS,
+    });
     expect(response.status).toBe(200);
     const { access_token: token } = (await response.json()) as { access_token: string };
-    const { payload, protectedHeader } = await jwtVerify(token, jwks(), { issuer: DEMO_ISSUER, audience: "acme-api", typ: "at+jwt", algorithms: ["RS256"] });
+    const { payload, protectedHeader } = await jwtVerify(token, jwks(), {
+      issuer: DEMO_ISSUER,
+      audience: "acme-api",
+      typ: "at+jwt",
+      algorithms: ["RS256"],
+    });
     expect(protectedHeader.alg).toBe("RS256");
     expect(payload).toMatchObject({ sub: "demo-service", client_id: "demo-service", scope: "acme acme.api.msg" });
   });
 
   it("refuses a wrong client secret", async () => {
     const body = DEMO_CLIENT_CREDENTIALS.replace("demo-service-secret", "wrong");
-    const response = await fetch(new URL("/connect/token", peer.baseUrl), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+    const response = await fetch(new URL("/connect/token", peer.baseUrl), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body,
+    });
     expect(response.status).toBe(401);
   });
 
@@ -50,7 +63,11 @@ describe("the peer", () => {
 
     const pkce = pkcePair();
     const sso = await ssoCodeFlow(browser, send(), "sso", pkce);
-    const { payload: access } = await jwtVerify(sso.access_token, jwks(), { issuer: DEMO_ISSUER, audience: `${DEMO_ISSUER}/connect/userinfo`, typ: "at+jwt" });
+    const { payload: access } = await jwtVerify(sso.access_token, jwks(), {
+      issuer: DEMO_ISSUER,
+      audience: `${DEMO_ISSUER}/connect/userinfo`,
+      typ: "at+jwt",
+    });
     expect(access).toMatchObject({ sub: DEMO_USERS[1].sub, client_id: DEMO_WEB.clientId, scope: "openid profile" });
 
     const first = await firstRefreshToken(browser, send(), "refresh", pkce);
@@ -89,13 +106,17 @@ describe("the peer", () => {
   it("answers userinfo with the demo user's claims for the opaque token of a login that asked for email", async () => {
     const { tokens } = await logInAndRedeem(send(), DEMO_USERS[0], "openid profile email");
     expect(tokens.access_token.split(".")).toHaveLength(1);
-    const response = await fetch(new URL("/connect/userinfo", peer.baseUrl), { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const response = await fetch(new URL("/connect/userinfo", peer.baseUrl), {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ sub: DEMO_USERS[0].sub, email: "alice@example.com", name: "Alice Chen" });
   }, 30_000);
 
   it("requires PKCE", async () => {
     const browser = new Browser(send());
-    await expect(browser.authorize({ scope: DEMO_WEB.scope, state: "st", nonce: "no" })).rejects.toThrow(/no code in the redirect: .*error=invalid_request/);
+    await expect(browser.authorize({ scope: DEMO_WEB.scope, state: "st", nonce: "no" })).rejects.toThrow(
+      /no code in the redirect: .*error=invalid_request/,
+    );
   });
 });

@@ -2,7 +2,12 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { ContextPerTest } from "../../support/browser-methods.ts";
 import { chromiumAvailable, launchChromium } from "../../support/chromium.ts";
-import { DEFAULT_PROMPTS, startCustomLoginStandIn, type AcmeSsoCall, type CustomLoginStandIn } from "../../support/custom-login-stand-in.ts";
+import {
+  DEFAULT_PROMPTS,
+  startCustomLoginStandIn,
+  type AcmeSsoCall,
+  type CustomLoginStandIn,
+} from "../../support/custom-login-stand-in.ts";
 
 /**
  * The AcmeSSO script in Chromium, on a third-party page with jQuery 1.7 and with jQuery 4, against a
@@ -90,7 +95,9 @@ describe.skipIf(!haveChromium).each(["1.7", "4"] as const)("AcmeSSO with jQuery 
 
   it(`runs on jQuery ${jq}`, async () => {
     const page = await openPage();
-    expect(await page.evaluate(() => (window as unknown as { jQuery: { fn: { jquery: string } } }).jQuery.fn.jquery)).toBe(jq === "1.7" ? "1.7.2" : "4.0.0");
+    expect(await page.evaluate(() => (window as unknown as { jQuery: { fn: { jquery: string } } }).jQuery.fn.jquery)).toBe(
+      jq === "1.7" ? "1.7.2" : "4.0.0",
+    );
   });
 
   it("draws the QR of the phone-side URL at 180 px with 30 px margins, the scan prompt and the default style", async () => {
@@ -102,7 +109,9 @@ describe.skipIf(!haveChromium).each(["1.7", "4"] as const)("AcmeSSO with jQuery 
     expect(await img.getAttribute("src")).toMatch(/^data:image\/svg\+xml;base64,/);
     expect([await img.getAttribute("width"), await img.getAttribute("height")]).toEqual(["180", "180"]);
     expect(await img.getAttribute("alt")).toBe(DEFAULT_PROMPTS.scanPrompt);
-    expect(await img.evaluate((e) => [e.getBoundingClientRect().width, getComputedStyle(e).marginTop, getComputedStyle(e).marginBottom])).toEqual([180, "30px", "30px"]);
+    expect(
+      await img.evaluate((e) => [e.getBoundingClientRect().width, getComputedStyle(e).marginTop, getComputedStyle(e).marginBottom]),
+    ).toEqual([180, "30px", "30px"]);
     expect(await prompt(page).textContent()).toBe(DEFAULT_PROMPTS.scanPrompt);
     expect(await page.getByRole("status").textContent()).toBe(DEFAULT_PROMPTS.scanPrompt);
     expect(await classesOf(page)).toBe("acme-sso acme-sso-state-waiting");
@@ -111,10 +120,22 @@ describe.skipIf(!haveChromium).each(["1.7", "4"] as const)("AcmeSSO with jQuery 
   });
 
   it("uses the size, margins and prompts given as options", async () => {
-    const options = { imgSize: 120, imgMarginTop: 5, imgMarginBottom: 12, scanPrompt: "scan <b>me</b>", s0Prompt: "own s0", s5Prompt: "own s5", s10Prompt: "own s10" };
+    const options = {
+      imgSize: 120,
+      imgMarginTop: 5,
+      imgMarginBottom: 12,
+      scanPrompt: "scan <b>me</b>",
+      s0Prompt: "own s0",
+      s5Prompt: "own s5",
+      s10Prompt: "own s10",
+    };
     const page = await openPage([{ selector: "#qr", options }]);
     const img = qr(page);
-    expect([await img.getAttribute("width"), await img.getAttribute("height"), await img.getAttribute("alt")]).toEqual(["120", "120", "scan <b>me</b>"]);
+    expect([await img.getAttribute("width"), await img.getAttribute("height"), await img.getAttribute("alt")]).toEqual([
+      "120",
+      "120",
+      "scan <b>me</b>",
+    ]);
     expect(await img.evaluate((e) => [getComputedStyle(e).marginTop, getComputedStyle(e).marginBottom])).toEqual(["5px", "12px"]);
     expect(await prompt(page).textContent()).toBe("scan <b>me</b>");
     expect(await page.locator("#qr b").count()).toBe(0);
@@ -159,7 +180,11 @@ describe.skipIf(!haveChromium).each(["1.7", "4"] as const)("AcmeSSO with jQuery 
     });
     await page.evaluate(() => {
       const shown = document.querySelector("#qr p.acme-sso-prompt")!;
-      new MutationObserver(() => console.log(`prompt: ${shown.textContent}`)).observe(shown, { childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => console.log(`prompt: ${shown.textContent}`)).observe(shown, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
     });
     standIn.setState(sessionId, "approved");
     await page.waitForURL(`${standIn.providerUrl}/Acme/CustomLogin/Authorize`, WAIT);
@@ -182,7 +207,9 @@ describe.skipIf(!haveChromium).each(["1.7", "4"] as const)("AcmeSSO with jQuery 
     const page = await openPage();
     standIn.setState(standIn.current().sessionId, "approved");
     await page.waitForURL(`${standIn.providerUrl}/Acme/CustomLogin/Authorize`, WAIT);
-    expect(standIn.authorizations.map((form) => form.map(([name]) => name))).toEqual([["session_id", "binding", "client_id", "redirect_uri", "scope", "response_type"]]);
+    expect(standIn.authorizations.map((form) => form.map(([name]) => name))).toEqual([
+      ["session_id", "binding", "client_id", "redirect_uri", "scope", "response_type"],
+    ]);
   });
 
   it("renews an expired QR and goes on polling with the new session id and binding", async () => {
@@ -203,7 +230,10 @@ describe.skipIf(!haveChromium).each(["1.7", "4"] as const)("AcmeSSO with jQuery 
     expect(await prompt(page).textContent()).toBe(DEFAULT_PROMPTS.s0Prompt);
     standIn.setState(fresh.sessionId, "approved");
     await page.waitForURL(`${standIn.providerUrl}/Acme/CustomLogin/Authorize`, WAIT);
-    expect(standIn.authorizations[0]?.slice(0, 2)).toEqual([["session_id", fresh.sessionId], ["binding", fresh.binding]]);
+    expect(standIn.authorizations[0]?.slice(0, 2)).toEqual([
+      ["session_id", fresh.sessionId],
+      ["binding", fresh.binding],
+    ]);
   });
 
   it("shows the scan prompt with a reload hint and stops when the renewal is refused", async () => {

@@ -4,7 +4,20 @@ import type { TrustedAppClient } from "../../../src/trusted-app/client/trusted-a
 import { startTestProvider, send, type TestProvider } from "../../support/test-provider.ts";
 import { enrolledPhone } from "../../trusted-app/trusted-app-support.ts";
 import { redeemCode, verifyIdToken } from "../../support/code-grant.ts";
-import { DEMO_WEB, errorOfScript, loadLoginJs, loginJsUrl, mobileTokens, PC_REDIRECT, pcLogin, renew, scan, scannedSession, scanState, writeStatus } from "../../support/custom-login.ts";
+import {
+  DEMO_WEB,
+  errorOfScript,
+  loadLoginJs,
+  loginJsUrl,
+  mobileTokens,
+  PC_REDIRECT,
+  pcLogin,
+  renew,
+  scan,
+  scannedSession,
+  scanState,
+  writeStatus,
+} from "../../support/custom-login.ts";
 
 /**
  * The custom QR-code login end to end over real HTTP, the browser's script played by the test: LoginJs
@@ -37,10 +50,16 @@ describe("the whole story", () => {
     const tokens = await mobileTokens(p, params.get("code")!);
     expect(decodeJwt(tokens.access_token)).toMatchObject({ sub: "E10001", client_id: "demo-web", custom_scan_sid: session.sessionId });
 
-    expect(await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 5, auditor: "E10002" })).toMatchObject({ status: 200, json: { status: 200, message: "OK" } });
+    expect(await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 5, auditor: "E10002" })).toMatchObject({
+      status: 200,
+      json: { status: 200, message: "OK" },
+    });
     expect(await scanState(session)).toBe("auditing");
     const data = "order=42|approved by E10002|ü";
-    expect((await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 10, data })).json).toEqual({ status: 200, message: "OK" });
+    expect((await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 10, data })).json).toEqual({
+      status: 200,
+      message: "OK",
+    });
     expect(await scanState(session)).toBe("approved");
 
     const login = await pcLogin(session);
@@ -49,7 +68,12 @@ describe("the whole story", () => {
     expect(login.location!.searchParams.get("state")).toBe(`${data}|pc-state`);
     expect(await scanState(session)).toBe("done");
 
-    const res = await redeemCode(p, login.location!.searchParams.get("code")!, { redirect_uri: PC_REDIRECT, code_verifier: undefined }, DEMO_WEB);
+    const res = await redeemCode(
+      p,
+      login.location!.searchParams.get("code")!,
+      { redirect_uri: PC_REDIRECT, code_verifier: undefined },
+      DEMO_WEB,
+    );
     expect(res.status, res.text).toBe(200);
     const idToken = await verifyIdToken(p, (res.json as { id_token: string }).id_token);
     expect(idToken.sub).toBe("E10001");
@@ -75,20 +99,31 @@ describe("the whole story", () => {
     await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 10, data: "plain" });
     const login = await pcLogin(session);
     expect(login.location!.searchParams.get("state")).toBe("plain|");
-    const res = await redeemCode(p, login.location!.searchParams.get("code")!, { redirect_uri: PC_REDIRECT, code_verifier: undefined }, DEMO_WEB);
+    const res = await redeemCode(
+      p,
+      login.location!.searchParams.get("code")!,
+      { redirect_uri: PC_REDIRECT, code_verifier: undefined },
+      DEMO_WEB,
+    );
     const claim = decodeJwt((res.json as { id_token: string }).id_token).custom_scan as string;
     expect(JSON.parse(Buffer.from(claim, "base64").toString())).toMatchObject({ aud: "", lt: "" });
   });
 
   it("-10 ends the session: the page shows the refusal and nobody is logged in", async () => {
     const { session, tokens } = await scannedSession(p, alice, { PCState: "s" });
-    expect((await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: -10 })).json).toEqual({ status: 200, message: "OK" });
+    expect((await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: -10 })).json).toEqual({
+      status: 200,
+      message: "OK",
+    });
     expect(await scanState(session)).toBe("refused");
     const login = await pcLogin(session);
     expect(login.location!.searchParams.get("error")).toBe("access_denied");
     expect(login.location!.searchParams.get("code")).toBeNull();
     // Nothing can be written after the end.
-    expect(await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 10, data: "x" })).toMatchObject({ status: 400, json: { status: 400 } });
+    expect(await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 10, data: "x" })).toMatchObject({
+      status: 400,
+      json: { status: 400 },
+    });
   });
 });
 
@@ -126,7 +161,12 @@ describe("the phone side", () => {
   it("MobileScope gets openid and acme.ext.custom_scan added; PCScope defaults to openid profile acme", async () => {
     const session = await loadLoginJs(p, { MobileScope: "profile" });
     expect(new URL(session.qrUri).searchParams.get("scope")).toBe("profile openid acme.ext.custom_scan");
-    expect(session.pcAuthorize).toEqual({ client_id: "demo-web", redirect_uri: PC_REDIRECT, scope: "openid profile acme", response_type: "code" });
+    expect(session.pcAuthorize).toEqual({
+      client_id: "demo-web",
+      redirect_uri: PC_REDIRECT,
+      scope: "openid profile acme",
+      response_type: "code",
+    });
   });
 });
 
@@ -149,11 +189,33 @@ describe("LoginJs parameter errors", () => {
     ["no MobileRedirectUrl", { MobileRedirectUrl: undefined }, /MobileRedirectUrl is required/],
     ["no PCRedirectUrl", { PCRedirectUrl: undefined }, /PCRedirectUrl is required/],
     ["a client without the custom login", { clientId: "demo-portal" }, /may not use the custom QR-code login/],
-    ["an unregistered MobileRedirectUrl", { MobileRedirectUrl: "http://localhost:3005/elsewhere" }, /MobileRedirectUrl is not a registered redirect URI of demo-web/],
-    ["an unregistered PCRedirectUrl", { PCRedirectUrl: "http://evil.example/pc" }, /PCRedirectUrl is not a registered redirect URI of demo-web/],
+    [
+      "an unregistered MobileRedirectUrl",
+      { MobileRedirectUrl: "http://localhost:3005/elsewhere" },
+      /MobileRedirectUrl is not a registered redirect URI of demo-web/,
+    ],
+    [
+      "an unregistered PCRedirectUrl",
+      { PCRedirectUrl: "http://evil.example/pc" },
+      /PCRedirectUrl is not a registered redirect URI of demo-web/,
+    ],
     ["a scope the client may not have", { PCScope: "openid channel.directory" }, /PCScope asks for channel.directory/],
-    ["another PC client without the owner's scope", { clientId: "demo-channel", MobileRedirectUrl: "http://localhost:4100/channel/select", PCClientId: "demo-fourth-party", PCRedirectUrl: "http://localhost:3006/callback", PCScope: "openid profile" }, /PCScope must contain one of demo-channel's own scopes \(channel\.login\.scan\)/],
-    ["another PC client of a clientId that defines no scope", { PCClientId: "demo-fourth-party", PCRedirectUrl: "http://localhost:3006/callback", PCScope: "openid channel.login.scan" }, /a scope defined by demo-web, and it defines none/],
+    [
+      "another PC client without the owner's scope",
+      {
+        clientId: "demo-channel",
+        MobileRedirectUrl: "http://localhost:4100/channel/select",
+        PCClientId: "demo-fourth-party",
+        PCRedirectUrl: "http://localhost:3006/callback",
+        PCScope: "openid profile",
+      },
+      /PCScope must contain one of demo-channel's own scopes \(channel\.login\.scan\)/,
+    ],
+    [
+      "another PC client of a clientId that defines no scope",
+      { PCClientId: "demo-fourth-party", PCRedirectUrl: "http://localhost:3006/callback", PCScope: "openid channel.login.scan" },
+      /a scope defined by demo-web, and it defines none/,
+    ],
   ];
   it.each(cases)("%s: a 400 script that names the problem", async (_name, params, message) => {
     const res = await send(loginJsUrl(p, params));
@@ -169,7 +231,14 @@ describe("LoginJs parameter errors", () => {
   });
 
   it("the fourth party with the channel's own scope gets its script", async () => {
-    const session = await loadLoginJs(p, { clientId: "demo-channel", MobileRedirectUrl: "http://localhost:4100/channel/select", PCClientId: "demo-fourth-party", PCRedirectUrl: "http://localhost:3006/callback", PCScope: "openid profile channel.login.scan", MobileState: "roleIdGt0" });
+    const session = await loadLoginJs(p, {
+      clientId: "demo-channel",
+      MobileRedirectUrl: "http://localhost:4100/channel/select",
+      PCClientId: "demo-fourth-party",
+      PCRedirectUrl: "http://localhost:3006/callback",
+      PCScope: "openid profile channel.login.scan",
+      MobileState: "roleIdGt0",
+    });
     expect(session.pcAuthorize.client_id).toBe("demo-fourth-party");
     expect(new URL(session.qrUri).searchParams.get("client_id")).toBe("demo-channel");
   });

@@ -106,7 +106,11 @@ describe("loginErrorScript", () => {
 
   it("writes the message with jQuery's .text() when the page has jQuery", () => {
     const { $, calls } = recordingJQuery();
-    const window: Record<string, unknown> = { jQuery: Object.assign($ as object, { fn: { text: () => undefined } }), document: {}, console: { error: () => undefined } };
+    const window: Record<string, unknown> = {
+      jQuery: Object.assign($ as object, { fn: { text: () => undefined } }),
+      document: {},
+      console: { error: () => undefined },
+    };
     runInNewContext(loginErrorScript(HOSTILE), { window });
     new (window.AcmeSSO as new (selector: string) => unknown)("#qr");
     expect(calls).toContainEqual(["find", ["#qr"]]);
@@ -115,12 +119,17 @@ describe("loginErrorScript", () => {
   });
 });
 
-
 describe.each(LIBRARIES)("$name", ({ source }) => {
   it("is ES5: it parses as ECMAScript 5 and names no later global", () => {
     // The libraries are function bodies (the LoginJs wrapper adds the function around them).
     expect(() => Parser.parse(source, { ecmaVersion: 5, allowReturnOutsideFunction: true })).not.toThrow();
-    const names = [...tokenizer(source, { ecmaVersion: 5, allowReturnOutsideFunction: true })].filter((t) => t.type.label === "name").map((t) => source.slice(t.start, t.end));
-    expect(names.filter((name) => ["Promise", "fetch", "Symbol", "Map", "Set", "WeakMap", "URL", "URLSearchParams", "requestAnimationFrame"].includes(name))).toEqual([]);
+    const names = [...tokenizer(source, { ecmaVersion: 5, allowReturnOutsideFunction: true })]
+      .filter((t) => t.type.label === "name")
+      .map((t) => source.slice(t.start, t.end));
+    expect(
+      names.filter((name) =>
+        ["Promise", "fetch", "Symbol", "Map", "Set", "WeakMap", "URL", "URLSearchParams", "requestAnimationFrame"].includes(name),
+      ),
+    ).toEqual([]);
   });
 });

@@ -24,7 +24,12 @@ beforeAll(async () => {
   browser = new RawBrowser();
   expect(responseParams(await loginWithPassword(browser, authorizeUrl(p.url))).get("code")).toBeTruthy();
   webSession = await loadLoginJs(p);
-  channelSession = await loadLoginJs(p, { clientId: "demo-channel", MobileRedirectUrl: "http://localhost:4100/channel/select", PCClientId: "demo-web", PCScope: "openid channel.login.scan" });
+  channelSession = await loadLoginJs(p, {
+    clientId: "demo-channel",
+    MobileRedirectUrl: "http://localhost:4100/channel/select",
+    PCClientId: "demo-web",
+    PCScope: "openid channel.login.scan",
+  });
 });
 afterAll(() => p.close());
 
@@ -67,8 +72,16 @@ describe("the state of every other flow", () => {
 
 describe("the multi-service extension's PC-side authorize link", () => {
   const cases: Array<[string, Record<string, string>, { id: string; secret: string }]> = [
-    ["demo-web's PC page", { client_id: "demo-web", redirect_uri: PC_REDIRECT, scope: "openid profile acme" }, { id: "demo-web", secret: "demo-web-secret" }],
-    ["the fourth party", { client_id: "demo-fourth-party", redirect_uri: "http://localhost:3006/callback", scope: "openid profile channel.login.scan" }, { id: "demo-fourth-party", secret: "demo-fourth-party-secret" }],
+    [
+      "demo-web's PC page",
+      { client_id: "demo-web", redirect_uri: PC_REDIRECT, scope: "openid profile acme" },
+      { id: "demo-web", secret: "demo-web-secret" },
+    ],
+    [
+      "the fourth party",
+      { client_id: "demo-fourth-party", redirect_uri: "http://localhost:3006/callback", scope: "openid profile channel.login.scan" },
+      { id: "demo-fourth-party", secret: "demo-fourth-party-secret" },
+    ],
   ];
   it.each(cases)("%s: logs in by SSO, returns <custom_data>|<other_state> byte for byte, no custom_scan", async (_name, link, client) => {
     const state = "eyJ0cyI6MX0.sealed|data|other-state";
@@ -82,4 +95,3 @@ describe("the multi-service extension's PC-side authorize link", () => {
     expect(decodeJwt((res.json as { access_token: string }).access_token).custom_scan_sid).toBeUndefined();
   });
 });
-

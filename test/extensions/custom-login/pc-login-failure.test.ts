@@ -31,6 +31,10 @@ it("answers access_denied and logs the unexpected failure", async () => {
   }
   const errors = p.logs.filter((line) => line.level === 50);
   expect(errors).toHaveLength(1);
-  expect(errors[0]).toMatchObject({ msg: "unhandled error", path: "/Acme/CustomLogin/Authorize", err: { message: "the code store broke" } });
+  expect(errors[0]).toMatchObject({
+    msg: "unhandled error",
+    path: "/Acme/CustomLogin/Authorize",
+    err: { message: "the code store broke" },
+  });
   expect(await scanState(session)).toBe("done");
 });

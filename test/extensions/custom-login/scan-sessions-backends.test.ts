@@ -54,7 +54,12 @@ describe.each(availableBackends())("scan sessions on the $name store", ({ name, 
     expect(seen.phone.context).toMatchObject({ scanner: "E10001", auditor: "E10002", data: "the data|with a bar" });
     expect(displayState(seen)).toBe("approved");
     expect(node(1).isBound(seen, binding)).toBe(true);
-    expect(node(1).isBound(seen, binding.replace(/.$/, (c) => (c === "A" ? "B" : "A")))).toBe(false);
+    expect(
+      node(1).isBound(
+        seen,
+        binding.replace(/.$/, (c) => (c === "A" ? "B" : "A")),
+      ),
+    ).toBe(false);
     // A write after the outcome is rejected and changes nothing.
     expect((await node(1).phone(id, { type: "WRITE_REFUSED", at: at() })).outcome).toBe("rejected");
     expect(displayState((await node(1).find(id))!)).toBe("approved");
@@ -69,7 +74,10 @@ describe.each(availableBackends())("scan sessions on the $name store", ({ name, 
       const stranger = await Promise.all(Array.from({ length: 4 }, (_, i) => node(i).logIn(id, "A".repeat(43))));
       expect(stranger.map((c) => c.outcome)).toEqual(Array(4).fill("rejected"));
       const logins = await Promise.all(Array.from({ length: 10 }, (_, i) => node(i).logIn(id, binding)));
-      expect(logins.filter((c) => c.outcome === "applied"), `run ${run}`).toHaveLength(1);
+      expect(
+        logins.filter((c) => c.outcome === "applied"),
+        `run ${run}`,
+      ).toHaveLength(1);
       expect(logins.filter((c) => c.outcome === "rejected")).toHaveLength(9);
       expect(displayState((await node(run).find(id))!)).toBe("done");
     }
@@ -78,7 +86,9 @@ describe.each(availableBackends())("scan sessions on the $name store", ({ name, 
   it("never fails under a hammering writer: 40 concurrent auditor writes are each applied or contended", async () => {
     const { session } = await node(0).create(plan, "en", times);
     await node(0).phone(session.id, { type: "SCAN", scanner: "E10001", at: at() }, times);
-    const writes = await Promise.all(Array.from({ length: 40 }, (_, i) => node(i).phone(session.id, { type: "WRITE_AUDITING", auditor: `E${i}`, at: at() })));
+    const writes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => node(i).phone(session.id, { type: "WRITE_AUDITING", auditor: `E${i}`, at: at() })),
+    );
     expect(writes.filter((c) => c.outcome !== "applied" && c.outcome !== "contended")).toEqual([]);
     const applied = writes.flatMap((c) => (c.outcome === "applied" ? [c.session] : []));
     expect(applied.length).toBeGreaterThan(0);
@@ -91,7 +101,9 @@ describe.each(availableBackends())("scan sessions on the $name store", ({ name, 
   it("applies exactly one of 10 concurrent scans, and one outcome of 10 and -10 racing", async () => {
     for (let run = 0; run < 5; run++) {
       const { session } = await node(0).create(plan, "en", times);
-      const scans = await Promise.all(Array.from({ length: 10 }, (_, i) => node(i).phone(session.id, { type: "SCAN", scanner: `E1000${i}`, at: at() }, times)));
+      const scans = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => node(i).phone(session.id, { type: "SCAN", scanner: `E1000${i}`, at: at() }, times)),
+      );
       const applied = scans.filter((c): c is Extract<ScanChange, { outcome: "applied" }> => c.outcome === "applied");
       expect(applied, `run ${run}`).toHaveLength(1);
       expect((await node(1).find(session.id))!.phone.context.scanner).toBe(applied[0]!.session.phone.context.scanner);

@@ -38,9 +38,16 @@ it("answers an unexpected failure with body status 501, HTTP 500, no detail, log
   expect(res.text).not.toMatch(/TypeError|\bat /);
   const errors = p.logs.filter((line) => line.level === 50);
   expect(errors).toHaveLength(1);
-  expect(errors[0]).toMatchObject({ msg: "unhandled error", path: "/Acme/CustomLogin/WriteStatusOperation", err: { message: SECRET_DETAIL } });
+  expect(errors[0]).toMatchObject({
+    msg: "unhandled error",
+    path: "/Acme/CustomLogin/WriteStatusOperation",
+    err: { message: SECRET_DETAIL },
+  });
   expect(await scanState(session)).toBe("scanned");
-  expect((await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 10, data: "d" })).json).toEqual({ status: 200, message: "OK" });
+  expect((await writeStatus(p, tokens.access_token, { session_id: session.sessionId, status: 10, data: "d" })).json).toEqual({
+    status: 200,
+    message: "OK",
+  });
 });
 
 it("answers a store outage with body status 501 too, as HTTP 503: try again", async () => {

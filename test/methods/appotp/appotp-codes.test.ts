@@ -81,7 +81,10 @@ describe("appotp dynamic codes", () => {
     expect(await app.devices.revoke(sub, deviceId)).toBe(true);
     expect(await app.checkCode(sub, await codeAt(seed, 0))).toBe(false);
     // The revoked device's seed is gone from the record.
-    const record = await p.provider.enrollments.get<{ devices: Array<{ id: string; seedSealed?: string; revokedAt?: number }> }>("qrcode", sub);
+    const record = await p.provider.enrollments.get<{ devices: Array<{ id: string; seedSealed?: string; revokedAt?: number }> }>(
+      "qrcode",
+      sub,
+    );
     expect(record!.data.devices.find((d) => d.id === deviceId)).toMatchObject({ revokedAt: expect.any(Number) });
     expect(record!.data.devices.find((d) => d.id === deviceId)!.seedSealed).toBeUndefined();
   });
@@ -97,7 +100,8 @@ describe("appotp dynamic codes", () => {
   it("accepts a code typed with a space, and refuses anything that is not six digits", async () => {
     const { sub, seed } = await enrolled();
     const code = await codeAt(seed, 0);
-    for (const typed of ["", "12345", "1234567", "abcdef", `${code}0`, code.replace(/^./, "x")]) expect(await app.checkCode(sub, typed)).toBe(false);
+    for (const typed of ["", "12345", "1234567", "abcdef", `${code}0`, code.replace(/^./, "x")])
+      expect(await app.checkCode(sub, typed)).toBe(false);
     expect(await app.checkCode(sub, `${code.slice(0, 3)} ${code.slice(3)}`)).toBe(true);
   });
 

@@ -29,12 +29,20 @@ describe("bfido: the trusted app's FIDO2 credential over a QR code", () => {
     await phone.bfidoRegister();
     const stored = await record("E10001");
     expect(stored?.credentials).toHaveLength(1);
-    expect(stored!.credentials[0]).toMatchObject({ id: phone.state.fido![0]!.id, transports: ["hybrid"], deviceId: phone.state.deviceId, deviceName: "Alice's phone", counter: 0 });
+    expect(stored!.credentials[0]).toMatchObject({
+      id: phone.state.fido![0]!.id,
+      transports: ["hybrid"],
+      deviceId: phone.state.deviceId,
+      deviceName: "Alice's phone",
+      counter: 0,
+    });
   });
 
   it("logs alice in when her app answers the QR code; amr is bfido, and the counter moved", async () => {
     const { browser, page, uri } = await openQrLogin(p);
-    expect(uri).toMatch(new RegExp(`^acmeauth://bfido\\?issuer=${encodeURIComponent(p.issuer).replaceAll(".", "\\.")}&challenge=[A-Za-z0-9_-]{43}$`));
+    expect(uri).toMatch(
+      new RegExp(`^acmeauth://bfido\\?issuer=${encodeURIComponent(p.issuer).replaceAll(".", "\\.")}&challenge=[A-Za-z0-9_-]{43}$`),
+    );
     expect(page.text).toContain("/methods/bfido/bfido-page.js");
     await phone.bfidoScan(uri);
     expect(await pollOnce(browser, page, "pending")).toEqual({ state: "verified" });
@@ -48,12 +56,22 @@ describe("bfido: the trusted app's FIDO2 credential over a QR code", () => {
   it("refuses an answer whose body has the jws twice (400 invalid_request), which verifies nothing; the plain body then does", async () => {
     const { browser, page, uri } = await openQrLogin(p);
     const challenge = new URL(uri).searchParams.get("challenge")!;
-    const credential = new AppAuthenticator(phone.state.fido!, new URL(p.issuer).origin).authenticate(phone.state.fido![0]!.rpId, challenge);
+    const credential = new AppAuthenticator(phone.state.fido!, new URL(p.issuer).origin).authenticate(
+      phone.state.fido![0]!.rpId,
+      challenge,
+    );
     const jws = await phone.sign(DEVICE_JWS_TYPES.bfido, { challenge, credential });
     const body = `{"jws":"x.y.z","jws":"${jws}"}`;
-    const twice = await fetch(`${p.url}/methods/bfido/assertions`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const twice = await fetch(`${p.url}/methods/bfido/assertions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     expect(twice.status).toBe(400);
-    expect(await twice.json()).toEqual({ error: "invalid_request", error_description: "the body has the member 'jws' twice in one object" });
+    expect(await twice.json()).toEqual({
+      error: "invalid_request",
+      error_description: "the body has the member 'jws' twice in one object",
+    });
     expect(await pollOnce(browser, page)).toMatchObject({ state: "pending" });
     await phone.postJws("/assertions", jws, "/methods/bfido");
     expect(await pollOnce(browser, page)).toEqual({ state: "verified" });
@@ -63,10 +81,20 @@ describe("bfido: the trusted app's FIDO2 credential over a QR code", () => {
     const bob = await enrolledPhone(p, "E10002", "Bob's phone");
     const { browser, page, uri } = await openQrLogin(p);
     // Bob's app forges a credential it never registered.
-    const forged = { id: "A".repeat(43), rawId: "A".repeat(43), type: "public-key", clientExtensionResults: {}, response: { clientDataJSON: "e30", authenticatorData: "AA", signature: "AA" } };
+    const forged = {
+      id: "A".repeat(43),
+      rawId: "A".repeat(43),
+      type: "public-key",
+      clientExtensionResults: {},
+      response: { clientDataJSON: "e30", authenticatorData: "AA", signature: "AA" },
+    };
     const challenge = new URL(uri).searchParams.get("challenge")!;
     const refused = bob.postJws("/assertions", await bob.sign(DEVICE_JWS_TYPES.bfido, { challenge, credential: forged }), "/methods/bfido");
-    await expect(refused).rejects.toMatchObject({ status: 400, error: "access_denied", description: "the FIDO2 assertion was not accepted" });
+    await expect(refused).rejects.toMatchObject({
+      status: 400,
+      error: "access_denied",
+      description: "the FIDO2 assertion was not accepted",
+    });
     // The answered QR code is spent, even for the right app.
     await expect(phone.bfidoScan(uri)).rejects.toMatchObject({ status: 400, description: "the QR code was already answered" });
     expect(await pollOnce(browser, page, "pending")).toEqual({ state: "refused" });
@@ -80,7 +108,11 @@ describe("bfido: the trusted app's FIDO2 credential over a QR code", () => {
     const tablet = await enrolledPhone(p, "E10001", "Alice's tablet");
     tablet.state.fido = structuredClone(phone.state.fido);
     const { uri } = await openQrLogin(p);
-    await expect(tablet.bfidoScan(uri)).rejects.toMatchObject({ status: 400, error: "access_denied", description: "the FIDO2 assertion was not accepted" });
+    await expect(tablet.bfidoScan(uri)).rejects.toMatchObject({
+      status: 400,
+      error: "access_denied",
+      description: "the FIDO2 assertion was not accepted",
+    });
   });
 
   it("refuses the credential of a device that was revoked", async () => {
@@ -89,14 +121,24 @@ describe("bfido: the trusted app's FIDO2 credential over a QR code", () => {
     const { uri } = await openQrLogin(p);
     const jws = await old.sign(DEVICE_JWS_TYPES.bfido, { challenge: new URL(uri).searchParams.get("challenge")! });
     await old.unenroll();
-    await expect(old.postJws("/assertions", jws, "/methods/bfido")).rejects.toMatchObject({ status: 401, error: "invalid_token", description: "the device is not enrolled" });
+    await expect(old.postJws("/assertions", jws, "/methods/bfido")).rejects.toMatchObject({
+      status: 401,
+      error: "invalid_token",
+      description: "the device is not enrolled",
+    });
   });
 
   it("answers only a device-signed registration", async () => {
-    const res = await fetch(`${p.url}/methods/bfido/registrations`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jws: "x.y.z" }) });
+    const res = await fetch(`${p.url}/methods/bfido/registrations`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jws: "x.y.z" }),
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: "invalid_token", error_description: "the device JWS is malformed" });
     // A scan JWS is not a registration.
-    await expect(phone.postJws("/registrations", await phone.sign(DEVICE_JWS_TYPES.scan, {}), "/methods/bfido")).rejects.toMatchObject({ status: 401 });
+    await expect(phone.postJws("/registrations", await phone.sign(DEVICE_JWS_TYPES.scan, {}), "/methods/bfido")).rejects.toMatchObject({
+      status: 401,
+    });
   });
 });

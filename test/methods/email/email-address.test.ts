@@ -8,7 +8,19 @@ describe("e-mail addresses", () => {
   });
 
   it("that could reach a header as something else, or are not addresses, are refused", () => {
-    for (const bad of ["alice", "alice@localhost", "a b@example.com", "alice@example.com\r\nBcc: eve@evil.example", '"a"@example.com', "<a@example.com>", "a@b@example.com", "a,b@example.com", `${"a".repeat(65)}@example.com`, `a@${"b".repeat(250)}.com`, ""]) {
+    for (const bad of [
+      "alice",
+      "alice@localhost",
+      "a b@example.com",
+      "alice@example.com\r\nBcc: eve@evil.example",
+      '"a"@example.com',
+      "<a@example.com>",
+      "a@b@example.com",
+      "a,b@example.com",
+      `${"a".repeat(65)}@example.com`,
+      `a@${"b".repeat(250)}.com`,
+      "",
+    ]) {
       expect(normaliseEmailAddress(bad), JSON.stringify(bad)).toBeUndefined();
     }
   });

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aliceOnAccountPage, codeIn, openCodeLogin, otherThan, sendCode, startEnrollment, submitCode, submitTarget } from "../../support/code-login.ts";
+import {
+  aliceOnAccountPage,
+  codeIn,
+  openCodeLogin,
+  otherThan,
+  sendCode,
+  startEnrollment,
+  submitCode,
+  submitTarget,
+} from "../../support/code-login.ts";
 import { startSmtpTestServer, type SmtpTestServer } from "../../support/smtp-test-server.ts";
 import { startTestProvider, type TestProvider } from "../../support/test-provider.ts";
 
@@ -13,7 +22,10 @@ beforeAll(async () => {
     startTestProvider({
       edits: {
         "login.yaml": {
-          "methods.email": { delivery: { kind: "smtp", host: smtp.host, port: smtp.port, starttls: "never", from: '"Acme sign-in" <no-reply@acme.example>' }, ...extra },
+          "methods.email": {
+            delivery: { kind: "smtp", host: smtp.host, port: smtp.port, starttls: "never", from: '"Acme sign-in" <no-reply@acme.example>' },
+            ...extra,
+          },
           "default_flow.methods": ["password", "email"],
         },
         "provider.yaml": { "listen.trust_proxy": true },
@@ -75,7 +87,9 @@ describe("e-mail confirmation", () => {
 
   it("can be done by an operator", async () => {
     const method = email(p);
-    expect(await method.plugin.enrollByOperator!(method.context, "E10002", { address: "bob.tran@example.org" })).toBe("address bob.tran@example.org recorded as confirmed for E10002 (method email)");
+    expect(await method.plugin.enrollByOperator!(method.context, "E10002", { address: "bob.tran@example.org" })).toBe(
+      "address bob.tran@example.org recorded as confirmed for E10002 (method email)",
+    );
     await expect(method.plugin.enrollByOperator!(method.context, "E10002", { address: "not an address" })).rejects.toThrow(/give address=/);
   });
 });

@@ -22,7 +22,10 @@ beforeAll(async () => {
   p = await startTestProvider({
     edits: {
       "login.yaml": {
-        "methods.face": { service: { kind: "http", url: service.url, headers: { Authorization: "Bearer face-token" }, timeout: "1s" }, attempts: { max_failures: 5, window: "15m" } },
+        "methods.face": {
+          service: { kind: "http", url: service.url, headers: { Authorization: "Bearer face-token" }, timeout: "1s" },
+          attempts: { max_failures: 5, window: "15m" },
+        },
         "default_flow.methods": ["face"],
       },
       "provider.yaml": { "listen.trust_proxy": true },
@@ -117,7 +120,12 @@ describe("face recognition", () => {
 
   it("does not send what is not a JPEG to the service, nor count it", async () => {
     const { browser, page } = await openFaceLogin();
-    for (const image of [dataUrl(Buffer.from("GIF89a...")), dataUrl(jpeg(), "image/png"), "data:image/jpeg;base64,!!!!", "https://example.com/alice.jpg"]) {
+    for (const image of [
+      dataUrl(Buffer.from("GIF89a...")),
+      dataUrl(jpeg(), "image/png"),
+      "data:image/jpeg;base64,!!!!",
+      "https://example.com/alice.jpg",
+    ]) {
       const answer = await submitFrame(browser, page, image);
       expect(answer.text, image).toContain("No usable picture arrived.");
     }
@@ -181,11 +189,15 @@ describe("the face service setting", () => {
   it("has no default: a face method without a service does not start", async () => {
     const error = await startTestProvider({ edits: { "login.yaml": { "methods.face": {} } } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).issues).toContainEqual(expect.objectContaining({ path: "methods.face.service", message: 'missing required key "service"' }));
+    expect((error as ConfigError).issues).toContainEqual(
+      expect.objectContaining({ path: "methods.face.service", message: 'missing required key "service"' }),
+    );
   });
 
   it("refuses plain http to a host that is not loopback", async () => {
-    const error = await startTestProvider({ edits: { "login.yaml": { "methods.face": { service: { kind: "http", url: "http://face.example.com/verify" } } } } }).catch((e: unknown) => e);
+    const error = await startTestProvider({
+      edits: { "login.yaml": { "methods.face": { service: { kind: "http", url: "http://face.example.com/verify" } } } },
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect(String(error)).toMatch(/methods\.face\.service\.url: must be an https URL/);
   });

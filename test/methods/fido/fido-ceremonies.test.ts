@@ -11,7 +11,12 @@ import { responseParams } from "../../support/browser-login.ts";
 import { redeemCode, verifyIdToken } from "../../support/code-grant.ts";
 import { comparablePage, extraUsers, openMethodPage, signInWithPassword, startEnrollment, submitStep } from "../../support/method-pages.ts";
 import { RawBrowser, type Answer } from "../../support/raw-browser.ts";
-import { SoftwareAuthenticator, type CreationOptionsJson, type Forgery, type RequestOptionsJson } from "../../support/software-authenticator.ts";
+import {
+  SoftwareAuthenticator,
+  type CreationOptionsJson,
+  type Forgery,
+  type RequestOptionsJson,
+} from "../../support/software-authenticator.ts";
 import { startTestProvider, type TestProvider } from "../../support/test-provider.ts";
 
 /**
@@ -42,7 +47,11 @@ const REFUSED = "The security key or passkey was not accepted.";
 
 /** What the page's script fetches: the pending ceremony's options. */
 async function optionsOf(page: Answer): Promise<{ status: number; ceremony?: string; options?: CreationOptionsJson & RequestOptionsJson }> {
-  const res = await fetch(`${p.url}/methods/fido/options`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ handle: handleOf(page) }) });
+  const res = await fetch(`${p.url}/methods/fido/options`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ handle: handleOf(page) }),
+  });
   return res.ok ? { status: res.status, ...((await res.json()) as object) } : { status: res.status };
 }
 
@@ -69,7 +78,8 @@ async function answer(browser: RawBrowser, page: Answer, authenticator: Software
   return submitStep(browser, page, { event: "SUBMIT_ASSERTION", credential: JSON.stringify(authenticator.authenticate(options!, forge)) });
 }
 
-const recordOf = async (username: string) => (await p.provider.enrollments.get("fido", subOf(username))) as Enrollment<FidoEnrollment> | undefined;
+const recordOf = async (username: string) =>
+  (await p.provider.enrollments.get("fido", subOf(username))) as Enrollment<FidoEnrollment> | undefined;
 
 describe("FIDO2 registration", () => {
   it("registers a security key from the account page, keeping its transports, and logs in with it: amr [fido]", async () => {
@@ -79,7 +89,11 @@ describe("FIDO2 registration", () => {
     expect(page.text).toMatch(/<script nonce="[A-Za-z0-9_-]{16,}" src="\/methods\/fido\/fido\.js"><\/script>/);
     const { ceremony, options } = await optionsOf(page);
     expect(ceremony).toBe("registration");
-    expect(options).toMatchObject({ rp: { id: "127.0.0.1", name: "Portcullis" }, user: { name: "alice", displayName: "Alice Chen" }, attestation: "none" });
+    expect(options).toMatchObject({
+      rp: { id: "127.0.0.1", name: "Portcullis" },
+      user: { name: "alice", displayName: "Alice Chen" },
+      attestation: "none",
+    });
     expect(options!.user.id).not.toContain("E10001");
 
     const key = new SoftwareAuthenticator(p.url, { transports: ["usb", "nfc"] });
@@ -87,7 +101,9 @@ describe("FIDO2 registration", () => {
     expect(done.status).toBe(303);
     expect(done.location).toBe(`${p.url}/account?enrolled=fido`);
     const record = await recordOf("alice");
-    expect(record!.data.credentials).toEqual([expect.objectContaining({ id: key.credentials[0]!.id, transports: ["usb", "nfc"], counter: 0 })]);
+    expect(record!.data.credentials).toEqual([
+      expect.objectContaining({ id: key.credentials[0]!.id, transports: ["usb", "nfc"], counter: 0 }),
+    ]);
     expect(record!.data.userHandle).toBe(options!.user.id);
 
     const login = await loginPage("alice");
@@ -111,7 +127,10 @@ describe("FIDO2 registration", () => {
     }
     const handle = await startRegistration({ context, rp: relyingParty(context.settings, p.issuer) }, subOf("carol"));
     const pending = await new FidoChallenges(context).find(handle);
-    expect((pending!.options as { excludeCredentials: { id: string }[] }).excludeCredentials.map((c) => c.id)).toEqual([first.credentials[0]!.id, second.credentials[0]!.id]);
+    expect((pending!.options as { excludeCredentials: { id: string }[] }).excludeCredentials.map((c) => c.id)).toEqual([
+      first.credentials[0]!.id,
+      second.credentials[0]!.id,
+    ]);
   });
 
   it("refuses a registration from a foreign origin, for another RP id, for another challenge, or already registered", async () => {
@@ -177,7 +196,10 @@ describe("FIDO2 login refuses", () => {
     const { browser, page } = await loginPage("erin");
     const { options } = await optionsOf(page);
     const genuine = JSON.stringify(key.authenticate(options!));
-    const refused = await submitStep(browser, page, { event: "SUBMIT_ASSERTION", credential: `{"id":"${"A".repeat(43)}",${genuine.slice(1)}` });
+    const refused = await submitStep(browser, page, {
+      event: "SUBMIT_ASSERTION",
+      credential: `{"id":"${"A".repeat(43)}",${genuine.slice(1)}`,
+    });
     expect(refused.text).toContain(REFUSED);
     expect(responseParams(await answer(browser, refused, key)).get("code")).toBeTruthy();
   });
@@ -187,7 +209,9 @@ describe("FIDO2 login refuses", () => {
     const { options } = await optionsOf(first.page);
     const assertion = JSON.stringify(key.authenticate(options!));
     const cookies = new Map(first.browser.cookies);
-    expect(responseParams(await submitStep(first.browser, first.page, { event: "SUBMIT_ASSERTION", credential: assertion })).get("code")).toBeTruthy();
+    expect(
+      responseParams(await submitStep(first.browser, first.page, { event: "SUBMIT_ASSERTION", credential: assertion })).get("code"),
+    ).toBeTruthy();
     // The same answer to a new login (a new challenge).
     const second = await loginPage("erin");
     const replayed = await submitStep(second.browser, second.page, { event: "SUBMIT_ASSERTION", credential: assertion });
@@ -201,7 +225,9 @@ describe("FIDO2 login refuses", () => {
     const { browser, page } = await loginPage("erin");
     const { options } = await optionsOf(page);
     const assertion = JSON.stringify(key.authenticate(options!));
-    const answers = await Promise.all(Array.from({ length: 5 }, () => submitStep(browser, page, { event: "SUBMIT_ASSERTION", credential: assertion })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => submitStep(browser, page, { event: "SUBMIT_ASSERTION", credential: assertion })),
+    );
     expect(answers.filter((a) => a.status === 303 && a.location?.includes("code="))).toHaveLength(1);
   });
 
@@ -230,17 +256,36 @@ describe("FIDO2 login refuses", () => {
     const franks = new SoftwareAuthenticator(p.url);
     await registerFor("frank", franks);
     const { browser, page } = await loginPage("erin");
-    expect((await submitStep(browser, page, { event: "SUBMIT_ASSERTION", credential: JSON.stringify(franks.authenticate({ challenge: (await optionsOf(page)).options!.challenge }, {}, franks.credentials[0])) })).text).toContain(REFUSED);
+    expect(
+      (
+        await submitStep(browser, page, {
+          event: "SUBMIT_ASSERTION",
+          credential: JSON.stringify(
+            franks.authenticate({ challenge: (await optionsOf(page)).options!.challenge }, {}, franks.credentials[0]),
+          ),
+        })
+      ).text,
+    ).toContain(REFUSED);
     for (const username of ["gina", "nobody-here"]) {
       const login = await loginPage(username);
       const { options } = await optionsOf(login.page);
       const forged = key.authenticate({ challenge: options!.challenge }, {}, key.credentials[0]);
-      expect((await submitStep(login.browser, login.page, { event: "SUBMIT_ASSERTION", credential: JSON.stringify(forged) })).text).toContain(REFUSED);
+      expect(
+        (await submitStep(login.browser, login.page, { event: "SUBMIT_ASSERTION", credential: JSON.stringify(forged) })).text,
+      ).toContain(REFUSED);
     }
   });
 
   it("malformed credentials, without a 500", async () => {
-    for (const credential of ["", "not json", "[]", "null", '{"id":"x"}', '{"id":"x","response":{}}', JSON.stringify({ id: "x".repeat(5000), rawId: "y", response: { clientDataJSON: "%%%" } })]) {
+    for (const credential of [
+      "",
+      "not json",
+      "[]",
+      "null",
+      '{"id":"x"}',
+      '{"id":"x","response":{}}',
+      JSON.stringify({ id: "x".repeat(5000), rawId: "y", response: { clientDataJSON: "%%%" } }),
+    ]) {
       const { browser, page } = await loginPage("erin");
       const refused = await submitStep(browser, page, { event: "SUBMIT_ASSERTION", credential });
       expect(refused.status, credential).toBe(200);
@@ -257,10 +302,16 @@ describe("FIDO2 login pages", () => {
     expect(gina).toBe(hank);
     expect(nobody).toBe(hank);
     // Alike but for the challenge, the credential id and its transports (a common list per user).
-    const shapes = await Promise.all(pages.map(async (page) => {
-      const { options } = await optionsOf(page);
-      return { ...options, challenge: options!.challenge.length, allowCredentials: options!.allowCredentials!.map((c) => ({ ...c, id: c.id.length, transports: expect.any(Array) })) };
-    }));
+    const shapes = await Promise.all(
+      pages.map(async (page) => {
+        const { options } = await optionsOf(page);
+        return {
+          ...options,
+          challenge: options!.challenge.length,
+          allowCredentials: options!.allowCredentials!.map((c) => ({ ...c, id: c.id.length, transports: expect.any(Array) })),
+        };
+      }),
+    );
     expect(shapes[0]).toMatchObject({ challenge: 43, allowCredentials: [{ id: 43, type: "public-key" }] });
     expect(shapes[1]).toEqual(shapes[0]);
     expect(shapes[2]).toEqual(shapes[0]);
@@ -290,7 +341,10 @@ describe("FIDO2 login pages", () => {
     const body = `{"handle":"unknown","handle":"${handleOf(page)}"}`;
     const twice = await fetch(`${p.url}/methods/fido/options`, { method: "POST", headers: { "content-type": "application/json" }, body });
     expect(twice.status).toBe(400);
-    expect(await twice.json()).toEqual({ error: "invalid_request", error_description: "the body has the member 'handle' twice in one object" });
+    expect(await twice.json()).toEqual({
+      error: "invalid_request",
+      error_description: "the body has the member 'handle' twice in one object",
+    });
     expect(await optionsOf(page)).toMatchObject({ status: 200, ceremony: "authentication" });
   });
 

@@ -12,30 +12,55 @@ import { startTestProvider, type TestProvider } from "../../support/test-provide
 
 /** The FIDO2 settings: the relying party they describe, and the user-verification policy as enforced. */
 describe("the FIDO2 relying party", () => {
-  const settings = (extra: Partial<FidoSettings> = {}): FidoSettings => ({ rp_name: "Portcullis", user_verification: "preferred", timeout: "2m", ...extra });
+  const settings = (extra: Partial<FidoSettings> = {}): FidoSettings => ({
+    rp_name: "Portcullis",
+    user_verification: "preferred",
+    timeout: "2m",
+    ...extra,
+  });
 
   it("defaults the RP id and origin to the issuer's host and origin", () => {
-    expect(relyingParty(settings(), "http://localhost:3000")).toEqual({ id: "localhost", name: "Portcullis", origins: ["http://localhost:3000"], userVerification: "preferred", timeoutMs: 120_000 });
-    expect(relyingParty(settings(), "https://sso.example.com/base")).toMatchObject({ id: "sso.example.com", origins: ["https://sso.example.com"] });
+    expect(relyingParty(settings(), "http://localhost:3000")).toEqual({
+      id: "localhost",
+      name: "Portcullis",
+      origins: ["http://localhost:3000"],
+      userVerification: "preferred",
+      timeoutMs: 120_000,
+    });
+    expect(relyingParty(settings(), "https://sso.example.com/base")).toMatchObject({
+      id: "sso.example.com",
+      origins: ["https://sso.example.com"],
+    });
   });
 
   it("takes a parent domain as RP id, for origins on its subdomains", () => {
-    const rp = relyingParty(settings({ rp_id: "example.com", origins: ["https://sso.example.com", "https://login.example.com:8443"] }), "https://sso.example.com");
+    const rp = relyingParty(
+      settings({ rp_id: "example.com", origins: ["https://sso.example.com", "https://login.example.com:8443"] }),
+      "https://sso.example.com",
+    );
     expect(rp).toMatchObject({ id: "example.com", origins: ["https://sso.example.com", "https://login.example.com:8443"] });
   });
 
   it("refuses an RP id that no origin can use, as a config error naming the key", () => {
     expect(() => relyingParty(settings({ rp_id: "example.com" }), "http://localhost:3000")).toThrow(ConfigError);
-    expect(() => relyingParty(settings({ rp_id: "ample.com", origins: ["https://example.com"] }), "https://example.com")).toThrow(/methods\.fido\.rp_id: the RP id "ample\.com" is neither the host of https:\/\/example\.com nor a parent domain of it/);
+    expect(() => relyingParty(settings({ rp_id: "ample.com", origins: ["https://example.com"] }), "https://example.com")).toThrow(
+      /methods\.fido\.rp_id: the RP id "ample\.com" is neither the host of https:\/\/example\.com nor a parent domain of it/,
+    );
   });
 
   it("stops a provider from starting with such a configuration", async () => {
-    await expect(startTestProvider({ edits: { "login.yaml": { "methods.fido.rp_id": "example.com" } } })).rejects.toThrow(/methods\.fido\.rp_id/);
+    await expect(startTestProvider({ edits: { "login.yaml": { "methods.fido.rp_id": "example.com" } } })).rejects.toThrow(
+      /methods\.fido\.rp_id/,
+    );
   });
 
   it("refuses malformed settings through the plugin's schema", async () => {
-    await expect(startTestProvider({ edits: { "login.yaml": { "methods.fido.user_verification": "sometimes" } } })).rejects.toThrow(ConfigError);
-    await expect(startTestProvider({ edits: { "login.yaml": { "methods.fido.origins": ["https://example.com/path"] } } })).rejects.toThrow(ConfigError);
+    await expect(startTestProvider({ edits: { "login.yaml": { "methods.fido.user_verification": "sometimes" } } })).rejects.toThrow(
+      ConfigError,
+    );
+    await expect(startTestProvider({ edits: { "login.yaml": { "methods.fido.origins": ["https://example.com/path"] } } })).rejects.toThrow(
+      ConfigError,
+    );
   });
 });
 
@@ -43,19 +68,32 @@ describe("the user-verification policy", () => {
   let p: TestProvider;
   let context: PluginContext<FidoSettings>;
   beforeAll(async () => {
-    p = await startTestProvider({ edits: { "users.yaml": extraUsers(["carol", "dave", "erin"]), "login.yaml": { "methods.fido.user_verification": "required" } } });
+    p = await startTestProvider({
+      edits: { "users.yaml": extraUsers(["carol", "dave", "erin"]), "login.yaml": { "methods.fido.user_verification": "required" } },
+    });
     context = p.provider.policy.methods.get("fido")!.context as unknown as PluginContext<FidoSettings>;
   });
   afterAll(() => p.close());
 
-  const deps = (): AuthenticationDeps => ({ context, rp: relyingParty(context.settings, p.issuer), decoys: new DecoyCredentials(p.provider) });
+  const deps = (): AuthenticationDeps => ({
+    context,
+    rp: relyingParty(context.settings, p.issuer),
+    decoys: new DecoyCredentials(p.provider),
+  });
   const subOf = (username: string) => p.provider.users.findByUsername(username)!.sub;
 
   async function register(sub: string, key: SoftwareAuthenticator, userVerified?: boolean): Promise<boolean> {
     const handle = await startRegistration(deps(), sub);
-    const options = (await new FidoChallenges(context).find(handle))!.options as CreationOptionsJson & { authenticatorSelection: { userVerification: string } };
+    const options = (await new FidoChallenges(context).find(handle))!.options as CreationOptionsJson & {
+      authenticatorSelection: { userVerification: string };
+    };
     expect(options.authenticatorSelection.userVerification).toBe("required");
-    return verifyRegistration(deps(), sub, handle, JSON.stringify(key.register(options, userVerified === undefined ? {} : { userVerified })));
+    return verifyRegistration(
+      deps(),
+      sub,
+      handle,
+      JSON.stringify(key.register(options, userVerified === undefined ? {} : { userVerified })),
+    );
   }
 
   async function logIn(sub: string, key: SoftwareAuthenticator, userVerified: boolean): Promise<boolean> {
@@ -84,7 +122,10 @@ describe("the user-verification policy", () => {
       const relaxed = { ...deps(), rp: { ...deps().rp, userVerification: policy } };
       const handle = await startAuthentication(relaxed, subOf("erin"));
       const options = (await new FidoChallenges(context).find(handle))!.options as RequestOptionsJson;
-      expect(await verifyAuthentication(relaxed, subOf("erin"), handle, JSON.stringify(key.authenticate(options, { userVerified: false }))), policy).toBe(true);
+      expect(
+        await verifyAuthentication(relaxed, subOf("erin"), handle, JSON.stringify(key.authenticate(options, { userVerified: false }))),
+        policy,
+      ).toBe(true);
     }
   });
 });

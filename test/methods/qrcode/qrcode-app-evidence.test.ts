@@ -52,7 +52,11 @@ describe("qrcode login with acr_values app_gps and app_faceid", () => {
     await phone.approve(approval.context.number);
     const done = await check(actor);
     expect(done.status).toBe("done");
-    const output = done.output as { sub: string; gps: { lat: number; lnt: number; time: number }; faceid: { result: string; key: string; time: number } };
+    const output = done.output as {
+      sub: string;
+      gps: { lat: number; lnt: number; time: number };
+      faceid: { result: string; key: string; time: number };
+    };
     expect(output).toMatchObject({ sub: "E10001", gps: { lat: 25.03, lnt: 121.56 }, faceid: { result: "pass" } });
     expect(output.gps.time).toBeGreaterThanOrEqual(before);
     expect(output.faceid.time).toBeGreaterThanOrEqual(before);
@@ -62,7 +66,11 @@ describe("qrcode login with acr_values app_gps and app_faceid", () => {
 
   it("refuses a scan without the location, tells the page why, and shows a new QR code", async () => {
     const { actor, uri } = await qrLogin({ gps: true, faceid: true });
-    await expect(phone.scan(uri, { faceid: "pass" })).rejects.toMatchObject({ status: 400, error: "access_denied", description: "the location (gps) is required" });
+    await expect(phone.scan(uri, { faceid: "pass" })).rejects.toMatchObject({
+      status: 400,
+      error: "access_denied",
+      description: "the location (gps) is required",
+    });
     const again = await check(actor);
     expect(again.value).toBe("awaitingScan");
     expect(again.context.errorKey).toBe("method.qrcode.refused_gps");
@@ -76,7 +84,11 @@ describe("qrcode login with acr_values app_gps and app_faceid", () => {
   it("refuses a face check that did not pass", async () => {
     const { actor, uri } = await qrLogin({ gps: false, faceid: true });
     expect(new URL(uri).searchParams.get("req")).toBe("faceid");
-    await expect(phone.scan(uri, { ...HERE, faceid: "fail" })).rejects.toMatchObject({ status: 400, error: "access_denied", description: "face recognition did not pass" });
+    await expect(phone.scan(uri, { ...HERE, faceid: "fail" })).rejects.toMatchObject({
+      status: 400,
+      error: "access_denied",
+      description: "face recognition did not pass",
+    });
     expect((await check(actor)).context.errorKey).toBe("method.qrcode.refused_faceid");
     actor.stop();
   });
@@ -91,7 +103,10 @@ describe("qrcode login with acr_values app_gps and app_faceid", () => {
 
   it("says why in every UI language", () => {
     for (const lang of ["cn", "tw", "en", "jp", "vn"]) {
-      const strings = parse(readFileSync(new URL(`../../../flows/methods/qrcode/i18n/${lang}.yaml`, import.meta.url), "utf8")) as Record<string, string>;
+      const strings = parse(readFileSync(new URL(`../../../flows/methods/qrcode/i18n/${lang}.yaml`, import.meta.url), "utf8")) as Record<
+        string,
+        string
+      >;
       for (const key of ["refused_gps", "refused_faceid", "wants_evidence"]) expect(strings[key], `${lang} ${key}`).toMatch(/\S/);
     }
   });

@@ -20,10 +20,14 @@ afterAll(() => p.close());
 /** A browser signed in as `username`, on the first step of enrolling a phone. */
 async function startEnrollment(username = "alice"): Promise<{ browser: RawBrowser; page: Answer }> {
   const browser = new RawBrowser();
-  expect(responseParams(await loginWithPassword(browser, authorizeUrl(p.issuer), username, `${username}-password`)).get("code")).toBeTruthy();
+  expect(
+    responseParams(await loginWithPassword(browser, authorizeUrl(p.issuer), username, `${username}-password`)).get("code"),
+  ).toBeTruthy();
   const account = await browser.get(`${p.url}/account`);
   expect(account.text).toContain('name="method" value="qrcode"');
-  const page = await browser.follow(await browser.post(`${p.url}/account/enroll`, { csrf: hiddenField(account.text, "csrf")!, method: "qrcode" }));
+  const page = await browser.follow(
+    await browser.post(`${p.url}/account/enroll`, { csrf: hiddenField(account.text, "csrf")!, method: "qrcode" }),
+  );
   expect(page.status).toBe(200);
   expect(challengeOf(page).pollUrl).toMatch(/\/methods\/qrcode\/enrollments\/[A-Za-z0-9_-]{22}$/);
   return { browser, page };

@@ -7,7 +7,15 @@ import { startTestProvider, type TestProvider } from "../../support/test-provide
 import { responseParams } from "../../support/browser-login.ts";
 import { hiddenField } from "../../support/raw-browser.ts";
 import { redeemCode, verifyIdToken } from "../../support/code-grant.ts";
-import { challengeOf, enrolledPhone, numberOn, openQrLogin, pollOnce, press, providerWithPhone } from "../../trusted-app/trusted-app-support.ts";
+import {
+  challengeOf,
+  enrolledPhone,
+  numberOn,
+  openQrLogin,
+  pollOnce,
+  press,
+  providerWithPhone,
+} from "../../trusted-app/trusted-app-support.ts";
 
 /**
  * The qrcode method over HTTP, as the page script drives it: the login page shows a QR code, the
@@ -25,7 +33,9 @@ describe("qrcode login", () => {
     expect(uri).toMatch(/^acmeauth:\/\/login\?issuer=[^&]+&challenge=[A-Za-z0-9_-]{22}$/);
     expect(page.headers.get("content-security-policy")).toMatch(/script-src 'nonce-[^']+'/);
     expect(page.text).toMatch(/<script nonce="[^"]+" src="\/methods\/qrcode\/qrcode-page\.js"><\/script>/);
-    expect((await browser.get(`${p.url}/methods/qrcode/challenges/${challengeOf(page).challengeId}/qr.svg`)).headers.get("content-type")).toBe("image/svg+xml");
+    expect(
+      (await browser.get(`${p.url}/methods/qrcode/challenges/${challengeOf(page).challengeId}/qr.svg`)).headers.get("content-type"),
+    ).toBe("image/svg+xml");
 
     await phone.scan(uri);
     // The page's poll learns that something changed, not the number.
@@ -64,7 +74,9 @@ describe("qrcode login", () => {
     expect(refused).toMatchObject({ status: 400, error: "access_denied" });
     // The right number no longer helps: the challenge is spent.
     const challenge = new URL(uri).searchParams.get("challenge")!;
-    const late = await phone.postJws("/approve", await phone.sign(DEVICE_JWS_TYPES.approve, { challenge, number: numberOn(approval) })).catch((e: unknown) => e);
+    const late = await phone
+      .postJws("/approve", await phone.sign(DEVICE_JWS_TYPES.approve, { challenge, number: numberOn(approval) }))
+      .catch((e: unknown) => e);
     expect(late).toMatchObject({ status: 400, error: "invalid_grant", description: "this device has not scanned the QR code" });
 
     expect(await pollOnce(browser, approval, "scanned")).toEqual({ state: "rejected" });
@@ -125,7 +137,9 @@ describe("qrcode login", () => {
     const { browser, page, uri } = await openQrLogin(p);
     await phone.scan(uri);
     const scanToken = new URL(uri).searchParams.get("challenge")!;
-    expect(await pollOnce(browser, { ...page, text: page.text.replace(challengeOf(page).challengeId, scanToken) })).toEqual({ state: "expired" });
+    expect(await pollOnce(browser, { ...page, text: page.text.replace(challengeOf(page).challengeId, scanToken) })).toEqual({
+      state: "expired",
+    });
   });
 });
 
@@ -137,7 +151,10 @@ describe("qrcode approvals under the attempt limit", () => {
       const { browser, page, uri } = await openQrLogin(p);
       await phone.scan(uri);
       const number = numberOn(await press(browser, page, "CHECK"));
-      return phone.approve(pick(number)).then(() => "approved", (e: unknown) => e);
+      return phone.approve(pick(number)).then(
+        () => "approved",
+        (e: unknown) => e,
+      );
     };
     const wrong = (n: string) => String(((Number(n) - 10 + 1) % 90) + 10);
     try {
@@ -145,7 +162,11 @@ describe("qrcode approvals under the attempt limit", () => {
       expect(await attempts.count("E10001")).toBe(limit);
       const locked = await approveWith((n) => n);
       expect(locked).toBeInstanceOf(TrustedAppError);
-      expect(locked).toMatchObject({ status: 400, error: "access_denied", description: "the number does not match the one on the sign-in page" });
+      expect(locked).toMatchObject({
+        status: 400,
+        error: "access_denied",
+        description: "the number does not match the one on the sign-in page",
+      });
     } finally {
       await attempts.succeeded("E10001");
     }
@@ -168,7 +189,11 @@ describe("qrcode QR expiry", () => {
     // The long-poll waits for the change and answers when the QR code expires.
     expect(await pollOnce(browser, page, "pending")).toEqual({ state: "expired" });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
-    await expect(shortPhone.scan(uri)).rejects.toMatchObject({ status: 400, error: "invalid_grant", description: "the QR code has expired" });
+    await expect(shortPhone.scan(uri)).rejects.toMatchObject({
+      status: 400,
+      error: "invalid_grant",
+      description: "the QR code has expired",
+    });
     const fresh = await press(browser, page, "REFRESH");
     expect(fresh.text).not.toContain("The code expired.");
     const next = await pollOnce(browser, fresh);

@@ -9,7 +9,16 @@ describe("phone numbers", () => {
   });
 
   it("without a country code, too short, too long or with letters are refused", () => {
-    for (const bad of ["07700 900123", "+12345", "+1234567890123456", "+44 7700 9OO123", "+0 7700 900123", "", "+44\n7700900123\nBcc: x", "+".padEnd(60, "1")]) {
+    for (const bad of [
+      "07700 900123",
+      "+12345",
+      "+1234567890123456",
+      "+44 7700 9OO123",
+      "+0 7700 900123",
+      "",
+      "+44\n7700900123\nBcc: x",
+      "+".padEnd(60, "1"),
+    ]) {
       expect(normalisePhoneNumber(bad), bad).toBeUndefined();
     }
   });

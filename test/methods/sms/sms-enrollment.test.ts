@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { aliceOnAccountPage, changeTarget, codeIn, openCodeLogin, otherThan, sendCode, startEnrollment, submitCode, submitTarget } from "../../support/code-login.ts";
+import {
+  aliceOnAccountPage,
+  changeTarget,
+  codeIn,
+  openCodeLogin,
+  otherThan,
+  sendCode,
+  startEnrollment,
+  submitCode,
+  submitTarget,
+} from "../../support/code-login.ts";
 import { startSmsTestGateway, type SmsTestGateway } from "../../support/sms-test-gateway.ts";
 import { startTestProvider, type TestProvider } from "../../support/test-provider.ts";
 
@@ -10,7 +20,10 @@ beforeAll(async () => {
   gateway = await startSmsTestGateway();
   p = await startTestProvider({
     edits: {
-      "login.yaml": { "methods.sms": { delivery: { kind: "http", url: `${gateway.url}/send` } }, "default_flow.methods": ["password", "sms"] },
+      "login.yaml": {
+        "methods.sms": { delivery: { kind: "http", url: `${gateway.url}/send` } },
+        "default_flow.methods": ["password", "sms"],
+      },
       "provider.yaml": { "listen.trust_proxy": true },
     },
   });
@@ -81,7 +94,9 @@ describe("phone confirmation", () => {
 
   it("can be done by an operator, with a number in any common form", async () => {
     const method = sms();
-    expect(await method.plugin.enrollByOperator!(method.context, "E10002", { phone: "+1 555 010 7777" })).toBe("phone +15550107777 recorded as confirmed for E10002 (method sms)");
+    expect(await method.plugin.enrollByOperator!(method.context, "E10002", { phone: "+1 555 010 7777" })).toBe(
+      "phone +15550107777 recorded as confirmed for E10002 (method sms)",
+    );
     expect((await method.context.enrollments.get("E10002"))?.data).toMatchObject({ target: "+15550107777" });
     await expect(method.plugin.enrollByOperator!(method.context, "E10002", { phone: "5550107777" })).rejects.toThrow(/give phone=/);
     await expect(method.plugin.enrollByOperator!(method.context, "E99999", { phone: "+15550107777" })).rejects.toThrow(/no user/);

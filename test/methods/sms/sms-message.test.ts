@@ -11,7 +11,10 @@ beforeAll(async () => {
   gateway = await startSmsTestGateway();
   p = await startTestProvider({
     edits: {
-      "login.yaml": { "methods.sms": { delivery: { kind: "http", url: `${gateway.url}/send`, format: "form", body: "number={to}&message={text}" } }, "default_flow.methods": ["sms"] },
+      "login.yaml": {
+        "methods.sms": { delivery: { kind: "http", url: `${gateway.url}/send`, format: "form", body: "number={to}&message={text}" } },
+        "default_flow.methods": ["sms"],
+      },
       "provider.yaml": { "listen.trust_proxy": true },
     },
   });

@@ -35,7 +35,8 @@ async function enrolledUser(): Promise<{ sub: string; key: TotpKey }> {
 }
 
 /** The key's code `steps` time steps from NOW, as an app with that clock offset shows it. */
-const codeAt = (key: TotpKey, steps: number) => generate({ secret: key.secret, digits: key.digits, period: key.period, epoch: NOW / 1000 + steps * PERIOD });
+const codeAt = (key: TotpKey, steps: number) =>
+  generate({ secret: key.secret, digits: key.digits, period: key.period, epoch: NOW / 1000 + steps * PERIOD });
 
 describe("TOTP codes", () => {
   it("accepts the current code", async () => {
@@ -88,7 +89,8 @@ describe("TOTP codes", () => {
     // Four malformed codes and the right one: within the attempt limit of five.
     const { sub, key } = await enrolledUser();
     const code = await codeAt(key, 0);
-    for (const malformed of [`${code}0`, code.slice(1), "12345a", "１２３４５６"]) expect(await checkTotpCode(context, sub, malformed), malformed).toBe(false);
+    for (const malformed of [`${code}0`, code.slice(1), "12345a", "１２３４５６"])
+      expect(await checkTotpCode(context, sub, malformed), malformed).toBe(false);
     expect(await checkTotpCode(context, sub, `${code.slice(0, 3)} ${code.slice(3)}`)).toBe(true);
   });
 

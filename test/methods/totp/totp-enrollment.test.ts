@@ -26,7 +26,11 @@ const dataOf = (page: Answer, name: string) => new RegExp(`data-${name}="([^"]*)
 
 /** What the page's script fetches: the secret its handle shows (once). */
 function showSecret(page: Answer) {
-  return fetch(`${p.url}${dataOf(page, "url")}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ handle: dataOf(page, "handle") }) });
+  return fetch(`${p.url}${dataOf(page, "url")}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ handle: dataOf(page, "handle") }),
+  });
 }
 
 /** A code of `secret` `steps` periods from now. */
@@ -118,16 +122,27 @@ describe("TOTP enrollment", () => {
   it("refuses a body with the handle twice (400 invalid_request) without showing the secret, which the plain body then shows", async () => {
     const { page } = await aliceEnrolling();
     const body = `{"handle":"${"x".repeat(32)}","handle":"${dataOf(page, "handle")}"}`;
-    const twice = await fetch(`${p.url}/methods/totp/enrollment-secret`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const twice = await fetch(`${p.url}/methods/totp/enrollment-secret`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     expect(twice.status).toBe(400);
-    expect(await twice.json()).toEqual({ error: "invalid_request", error_description: "the body has the member 'handle' twice in one object" });
+    expect(await twice.json()).toEqual({
+      error: "invalid_request",
+      error_description: "the body has the member 'handle' twice in one object",
+    });
     // Shown once per handle: the refused body did not spend it.
     expect((await showSecret(page)).status).toBe(200);
   });
 
   it("answers 404 for an unknown, malformed or missing handle", async () => {
     for (const body of [{ handle: "x".repeat(32) }, { handle: 42 }, {}, { handle: "y".repeat(500) }]) {
-      const res = await fetch(`${p.url}/methods/totp/enrollment-secret`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch(`${p.url}/methods/totp/enrollment-secret`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       expect(res.status, JSON.stringify(body)).toBe(404);
     }
   });

@@ -32,36 +32,50 @@ const lastLine = (text: string) => text.trimEnd().split("\n").at(-1);
 const CLI_TIMEOUT = 60_000;
 
 describe("portcullis methods enroll USER totp", () => {
-  it("prints an otpauth:// URI whose codes log the user in once the provider runs", async () => {
-    const enrolled = await methods("enroll", "bob", "totp");
-    expect(enrolled.code, enrolled.stderr).toBe(0);
-    expect(enrolled.stderr).not.toMatch(/totp|error/i);
-    expect(enrolled.stdout).toMatch(/^otpauth:\/\/totp\/Portcullis:bob\?secret=[A-Z2-7]{32}&issuer=Portcullis\n$/);
-    expect((await methods("list", "bob")).stdout).toMatch(/^totp\s+enrolled /m);
+  it(
+    "prints an otpauth:// URI whose codes log the user in once the provider runs",
+    async () => {
+      const enrolled = await methods("enroll", "bob", "totp");
+      expect(enrolled.code, enrolled.stderr).toBe(0);
+      expect(enrolled.stderr).not.toMatch(/totp|error/i);
+      expect(enrolled.stdout).toMatch(/^otpauth:\/\/totp\/Portcullis:bob\?secret=[A-Z2-7]{32}&issuer=Portcullis\n$/);
+      expect((await methods("list", "bob")).stdout).toMatch(/^totp\s+enrolled /m);
 
-    const running = await startProvider({ configDir, port: 0 });
-    try {
-      // The issuer in the copied config is the demo's; the login pages are served where the provider listens.
-      const issuer = running.url;
-      const browser = new RawBrowser();
-      const page = await openMethodPage(browser, issuer, "totp", "bob");
-      expect(page.url.startsWith(issuer)).toBe(true);
-      const code = await generate({ secret: new URL(enrolled.stdout.trim()).searchParams.get("secret")! });
-      expect(responseParams(await submitStep(browser, page, { event: "SUBMIT_CODE", code })).get("code")).toBeTruthy();
-    } finally {
-      await running.close();
-    }
-  }, CLI_TIMEOUT);
+      const running = await startProvider({ configDir, port: 0 });
+      try {
+        // The issuer in the copied config is the demo's; the login pages are served where the provider listens.
+        const issuer = running.url;
+        const browser = new RawBrowser();
+        const page = await openMethodPage(browser, issuer, "totp", "bob");
+        expect(page.url.startsWith(issuer)).toBe(true);
+        const code = await generate({ secret: new URL(enrolled.stdout.trim()).searchParams.get("secret")! });
+        expect(responseParams(await submitStep(browser, page, { event: "SUBMIT_CODE", code })).get("code")).toBeTruthy();
+      } finally {
+        await running.close();
+      }
+    },
+    CLI_TIMEOUT,
+  );
 
-  it("refuses options it does not know", async () => {
-    const result = await methods("enroll", "bob", "totp", "digits=8");
-    expect(result.code).toBe(1);
-    expect(lastLine(result.stderr)).toBe("portcullis methods: totp: takes no options (got digits)");
-  }, CLI_TIMEOUT);
+  it(
+    "refuses options it does not know",
+    async () => {
+      const result = await methods("enroll", "bob", "totp", "digits=8");
+      expect(result.code).toBe(1);
+      expect(lastLine(result.stderr)).toBe("portcullis methods: totp: takes no options (got digits)");
+    },
+    CLI_TIMEOUT,
+  );
 
-  it("leaves FIDO2 to the user's own authenticator", async () => {
-    const result = await methods("enroll", "bob", "fido");
-    expect(result.code).toBe(1);
-    expect(lastLine(result.stderr)).toBe("portcullis methods: fido is enrolled by its user on the account page (/account), not by an operator");
-  }, CLI_TIMEOUT);
+  it(
+    "leaves FIDO2 to the user's own authenticator",
+    async () => {
+      const result = await methods("enroll", "bob", "fido");
+      expect(result.code).toBe(1);
+      expect(lastLine(result.stderr)).toBe(
+        "portcullis methods: fido is enrolled by its user on the account page (/account), not by an operator",
+      );
+    },
+    CLI_TIMEOUT,
+  );
 });

@@ -51,24 +51,29 @@ describe.each(availableBackends())("code single use on the $name store", ({ name
 
   it("redeems each of many codes at most once under 2 to 20 concurrent redemptions, and revokes the one success", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(fc.nat({ max: 1 }), { minLength: 2, maxLength: 20 }), { minLength: 1, maxLength: 6 }), async (codesAndNodes) => {
-        const issuing = nodes[0]!.provider;
-        const codes = await Promise.all(codesAndNodes.map(() => issuing.codes.issue(codeGrant(), 300)));
-        // Every redemption of every code at once, each on a node picked by the property.
-        const attempts = codesAndNodes.flatMap((picks, i) => picks.map((pick) => ({ code: i, provider: nodes[pick % nodes.length]!.provider })));
-        const outcomes = await Promise.allSettled(attempts.map(({ code, provider }) => redeem(provider, redemptionForm(codes[code]!))));
+      fc.asyncProperty(
+        fc.array(fc.array(fc.nat({ max: 1 }), { minLength: 2, maxLength: 20 }), { minLength: 1, maxLength: 6 }),
+        async (codesAndNodes) => {
+          const issuing = nodes[0]!.provider;
+          const codes = await Promise.all(codesAndNodes.map(() => issuing.codes.issue(codeGrant(), 300)));
+          // Every redemption of every code at once, each on a node picked by the property.
+          const attempts = codesAndNodes.flatMap((picks, i) =>
+            picks.map((pick) => ({ code: i, provider: nodes[pick % nodes.length]!.provider })),
+          );
+          const outcomes = await Promise.allSettled(attempts.map(({ code, provider }) => redeem(provider, redemptionForm(codes[code]!))));
 
-        for (let i = 0; i < codes.length; i++) {
-          const mine = outcomes.filter((_, j) => attempts[j]!.code === i);
-          const won = mine.flatMap((o) => (o.status === "fulfilled" ? [o.value] : []));
-          // Every code was fresh and every request right: the one that took it succeeds.
-          expect(won).toHaveLength(1);
-          for (const o of mine) if (o.status === "rejected") expect((o.reason as OAuthError).error).toBe("invalid_grant");
-          // It was presented more than once, so what it issued is revoked.
-          await expect(issuing.accessTokenVerifier.verify(won[0]!.access_token)).rejects.toMatchObject({ error: "invalid_token" });
-          expect(await issuing.refreshTokens.find(won[0]!.refresh_token!)).toBeUndefined();
-        }
-      }),
+          for (let i = 0; i < codes.length; i++) {
+            const mine = outcomes.filter((_, j) => attempts[j]!.code === i);
+            const won = mine.flatMap((o) => (o.status === "fulfilled" ? [o.value] : []));
+            // Every code was fresh and every request right: the one that took it succeeds.
+            expect(won).toHaveLength(1);
+            for (const o of mine) if (o.status === "rejected") expect((o.reason as OAuthError).error).toBe("invalid_grant");
+            // It was presented more than once, so what it issued is revoked.
+            await expect(issuing.accessTokenVerifier.verify(won[0]!.access_token)).rejects.toMatchObject({ error: "invalid_token" });
+            expect(await issuing.refreshTokens.find(won[0]!.refresh_token!)).toBeUndefined();
+          }
+        },
+      ),
       { numRuns: 20 },
     );
   });
@@ -93,7 +98,9 @@ describe("token scope within the code's scope", () => {
       fc.tuple(fc.subarray(granted), scopeSet(UNIVERSE)).map(([some, others]) => [...new Set([...some, ...others])]),
     );
   const cases = scopeSet(ALLOWED).chain((codeScopes) =>
-    requestFor(codeScopes).chain((requested) => requestFor(requested ?? codeScopes).map((refreshRequested) => ({ codeScopes, requested, refreshRequested }))),
+    requestFor(codeScopes).chain((requested) =>
+      requestFor(requested ?? codeScopes).map((refreshRequested) => ({ codeScopes, requested, refreshRequested })),
+    ),
   );
 
   it("grants exactly the code's scope when omitted, the requested scope when within it, and invalid_scope otherwise — also on refresh", async () => {
@@ -118,9 +125,17 @@ describe("token scope within the code's scope", () => {
         if (response.refresh_token === undefined) return;
 
         // A refresh may narrow the scope the code granted, never leave it.
-        const refreshForm = new Map([["grant_type", "refresh_token"], ["refresh_token", response.refresh_token]]);
+        const refreshForm = new Map([
+          ["grant_type", "refresh_token"],
+          ["refresh_token", response.refresh_token],
+        ]);
         if (refreshRequested !== undefined) refreshForm.set("scope", refreshRequested.join(" "));
-        const pending = refreshTokenGrant({ provider, policy: provider.policy, client: provider.policy.clients.get(WEB.id)!, params: refreshForm });
+        const pending = refreshTokenGrant({
+          provider,
+          policy: provider.policy,
+          client: provider.policy.clients.get(WEB.id)!,
+          params: refreshForm,
+        });
         if (refreshRequested !== undefined && !refreshRequested.every((s) => granted.includes(s))) {
           expect(await errorOf(pending)).toBe("invalid_scope");
           return;

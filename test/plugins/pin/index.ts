@@ -15,7 +15,8 @@ interface PinEnrollment {
 }
 
 // A test method: a plain salted SHA-256 is enough here; a real PIN method would use a slow hash.
-const hashPin = (settings: PinSettings, sub: string, pin: string) => createHash("sha256").update(`${settings.pepper}:${sub}:${pin}`).digest("base64url");
+const hashPin = (settings: PinSettings, sub: string, pin: string) =>
+  createHash("sha256").update(`${settings.pepper}:${sub}:${pin}`).digest("base64url");
 
 const pinPlugin: FactorPlugin<PinSettings> = {
   id: "pin",

@@ -29,7 +29,11 @@ export const pinEnrollmentMachine = setup({
       on: { CHOOSE_PIN: [{ guard: "isValidChoice", target: "saving" }, { actions: "setInvalidChoice" }] },
     },
     saving: {
-      invoke: { src: "savePin", input: ({ context, event }) => ({ sub: context.sub, pin: (event as { pin: string }).pin }), onDone: "enrolled" },
+      invoke: {
+        src: "savePin",
+        input: ({ context, event }) => ({ sub: context.sub, pin: (event as { pin: string }).pin }),
+        onDone: "enrolled",
+      },
     },
     enrolled: { type: "final" },
   },

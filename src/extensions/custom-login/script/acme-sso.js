@@ -17,7 +17,14 @@
 var DEFAULT_LAYOUT = { imgSize: 180, imgMarginTop: 30, imgMarginBottom: 30 };
 var PROMPT_NAMES = ["scanPrompt", "s0Prompt", "s5Prompt", "sn10Prompt", "s10Prompt"];
 /** Which prompt each state shows; a state not listed here keeps the prompt shown. */
-var STATE_PROMPT = { waiting: "scanPrompt", scanned: "s0Prompt", auditing: "s5Prompt", refused: "sn10Prompt", approved: "s10Prompt", stale: "scanPrompt" };
+var STATE_PROMPT = {
+  waiting: "scanPrompt",
+  scanned: "s0Prompt",
+  auditing: "s5Prompt",
+  refused: "sn10Prompt",
+  approved: "s10Prompt",
+  stale: "scanPrompt",
+};
 /** States that end the poller. `stale`: the QR expired and could not be renewed (reload hint shown). */
 var FINAL_STATES = { refused: true, approved: true, done: true, stale: true };
 var KNOWN_STATES = { waiting: true, scanned: true, auditing: true, approved: true, refused: true, expired: true, done: true, stale: true };
@@ -51,7 +58,7 @@ var session = {
   failures: 0,
   renewals: 0,
   submitted: false,
-  views: []
+  views: [],
 };
 
 window.AcmeSSO = function AcmeSSO(selector, options) {
@@ -174,7 +181,7 @@ function poll() {
     error: function () {
       session.busy = false;
       failed();
-    }
+    },
   });
 }
 
@@ -244,7 +251,7 @@ function renew() {
       }
       session.state = "waiting";
       failed();
-    }
+    },
   });
 }
 
