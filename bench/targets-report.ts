@@ -2,7 +2,14 @@ import { fmt, NOISY_WAIT, pct, range, table } from "./report-format.ts";
 import type { BenchResults, ScenarioMeasurement, ServerMeasurement, TargetResult } from "./results.ts";
 import { median, providerShareOf } from "./round-ratios.ts";
 import { SCENARIOS } from "./scenarios.ts";
-import { CEILING_TARGETS, CEILING_WITHOUT_TARGET, MIN_SHARE_OF_PEER, shareLabel, WORKER_SCALING_TARGET } from "./targets.ts";
+import {
+  CEILING_TARGETS,
+  CEILING_WITHOUT_TARGET,
+  MIN_SHARE_OF_PEER,
+  PEER_WITHOUT_TARGET,
+  shareLabel,
+  WORKER_SCALING_TARGET,
+} from "./targets.ts";
 
 /** Above this quotient of two servers' median `server CPU`, on a core others took, the rate quotient measures the scheduler. */
 const UNEQUAL_CORE_SHARE = 1.3;
@@ -55,9 +62,10 @@ export function targetsSection(results: BenchResults): string[] {
       "  near-perfect Node implementation reaches on this machine.",
     );
   }
-  for (const { m, target } of comparisons) {
-    const why = CEILING_WITHOUT_TARGET[m.scenario];
-    if (!target && why) lines.push(`  ${shareLabel(m, "ceiling")}: no target — ${why}`);
+  for (const { m, other, target } of comparisons) {
+    const against = other === m.ceiling ? "ceiling" : "peer";
+    const why = (against === "ceiling" ? CEILING_WITHOUT_TARGET : PEER_WITHOUT_TARGET)[m.scenario];
+    if (!target && why) lines.push(`  ${shareLabel(m, against)}: no target — ${why}`);
   }
   for (const m of results.measurements) {
     const difference = m.peer ? SCENARIOS[m.scenario].peerDifference : undefined;

@@ -27,6 +27,15 @@ export const CEILING_WITHOUT_TARGET: Partial<Record<ScenarioName, string>> = {
   refresh: "most of the gap is the rotation's durable writes, which the in-memory ceiling leaves out",
 };
 
+/**
+ * Portcullis ÷ node-oidc-provider is reported for every scenario the peer ran; those without the ≥ 1.1
+ * target, and why.
+ */
+export const PEER_WITHOUT_TARGET: Partial<Record<ScenarioName, string>> = {
+  code_flow_login:
+    "both verify the same scrypt hash per login (the demo's cost), which is most of a login's time: the quotient measures scrypt, about 1.0 by construction",
+};
+
 /** --workers: N workers on N cores serve at least this many times one worker's client_credentials (issue 14 sets 1.7 for two). */
 export const WORKER_SCALING_TARGET = 1.7;
 
@@ -41,7 +50,7 @@ export function evaluateTargets(measurements: readonly ScenarioMeasurement[], wo
     if (m?.ceiling) results.push(shareTarget(m, "ceiling", minShare));
   }
   for (const m of measurements) {
-    if (m.peer) results.push(shareTarget(m, "peer", MIN_SHARE_OF_PEER));
+    if (m.peer && PEER_WITHOUT_TARGET[m.scenario] === undefined) results.push(shareTarget(m, "peer", MIN_SHARE_OF_PEER));
   }
   if (workerScaling) results.push(workerScalingTarget(workerScaling));
   return results;

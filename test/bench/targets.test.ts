@@ -4,7 +4,13 @@ import type { LoadResult } from "../../bench/load-protocol.ts";
 import type { FloorSample, ScenarioMeasurement, WorkerScaling } from "../../bench/results.ts";
 import { measureServer, median, providerShareOf, type RecordedWindow } from "../../bench/round-ratios.ts";
 import { SCENARIOS, type ScenarioName } from "../../bench/scenarios.ts";
-import { CEILING_WITHOUT_TARGET, evaluateTargets, MIN_SHARE_OF_PEER, WORKER_SCALING_TARGET } from "../../bench/targets.ts";
+import {
+  CEILING_WITHOUT_TARGET,
+  evaluateTargets,
+  MIN_SHARE_OF_PEER,
+  PEER_WITHOUT_TARGET,
+  WORKER_SCALING_TARGET,
+} from "../../bench/targets.ts";
 
 const floor: FloorSample[] = [0, 1, 2, 3].map(() => ({
   perSecond: 4_000,
@@ -65,12 +71,18 @@ describe("evaluateTargets", () => {
   it("judges Portcullis ÷ peer by the median of the rounds' quotients, for every scenario the peer was measured in", () => {
     const results = evaluateTargets([
       measured("jwks", [1_200, 1_100, 1_300], { peer: [1_000, 1_000, 1_000] }),
-      measured("code_flow_login", [900, 1_000, 1_100], { peer: [1_000, 1_000, 1_000] }),
+      measured("userinfo", [900, 1_000, 1_100], { peer: [1_000, 1_000, 1_000] }),
     ]);
     expect(find(results, "jwks", "peer")).toMatchObject({ minRatio: MIN_SHARE_OF_PEER, status: "PASS", range: { min: 1.1, max: 1.3 } });
     expect(find(results, "jwks", "peer")!.ratio).toBeCloseTo(1.2, 10);
-    expect(find(results, "code_flow_login", "peer")).toMatchObject({ status: "FAIL" });
-    expect(find(results, "code_flow_login", "peer")!.ratio).toBeCloseTo(1.0, 10);
+    expect(find(results, "userinfo", "peer")).toMatchObject({ status: "FAIL" });
+    expect(find(results, "userinfo", "peer")!.ratio).toBeCloseTo(1.0, 10);
+  });
+
+  it("leaves the login with a password without a peer target: both sides verify the same scrypt hash, most of a login", () => {
+    const results = evaluateTargets([measured("code_flow_login", [900, 1_000, 1_100], { peer: [1_000, 1_000, 1_000] })]);
+    expect(find(results, "code_flow_login", "peer")).toBeUndefined();
+    expect(PEER_WITHOUT_TARGET.code_flow_login).toMatch(/scrypt/);
   });
 
   it("judges refresh against the peer for each access-token format on its own line", () => {
