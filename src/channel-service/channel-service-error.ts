@@ -5,6 +5,8 @@
  * 503 the provider's keys cannot be fetched). `msg` never echoes the token.
  */
 export class ChannelServiceError extends Error {
+  static readonly code: string = "ERR_CHANNEL_SERVICE";
+  readonly code: string = "ERR_CHANNEL_SERVICE";
   readonly status: number;
   readonly msg: string;
   readonly headers: Record<string, string>;

@@ -7,6 +7,8 @@ import { OAuthError } from "../errors/oauth-error.ts";
  * never the URL's secrets, the token, or the answer.
  */
 export class ChannelDirectoryUnavailable extends OAuthError {
+  static override readonly code: string = "ERR_CHANNEL_DIRECTORY_UNAVAILABLE";
+  override readonly code: string = "ERR_CHANNEL_DIRECTORY_UNAVAILABLE";
   readonly reason: string;
 
   constructor(reason: string) {

@@ -21,6 +21,8 @@ export interface MessageSender {
  * contains the message, the recipient, or a credential; pages only ever say "could not send".
  */
 export class DeliveryError extends Error {
+  static readonly code: string = "ERR_DELIVERY";
+  readonly code: string = "ERR_DELIVERY";
   readonly adapter: string;
   readonly reason: string;
   override readonly name = "DeliveryError";

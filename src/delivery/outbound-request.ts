@@ -1,5 +1,7 @@
 /** A request to a configured service (SMS gateway, face service) failed; `reason` is safe to log. */
 export class OutboundRequestError extends Error {
+  static readonly code: string = "ERR_OUTBOUND_REQUEST";
+  readonly code: string = "ERR_OUTBOUND_REQUEST";
   readonly reason: string;
   override readonly name = "OutboundRequestError";
 

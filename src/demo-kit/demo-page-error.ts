@@ -4,6 +4,8 @@
  * answering badly is 502. The message is shown to the user, so it never holds a stack or a token.
  */
 export class DemoPageError extends Error {
+  static readonly code: string = "ERR_DEMO_PAGE";
+  readonly code: string = "ERR_DEMO_PAGE";
   readonly status: number;
   override readonly name = "DemoPageError";
 

@@ -23,6 +23,8 @@ const WIRE: Record<EidFailure, { status: number; error: OAuthErrorCode }> = {
  * redirect URI: an eID login only starts after the authorize request was validated.
  */
 export class EidError extends OAuthError {
+  static override readonly code: string = "ERR_EID";
+  override readonly code: string = "ERR_EID";
   readonly failure: EidFailure;
   readonly upstream: string;
 

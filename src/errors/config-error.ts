@@ -14,6 +14,8 @@ export interface ConfigIssue {
 
 /** Thrown once per load with every issue of every file, so an operator fixes them all in one pass. */
 export class ConfigError extends Error {
+  static readonly code: string = "ERR_CONFIG_INVALID";
+  readonly code: string = "ERR_CONFIG_INVALID";
   override readonly name = "ConfigError";
   readonly issues: ConfigIssue[];
 

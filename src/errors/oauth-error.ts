@@ -11,6 +11,11 @@ export interface OAuthErrorOptions {
   /** Whether error_description may be shown to the caller. server_error hides its cause. */
   expose?: boolean;
   cause?: unknown;
+  /**
+   * The HTTP status where it is not the code's own (a rate limit's 429 temporarily_unavailable, 405, 413
+   * and 415 invalid_request, a device request's 400 access_denied).
+   */
+  status?: number;
 }
 
 /**
@@ -41,6 +46,8 @@ export type OAuthErrorCode =
   | "not_found";
 
 export class OAuthError extends Error {
+  static readonly code: string = "ERR_OAUTH";
+  readonly code: string = "ERR_OAUTH";
   readonly status: number;
   readonly error: OAuthErrorCode;
   readonly description: string;
@@ -84,9 +91,12 @@ const STATUS: Record<OAuthErrorCode, number> = {
   not_found: 404,
 };
 
-/** The one factory: an error by its code, with the code's status. */
-export const oauthError = (error: OAuthErrorCode, description: string, options?: OAuthErrorOptions) =>
-  new OAuthError(STATUS[error], error, description, options);
+/**
+ * The one factory, and the only place outside this folder's own helpers that makes an OAuthError (a
+ * test holds every other file to it): an error by its code, with the code's status unless `status` says otherwise.
+ */
+export const oauthError = (error: OAuthErrorCode, description: string, options: OAuthErrorOptions = {}) =>
+  new OAuthError(options.status ?? STATUS[error], error, description, options);
 
 export const invalidRequest = (description: string) => oauthError("invalid_request", description);
 export const invalidScope = (description: string) => oauthError("invalid_scope", description);

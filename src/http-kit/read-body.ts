@@ -1,8 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { gunzipSync, inflateSync } from "node:zlib";
-import { OAuthError, invalidRequest } from "../errors/oauth-error.ts";
+import { invalidRequest, oauthError } from "../errors/oauth-error.ts";
 
-const tooLarge = () => new OAuthError(413, "invalid_request", "the request body is too large", { headers: { Connection: "close" } });
+const tooLarge = () => oauthError("invalid_request", "the request body is too large", { status: 413, headers: { Connection: "close" } });
 
 /**
  * Reads a request body of at most `maxBytes` (before and after decompression). A declared or actual
@@ -38,7 +38,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
 function decode(body: Buffer, encoding: string | undefined, maxBytes: number): Buffer {
   const coding = encoding?.trim().toLowerCase();
   if (coding === undefined || coding === "" || coding === "identity") return body;
-  if (coding !== "gzip" && coding !== "deflate") throw new OAuthError(415, "invalid_request", "unsupported Content-Encoding");
+  if (coding !== "gzip" && coding !== "deflate") throw oauthError("invalid_request", "unsupported Content-Encoding", { status: 415 });
   try {
     return (coding === "gzip" ? gunzipSync : inflateSync)(body, { maxOutputLength: maxBytes });
   } catch (err) {

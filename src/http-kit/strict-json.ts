@@ -1,5 +1,7 @@
 /** Why a JSON body was refused; the message is safe to send back to the client. */
 export class JsonBodyError extends Error {
+  static readonly code: string = "ERR_JSON_BODY";
+  readonly code: string = "ERR_JSON_BODY";
   override readonly name = "JsonBodyError";
 }
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { OAuthError, temporarilyUnavailable } from "../errors/oauth-error.ts";
+import { OAuthError, oauthError, temporarilyUnavailable } from "../errors/oauth-error.ts";
 import { StoreUnavailableError } from "../stores/store-unavailable-error.ts";
 import { writeJson } from "./write-response.ts";
 
@@ -11,7 +11,7 @@ import { writeJson } from "./write-response.ts";
  */
 function fromPathDecoding(err: unknown): OAuthError | undefined {
   if (err instanceof URIError && (err as { status?: unknown }).status === 400)
-    return new OAuthError(400, "invalid_request", "the request path is not valid percent-encoded UTF-8");
+    return oauthError("invalid_request", "the request path is not valid percent-encoded UTF-8");
   return undefined;
 }
 
@@ -20,9 +20,9 @@ function fromPathDecoding(err: unknown): OAuthError | undefined {
  * error carries only a status): they get a protocol error, never a 500.
  */
 function fromBodyParser(err: { type?: unknown; status?: unknown }): OAuthError | undefined {
-  if (err.type === "entity.too.large") return new OAuthError(413, "invalid_request", "the request body is too large");
+  if (err.type === "entity.too.large") return oauthError("invalid_request", "the request body is too large", { status: 413 });
   if (typeof err.status === "number" && err.status >= 400 && err.status < 500)
-    return new OAuthError(400, "invalid_request", "the request body cannot be read");
+    return oauthError("invalid_request", "the request body cannot be read");
   return undefined;
 }
 
@@ -49,7 +49,7 @@ export function toOAuthError(err: unknown, logger: Logger, context: { reqId: str
   const mapped = fromPathDecoding(err) ?? fromBodyParser((err ?? {}) as { type?: unknown; status?: unknown });
   if (mapped) return mapped;
   logger.error({ reqId: context.reqId, err, path: context.path }, "unhandled error");
-  return new OAuthError(500, "server_error", "an unexpected error occurred", { expose: false });
+  return oauthError("server_error", "an unexpected error occurred", { expose: false });
 }
 
 /** Writes any error in the RFC 6749 §5.2 JSON format, with its headers and no-store. */

@@ -4,7 +4,7 @@ import type { Provider } from "../provider.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "../http-kit/security-headers.ts";
 import { errorHandler } from "./middleware/error-handler.ts";
-import { OAuthError } from "../errors/oauth-error.ts";
+import { oauthError } from "../errors/oauth-error.ts";
 import { createProtocolRouter, type ProtocolRouterOptions } from "./protocol-router.ts";
 import { pageRouteLabel } from "./page-route-label.ts";
 import { discoveryEndpoint, jwksEndpoint } from "./endpoints/metadata-endpoints.ts";
@@ -114,7 +114,7 @@ function createPagesApp(provider: Provider, views: ViewEngine, pages: BrowserPag
     if (method.plugin.routes) app.use(methodRoutesPath(id), method.plugin.routes(method.context));
   }
   app.use(DEVICE_API_PATH, deviceApiRoutes(provider));
-  app.use((_req, _res, next) => next(new OAuthError(404, "not_found", "no such endpoint")));
+  app.use((_req, _res, next) => next(oauthError("not_found", "no such endpoint")));
   app.use(errorHandler(provider.logger, pages));
   return app;
 }

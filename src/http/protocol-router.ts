@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { OAuthError } from "../errors/oauth-error.ts";
+import { oauthError } from "../errors/oauth-error.ts";
 import type { Exchange } from "../http-kit/exchange.ts";
 import type { ProtocolRoute } from "../http-kit/protocol-route.ts";
 import { readBody } from "../http-kit/read-body.ts";
@@ -30,7 +30,7 @@ export function createProtocolRouter(routes: readonly ProtocolRoute[], options: 
   async function serve(route: ProtocolRoute, ex: Exchange): Promise<void> {
     if (!route.methods.includes(ex.req.method ?? "")) {
       const allow = route.methods.join(", ");
-      throw new OAuthError(405, "invalid_request", `use ${allow}`, { headers: { Allow: allow } });
+      throw oauthError("invalid_request", `use ${allow}`, { status: 405, headers: { Allow: allow } });
     }
     // Only a POST carries parameters in its body; a GET's body has no meaning (RFC 9110 §9.3.1), so it
     // is left unread (node:http discards it) rather than waited for.

@@ -85,6 +85,8 @@ export function planLogin(policy: LoginPolicy, request: LoginRequest, session?: 
 }
 
 class PlanRefusal extends Error {
+  static readonly code: string = "ERR_PLAN_REFUSED";
+  readonly code: string = "ERR_PLAN_REFUSED";
   readonly error: PlanError;
 
   constructor(error: PlanError, description: string) {

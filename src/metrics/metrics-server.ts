@@ -6,6 +6,8 @@ import { listenAddress } from "./listen-address.ts";
 
 /** metrics.listen cannot be bound (taken, forbidden, no such interface): the operator fixes provider.yaml. */
 export class MetricsListenError extends Error {
+  static readonly code: string = "ERR_METRICS_LISTEN";
+  readonly code: string = "ERR_METRICS_LISTEN";
   override readonly name = "MetricsListenError";
 }
 

@@ -6,6 +6,8 @@ export const pidFilePath = (dataDir: string) => join(dataDir, "portcullis.pid");
 
 /** Another provider runs with this data_dir: starting a second would take its pid file (and its signals). */
 export class PidFileInUseError extends Error {
+  static readonly code: string = "ERR_PID_FILE_IN_USE";
+  readonly code: string = "ERR_PID_FILE_IN_USE";
   override readonly name = "PidFileInUseError";
 }
 

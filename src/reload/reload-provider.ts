@@ -90,6 +90,8 @@ function report(provider: Provider, result: ReloadResult): void {
 }
 
 class ReloadRefused extends Error {
+  static readonly code: string = "ERR_RELOAD_REFUSED";
+  readonly code: string = "ERR_RELOAD_REFUSED";
   readonly changes: RestartOnlyChange[];
 
   constructor(changes: RestartOnlyChange[]) {

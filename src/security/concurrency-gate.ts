@@ -1,4 +1,4 @@
-import { OAuthError } from "../errors/oauth-error.ts";
+import { oauthError } from "../errors/oauth-error.ts";
 
 /**
  * Runs at most `limit` tasks at once and lets at most `limit × queueFactor` wait; a task beyond that is
@@ -19,7 +19,7 @@ export class ConcurrencyGate {
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.running >= this.limit) {
       if (this.waiting.length >= this.limit * this.queueFactor) {
-        throw new OAuthError(503, "temporarily_unavailable", "too many logins are being checked; try again in a moment");
+        throw oauthError("temporarily_unavailable", "too many logins are being checked; try again in a moment");
       }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {

@@ -3,6 +3,8 @@ import { join } from "node:path";
 
 /** Another live process holds the data directory. */
 export class DirectoryInUseError extends Error {
+  static readonly code: string = "ERR_DATA_DIR_IN_USE";
+  readonly code: string = "ERR_DATA_DIR_IN_USE";
   readonly dir: string;
   readonly holder?: number;
   override readonly name = "DirectoryInUseError";

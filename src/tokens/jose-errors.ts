@@ -1,4 +1,4 @@
-import { OAuthError } from "../errors/oauth-error.ts";
+import { OAuthError, oauthError } from "../errors/oauth-error.ts";
 
 /**
  * jose error codes → what a bearer-token caller is told. One table instead of instanceof chains;
@@ -16,7 +16,7 @@ const DESCRIPTIONS: Record<string, string> = {
 };
 
 export function invalidToken(description: string): OAuthError {
-  return new OAuthError(401, "invalid_token", description, {
+  return oauthError("invalid_token", description, {
     headers: { "WWW-Authenticate": `Bearer realm="portcullis", error="invalid_token", error_description="${description}"` },
   });
 }

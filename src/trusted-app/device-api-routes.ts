@@ -1,7 +1,7 @@
 import express, { type Request, type Router } from "express";
 import { importJWK, type JWK } from "jose";
 import type { Provider } from "../provider.ts";
-import { OAuthError, invalidRequest } from "../errors/oauth-error.ts";
+import { invalidRequest, oauthError } from "../errors/oauth-error.ts";
 import { strictJsonBody } from "../http-kit/strict-json-body.ts";
 import { DEVICE_JWS_TYPES, type DeviceJwsType } from "./device-jws.ts";
 import { deviceRequestBody, verifiedDeviceRequest } from "./device-request.ts";
@@ -40,7 +40,7 @@ export function deviceApiRoutes(provider: Provider): Router {
     const jwk = await checkedPublicKey(publicJwk);
     const redeemed = await app.enrollments.redeem(token);
     if (!redeemed || !provider.users.isActive(redeemed.sub))
-      throw new OAuthError(400, "invalid_grant", "the enrollment code is not valid: used, expired or unknown");
+      throw oauthError("invalid_grant", "the enrollment code is not valid: used, expired or unknown");
     let added;
     try {
       added = await app.devices.add(redeemed.sub, name.trim(), jwk);
@@ -79,7 +79,7 @@ export function deviceApiRoutes(provider: Provider): Router {
     res.set("Cache-Control", "no-store").json({ status: "revoked" });
   });
 
-  router.use((_req, _res, next) => next(new OAuthError(404, "not_found", "no such endpoint")));
+  router.use((_req, _res, next) => next(oauthError("not_found", "no such endpoint")));
 
   const verified = (req: Request, typ: DeviceJwsType) => verifiedDeviceRequest(app, req, typ);
 
@@ -92,7 +92,7 @@ async function decided(step: () => Promise<void>): Promise<void> {
     await step();
   } catch (err) {
     if (!(err instanceof ChallengeError)) throw err;
-    throw new OAuthError(400, err.denied ? "access_denied" : "invalid_grant", err.reason);
+    throw oauthError(err.denied ? "access_denied" : "invalid_grant", err.reason, { status: 400 });
   }
 }
 

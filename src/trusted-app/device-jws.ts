@@ -31,6 +31,8 @@ export const MAX_DEVICE_JWS_LENGTH = 8192;
 
 /** A device JWS that was refused; `reason` is safe to tell the app. */
 export class DeviceJwsError extends Error {
+  static readonly code: string = "ERR_DEVICE_JWS";
+  readonly code: string = "ERR_DEVICE_JWS";
   readonly reason: string;
 
   constructor(reason: string) {

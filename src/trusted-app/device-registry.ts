@@ -36,7 +36,10 @@ export interface DeviceEnrollment {
 }
 
 /** The user already has MAX_DEVICES active devices. */
-export class TooManyDevicesError extends Error {}
+export class TooManyDevicesError extends Error {
+  static readonly code: string = "ERR_TOO_MANY_DEVICES";
+  readonly code: string = "ERR_TOO_MANY_DEVICES";
+}
 
 /**
  * The trusted-app devices of every user, kept in the durable enrollment records: add one (enrollment),

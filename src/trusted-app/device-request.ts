@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import { OAuthError, invalidRequest } from "../errors/oauth-error.ts";
+import { invalidRequest, OAuthError, oauthError } from "../errors/oauth-error.ts";
 import { DeviceJwsError, type DeviceJwsType, type VerifiedDeviceJws } from "./device-jws.ts";
 import type { TrustedApp } from "./trusted-app.ts";
 
@@ -16,14 +16,15 @@ export function deviceRequestBody(req: Request): Record<string, unknown> {
 
 /** A device request refused (400, `{error, error_description}`): the description is for the app. */
 export function refusedDeviceRequest(error: "invalid_request" | "invalid_grant" | "access_denied", description: string): OAuthError {
-  return error === "invalid_request" ? invalidRequest(description) : new OAuthError(400, error, description);
+  // 400 for each: a refused device request is the request's fault, access_denied included.
+  return oauthError(error, description, { status: 400 });
 }
 
 export async function verifiedDeviceRequest(app: TrustedApp, req: Request, typ: DeviceJwsType): Promise<VerifiedDeviceJws> {
   try {
     return await app.verify(deviceRequestBody(req).jws, typ);
   } catch (err) {
-    if (err instanceof DeviceJwsError) throw new OAuthError(401, "invalid_token", err.reason);
+    if (err instanceof DeviceJwsError) throw oauthError("invalid_token", err.reason);
     throw err;
   }
 }

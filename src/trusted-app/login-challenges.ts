@@ -42,6 +42,8 @@ export type ChallengeView =
 
 /** Why a scan or a decision was refused; `reason` is safe to tell the app. */
 export class ChallengeError extends Error {
+  static readonly code: string = "ERR_LOGIN_CHALLENGE";
+  readonly code: string = "ERR_LOGIN_CHALLENGE";
   readonly reason: string;
   /** true: the app's answer was refused (a wrong number, evidence missing or bad) and the challenge is spent. */
   readonly denied: boolean;

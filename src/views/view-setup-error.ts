@@ -4,6 +4,8 @@
  * so one start shows them all.
  */
 export class ViewSetupError extends Error {
+  static readonly code: string = "ERR_VIEW_SETUP";
+  readonly code: string = "ERR_VIEW_SETUP";
   readonly problems: readonly string[];
   override readonly name = "ViewSetupError";
 

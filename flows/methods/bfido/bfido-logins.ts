@@ -30,6 +30,8 @@ export type BfidoLoginView = { state: "pending"; uri: string } | { state: "verif
 
 /** An answer of the app that was refused; `reason` is safe to tell the app. */
 export class BfidoAnswerError extends Error {
+  static readonly code: string = "ERR_BFIDO_ANSWER";
+  readonly code: string = "ERR_BFIDO_ANSWER";
   readonly reason: string;
 
   constructor(reason: string) {

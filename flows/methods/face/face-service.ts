@@ -20,6 +20,8 @@ export interface FaceAnswer {
 
 /** The face service could not answer (down, slow, refused, malformed answer); `reason` is safe to log. */
 export class FaceServiceError extends Error {
+  static readonly code: string = "ERR_FACE_SERVICE";
+  readonly code: string = "ERR_FACE_SERVICE";
   readonly reason: string;
   override readonly name = "FaceServiceError";
 

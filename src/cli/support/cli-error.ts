@@ -4,6 +4,8 @@
  * usage errors.
  */
 export class CliError extends Error {
+  static readonly code: string = "ERR_CLI";
+  readonly code: string = "ERR_CLI";
   override readonly name = "CliError";
   readonly exitCode: number;
   readonly showUsage: boolean;

@@ -23,7 +23,10 @@ const PARAMETERS = [
 const MAX_LENGTH = 1024;
 
 /** A LoginJs parameter problem: the message the error script shows (it names parameters, never secrets). */
-export class LoginJsError extends Error {}
+export class LoginJsError extends Error {
+  static readonly code: string = "ERR_LOGIN_JS_REQUEST";
+  readonly code: string = "ERR_LOGIN_JS_REQUEST";
+}
 
 /**
  * Checks LoginJs's query (SPEC "Custom QR-code login: login page script") and plans both sides'

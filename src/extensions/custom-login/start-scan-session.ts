@@ -1,5 +1,5 @@
 import type { Exchange } from "../../http-kit/exchange.ts";
-import { OAuthError } from "../../errors/oauth-error.ts";
+import { oauthError } from "../../errors/oauth-error.ts";
 import { AttemptLimiter } from "../../security/attempt-limiter.ts";
 import { clientAddress } from "../../security/client-address.ts";
 import type { ScanPlan, ScanSession } from "./scan-session.ts";
@@ -19,7 +19,7 @@ export async function startScanSession(
   const { max, windowMs } = settings.scanSessionsPerIp;
   const limiter = new AttemptLimiter(services.context.store.namespace("rateLimits"), "custom-login-scans", max, windowMs);
   if (!(await limiter.tryAttempt(clientAddress(ex.req, settings.trustProxy)))) {
-    throw new OAuthError(429, "temporarily_unavailable", "too many QR codes requested from this address; try again later");
+    throw oauthError("temporarily_unavailable", "too many QR codes requested from this address; try again later", { status: 429 });
   }
   return services.sessions.create(plan, lang, settings);
 }

@@ -15,6 +15,8 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
  * value (whose body status the spec makes 401), 401 for the token, 500 for anything unexpected.
  */
 export class WriteStatusError extends Error {
+  static readonly code: string = "ERR_WRITE_STATUS";
+  readonly code: string = "ERR_WRITE_STATUS";
   readonly bodyStatus: 400 | 401 | 501;
   readonly httpStatus: number;
 

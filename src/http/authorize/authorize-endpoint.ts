@@ -87,7 +87,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     (ctx) => {
       const { req, body } = ctx.ex;
       if (req.method === "POST" && !FORM_TYPE.test(req.headers["content-type"] ?? "")) {
-        throw new OAuthError(400, "invalid_request", "the request body must be application/x-www-form-urlencoded");
+        throw oauthError("invalid_request", "the request body must be application/x-www-form-urlencoded");
       }
       const url = req.url ?? "";
       const search = new URLSearchParams(
@@ -184,7 +184,8 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     // flow: the eID flow, which sends the browser to the upstream eID provider, or a flow of pages.
     async (ctx) => {
       if (!(await provider.loginRequests.tryAttempt(clientAddress(ctx.ex.req, trustProxy)))) {
-        throw new OAuthError(429, "temporarily_unavailable", "too many login requests from this address; try again later", {
+        throw oauthError("temporarily_unavailable", "too many login requests from this address; try again later", {
+          status: 429,
           allowRedirect: true,
         });
       }

@@ -1,5 +1,5 @@
 import type { Client } from "../../oauth/client-registry.ts";
-import { OAuthError, invalidRequest, invalidScope } from "../../errors/oauth-error.ts";
+import { invalidRequest, invalidScope, OAuthError, oauthError } from "../../errors/oauth-error.ts";
 import { RESPONSE_MODES, type AuthorizationRequest, type ResponseMode } from "../../oauth/authorization-request.ts";
 import { parseScope } from "../../scopes/scope.ts";
 import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
@@ -28,9 +28,10 @@ export function stateToReturn(raw: RawAuthorizeParams | undefined): string | und
 }
 
 /** A client or redirect_uri we cannot trust: the error is shown as a page, never sent to the redirect_uri. */
-const untrusted = (description: string) => new OAuthError(400, "invalid_request", description);
+const untrusted = (description: string) => oauthError("invalid_request", description);
 /** The same error, to be sent to the client's redirect_uri (once client and redirect_uri are trusted). */
-export const redirectable = (error: OAuthError) => new OAuthError(error.status, error.error, error.description, { allowRedirect: true });
+export const redirectable = (error: OAuthError) =>
+  oauthError(error.error, error.description, { status: error.status, allowRedirect: true });
 
 /**
  * The spec's prompt values, and OIDC's `consent`: every client is registered by the operators, so its
@@ -100,10 +101,9 @@ function buildRequest(client: Client, raw: RawAuthorizeParams, base: RequestBase
   for (const [name, value] of raw.values) if (value === TOO_LONG) throw invalidRequest(`parameter '${name.slice(0, 64)}' is too long`);
 
   // OIDC Core §6: request objects are not supported, and say so rather than drop what they ask for.
-  if (get("request") !== undefined) throw new OAuthError(400, "request_not_supported", "request objects are not supported");
-  if (get("request_uri") !== undefined) throw new OAuthError(400, "request_uri_not_supported", "request_uri is not supported");
-  if (get("registration") !== undefined)
-    throw new OAuthError(400, "registration_not_supported", "the registration parameter is not supported");
+  if (get("request") !== undefined) throw oauthError("request_not_supported", "request objects are not supported");
+  if (get("request_uri") !== undefined) throw oauthError("request_uri_not_supported", "request_uri is not supported");
+  if (get("registration") !== undefined) throw oauthError("registration_not_supported", "the registration parameter is not supported");
 
   // The response mode must be one we serve.
   const mode = get("response_mode");
@@ -112,7 +112,7 @@ function buildRequest(client: Client, raw: RawAuthorizeParams, base: RequestBase
   // Only the authorization code flow (DESIGN: code only; implicit and hybrid are not supported).
   const responseType = get("response_type");
   if (responseType === undefined) throw invalidRequest("response_type is required");
-  if (responseType !== "code") throw new OAuthError(400, "unsupported_response_type", "only response_type=code is supported");
+  if (responseType !== "code") throw oauthError("unsupported_response_type", "only response_type=code is supported");
 
   // scope: includes openid, and every scope is allowed for this client.
   const scopes = parseScope(get("scope"));

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { Provider } from "../../provider.ts";
-import { OAuthError, invalidRequest } from "../../errors/oauth-error.ts";
+import { invalidRequest, OAuthError, oauthError } from "../../errors/oauth-error.ts";
 import { parseScope } from "../../scopes/scope.ts";
 import { invalidToken } from "../../tokens/jose-errors.ts";
 import { SECURITY_HEADERS } from "../../http-kit/security-headers.ts";
@@ -178,7 +178,7 @@ function headerToken(authorization: string | undefined): string | undefined {
 
 function insufficientScope(): OAuthError {
   const description = "the token lacks the openid scope";
-  return new OAuthError(403, "insufficient_scope", description, {
+  return oauthError("insufficient_scope", description, {
     headers: { "WWW-Authenticate": `${REALM}, error="insufficient_scope", error_description="${description}", scope="openid"` },
   });
 }

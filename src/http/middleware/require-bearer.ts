@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from "express";
 import type { AccessTokenVerifier } from "../../tokens/access-token-verifier.ts";
 import type { AccessTokenClaims } from "../../tokens/access-token.ts";
-import { OAuthError } from "../../errors/oauth-error.ts";
+import { oauthError } from "../../errors/oauth-error.ts";
 import { invalidToken } from "../../tokens/jose-errors.ts";
 import { parseScope } from "../../scopes/scope.ts";
 
@@ -38,7 +38,7 @@ export function requireBearer(verifier: AccessTokenVerifier, options: RequireBea
       const granted = new Set(parseScope(claims.scope));
       const missing = required.filter((s) => !granted.has(s));
       if (missing.length > 0) {
-        throw new OAuthError(403, "insufficient_scope", `the token lacks scope ${missing.join(" ")}`, {
+        throw oauthError("insufficient_scope", `the token lacks scope ${missing.join(" ")}`, {
           headers: { "WWW-Authenticate": `${CHALLENGE}, error="insufficient_scope", scope="${required.join(" ")}"` },
         });
       }
@@ -57,11 +57,11 @@ function presentedToken(authorization: string | undefined, body: unknown): strin
       ? ((body as Record<string, unknown>).access_token as string)
       : undefined;
   if (fromHeader !== undefined && fromBody !== undefined) {
-    throw new OAuthError(400, "invalid_request", "present the token in one place only", {
+    throw oauthError("invalid_request", "present the token in one place only", {
       headers: { "WWW-Authenticate": `${CHALLENGE}, error="invalid_request"` },
     });
   }
   const token = fromHeader ?? fromBody;
-  if (!token) throw new OAuthError(401, "invalid_token", "an access token is required", { headers: { "WWW-Authenticate": CHALLENGE } });
+  if (!token) throw oauthError("invalid_token", "an access token is required", { headers: { "WWW-Authenticate": CHALLENGE } });
   return token;
 }

@@ -27,6 +27,8 @@ export interface DeviceState {
 
 /** A refusal from the provider's device API: its HTTP status and `{error, error_description}`. */
 export class TrustedAppError extends Error {
+  static readonly code: string = "ERR_TRUSTED_APP_REQUEST";
+  readonly code: string = "ERR_TRUSTED_APP_REQUEST";
   readonly status: number;
   readonly error: string;
   readonly description: string;
