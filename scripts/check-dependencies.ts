@@ -21,16 +21,24 @@ const result = (await cruise(CRUISED, { ...rules.options, validate: true, ruleSe
 
 const problems: string[] = [];
 for (const violation of result.summary.violations) {
-  problems.push(`import cycle: ${[violation.from, ...(violation.cycle ?? []).map((step) => step.name)].join(" → ")}`);
+  problems.push(
+    violation.rule.name === "no-circular"
+      ? `import cycle: ${[violation.from, ...(violation.cycle ?? []).map((step) => step.name)].join(" → ")}`
+      : `${violation.rule.name}: ${violation.from} → ${violation.to} (.dependency-cruiser.cjs says why)`,
+  );
 }
 for (const cycle of folderCycles(result)) problems.push(`folder cycle: ${cycle}`);
 
 if (problems.length > 0) {
   console.error(problems.join("\n"));
-  console.error(`✘ ${problems.length} dependency problem(s): move the shared piece to a module both sides can import`);
+  console.error(
+    `✘ ${problems.length} dependency problem(s): move the shared piece to a module both sides can import, or the import to the layer it belongs in`,
+  );
   process.exit(1);
 }
-console.log(`✔ no import cycles between ${result.summary.totalCruised} modules, and none between the folders of src/ and flows/`);
+console.log(
+  `✔ no import cycles between ${result.summary.totalCruised} modules, none between the folders of src/ and flows/, and no import against the layer rules`,
+);
 
 /** Each strongly connected group of folders (Tarjan), as its import edges with one example import each. */
 function folderCycles(cruised: ICruiseResult): string[] {
