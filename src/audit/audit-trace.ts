@@ -61,7 +61,10 @@ export function traceEvents(lines: readonly AuditLine[], id: string): AuditLine[
       }
     }
   }
-  return [...found].sort(byTime);
+  // In the order they were written, then by time (a stable sort): two events of the same millisecond
+  // (a login and the session it starts) keep the order the provider recorded them in, not the order the
+  // links found them.
+  return lines.filter((line) => found.has(line)).sort(byTime);
 }
 
 /** The events of a session's life, which a token's trace shows without following them further. */
