@@ -16,12 +16,14 @@ export interface AcrValueExplained {
 export function explainAcrValues(policy: LoginPolicy, acrValues: string | undefined): AcrValueExplained[] {
   const parsed = parseAcrValues(acrValues, policy.acrValues);
   if (!parsed.ok) return [];
-  const voluntary = new Set(parsed.requirements.voluntary);
+  // The parser already matched each value to its declaration: read its answer, never match again here.
+  const declaredAs = new Map(parsed.requirements.matched.map((m) => [m.sent, m.declared]));
   return (acrValues ?? "")
     .split(" ")
     .filter((v) => v !== "")
     .map((sent) => {
-      const declaration = voluntary.has(sent) ? undefined : policy.acrValues.get(sent.split(":")[0]!.toLowerCase());
+      const name = declaredAs.get(sent);
+      const declaration = name === undefined ? undefined : policy.acrValues.get(name.toLowerCase());
       if (declaration === undefined) return { sent, requires: [] };
       return {
         sent,
