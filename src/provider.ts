@@ -13,8 +13,8 @@ import { AccessTokenDenylist } from "./tokens/access-token-denylist.ts";
 import { ReferenceTokens } from "./tokens/reference-tokens.ts";
 import { EndedSessions } from "./sessions/ended-sessions.ts";
 import type { ClientRegistry } from "./oauth/client-registry.ts";
-import type { PolicySnapshot } from "./policy/policy-snapshot.ts";
-import { buildPolicyParts, type PolicyParts } from "./policy/build-policy-parts.ts";
+import type { PolicySnapshot } from "./snapshot/policy-snapshot.ts";
+import { buildPolicyParts, type PolicyParts } from "./snapshot/build-policy-parts.ts";
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
 import { IdTokenIssuer } from "./tokens/id-token.ts";
@@ -38,12 +38,12 @@ import { EidBroker } from "./eid/eid-broker.ts";
 import { DevelopmentUpstreams, type LaunchProvider } from "./eid/development-upstreams.ts";
 import type { ChannelDirectory } from "./channels/channel-directory.ts";
 import { createChannelDirectory } from "./channels/create-channel-directory.ts";
-import type { StartedExtension } from "./extension-contract/extension.ts";
+import type { StartedExtension } from "./extensions/contract/extension.ts";
 import { INSTALLED_EXTENSIONS } from "./extensions/installed-extensions.ts";
 import { ListenedAuditTrail, type AuditTrail } from "./audit/audit-trail.ts";
 import type { ProviderMetrics } from "./metrics/provider-metrics.ts";
 import { recordLockout } from "./audit/record-lockout.ts";
-import { policyHash } from "./policy/policy-hash.ts";
+import { policyHash } from "./snapshot/policy-hash.ts";
 import { RetainedFlows } from "./runtime/retained-flows.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { fromPromise } from "xstate";
 import type { PluginContext } from "../../src/plugin-contract/factor-plugin.ts";
 import { DeliveryError, type MessageSender, type OutgoingMessage } from "../../src/delivery/message-sender.ts";
-import type { Lang } from "../../src/views/lang.ts";
+import type { Lang } from "../../src/i18n/lang.ts";
 import type { CheckInput, CheckVerdict, SendInput, SendVerdict } from "../../src/one-time-codes/code-verdicts.ts";
 import { composeText, type MessageTexts } from "../../src/one-time-codes/message-texts.ts";
 import type { CodeSlot, OneTimeCodes } from "../../src/one-time-codes/one-time-codes.ts";

@@ -2,7 +2,7 @@ import type { Enrollments } from "../enrollments/enrollments.ts";
 import { methodSetUp } from "./method-set-up.ts";
 import type { UserDirectory } from "../users/user-directory.ts";
 import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
-import type { Lang } from "../views/lang.ts";
+import type { Lang } from "../i18n/lang.ts";
 import type { ViewEngine } from "../views/view-engine.ts";
 import { formatDate } from "../views/format-date.ts";
 import type { AccountRow } from "../views/page-data.ts";

@@ -18,7 +18,7 @@ export interface HttpChannelDirectoryOptions {
 
 /**
  * The channel-account service as the directory: `GET {url}/directory/users/{sub}/channels` with our
- * access token as a Bearer, answered `{ channels: [{ id, name, icon, roleId }] }` (src/channel-service/
+ * access token as a Bearer, answered `{ channels: [{ id, name, icon, roleId }] }` (src/demo/channel-service/
  * serves it). Every failure — down, slow, non-2xx, malformed — is ChannelDirectoryUnavailable; nothing
  * is cached, so a role taken away at the service counts from the next login on.
  */

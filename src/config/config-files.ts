@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { EXTENSION_CONFIG_FILES } from "../extension-manifests/installed-manifests.ts";
+import { EXTENSION_CONFIG_FILES } from "../extensions/manifests/installed-manifests.ts";
 
 /**
  * The files of a configuration directory, each with the JSON Schema that defines it. The loader,
@@ -14,7 +14,7 @@ export const CONFIG_FILES = [
   { name: "login", file: "login.yaml", schema: "login.schema.json" },
   // Optional: a provider without channels needs no file (read as `{}`, the schema's defaults fill it).
   { name: "channels", file: "channels.yaml", schema: "channels.schema.json", optional: true },
-  // Each extension's own file (src/extension-manifests/), optional like channels.yaml.
+  // Each extension's own file (src/extensions/manifests/), optional like channels.yaml.
   ...EXTENSION_CONFIG_FILES,
 ] as const;
 

@@ -1,5 +1,5 @@
 import type { AnyStateMachine } from "xstate";
-import type { PolicySnapshot } from "../policy/policy-snapshot.ts";
+import type { PolicySnapshot } from "../snapshot/policy-snapshot.ts";
 import { DEFAULT_FLOW_ID, loginTypeFlowId, type RunnableFlow } from "../runtime/login-flows.ts";
 import { INSTALLED_EXTENSIONS } from "../extensions/installed-extensions.ts";
 import type { LoginType } from "../login-policy/login-policy.ts";

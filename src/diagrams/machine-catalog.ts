@@ -3,7 +3,7 @@ import { createEnrollmentFlow } from "../../flows/enrollment.flow.ts";
 import { identifyUserMachine } from "../../flows/identify-user.machine.ts";
 import { channelChoiceFlow } from "../../flows/channel-choice.flow.ts";
 import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
-import type { Extension } from "../extension-contract/extension.ts";
+import type { Extension } from "../extensions/contract/extension.ts";
 import type { LoginType } from "../login-policy/login-policy.ts";
 
 /** What a machine is, for its one-line description (`diagrams.kind.<kind>` in views/i18n). */

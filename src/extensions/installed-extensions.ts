@@ -1,4 +1,4 @@
-import type { Extension } from "../extension-contract/extension.ts";
+import type { Extension } from "./contract/extension.ts";
 import { customLoginExtension } from "./custom-login/custom-login-extension.ts";
 
 /** The extensions the provider starts, in the order of EXTENSION_MANIFESTS (a test checks they agree). */

@@ -27,7 +27,7 @@ import { accountRoutes } from "./authorize/account-routes.ts";
 import { diagramRoutes } from "../diagrams/diagram-routes.ts";
 import { methodRoutesPath } from "../runtime/loaded-methods.ts";
 import { requestLines } from "../http-kit/request-log.ts";
-import { DEVICE_API_PATH, deviceApiRoutes } from "../trusted-app/device-api-routes.ts";
+import { DEVICE_API_PATH, deviceApiRoutes } from "./device-api/device-api-routes.ts";
 import { extensionHttp } from "./extension-http.ts";
 import { extensionRoutes } from "./extension-routes.ts";
 import { healthEndpoint, readinessEndpoint } from "./endpoints/health-endpoints.ts";

@@ -1,9 +1,9 @@
 import type { Provider } from "../provider.ts";
-import type { ExtensionHttp } from "../extension-contract/extension.ts";
+import type { ExtensionHttp } from "../extensions/contract/extension.ts";
 import type { BrowserPages } from "../views/browser-pages.ts";
 import { answerWithErrorPage } from "../views/browser-pages.ts";
 import type { ViewEngine } from "../views/view-engine.ts";
-import { resolveLang } from "../views/lang.ts";
+import { resolveLang } from "../i18n/lang.ts";
 import { completeAuthorization, responsePage } from "./authorize/complete-authorization.ts";
 import { writeAuthorizationResponse } from "./authorize/authorization-response.ts";
 

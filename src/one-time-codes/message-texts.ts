@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { DEFAULT_LANG, isLang, LANGS, type Lang } from "../views/lang.ts";
+import { DEFAULT_LANG, isLang, LANGS, type Lang } from "../i18n/lang.ts";
 
 /** The texts of a code message in one language: `message_text` ({code}, {minutes}), and `message_subject` for e-mail. */
 export interface MessageTexts {

@@ -1,6 +1,6 @@
 import type { LoadedConfig } from "../config/load-config.ts";
 import type { Provider } from "../provider.ts";
-import { readConfigTexts } from "../policy/policy-hash.ts";
+import { readConfigTexts } from "../snapshot/policy-hash.ts";
 import { reloadProvider, type ReloadResult } from "./reload-provider.ts";
 import { recordRunningConfig } from "./running-config.ts";
 import { writeReloadStatus } from "./reload-status.ts";

@@ -1,11 +1,11 @@
 import { loadConfig, type LoadedConfig } from "../config/load-config.ts";
 import { ConfigError, formatConfigIssue } from "../errors/config-error.ts";
 import type { Provider } from "../provider.ts";
-import { buildPolicyParts } from "../policy/build-policy-parts.ts";
-import type { PolicySnapshot } from "../policy/policy-snapshot.ts";
+import { buildPolicyParts } from "../snapshot/build-policy-parts.ts";
+import type { PolicySnapshot } from "../snapshot/policy-snapshot.ts";
 import { loadMethodPlugins } from "../runtime/method-plugins.ts";
 import { FlowCatalog } from "../runtime/login-flows.ts";
-import { policyHash } from "../policy/policy-hash.ts";
+import { policyHash } from "../snapshot/policy-hash.ts";
 import { restartOnlyChanges, type RestartOnlyChange } from "./restart-only-changes.ts";
 import { logFirstUseOnSignedLinks } from "../login-policy/first-use-on-signed-links.ts";
 

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { readConfigTexts } from "../policy/policy-hash.ts";
+import type { readConfigTexts } from "../snapshot/policy-hash.ts";
 
 /** `<data_dir>/running-config/`: the files the provider last loaded (start or reload), for `check-config --diff`. */
 export const runningConfigDir = (dataDir: string) => join(dataDir, "running-config");

@@ -1,7 +1,7 @@
 import type { Authentication, AuthorizationRequest } from "../oauth/authorization-request.ts";
 import type { OfferedChannel } from "../../flows/channel-choice.flow.ts";
-import type { Lang } from "../views/lang.ts";
-import type { AccountParams } from "../account/account-params.ts";
+import type { Lang } from "../i18n/lang.ts";
+import type { AccountParams } from "./account-params.ts";
 import type { LoginFlowInput } from "../../flows/login-flow-setup.ts";
 import type { EidFlowInput } from "../../flows/eid.flow.ts";
 

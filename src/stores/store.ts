@@ -1,4 +1,4 @@
-import { EXTENSION_RECORD_KINDS } from "../extension-manifests/installed-manifests.ts";
+import { EXTENSION_RECORD_KINDS } from "../extensions/manifests/installed-manifests.ts";
 
 /**
  * The one storage interface every layer uses. A `Store` is a set of namespaces, one per record kind;
@@ -43,7 +43,7 @@ export const RECORD_KINDS = {
   logoutRequests: { durable: false },
   /** Short-lived mutual-exclusion markers (read-modify-write of one record across processes). */
   locks: { durable: false },
-  // The extensions' own kinds (src/extension-manifests/).
+  // The extensions' own kinds (src/extensions/manifests/).
   ...EXTENSION_RECORD_KINDS,
 } as const;
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createNonce, redirectTargetSource, writePage } from "./page-headers.ts";
-import { resolveLang } from "./lang.ts";
+import { resolveLang } from "../i18n/lang.ts";
 import type { ViewEngine } from "./view-engine.ts";
 import type { Logger } from "pino";
 import type { OAuthError } from "../errors/oauth-error.ts";

@@ -1,4 +1,4 @@
-import { htmlLang, type Lang } from "./lang.ts";
+import { htmlLang, type Lang } from "../i18n/lang.ts";
 
 /** A date as a page shows it: machine-readable for `<time datetime>`, and in the page's language. */
 export interface ShownDate {

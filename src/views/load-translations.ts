@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { LANGS, type Lang } from "./lang.ts";
+import { LANGS, type Lang } from "../i18n/lang.ts";
 import { ViewSetupError } from "./view-setup-error.ts";
 
 /**

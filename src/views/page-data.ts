@@ -69,7 +69,7 @@ export type EnrollPageData = {
   methodPath?: string;
 };
 
-/** The account pages' parameters and ways out (see src/account/account-params.ts). */
+/** The account pages' parameters and ways out (see src/runtime/account-params.ts). */
 type AccountFrame = {
   lang?: string;
   clientId?: string;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import Handlebars from "handlebars";
 import { checkTemplate } from "./check-template.ts";
-import { htmlLang, isLang, type Lang } from "./lang.ts";
+import { htmlLang, isLang, type Lang } from "../i18n/lang.ts";
 import { loadTranslations, type StringSource, type Translations } from "./load-translations.ts";
 import { ViewSetupError } from "./view-setup-error.ts";
 

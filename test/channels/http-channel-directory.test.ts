@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startChannelService, type RunningChannelService } from "../../src/channel-service/start-channel-service.ts";
+import { startChannelService, type RunningChannelService } from "../../src/demo/channel-service/start-channel-service.ts";
 import { ChannelDirectoryUnavailable } from "../../src/channels/channel-directory-unavailable.ts";
 import { HttpChannelDirectory } from "../../src/channels/http-channel-directory.ts";
 import { DEMO_CONFIG_DIR } from "../config/temp-config-dir.ts";

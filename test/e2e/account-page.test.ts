@@ -7,7 +7,7 @@ import { chromiumAvailable, launchChromium, newEnglishContext } from "../support
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { METHODS_DIR } from "../../src/runtime/method-plugins.ts";
 import { VIEWS_DIR } from "../../src/views/views-dir.ts";
-import { LANGS, type Lang } from "../../src/views/lang.ts";
+import { LANGS, type Lang } from "../../src/i18n/lang.ts";
 
 /**
  * The account page in Chromium, in the five languages: alice signs in on the page itself, with some

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
+import type { TrustedAppClient } from "../../src/cli/reference-app/trusted-app-client.ts";
 import { chromiumAvailable, launchChromium, newEnglishContext } from "../support/chromium.ts";
 import { startRelyingParty, type RelyingParty, type RpClient } from "../support/relying-party.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";

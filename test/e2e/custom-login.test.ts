@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { splitPcState } from "../../src/demo-kit/split-state.ts";
-import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
+import { splitPcState } from "../../src/demo/kit/split-state.ts";
+import type { TrustedAppClient } from "../../src/cli/reference-app/trusted-app-client.ts";
 import { chromiumAvailable, launchChromium } from "../support/chromium.ts";
 import {
   BrowserParties,

@@ -6,7 +6,7 @@ import { onNode, startSiblingProcess, type ProviderProcess } from "../support/pr
 import { formAction, hiddenField, RawBrowser } from "../support/raw-browser.ts";
 import { serviceUrl } from "../support/require-service.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
-import { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
+import { TrustedAppClient } from "../../src/cli/reference-app/trusted-app-client.ts";
 import { challengeOf, numberOn, openQrLogin, operatorEnrollUri, press } from "../trusted-app/trusted-app-support.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ExtensionHttp, StartedExtension } from "../../src/extension-contract/extension.ts";
+import type { ExtensionHttp, StartedExtension } from "../../src/extensions/contract/extension.ts";
 import { extensionRoutes } from "../../src/http/extension-routes.ts";
 import type { ProtocolRoute } from "../../src/http-kit/protocol-route.ts";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeTokens, expectedAtHash, refresh, verifyIdToken, WEB, WEB_REDIRECT } from "../support/code-grant.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { randomToken } from "../../src/crypto/random-token.ts";
-import { plannedAccessToken } from "../../src/oauth/grants/planned-access-token.ts";
+import { plannedAccessToken } from "../../src/http/grants/planned-access-token.ts";
 import type { RefreshGrant } from "../../src/oauth/refresh-tokens.ts";
 import { appendTo, clientEntry, expectOAuthError, introspect, revoke, sleep, verifyWithJwks } from "./helpers.ts";
 

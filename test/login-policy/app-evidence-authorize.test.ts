@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
+import type { TrustedAppClient } from "../../src/cli/reference-app/trusted-app-client.ts";
 import type { TestProvider } from "../support/test-provider.ts";
 import { authorizeUrl, responseParams } from "../support/browser-login.ts";
 import { redeemCode, verifyIdToken } from "../support/code-grant.ts";

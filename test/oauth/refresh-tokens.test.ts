@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomToken } from "../../src/crypto/random-token.ts";
-import { plannedAccessToken } from "../../src/oauth/grants/planned-access-token.ts";
+import { plannedAccessToken } from "../../src/http/grants/planned-access-token.ts";
 import { RefreshTokens, type IssuedAccessToken, type RefreshGrant } from "../../src/oauth/refresh-tokens.ts";
 import { createStore } from "../../src/stores/create-store.ts";
 import type { Store } from "../../src/stores/store.ts";

@@ -5,7 +5,7 @@ import { authorizeUrl } from "../support/browser-login.ts";
 import { formAction, hiddenField, RawBrowser } from "../support/raw-browser.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { VIEWS_DIR } from "../../src/views/views-dir.ts";
-import { LANGS } from "../../src/views/lang.ts";
+import { LANGS } from "../../src/i18n/lang.ts";
 
 let p: TestProvider;
 beforeAll(async () => {

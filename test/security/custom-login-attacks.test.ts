@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt } from "jose";
-import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
+import type { TrustedAppClient } from "../../src/cli/reference-app/trusted-app-client.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { enrolledPhone } from "../trusted-app/trusted-app-support.ts";
 import { codeTokens, redeemCode, refresh } from "../support/code-grant.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
+import type { TrustedAppClient } from "../../src/cli/reference-app/trusted-app-client.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { enrolledPhone } from "../trusted-app/trusted-app-support.ts";
 import {

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
 import { parse } from "yaml";
-import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
+import type { TrustedAppClient } from "../../src/cli/reference-app/trusted-app-client.ts";
 import { newEnglishContext } from "./chromium.ts";
 
 /** Long enough for any page, poll or 303 chain on a loaded machine; never a measure of speed. */

@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
-import { startChannelService, type RunningChannelService } from "../../src/channel-service/start-channel-service.ts";
-import { startDemoSites, type RunningDemoSites } from "../../src/demo-sites/start-demo-sites.ts";
+import { startChannelService, type RunningChannelService } from "../../src/demo/channel-service/start-channel-service.ts";
+import { startDemoSites, type RunningDemoSites } from "../../src/demo/sites/start-demo-sites.ts";
 import type { Clock } from "../../src/time/clock.ts";
 import { freePort } from "./services.ts";
 import { DEMO_CONFIG, startTestProvider, type TestProvider } from "./test-provider.ts";

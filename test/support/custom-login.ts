@@ -4,7 +4,7 @@
  * PC login post — each exactly as the contract (docs/custom-login.md) describes it.
  */
 import { expect } from "vitest";
-import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
+import type { TrustedAppClient } from "../../src/cli/reference-app/trusted-app-client.ts";
 import { postForm, send, type TestProvider } from "./test-provider.ts";
 import { redeemCode } from "./code-grant.ts";
 

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { CustomDataSeal } from "../../src/demo-kit/custom-data-seal.ts";
+import { CustomDataSeal } from "../../src/demo/kit/custom-data-seal.ts";
 import type { Clock } from "../../src/time/clock.ts";
 
 /** The demo channels.yaml's login_data.signing_key: the file it references, DEMO ONLY. */

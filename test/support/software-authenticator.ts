@@ -15,7 +15,7 @@ import {
   noneAttestation,
   rpIdHash,
   u32,
-} from "../../src/trusted-app/client/webauthn-encoding.ts";
+} from "../../src/cli/reference-app/webauthn-encoding.ts";
 
 export interface CreationOptionsJson {
   challenge: string;

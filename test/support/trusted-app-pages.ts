@@ -1,11 +1,11 @@
 /**
  * The trusted app's login steps on a real page (Chromium): the reference app (the library under
- * src/trusted-app/client/) reads the QR code's URI from the page, as a phone's camera would, scans it
+ * src/cli/reference-app/) reads the QR code's URI from the page, as a phone's camera would, scans it
  * and approves with the number the page then shows.
  */
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
-import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
+import type { TrustedAppClient } from "../../src/cli/reference-app/trusted-app-client.ts";
 
 /** The acmeauth:// URI the page script shows under the QR code (what a phone's camera would read). */
 export async function shownUri(page: Page): Promise<string> {

@@ -1,6 +1,6 @@
 import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TrustedAppClient, TrustedAppError } from "../../src/trusted-app/client/trusted-app-client.ts";
+import { TrustedAppClient, TrustedAppError } from "../../src/cli/reference-app/trusted-app-client.ts";
 import { parseAcmeAuthUri } from "../../src/trusted-app/acmeauth-uri.ts";
 import { startTestProvider, send, type TestProvider } from "../support/test-provider.ts";
 import { operatorEnrollUri } from "./trusted-app-support.ts";

@@ -1,6 +1,6 @@
 import { SignJWT, exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TrustedAppClient, TrustedAppError } from "../../src/trusted-app/client/trusted-app-client.ts";
+import { TrustedAppClient, TrustedAppError } from "../../src/cli/reference-app/trusted-app-client.ts";
 import { DEVICE_JWS_TYPES } from "../../src/trusted-app/device-jws.ts";
 import { loginUri } from "../../src/trusted-app/acmeauth-uri.ts";
 import { trustedApp } from "../../src/trusted-app/trusted-app.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TrustedAppClient } from "../../src/trusted-app/client/trusted-app-client.ts";
+import type { TrustedAppClient } from "../../src/cli/reference-app/trusted-app-client.ts";
 import { DEVICE_JWS_TYPES, DeviceJwsError } from "../../src/trusted-app/device-jws.ts";
 import { verifySilentLoginToken } from "../../src/trusted-app/silent-login-token.ts";
 import { silentLogin } from "../../src/http/authorize/silent-login.ts";

@@ -3,7 +3,7 @@
  * qrcode login page over raw HTTP (its challenge id, its QR code's URI, the CHECK the page script posts).
  */
 import { expect } from "vitest";
-import { TrustedAppClient, type ClientOptions } from "../../src/trusted-app/client/trusted-app-client.ts";
+import { TrustedAppClient, type ClientOptions } from "../../src/cli/reference-app/trusted-app-client.ts";
 import { authorizeUrl } from "../support/browser-login.ts";
 import { formAction, hiddenField, RawBrowser, type Answer } from "../support/raw-browser.ts";
 import { startTestProvider, type TestProvider } from "../support/test-provider.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LANGS } from "../../src/views/lang.ts";
+import { LANGS } from "../../src/i18n/lang.ts";
 import { createViewEngine, safeUrl, scriptJson } from "../../src/views/view-engine.ts";
 import { VIEWS_DIR } from "../../src/views/views-dir.ts";
 import { BREAKOUT_URL, hostileCases, NONCE, ORDINARY, PLUGIN_STRINGS, SCRIPT_URLS, withTestPartial } from "./page-fixtures.ts";

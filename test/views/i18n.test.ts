@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { LANGS } from "../../src/views/lang.ts";
+import { LANGS } from "../../src/i18n/lang.ts";
 import { loadTranslations } from "../../src/views/load-translations.ts";
 import { VIEWS_DIR } from "../../src/views/views-dir.ts";
 import { METHODS_DIR } from "../../src/runtime/method-plugins.ts";

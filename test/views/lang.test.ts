@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { htmlLang, LANGS, resolveLang } from "../../src/views/lang.ts";
+import { htmlLang, LANGS, resolveLang } from "../../src/i18n/lang.ts";
 
 describe("resolveLang", () => {
   it.each([

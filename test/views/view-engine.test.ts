@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { HTML_LANG, LANGS } from "../../src/views/lang.ts";
+import { HTML_LANG, LANGS } from "../../src/i18n/lang.ts";
 import { createViewEngine } from "../../src/views/view-engine.ts";
 import { ViewSetupError } from "../../src/views/view-setup-error.ts";
 import { VIEWS_DIR } from "../../src/views/views-dir.ts";

@@ -1,18 +1,18 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { TrustedAppClient, TrustedAppError } from "../../trusted-app/client/trusted-app-client.ts";
+import { TrustedAppClient, TrustedAppError } from "../reference-app/trusted-app-client.ts";
 import { DYNAMIC_CODE_PERIOD_SECONDS } from "../../trusted-app/dynamic-code.ts";
 import { CliError } from "../support/cli-error.ts";
 import type { Command } from "../support/command.ts";
-import { parseGpsOption, type Sensors } from "../../trusted-app/client/sensors.ts";
+import { parseGpsOption, type Sensors } from "../reference-app/sensors.ts";
 
 const USAGE =
   "app enroll URI [--name NAME] | app scan URI [--gps LAT,LNT] [--faceid pass|fail] | app approve NUMBER | app deny | app code | app sso URI [--gps ...] [--faceid ...] | app bfido-register | app bfido-scan URI | app unenroll";
 
 /**
  * `portcullis app ...`: the reference trusted app, playing a phone against a running provider (for
- * demos and manual tests; the test suites use the library, src/trusted-app/client/). Its device — a
+ * demos and manual tests; the test suites use the library, src/cli/reference-app/). Its device — a
  * P-256 private key and the dynamic-code seed — lives in a JSON file readable by its owner only:
  * --device FILE, else $PORTCULLIS_APP_DEVICE, else ~/.portcullis-app.json.
  *

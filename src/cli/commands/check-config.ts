@@ -2,7 +2,7 @@ import { ConfigError } from "../../errors/config-error.ts";
 import { loadConfig } from "../../config/load-config.ts";
 import { loadMethodPlugins } from "../../runtime/method-plugins.ts";
 import { firstUseOnSignedLinks } from "../../login-policy/first-use-on-signed-links.ts";
-import { readConfigTexts } from "../../policy/policy-hash.ts";
+import { readConfigTexts } from "../../snapshot/policy-hash.ts";
 import { readRunningConfig, runningConfigDir } from "../../reload/running-config.ts";
 import { formatConfigDiff } from "../../reload/format-config-diff.ts";
 import type { Command } from "../support/command.ts";

@@ -127,9 +127,9 @@ async function runPrimary(config: LoadedConfig, workers: number, signals: StartS
   return code;
 }
 
-/** The custom QR-code login demo's other parties (src/demo-sites/start-demo-parties.ts), and where they are. */
+/** The custom QR-code login demo's other parties (src/demo/sites/start-demo-parties.ts), and where they are. */
 async function startDemo(issuer: string, configDir: string, stderr: NodeJS.WritableStream) {
-  const { startDemoParties } = await import("../../demo-sites/start-demo-parties.ts");
+  const { startDemoParties } = await import("../../demo/sites/start-demo-parties.ts");
   const demo = await startDemoParties(issuer, configDir);
   stderr.write(['  The custom QR-code login demo (docs/demo-tour.md, "Custom QR-code login"):', ...demo.lines, ""].join("\n") + "\n");
   return demo;

@@ -1,5 +1,5 @@
-import type { Extension } from "../../extension-contract/extension.ts";
-import { CUSTOM_LOGIN_MANIFEST } from "../../extension-manifests/custom-login-manifest.ts";
+import type { Extension } from "../contract/extension.ts";
+import { CUSTOM_LOGIN_MANIFEST } from "../manifests/custom-login-manifest.ts";
 import { phoneProgressMachine } from "../../../flows/custom-login/phone-progress.machine.ts";
 import { pcProgressMachine } from "../../../flows/custom-login/pc-progress.machine.ts";
 import { customLoginSettings } from "./custom-login-settings.ts";

@@ -1,4 +1,4 @@
-import type { ExtensionContext, ExtensionHttp } from "../../extension-contract/extension.ts";
+import type { ExtensionContext, ExtensionHttp } from "../contract/extension.ts";
 import type { CustomLoginSettings } from "./custom-login-settings.ts";
 import type { ScanSessions } from "./scan-sessions.ts";
 

@@ -1,4 +1,4 @@
-import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { formatScope, parseScope, scopesOutside } from "../../scopes/scope.ts";
 import { CUSTOM_SCAN_SCOPE } from "../../config/reserved-scopes.ts";
 import type { CustomLoginSettings } from "./custom-login-settings.ts";

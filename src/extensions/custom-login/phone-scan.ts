@@ -1,4 +1,4 @@
-import type { AuthorizationContribution, IssuingAuthorization } from "../../extension-contract/extension.ts";
+import type { AuthorizationContribution, IssuingAuthorization } from "../contract/extension.ts";
 import { CUSTOM_SCAN_SCOPE } from "../../config/reserved-scopes.ts";
 import type { CustomLoginServices } from "./custom-login-services.ts";
 

@@ -6,15 +6,15 @@ import { constantTimeEqual } from "../../crypto/constant-time-equal.ts";
 import { storeKeyHash } from "../../crypto/store-key-hash.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import { currentSession } from "../../sessions/current-session.ts";
-import { resolveLang, type Lang } from "../../views/lang.ts";
-import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import { resolveLang, type Lang } from "../../i18n/lang.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { clientAddress } from "../../security/client-address.ts";
 import { writePage } from "../../views/page-headers.ts";
 import type { ViewEngine } from "../../views/view-engine.ts";
 import { redirectToInteraction } from "./interaction-cookie.ts";
 import { seeOther } from "../../http-kit/see-other.ts";
 import { enrollmentFlowId } from "../../runtime/login-flows.ts";
-import { accountParams, accountUrl, type AccountParams } from "../../account/account-params.ts";
+import { accountParams, accountUrl, type AccountParams } from "../../runtime/account-params.ts";
 import { accountRows } from "../../account/account-rows.ts";
 import { returnLink } from "../../account/return-link.ts";
 

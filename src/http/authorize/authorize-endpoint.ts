@@ -28,7 +28,7 @@ import { silentLogin, silentLoginServes } from "./silent-login.ts";
 import { SILENT_LOGIN_PARAMETER } from "../../trusted-app/silent-login-token.ts";
 import { planAuthorization } from "./login-plan-step.ts";
 import { freshLoginReason, loginNeed, startLogin, type LoginNeed } from "./start-login.ts";
-import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { eidLogins } from "./eid-logins.ts";
 
 interface AuthorizeContext {

@@ -2,7 +2,7 @@ import type { Client } from "../../oauth/client-registry.ts";
 import { invalidRequest, invalidScope, OAuthError, oauthError } from "../../errors/oauth-error.ts";
 import { RESPONSE_MODES, type AuthorizationRequest, type ResponseMode } from "../../oauth/authorization-request.ts";
 import { parseScope } from "../../scopes/scope.ts";
-import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 
 /** Authorize parameters as sent: the first value of each, and which were repeated (an error, but only once the client is known). */
 export interface RawAuthorizeParams {

@@ -11,7 +11,7 @@ import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 import { planClaims } from "./plan-claims.ts";
 import { offerChannels } from "./channel-choice.ts";
 import { extensionContributions } from "./extension-contributions.ts";
-import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import type { AuthorizationCodeGrant } from "../../oauth/authorization-code.ts";
 
 /** The SSO session an authorization completes in: an existing one (SSO), or a fresh login. */
@@ -24,7 +24,7 @@ export type SessionSource = { existing: SsoSession; cookie: string } | { login: 
  * single sign-out, issues the code, and answers the client — with login_type when the request named one.
  * `chosenChannel`: the channel the user picked on the chooser page (req_chnl, several administered);
  * `leaveRedirectChain`: answer with a page (the caller arrived by a redirect from elsewhere, see responsePage);
- * `byExtension`: an extension authenticated the user (src/extension-contract: ExtensionHttp.completeLogin) —
+ * `byExtension`: an extension authenticated the user (src/extensions/contract: ExtensionHttp.completeLogin) —
  * no SSO session, its ID-token claims, and the extensions are not asked about their own login.
  */
 export async function completeAuthorization(

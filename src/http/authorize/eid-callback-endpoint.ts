@@ -4,7 +4,7 @@ import { answerWithErrorPage, type BrowserPages } from "../../views/browser-page
 import type { Exchange } from "../../http-kit/exchange.ts";
 import { paths } from "../../http-kit/paths.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
-import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import type { RunnableFlow } from "../../runtime/login-flows.ts";
 import { runFlowStep } from "../../runtime/flow-step.ts";
 import { interactionFlow } from "../../runtime/interaction-flow.ts";

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import type { Provider } from "../../provider.ts";
 import type { AuthorizationRequest } from "../../oauth/authorization-request.ts";
 import type { EidBeginOptions } from "../../eid/eid-upstream.ts";
-import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { oauthError } from "../../errors/oauth-error.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { seeOther } from "../../http-kit/see-other.ts";

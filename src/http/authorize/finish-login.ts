@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Provider } from "../../provider.ts";
 import type { BrowserPages } from "../../views/browser-pages.ts";
-import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import type { EidLoginInteraction, LoginInteraction } from "../../runtime/interaction.ts";
 import type { RunnableFlow } from "../../runtime/login-flows.ts";
 import type { LoginFlowOutput } from "../../../flows/login-flow-setup.ts";

@@ -7,7 +7,7 @@ import { paths } from "../../http-kit/paths.ts";
 import { seeOther } from "../../http-kit/see-other.ts";
 import { requestIdOf } from "../../http-kit/write-response.ts";
 import { redirectTargetSource, writePage } from "../../views/page-headers.ts";
-import { resolveLang } from "../../views/lang.ts";
+import { resolveLang } from "../../i18n/lang.ts";
 import type { ViewEngine } from "../../views/view-engine.ts";
 import { authenticationResult } from "../../runtime/authentication-result.ts";
 import { currentView, runFlowStep, type FlowEvent, type StepResult } from "../../runtime/flow-step.ts";
@@ -20,7 +20,7 @@ import type {
   Interaction,
 } from "../../runtime/interaction.ts";
 import { recordMethodUse } from "../../runtime/record-method-use.ts";
-import { accountUrl } from "../../account/account-params.ts";
+import { accountUrl } from "../../runtime/account-params.ts";
 import type { RequestFacts } from "../../plugin-contract/factor-plugin.ts";
 import { methodRoutesPath } from "../../runtime/loaded-methods.ts";
 import { currentSession } from "../../sessions/current-session.ts";
@@ -35,7 +35,7 @@ import type { ChannelChoiceInput } from "../../../flows/channel-choice.flow.ts";
 import { Interactions } from "../../runtime/interactions.ts";
 import { clientAddress } from "../../security/client-address.ts";
 import type { RunnableFlow } from "../../runtime/login-flows.ts";
-import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { missingCookieReason, redirectWithTestCookie } from "./cookies-blocked.ts";
 import { appEntryUrl, authorizeParamsOf } from "../../trusted-app/acmeauth-sso.ts";
 import { auditLoginStep, auditLoginSucceeded } from "../../runtime/audit-login-step.ts";

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { Provider } from "../../provider.ts";
-import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import type { AuthorizationRequest } from "../../oauth/authorization-request.ts";
 import type { SsoSession } from "../../sessions/sso-sessions.ts";
 import type { LoginFlowInput } from "../../../flows/login-flow-setup.ts";

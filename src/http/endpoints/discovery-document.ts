@@ -1,10 +1,10 @@
-import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
-import { grantHandlers } from "../../oauth/grants/grant-handlers.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
+import { grantHandlers } from "../grants/grant-handlers.ts";
 import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { RESPONSE_MODES } from "../../oauth/authorization-request.ts";
 import { acrValuesSupported, loginTypesSupported } from "../../login-policy/acr-values-supported.ts";
-import { EXTENSION_ID_TOKEN_CLAIMS } from "../../extension-manifests/installed-manifests.ts";
+import { EXTENSION_ID_TOKEN_CLAIMS } from "../../extensions/manifests/installed-manifests.ts";
 
 /** The ID token's protocol claims (src/tokens/id-token.ts): every login's, nonce and at_hash where the request has them. */
 const PROTOCOL_CLAIMS = ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "amr", "acr", "sid", "at_hash"];

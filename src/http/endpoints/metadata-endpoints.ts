@@ -3,7 +3,7 @@ import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import { discoveryDocument } from "./discovery-document.ts";
 import { writeJson } from "../../http-kit/write-response.ts";
 import { paths } from "../../http-kit/paths.ts";
-import { perSnapshot } from "../../policy/per-snapshot.ts";
+import { perSnapshot } from "../../snapshot/per-snapshot.ts";
 
 /** GET /.well-known/openid-configuration — serialised once per policy snapshot (a reload changes scopes, login types…). */
 export function discoveryEndpoint(provider: Provider): ProtocolRoute {

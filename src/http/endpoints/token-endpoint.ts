@@ -3,15 +3,15 @@ import type { Client, GrantType } from "../../oauth/client-registry.ts";
 import { invalidRequest, unauthorizedClient, unsupportedGrantType } from "../../errors/oauth-error.ts";
 import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateClient } from "../../oauth/authenticate-client.ts";
-import { grantHandlers } from "../../oauth/grants/grant-handlers.ts";
-import type { GrantHandler } from "../../oauth/grants/grant-handler.ts";
+import { grantHandlers } from "../grants/grant-handlers.ts";
+import type { GrantHandler } from "../grants/grant-handler.ts";
 import { runSteps, type Step } from "../../http-kit/steps.ts";
 import { readFormBody, type Params } from "../../http-kit/params.ts";
 import { writeJson } from "../../http-kit/write-response.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import { paths } from "../../http-kit/paths.ts";
-import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 
 interface TokenContext {
   ex: Exchange;

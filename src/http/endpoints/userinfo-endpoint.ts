@@ -11,8 +11,8 @@ import { collectParams } from "../../http-kit/params.ts";
 import { readBody } from "../../http-kit/read-body.ts";
 import { toOAuthError, wireDescription } from "../../http-kit/write-error.ts";
 import { requestIdOf } from "../../http-kit/write-response.ts";
-import { perSnapshot } from "../../policy/per-snapshot.ts";
-import type { PolicySnapshot } from "../../policy/policy-snapshot.ts";
+import { perSnapshot } from "../../snapshot/per-snapshot.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 
 const REALM = 'Bearer realm="portcullis"';
 const BEARER = /^bearer /i;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt } from "jose";
-import type { TrustedAppClient } from "../../../src/trusted-app/client/trusted-app-client.ts";
+import type { TrustedAppClient } from "../../../src/cli/reference-app/trusted-app-client.ts";
 import { startTestProvider, send, type TestProvider } from "../../support/test-provider.ts";
 import { enrolledPhone } from "../../trusted-app/trusted-app-support.ts";
 import { redeemCode, verifyIdToken } from "../../support/code-grant.ts";

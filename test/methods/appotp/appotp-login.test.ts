@@ -1,6 +1,6 @@
 import { createActor, toPromise, type AnyActorLogic } from "xstate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TrustedAppClient } from "../../../src/trusted-app/client/trusted-app-client.ts";
+import type { TrustedAppClient } from "../../../src/cli/reference-app/trusted-app-client.ts";
 import { startTestProvider, type TestProvider } from "../../support/test-provider.ts";
 import { authorizeUrl, responseParams } from "../../support/browser-login.ts";
 import { formAction, hiddenField, RawBrowser, type Answer } from "../../support/raw-browser.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TrustedAppClient } from "../../../src/trusted-app/client/trusted-app-client.ts";
+import type { TrustedAppClient } from "../../../src/cli/reference-app/trusted-app-client.ts";
 import { DEVICE_JWS_TYPES } from "../../../src/trusted-app/device-jws.ts";
-import { AppAuthenticator } from "../../../src/trusted-app/client/app-authenticator.ts";
+import { AppAuthenticator } from "../../../src/cli/reference-app/app-authenticator.ts";
 import type { BfidoEnrollment } from "../../../flows/methods/bfido/bfido-credential.ts";
 import { responseParams } from "../../support/browser-login.ts";
 import { redeemCode, verifyIdToken } from "../../support/code-grant.ts";

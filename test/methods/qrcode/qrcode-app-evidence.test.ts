@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createActor, waitFor, type AnyActorRef } from "xstate";
 import { parse } from "yaml";
 import type { MethodInput } from "../../../src/plugin-contract/factor-plugin.ts";
-import type { TrustedAppClient } from "../../../src/trusted-app/client/trusted-app-client.ts";
+import type { TrustedAppClient } from "../../../src/cli/reference-app/trusted-app-client.ts";
 import type { TestProvider } from "../../support/test-provider.ts";
 import { providerWithPhone } from "../../trusted-app/trusted-app-support.ts";
 

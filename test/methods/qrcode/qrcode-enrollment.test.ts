@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TrustedAppClient } from "../../../src/trusted-app/client/trusted-app-client.ts";
+import { TrustedAppClient } from "../../../src/cli/reference-app/trusted-app-client.ts";
 import type { Interaction } from "../../../src/runtime/interaction.ts";
 import { startTestProvider, type TestProvider } from "../../support/test-provider.ts";
 import { authorizeUrl, loginWithPassword, responseParams } from "../../support/browser-login.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TrustedAppClient } from "../../../src/trusted-app/client/trusted-app-client.ts";
-import { TrustedAppError } from "../../../src/trusted-app/client/trusted-app-client.ts";
+import type { TrustedAppClient } from "../../../src/cli/reference-app/trusted-app-client.ts";
+import { TrustedAppError } from "../../../src/cli/reference-app/trusted-app-client.ts";
 import { DEVICE_JWS_TYPES } from "../../../src/trusted-app/device-jws.ts";
 import type { Interaction } from "../../../src/runtime/interaction.ts";
 import { startTestProvider, type TestProvider } from "../../support/test-provider.ts";

@@ -1,0 +1,85 @@
+import type { Logger } from "pino";
+import type { AnyStateMachine } from "xstate";
+import type { ExtensionManifest } from "../manifests/extension-manifest.ts";
+import type { Clock } from "../../time/clock.ts";
+import type { Store } from "../../stores/store.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
+import type { ConfigData } from "../../config/cross-field-rule.ts";
+import type { AccessTokenVerifier } from "../../tokens/access-token-verifier.ts";
+import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
+import type { Exchange } from "../../http-kit/exchange.ts";
+import type { Authentication, AuthorizationRequest } from "../../oauth/authorization-request.ts";
+
+/**
+ * An extension of the provider (the custom QR-code login is the first): its manifest (routes' prefix,
+ * config file, record kinds), the machines it runs (in flows/, drawn with the others), and how it
+ * starts. The provider starts every installed extension once and serves its routes; the extension
+ * reaches the provider only through the context below, never through its wiring.
+ */
+export interface Extension {
+  readonly manifest: ExtensionManifest;
+  /** Its state machines by diagram name (`<manifest id>-<name>`), drawn and path-tested like the login flows. */
+  readonly machines: Readonly<Record<string, AnyStateMachine>>;
+  start(context: ExtensionContext): RunningExtension;
+}
+
+/** What an extension may use of the provider. */
+export interface ExtensionContext {
+  readonly issuer: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The shared store: the extension uses the record kinds its manifest declares. */
+  readonly store: Store;
+  /** The policy (clients, scopes) as it is now: read it once per request. */
+  policy(): PolicySnapshot;
+  /** The configuration as it is now; the extension reads its own file's section. */
+  config(): ConfigData;
+  /** Verifies the provider's own access tokens (signature, expiry, revocation). */
+  readonly accessTokens: AccessTokenVerifier;
+}
+
+/** What the HTTP layer offers an extension's routes: finishing an authorization the way /connect/authorize does. */
+export interface ExtensionHttp {
+  /**
+   * Issues a code for a user the extension authenticated and answers the client at its redirect URI;
+   * no SSO session is started. `state` is returned as given; `idTokenClaims` go into the ID token.
+   */
+  completeLogin(
+    ex: Exchange,
+    request: AuthorizationRequest,
+    login: Authentication,
+    extras: { idTokenClaims?: Record<string, unknown> },
+  ): Promise<void>;
+  /** Answers the client at its redirect URI with an error (access_denied and this description), state as in the request. */
+  refuse(ex: Exchange, request: AuthorizationRequest, description: string): void;
+  /** An error page for a request whose client or redirect URI cannot be trusted. */
+  errorPage(ex: Exchange, error: unknown): void;
+  /** A UI string in the language a page asked for (`lang`), else the browser's (Accept-Language). */
+  translate(ex: Exchange, requestedLang: string | undefined, key: string): string;
+}
+
+/** An extension once started. */
+export interface RunningExtension {
+  /** Its routes, every path under the manifest's routePrefix (checked at start-up). */
+  routes(http: ExtensionHttp): readonly ProtocolRoute[];
+  /** Asked before any authorization code is issued (every login type and flow); may add to it or refuse it. */
+  onAuthorization?(authorization: IssuingAuthorization): Promise<AuthorizationContribution | undefined>;
+}
+
+/** A running extension as the provider keeps it: with its manifest, so its routes can be checked against it. */
+export interface StartedExtension extends RunningExtension {
+  readonly manifest: ExtensionManifest;
+}
+
+/** An authorization about to get its code. */
+export interface IssuingAuthorization {
+  readonly request: AuthorizationRequest;
+  readonly sub: string;
+}
+
+export interface AuthorizationContribution {
+  /** Claims the access token issued on this code carries (not the refreshed ones). */
+  accessTokenClaims?: Record<string, unknown>;
+  /** Refuse the authorization: the client gets access_denied with this description. */
+  refuse?: string;
+}

@@ -1,0 +1,72 @@
+import type { Provider } from "../../provider.ts";
+import type { Client } from "../../oauth/client-registry.ts";
+import { invalidGrant, invalidRequest } from "../../errors/oauth-error.ts";
+import type { RefreshGrant } from "../../oauth/refresh-tokens.ts";
+import type { GrantHandler } from "./grant-handler.ts";
+import { grantedScope } from "./granted-scope.ts";
+import { plannedAccessToken } from "./planned-access-token.ts";
+import { issueUserTokens } from "./user-tokens.ts";
+import { recordTokenIssued } from "../../audit/record-token-issued.ts";
+
+// One answer for a token that never existed, has expired, was revoked or was used.
+const UNUSABLE = "the refresh token is invalid, expired, revoked or already used";
+
+/**
+ * refresh_token (RFC 6749 §6), rotated on every use (RFC 9700 §4.14.2). The token is checked first by a
+ * read, so a request refused for its client or scope uses nothing up; then it is taken atomically, and
+ * only the one request that takes it gets tokens. A used token presented again revokes its family.
+ */
+export const refreshTokenGrant: GrantHandler = async ({ provider, client, params }) => {
+  const token = params.get("refresh_token");
+  if (token === undefined) throw invalidRequest("refresh_token is required");
+  const grant = await liveGrant(provider, token, client);
+  // RFC 6749 §6: the scope may only narrow; the successor keeps the whole grant.
+  const scopes = grantedScope(params.get("scope"), grant.scopes);
+
+  const accessToken = plannedAccessToken(provider.clock, client.lifetimes.accessToken, grant.familyId);
+  const rotation = await provider.refreshTokens.rotate(token, accessToken, grant);
+  if (rotation === undefined) throw invalidGrant(UNUSABLE);
+
+  const response = await issueUserTokens({
+    provider,
+    client,
+    auth: rotation.grant,
+    scopes,
+    accessToken,
+    // OIDC Core §12.2: same sub, auth_time, amr, acr, sid, no nonce. A family from the password grant
+    // (no acr: no OIDC login) got no ID token at first and gets none now.
+    ...(scopes.includes("openid") && rotation.grant.acr !== undefined && { idToken: {} }),
+  });
+  const { sub, amr, acr, sid, familyId } = rotation.grant;
+  return recordTokenIssued(
+    provider.audit,
+    "refresh_token",
+    { client_id: client.id, sub, jti: accessToken.jti, amr, acr, sid, family: familyId },
+    { ...response, refresh_token: rotation.token },
+  );
+};
+
+/** The grant of a live token of this client; a token that is not live may be a reused one, which revokes its family. */
+async function liveGrant(provider: Provider, token: string, client: Client): Promise<RefreshGrant> {
+  const grant = await provider.refreshTokens.find(token);
+  if (grant === undefined) {
+    await provider.refreshTokens.detectReuse(token);
+    throw invalidGrant(UNUSABLE);
+  }
+  if (grant.clientId !== client.id) throw invalidGrant("the refresh token was issued to another client");
+  // A user removed or disabled since the grant ends it, and everything it issued.
+  if (!provider.users.isActive(grant.sub)) {
+    await provider.refreshTokens.revokeFamily(grant);
+    throw invalidGrant(UNUSABLE);
+  }
+  // The SSO session the family was issued from has ended, and the client's refresh tokens end with it.
+  if (client.refreshTokenEndsWithSession && grant.sid !== undefined && (await provider.endedSessions.hasEnded(grant.sid))) {
+    await provider.refreshTokens.revokeFamily(grant);
+    throw invalidGrant(UNUSABLE);
+  }
+  // The store's TTL already ends the family; this holds to the provider's clock as well.
+  if (grant.expiresAt <= provider.clock()) throw invalidGrant(UNUSABLE);
+  // An operator who turns offline access off for a client ends its refreshes too.
+  if (!client.offlineAccess) throw invalidGrant("offline access is not enabled for the client");
+  return grant;
+}
