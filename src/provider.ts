@@ -18,8 +18,6 @@ import { buildPolicyParts, type PolicyParts } from "./snapshot/build-policy-part
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
 import { IdTokenIssuer } from "./tokens/id-token.ts";
-import type { UserDirectory } from "./users/user-directory.ts";
-import type { VendorAccounts } from "./users/vendor-accounts.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
 import { ConcurrencyGate } from "./security/concurrency-gate.ts";
 import { SecretBox } from "./crypto/secret-box.ts";
@@ -27,7 +25,7 @@ import { encryptionKeyMaterial } from "./crypto/encryption-key.ts";
 import { SsoSessions } from "./sessions/sso-sessions.ts";
 import { BackChannelLogout } from "./sessions/back-channel-logout.ts";
 import { LogoutTokenIssuer } from "./tokens/logout-token.ts";
-import { cookieJar, type CookieJar } from "./http-kit/cookies.ts";
+import { cookieJar } from "./http-kit/cookies.ts";
 import { Interactions } from "./runtime/interactions.ts";
 import { loadMethodPlugins } from "./runtime/method-plugins.ts";
 import { loadMethods, type LoadedMethod } from "./runtime/loaded-methods.ts";
@@ -36,75 +34,21 @@ import { Enrollments } from "./enrollments/enrollments.ts";
 import { EidAccounts } from "./eid/eid-accounts.ts";
 import { EidBroker } from "./eid/eid-broker.ts";
 import { DevelopmentUpstreams, type LaunchProvider } from "./eid/development-upstreams.ts";
-import type { ChannelDirectory } from "./channels/channel-directory.ts";
 import { createChannelDirectory } from "./channels/create-channel-directory.ts";
 import type { StartedExtension } from "./extensions/contract/extension.ts";
 import { INSTALLED_EXTENSIONS } from "./extensions/installed-extensions.ts";
 import { ListenedAuditTrail, type AuditTrail } from "./audit/audit-trail.ts";
 import type { ProviderMetrics } from "./metrics/provider-metrics.ts";
+import type { Infra, PolicyHolder } from "./infra/infra.ts";
+import { flowServices, pluginServices } from "./infra/live-services.ts";
 import { recordLockout } from "./audit/record-lockout.ts";
 import { policyHash } from "./snapshot/policy-hash.ts";
 import { RetainedFlows } from "./runtime/retained-flows.ts";
+import { takeScope } from "./infra/scope.ts";
+import type { IncomingMessage } from "node:http";
 
-/**
- * Everything a request needs, built once from a loaded configuration: the composition root.
- * The HTTP layer receives a Provider and never reads config files or builds services itself.
- */
-export interface Provider {
-  /** The current policy snapshot's configuration (provider.yaml's part never changes while running). */
-  readonly config: LoadedConfig;
-  readonly issuer: string;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** Security-relevant acts, for auditors (src/audit/): never a secret, code or token. */
-  readonly audit: AuditTrail;
-  /** Prometheus metrics, when provider.yaml has a `metrics` section (src/metrics/). */
-  readonly metrics: ProviderMetrics | undefined;
-  readonly store: Store;
-  readonly keys: KeyManager;
-  readonly signer: JwsSigner;
-  /** Seals secrets kept in the store (signing keys; later TOTP seeds). */
-  readonly secretBox: SecretBox;
-  /** The login policy and everything else built from the policy files: read it once per request. */
-  readonly policy: PolicySnapshot;
-  /** Swaps the policy snapshot (src/reload/ builds it): requests read afterwards see the new one. */
-  swapPolicy(next: PolicySnapshot): void;
-  /** The flow catalogs of earlier snapshots, kept for the interactions they started (src/reload/). */
-  readonly retainedFlows: RetainedFlows;
-  /** The current snapshot's directory. */
-  readonly users: UserDirectory;
-  /** The current snapshot's MyVendor accounts (`<client_id>:<account>`): not in the directory, alive while their client may make vendor logins. */
-  readonly vendorAccounts: VendorAccounts;
-  readonly accessTokens: AccessTokenIssuer;
-  readonly accessTokenVerifier: AccessTokenVerifier;
-  readonly accessTokenDenylist: AccessTokenDenylist;
-  /** The records of reference access tokens (clients with `access_token_format: reference`). */
-  readonly referenceTokens: ReferenceTokens;
-  readonly refreshTokens: RefreshTokens;
-  readonly endedSessions: EndedSessions;
-  readonly codes: AuthorizationCodes;
-  readonly idTokens: IdTokenIssuer;
-  /** Failed password checks per account: the password method's limit, which the password grant shares. */
-  readonly passwordAttempts: AttemptLimiter;
-  /** Bounds the scrypt verifications running and waiting in this process. */
-  readonly passwordChecks: ConcurrencyGate;
-  /** Login requests (logins started, login forms posted) per client address. */
-  readonly loginRequests: AttemptLimiter;
-  readonly sessions: SsoSessions;
-  /** Back-channel logout deliveries of ended sessions (in the background; stopped by close()). */
-  readonly backChannelLogout: BackChannelLogout;
-  readonly cookies: CookieJar;
-  readonly interactions: Interactions;
-  /** Every user's enrolled factor methods (durable). */
-  readonly enrollments: Enrollments;
-  /** The eID broker: a relying party per upstream of login.yaml's eid_upstreams, and the eID accounts. */
-  readonly eid: EidBroker;
-  /** Which channels a user has an account in and administers (req_chnl, chnl_info): channels.yaml `directory`. */
-  readonly channels: ChannelDirectory;
-  /** The installed extensions (src/extensions/), started: their routes and their say in every authorization. */
-  readonly extensions: readonly StartedExtension[];
-  close(): Promise<void>;
-}
+/** The composition root's product: the infrastructure (src/infra/infra.ts), with the policy snapshot in its holder. */
+export type { Infra };
 
 export interface ProviderOptions {
   logger: Logger;
@@ -119,7 +63,12 @@ export interface ProviderOptions {
   launchProvider?: LaunchProvider;
 }
 
-export async function createProvider(config: LoadedConfig, options: ProviderOptions): Promise<Provider> {
+/**
+ * Builds the infrastructure from a loaded configuration, in one phase: the store, the keys, the services
+ * over them, the factor methods bound to those services, the first policy snapshot, the extensions.
+ * The HTTP layer and the CLI receive the result and never read config files or build services themselves.
+ */
+export async function createProvider(config: LoadedConfig, options: ProviderOptions): Promise<Infra> {
   const { provider: settings } = config;
   const clock = options.clock ?? systemClock;
   const logger = options.logger;
@@ -153,26 +102,33 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const signer = new JwsSigner(() => keys.keys);
   const denylist = new AccessTokenDenylist(store, clock);
   const referenceTokens = new ReferenceTokens(store, clock);
+  const retainedFlows = new RetainedFlows(clock, parseDuration(settings.lifetimes.interaction) * 1000);
+  // The first snapshot is complete once the methods are bound and its flows built (below).
+  let policy: PolicySnapshot = { ...parts, flows: undefined as unknown as FlowCatalog };
+  const policies: PolicyHolder = {
+    current: () => policy,
+    swap(next) {
+      retainedFlows.retain(policy.flows);
+      keys.retainAtLeast(rotationPolicy(next.config, next.clients).retainFor);
+      policy = next;
+    },
+  };
   const attempts = settings.security.password_attempts;
   const backChannelLogout = new BackChannelLogout({
-    clients: { get: (id) => policy.clients.get(id) },
+    clients: { get: (id) => policies.current().clients.get(id) },
     tokens: new LogoutTokenIssuer(signer, settings.issuer, clock),
     logger,
     audit,
   });
-  const accessTokens = new AccessTokenIssuer(signer, settings.issuer, () => policy.scopes, clock, referenceTokens);
+  const accessTokens = new AccessTokenIssuer(signer, settings.issuer, clock, referenceTokens);
   const methods = new Map<string, LoadedMethod>();
-  // Complete once the methods are bound (below); until then no request is served.
-  let policy: PolicySnapshot = { ...parts, methods, flows: undefined as unknown as FlowCatalog };
-  const retainedFlows = new RetainedFlows(clock, parseDuration(settings.lifetimes.interaction) * 1000);
+  const extensions: StartedExtension[] = [];
   const developmentUpstreams = new DevelopmentUpstreams(config.dir, options.launchProvider, logger);
-  let extensions: readonly StartedExtension[] = [];
   const stopCountingAudit = options.metrics?.countAudit(audit);
 
-  const provider: Provider = {
-    get config() {
-      return policy.config;
-    },
+  const infra: Infra = {
+    settings,
+    configDir: config.dir,
     issuer: settings.issuer,
     clock,
     logger,
@@ -182,28 +138,15 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     keys,
     signer,
     secretBox,
-    // A getter: a reload (issue 14) swaps the snapshot; each request reads it once.
-    get policy() {
-      return policy;
-    },
-    swapPolicy(next) {
-      retainedFlows.retain(policy.flows);
-      keys.retainAtLeast(rotationPolicy(next.config, next.clients).retainFor);
-      policy = next;
-    },
+    policies,
     retainedFlows,
-    get users() {
-      return policy.users;
-    },
-    get vendorAccounts() {
-      return policy.vendorAccounts;
-    },
+    methods,
     accessTokens,
     accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist, referenceTokens),
     accessTokenDenylist: denylist,
     referenceTokens,
     refreshTokens: new RefreshTokens(store, clock, denylist, audit),
-    endedSessions: new EndedSessions(store, () => policy.clients.all()),
+    endedSessions: new EndedSessions(store, () => policies.current().clients.all()),
     codes: new AuthorizationCodes(store, clock),
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
     // The password grant's limit; it shares the password method's counter (and records a lockout like it).
@@ -212,7 +155,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
       "method:password",
       attempts.max_failures,
       parseDuration(attempts.window) * 1000,
-      (subject) => recordLockout(provider, "password")(subject),
+      (subject) => recordLockout({ audit, users: policies.current().users }, "password")(subject),
     ),
     passwordChecks: new ConcurrencyGate(settings.security.max_concurrent_password_checks),
     loginRequests: new AttemptLimiter(
@@ -230,11 +173,9 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     interactions: new Interactions(store, clock, parseDuration(settings.lifetimes.interaction)),
     enrollments: new Enrollments(store, clock, undefined, audit),
     eid: new EidBroker(config.login, eidAccounts, developmentUpstreams.options(config.login, settings.issuer)),
-    channels: createChannelDirectory(config, accessTokens, clock, logger),
-    // Started once the provider exists (below): extensions get a context over it.
-    get extensions() {
-      return extensions;
-    },
+    // The channel directory's service token is minted outside any request, for the scopes serving then.
+    channels: createChannelDirectory(config, accessTokens, () => policies.current().scopes, clock, logger),
+    extensions,
     async close() {
       stopCountingAudit?.();
       keys.close();
@@ -244,32 +185,30 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
       await audit.close?.();
     },
   };
-  // The methods' actors are bound to this provider, so they and the flows are built once it exists.
   try {
-    for (const [id, method] of loadMethods(provider, configuredMethods)) methods.set(id, method);
-    policy = { ...policy, flows: new FlowCatalog(provider, config.login, methods) };
-    extensions = startExtensions(provider);
+    for (const [id, method] of loadMethods(pluginServices(infra), configuredMethods)) methods.set(id, method);
+    policy = { ...policy, flows: new FlowCatalog(flowServices(infra), config.login, methods) };
+    extensions.push(...startExtensions(infra));
   } catch (error) {
     // A plugin refusing its settings (a ConfigError) must not leave the store and key timers open.
-    await provider.close();
+    await infra.close();
     throw error;
   }
-  return provider;
+  return infra;
 }
 
-/** Each installed extension, started with what it may use of this provider. */
-function startExtensions(provider: Provider): StartedExtension[] {
+/** Each installed extension, started with what it may use of the infrastructure. */
+function startExtensions(infra: Infra): StartedExtension[] {
   const context = {
-    issuer: provider.issuer,
-    clock: provider.clock,
-    logger: provider.logger,
-    store: provider.store,
-    policy: () => provider.policy,
-    config: () => provider.config,
-    accessTokens: provider.accessTokenVerifier,
+    issuer: infra.issuer,
+    clock: infra.clock,
+    logger: infra.logger,
+    store: infra.store,
+    policy: (req: IncomingMessage) => takeScope(infra, req).policy,
+    accessTokens: infra.accessTokenVerifier,
   };
   return INSTALLED_EXTENSIONS.map((extension) => ({
-    ...extension.start({ ...context, logger: provider.logger.child({ extension: extension.manifest.id }) }),
+    ...extension.start({ ...context, logger: infra.logger.child({ extension: extension.manifest.id }) }),
     manifest: extension.manifest,
   }));
 }

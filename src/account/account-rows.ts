@@ -10,7 +10,7 @@ import type { EnrolledItem, SetUpBy } from "../plugin-contract/method-account-vi
 
 /** What the account page reads: the configured methods, their enrollments and the directory (for passwords). */
 export interface AccountServices {
-  readonly policy: { readonly methods: ReadonlyMap<string, { readonly plugin: Pick<FactorPlugin, "account" | "enrollment"> }> };
+  readonly methods: ReadonlyMap<string, { readonly plugin: Pick<FactorPlugin, "account" | "enrollment"> }>;
   readonly enrollments: Enrollments;
   readonly users: Pick<UserDirectory, "findBySub">;
 }
@@ -22,7 +22,7 @@ export interface AccountServices {
  */
 export async function accountRows(provider: AccountServices, views: ViewEngine, sub: string, lang: Lang): Promise<AccountRow[]> {
   const rows: AccountRow[] = [];
-  for (const [id, { plugin }] of provider.policy.methods) {
+  for (const [id, { plugin }] of provider.methods) {
     const setUpBy = plugin.account?.setUpBy;
     // A method set up with another's enrollment shows that method's record (its devices, its dates).
     const { setUp, record, items: described } = await methodSetUp(provider, id, sub);
@@ -56,8 +56,7 @@ function itemText(views: ViewEngine, lang: Lang, item: EnrolledItem): string {
 
 function noteOf(provider: AccountServices, views: ViewEngine, lang: Lang, setUpBy: SetUpBy): string {
   // Without the method it shares a record with, only an operator can set it up.
-  if (typeof setUpBy === "object" && !provider.policy.methods.has(setUpBy.method))
-    return views.translate(lang, "account.setup_administrator");
+  if (typeof setUpBy === "object" && !provider.methods.has(setUpBy.method)) return views.translate(lang, "account.setup_administrator");
   if (typeof setUpBy === "object")
     return views.translate(lang, "account.setup_with", { method: views.translate(lang, `method.${setUpBy.method}.label`) });
   return views.translate(

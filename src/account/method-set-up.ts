@@ -5,7 +5,7 @@ import type { UserDirectory } from "../users/user-directory.ts";
 
 /** What deciding whether a user has set a method up reads: the methods' account views, their enrollments, the directory (for passwords). */
 export interface SetUpServices {
-  readonly policy: { readonly methods: ReadonlyMap<string, { readonly plugin: Pick<FactorPlugin, "account" | "enrollment"> }> };
+  readonly methods: ReadonlyMap<string, { readonly plugin: Pick<FactorPlugin, "account" | "enrollment"> }>;
   readonly enrollments: Pick<Enrollments, "get">;
   readonly users: Pick<UserDirectory, "findBySub">;
 }
@@ -26,10 +26,10 @@ export interface MethodSetUp {
  * (appotp: qrcode's phones) reads that one; a record whose plugin lists items counts only with one.
  */
 export async function methodSetUp(services: SetUpServices, id: string, sub: string): Promise<MethodSetUp> {
-  const setUpBy = services.policy.methods.get(id)?.plugin.account?.setUpBy;
+  const setUpBy = services.methods.get(id)?.plugin.account?.setUpBy;
   const recordOf = typeof setUpBy === "object" ? setUpBy.method : id;
   const record = await services.enrollments.get(recordOf, sub);
-  const lister = services.policy.methods.get(recordOf)?.plugin.account?.items;
+  const lister = services.methods.get(recordOf)?.plugin.account?.items;
   const items = record && lister ? lister(record.data) : [];
   const setUp =
     setUpBy === "directory"

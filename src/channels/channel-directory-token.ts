@@ -1,3 +1,4 @@
+import type { ScopeRegistry } from "../scopes/scope-registry.ts";
 import { epochSeconds, type Clock } from "../time/clock.ts";
 import type { AccessTokenIssuer } from "../tokens/access-token.ts";
 
@@ -15,11 +16,23 @@ const RENEW_BEFORE_SECONDS = 60;
  * own token endpoint would only add a secret to configure). Always a JWT, whatever the client's format:
  * the service validates it against our JWKS. Kept until shortly before it expires.
  */
-export function channelDirectoryToken(issuer: AccessTokenIssuer, clientId: string, lifetime: number, clock: Clock): () => string {
+export function channelDirectoryToken(
+  issuer: AccessTokenIssuer,
+  resources: () => Pick<ScopeRegistry, "resourcesFor">,
+  clientId: string,
+  lifetime: number,
+  clock: Clock,
+): () => string {
   let current: { token: string; exp: number } | undefined;
   return () => {
     if (!current || current.exp - RENEW_BEFORE_SECONDS <= epochSeconds(clock)) {
-      const { token, claims } = issuer.issue({ sub: clientId, clientId, scopes: [CHANNEL_DIRECTORY_SCOPE], lifetime });
+      const { token, claims } = issuer.issue({
+        sub: clientId,
+        clientId,
+        scopes: [CHANNEL_DIRECTORY_SCOPE],
+        resources: resources(),
+        lifetime,
+      });
       current = { token, exp: claims.exp };
     }
     return current.token;

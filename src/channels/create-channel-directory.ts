@@ -3,6 +3,7 @@ import type { Clock } from "../time/clock.ts";
 import { parseDuration } from "../time/duration.ts";
 import type { ConfigData } from "../config/cross-field-rule.ts";
 import type { AccessTokenIssuer } from "../tokens/access-token.ts";
+import type { ScopeRegistry } from "../scopes/scope-registry.ts";
 import type { ChannelDirectory } from "./channel-directory.ts";
 import { channelDirectoryToken } from "./channel-directory-token.ts";
 import { EmbeddedChannelDirectory } from "./embedded-channel-directory.ts";
@@ -12,6 +13,7 @@ import { HttpChannelDirectory } from "./http-channel-directory.ts";
 export function createChannelDirectory(
   config: ConfigData,
   accessTokens: AccessTokenIssuer,
+  resources: () => Pick<ScopeRegistry, "resourcesFor">,
   clock: Clock,
   logger: Logger,
 ): ChannelDirectory {
@@ -23,7 +25,7 @@ export function createChannelDirectory(
   return new HttpChannelDirectory({
     url: directory.url!,
     timeoutMs: parseDuration(directory.timeout) * 1000,
-    accessToken: channelDirectoryToken(accessTokens, clientId, lifetime, clock),
+    accessToken: channelDirectoryToken(accessTokens, resources, clientId, lifetime, clock),
     logger,
   });
 }

@@ -8,7 +8,7 @@ import { catalogMachines, loginDiagramName, type DrawableMachine, type LoginFlow
 /**
  * The machines a policy snapshot runs: its login flows (`policy.flows`, the machines with the
  * plugins wired in: the default flow and each login type's, the eID login's included, with the login
- * type's plan) and the factor methods its login.yaml configures (`policy.methods`). The
+ * type's plan) and the factor methods its login.yaml configures (`policy.flows.methods`). The
  * per-method enrollment flows are one shape, drawn once as `enrollment`.
  */
 export function deploymentMachines(policy: PolicySnapshot): DrawableMachine[] {
@@ -20,7 +20,7 @@ export function deploymentMachines(policy: PolicySnapshot): DrawableMachine[] {
     loginFlows.push([name, flow.machine, kind, policy.login.loginTypes.get(name.toLowerCase())]);
   return catalogMachines({
     loginFlows,
-    plugins: [...policy.methods].map(([id, method]) => [id, method.plugin] as const),
+    plugins: [...flows.methods].map(([id, method]) => [id, method.plugin] as const),
     extensions: INSTALLED_EXTENSIONS,
   });
 }

@@ -2,7 +2,8 @@ import { paths } from "../http-kit/paths.ts";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import express, { type Request, type Router } from "express";
-import type { Provider } from "../provider.ts";
+import type { Infra } from "../infra/infra.ts";
+import { takeScope } from "../infra/scope.ts";
 import { resolveLang } from "../i18n/lang.ts";
 import { createNonce, writePage } from "../views/page-headers.ts";
 import type { DiagramPageData, DiagramsPageData } from "../views/page-data.ts";
@@ -58,7 +59,7 @@ interface Diagram extends DrawableMachine {
  * safe here: the page has no form, token or user data to leak, nothing on it comes from a request,
  * and scripts stay nonce-only.
  */
-export function diagramRoutes(provider: Provider, views: ViewEngine): Router {
+export function diagramRoutes(infra: Infra, views: ViewEngine): Router {
   // Drawn once per policy snapshot: a reload that changes a flow redraws it.
   const diagramsOf = perSnapshot(
     (policy) => new Map<string, Diagram>(deploymentMachines(policy).map((m) => [m.name, { ...m, source: mermaidStatechart(m.machine) }])),
@@ -68,7 +69,7 @@ export function diagramRoutes(provider: Provider, views: ViewEngine): Router {
     resolveLang(typeof req.query.lang === "string" ? req.query.lang : undefined, req.headers["accept-language"]);
 
   router.get(DIAGRAMS_PATH, (req, res) => {
-    const diagrams = diagramsOf(provider.policy);
+    const diagrams = diagramsOf(takeScope(infra, req).policy);
     const data: DiagramsPageData = {
       stylesheetUrl: STYLESHEET.url,
       diagrams: [...diagrams.values()].map((d) => ({
@@ -85,7 +86,7 @@ export function diagramRoutes(provider: Provider, views: ViewEngine): Router {
   // Built per policy snapshot: a reload brings new machine versions.
   const byHashOf = perSnapshot(diagramsByHash);
   router.get(`${DIAGRAMS_PATH}/machine/:hash`, (req, res, next) => {
-    const name = byHashOf(provider.policy).get(req.params.hash);
+    const name = byHashOf(takeScope(infra, req).policy).get(req.params.hash);
     if (name === undefined) return next();
     res.redirect(303, `${DIAGRAMS_PATH}/${name}`);
   });
@@ -95,7 +96,7 @@ export function diagramRoutes(provider: Provider, views: ViewEngine): Router {
     if (name === STYLESHEET.url.slice(DIAGRAMS_PATH.length + 1)) return sendHashedFile(req, res, STYLESHEET);
     const script = mermaidScript();
     if (name === script.url.slice(DIAGRAMS_PATH.length + 1)) return sendHashedFile(req, res, script);
-    const diagram = diagramsOf(provider.policy).get(name);
+    const diagram = diagramsOf(takeScope(infra, req).policy).get(name);
     if (!diagram) return next();
     const nonce = createNonce();
     const data: DiagramPageData = {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Express } from "express";
-import type { Provider } from "../provider.ts";
+import type { Infra } from "../infra/infra.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "../http-kit/security-headers.ts";
 import { errorHandler } from "./middleware/error-handler.ts";
@@ -41,80 +41,80 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
  * everything else (browser pages and flows, from the browser-login stage on) is the Express app.
  * `stopping` says the process has begun to stop (its readiness is then 503).
  */
-export function createApp(provider: Provider, stopping: () => boolean): RequestListener {
-  const settings = provider.config.provider;
-  const views = createViews(provider);
+export function createApp(infra: Infra, stopping: () => boolean): RequestListener {
+  const settings = infra.settings;
+  const views = createViews(infra);
   const pages = createBrowserPages(views);
-  const http = extensionHttp(provider, views, pages);
+  const http = extensionHttp(infra, views, pages);
   return createProtocolRouter(
     [
-      discoveryEndpoint(provider),
-      jwksEndpoint(provider),
-      ...authorizeEndpoints(provider, pages),
-      eidCallbackEndpoint(provider, pages),
-      tokenEndpoint(provider),
-      introspectionEndpoint(provider),
-      revocationEndpoint(provider),
-      userinfoEndpoint(provider),
-      ...endSessionEndpoints(provider, views, pages),
-      ...extensionRoutes(provider.extensions, http),
+      discoveryEndpoint(infra),
+      jwksEndpoint(infra),
+      ...authorizeEndpoints(infra, pages),
+      eidCallbackEndpoint(infra, pages),
+      tokenEndpoint(infra),
+      introspectionEndpoint(infra),
+      revocationEndpoint(infra),
+      userinfoEndpoint(infra),
+      ...endSessionEndpoints(infra, views, pages),
+      ...extensionRoutes(infra.extensions, http),
       healthEndpoint(),
-      readinessEndpoint(provider, stopping),
-      ...mainPortMetrics(provider),
+      readinessEndpoint(infra, stopping),
+      ...mainPortMetrics(infra),
     ],
     {
-      logger: provider.logger,
+      logger: infra.logger,
       logRequests: settings.logging.requests,
       maxBodyBytes: settings.security.max_body_bytes,
-      fallback: createPagesApp(provider, views, pages),
-      observe: requestMetrics(provider),
+      fallback: createPagesApp(infra, views, pages),
+      observe: requestMetrics(infra),
     },
   );
 }
 
 /** Each request counted under its route's label (src/metrics/http-metrics.ts); nothing when metrics are off. */
-function requestMetrics(provider: Provider): ProtocolRouterOptions["observe"] {
-  const http = provider.metrics?.http;
+function requestMetrics(infra: Infra): ProtocolRouterOptions["observe"] {
+  const http = infra.metrics?.http;
   return http && ((res, path, routed) => http.track(res, routed ? path : pageRouteLabel(path)));
 }
 
 /** /metrics on the main port: only with `metrics.token` and no separate `metrics.listen` (src/metrics/). */
-function mainPortMetrics(provider: Provider): ProtocolRoute[] {
-  const settings = provider.config.provider.metrics;
-  if (!provider.metrics || settings?.token === undefined || settings.listen !== undefined) return [];
-  return [metricsEndpoint(provider.metrics.registry, settings.token)];
+function mainPortMetrics(infra: Infra): ProtocolRoute[] {
+  const settings = infra.settings.metrics;
+  if (!infra.metrics || settings?.token === undefined || settings.listen !== undefined) return [];
+  return [metricsEndpoint(infra.metrics.registry, settings.token)];
 }
 
 /** The view engine with every configured factor method's strings and partials (compiled once, here). */
-function createViews(provider: Provider): ViewEngine {
-  const strings = [...provider.policy.methods].map(([id, method]) => ({ dir: join(method.dir, "i18n"), prefix: `method.${id}` }));
+function createViews(infra: Infra): ViewEngine {
+  const strings = [...infra.methods].map(([id, method]) => ({ dir: join(method.dir, "i18n"), prefix: `method.${id}` }));
   const views = createViewEngine({ viewsDir: VIEWS_DIR, assetsUrl: paths.assets, strings });
-  for (const [id, { plugin }] of provider.policy.methods) {
+  for (const [id, { plugin }] of infra.methods) {
     for (const [view, source] of Object.entries(plugin.views)) views.registerPartial(partialName(id, view), source);
   }
   return views;
 }
 
 /** The Express application for everything that is not a protocol endpoint. */
-function createPagesApp(provider: Provider, views: ViewEngine, pages: BrowserPages): Express {
-  const settings = provider.config.provider;
+function createPagesApp(infra: Infra, views: ViewEngine, pages: BrowserPages): Express {
+  const settings = infra.settings;
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", settings.listen.trust_proxy);
-  app.use(requestLog(requestLines(provider.logger), settings.logging.requests));
+  app.use(requestLog(requestLines(infra.logger), settings.logging.requests));
   app.use(securityHeaders);
   app.use((req, res, next) => {
     if (!handleAsset(req, res, paths.assets) && !handleFavicon(req, res)) next();
   });
-  app.use(interactionRoutes(provider, views, pages));
-  app.use(accountRoutes(provider, views, pages));
-  app.use(diagramRoutes(provider, views));
-  for (const [id, method] of provider.policy.methods) {
+  app.use(interactionRoutes(infra, views, pages));
+  app.use(accountRoutes(infra, views, pages));
+  app.use(diagramRoutes(infra, views));
+  for (const [id, method] of infra.methods) {
     if (method.plugin.routes) app.use(methodRoutesPath(id), method.plugin.routes(method.context));
   }
-  app.use(DEVICE_API_PATH, deviceApiRoutes(provider));
+  app.use(DEVICE_API_PATH, deviceApiRoutes(infra));
   app.use((_req, _res, next) => next(oauthError("not_found", "no such endpoint")));
-  app.use(errorHandler(provider.logger, pages));
+  app.use(errorHandler(infra.logger, pages));
   return app;
 }

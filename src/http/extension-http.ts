@@ -1,4 +1,5 @@
-import type { Provider } from "../provider.ts";
+import type { Infra } from "../infra/infra.ts";
+import { takeScope } from "../infra/scope.ts";
 import type { ExtensionHttp } from "../extensions/contract/extension.ts";
 import type { BrowserPages } from "../views/browser-pages.ts";
 import { answerWithErrorPage } from "../views/browser-pages.ts";
@@ -8,11 +9,11 @@ import { completeAuthorization, responsePage } from "./authorize/complete-author
 import { writeAuthorizationResponse } from "./authorize/authorization-response.ts";
 
 /** The HTTP layer's services for the extensions' routes: the authorize endpoint's way of finishing, pages, strings. */
-export function extensionHttp(provider: Provider, views: ViewEngine, pages: BrowserPages): ExtensionHttp {
+export function extensionHttp(infra: Infra, views: ViewEngine, pages: BrowserPages): ExtensionHttp {
   return {
     completeLogin: (ex, request, login, { idTokenClaims = {} }) => {
       // An extension's login runs its own machines (not a login flow here): the audit trail records that it succeeded, and for whom.
-      provider.audit.record({
+      infra.audit.record({
         type: "login.succeeded",
         flow_id: "extension",
         path: [],
@@ -21,20 +22,21 @@ export function extensionHttp(provider: Provider, views: ViewEngine, pages: Brow
         amr: login.amr,
         acr: login.acr,
       });
-      return completeAuthorization(provider, pages, ex.req, ex.res, request, { login }, { byExtension: { idTokenClaims } });
+      // The extension's request took its scope when its route began (src/http/extension-routes.ts).
+      return completeAuthorization(takeScope(infra, ex.req), pages, ex.req, ex.res, request, { login }, { byExtension: { idTokenClaims } });
     },
     refuse(ex, request, description) {
-      provider.audit.record({ type: "login.failed", flow_id: "extension", path: [], client_id: request.clientId, reason: "access_denied" });
-      const client = provider.policy.clients.get(request.clientId)!;
+      infra.audit.record({ type: "login.failed", flow_id: "extension", path: [], client_id: request.clientId, reason: "access_denied" });
+      const client = takeScope(infra, ex.req).policy.clients.get(request.clientId)!;
       writeAuthorizationResponse(
         ex.res,
         pages,
         request,
-        { error: "access_denied", error_description: description, iss: provider.issuer },
+        { error: "access_denied", error_description: description, iss: infra.issuer },
         responsePage(ex.req, request, client),
       );
     },
-    errorPage: (ex, error) => answerWithErrorPage(pages, provider.logger, ex.req, ex.res, error, ex),
+    errorPage: (ex, error) => answerWithErrorPage(pages, infra.logger, ex.req, ex.res, error, ex),
     translate: (ex, requestedLang, key) => views.translate(resolveLang(requestedLang, ex.req.headers["accept-language"]), key),
   };
 }

@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync } from "node:crypto";
-import type { LoadedConfig } from "../config/load-config.ts";
+import type { ProviderFile } from "../config/types.generated.ts";
 import { encryptionKeyMaterial } from "../crypto/encryption-key.ts";
 
 /**
@@ -16,8 +16,8 @@ export class CodeHasher {
   }
 
   /** The provider's hasher: the same key material as its SecretBox (configured, or the embedded store's generated key). */
-  static forProvider(provider: { readonly config: LoadedConfig }): CodeHasher {
-    const settings = provider.config.provider;
+  static forProvider(provider: { readonly settings: ProviderFile }): CodeHasher {
+    const { settings } = provider;
     return new CodeHasher(encryptionKeyMaterial(settings.secrets?.encryption_key, settings.data_dir));
   }
 

@@ -3,7 +3,7 @@ import type { AnyActorLogic, AnyStateMachine } from "xstate";
 import type { Logger } from "pino";
 import type { Clock } from "../time/clock.ts";
 import type { Store } from "../stores/store.ts";
-import type { LoadedConfig } from "../config/load-config.ts";
+import type { ProviderFile } from "../config/types.generated.ts";
 import type { UserDirectory } from "../users/user-directory.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import type { CookieJar } from "../http-kit/cookies.ts";
@@ -58,11 +58,13 @@ export interface RequestFacts {
  */
 export interface PluginServices {
   readonly issuer: string;
-  readonly config: LoadedConfig;
+  /** provider.yaml's settings (they need a restart, so they never change under a plugin). */
+  readonly settings: ProviderFile;
   readonly clock: Clock;
   readonly logger: Logger;
   /** The shared store: a plugin keeps its records in namespaces of its own. */
   readonly store: Store;
+  /** The directory of the policy serving now (actors outlive a request and a reload: src/infra/live-services.ts). */
   readonly users: UserDirectory;
   /** Seals secrets a plugin keeps in the store (TOTP seeds). */
   readonly secretBox: SecretBox;
@@ -74,7 +76,7 @@ export interface PluginServices {
   /** Every method's enrollments: the trusted app's devices serve both qrcode and appotp. */
   readonly enrollments: Enrollments;
   /** The other configured methods' contexts (the trusted app counts a wrong number against qrcode's attempts). */
-  readonly policy: { readonly methods: ReadonlyMap<string, { readonly context: Pick<PluginContext, "attempts"> }> };
+  readonly methods: ReadonlyMap<string, { readonly context: Pick<PluginContext, "attempts"> }>;
 }
 
 /** Everything a plugin's actors and routes may use. */

@@ -1,5 +1,5 @@
 import type { LoadedConfig } from "../config/load-config.ts";
-import type { Provider } from "../provider.ts";
+import type { Infra } from "../infra/infra.ts";
 import { readConfigTexts } from "../snapshot/policy-hash.ts";
 import { reloadProvider, type ReloadResult } from "./reload-provider.ts";
 import { recordRunningConfig } from "./running-config.ts";
@@ -18,18 +18,18 @@ export interface ProviderReloader {
  * `<data_dir>/reload-status.json` (what `portcullis reload` reports) and, when it succeeded, the files
  * to `<data_dir>/running-config/` (what `check-config --diff` compares with).
  */
-export function createReloader(provider: Provider, loadedAtStart: LoadedConfig): ProviderReloader {
+export function createReloader(infra: Infra, loadedAtStart: LoadedConfig): ProviderReloader {
   let running = loadedAtStart;
   let queue: Promise<unknown> = Promise.resolve();
-  const dataDir = provider.config.provider.data_dir;
+  const dataDir = infra.settings.data_dir;
 
   const recordFiles = () => readConfigTexts(running.dir).then((texts) => recordRunningConfig(dataDir, texts));
-  const bestEffort = (what: string) => (err: unknown) => provider.logger.warn({ err, dataDir }, `could not write ${what}`);
+  const bestEffort = (what: string) => (err: unknown) => infra.logger.warn({ err, dataDir }, `could not write ${what}`);
 
   return {
     reload() {
       const attempt = queue.then(async () => {
-        const result = await reloadProvider(provider, running);
+        const result = await reloadProvider(infra, running);
         if (result.loaded) running = result.loaded;
         if (result.ok) await recordFiles().catch(bestEffort("the running configuration's copy"));
         const status = { pid: process.pid, finished_at: Date.now(), ok: result.ok, policy_hash: result.policyHash, errors: result.errors };

@@ -1,6 +1,8 @@
 import { loadConfig, type LoadedConfig } from "../config/load-config.ts";
 import { ConfigError, formatConfigIssue } from "../errors/config-error.ts";
-import type { Provider } from "../provider.ts";
+import type { Infra } from "../infra/infra.ts";
+import { takeScope } from "../infra/scope.ts";
+import { flowServices } from "../infra/live-services.ts";
 import { buildPolicyParts } from "../snapshot/build-policy-parts.ts";
 import type { PolicySnapshot } from "../snapshot/policy-snapshot.ts";
 import { loadMethodPlugins } from "../runtime/method-plugins.ts";
@@ -30,8 +32,9 @@ export interface ReloadResult {
  * returned. Each attempt is one `config.reloaded` audit event. `running` is the configuration as last
  * loaded (the start's, then each successful reload's).
  */
-export async function reloadProvider(provider: Provider, running: LoadedConfig): Promise<ReloadResult> {
-  const current = provider.policy;
+export async function reloadProvider(infra: Infra, running: LoadedConfig): Promise<ReloadResult> {
+  // A reload is an entry point of its own (SIGHUP, the watch, the admin command): the policy it replaces.
+  const { policy: current } = takeScope(infra);
   const hash = await policyHash(current.config.dir);
   let result: ReloadResult;
   try {
@@ -39,41 +42,41 @@ export async function reloadProvider(provider: Provider, running: LoadedConfig):
     const refused = restartOnlyChanges(running, loaded);
     if (refused.length > 0) throw new ReloadRefused(refused);
     await loadMethodPlugins(loaded.login, loaded.dir);
-    provider.swapPolicy(buildSnapshot(provider, current, { ...loaded, provider: current.config.provider }, hash));
-    logFirstUseOnSignedLinks(provider.logger, loaded.login);
+    infra.policies.swap(buildSnapshot(infra, { ...loaded, provider: current.config.provider }, hash));
+    logFirstUseOnSignedLinks(infra.logger, loaded.login);
     result = { ok: true, policyHash: hash, runningHash: hash, errors: [], loaded };
   } catch (error) {
     result = { ok: false, policyHash: hash, runningHash: current.hash, errors: reasonsOf(error) };
-    logErrors(provider, error);
+    logErrors(infra, error);
   }
-  report(provider, result);
+  report(infra, result);
   return result;
 }
 
 /** The new snapshot over the running methods (their set cannot change without a restart). */
-function buildSnapshot(provider: Provider, current: PolicySnapshot, config: LoadedConfig, hash: string): PolicySnapshot {
-  const classes = new Map([...current.methods].map(([id, method]) => [id, method.plugin.class]));
-  const parts = buildPolicyParts(config, hash, classes, provider.eid.accounts);
-  return { ...parts, methods: current.methods, flows: new FlowCatalog(provider, config.login, current.methods) };
+function buildSnapshot(infra: Infra, config: LoadedConfig, hash: string): PolicySnapshot {
+  const classes = new Map([...infra.methods].map(([id, method]) => [id, method.plugin.class]));
+  const parts = buildPolicyParts(config, hash, classes, infra.eid.accounts);
+  return { ...parts, flows: new FlowCatalog(flowServices(infra), config.login, infra.methods) };
 }
 
 /** One log line per error; a configuration issue also as fields (file, line, column, key) for log queries. */
-function logErrors(provider: Provider, error: unknown): void {
+function logErrors(infra: Infra, error: unknown): void {
   if (error instanceof ConfigError) {
     for (const issue of error.issues) {
-      provider.logger.error(
+      infra.logger.error(
         { event: "config_reload_error", file: issue.file, line: issue.line, column: issue.column, key: issue.path },
         formatConfigIssue(issue),
       );
     }
   } else if (error instanceof ReloadRefused) {
     for (const change of error.changes)
-      provider.logger.error({ event: "config_reload_error", file: change.file, key: change.key }, change.message);
-  } else for (const reason of reasonsOf(error)) provider.logger.error({ event: "config_reload_error" }, reason);
+      infra.logger.error({ event: "config_reload_error", file: change.file, key: change.key }, change.message);
+  } else for (const reason of reasonsOf(error)) infra.logger.error({ event: "config_reload_error" }, reason);
 }
 
-function report(provider: Provider, result: ReloadResult): void {
-  const { logger } = provider;
+function report(infra: Infra, result: ReloadResult): void {
+  const { logger } = infra;
   if (result.ok) logger.info({ event: "config_reloaded", policy_hash: result.policyHash }, "configuration reloaded");
   else {
     logger.error(
@@ -81,7 +84,7 @@ function report(provider: Provider, result: ReloadResult): void {
       "configuration reload refused: the previous policy keeps serving",
     );
   }
-  provider.audit.record({
+  infra.audit.record({
     type: "config.reloaded",
     policy_hash: result.policyHash,
     ok: result.ok,

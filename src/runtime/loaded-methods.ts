@@ -25,7 +25,7 @@ export function loadMethods(
   provider: PluginServices & { readonly audit: AuditTrail },
   configured: ReadonlyMap<string, ConfiguredMethod>,
 ): Map<string, LoadedMethod> {
-  const defaults = provider.config.provider.security.password_attempts;
+  const defaults = provider.settings.security.password_attempts;
   const loaded = new Map<string, LoadedMethod>();
   for (const [id, method] of configured) {
     const policy = { ...defaults, ...method.runtime.attempts };

@@ -62,7 +62,8 @@ const MAX_PLANNED_FLOWS = 256;
  */
 export class FlowCatalog {
   private readonly services: FlowServices;
-  private readonly methods: ReadonlyMap<string, LoadedMethod>;
+  /** The factor methods the flows wire in. */
+  readonly methods: ReadonlyMap<string, LoadedMethod>;
   private readonly named = new Map<string, RunnableFlow>();
   private readonly planned = new Map<string, RunnableFlow>();
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Authentication } from "../oauth/authorization-request.ts";
-import type { SessionLookup } from "./current-session.ts";
+import type { CookieJar } from "../http-kit/cookies.ts";
 import { SESSION_COOKIE } from "./session-cookie.ts";
 import { signOut, type SignOutServices } from "./sign-out.ts";
 import type { SsoSession } from "./sso-sessions.ts";
@@ -11,15 +11,15 @@ import type { SsoSession } from "./sso-sessions.ts";
  * sid and clients, new cookie).
  */
 export async function startSession(
-  provider: SignOutServices & SessionLookup,
+  infra: SignOutServices & { readonly cookies: CookieJar },
   req: IncomingMessage,
   login: Authentication,
 ): Promise<{ cookie: string; session: SsoSession }> {
-  const previousCookie = provider.cookies.read(req, SESSION_COOKIE);
-  const previous = await provider.sessions.find(previousCookie);
-  if (previous && previous.sub !== login.sub) await signOut(provider, previousCookie, { reason: "other_user_logged_in" });
-  const started = await provider.sessions.create(login, previousCookie, previous);
-  provider.audit.record({
+  const previousCookie = infra.cookies.read(req, SESSION_COOKIE);
+  const previous = await infra.sessions.find(previousCookie);
+  if (previous && previous.sub !== login.sub) await signOut(infra, previousCookie, { reason: "other_user_logged_in" });
+  const started = await infra.sessions.create(login, previousCookie, previous);
+  infra.audit.record({
     type: "session.started",
     sid: started.session.sid,
     sub: login.sub,

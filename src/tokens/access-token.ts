@@ -32,6 +32,8 @@ export interface AccessTokenRequest {
   sub: string;
   clientId: string;
   scopes: readonly string[];
+  /** The scopes.yaml of the request's policy snapshot: the API resources whose scopes the token carries are its audiences. */
+  resources: Pick<ScopeRegistry, "resourcesFor">;
   lifetime: number;
   /** A jti chosen in advance, so that a record naming the token (for revocation) can exist before the token does. */
   jti?: string;
@@ -60,22 +62,13 @@ export interface IssuedToken {
 export class AccessTokenIssuer {
   private readonly signer: JwsSigner;
   private readonly issuer: string;
-  /** Read at each issue: after a reload (src/reload/) the new scopes.yaml's resources are the audiences. */
-  private readonly scopes: () => Pick<ScopeRegistry, "resourcesFor">;
   private readonly clock: Clock;
   private readonly references: ReferenceTokenIssuer;
   readonly userinfoAudience: string;
 
-  constructor(
-    signer: JwsSigner,
-    issuer: string,
-    scopes: () => Pick<ScopeRegistry, "resourcesFor">,
-    clock: Clock,
-    references: ReferenceTokenIssuer,
-  ) {
+  constructor(signer: JwsSigner, issuer: string, clock: Clock, references: ReferenceTokenIssuer) {
     this.signer = signer;
     this.issuer = issuer;
-    this.scopes = scopes;
     this.clock = clock;
     this.references = references;
     this.userinfoAudience = `${issuer}/connect/userinfo`;
@@ -97,7 +90,7 @@ export class AccessTokenIssuer {
 
   private claims(request: AccessTokenRequest): AccessTokenClaims {
     const iat = epochSeconds(this.clock);
-    const aud = this.scopes().resourcesFor(request.scopes);
+    const aud = request.resources.resourcesFor(request.scopes);
     // A token that may read userinfo names the userinfo endpoint as an audience too; a token with
     // identity scopes only has it as its one audience (RFC 9068 requires one).
     if (request.scopes.includes("openid") || aud.length === 0) aud.push(this.userinfoAudience);

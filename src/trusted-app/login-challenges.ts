@@ -163,7 +163,7 @@ export class LoginChallenges {
     if (challenge.state !== "scanned" || challenge.deviceId !== device.id || challenge.sub !== sub)
       throw new ChallengeError("this device has not scanned the QR code");
     if (!(await this.claim("decided", challengeId, challenge))) throw new ChallengeError("the sign-in was already decided");
-    const attempts = this.provider.policy.methods.get(DEVICE_ENROLLMENT_METHOD)?.context.attempts;
+    const attempts = this.provider.methods.get(DEVICE_ENROLLMENT_METHOD)?.context.attempts;
     const allowed = !decision.approve || !attempts || (await attempts.tryAttempt(sub));
     const matches =
       decision.approve && allowed && typeof decision.number === "string" && constantTimeEqual(decision.number, challenge.number!);

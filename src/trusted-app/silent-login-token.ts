@@ -1,4 +1,4 @@
-import type { Provider } from "../provider.ts";
+import type { PluginServices } from "../plugin-contract/factor-plugin.ts";
 import { checkAppEvidence, NO_APP_EVIDENCE, type AppEvidence, type AppEvidenceWanted } from "./app-evidence.ts";
 import { DEVICE_JWS_TYPES, DeviceJwsError } from "./device-jws.ts";
 import { trustedApp } from "./trusted-app.ts";
@@ -23,16 +23,16 @@ export interface SilentLogin {
  * identifies the user without a scan. Throws DeviceJwsError when the token is refused.
  */
 export async function verifySilentLoginToken(
-  provider: Provider,
+  services: PluginServices,
   token: unknown,
   clientId: string,
   wanted: AppEvidenceWanted = NO_APP_EVIDENCE,
 ): Promise<SilentLogin> {
-  const { sub, claims } = await trustedApp(provider).verify(token, DEVICE_JWS_TYPES.silentLogin);
+  const { sub, claims } = await trustedApp(services).verify(token, DEVICE_JWS_TYPES.silentLogin);
   if (typeof claims.exp !== "number" || claims.exp - claims.iat! > SILENT_LOGIN_MAX_SECONDS)
     throw new DeviceJwsError(`the silent-login token must expire within ${SILENT_LOGIN_MAX_SECONDS} s of iat`);
   if (claims.client_id !== clientId) throw new DeviceJwsError("the silent-login token was made for another client");
-  const checked = checkAppEvidence(claims, wanted, Math.floor(provider.clock() / 1000));
+  const checked = checkAppEvidence(claims, wanted, Math.floor(services.clock() / 1000));
   if (!checked.ok) throw new DeviceJwsError(checked.description);
   return { sub, evidence: checked.evidence };
 }

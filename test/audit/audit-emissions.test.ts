@@ -54,7 +54,7 @@ describe("a login", () => {
     const [factor] = eventsOf(events, "factor.passed");
     expect(factor).toMatchObject({ method: "password", flow_id: "default", sub: "E10001", login_id: expect.any(String) });
     const [login] = eventsOf(events, "login.succeeded");
-    const flow = p.provider.policy.flows.get("default")!;
+    const flow = p.provider.policies.current().flows.get("default")!;
     expect(login).toMatchObject({
       flow_id: "default",
       machine_hash: flow.hash,
@@ -99,7 +99,7 @@ describe("a login", () => {
   });
 
   it("records each factor of a two-factor login, in order, under one login id, and the login's path through both", async () => {
-    const totp = p.provider.policy.methods.get("totp")!;
+    const totp = p.provider.methods.get("totp")!;
     const secret = new URL(await totp.plugin.enrollByOperator!(totp.context, "E10001", {})).searchParams.get("secret")!;
     events.length = 0;
     const browser = new RawBrowser();
@@ -123,11 +123,11 @@ describe("a login", () => {
     ]);
     expect(login!.path.some((state) => state.includes("password"))).toBe(true);
     expect(login!.path.some((state) => state.includes("totp"))).toBe(true);
-    expect(login!.machine_hash).toBe(p.provider.policy.flows.get(login!.flow_id)!.hash);
+    expect(login!.machine_hash).toBe(p.provider.policies.current().flows.get(login!.flow_id)!.hash);
   });
 
   it("names the login type and the acr values asked and met: a two-factor login asked by acr_values, an MfaTotp login on the same flow as MyVendor's", async () => {
-    const totp = p.provider.policy.methods.get("totp")!;
+    const totp = p.provider.methods.get("totp")!;
     const secret = new URL(await totp.plugin.enrollByOperator!(totp.context, "E10002", {})).searchParams.get("secret")!;
     const code = () => generate({ secret, epoch: Math.floor(Date.now() / 1000) });
     events.length = 0;
@@ -149,7 +149,7 @@ describe("a login", () => {
     const [failed] = eventsOf(events, "login.failed");
     // The declared name (not the case sent), and the flow MyVendor shares: only login_type tells them apart.
     expect(failed).toMatchObject({
-      flow_id: p.provider.policy.flows.forPlan("second_factor", ["totp"])!.id,
+      flow_id: p.provider.policies.current().flows.forPlan("second_factor", ["totp"])!.id,
       login_type: "MfaTotp",
       reason: expect.any(String),
     });

@@ -108,7 +108,7 @@ it("writes no password, code, token, client secret or cookie to the audit file",
   );
   secrets.add(String(pw.json!.access_token)).add(String(cc.json!.access_token));
 
-  const file = join(p.provider.config.provider.data_dir, "audit.log");
+  const file = join(p.provider.settings.data_dir, "audit.log");
   // Complete lines only: a write may be under way.
   const lines = () => (existsSync(file) ? readFileSync(file, "utf8").split("\n").slice(0, -1) : []);
   // login.failed, factor.failed, factor.passed, login.succeeded, session.started, 2 token.issued (code, refresh), token.revoked,

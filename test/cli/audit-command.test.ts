@@ -24,7 +24,7 @@ beforeAll(async () => {
   p = await startTestProvider();
   events = collectAudit(p);
   login = await loginAndRedeem(p);
-  auditFile = join(p.provider.config.provider.data_dir, "audit.log");
+  auditFile = join(p.provider.settings.data_dir, "audit.log");
   // The sink writes without waiting: the token's line is in the file soon after the response.
   await eventually(() => existsSync(auditFile) && readFileSync(auditFile, "utf8").includes(login.jti), "the token.issued line");
 });
@@ -45,12 +45,12 @@ describe("audit trace", () => {
     const times = eventLines(result.stdout).map((line) => line.split(/\s+/)[0]!);
     expect([...times].sort()).toEqual(times);
     const [loginEvent] = eventsOf(events, "login.succeeded");
-    const flow = p.provider.policy.flows.get("default")!;
+    const flow = p.provider.policies.current().flows.get("default")!;
     expect(result.stdout).toContain(`jti=${login.jti}`);
     expect(result.stdout).toContain(`machine: flow default, hash ${flow.hash}`);
     expect(result.stdout).toContain(`path:    ${loginEvent!.path.join(" → ")}`);
     // The version the login ran was archived by the provider when the login ran; the trace draws it from there.
-    const archived = join(p.provider.config.provider.data_dir, "machines", `${flow.hash}.json`);
+    const archived = join(p.provider.settings.data_dir, "machines", `${flow.hash}.json`);
     expect(existsSync(archived)).toBe(true);
     expect(result.stdout).toContain(
       `the exact machine version the login ran, kept in ${archived}\n(the current configuration runs this version too)`,
@@ -105,7 +105,7 @@ describe("audit trace", () => {
   });
 
   it("without the archived version, draws the current one and says so plainly", async () => {
-    const dataDir = p.provider.config.provider.data_dir;
+    const dataDir = p.provider.settings.data_dir;
     renameSync(join(dataDir, "machines"), join(dataDir, "machines-away"));
     try {
       const result = await portcullis(["audit", "trace", "--config", p.configDir, "--", login.jti]);

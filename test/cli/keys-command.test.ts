@@ -98,7 +98,7 @@ describe.skipIf(!redis)("portcullis keys on Redis, with two nodes", { timeout: 1
     expect(announced.stdout).toContain("next sync");
     expect(announced.stdout).toContain(`audit: {"type":"key.rotated","kid":"${next}","status":"next","by":"operator"}`);
     // ...and recorded on the audit trail provider.yaml names, beside the nodes' own events.
-    const audited = readFileSync(join(a.provider.config.provider.data_dir, "audit.log"), "utf8")
+    const audited = readFileSync(join(a.provider.settings.data_dir, "audit.log"), "utf8")
       .split("\n")
       .filter(Boolean)
       .map((line) => JSON.parse(line) as Record<string, unknown>);

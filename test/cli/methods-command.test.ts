@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { copyConfig } from "../support/test-provider.ts";
 import { portcullis } from "../support/run-cli.ts";
-import { startProvider } from "../../src/http/start-provider.ts";
+import { startProvider } from "../../src/start-provider.ts";
 
 /** The operator's `portcullis methods` on a copy of the demo config with the test PIN method, on the embedded store. */
 const dataDir = mkdtempSync(join(tmpdir(), "portcullis-data-"));

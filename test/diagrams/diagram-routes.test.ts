@@ -64,7 +64,7 @@ describe("diagram pages", () => {
   it("shows the running login flow's statechart as escaped text, with mermaid loaded under the nonce", async () => {
     const res = await send(`${op.url}/diagrams/login`);
     expect(res.status).toBe(200);
-    const source = mermaidStatechart(op.provider.policy.flows.get("default")!.machine);
+    const source = mermaidStatechart(op.provider.policies.current().flows.get("default")!.machine);
     // The deployment's own flow: the test plugin verifies a known user, so the flow identifies the user first.
     expect(source).toContain("s_signingIn --> s_identifying : always [isUserNeeded]");
     expect(res.text).toContain(`<pre class="mermaid">${escapeHtml(source)}</pre>`);
@@ -84,7 +84,7 @@ describe("diagram pages", () => {
   });
 
   it("leads from a login flow's machine hash to its diagram (an audit trace's link), and from no other hash", async () => {
-    const hash = op.provider.policy.flows.get("default")!.hash;
+    const hash = op.provider.policies.current().flows.get("default")!.hash;
     const res = await fetch(`${op.url}/diagrams/machine/${hash}`, { redirect: "manual" });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/diagrams/login");
@@ -96,7 +96,7 @@ describe("diagram pages", () => {
     expect(res.status).toBe(200);
     expect(res.text).toContain("<h1>method-pin-enrollment</h1>");
     expect(res.text).toContain("<p>サインイン方法 pin：サインイン中のユーザーのための設定。</p>");
-    expect(res.text).toContain(escapeHtml(mermaidStatechart(op.provider.policy.methods.get("pin")!.plugin.enrollment!)));
+    expect(res.text).toContain(escapeHtml(mermaidStatechart(op.provider.methods.get("pin")!.plugin.enrollment!)));
   });
 
   it("serves mermaid under a content-hashed name, cached for a year, with a working ETag", async () => {

@@ -91,7 +91,7 @@ describe.skipIf(!haveChromium)("diagram pages in Chromium", () => {
     await page.waitForURL(`${op.url}/diagrams/login`);
     const drawn = await drawing(page);
     expect(drawn.syntaxError).toBe(false);
-    for (const id of op.provider.config.login.default_flow.methods) expect(drawn.states).toContain(id);
+    for (const id of op.provider.policies.current().config.login.default_flow.methods) expect(drawn.states).toContain(id);
     expect(drawn.states).toContain("authenticated");
     expect(drawn.edgeLabels.some((label) => label!.startsWith("CHOOSE_METHOD [isChosenMethod(method="))).toBe(true);
     expect(drawn.edgeLabels.some((label) => label!.startsWith("done: "))).toBe(true);

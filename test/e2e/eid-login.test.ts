@@ -327,7 +327,7 @@ describe("what the upstream and the browser send back", () => {
 });
 
 describe("the eID login as a machine (flows/eid.flow.ts), like every other login", () => {
-  const eidFlow = () => broker.provider.policy.flows.get("login_type.eID")!;
+  const eidFlow = () => broker.provider.policies.current().flows.get("login_type.eID")!;
   /** The login events of the login that issued `code`'s tokens, found by their login id. */
   const loginEvents = (loginId: string) =>
     events.filter((e) => (e.type === "login.succeeded" || e.type === "login.failed") && e.login_id === loginId);
@@ -350,7 +350,7 @@ describe("the eID login as a machine (flows/eid.flow.ts), like every other login
         amr: ["eid"],
         acr: "1fa",
       });
-      expect(existsSync(join(broker.provider.config.provider.data_dir, "machines", `${eidFlow().hash}.json`))).toBe(true);
+      expect(existsSync(join(broker.provider.settings.data_dir, "machines", `${eidFlow().hash}.json`))).toBe(true);
     },
     TEST_MS,
   );
@@ -389,7 +389,7 @@ describe("the eID login as a machine (flows/eid.flow.ts), like every other login
       const page = await fetch(`${broker.issuer}/diagrams/machine/${eidFlow().hash}`);
       expect([page.status, page.url]).toEqual([200, `${broker.issuer}/diagrams/login-eid`]);
       expect(await page.text()).toContain("s_awaitingCallback --&gt; s_mappingAccount : UPSTREAM_CALLBACK");
-      const auditFile = join(broker.provider.config.provider.data_dir, "audit.log");
+      const auditFile = join(broker.provider.settings.data_dir, "audit.log");
       await eventually(() => existsSync(auditFile) && readFileSync(auditFile, "utf8").includes(jti), "the token.issued line");
       const trace = await portcullis(["audit", "trace", "--config", broker.configDir, "--", jti]);
       expect([trace.code, trace.stderr]).toEqual([0, ""]);

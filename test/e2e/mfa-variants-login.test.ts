@@ -67,7 +67,7 @@ describe.skipIf(!haveChromium)("the Mfa variants in Chromium with openid-client"
 
   /** What `portcullis methods enroll <sub> <method> KEY=VALUE` does (the CLI's tests run the command itself). */
   async function enrollByOperator(delivery: CodeDelivery, sub: string, address: string): Promise<void> {
-    const loaded = suite.op.provider.policy.methods.get(delivery.method)!;
+    const loaded = suite.op.provider.methods.get(delivery.method)!;
     await loaded.plugin.enrollByOperator!(loaded.context, sub, { [delivery.operatorOption]: address });
   }
 
@@ -178,7 +178,7 @@ describe.skipIf(!haveChromium)("the Mfa variants in Chromium with openid-client"
     "$loginType: the login_hint's user passes $passes on a page offering only the variant's methods; login_type needed at the token endpoint; no SSO session left",
     async (variant) => {
       const { web, op } = suite;
-      const sub = op.provider.users.findByUsername(variant.username)!.sub;
+      const sub = op.provider.policies.current().users.findByUsername(variant.username)!.sub;
       const page = await contexts.page();
       const pass = await variant.prepare(page, sub);
       const refusedBefore = web.tokenErrors.length;

@@ -88,7 +88,7 @@ for (const [method, channel] of Object.entries(CHANNELS)) {
         const account = "demo-vendor:acme-support";
         const address = channel.addressOf(1);
         // What `portcullis methods enroll 'demo-vendor:acme-support' <method> <option>=...` does (test/cli runs the command itself).
-        const loaded = suite.op.provider.policy.methods.get(method)!;
+        const loaded = suite.op.provider.methods.get(method)!;
         await loaded.plugin.enrollByOperator!(loaded.context, account, { [delivery.operatorOption]: address.typed });
 
         const page = await contexts.page();

@@ -232,6 +232,7 @@ describe("userinfo for an eID account", () => {
         sub: "cz:CZ-0000-0000",
         clientId: "demo-web",
         scopes: ["openid", "profile"],
+        resources: broker.provider.policies.current().scopes,
         lifetime: 3600,
       });
       const answer = await send(`${broker.url}/connect/userinfo`, { headers: { authorization: `Bearer ${token}` } });

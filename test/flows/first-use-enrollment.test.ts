@@ -5,6 +5,7 @@
  * First over stand-ins, then with the real TOTP plugin on a real provider: the enrollment page's
  * secret, a code an app computes from it, and the record it leaves.
  */
+import { flowServices } from "../../src/infra/live-services.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,7 +20,7 @@ import { takeSecretToShow } from "../../flows/methods/totp/pending-secrets.ts";
 import { createSecondFactorFlow } from "../../flows/second-factor.flow.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
 import { createLogger } from "../../src/logging/create-logger.ts";
-import { createProvider, type Provider } from "../../src/provider.ts";
+import { createProvider, type Infra } from "../../src/provider.ts";
 import { currentView, runFlowStep, type FlowEvent, type StepResult } from "../../src/runtime/flow-step.ts";
 import { decoySub } from "../../src/runtime/identify-user.ts";
 import { loginBuiltIns, runnable, toFlowMethods, type RunnableFlow } from "../../src/runtime/login-flows.ts";
@@ -121,20 +122,20 @@ describe("second-factor flow for a known user (stand-ins)", () => {
 describe("first-use TOTP enrollment in a MyVendor login (the totp plugin on a real provider)", { timeout: 60_000 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), "portcullis-data-"));
   const configDir = copyConfig({ "provider.yaml": { data_dir: dataDir, "store.url": "embedded", "listen.port": 0 } });
-  let provider: Provider;
+  let provider: Infra;
   let flow: RunnableFlow;
   let totp: PluginContext<TotpSettings>;
   beforeAll(async () => {
     const quiet = new Writable({ write: (_chunk, _enc, done) => done() });
     provider = await createProvider(await loadConfig(configDir), { logger: createLogger("error", quiet as never) });
     // What the runtime builds for login.yaml's MyVendor: the second-factor flow over its methods.
-    const methods = new Map([["totp", provider.policy.methods.get("totp")!]]);
+    const methods = new Map([["totp", provider.methods.get("totp")!]]);
     flow = runnable(
       "login.MyVendor",
       createSecondFactorFlow(toFlowMethods(methods)),
       methods,
       (m) => m.plugin.machine,
-      loginBuiltIns(provider, methods),
+      loginBuiltIns(flowServices(provider), methods),
     );
     totp = methods.get("totp")!.context as unknown as PluginContext<TotpSettings>;
   });

@@ -14,7 +14,7 @@ let tooLarge: string;
 
 beforeAll(async () => {
   p = await startTestProvider();
-  tooLarge = `client_id=demo-web&padding=${"a".repeat(p.provider.config.provider.security.max_body_bytes + 1)}`;
+  tooLarge = `client_id=demo-web&padding=${"a".repeat(p.provider.settings.security.max_body_bytes + 1)}`;
 });
 afterAll(async () => {
   closeRawConnections();

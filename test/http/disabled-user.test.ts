@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-const alice = () => p.provider.users.findBySub("E10001")!;
+const alice = () => p.provider.policies.current().users.findBySub("E10001")!;
 const setDisabled = (disabled: boolean) => Object.assign(alice(), { disabled });
 afterEach(() => setDisabled(false));
 

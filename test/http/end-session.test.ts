@@ -245,7 +245,14 @@ describe("refused hints", () => {
     ["from another issuer", () => idToken({ iss: "https://evil.example" })],
     [
       "that is an access token (typ at+jwt)",
-      () => p.provider.accessTokens.issue({ sub: "E10001", clientId: "demo-web", scopes: ["openid"], lifetime: 3600 }).token,
+      () =>
+        p.provider.accessTokens.issue({
+          sub: "E10001",
+          clientId: "demo-web",
+          scopes: ["openid"],
+          resources: p.provider.policies.current().scopes,
+          lifetime: 3600,
+        }).token,
     ],
     ["for a client that is not registered", () => idToken({ aud: "no-such-client" })],
     ["that is garbage", () => "not-a-jwt"],

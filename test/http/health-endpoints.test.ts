@@ -4,7 +4,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProtocolRouter } from "../../src/http/protocol-router.ts";
 import { readinessEndpoint } from "../../src/http/endpoints/health-endpoints.ts";
-import type { Provider } from "../../src/provider.ts";
+import type { Infra } from "../../src/provider.ts";
 import { send, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
 let p: TestProvider;
@@ -27,7 +27,7 @@ describe("health and readiness", () => {
     let server: Server;
     let url: string;
     const unready = (ping: () => Promise<void>) =>
-      readinessEndpoint({ ...p.provider, store: { ...p.provider.store, ping } } as Provider, () => false);
+      readinessEndpoint({ ...p.provider, store: { ...p.provider.store, ping } } as Infra, () => false);
     beforeAll(async () => {
       const routes = [
         { ...unready(() => Promise.reject(new Error("connection refused"))), path: "/refusing" },

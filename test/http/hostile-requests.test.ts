@@ -212,7 +212,7 @@ const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8
 const unsignedJwt =
   ['{"alg":"none","typ":"at+jwt"}', '{"sub":"E10001","scope":"openid"}'].map((part) => Buffer.from(part).toString("base64url")).join(".") +
   ".";
-const overLimit = () => Buffer.alloc(p.provider.config.provider.security.max_body_bytes + 1, "a");
+const overLimit = () => Buffer.alloc(p.provider.settings.security.max_body_bytes + 1, "a");
 
 interface WorstCase {
   name: string;

@@ -39,6 +39,7 @@ function accessToken(scopes: string[], overrides: { sub?: string; lifetime?: num
     sub: overrides.sub ?? "E10001",
     clientId: overrides.clientId ?? "demo-web",
     scopes,
+    resources: p.provider.policies.current().scopes,
     lifetime: overrides.lifetime ?? 3600,
   });
 }

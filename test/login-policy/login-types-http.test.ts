@@ -55,15 +55,15 @@ beforeAll(async () => {
       ]),
     },
   });
-  const totp = p.provider.policy.methods.get("totp")!;
+  const totp = p.provider.methods.get("totp")!;
   for (const username of ["alice", "bob", ...USERS]) {
-    const uri = await totp.plugin.enrollByOperator!(totp.context, p.provider.users.findByUsername(username)!.sub, {});
+    const uri = await totp.plugin.enrollByOperator!(totp.context, p.provider.policies.current().users.findByUsername(username)!.sub, {});
     secrets.set(username, new URL(uri).searchParams.get("secret")!);
   }
   // The vendor account of the signed-link tests has its TOTP from an operator.
   const vendorUri = await totp.plugin.enrollByOperator!(totp.context, VENDOR_ACCOUNT, {});
   secrets.set(VENDOR_ACCOUNT, new URL(vendorUri).searchParams.get("secret")!);
-  const face = p.provider.policy.methods.get("face")!;
+  const face = p.provider.methods.get("face")!;
   await face.plugin.enrollByOperator!(face.context, "E10001", { key: "dev-face-alice" });
 });
 afterAll(() => p.close());
@@ -232,7 +232,7 @@ describe("login_type MfaTotp", () => {
     const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined, login_type: "MfaTotp" });
     expect(tokens.status).toBe(200);
     expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({
-      sub: p.provider.users.findByUsername("dave")!.sub,
+      sub: p.provider.policies.current().users.findByUsername("dave")!.sub,
       amr: ["totp"],
       acr: "1fa",
     });
@@ -357,7 +357,7 @@ describe("login_type MyVendor", () => {
     expect(await p.provider.enrollments.get("totp", account)).toBeUndefined();
 
     // The operator enrolls it (portcullis methods enroll 'demo-vendor:not-enrolled-yet' totp); the same page's "try again".
-    const totp = p.provider.policy.methods.get("totp")!;
+    const totp = p.provider.methods.get("totp")!;
     secrets.set(account, new URL(await totp.plugin.enrollByOperator!(totp.context, account, {})).searchParams.get("secret")!);
     const retried = await browser.follow(await submitStep(browser, page, { event: "START_OVER" }));
     expect(responseParams(await passTotp(browser, retried, account)).get("login_type")).toBe("MyVendor");

@@ -31,7 +31,7 @@ const RELOADED_TYPE = {
 
 describe("a valid edit", () => {
   it("lets a login in progress finish on the old flow version, and runs the next login on the new", async () => {
-    const before = p.provider.policy;
+    const before = p.provider.policies.current();
     const midLogin = new RawBrowser();
     const oldPage = await openLoginPage(midLogin, authorizeUrl(p.issuer));
     expect(oldPage.text).toContain('name="password"');
@@ -45,10 +45,10 @@ describe("a valid edit", () => {
     const result = await p.reload();
 
     expect(result).toMatchObject({ ok: true, errors: [] });
-    expect(p.provider.policy).not.toBe(before);
-    expect(p.provider.policy.hash).toBe(result.policyHash);
-    expect(p.provider.policy.hash).not.toBe(before.hash);
-    expect(p.provider.config.clients.clients[0]!.name).toBe("Demo web app, reloaded");
+    expect(p.provider.policies.current()).not.toBe(before);
+    expect(p.provider.policies.current().hash).toBe(result.policyHash);
+    expect(p.provider.policies.current().hash).not.toBe(before.hash);
+    expect(p.provider.policies.current().config.clients.clients[0]!.name).toBe("Demo web app, reloaded");
     expect(audit).toContainEqual({ type: "config.reloaded", policy_hash: result.policyHash, ok: true });
 
     // The login begun before the reload finishes with its password, on the version it started on.
@@ -79,13 +79,13 @@ describe("a valid edit", () => {
 
 describe("a broken edit", () => {
   it("is refused with its file and line logged, and the old policy keeps serving", async () => {
-    const serving = p.provider.policy;
+    const serving = p.provider.policies.current();
     editConfig(p.configDir, "clients.yaml", { "clients.0.redirect_uris": "not a list" });
     const result = await p.reload();
 
     expect(result.ok).toBe(false);
     expect(result.errors.join("\n")).toMatch(/clients\.yaml:\d+:\d+ clients\[0\]\.redirect_uris: /);
-    expect(p.provider.policy).toBe(serving);
+    expect(p.provider.policies.current()).toBe(serving);
     const logged = p.logs.find((line) => line.event === "config_reload_error");
     expect(logged).toMatchObject({ level: 50, key: "clients[0].redirect_uris", line: expect.any(Number) });
     expect(String(logged!.file)).toMatch(/clients\.yaml$/);
@@ -98,7 +98,7 @@ describe("a broken edit", () => {
   });
 
   it("refuses a change to a setting only a restart applies, naming the key", async () => {
-    const serving = p.provider.policy;
+    const serving = p.provider.policies.current();
     editConfig(p.configDir, "provider.yaml", { "listen.host": "0.0.0.0" });
     editConfig(p.configDir, "login.yaml", { "methods.totp.digits": 8 });
     const result = await p.reload();
@@ -120,6 +120,6 @@ describe("a broken edit", () => {
         ["login.yaml", "methods.totp.digits"],
       ]),
     );
-    expect(p.provider.policy).toBe(serving);
+    expect(p.provider.policies.current()).toBe(serving);
   });
 });

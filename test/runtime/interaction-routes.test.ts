@@ -20,7 +20,7 @@ describe("the flow runtime over HTTP", () => {
     await submitPassword(browser, page, "alice", "Secret-Typed-Password-42");
     const stored = (await interactions().get(idOf(page.url)))!;
     expect(stored.flowId).toBe("default");
-    expect(stored.flowHash).toBe(p.provider.policy.flows.get("default")!.hash);
+    expect(stored.flowHash).toBe(p.provider.policies.current().flows.get("default")!.hash);
     expect(stored.snapshot).toBeDefined();
     expect(JSON.stringify(stored)).not.toContain("Secret-Typed-Password-42");
   });
@@ -48,7 +48,7 @@ describe("the flow runtime over HTTP", () => {
   it("answers 503 and keeps the previous step when the store fails during a step", async () => {
     const browser = new RawBrowser();
     const page = await openLoginPage(browser, authorizeUrl(p.issuer));
-    const limiter = p.provider.policy.methods.get("password")!.context.attempts as unknown as {
+    const limiter = p.provider.methods.get("password")!.context.attempts as unknown as {
       tryAttempt: (s: string) => Promise<boolean>;
     };
     const original = limiter.tryAttempt;

@@ -87,7 +87,7 @@ describe("a factor method from outside the project (test/plugins/pin)", () => {
   });
 
   it("refuses a wrong PIN with the method's own message, and locks after its configured attempts without saying so", async () => {
-    const pin = p.provider.policy.methods.get("pin")!;
+    const pin = p.provider.methods.get("pin")!;
     expect(await pin.plugin.enrollByOperator!(pin.context, "E10002", { pin: "9999" })).toBe("PIN set for E10002");
     const pages: string[] = [];
     for (let i = 0; i < 3; i++) {

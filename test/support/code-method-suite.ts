@@ -62,7 +62,7 @@ export function codeMethodSecuritySuite(options: CodeMethodSuiteOptions): void {
     channel = await options.startChannel();
     [p, limited] = await Promise.all([start({ per_account: 1000, per_address: 1000 }), start({ per_account: 2, per_address: 2 })]);
     for (const provider of [p, limited]) {
-      const method = provider.provider.policy.methods.get(methodId)!;
+      const method = provider.provider.methods.get(methodId)!;
       await method.plugin.enrollByOperator!(method.context, "E10001", { [option]: aliceTarget });
     }
   });
@@ -73,10 +73,10 @@ export function codeMethodSecuritySuite(options: CodeMethodSuiteOptions): void {
   afterEach(async () => {
     vi.useRealTimers();
     channel.setFailing(false);
-    await p.provider.policy.methods.get(methodId)!.context.attempts.succeeded("E10001");
+    await p.provider.methods.get(methodId)!.context.attempts.succeeded("E10001");
   });
 
-  const attempts = () => p.provider.policy.methods.get(methodId)!.context.attempts;
+  const attempts = () => p.provider.methods.get(methodId)!.context.attempts;
   /** The newest code delivered to alice. */
   const latestCode = () => codeIn(channel.textsTo(aliceTarget).at(-1) ?? "");
 

@@ -80,8 +80,8 @@ export class LiveSamples {
       forms: forms({ alice, bob, csrf, accountCsrf, silentLogin: device.silentLogin }),
       json: device.json,
       limits: {
-        maxBodyBytes: p.provider.config.provider.security.max_body_bytes,
-        maxParameterLength: p.provider.config.provider.security.max_parameter_length,
+        maxBodyBytes: p.provider.settings.security.max_body_bytes,
+        maxParameterLength: p.provider.settings.security.max_parameter_length,
       },
     };
   }

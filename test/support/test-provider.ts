@@ -5,7 +5,7 @@ import { Writable } from "node:stream";
 import { parseDocument } from "yaml";
 import type { Clock } from "../../src/time/clock.ts";
 import type { Store } from "../../src/stores/store.ts";
-import { startProvider, type RunningProvider } from "../../src/http/start-provider.ts";
+import { startProvider, type RunningProvider } from "../../src/start-provider.ts";
 import { freePort } from "./services.ts";
 
 export const DEMO_CONFIG = resolve(import.meta.dirname, "../../config");

@@ -44,6 +44,7 @@ const request = (overrides: Partial<AccessTokenRequest> = {}): AccessTokenReques
   sub: "E10001",
   clientId: "demo-portal",
   scopes: ["openid", "acme"],
+  resources: scopes,
   lifetime: 3600,
   extra: { auth_time: START / 1000 - 5, amr: ["password", "totp", "mfa"], acr: "2fa", sid: "sid-1" },
   ...overrides,
@@ -64,7 +65,7 @@ beforeAll(async () => {
   store = await createStore("embedded", { dataDir, logger: pino({ level: "silent" }) });
   references = new ReferenceTokens(store, clock);
   denylist = new AccessTokenDenylist(store, clock);
-  issuer = new AccessTokenIssuer(new JwsSigner(() => keys), ISSUER, () => scopes, clock, references);
+  issuer = new AccessTokenIssuer(new JwsSigner(() => keys), ISSUER, clock, references);
   verifier = new AccessTokenVerifier(() => keys, ISSUER, clock, denylist, references);
 });
 afterAll(async () => {
@@ -172,7 +173,7 @@ describe("a reference token while the store is down", () => {
 
   it("is neither issued nor judged: issuing and verifying fail with StoreUnavailableError (the HTTP layer's 503), not invalid_token", async () => {
     const downReferences = new ReferenceTokens(downStore, clock);
-    const downIssuer = new AccessTokenIssuer(new JwsSigner(() => keys), ISSUER, () => scopes, clock, downReferences);
+    const downIssuer = new AccessTokenIssuer(new JwsSigner(() => keys), ISSUER, clock, downReferences);
     const downVerifier = new AccessTokenVerifier(() => keys, ISSUER, clock, new AccessTokenDenylist(downStore, clock), downReferences);
     await expect(downIssuer.issueAs("reference", request())).rejects.toBeInstanceOf(StoreUnavailableError);
     const { token } = await issuer.issueAs("reference", request());

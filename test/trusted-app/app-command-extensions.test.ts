@@ -1,3 +1,4 @@
+import { pluginServices } from "../../src/infra/live-services.ts";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,7 +35,7 @@ afterAll(async () => {
 
 /** A login QR wanting the app's evidence, as the qrcode method makes one for app_gps + app_faceid. */
 async function evidenceQr(): Promise<{ challengeId: string; uri: string }> {
-  const challenges = trustedApp(p.provider).challenges;
+  const challenges = trustedApp(pluginServices(p.provider)).challenges;
   const { challengeId } = await challenges.create(60_000, { gps: true, faceid: true });
   const view = await challenges.view(challengeId);
   return { challengeId, uri: (view as { uri: string }).uri };
@@ -103,7 +104,7 @@ describe("portcullis app scan --gps --faceid", () => {
   it("signs the location and the face check the QR code asks for into the scan", async () => {
     const { challengeId, uri } = await evidenceQr();
     expect(await app("scan", uri, "--gps", "25.03,121.56", "--faceid", "pass")).toMatchObject({ code: 0, stderr: "" });
-    expect(await trustedApp(p.provider).challenges.view(challengeId)).toMatchObject({ state: "scanned" });
+    expect(await trustedApp(pluginServices(p.provider)).challenges.view(challengeId)).toMatchObject({ state: "scanned" });
   });
 
   it("passes the provider's refusal on when the phone has no location, or the face check failed", async () => {
@@ -127,7 +128,7 @@ describe("portcullis app bfido-register / bfido-scan", () => {
       code: 0,
       stdout: "registered a FIDO2 credential of this app for E10001 (must_bfido sign-ins)\n",
     });
-    const bfido = p.provider.policy.methods.get("bfido")!;
+    const bfido = p.provider.methods.get("bfido")!;
     const context = bfido.context as unknown as PluginContext<FidoSettings>;
     const logins = new BfidoLogins(context, relyingParty(context.settings, p.issuer));
     const { loginId } = await logins.create();

@@ -1,3 +1,4 @@
+import { pluginServices } from "../../src/infra/live-services.ts";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,7 +45,7 @@ describe("portcullis app", () => {
     const shown = await app("code");
     expect(shown.code).toBe(0);
     const code = /^([0-9]{6}) {2}\(\d+ s left\)\n$/.exec(shown.stdout)![1]!;
-    expect(await trustedApp(p.provider).checkCode("E10002", code)).toBe(true);
+    expect(await trustedApp(pluginServices(p.provider)).checkCode("E10002", code)).toBe(true);
   });
 
   it("refuses to enroll over an existing device file", async () => {

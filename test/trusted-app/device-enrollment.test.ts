@@ -57,7 +57,7 @@ describe("device enrollment", () => {
   });
 
   it("refuses an expired token", async () => {
-    const qrcode = p.provider.policy.methods.get("qrcode")!;
+    const qrcode = p.provider.methods.get("qrcode")!;
     const uri = (await qrcode.plugin.enrollByOperator!(qrcode.context, "E10001", { ttl: "1s" })).split("\n")[0]!;
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const { publicJwk: jwk } = await publicJwk();

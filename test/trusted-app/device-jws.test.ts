@@ -1,3 +1,4 @@
+import { pluginServices } from "../../src/infra/live-services.ts";
 import { SignJWT, exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TrustedAppClient, TrustedAppError } from "../../src/cli/reference-app/trusted-app-client.ts";
@@ -21,7 +22,7 @@ afterAll(() => p.close());
 
 /** A fresh login challenge (its id, which the page knows) and its scan token (what the QR code holds). */
 async function newChallenge(): Promise<{ challengeId: string; token: string }> {
-  const app = trustedApp(p.provider);
+  const app = trustedApp(pluginServices(p.provider));
   const { challengeId } = await app.challenges.create(60_000);
   const view = await app.challenges.view(challengeId);
   if (view.state !== "pending") throw new Error("not pending");
@@ -193,7 +194,7 @@ describe("the app's mistakes with a valid signature", () => {
   it("an approval by a device that did not scan is 400, and leaves the challenge to the scanner", async () => {
     const { challengeId, token } = await newChallenge();
     await phone.scan(loginUri(p.issuer, token));
-    const scanned = await trustedApp(p.provider).challenges.view(challengeId);
+    const scanned = await trustedApp(pluginServices(p.provider)).challenges.view(challengeId);
     if (scanned.state !== "scanned") throw new Error("not scanned");
     expect(scanned.deviceName).toBe("Alice's phone");
     const other = await enrolledPhone(p, "E10001", "third phone");
@@ -203,13 +204,13 @@ describe("the app's mistakes with a valid signature", () => {
     expect(refused).toBeInstanceOf(TrustedAppError);
     expect(refused).toMatchObject({ status: 400, error: "invalid_grant", description: "this device has not scanned the QR code" });
     await phone.approve(scanned.number);
-    expect((await trustedApp(p.provider).challenges.view(challengeId)).state).toBe("approved");
+    expect((await trustedApp(pluginServices(p.provider)).challenges.view(challengeId)).state).toBe("approved");
   });
 
   it("a body with a member twice is 400 invalid_request and approves nothing; the plain body then does", async () => {
     const { challengeId, token } = await newChallenge();
     await phone.scan(loginUri(p.issuer, token));
-    const scanned = await trustedApp(p.provider).challenges.view(challengeId);
+    const scanned = await trustedApp(pluginServices(p.provider)).challenges.view(challengeId);
     if (scanned.state !== "scanned") throw new Error("not scanned");
     const approval = await phone.sign(DEVICE_JWS_TYPES.approve, { challenge: token, number: scanned.number });
     // JSON.parse would keep the second member: the approval behind a first one that reads as nothing.
@@ -220,8 +221,8 @@ describe("the app's mistakes with a valid signature", () => {
     });
     expect(twice.status, twice.text).toBe(400);
     expect(twice.json).toEqual({ error: "invalid_request", error_description: "the body has the member 'jws' twice in one object" });
-    expect((await trustedApp(p.provider).challenges.view(challengeId)).state).toBe("scanned");
+    expect((await trustedApp(pluginServices(p.provider)).challenges.view(challengeId)).state).toBe("scanned");
     await phone.postJws("/approve", approval);
-    expect((await trustedApp(p.provider).challenges.view(challengeId)).state).toBe("approved");
+    expect((await trustedApp(pluginServices(p.provider)).challenges.view(challengeId)).state).toBe("approved");
   });
 });

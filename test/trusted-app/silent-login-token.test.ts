@@ -1,3 +1,4 @@
+import { pluginServices } from "../../src/infra/live-services.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TrustedAppClient } from "../../src/cli/reference-app/trusted-app-client.ts";
 import { DEVICE_JWS_TYPES, DeviceJwsError } from "../../src/trusted-app/device-jws.ts";
@@ -15,7 +16,8 @@ let phone: TrustedAppClient;
 beforeAll(async () => ({ p, phone } = await providerWithPhone()));
 afterAll(() => p.close());
 
-const verify = (token: unknown, clientId = "demo-web") => verifySilentLoginToken(p.provider, token, clientId).then((login) => login.sub);
+const verify = (token: unknown, clientId = "demo-web") =>
+  verifySilentLoginToken(pluginServices(p.provider), token, clientId).then((login) => login.sub);
 const refusal = (token: unknown, clientId = "demo-web") =>
   verify(token, clientId).then(
     () => "accepted",
@@ -75,7 +77,7 @@ describe("the silent-login token with acr_values app_gps / app_faceid", () => {
 
   it("carries the location and the face check the request wants, as the login's evidence", async () => {
     const token = await phone.silentLoginToken("demo-web", 60, { gps: { lat: 25.03, lnt: 121.56 }, faceid: "pass" });
-    const login = await verifySilentLoginToken(p.provider, token, "demo-web", BOTH);
+    const login = await verifySilentLoginToken(pluginServices(p.provider), token, "demo-web", BOTH);
     expect(login).toMatchObject({ sub: "E10001", evidence: { gps: { lat: 25.03, lnt: 121.56 }, faceid: { result: "pass" } } });
     expect(Math.abs(login.evidence.gps!.time - now())).toBeLessThanOrEqual(2);
     expect(login.evidence.faceid!.key).toMatch(/^face-[A-Za-z0-9_-]{12}$/);
@@ -83,7 +85,7 @@ describe("the silent-login token with acr_values app_gps / app_faceid", () => {
 
   it("is refused without the wanted evidence, or with a face check that failed", async () => {
     const refused = async (token: string) =>
-      verifySilentLoginToken(p.provider, token, "demo-web", BOTH).then(
+      verifySilentLoginToken(pluginServices(p.provider), token, "demo-web", BOTH).then(
         () => "accepted",
         (e: unknown) => (e as DeviceJwsError).reason,
       );
@@ -98,7 +100,7 @@ describe("the silent-login token with acr_values app_gps / app_faceid", () => {
 
   it("keeps no evidence the request did not want", async () => {
     const token = await phone.silentLoginToken("demo-web", 60, { gps: { lat: 25.03, lnt: 121.56 } });
-    expect(await verifySilentLoginToken(p.provider, token, "demo-web")).toEqual({ sub: "E10001", evidence: {} });
+    expect(await verifySilentLoginToken(pluginServices(p.provider), token, "demo-web")).toEqual({ sub: "E10001", evidence: {} });
   });
 });
 

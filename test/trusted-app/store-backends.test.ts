@@ -1,3 +1,4 @@
+import { pluginServices } from "../../src/infra/live-services.ts";
 import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEVICE_JWS_TYPES } from "../../src/trusted-app/device-jws.ts";
@@ -32,7 +33,7 @@ describe.each(availableBackends())("the trusted app on the $name store", ({ url:
 
   it("accepts one of 10 concurrent copies of a device JWS", async () => {
     const phone = await enrolledPhone(p);
-    const app = trustedApp(p.provider);
+    const app = trustedApp(pluginServices(p.provider));
     const { challengeId } = await app.challenges.create(60_000);
     const view = await app.challenges.view(challengeId);
     const challenge = new URL((view as { uri: string }).uri).searchParams.get("challenge")!;
@@ -44,7 +45,7 @@ describe.each(availableBackends())("the trusted app on the $name store", ({ url:
   it("accepts a dynamic code once among 10 concurrent checks", async () => {
     const phone = await enrolledPhone(p, "E10002", "Bob's phone");
     const code = await phone.code();
-    const verdicts = await Promise.all(Array.from({ length: 10 }, () => trustedApp(p.provider).checkCode("E10002", code)));
+    const verdicts = await Promise.all(Array.from({ length: 10 }, () => trustedApp(pluginServices(p.provider)).checkCode("E10002", code)));
     expect(verdicts.filter(Boolean)).toHaveLength(1);
   });
 

@@ -10,7 +10,7 @@ import { startTestProvider, type TestProvider } from "../support/test-provider.t
 
 /** An acmeauth://enroll URI for the user, as `portcullis methods enroll USER qrcode` prints it. */
 export async function operatorEnrollUri(p: TestProvider, sub: string): Promise<string> {
-  const qrcode = p.provider.policy.methods.get("qrcode")!;
+  const qrcode = p.provider.methods.get("qrcode")!;
   const printed = await qrcode.plugin.enrollByOperator!(qrcode.context, sub, {});
   return printed.split("\n")[0]!;
 }

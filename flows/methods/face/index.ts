@@ -121,7 +121,7 @@ const facePlugin: FactorPlugin<FaceSettings> = {
         "development face adapter: ANY camera frame passes as the user; never use it in production",
       );
     }
-    const budget = ctx.services.config.provider.security.max_body_bytes - FORM_OVERHEAD_BYTES;
+    const budget = ctx.services.settings.security.max_body_bytes - FORM_OVERHEAD_BYTES;
     const script = CAPTURE_SCRIPT.replace("__MAX_FIELD_CHARS__", String(budget));
     return express.Router().get("/capture.js", methodPageScript(script));
   },

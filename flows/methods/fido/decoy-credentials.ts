@@ -17,7 +17,7 @@ export class DecoyCredentials {
   private readonly key: Buffer;
 
   constructor(services: PluginServices) {
-    const { secrets, data_dir } = services.config.provider;
+    const { secrets, data_dir } = services.settings;
     this.key = Buffer.from(
       hkdfSync("sha256", encryptionKeyMaterial(secrets.encryption_key, data_dir), "portcullis", "fido decoy credential ids", 32),
     );

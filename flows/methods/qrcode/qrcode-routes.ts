@@ -53,13 +53,13 @@ export function qrcodeRoutes(services: PluginServices): Router {
 
   router.get("/enrollments/:id", async (req, res) => {
     const id = checkedId(req);
-    const sub = (await currentSession(services, req))?.sub;
+    const sub = (await currentSession({ infra: services, policy: services }, req))?.sub;
     await longPoll(req, res, async () => (id === undefined || sub === undefined ? undefined : app.enrollments.session(id, sub)), isFinal);
   });
 
   router.get("/enrollments/:id/qr.svg", async (req, res) => {
     const id = checkedId(req);
-    const sub = (await currentSession(services, req))?.sub;
+    const sub = (await currentSession({ infra: services, policy: services }, req))?.sub;
     const session = id === undefined || sub === undefined ? undefined : await app.enrollments.session(id, sub);
     if (session?.state !== "pending" || !session.uri) return void res.status(404).set("Cache-Control", "no-store").end();
     await writeQrSvg(res, session.uri);

@@ -42,7 +42,7 @@ export async function createPendingSecret(context: PluginContext<TotpSettings>, 
 export async function offerToShow(context: PluginContext<TotpSettings>, sub: string, pending: TotpEnrollment): Promise<string> {
   const displayHandle = randomBytes(24).toString("base64url");
   // As long as the enrollment page itself stays usable.
-  const ttlMs = parseDuration(context.services.config.provider.lifetimes.interaction) * 1000;
+  const ttlMs = parseDuration(context.services.settings.lifetimes.interaction) * 1000;
   await displays(context).set(displayKey(context.methodId, displayHandle), { sub, pending }, ttlMs);
   return displayHandle;
 }

@@ -1,6 +1,7 @@
+import { takeScope } from "../../infra/scope.ts";
 import { ConfigError } from "../../errors/config-error.ts";
 import { StoreUnavailableError } from "../../stores/store-unavailable-error.ts";
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
 import { CliError } from "../support/cli-error.ts";
 import { accountSub } from "../support/account-sub.ts";
 import type { Command } from "../support/command.ts";
@@ -29,13 +30,14 @@ export const methodsCommand: Command = {
     const [action, username, method, ...pairs] = positionals;
     if (!action || !["list", "reset", "enroll"].includes(action) || !username) throw new CliError(`expected ${USAGE}`, { showUsage: true });
     const { configDir } = resolveCliSettings(values, env);
-    const provider = await openProvider(configDir, stderr);
-    if (!provider) return 1;
+    const infra = await openProvider(configDir, stderr);
+    if (!infra) return 1;
     try {
-      const sub = accountSub(provider, username);
-      const enrollable = [...provider.policy.methods].filter(([, m]) => m.plugin.enrollment || m.plugin.enrollByOperator).map(([id]) => id);
+      // A command is one entry point: it takes the policy serving now once.
+      const sub = accountSub(takeScope(infra).policy, username);
+      const enrollable = [...infra.methods].filter(([, m]) => m.plugin.enrollment || m.plugin.enrollByOperator).map(([id]) => id);
       if (action === "list") {
-        const enrolled = new Map((await provider.enrollments.list(sub, enrollable)).map((e) => [e.method, e]));
+        const enrolled = new Map((await infra.enrollments.list(sub, enrollable)).map((e) => [e.method, e]));
         for (const id of enrollable) {
           const e = enrolled.get(id);
           stdout.write(
@@ -47,14 +49,14 @@ export const methodsCommand: Command = {
       if (action === "reset") {
         const targets = method ? [checkedMethod(method, enrollable)] : enrollable;
         for (const id of targets) {
-          const removed = await provider.enrollments.remove(id, sub);
+          const removed = await infra.enrollments.remove(id, sub);
           stdout.write(`${id}: ${removed ? "removed" : "was not enrolled"}\n`);
-          if (removed) provider.logger.info({ event: "method_reset", sub, method: id }, "factor method reset by an operator");
+          if (removed) infra.logger.info({ event: "method_reset", sub, method: id }, "factor method reset by an operator");
         }
         return 0;
       }
       const id = checkedMethod(method, enrollable);
-      const loaded = provider.policy.methods.get(id)!;
+      const loaded = infra.methods.get(id)!;
       if (!loaded.plugin.enrollByOperator)
         throw new CliError(`${id} is enrolled by its user on the account page (/account), not by an operator`);
       const options = Object.fromEntries(pairs.map(parsePair));
@@ -64,10 +66,10 @@ export const methodsCommand: Command = {
         if (error instanceof StoreUnavailableError) throw error;
         throw new CliError(`${id}: ${(error as Error).message}`);
       }
-      provider.logger.info({ event: "method_enrolled_by_operator", sub, method: id }, "factor method enrolled by an operator");
+      infra.logger.info({ event: "method_enrolled_by_operator", sub, method: id }, "factor method enrolled by an operator");
       return 0;
     } finally {
-      await provider.close();
+      await infra.close();
     }
   },
 };
@@ -86,7 +88,7 @@ function parsePair(pair: string): [string, string] {
 }
 
 /** The provider on the configured store, quietly (warnings only); undefined after printing a config error. */
-async function openProvider(configDir: string, stderr: NodeJS.WritableStream): Promise<Provider | undefined> {
+async function openProvider(configDir: string, stderr: NodeJS.WritableStream): Promise<Infra | undefined> {
   // Imported here: the other commands should not load the provider.
   const { loadConfig } = await import("../../config/load-config.ts");
   const { createLogger } = await import("../../logging/create-logger.ts");

@@ -45,7 +45,7 @@ export const startCommand: Command = {
     const signals = listenForStartSignals();
     const { configDir, port } = resolveCliSettings(values, env);
     // Imported here, not at the top: the other commands should not load the HTTP stack.
-    const { startProvider } = await import("../../http/start-provider.ts");
+    const { startProvider } = await import("../../start-provider.ts");
     let running: Awaited<ReturnType<typeof startProvider>>;
     const worker = cluster.isWorker ? cluster.worker!.id : undefined;
     try {
@@ -83,7 +83,7 @@ export const startCommand: Command = {
     let removePidFile: () => void = () => {};
     try {
       // The process the operator signals writes the pid file: a single process, or the cluster's primary.
-      if (worker === undefined) removePidFile = writePidFile(running.provider.config.provider.data_dir);
+      if (worker === undefined) removePidFile = writePidFile(running.provider.settings.data_dir);
     } catch (error) {
       await running.close();
       if (error instanceof PidFileInUseError) throw new CliError(`cannot start: ${error.message}`);

@@ -28,7 +28,7 @@ export async function readUserReadiness(
   }
   try {
     const services = {
-      policy: { methods: loaded.methods },
+      methods: loaded.methods,
       enrollments: new Enrollments(store, systemClock),
       users: new UserDirectory(loaded.config.users),
     };

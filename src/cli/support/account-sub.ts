@@ -1,4 +1,4 @@
-import type { Provider } from "../../provider.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { parseVendorSub } from "../../users/vendor-accounts.ts";
 import { CliError } from "./cli-error.ts";
 
@@ -8,17 +8,17 @@ import { CliError } from "./cli-error.ts";
  * account of a client that cannot make vendor logins is refused, so nothing is enrolled for an account
  * that could never log in.
  */
-export function accountSub(provider: Pick<Provider, "users" | "policy" | "vendorAccounts">, name: string): string {
+export function accountSub(policy: Pick<PolicySnapshot, "users" | "clients" | "vendorAccounts">, name: string): string {
   const vendor = name.includes(":") ? parseVendorSub(name) : undefined;
   if (name.includes(":") && vendor === undefined) throw new CliError(`"${name}" is no vendor account: expected <client_id>:<account>`);
   if (vendor === undefined) {
-    const user = provider.users.findByUsername(name);
+    const user = policy.users.findByUsername(name);
     if (!user) throw new CliError(`no user "${name}" in users.yaml`);
     return user.sub;
   }
-  const client = provider.policy.clients.get(vendor.clientId);
+  const client = policy.clients.get(vendor.clientId);
   if (!client) throw new CliError(`no client "${vendor.clientId}" in clients.yaml, so no vendor account "${name}"`);
-  if (!provider.vendorAccounts.allowsVendorLogin(client)) {
+  if (!policy.vendorAccounts.allowsVendorLogin(client)) {
     const why = client.vendorSigningKey === undefined ? "has no signing_key" : "may not use login_type MyVendor (allowed_login_types)";
     throw new CliError(`client "${vendor.clientId}" ${why}, so it has no vendor accounts`);
   }

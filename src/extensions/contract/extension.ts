@@ -4,7 +4,7 @@ import type { ExtensionManifest } from "../manifests/extension-manifest.ts";
 import type { Clock } from "../../time/clock.ts";
 import type { Store } from "../../stores/store.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
-import type { ConfigData } from "../../config/cross-field-rule.ts";
+import type { IncomingMessage } from "node:http";
 import type { AccessTokenVerifier } from "../../tokens/access-token-verifier.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
@@ -30,10 +30,11 @@ export interface ExtensionContext {
   readonly logger: Logger;
   /** The shared store: the extension uses the record kinds its manifest declares. */
   readonly store: Store;
-  /** The policy (clients, scopes) as it is now: read it once per request. */
-  policy(): PolicySnapshot;
-  /** The configuration as it is now; the extension reads its own file's section. */
-  config(): ConfigData;
+  /**
+   * The policy snapshot of this request — its one scope (src/infra/scope.ts): the same snapshot for
+   * the whole request, whenever it is asked. Clients, scopes, and the configuration with the extension's own file's section.
+   */
+  policy(req: IncomingMessage): PolicySnapshot;
   /** Verifies the provider's own access tokens (signature, expiry, revocation). */
   readonly accessTokens: AccessTokenVerifier;
 }
@@ -75,6 +76,8 @@ export interface StartedExtension extends RunningExtension {
 export interface IssuingAuthorization {
   readonly request: AuthorizationRequest;
   readonly sub: string;
+  /** The snapshot the authorize request runs on. */
+  readonly policy: PolicySnapshot;
 }
 
 export interface AuthorizationContribution {

@@ -5,6 +5,7 @@ import { pcProgressMachine } from "../../../flows/custom-login/pc-progress.machi
 import { customLoginSettings } from "./custom-login-settings.ts";
 import { customLoginPaths, type CustomLoginServices } from "./custom-login-services.ts";
 import { ScanSessions } from "./scan-sessions.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { loginJsRoute } from "./login-js-route.ts";
 import { statusRoute } from "./status-route.ts";
 import { renewRoute } from "./renew-route.ts";
@@ -23,7 +24,7 @@ export const customLoginExtension: Extension = {
   machines: { phone: phoneProgressMachine, pc: pcProgressMachine },
   start(context) {
     const sessions = new ScanSessions(context.store, context.clock);
-    const settings = () => customLoginSettings(context.config());
+    const settings = (policy: PolicySnapshot) => customLoginSettings(policy.config);
     const paths = customLoginPaths(CUSTOM_LOGIN_MANIFEST.routePrefix);
     // The routes need the HTTP layer's services; the scan hook does not (it runs inside authorize).
     const base = { context, sessions, settings, paths };

@@ -1,14 +1,15 @@
 import type { ExtensionContext, ExtensionHttp } from "../contract/extension.ts";
 import type { CustomLoginSettings } from "./custom-login-settings.ts";
 import type { ScanSessions } from "./scan-sessions.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 
 /** What the custom login's routes share: the provider's context, the HTTP layer's services, the sessions. */
 export interface CustomLoginServices {
   readonly context: ExtensionContext;
   readonly http: ExtensionHttp;
   readonly sessions: ScanSessions;
-  /** custom-login.yaml as it is now: read once per request. */
-  settings(): CustomLoginSettings;
+  /** custom-login.yaml as the request's policy snapshot has it. */
+  settings(policy: PolicySnapshot): CustomLoginSettings;
   /** The paths of the routes (under the manifest's prefix). */
   readonly paths: CustomLoginPaths;
 }

@@ -35,10 +35,11 @@ export function loginJsRoute(services: CustomLoginServices): ProtocolRoute {
     readsBody: false,
     handle: async (ex: Exchange) => {
       const query = new URLSearchParams((ex.req.url ?? "").split("?")[1] ?? "");
-      const settings = services.settings();
+      const policy = services.context.policy(ex.req);
+      const settings = services.settings(policy);
       let plan;
       try {
-        plan = planScan(query, services.context.policy(), settings);
+        plan = planScan(query, policy, settings);
       } catch (error) {
         if (error instanceof LoginJsError) return writeScript(ex.res, errorStatus(ex, 400), loginErrorScript(error.message));
         throw error;

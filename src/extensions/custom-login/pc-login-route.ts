@@ -34,7 +34,7 @@ export function pcLoginRoute(services: CustomLoginServices): ProtocolRoute {
         if (!found || !sameRequest(found.plan.pc, form)) throw invalidRequest("no such custom QR-code login, or not this client's");
         const pc = pcRequest(found.plan.pc, found.plan.pc.state);
         refusal = pc;
-        const policy = services.context.policy();
+        const policy = services.context.policy(ex.req);
         const client = policy.clients.get(pc.clientId);
         // The policy may have changed since LoginJs: the client must still have this redirect URI.
         if (!client?.redirectUris.has(pc.redirectUri))

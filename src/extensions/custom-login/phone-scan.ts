@@ -15,7 +15,7 @@ export const CUSTOM_SCAN_SESSION_CLAIM = "custom_scan_sid";
  */
 export async function recordPhoneScan(
   services: Omit<CustomLoginServices, "http">,
-  { request, sub }: IssuingAuthorization,
+  { request, sub, policy }: IssuingAuthorization,
 ): Promise<AuthorizationContribution | undefined> {
   const bar = request.state?.indexOf("|") ?? -1;
   if (bar <= 0) return undefined;
@@ -27,7 +27,7 @@ export async function recordPhoneScan(
   const change = await services.sessions.phone(
     sessionId,
     { type: "SCAN", scanner: sub, at: services.context.clock() },
-    services.settings(),
+    services.settings(policy),
   );
   if (change.outcome !== "applied") return { refuse: "this QR code has expired or was scanned already" };
   return { accessTokenClaims: { [CUSTOM_SCAN_SESSION_CLAIM]: sessionId } };

@@ -15,7 +15,7 @@ export async function startScanSession(
   plan: ScanPlan,
   lang: string,
 ): Promise<{ session: ScanSession; binding: string }> {
-  const settings = services.settings();
+  const settings = services.settings(services.context.policy(ex.req));
   const { max, windowMs } = settings.scanSessionsPerIp;
   const limiter = new AttemptLimiter(services.context.store.namespace("rateLimits"), "custom-login-scans", max, windowMs);
   if (!(await limiter.tryAttempt(clientAddress(ex.req, settings.trustProxy)))) {

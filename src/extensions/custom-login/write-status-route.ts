@@ -37,7 +37,7 @@ export function writeStatusRoute(services: CustomLoginServices): ProtocolRoute {
     handle: async (ex) => {
       try {
         const claims = await verifiedToken(services, ex.req.headers.authorization);
-        const write = readStatusWrite(jsonBody(ex), services.settings().maxDataLength);
+        const write = readStatusWrite(jsonBody(ex), services.settings(services.context.policy(ex.req)).maxDataLength);
         const session = await services.sessions.find(write.sessionId);
         if (claims[CUSTOM_SCAN_SESSION_CLAIM] !== write.sessionId)
           throw tokenRefused("token validation failed: the token was not issued for this scan");

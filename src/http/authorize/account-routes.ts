@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import { takeScope } from "../../infra/scope.ts";
 import type { BrowserPages } from "../../views/browser-pages.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { constantTimeEqual } from "../../crypto/constant-time-equal.ts";
@@ -27,13 +28,13 @@ import { returnLink } from "../../account/return-link.ts";
  * flow) — and its forms carry a CSRF token derived from the session cookie, which a page of another
  * origin can neither read nor compute. `lang` and `client_id` travel with every link and form.
  */
-export function accountRoutes(provider: Provider, views: ViewEngine, pages: BrowserPages): Router {
+export function accountRoutes(infra: Infra, views: ViewEngine, pages: BrowserPages): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: 4096, parameterLimit: 10 });
 
   /** Each request reads the policy snapshot once, here: its parameters and language come with it. */
   const begin = (req: Request, res: Response): AccountRequest => {
-    const policy = provider.policy;
+    const { policy } = takeScope(infra);
     // The page's parameters: from the query of a GET, from the form of a POST.
     const params = accountParams(req.method === "POST" ? req.body : req.query, policy.clients);
     return { req, res, policy, params, lang: resolveLang(params.lang, req.headers["accept-language"]) };
@@ -49,13 +50,13 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
 
   /** Whether the signed-in `sub` may set up or remove `method` here: an enrollable method, and a directory user (an eID account signs in at its eID provider: it has no methods to manage here). */
   function manages({ policy }: AccountRequest, sub: string, method: string): boolean {
-    const plugin = policy.methods.get(method)?.plugin;
+    const plugin = infra.methods.get(method)?.plugin;
     return plugin?.enrollment !== undefined && plugin.account?.setUpBy === undefined && policy.users.findBySub(sub) !== undefined;
   }
 
   /** The session of the form's browser; without one, an error page (the forms need a signed-in user). */
-  async function signedIn({ req, res }: AccountRequest) {
-    const session = await currentSession(provider, req);
+  async function signedIn({ req, res, policy }: AccountRequest) {
+    const session = await currentSession({ infra, policy }, req);
     if (!session) pages.error(req, res, 401, "login_required", "sign in first: open the account page again");
     return session;
   }
@@ -66,22 +67,22 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
    * logins started, like authorize.
    */
   async function signIn({ req, res, policy, params, lang }: AccountRequest): Promise<void> {
-    if (!(await provider.loginRequests.tryAttempt(clientAddress(req, provider.config.provider.listen.trust_proxy)))) {
+    if (!(await infra.loginRequests.tryAttempt(clientAddress(req, infra.settings.listen.trust_proxy)))) {
       return pages.error(req, res, 429, "temporarily_unavailable", "too many logins from this address; try again later");
     }
     const flow = policy.flows.get("default")!;
-    const { interaction, browserCookie } = await provider.interactions.create({
+    const { interaction, browserCookie } = await infra.interactions.create({
       kind: "account",
       lang,
       back: params,
       flowId: flow.id,
       flowHash: flow.hash,
     });
-    redirectToInteraction(provider, res, interaction.id, browserCookie);
+    redirectToInteraction(infra, res, interaction.id, browserCookie);
   }
 
   /** The CSRF token of the account forms: a hash of the session cookie under its own label. */
-  const csrfOf = (req: Request) => storeKeyHash(`account-csrf:${provider.cookies.read(req, SESSION_COOKIE) ?? ""}`);
+  const csrfOf = (req: Request) => storeKeyHash(`account-csrf:${infra.cookies.read(req, SESSION_COOKIE) ?? ""}`);
   const csrfMatches = (req: Request) => typeof req.body?.csrf === "string" && constantTimeEqual(req.body.csrf, csrfOf(req));
 
   /** Links and hidden fields every account page shares. */
@@ -100,7 +101,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
 
   async function show(ar: AccountRequest): Promise<void> {
     const { req, res, policy, params, lang } = ar;
-    const session = await currentSession(provider, req);
+    const session = await currentSession({ infra, policy }, req);
     if (!session)
       return writePage(
         res,
@@ -130,7 +131,12 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
         enrollAction: `${paths.account}/enroll`,
         removeUrl: `${paths.account}/remove`,
         notice,
-        methods: await accountRows({ policy, users: policy.users, enrollments: provider.enrollments }, views, session.sub, lang),
+        methods: await accountRows(
+          { methods: infra.methods, users: policy.users, enrollments: infra.enrollments },
+          views,
+          session.sub,
+          lang,
+        ),
       },
       lang,
     );
@@ -139,7 +145,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
 
   /** The name an eID account's upstream gave at its last login, else its sub. */
   async function eidAccountName(sub: string): Promise<string> {
-    const name = (await provider.eid.accounts.claims(sub))?.name;
+    const name = (await infra.eid.accounts.claims(sub))?.name;
     return typeof name === "string" && name !== "" ? name : sub;
   }
 
@@ -163,7 +169,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
     const form = await methodForm(ar);
     if (!form) return;
     const flow = ar.policy.flows.get(enrollmentFlowId(form.method))!;
-    const created = await provider.interactions.create({
+    const created = await infra.interactions.create({
       kind: "enrollment",
       ...form,
       lang: ar.lang,
@@ -171,7 +177,7 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
       flowId: flow.id,
       flowHash: flow.hash,
     });
-    redirectToInteraction(provider, ar.res, created.interaction.id, created.browserCookie);
+    redirectToInteraction(infra, ar.res, created.interaction.id, created.browserCookie);
   }
 
   /** "Remove" on the account page: a page that asks first, whose form posts to `remove`. */
@@ -195,8 +201,8 @@ export function accountRoutes(provider: Provider, views: ViewEngine, pages: Brow
   async function remove(ar: AccountRequest): Promise<void> {
     const form = await methodForm(ar);
     if (!form) return;
-    if (await provider.enrollments.remove(form.method, form.sub)) {
-      provider.logger.info({ event: "method_removed", ...form }, "factor method removed by its user");
+    if (await infra.enrollments.remove(form.method, form.sub)) {
+      infra.logger.info({ event: "method_removed", ...form }, "factor method removed by its user");
     }
     seeOther(ar.res, accountUrl(ar.params, { removed: form.method }));
   }

@@ -1,4 +1,5 @@
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import { takeScope } from "../../infra/scope.ts";
 import type { Client } from "../../oauth/client-registry.ts";
 import { OAuthError, oauthError } from "../../errors/oauth-error.ts";
 import type { AuthorizationRequest, ResponseMode } from "../../oauth/authorization-request.ts";
@@ -77,11 +78,11 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
  * provider, and only an eID login's session is used for SSO). Served on node:http: with an SSO
  * session this is the hot half of the code flow.
  */
-export function authorizeEndpoints(provider: Provider, pages: BrowserPages): ProtocolRoute[] {
-  const security = provider.config.provider.security;
-  const trustProxy = provider.config.provider.listen.trust_proxy;
-  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer);
-  const eid = eidLogins(provider);
+export function authorizeEndpoints(infra: Infra, pages: BrowserPages): ProtocolRoute[] {
+  const security = infra.settings.security;
+  const trustProxy = infra.settings.listen.trust_proxy;
+  const hints = new IdTokenHintVerifier(() => infra.keys.keys, infra.issuer);
+  const eid = eidLogins(infra);
   const steps = ({ framed, forcePrompt, eid: brokered }: Variant): Step<AuthorizeContext>[] => [
     // The parameters: the query of a GET, the form body of a POST.
     (ctx) => {
@@ -122,21 +123,21 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     // The browser's SSO session, if any; prompt=force_login logs the user out first (single sign-out:
     // the session's clients get back-channel logout tokens; there is no page here for front-channel iframes).
     async (ctx) => {
-      ctx.sessionCookie = provider.cookies.read(ctx.ex.req, SESSION_COOKIE);
-      ctx.session = await provider.sessions.find(ctx.sessionCookie);
+      ctx.sessionCookie = infra.cookies.read(ctx.ex.req, SESSION_COOKIE);
+      ctx.session = await infra.sessions.find(ctx.sessionCookie);
       // A session of a user removed or disabled since is ended like a logout; so is one prompt=force_login ends.
       const active = ctx.session !== undefined && ctx.policy.users.isActive(ctx.session.sub);
       if (ctx.session && (ctx.request!.prompt.includes("force_login") || !active)) {
-        await signOut(provider, ctx.sessionCookie, { reason: active ? "force_login" : "user_inactive" });
+        await signOut(infra, ctx.sessionCookie, { reason: active ? "force_login" : "user_inactive" });
         ctx.session = undefined;
-        ctx.ex.res.setHeader("Set-Cookie", provider.cookies.clear(SESSION_COOKIE));
+        ctx.ex.res.setHeader("Set-Cookie", infra.cookies.clear(SESSION_COOKIE));
       }
     },
     // The login plan (src/login-policy): login type, flow, methods, whether the session may serve, what
     // the tokens carry; a MyVendor signature is checked here, before anything is shown.
     (ctx) => {
       // A request that needs a whole new login is planned without the session (its factors do not count).
-      const fresh = freshLoginReason(ctx.request!, ctx.session, provider.clock());
+      const fresh = freshLoginReason(ctx.request!, ctx.session, infra.clock());
       if (fresh !== undefined) ctx.freshLogin = fresh;
       const plan = planAuthorization(
         ctx.policy.login,
@@ -157,8 +158,8 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       const plan = ctx.request!.plan!;
       const token = ctx.raw!.values.get(SILENT_LOGIN_PARAMETER);
       if (brokered || !silentLoginServes(plan) || token === undefined) return;
-      return silentLogin(provider, token, ctx.request!, { gps: plan.claims.gps, faceid: plan.claims.faceid }).then((login) =>
-        login ? completeAuthorization(provider, pages, ctx.ex.req, ctx.ex.res, ctx.request!, { login }, { policy: ctx.policy }) : undefined,
+      return silentLogin(infra, token, ctx.request!, { gps: plan.claims.gps, faceid: plan.claims.faceid }).then((login) =>
+        login ? completeAuthorization({ infra, policy: ctx.policy }, pages, ctx.ex.req, ctx.ex.res, ctx.request!, { login }) : undefined,
       );
     },
     // A session that satisfies the request gets a code straight away (SSO); prompt=none may go no further:
@@ -167,15 +168,10 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       const request = ctx.request!;
       const need = loginNeed(request, ctx.session, ctx.freshLogin);
       if (need.kind === "none")
-        return completeAuthorization(
-          provider,
-          pages,
-          ctx.ex.req,
-          ctx.ex.res,
-          request,
-          { existing: ctx.session!, cookie: ctx.sessionCookie! },
-          { policy: ctx.policy },
-        );
+        return completeAuthorization({ infra, policy: ctx.policy }, pages, ctx.ex.req, ctx.ex.res, request, {
+          existing: ctx.session!,
+          cookie: ctx.sessionCookie!,
+        });
       if (request.prompt.includes("none"))
         throw oauthError(need.kind === "step_up" ? "interaction_required" : "login_required", need.reason, { allowRedirect: true });
       ctx.need = need;
@@ -183,7 +179,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
     // Otherwise the user must act, within the address's budget, in an interaction that runs the plan's
     // flow: the eID flow, which sends the browser to the upstream eID provider, or a flow of pages.
     async (ctx) => {
-      if (!(await provider.loginRequests.tryAttempt(clientAddress(ctx.ex.req, trustProxy)))) {
+      if (!(await infra.loginRequests.tryAttempt(clientAddress(ctx.ex.req, trustProxy)))) {
         throw oauthError("temporarily_unavailable", "too many login requests from this address; try again later", {
           status: 429,
           allowRedirect: true,
@@ -191,7 +187,7 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       }
       const { plan } = ctx.request!;
       if (plan?.flow === "eid") return eid.begin(ctx.ex.res, ctx.policy, ctx.request!);
-      await startLogin(provider, ctx.policy, ctx.ex.res, ctx.request!, ctx.need!, ctx.session);
+      await startLogin(infra, ctx.policy, ctx.ex.res, ctx.request!, ctx.need!, ctx.session);
     },
   ];
 
@@ -203,23 +199,23 @@ export function authorizeEndpoints(provider: Provider, pages: BrowserPages): Pro
       methods: ["GET", "POST"],
       readsBody: true,
       handle: async (ex) => {
-        const ctx: AuthorizeContext = { ex, framed, policy: provider.policy };
+        const ctx: AuthorizeContext = { ex, framed, policy: takeScope(infra, ex.req).policy };
         try {
           await runSteps(ctx, table);
         } catch (err) {
-          answerError(provider, pages, ctx, err);
+          answerError(infra, pages, ctx, err);
         }
       },
-      fail: (ex, err) => answerError(provider, pages, { ex, framed, policy: provider.policy }, err),
+      fail: (ex, err) => answerError(infra, pages, { ex, framed, policy: takeScope(infra, ex.req).policy }, err),
     };
   };
   return VARIANTS.map(route);
 }
 
 /** Errors go back to the client once its redirect_uri is trusted (with state and iss); before that, a page. */
-function answerError(provider: Provider, pages: BrowserPages, ctx: AuthorizeContext, err: unknown): void {
+function answerError(infra: Infra, pages: BrowserPages, ctx: AuthorizeContext, err: unknown): void {
   const { req, res } = ctx.ex;
-  const error = toOAuthError(err, provider.logger, ctx.ex);
+  const error = toOAuthError(err, infra.logger, ctx.ex);
   if (res.headersSent) return void res.end();
   if (error.allowRedirect && ctx.redirect) {
     const request = { ...ctx.redirect, state: stateToReturn(ctx.raw) };
@@ -232,7 +228,7 @@ function answerError(provider: Provider, pages: BrowserPages, ctx: AuthorizeCont
       res,
       pages,
       request,
-      { error: error.error, error_description: error.description, iss: provider.issuer },
+      { error: error.error, error_description: error.description, iss: infra.issuer },
       page,
     );
   }

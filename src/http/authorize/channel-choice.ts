@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Provider } from "../../provider.ts";
+import type { Scope } from "../../infra/scope.ts";
 import type { Authentication, AuthorizationRequest } from "../../oauth/authorization-request.ts";
 import type { Channel } from "../../channels/channel.ts";
 import { CHANNEL_CHOICE_FLOW_ID } from "../../../flows/channel-choice.flow.ts";
@@ -14,15 +14,15 @@ type ChoiceSource = { existing: unknown } | { login: Authentication };
  * A fresh login is kept in the interaction; an SSO session is read again from the browser then.
  */
 export async function offerChannels(
-  provider: Provider,
+  { infra, policy }: Scope,
   _req: IncomingMessage,
   res: ServerResponse,
   request: AuthorizationRequest,
   source: ChoiceSource,
   channels: Channel[],
 ): Promise<void> {
-  const flow = provider.policy.flows.get(CHANNEL_CHOICE_FLOW_ID)!;
-  const { interaction, browserCookie } = await provider.interactions.create({
+  const flow = policy.flows.get(CHANNEL_CHOICE_FLOW_ID)!;
+  const { interaction, browserCookie } = await infra.interactions.create({
     kind: "channel",
     request,
     flowId: flow.id,
@@ -30,5 +30,5 @@ export async function offerChannels(
     channels: channels.map(({ id, name, icon }) => ({ id, name, icon })),
     ...("login" in source && { login: source.login }),
   });
-  redirectToInteraction(provider, res, interaction.id, browserCookie, { sameSiteNone: request.framed });
+  redirectToInteraction(infra, res, interaction.id, browserCookie, { sameSiteNone: request.framed });
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthorizationRequest, Authentication } from "../../oauth/authorization-request.ts";
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import type { Scope } from "../../infra/scope.ts";
 import type { SsoSession } from "../../sessions/sso-sessions.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import { startSession } from "../../sessions/start-session.ts";
@@ -28,7 +29,7 @@ export type SessionSource = { existing: SsoSession; cookie: string } | { login: 
  * no SSO session, its ID-token claims, and the extensions are not asked about their own login.
  */
 export async function completeAuthorization(
-  provider: Provider,
+  { infra, policy }: Scope,
   pages: BrowserPages,
   req: IncomingMessage,
   res: ServerResponse,
@@ -38,19 +39,17 @@ export async function completeAuthorization(
     chosenChannel,
     leaveRedirectChain = false,
     byExtension,
-    policy = provider.policy,
   }: {
     chosenChannel?: string;
     leaveRedirectChain?: boolean;
     byExtension?: { idTokenClaims: Record<string, unknown> };
-    policy?: Pick<PolicySnapshot, "clients">;
   } = {},
 ): Promise<void> {
-  // `policy`: the snapshot the request read its client from, so a reload meanwhile cannot lose it (src/reload/).
+  // The request's snapshot, the one it read its client from, so a reload meanwhile cannot lose it (src/reload/).
   const client = policy.clients.get(request.clientId)!;
   const page = responsePage(req, request, client, leaveRedirectChain);
   const user = "existing" in source ? source.existing : source.login;
-  const extra = await planClaims(request.plan, user, provider.channels, chosenChannel);
+  const extra = await planClaims(request.plan, user, infra.channels, chosenChannel);
   if (extra.ok === "choose") {
     // prompt=none shows no page (OIDC Core 3.1.2.1): the choice is an interaction the client must ask for.
     if (request.prompt.includes("none"))
@@ -61,35 +60,35 @@ export async function completeAuthorization(
         {
           error: "interaction_required",
           error_description: "the user administers several channels and must choose one on a page",
-          iss: provider.issuer,
+          iss: infra.issuer,
         },
         page,
       );
-    return offerChannels(provider, req, res, request, source, extra.channels);
+    return offerChannels({ infra, policy }, req, res, request, source, extra.channels);
   }
   if (!extra.ok)
     return writeAuthorizationResponse(
       res,
       pages,
       request,
-      { error: "access_denied", error_description: extra.description, iss: provider.issuer },
+      { error: "access_denied", error_description: extra.description, iss: infra.issuer },
       page,
     );
   const contributed = byExtension
     ? { accessTokenClaims: {} }
-    : await extensionContributions(provider.extensions, { request, sub: user.sub });
+    : await extensionContributions(infra.extensions, { request, sub: user.sub, policy });
   if (contributed.refuse !== undefined)
     return writeAuthorizationResponse(
       res,
       pages,
       request,
-      { error: "access_denied", error_description: contributed.refuse, iss: provider.issuer },
+      { error: "access_denied", error_description: contributed.refuse, iss: infra.issuer },
       page,
     );
   const idTokenClaims = byExtension ? { ...extra.claims, ...byExtension.idTokenClaims } : extra.claims;
   const headers: Record<string, string> = {};
   const auth: Authentication & { sid?: string } =
-    byExtension && "login" in source ? source.login : await sessionOf(provider, req, request, source, headers);
+    byExtension && "login" in source ? source.login : await sessionOf(infra, req, request, source, headers);
   const grant: AuthorizationCodeGrant = {
     clientId: request.clientId,
     redirectUri: request.redirectUri,
@@ -110,8 +109,8 @@ export async function completeAuthorization(
   if (request.plan?.repeatLoginTypeAtToken) grant.loginType = request.loginType;
   if (hasMembers(idTokenClaims)) grant.idTokenClaims = idTokenClaims;
   if (hasMembers(contributed.accessTokenClaims)) grant.accessTokenClaims = contributed.accessTokenClaims;
-  const code = await provider.codes.issue(grant, client.lifetimes.authorizationCode);
-  writeAuthorizationResponse(res, pages, request, { code, login_type: request.loginType, iss: provider.issuer }, page, headers);
+  const code = await infra.codes.issue(grant, client.lifetimes.authorizationCode);
+  writeAuthorizationResponse(res, pages, request, { code, login_type: request.loginType, iss: infra.issuer }, page, headers);
 }
 
 function hasMembers(record: Record<string, unknown>): boolean {
@@ -124,7 +123,7 @@ function hasMembers(record: Record<string, unknown>): boolean {
  * client), a new one after a login, or none for a login type that keeps no SSO state.
  */
 async function sessionOf(
-  provider: Provider,
+  infra: Infra,
   req: IncomingMessage,
   request: AuthorizationRequest,
   source: SessionSource,
@@ -132,9 +131,9 @@ async function sessionOf(
 ): Promise<Authentication & { sid?: string }> {
   if ("login" in source && request.plan?.sso.create === false) return source.login;
   const { cookie, session: started } =
-    "existing" in source ? { cookie: source.cookie, session: source.existing } : await startSession(provider, req, source.login);
-  if (!("existing" in source)) headers["Set-Cookie"] = provider.cookies.set(SESSION_COOKIE, cookie, { sameSiteNone: request.framed });
-  return provider.sessions.touch(cookie, started, request.clientId);
+    "existing" in source ? { cookie: source.cookie, session: source.existing } : await startSession(infra, req, source.login);
+  if (!("existing" in source)) headers["Set-Cookie"] = infra.cookies.set(SESSION_COOKIE, cookie, { sameSiteNone: request.framed });
+  return infra.sessions.touch(cookie, started, request.clientId);
 }
 
 /**

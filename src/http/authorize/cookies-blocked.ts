@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
 import { seeOther } from "../../http-kit/see-other.ts";
 
 /** A cookie with no meaning of its own: set once to learn whether this browser sends cookies back. */
@@ -23,7 +23,7 @@ export function missingCookieReason(req: Request): "other-browser" | "blocked" |
 }
 
 /** Sets the test cookie and sends the browser to the same page again, marked as the check. */
-export function redirectWithTestCookie(provider: Pick<Provider, "cookies">, req: Request, res: Response): void {
-  res.appendHeader("Set-Cookie", provider.cookies.set(COOKIE_TEST, "1"));
+export function redirectWithTestCookie(infra: Pick<Infra, "cookies">, req: Request, res: Response): void {
+  res.appendHeader("Set-Cookie", infra.cookies.set(COOKIE_TEST, "1"));
   seeOther(res, `${req.path}?${COOKIE_CHECK_PARAM}=1`);
 }

@@ -1,4 +1,5 @@
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import { takeScope } from "../../infra/scope.ts";
 import type { EidLoginInteraction } from "../../runtime/interaction.ts";
 import { answerWithErrorPage, type BrowserPages } from "../../views/browser-pages.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
@@ -26,8 +27,8 @@ import { loginFlowArchive } from "./login-flow-archive.ts";
  * eID account and the code, with login_type, to the client — or failed: the upstream's refusal goes to
  * the client as an OAuth error. A callback this browser has no login for is a page.
  */
-export function eidCallbackEndpoint(provider: Provider, pages: BrowserPages): ProtocolRoute {
-  const archive = loginFlowArchive(provider);
+export function eidCallbackEndpoint(infra: Infra, pages: BrowserPages): ProtocolRoute {
+  const archive = loginFlowArchive(infra);
   const unknown = (ex: Exchange) =>
     pages.error(
       ex.req,
@@ -43,28 +44,29 @@ export function eidCallbackEndpoint(provider: Provider, pages: BrowserPages): Pr
     const query = new URLSearchParams(url.slice(url.indexOf("?") + 1 || url.length));
     const state = query.get("state");
     const interaction = state
-      ? await provider.interactions.findByLink(state, provider.cookies.read(req, EID_COOKIE.name, EID_COOKIE.path))
+      ? await infra.interactions.findByLink(state, infra.cookies.read(req, EID_COOKIE.name, EID_COOKIE.path))
       : undefined;
     // One snapshot for the whole request, even if a reload swaps it meanwhile (src/reload/).
-    const policy = provider.policy;
+    const scope = takeScope(infra, req);
+    const { policy } = scope;
     if (interaction?.kind !== "eid" || !policy.clients.get(interaction.request.clientId)) return unknown(ex);
     // The stored snapshot goes on only on the machine version it was taken on (a reload keeps that version for the interaction's lifetime).
-    const flow = interactionFlow(policy.flows, provider.retainedFlows, interaction);
+    const flow = interactionFlow(policy.flows, infra.retainedFlows, interaction);
     if (flow?.hash !== interaction.flowHash) return unknown(ex);
     // An interaction completes once: a callback replayed (or raced) after it finds nothing to complete.
-    if (!(await provider.interactions.finish(interaction.id))) return unknown(ex);
-    res.appendHeader("Set-Cookie", provider.cookies.clear(EID_COOKIE.name, { path: EID_COOKIE.path }));
+    if (!(await infra.interactions.finish(interaction.id))) return unknown(ex);
+    res.appendHeader("Set-Cookie", infra.cookies.clear(EID_COOKIE.name, { path: EID_COOKIE.path }));
     archive.keep(flow);
     const event: UpstreamCallbackEvent = { type: "UPSTREAM_CALLBACK", query: query.toString() };
     const result = await runFlowStep(flow, { input: interaction.flowInput, persisted: interaction.snapshot, event });
-    const path = auditLoginStep(provider.audit, interaction, flow, result, false);
+    const path = auditLoginStep(infra.audit, interaction, flow, result, false);
     // A snapshot that was not waiting for a callback (it cannot be: the authorize step stored it there) has nothing to finish.
     if (result.snapshot.status !== "done") return unknown(ex);
     const output = result.snapshot.output as EidFlowOutput;
     if ("refused" in output) return refused(ex, policy, interaction, flow, path, output.refused);
-    const completed = await finishLogin(provider, pages, req, res, { policy, interaction, flow, output, path }, true);
+    const completed = await finishLogin(scope, pages, req, res, { interaction, flow, output, path }, true);
     if (completed)
-      provider.logger.info(
+      infra.logger.info(
         {
           reqId: ex.reqId,
           event: "eid_login",
@@ -86,7 +88,7 @@ export function eidCallbackEndpoint(provider: Provider, pages: BrowserPages): Pr
     refusal: EidRefusal,
   ): void {
     const { request } = interaction;
-    provider.logger.warn(
+    infra.logger.warn(
       {
         reqId: ex.reqId,
         event: "eid_login_failed",
@@ -97,7 +99,7 @@ export function eidCallbackEndpoint(provider: Provider, pages: BrowserPages): Pr
       },
       "eID login failed",
     );
-    provider.audit.record({
+    infra.audit.record({
       type: "login.failed",
       flow_id: flow.id,
       machine_hash: flow.hash,
@@ -111,7 +113,7 @@ export function eidCallbackEndpoint(provider: Provider, pages: BrowserPages): Pr
       ex.res,
       pages,
       request,
-      { error: refusal.error, error_description: refusal.description, iss: provider.issuer },
+      { error: refusal.error, error_description: refusal.description, iss: infra.issuer },
       responsePage(ex.req, request, client, true),
     );
   }
@@ -120,7 +122,7 @@ export function eidCallbackEndpoint(provider: Provider, pages: BrowserPages): Pr
     path: paths.eidCallback,
     methods: ["GET"],
     readsBody: false,
-    handle: (ex) => handle(ex).catch((err: unknown) => answerWithErrorPage(pages, provider.logger, ex.req, ex.res, err, ex)),
-    fail: (ex, err) => answerWithErrorPage(pages, provider.logger, ex.req, ex.res, err, ex),
+    handle: (ex) => handle(ex).catch((err: unknown) => answerWithErrorPage(pages, infra.logger, ex.req, ex.res, err, ex)),
+    fail: (ex, err) => answerWithErrorPage(pages, infra.logger, ex.req, ex.res, err, ex),
   };
 }

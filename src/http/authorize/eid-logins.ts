@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
 import type { AuthorizationRequest } from "../../oauth/authorization-request.ts";
 import type { EidBeginOptions } from "../../eid/eid-upstream.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
@@ -24,8 +24,8 @@ export const EID_COOKIE = { name: "portcullis_eid_login", path: paths.eidCallbac
  * its upstream): the start of the eID flow (flows/eid.flow.ts), whose first step sends the browser
  * to the upstream eID provider.
  */
-export function eidLogins(provider: Provider) {
-  const archive = loginFlowArchive(provider);
+export function eidLogins(infra: Infra) {
+  const archive = loginFlowArchive(infra);
   return {
     /**
      * Runs the login type's eID flow up to `awaitingCallback` — its begin actor discovers the upstream
@@ -45,7 +45,7 @@ export function eidLogins(provider: Provider) {
       const step = await runFlowStep(flow, { input: flowInput });
       const { redirect } = step.snapshot.context as EidFlowContext;
       const path = extendPath(undefined, stateName(step.snapshot.value));
-      const { interaction, browserCookie } = await provider.interactions.create({
+      const { interaction, browserCookie } = await infra.interactions.create({
         kind: "eid",
         request,
         flowInput,
@@ -54,8 +54,8 @@ export function eidLogins(provider: Provider) {
         snapshot: step.persisted,
         path,
       });
-      await provider.interactions.link(redirect!.pending.state, interaction);
-      res.appendHeader("Set-Cookie", provider.cookies.set(EID_COOKIE.name, browserCookie, { path: EID_COOKIE.path }));
+      await infra.interactions.link(redirect!.pending.state, interaction);
+      res.appendHeader("Set-Cookie", infra.cookies.set(EID_COOKIE.name, browserCookie, { path: EID_COOKIE.path }));
       seeOther(res, redirect!.url);
     },
   };

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Provider } from "../../provider.ts";
+import type { Scope } from "../../infra/scope.ts";
 import type { BrowserPages } from "../../views/browser-pages.ts";
-import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import type { EidLoginInteraction, LoginInteraction } from "../../runtime/interaction.ts";
 import type { RunnableFlow } from "../../runtime/login-flows.ts";
 import type { LoginFlowOutput } from "../../../flows/login-flow-setup.ts";
@@ -13,7 +12,6 @@ import { completeAuthorization, responsePage } from "./complete-authorization.ts
 
 /** A login flow that reached its end for an authorize request: the flow, where it ended and the path it took. */
 export interface FinishedLogin {
-  policy: PolicySnapshot;
   interaction: LoginInteraction | EidLoginInteraction;
   flow: RunnableFlow;
   output: LoginFlowOutput;
@@ -29,24 +27,25 @@ export interface FinishedLogin {
  * `leaveRedirectChain`: the browser arrived by another site's redirect (the eID callback).
  */
 export async function finishLogin(
-  provider: Provider,
+  scope: Scope,
   pages: BrowserPages,
   req: IncomingMessage,
   res: ServerResponse,
   finished: FinishedLogin,
   leaveRedirectChain = false,
 ): Promise<boolean> {
-  const { policy, interaction, flow, output, path } = finished;
+  const { infra, policy } = scope;
+  const { interaction, flow, output, path } = finished;
   const authenticated = authenticationResult(
     output,
-    policy.methods,
-    provider.clock(),
+    infra.methods,
+    infra.clock(),
     interaction.kind === "login" ? interaction.stepUpFrom : undefined,
   );
   const { request } = interaction;
   // OIDC Core §3.1.2.1: the client asked for the user its id_token_hint names; someone else logged in.
   if (request.hintSub !== undefined && authenticated.sub !== request.hintSub) {
-    provider.audit.record({
+    infra.audit.record({
       type: "login.failed",
       flow_id: flow.id,
       machine_hash: flow.hash,
@@ -60,14 +59,14 @@ export async function finishLogin(
     const error = {
       error: "login_required",
       error_description: "the user who logged in is not the one id_token_hint names",
-      iss: provider.issuer,
+      iss: infra.issuer,
     };
     writeAuthorizationResponse(res, pages, request, error, responsePage(req, request, client, leaveRedirectChain));
     return false;
   }
-  const login = auditLoginSucceeded(provider.audit, interaction, flow, path, authenticated);
+  const login = auditLoginSucceeded(infra.audit, interaction, flow, path, authenticated);
   // "Last used" is kept for the factor methods only (an eID login's `eid` is none).
-  recordMethodUse(provider, { sub: output.sub, methods: output.methods.filter((method) => policy.methods.has(method)) });
-  await completeAuthorization(provider, pages, req, res, request, { login }, { policy, leaveRedirectChain });
+  recordMethodUse(infra, { sub: output.sub, methods: output.methods.filter((method) => infra.methods.has(method)) });
+  await completeAuthorization(scope, pages, req, res, request, { login }, { leaveRedirectChain });
   return true;
 }

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { paths } from "../../http-kit/paths.ts";
 import { seeOther } from "../../http-kit/see-other.ts";
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
 
 /** Base name of the cookie that binds an interaction to its browser; scoped to the interaction's path. */
 export const INTERACTION_COOKIE = "portcullis_interaction";
@@ -14,7 +14,7 @@ export const interactionPath = (id: string) => `${paths.interaction}/${id}`;
  * behind https for a login framed by iframe_authz). Cookies set earlier on the response are kept.
  */
 export function redirectToInteraction(
-  provider: Pick<Provider, "cookies">,
+  infra: Pick<Infra, "cookies">,
   res: ServerResponse,
   id: string,
   browserCookie: string,
@@ -23,7 +23,7 @@ export function redirectToInteraction(
   const location = interactionPath(id);
   res.appendHeader(
     "Set-Cookie",
-    provider.cookies.set(INTERACTION_COOKIE, browserCookie, { path: location, sameSiteNone: options.sameSiteNone }),
+    infra.cookies.set(INTERACTION_COOKIE, browserCookie, { path: location, sameSiteNone: options.sameSiteNone }),
   );
   seeOther(res, location);
 }

@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from "express";
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import { takeScope, type Scope } from "../../infra/scope.ts";
 import { answerWithErrorPage, type BrowserPages } from "../../views/browser-pages.ts";
 import { completeAuthorization } from "./complete-authorization.ts";
 import { clientFrameAncestors } from "./client-frame-ancestors.ts";
@@ -56,11 +57,11 @@ export const partialName = (owner: string, view: string) => (owner === "flow" ? 
  * form as an event to the flow, waits for it to settle, persists the snapshot and shows the next step,
  * or — when the flow is done — completes the authorization with its output.
  */
-export function interactionRoutes(provider: Provider, views: ViewEngine, pages: BrowserPages): Router {
+export function interactionRoutes(infra: Infra, views: ViewEngine, pages: BrowserPages): Router {
   const router = express.Router();
-  const form = express.urlencoded({ extended: false, limit: provider.config.provider.security.max_body_bytes, parameterLimit: 50 });
+  const form = express.urlencoded({ extended: false, limit: infra.settings.security.max_body_bytes, parameterLimit: 50 });
   // Each flow version a login runs, kept for `portcullis audit trace` (once per version and process).
-  const archive = loginFlowArchive(provider);
+  const archive = loginFlowArchive(infra);
 
   router.get(`${paths.interaction}/:id`, (req, res) => {
     step(req, res).catch((err: unknown) => failed(req, res, err));
@@ -82,10 +83,10 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
    * the browser sent no cookies at all, cookies are the likely cause: find out, and say so.
    */
   async function withoutBinding(req: Request, res: Response, id: string): Promise<void> {
-    const unbound = await provider.interactions.peek(id);
+    const unbound = await infra.interactions.peek(id);
     if (!unbound) return expired(req, res);
     const reason = missingCookieReason(req);
-    if (reason === "test") return redirectWithTestCookie(provider, req, res);
+    if (reason === "test") return redirectWithTestCookie(infra, req, res);
     if (reason === "other-browser") return expired(req, res, unbound);
     const lang = resolveLang(langOf(unbound), req.headers["accept-language"]);
     const data = {
@@ -99,27 +100,28 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
 
   /** A person is looking at these pages: failures (a store outage is a 503) are a page, not JSON. */
   function failed(req: Request, res: Response, err: unknown): void {
-    answerWithErrorPage(pages, provider.logger, req, res, err, { reqId: requestIdOf(res), path: req.path });
+    answerWithErrorPage(pages, infra.logger, req, res, err, { reqId: requestIdOf(res), path: req.path });
   }
 
   async function step(req: Request, res: Response, body?: Record<string, unknown>): Promise<void> {
     const id = String(req.params.id);
-    const interaction = await provider.interactions.find(id, provider.cookies.read(req, INTERACTION_COOKIE, interactionPath(id)));
+    const interaction = await infra.interactions.find(id, infra.cookies.read(req, INTERACTION_COOKIE, interactionPath(id)));
     if (!interaction) return withoutBinding(req, res, id);
     // An eID login has no pages here: it waits for the upstream's callback (/eID/callback).
     if (interaction.kind === "eid") return expired(req, res, interaction);
     // One snapshot for the whole request, even if a reload swaps it meanwhile (src/reload/).
-    const policy = provider.policy;
-    const flow = interactionFlow(policy.flows, provider.retainedFlows, interaction);
+    const scope = takeScope(infra, req);
+    const { policy } = scope;
+    const flow = interactionFlow(policy.flows, infra.retainedFlows, interaction);
     // A flow, client or method removed from the configuration since the page was shown ends it; so
     // does the end of the session an enrollment runs in.
-    if (!flow || !(await stillValid(req, policy, interaction))) return expired(req, res, interaction);
+    if (!flow || !(await stillValid(req, scope, interaction))) return expired(req, res, interaction);
     archive.keep(flow);
     // A flow that changed since the snapshot was taken, in a version this node does not have, starts again from its beginning.
     const persisted = interaction.flowHash === flow.hash ? interaction.snapshot : undefined;
-    const address = clientAddress(req, provider.config.provider.listen.trust_proxy);
+    const address = clientAddress(req, infra.settings.listen.trust_proxy);
     // Every posted form may cost a secret check or a message sent: each address has a budget.
-    if (body && !(await provider.loginRequests.tryAttempt(address))) {
+    if (body && !(await infra.loginRequests.tryAttempt(address))) {
       return pages.error(
         req,
         res,
@@ -135,46 +137,43 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     }
     const event = body ? toEvent(body, { clientAddress: address }) : undefined;
     const result = await runFlowStep(flow, { input: flowInput(interaction), persisted, event });
-    const path = auditLoginStep(provider.audit, interaction, flow, result, event !== undefined);
+    const path = auditLoginStep(infra.audit, interaction, flow, result, event !== undefined);
     if (result.snapshot.status === "done") {
       // An interaction completes once, even if the last form is posted twice.
-      if (!(await provider.interactions.finish(interaction.id))) return expired(req, res, interaction);
-      res.appendHeader("Set-Cookie", provider.cookies.clear(INTERACTION_COOKIE, { path: interactionPath(interaction.id) }));
+      if (!(await infra.interactions.finish(interaction.id))) return expired(req, res, interaction);
+      res.appendHeader("Set-Cookie", infra.cookies.clear(INTERACTION_COOKIE, { path: interactionPath(interaction.id) }));
       const output = result.snapshot.output as LoginFlowOutput;
-      if (interaction.kind === "login")
-        return void (await finishLogin(provider, pages, req, res, { policy, interaction, flow, output, path }));
+      if (interaction.kind === "login") return void (await finishLogin(scope, pages, req, res, { interaction, flow, output, path }));
       if (interaction.kind === "channel")
-        return finishChannelChoice(req, res, interaction, (result.snapshot.output as { channel: string }).channel);
+        return finishChannelChoice(scope, req, res, interaction, (result.snapshot.output as { channel: string }).channel);
       if (interaction.kind === "account") return finishAccountLogin(req, res, interaction, flow, output, path);
       return finishEnrollment(res, interaction);
     }
-    await provider.interactions.save({ ...interaction, flowHash: flow.hash, snapshot: result.persisted, path });
+    await infra.interactions.save({ ...interaction, flowHash: flow.hash, snapshot: result.persisted, path });
     render(req, res, policy, interaction, flow, result, 200);
   }
 
-  async function stillValid(req: Request, policy: PolicySnapshot, interaction: FlowInteraction): Promise<boolean> {
+  async function stillValid(req: Request, { policy }: Scope, interaction: FlowInteraction): Promise<boolean> {
     if (interaction.kind === "login" || interaction.kind === "channel")
       return policy.clients.get(interaction.request.clientId) !== undefined;
     if (interaction.kind === "account") return true;
-    return policy.methods.has(interaction.method) && (await currentSession(provider, req))?.sub === interaction.sub;
+    return infra.methods.has(interaction.method) && (await currentSession({ infra, policy }, req))?.sub === interaction.sub;
   }
 
   /** The channel is chosen: the authorization completes with it, for the login kept or the browser's session. */
-  async function finishChannelChoice(req: Request, res: Response, interaction: ChannelChoiceInteraction, channel: string): Promise<void> {
+  async function finishChannelChoice(
+    scope: Scope,
+    req: Request,
+    res: Response,
+    interaction: ChannelChoiceInteraction,
+    channel: string,
+  ): Promise<void> {
     if (interaction.login)
-      return completeAuthorization(
-        provider,
-        pages,
-        req,
-        res,
-        interaction.request,
-        { login: interaction.login },
-        { chosenChannel: channel },
-      );
-    const cookie = provider.cookies.read(req, SESSION_COOKIE);
-    const session = await currentSession(provider, req);
+      return completeAuthorization(scope, pages, req, res, interaction.request, { login: interaction.login }, { chosenChannel: channel });
+    const cookie = infra.cookies.read(req, SESSION_COOKIE);
+    const session = await currentSession(scope, req);
     if (!session || !cookie) return expired(req, res, interaction);
-    await completeAuthorization(provider, pages, req, res, interaction.request, { existing: session, cookie }, { chosenChannel: channel });
+    await completeAuthorization(scope, pages, req, res, interaction.request, { existing: session, cookie }, { chosenChannel: channel });
   }
 
   /** Signed in to the account page: the SSO session starts (as after any login), and the page shows. */
@@ -186,22 +185,16 @@ export function interactionRoutes(provider: Provider, views: ViewEngine, pages: 
     output: LoginFlowOutput,
     path: string[],
   ): Promise<void> {
-    const login = auditLoginSucceeded(
-      provider.audit,
-      interaction,
-      flow,
-      path,
-      authenticationResult(output, flow.methods, provider.clock()),
-    );
-    const { cookie } = await startSession(provider, req, login);
-    recordMethodUse(provider, output);
-    res.appendHeader("Set-Cookie", provider.cookies.set(SESSION_COOKIE, cookie));
+    const login = auditLoginSucceeded(infra.audit, interaction, flow, path, authenticationResult(output, flow.methods, infra.clock()));
+    const { cookie } = await startSession(infra, req, login);
+    recordMethodUse(infra, output);
+    res.appendHeader("Set-Cookie", infra.cookies.set(SESSION_COOKIE, cookie));
     seeOther(res, accountUrl(interaction.back ?? {}));
   }
 
   /** The method is enrolled (its machine recorded it): back to the account page, which says so. */
   function finishEnrollment(res: Response, interaction: EnrollmentInteraction): void {
-    provider.logger.info({ event: "method_enrolled", sub: interaction.sub, method: interaction.method }, "factor method enrolled");
+    infra.logger.info({ event: "method_enrolled", sub: interaction.sub, method: interaction.method }, "factor method enrolled");
     seeOther(res, accountUrl(interaction.back ?? {}, { enrolled: interaction.method }));
   }
 

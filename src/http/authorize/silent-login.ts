@@ -1,4 +1,5 @@
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import { pluginServices } from "../../infra/live-services.ts";
 import type { Authentication, AuthorizationRequest } from "../../oauth/authorization-request.ts";
 import { epochSeconds } from "../../time/clock.ts";
 import { NO_APP_EVIDENCE, type AppEvidenceWanted } from "../../trusted-app/app-evidence.ts";
@@ -27,26 +28,26 @@ export function silentLoginServes(plan: LoginPlan): boolean {
  * `token` is the request's silent-login parameter (SILENT_LOGIN_PARAMETER), which the endpoint reads.
  */
 export async function silentLogin(
-  provider: Provider,
+  infra: Infra,
   token: string,
   request: AuthorizationRequest,
   wanted: AppEvidenceWanted = NO_APP_EVIDENCE,
 ): Promise<Authentication | undefined> {
-  const method = provider.policy.methods.get(DEVICE_ENROLLMENT_METHOD);
+  const method = infra.methods.get(DEVICE_ENROLLMENT_METHOD);
   if (!method) return undefined;
   let login: SilentLogin;
   try {
-    login = await verifySilentLoginToken(provider, token, request.clientId, wanted);
+    login = await verifySilentLoginToken(pluginServices(infra), token, request.clientId, wanted);
   } catch (err) {
     if (!(err instanceof DeviceJwsError)) throw err;
-    provider.logger.warn({ event: "silent_login_refused", client: request.clientId, reason: err.reason }, "silent-login token refused");
+    infra.logger.warn({ event: "silent_login_refused", client: request.clientId, reason: err.reason }, "silent-login token refused");
     return undefined;
   }
   if (request.hintSub !== undefined && request.hintSub !== login.sub) return undefined;
   const evidence = Object.keys(login.evidence).length > 0 ? { evidence: { app: { ...login.evidence } } } : {};
   return {
     sub: login.sub,
-    authTime: epochSeconds(provider.clock),
+    authTime: epochSeconds(infra.clock),
     amr: [method.amr],
     acr: "1fa",
     methods: [DEVICE_ENROLLMENT_METHOD],

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import type { AuthorizationRequest } from "../../oauth/authorization-request.ts";
 import type { SsoSession } from "../../sessions/sso-sessions.ts";
@@ -51,7 +51,7 @@ export function freshLoginReason(request: AuthorizationRequest, session: SsoSess
  * still missing, and what the trusted app must attest.
  */
 export async function startLogin(
-  provider: Provider,
+  infra: Infra,
   policy: PolicySnapshot,
   res: ServerResponse,
   request: AuthorizationRequest,
@@ -75,7 +75,7 @@ export async function startLogin(
     ...((plan.claims.gps || plan.claims.faceid) && { app: { gps: plan.claims.gps, faceid: plan.claims.faceid } }),
   };
   const signedInAs = session && request.prompt.includes("login") ? session.sub : undefined;
-  const { interaction, browserCookie } = await provider.interactions.create({
+  const { interaction, browserCookie } = await infra.interactions.create({
     kind: "login",
     request,
     flowId: flow.id,
@@ -84,5 +84,5 @@ export async function startLogin(
     ...(signedInAs !== undefined && { signedInAs }),
     ...(stepUp && { stepUpFrom: [...sessionFacts(session).methods] }),
   });
-  redirectToInteraction(provider, res, interaction.id, browserCookie, { sameSiteNone: request.framed });
+  redirectToInteraction(infra, res, interaction.id, browserCookie, { sameSiteNone: request.framed });
 }

@@ -1,6 +1,8 @@
 import express, { type Request, type Router } from "express";
 import { importJWK, type JWK } from "jose";
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import { pluginServices } from "../../infra/live-services.ts";
+import { takeScope } from "../../infra/scope.ts";
 import { invalidRequest, oauthError } from "../../errors/oauth-error.ts";
 import { strictJsonBody } from "../../http-kit/strict-json-body.ts";
 import { DEVICE_JWS_TYPES, type DeviceJwsType } from "../../trusted-app/device-jws.ts";
@@ -27,9 +29,9 @@ const DEVICE_NAME = /^[^\p{Cc}\p{Cf}]{1,64}$/u;
  *   POST /app/deny      {jws}  typ acmeauth-deny+jwt, claim `challenge` → {status: "denied"}
  *   POST /app/unenroll  {jws}  typ acmeauth-unenroll+jwt → {status: "revoked"}: the device revokes itself
  */
-export function deviceApiRoutes(provider: Provider): Router {
+export function deviceApiRoutes(infra: Infra): Router {
   const router = express.Router();
-  const app = trustedApp(provider);
+  const app = trustedApp(pluginServices(infra));
   router.use(strictJsonBody(MAX_BODY, invalidRequest));
 
   router.post("/enroll", async (req, res) => {
@@ -39,7 +41,7 @@ export function deviceApiRoutes(provider: Provider): Router {
       throw invalidRequest(`name must be 1 to ${MAX_NAME} printable characters`);
     const jwk = await checkedPublicKey(publicJwk);
     const redeemed = await app.enrollments.redeem(token);
-    if (!redeemed || !provider.users.isActive(redeemed.sub))
+    if (!redeemed || !takeScope(infra, req).policy.users.isActive(redeemed.sub))
       throw oauthError("invalid_grant", "the enrollment code is not valid: used, expired or unknown");
     let added;
     try {
@@ -49,14 +51,14 @@ export function deviceApiRoutes(provider: Provider): Router {
       throw err;
     }
     if (redeemed.sessionId) await app.enrollments.markEnrolled(redeemed.sessionId, added.device.name);
-    provider.logger.info({ event: "trusted_app_enrolled", sub: redeemed.sub, device: added.device.id }, "trusted-app device enrolled");
-    res.set("Cache-Control", "no-store").json({ device_id: added.device.id, seed: added.seed, sub: redeemed.sub, issuer: provider.issuer });
+    infra.logger.info({ event: "trusted_app_enrolled", sub: redeemed.sub, device: added.device.id }, "trusted-app device enrolled");
+    res.set("Cache-Control", "no-store").json({ device_id: added.device.id, seed: added.seed, sub: redeemed.sub, issuer: infra.issuer });
   });
 
   router.post("/scan", async (req, res) => {
     const { sub, device, claims } = await verified(req, DEVICE_JWS_TYPES.scan);
     await decided(() => app.challenges.scan(claims.challenge as string, sub, device, claims));
-    provider.logger.info({ event: "trusted_app_scan", sub, device: device.id }, "login QR scanned");
+    infra.logger.info({ event: "trusted_app_scan", sub, device: device.id }, "login QR scanned");
     res.set("Cache-Control", "no-store").json({ status: "scanned" });
   });
 
@@ -75,7 +77,7 @@ export function deviceApiRoutes(provider: Provider): Router {
   router.post("/unenroll", async (req, res) => {
     const { sub, device } = await verified(req, DEVICE_JWS_TYPES.unenroll);
     await app.devices.revoke(sub, device.id);
-    provider.logger.info({ event: "trusted_app_unenrolled", sub, device: device.id }, "trusted-app device revoked by itself");
+    infra.logger.info({ event: "trusted_app_unenrolled", sub, device: device.id }, "trusted-app device revoked by itself");
     res.set("Cache-Control", "no-store").json({ status: "revoked" });
   });
 

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import { takeScope } from "../../infra/scope.ts";
 import { invalidRequest } from "../../errors/oauth-error.ts";
 import type { SsoSession } from "../../sessions/sso-sessions.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
@@ -64,10 +65,10 @@ const BARE_HEADERS = ["Cache-Control", "no-store", "Pragma", "no-cache", ...Obje
  *   front-channel iframes on the logged-out page), clears the cookie, then redirects (303) or shows
  *   the logged-out page; with front-channel iframes the page continues to the redirect by itself.
  */
-export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages: BrowserPages): ProtocolRoute[] {
-  const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
-  const hints = new IdTokenHintVerifier(() => provider.keys.keys, provider.issuer);
-  const confirmations = new LogoutConfirmations(provider.store);
+export function endSessionEndpoints(infra: Infra, views: ViewEngine, pages: BrowserPages): ProtocolRoute[] {
+  const limits = { maxParameterLength: infra.settings.security.max_parameter_length };
+  const hints = new IdTokenHintVerifier(() => infra.keys.keys, infra.issuer);
+  const confirmations = new LogoutConfirmations(infra.store);
 
   /** Ends the browser's session (if any), then redirects or shows the logged-out page. */
   async function finish(
@@ -77,8 +78,8 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
     outcome: LogoutOutcome,
     lang: Lang,
   ): Promise<void> {
-    const { frontChannelUrls } = await signOut(provider, cookie, { reason: "logout", frontChannel: policy.clients });
-    if (cookie !== undefined) ex.res.setHeader("Set-Cookie", provider.cookies.clear(SESSION_COOKIE));
+    const { frontChannelUrls } = await signOut(infra, cookie, { reason: "logout", frontChannel: policy.clients });
+    if (cookie !== undefined) ex.res.setHeader("Set-Cookie", infra.cookies.clear(SESSION_COOKIE));
     if (outcome.redirect !== undefined && frontChannelUrls.length === 0) return writeRedirect(ex.res, outcome.redirect);
     const nonce = outcome.redirect !== undefined ? createNonce() : undefined;
     const html = views.render("logged-out", { frontChannelUrls, postLogoutRedirectUri: outcome.redirect, nonce }, lang);
@@ -120,7 +121,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
           ? "not registered for the client"
           : undefined;
       if (unusable !== undefined) {
-        provider.logger.warn(
+        infra.logger.warn(
           { event: "post_logout_redirect_uri_ignored", reqId: ctx.ex.reqId, client: ctx.clientId, reason: unusable },
           "end session: post_logout_redirect_uri not used",
         );
@@ -131,8 +132,8 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
     },
     // The browser's session: none, or a hint for this very session, means the logout happens now.
     async (ctx) => {
-      ctx.cookie = provider.cookies.read(ctx.ex.req, SESSION_COOKIE);
-      ctx.session = await provider.sessions.find(ctx.cookie);
+      ctx.cookie = infra.cookies.read(ctx.ex.req, SESSION_COOKIE);
+      ctx.session = await infra.sessions.find(ctx.cookie);
       if (ctx.session && !(ctx.hint && isHintFor(ctx.hint, ctx.session))) return;
       await finish(ctx.ex, ctx.policy, ctx.cookie, { redirect: ctx.redirect, clientId: ctx.clientId }, ctx.lang!);
     },
@@ -157,7 +158,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
     },
     // Its CSRF token is the single-use one this browser's session was shown.
     async (ctx) => {
-      const cookie = provider.cookies.read(ctx.ex.req, SESSION_COOKIE);
+      const cookie = infra.cookies.read(ctx.ex.req, SESSION_COOKIE);
       const choice = ctx.params!.get("confirm");
       ctx.outcome = await confirmations.take(ctx.params!.get(CSRF_FIELD), cookie);
       // "Stay signed in": nothing ends. Back to the client when it gave an allowed redirect, else the
@@ -171,7 +172,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
   ];
 
   function fail(ex: Exchange, err: unknown, lang: string | undefined): void {
-    answerWithErrorPage(pages, provider.logger, ex.req, ex.res, err, ex, lang);
+    answerWithErrorPage(pages, infra.logger, ex.req, ex.res, err, ex, lang);
   }
 
   return [
@@ -180,7 +181,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
       methods: ["GET", "POST"],
       readsBody: true,
       handle: async (ex) => {
-        const ctx: EndSessionContext = { ex, policy: provider.policy };
+        const ctx: EndSessionContext = { ex, policy: takeScope(infra).policy };
         await runSteps(ctx, endSession).catch((err: unknown) => fail(ex, err, ctx.lang ?? ctx.params?.get("lang")));
       },
       fail: (ex, err) => fail(ex, err, undefined),
@@ -190,7 +191,7 @@ export function endSessionEndpoints(provider: Provider, views: ViewEngine, pages
       methods: ["POST"],
       readsBody: true,
       handle: async (ex) => {
-        const ctx: ConfirmContext = { ex, policy: provider.policy };
+        const ctx: ConfirmContext = { ex, policy: takeScope(infra).policy };
         await runSteps(ctx, confirm).catch((err: unknown) => fail(ex, err, ctx.outcome?.lang));
       },
       fail: (ex, err) => fail(ex, err, undefined),

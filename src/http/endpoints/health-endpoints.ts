@@ -1,4 +1,5 @@
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import { takeScope } from "../../infra/scope.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import { writeJson } from "../../http-kit/write-response.ts";
 import { paths } from "../../http-kit/paths.ts";
@@ -19,7 +20,7 @@ export function healthEndpoint(): ProtocolRoute {
  * what is not (a load balancer takes the node out until it recovers by itself). Once the process is
  * `stopping` (src/http/graceful-close.ts) 503 `{status: "stopping"}`: it will not recover.
  */
-export function readinessEndpoint(provider: Pick<Provider, "store" | "keys" | "policy">, stopping: () => boolean): ProtocolRoute {
+export function readinessEndpoint(infra: Infra, stopping: () => boolean): ProtocolRoute {
   return {
     path: paths.readyz,
     methods: ["GET", "HEAD"],
@@ -27,9 +28,9 @@ export function readinessEndpoint(provider: Pick<Provider, "store" | "keys" | "p
     handle: async (ex) => {
       if (stopping()) return writeJson(ex.res, 503, { status: "stopping" });
       const checks: Record<"store" | "keys" | "policy", Check> = {
-        store: await storeCheck(provider),
-        keys: keysCheck(provider),
-        policy: provider.policy.flows === undefined ? "unavailable" : "ok",
+        store: await storeCheck(infra),
+        keys: keysCheck(infra),
+        policy: takeScope(infra, ex.req).policy.flows === undefined ? "unavailable" : "ok",
       };
       const ready = Object.values(checks).every((check) => check === "ok");
       writeJson(ex.res, ready ? 200 : 503, { status: ready ? "ready" : "not_ready", checks });
@@ -37,11 +38,11 @@ export function readinessEndpoint(provider: Pick<Provider, "store" | "keys" | "p
   };
 }
 
-async function storeCheck(provider: Pick<Provider, "store">): Promise<Check> {
+async function storeCheck(infra: Pick<Infra, "store">): Promise<Check> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<Check>((resolve) => (timer = setTimeout(() => resolve("unavailable"), STORE_PING_TIMEOUT_MS)));
   try {
-    return await Promise.race([provider.store.ping().then((): Check => "ok"), timeout]);
+    return await Promise.race([infra.store.ping().then((): Check => "ok"), timeout]);
   } catch {
     return "unavailable";
   } finally {
@@ -49,9 +50,9 @@ async function storeCheck(provider: Pick<Provider, "store">): Promise<Check> {
   }
 }
 
-function keysCheck(provider: Pick<Provider, "keys">): Check {
+function keysCheck(infra: Pick<Infra, "keys">): Check {
   try {
-    return provider.keys.keys.signing ? "ok" : "unavailable";
+    return infra.keys.keys.signing ? "ok" : "unavailable";
   } catch {
     return "unavailable";
   }

@@ -1,10 +1,12 @@
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import { takeScope } from "../../infra/scope.ts";
 import type { ApiResource } from "../../scopes/scope-registry.ts";
 import { invalidRequest, OAuthError } from "../../errors/oauth-error.ts";
 import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateApiResource } from "../../oauth/authenticate-api-resource.ts";
 import { parseScope, formatScope } from "../../scopes/scope.ts";
 import type { AccessTokenClaims } from "../../tokens/access-token.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { runSteps, type Step } from "../../http-kit/steps.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
@@ -14,6 +16,8 @@ import { writeJson } from "../../http-kit/write-response.ts";
 
 interface IntrospectionContext {
   ex: Exchange;
+  /** The policy the request runs on, read once (src/infra/scope.ts). */
+  policy: PolicySnapshot;
   params?: Params;
   resource?: ApiResource;
   claims?: AccessTokenClaims;
@@ -25,8 +29,8 @@ const INACTIVE = JSON.stringify({ active: false });
  * POST /connect/introspect (RFC 7662). The caller is an API resource with its name and ApiSecret;
  * a token is active only for the resource whose scopes it carries, and the answer shows only those scopes.
  */
-export function introspectionEndpoint(provider: Provider): ProtocolRoute {
-  const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
+export function introspectionEndpoint(infra: Infra): ProtocolRoute {
+  const limits = { maxParameterLength: infra.settings.security.max_parameter_length };
   const steps: Step<IntrospectionContext>[] = [
     // The body is a form with each parameter at most once.
     (ctx) => {
@@ -34,17 +38,14 @@ export function introspectionEndpoint(provider: Provider): ProtocolRoute {
     },
     // The caller is an API resource that has an ApiSecret, and presents it.
     (ctx) => {
-      ctx.resource = authenticateApiResource(
-        provider.policy.scopes,
-        extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!),
-      );
+      ctx.resource = authenticateApiResource(ctx.policy.scopes, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!));
     },
     // The token is present; an unreadable, expired or revoked one is simply inactive.
     async (ctx) => {
       const token = ctx.params!.get("token");
       if (token === undefined) throw invalidRequest("token is required");
       try {
-        ctx.claims = await provider.accessTokenVerifier.verify(token);
+        ctx.claims = await infra.accessTokenVerifier.verify(token);
       } catch (err) {
         if (err instanceof OAuthError && err.error === "invalid_token") return writeJson(ctx.ex.res, 200, INACTIVE);
         throw err;
@@ -54,7 +55,7 @@ export function introspectionEndpoint(provider: Provider): ProtocolRoute {
     // token (sub is not its client) is active only while its user is (removed or disabled users are not).
     (ctx) => {
       const claims = ctx.claims!;
-      if (claims.sub !== claims.client_id && !provider.users.isActive(claims.sub)) return writeJson(ctx.ex.res, 200, INACTIVE);
+      if (claims.sub !== claims.client_id && !ctx.policy.users.isActive(claims.sub)) return writeJson(ctx.ex.res, 200, INACTIVE);
       const ownScopes = parseScope(claims.scope).filter((s) => ctx.resource!.scopes.has(s));
       if (ownScopes.length === 0) return writeJson(ctx.ex.res, 200, INACTIVE);
       // Only this resource is named as the audience: the others a token serves are not its business.
@@ -77,5 +78,10 @@ export function introspectionEndpoint(provider: Provider): ProtocolRoute {
       });
     },
   ];
-  return { path: paths.introspection, methods: ["POST"], readsBody: true, handle: (ex) => runSteps({ ex }, steps) };
+  return {
+    path: paths.introspection,
+    methods: ["POST"],
+    readsBody: true,
+    handle: (ex) => runSteps({ ex, policy: takeScope(infra, ex.req).policy }, steps),
+  };
 }

@@ -1,4 +1,5 @@
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import { takeScope } from "../../infra/scope.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import { discoveryDocument } from "./discovery-document.ts";
 import { writeJson } from "../../http-kit/write-response.ts";
@@ -6,22 +7,22 @@ import { paths } from "../../http-kit/paths.ts";
 import { perSnapshot } from "../../snapshot/per-snapshot.ts";
 
 /** GET /.well-known/openid-configuration — serialised once per policy snapshot (a reload changes scopes, login types…). */
-export function discoveryEndpoint(provider: Provider): ProtocolRoute {
-  const body = perSnapshot((policy) => JSON.stringify(discoveryDocument(provider.issuer, policy)));
+export function discoveryEndpoint(infra: Infra): ProtocolRoute {
+  const body = perSnapshot((policy) => JSON.stringify(discoveryDocument(infra.issuer, policy)));
   return {
     path: paths.discovery,
     methods: ["GET", "HEAD"],
     readsBody: false,
-    handle: (ex) => writeJson(ex.res, 200, body(provider.policy), { cacheable: true }),
+    handle: (ex) => writeJson(ex.res, 200, body(takeScope(infra, ex.req).policy), { cacheable: true }),
   };
 }
 
 /** GET /.well-known/openid-configuration/jwks — public keys only, serialised once per key set. */
-export function jwksEndpoint(provider: Provider): ProtocolRoute {
+export function jwksEndpoint(infra: Infra): ProtocolRoute {
   return {
     path: paths.jwks,
     methods: ["GET", "HEAD"],
     readsBody: false,
-    handle: (ex) => writeJson(ex.res, 200, provider.keys.keys.jwksJson, { cacheable: true }),
+    handle: (ex) => writeJson(ex.res, 200, infra.keys.keys.jwksJson, { cacheable: true }),
   };
 }

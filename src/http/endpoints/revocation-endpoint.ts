@@ -1,10 +1,12 @@
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import { takeScope } from "../../infra/scope.ts";
 import type { Client } from "../../oauth/client-registry.ts";
 import { invalidRequest, OAuthError } from "../../errors/oauth-error.ts";
 import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateClient } from "../../oauth/authenticate-client.ts";
 import { looksLikeReferenceToken } from "../../tokens/reference-tokens.ts";
 import { writeEmpty } from "../../http-kit/write-response.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { runSteps, type Step } from "../../http-kit/steps.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
@@ -13,6 +15,8 @@ import { readFormBody, type Params } from "../../http-kit/params.ts";
 
 interface RevocationContext {
   ex: Exchange;
+  /** The policy the request runs on, read once (src/infra/scope.ts). */
+  policy: PolicySnapshot;
   params?: Params;
   client?: Client;
 }
@@ -23,17 +27,17 @@ interface RevocationContext {
  * another client, or garbage, is left alone — the answer is 200 either way, so the endpoint tells
  * nobody whether a token exists.
  */
-export function revocationEndpoint(provider: Provider): ProtocolRoute {
-  const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
+export function revocationEndpoint(infra: Infra): ProtocolRoute {
+  const limits = { maxParameterLength: infra.settings.security.max_parameter_length };
 
   async function revokeAccessToken(token: string, client: Client): Promise<boolean> {
     try {
-      const claims = await provider.accessTokenVerifier.verify(token);
+      const claims = await infra.accessTokenVerifier.verify(token);
       if (claims.client_id !== client.id) return true; // found, but not this client's: nothing to do
       // verify() has just read the record, so a handle of this shape is one of ours.
-      if (looksLikeReferenceToken(token)) await provider.referenceTokens.revoke(token);
-      else await provider.accessTokenDenylist.revoke(claims.jti, claims.exp);
-      provider.audit.record({ type: "token.revoked", token_type: "access_token", client_id: client.id, jti: claims.jti, sub: claims.sub });
+      if (looksLikeReferenceToken(token)) await infra.referenceTokens.revoke(token);
+      else await infra.accessTokenDenylist.revoke(claims.jti, claims.exp);
+      infra.audit.record({ type: "token.revoked", token_type: "access_token", client_id: client.id, jti: claims.jti, sub: claims.sub });
       return true;
     } catch (err) {
       if (err instanceof OAuthError) return false; // not a live access token of ours
@@ -49,9 +53,9 @@ export function revocationEndpoint(provider: Provider): ProtocolRoute {
     // The client authenticates (the spec uses Basic; client_secret_post is accepted as at the token endpoint).
     (ctx) => {
       ctx.client = authenticateClient(
-        provider.policy.clients,
+        ctx.policy.clients,
         extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!),
-        provider.audit,
+        infra.audit,
       );
     },
     // Revoke what the token is, trying the hinted type first; unknown hints are ignored (RFC 7009 §2.1).
@@ -59,12 +63,17 @@ export function revocationEndpoint(provider: Provider): ProtocolRoute {
       const token = ctx.params!.get("token");
       if (token === undefined) throw invalidRequest("token is required");
       const client = ctx.client!;
-      const asRefresh = () => provider.refreshTokens.revoke(token, client.id);
+      const asRefresh = () => infra.refreshTokens.revoke(token, client.id);
       const asAccess = () => revokeAccessToken(token, client);
       const order = ctx.params!.get("token_type_hint") === "refresh_token" ? [asRefresh, asAccess] : [asAccess, asRefresh];
       for (const attempt of order) if (await attempt()) break;
       writeEmpty(ctx.ex.res);
     },
   ];
-  return { path: paths.revocation, methods: ["POST"], readsBody: true, handle: (ex) => runSteps({ ex }, steps) };
+  return {
+    path: paths.revocation,
+    methods: ["POST"],
+    readsBody: true,
+    handle: (ex) => runSteps({ ex, policy: takeScope(infra, ex.req).policy }, steps),
+  };
 }

@@ -1,4 +1,5 @@
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import { takeScope } from "../../infra/scope.ts";
 import type { Client, GrantType } from "../../oauth/client-registry.ts";
 import { invalidRequest, unauthorizedClient, unsupportedGrantType } from "../../errors/oauth-error.ts";
 import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
@@ -23,8 +24,8 @@ interface TokenContext {
 }
 
 /** POST /connect/token (RFC 6749 §3.2). */
-export function tokenEndpoint(provider: Provider): ProtocolRoute {
-  const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
+export function tokenEndpoint(infra: Infra): ProtocolRoute {
+  const limits = { maxParameterLength: infra.settings.security.max_parameter_length };
   const steps: Step<TokenContext>[] = [
     // The body is a form with each parameter at most once.
     (ctx) => {
@@ -35,7 +36,7 @@ export function tokenEndpoint(provider: Provider): ProtocolRoute {
       ctx.client = authenticateClient(
         ctx.policy.clients,
         extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!),
-        provider.audit,
+        infra.audit,
       );
     },
     // The grant type is one we serve, and one this client may use.
@@ -49,8 +50,13 @@ export function tokenEndpoint(provider: Provider): ProtocolRoute {
     },
     // The grant checks its own parameters and issues the tokens.
     async (ctx) => {
-      writeJson(ctx.ex.res, 200, await ctx.grant!({ provider, policy: ctx.policy, client: ctx.client!, params: ctx.params! }));
+      writeJson(ctx.ex.res, 200, await ctx.grant!({ infra, policy: ctx.policy, client: ctx.client!, params: ctx.params! }));
     },
   ];
-  return { path: paths.token, methods: ["POST"], readsBody: true, handle: (ex) => runSteps({ ex, policy: provider.policy }, steps) };
+  return {
+    path: paths.token,
+    methods: ["POST"],
+    readsBody: true,
+    handle: (ex) => runSteps({ ex, policy: takeScope(infra).policy }, steps),
+  };
 }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import { takeScope } from "../../infra/scope.ts";
 import { invalidRequest, OAuthError, oauthError } from "../../errors/oauth-error.ts";
 import { parseScope } from "../../scopes/scope.ts";
 import { invalidToken } from "../../tokens/jose-errors.ts";
@@ -61,12 +62,12 @@ const MAX_CACHED_BODIES_PER_PLAN = 10_000;
  * client may no longer make vendor logins) →
  * 401 invalid_token; a token for this endpoint without `openid` → 403 insufficient_scope.
  */
-export function userinfoEndpoint(provider: Provider): ProtocolRoute {
-  const { accessTokenVerifier: verifier, logger } = provider;
-  const eidAccounts = provider.eid.accounts;
-  const audience = provider.accessTokens.userinfoAudience;
-  const limits = { maxParameterLength: provider.config.provider.security.max_parameter_length };
-  const maxBodyBytes = provider.config.provider.security.max_body_bytes;
+export function userinfoEndpoint(infra: Infra): ProtocolRoute {
+  const { accessTokenVerifier: verifier, logger } = infra;
+  const eidAccounts = infra.eid.accounts;
+  const audience = infra.accessTokens.userinfoAudience;
+  const limits = { maxParameterLength: infra.settings.security.max_parameter_length };
+  const maxBodyBytes = infra.settings.security.max_body_bytes;
   // The release plans and answers are derived from scopes.yaml and users.yaml: kept per policy snapshot, so a reload starts afresh.
   const plansOf = perSnapshot(() => new Map<string, ReleasePlan>());
 
@@ -89,7 +90,7 @@ export function userinfoEndpoint(provider: Provider): ProtocolRoute {
     const aud = claims.aud;
     if (aud !== audience && !(Array.isArray(aud) && aud.includes(audience)))
       throw invalidToken("the token is not meant for the userinfo endpoint");
-    const policy = provider.policy;
+    const { policy } = takeScope(infra, ex.req);
     const { users } = policy;
     const plan = planFor(policy, claims.scope);
     if (!plan.openid) throw insufficientScope();

@@ -1,4 +1,5 @@
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import type { Scope } from "../../infra/scope.ts";
 import type { Params } from "../../http-kit/params.ts";
 import type { AuthorizationCodeGrant } from "../../oauth/authorization-code.ts";
 import { presentedCode, type CodeRedemption, type PresentedCode } from "../../oauth/authorization-codes.ts";
@@ -23,22 +24,22 @@ const UNUSABLE = "the authorization code is invalid, expired or already used";
  * table has it ("issued" moves to "used" only on a request that meets the conditions). The take is
  * atomic, so of any number of requests that pass, one gets the code and the others count as its reuse.
  */
-export const authorizationCodeGrant: GrantHandler = async ({ provider, client, params }) => {
+export const authorizationCodeGrant: GrantHandler = async ({ infra, policy, client, params }) => {
   const { code, redirectUri } = requiredParams(params);
   const presented = presentedCode(code);
-  const grant = (await provider.codes.peek(presented)) ?? (await refuseUnusable(provider, presented, client.id));
+  const grant = (await infra.codes.peek(presented)) ?? (await refuseUnusable(infra, presented, client.id));
   // The code is bound to the client it was issued to.
   if (grant.clientId !== client.id) throw invalidGrant("the authorization code was issued to another client");
   // The user was removed or disabled after logging in.
-  if (!provider.users.isActive(grant.sub)) throw invalidGrant(UNUSABLE);
+  if (!policy.users.isActive(grant.sub)) throw invalidGrant(UNUSABLE);
   // RFC 6749 §4.1.3: redirect_uri byte-equal to the authorize request's.
   if (grant.redirectUri !== redirectUri) throw invalidGrant("redirect_uri does not match the authorization request");
   checkPkce(grant, client, params.get("code_verifier"));
   checkLoginType(grant, params.get("login_type"));
   const scopes = grantedScope(params.get("scope"), grant.scopes);
   // Taken now, for good; another request that took it meanwhile makes this one a reuse.
-  if ((await provider.codes.take(presented)) === undefined) await refuseUnusable(provider, presented, client.id);
-  return redeem(provider, client, presented, grant, scopes);
+  if ((await infra.codes.take(presented)) === undefined) await refuseUnusable(infra, presented, client.id);
+  return redeem({ infra, policy }, client, presented, grant, scopes);
 };
 
 /** code and redirect_uri are required (SPEC "Token" form fields). */
@@ -51,9 +52,9 @@ function requiredParams(params: Params): { code: string; redirectUri: string } {
 }
 
 /** A code that is gone (never issued, expired, or used) is refused; if it was redeemed, what that issued is revoked. */
-async function refuseUnusable(provider: Provider, code: PresentedCode, presentedBy: string): Promise<never> {
-  const earlier = await provider.codes.reuse(code);
-  if (earlier !== undefined) await revokeRedemption(provider, earlier, presentedBy);
+async function refuseUnusable(infra: Infra, code: PresentedCode, presentedBy: string): Promise<never> {
+  const earlier = await infra.codes.reuse(code);
+  if (earlier !== undefined) await revokeRedemption(infra, earlier, presentedBy);
   throw invalidGrant(UNUSABLE);
 }
 
@@ -87,7 +88,7 @@ function checkLoginType(grant: AuthorizationCodeGrant, loginType: string | undef
  * advance), so a second presentation of the code can revoke them whenever it comes.
  */
 async function redeem(
-  provider: Provider,
+  { infra, policy }: Scope,
   client: Client,
   code: PresentedCode,
   grant: AuthorizationCodeGrant,
@@ -96,26 +97,27 @@ async function redeem(
   // SPEC "Refresh token": only with offline_access in the scope and offline access enabled for the client.
   const refreshFamily =
     scopes.includes(OFFLINE_ACCESS) && client.offlineAccess
-      ? { familyId: randomToken(16), expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000 }
+      ? { familyId: randomToken(16), expiresAt: infra.clock() + client.lifetimes.refreshToken * 1000 }
       : undefined;
   // The access token names the family it is issued with: revoking the family revokes it.
   const redemption: CodeRedemption = {
-    accessToken: plannedAccessToken(provider.clock, client.lifetimes.accessToken, refreshFamily?.familyId),
+    accessToken: plannedAccessToken(infra.clock, client.lifetimes.accessToken, refreshFamily?.familyId),
   };
   if (refreshFamily) redemption.refreshFamily = refreshFamily;
-  const uncontested = await provider.codes.recordRedemption(code, redemption);
+  const uncontested = await infra.codes.recordRedemption(code, redemption);
 
   const response = await issueUserTokens({
-    provider,
+    infra,
+    policy,
     client,
     auth: grant,
     scopes,
     accessToken: redemption.accessToken,
     ...(scopes.includes("openid") && { idToken: { nonce: grant.nonce } }),
   });
-  if (redemption.refreshFamily) response.refresh_token = await issueRefreshToken(provider, client, grant, scopes, redemption);
+  if (redemption.refreshFamily) response.refresh_token = await issueRefreshToken(infra, client, grant, scopes, redemption);
   // The code was presented again while this redemption was in flight: what it issued is revoked already at birth.
-  if (!uncontested) await revokeRedemption(provider, redemption, client.id);
+  if (!uncontested) await revokeRedemption(infra, redemption, client.id);
   const { sub, amr, acr, sid, loginId } = grant;
   const issued = {
     client_id: client.id,
@@ -127,18 +129,18 @@ async function redeem(
     family: redemption.refreshFamily?.familyId,
     login_id: loginId,
   };
-  return recordTokenIssued(provider.audit, "authorization_code", issued, response);
+  return recordTokenIssued(infra.audit, "authorization_code", issued, response);
 }
 
 function issueRefreshToken(
-  provider: Provider,
+  infra: Infra,
   client: Client,
   grant: AuthorizationCodeGrant,
   scopes: string[],
   redemption: CodeRedemption,
 ): Promise<string> {
   const { familyId, expiresAt } = redemption.refreshFamily!;
-  return provider.refreshTokens.issue(
+  return infra.refreshTokens.issue(
     {
       clientId: client.id,
       sub: grant.sub,
@@ -160,11 +162,11 @@ function issueRefreshToken(
  * jti (its token.issued names the login and client) and refresh family, and the client that presented
  * the code again.
  */
-async function revokeRedemption(provider: Provider, redemption: CodeRedemption, presentedBy: string): Promise<void> {
-  await provider.accessTokenDenylist.revoke(redemption.accessToken.jti, redemption.accessToken.exp);
-  if (redemption.refreshFamily) await provider.refreshTokens.revokeFamily(redemption.refreshFamily);
+async function revokeRedemption(infra: Infra, redemption: CodeRedemption, presentedBy: string): Promise<void> {
+  await infra.accessTokenDenylist.revoke(redemption.accessToken.jti, redemption.accessToken.exp);
+  if (redemption.refreshFamily) await infra.refreshTokens.revokeFamily(redemption.refreshFamily);
   const family = redemption.refreshFamily?.familyId;
-  provider.audit.record({
+  infra.audit.record({
     type: "authorization_code.reuse_detected",
     jti: redemption.accessToken.jti,
     ...(family !== undefined && { family }),

@@ -4,15 +4,16 @@ import type { GrantHandler } from "./grant-handler.ts";
 import { recordTokenIssued } from "../../audit/record-token-issued.ts";
 
 /** client_credentials: an access token for the client itself; no ID token, no refresh token. */
-export const clientCredentialsGrant: GrantHandler = async ({ provider, policy, client, params }) => {
+export const clientCredentialsGrant: GrantHandler = async ({ infra, policy, client, params }) => {
   const scopes = clientCredentialsScope(params.get("scope"), client, policy.scopes);
   const lifetime = client.lifetimes.clientCredentialsAccessToken;
-  const { token, claims } = await provider.accessTokens.issueAs(client.accessTokenFormat, {
+  const { token, claims } = await infra.accessTokens.issueAs(client.accessTokenFormat, {
     sub: client.id,
     clientId: client.id,
     scopes,
+    resources: policy.scopes,
     lifetime,
   });
   const response = { access_token: token, token_type: "Bearer" as const, expires_in: lifetime, scope: formatScope(scopes) };
-  return recordTokenIssued(provider.audit, "client_credentials", { client_id: client.id, sub: client.id, jti: claims.jti }, response);
+  return recordTokenIssued(infra.audit, "client_credentials", { client_id: client.id, sub: client.id, jti: claims.jti }, response);
 };

@@ -1,10 +1,10 @@
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
 import type { Client } from "../../oauth/client-registry.ts";
 import type { Params } from "../../http-kit/params.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 
 export interface GrantContext {
-  provider: Provider;
+  infra: Infra;
   /** The policy the token request runs on, read once: its client was authenticated against it (src/reload/). */
   policy: PolicySnapshot;
   client: Client;

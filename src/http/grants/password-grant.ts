@@ -3,7 +3,7 @@ import { epochSeconds } from "../../time/clock.ts";
 import { invalidGrant, invalidRequest } from "../../errors/oauth-error.ts";
 import { formatScope } from "../../scopes/scope.ts";
 import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
-import type { Provider } from "../../provider.ts";
+import type { Scope } from "../../infra/scope.ts";
 import type { GrantHandler } from "./grant-handler.ts";
 import { recordTokenIssued } from "../../audit/record-token-issued.ts";
 import { plannedAccessToken } from "./planned-access-token.ts";
@@ -18,18 +18,18 @@ export const PASSWORD_GRANT_FLOW = "password_grant";
  * Resource-owner password grant (RFC 6749 §4.3), only for clients that enable it. Wrong password,
  * unknown user, disabled user and locked account all get the same invalid_grant.
  */
-export const passwordGrant: GrantHandler = async ({ provider, client, params }) => {
+export const passwordGrant: GrantHandler = async ({ infra, policy, client, params }) => {
   const username = params.get("username");
   const password = params.get("password");
   if (username === undefined || password === undefined) throw invalidRequest("username and password are required");
   const scopes = userGrantScope(params.get("scope"), client);
 
-  const sub = await checkPassword(provider, client.id, username, password);
-  const authTime = epochSeconds(provider.clock);
+  const sub = await checkPassword({ infra, policy }, client.id, username, password);
+  const authTime = epochSeconds(infra.clock);
   const amr = ["password"];
   // A login, though no flow ran: auditors see it as one, and its token.issued names it.
   const loginId = randomToken(16);
-  provider.audit.record({
+  infra.audit.record({
     type: "login.succeeded",
     flow_id: PASSWORD_GRANT_FLOW,
     path: [],
@@ -40,11 +40,12 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
   });
   // The access token names the refresh family it is issued with, if any: revoking the family revokes it.
   const familyId = client.offlineAccess && scopes.includes(OFFLINE_ACCESS) ? randomToken(16) : undefined;
-  const accessToken = plannedAccessToken(provider.clock, client.lifetimes.accessToken, familyId);
-  const { token } = await provider.accessTokens.issueAs(client.accessTokenFormat, {
+  const accessToken = plannedAccessToken(infra.clock, client.lifetimes.accessToken, familyId);
+  const { token } = await infra.accessTokens.issueAs(client.accessTokenFormat, {
     sub,
     clientId: client.id,
     scopes,
+    resources: policy.scopes,
     lifetime: client.lifetimes.accessToken,
     jti: accessToken.jti,
     extra: { auth_time: authTime, amr },
@@ -56,12 +57,12 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
     scope: formatScope(scopes),
   };
   const issued = { client_id: client.id, sub, jti: accessToken.jti, amr, family: familyId, login_id: loginId };
-  if (familyId === undefined) return recordTokenIssued(provider.audit, "password", issued, response);
-  const refreshToken = await provider.refreshTokens.issue(
-    { clientId: client.id, sub, scopes, familyId, expiresAt: provider.clock() + client.lifetimes.refreshToken * 1000, authTime, amr },
+  if (familyId === undefined) return recordTokenIssued(infra.audit, "password", issued, response);
+  const refreshToken = await infra.refreshTokens.issue(
+    { clientId: client.id, sub, scopes, familyId, expiresAt: infra.clock() + client.lifetimes.refreshToken * 1000, authTime, amr },
     accessToken,
   );
-  return recordTokenIssued(provider.audit, "password", issued, { ...response, refresh_token: refreshToken });
+  return recordTokenIssued(infra.audit, "password", issued, { ...response, refresh_token: refreshToken });
 };
 
 /**
@@ -69,11 +70,16 @@ export const passwordGrant: GrantHandler = async ({ provider, client, params }) 
  * there is one (an auditor must see a guessing run against it), never the user name as typed: a
  * password typed into the wrong field would otherwise be written down.
  */
-async function checkPassword(provider: Provider, clientId: string, username: string, password: string): Promise<string> {
-  const sub = await verifyUserPassword(provider, provider.passwordAttempts, username, password);
+async function checkPassword({ infra, policy }: Scope, clientId: string, username: string, password: string): Promise<string> {
+  const sub = await verifyUserPassword(
+    { users: policy.users, passwordChecks: infra.passwordChecks },
+    infra.passwordAttempts,
+    username,
+    password,
+  );
   if (sub !== undefined) return sub;
-  const tried = provider.users.findByUsername(username)?.sub;
-  provider.audit.record({
+  const tried = policy.users.findByUsername(username)?.sub;
+  infra.audit.record({
     type: "login.failed",
     flow_id: PASSWORD_GRANT_FLOW,
     path: [],

@@ -1,4 +1,4 @@
-import type { Provider } from "../../provider.ts";
+import type { Scope } from "../../infra/scope.ts";
 import type { Client } from "../../oauth/client-registry.ts";
 import { invalidGrant, invalidRequest } from "../../errors/oauth-error.ts";
 import type { RefreshGrant } from "../../oauth/refresh-tokens.ts";
@@ -16,19 +16,20 @@ const UNUSABLE = "the refresh token is invalid, expired, revoked or already used
  * read, so a request refused for its client or scope uses nothing up; then it is taken atomically, and
  * only the one request that takes it gets tokens. A used token presented again revokes its family.
  */
-export const refreshTokenGrant: GrantHandler = async ({ provider, client, params }) => {
+export const refreshTokenGrant: GrantHandler = async ({ infra, policy, client, params }) => {
   const token = params.get("refresh_token");
   if (token === undefined) throw invalidRequest("refresh_token is required");
-  const grant = await liveGrant(provider, token, client);
+  const grant = await liveGrant({ infra, policy }, token, client);
   // RFC 6749 §6: the scope may only narrow; the successor keeps the whole grant.
   const scopes = grantedScope(params.get("scope"), grant.scopes);
 
-  const accessToken = plannedAccessToken(provider.clock, client.lifetimes.accessToken, grant.familyId);
-  const rotation = await provider.refreshTokens.rotate(token, accessToken, grant);
+  const accessToken = plannedAccessToken(infra.clock, client.lifetimes.accessToken, grant.familyId);
+  const rotation = await infra.refreshTokens.rotate(token, accessToken, grant);
   if (rotation === undefined) throw invalidGrant(UNUSABLE);
 
   const response = await issueUserTokens({
-    provider,
+    infra,
+    policy,
     client,
     auth: rotation.grant,
     scopes,
@@ -39,7 +40,7 @@ export const refreshTokenGrant: GrantHandler = async ({ provider, client, params
   });
   const { sub, amr, acr, sid, familyId } = rotation.grant;
   return recordTokenIssued(
-    provider.audit,
+    infra.audit,
     "refresh_token",
     { client_id: client.id, sub, jti: accessToken.jti, amr, acr, sid, family: familyId },
     { ...response, refresh_token: rotation.token },
@@ -47,25 +48,25 @@ export const refreshTokenGrant: GrantHandler = async ({ provider, client, params
 };
 
 /** The grant of a live token of this client; a token that is not live may be a reused one, which revokes its family. */
-async function liveGrant(provider: Provider, token: string, client: Client): Promise<RefreshGrant> {
-  const grant = await provider.refreshTokens.find(token);
+async function liveGrant({ infra, policy }: Scope, token: string, client: Client): Promise<RefreshGrant> {
+  const grant = await infra.refreshTokens.find(token);
   if (grant === undefined) {
-    await provider.refreshTokens.detectReuse(token);
+    await infra.refreshTokens.detectReuse(token);
     throw invalidGrant(UNUSABLE);
   }
   if (grant.clientId !== client.id) throw invalidGrant("the refresh token was issued to another client");
   // A user removed or disabled since the grant ends it, and everything it issued.
-  if (!provider.users.isActive(grant.sub)) {
-    await provider.refreshTokens.revokeFamily(grant);
+  if (!policy.users.isActive(grant.sub)) {
+    await infra.refreshTokens.revokeFamily(grant);
     throw invalidGrant(UNUSABLE);
   }
   // The SSO session the family was issued from has ended, and the client's refresh tokens end with it.
-  if (client.refreshTokenEndsWithSession && grant.sid !== undefined && (await provider.endedSessions.hasEnded(grant.sid))) {
-    await provider.refreshTokens.revokeFamily(grant);
+  if (client.refreshTokenEndsWithSession && grant.sid !== undefined && (await infra.endedSessions.hasEnded(grant.sid))) {
+    await infra.refreshTokens.revokeFamily(grant);
     throw invalidGrant(UNUSABLE);
   }
   // The store's TTL already ends the family; this holds to the provider's clock as well.
-  if (grant.expiresAt <= provider.clock()) throw invalidGrant(UNUSABLE);
+  if (grant.expiresAt <= infra.clock()) throw invalidGrant(UNUSABLE);
   // An operator who turns offline access off for a client ends its refreshes too.
   if (!client.offlineAccess) throw invalidGrant("offline access is not enabled for the client");
   return grant;

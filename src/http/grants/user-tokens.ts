@@ -1,4 +1,5 @@
-import type { Provider } from "../../provider.ts";
+import type { Infra } from "../../infra/infra.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import type { Client } from "../../oauth/client-registry.ts";
 import type { IssuedAccessToken } from "../../oauth/refresh-tokens.ts";
 import { formatScope } from "../../scopes/scope.ts";
@@ -18,7 +19,9 @@ export interface UserAuthentication {
 }
 
 export interface UserTokensRequest {
-  provider: Provider;
+  infra: Infra;
+  /** The token request's policy snapshot: its API resources are the access token's audiences. */
+  policy: Pick<PolicySnapshot, "scopes">;
   client: Client;
   auth: UserAuthentication;
   scopes: readonly string[];
@@ -32,12 +35,21 @@ export interface UserTokensRequest {
  * the authentication facts (auth_time, amr, acr, sid) so that an API can check them too (SPEC: after a
  * 2fa login the client must check amr in the ID token and the access token).
  */
-export async function issueUserTokens({ provider, client, auth, scopes, accessToken, idToken }: UserTokensRequest): Promise<TokenResponse> {
+export async function issueUserTokens({
+  infra,
+  policy,
+  client,
+  auth,
+  scopes,
+  accessToken,
+  idToken,
+}: UserTokensRequest): Promise<TokenResponse> {
   const lifetime = client.lifetimes.accessToken;
-  const { token } = await provider.accessTokens.issueAs(client.accessTokenFormat, {
+  const { token } = await infra.accessTokens.issueAs(client.accessTokenFormat, {
     sub: auth.sub,
     clientId: client.id,
     scopes,
+    resources: policy.scopes,
     lifetime,
     jti: accessToken.jti,
     extra: accessTokenExtras(auth, idToken?.nonce),
@@ -47,7 +59,7 @@ export async function issueUserTokens({ provider, client, auth, scopes, accessTo
   if (auth.authTime === undefined || auth.amr === undefined || auth.acr === undefined) {
     throw new Error("an ID token needs auth_time, amr and acr");
   }
-  const id_token = provider.idTokens.issue({
+  const id_token = infra.idTokens.issue({
     sub: auth.sub,
     clientId: client.id,
     nonce: idToken.nonce,

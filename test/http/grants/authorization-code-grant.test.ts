@@ -11,7 +11,7 @@ import { OAuthError } from "../../../src/errors/oauth-error.ts";
 import { authorizationCodeGrant } from "../../../src/http/grants/authorization-code-grant.ts";
 import { refreshTokenGrant } from "../../../src/http/grants/refresh-token-grant.ts";
 import type { TokenResponse } from "../../../src/http/grants/grant-handler.ts";
-import type { Provider } from "../../../src/provider.ts";
+import type { Infra } from "../../../src/provider.ts";
 import { availableBackends } from "../../support/backends.ts";
 import { codeGrant, VERIFIER, WEB, WEB_REDIRECT } from "../../support/code-grant.ts";
 import { startTestProvider, type TestProvider } from "../../support/test-provider.ts";
@@ -24,8 +24,13 @@ const redemptionForm = (code: string): Params =>
     ["code_verifier", VERIFIER],
   ]);
 
-function redeem(provider: Provider, form: Params): Promise<TokenResponse> {
-  return authorizationCodeGrant({ provider, policy: provider.policy, client: provider.policy.clients.get(WEB.id)!, params: form });
+function redeem(infra: Infra, form: Params): Promise<TokenResponse> {
+  return authorizationCodeGrant({
+    infra,
+    policy: infra.policies.current(),
+    client: infra.policies.current().clients.get(WEB.id)!,
+    params: form,
+  });
 }
 
 /** The OAuth error code a failed grant threw; anything else fails the test. */
@@ -58,9 +63,9 @@ describe.each(availableBackends())("code single use on the $name store", ({ name
           const codes = await Promise.all(codesAndNodes.map(() => issuing.codes.issue(codeGrant(), 300)));
           // Every redemption of every code at once, each on a node picked by the property.
           const attempts = codesAndNodes.flatMap((picks, i) =>
-            picks.map((pick) => ({ code: i, provider: nodes[pick % nodes.length]!.provider })),
+            picks.map((pick) => ({ code: i, infra: nodes[pick % nodes.length]!.provider })),
           );
-          const outcomes = await Promise.allSettled(attempts.map(({ code, provider }) => redeem(provider, redemptionForm(codes[code]!))));
+          const outcomes = await Promise.allSettled(attempts.map(({ code, infra }) => redeem(infra, redemptionForm(codes[code]!))));
 
           for (let i = 0; i < codes.length; i++) {
             const mine = outcomes.filter((_, j) => attempts[j]!.code === i);
@@ -106,17 +111,17 @@ describe("token scope within the code's scope", () => {
   it("grants exactly the code's scope when omitted, the requested scope when within it, and invalid_scope otherwise — also on refresh", async () => {
     await fc.assert(
       fc.asyncProperty(cases, async ({ codeScopes, requested, refreshRequested }) => {
-        const provider = p.provider;
-        const code = await provider.codes.issue(codeGrant({ scopes: codeScopes }), 300);
+        const infra = p.provider;
+        const code = await infra.codes.issue(codeGrant({ scopes: codeScopes }), 300);
         const form = new Map(redemptionForm(code));
         if (requested !== undefined) form.set("scope", requested.join(" "));
 
         const within = requested === undefined || requested.every((s) => codeScopes.includes(s));
         if (!within) {
-          expect(await errorOf(redeem(provider, form))).toBe("invalid_scope");
+          expect(await errorOf(redeem(infra, form))).toBe("invalid_scope");
           return;
         }
-        const response = await redeem(provider, form);
+        const response = await redeem(infra, form);
         const granted = response.scope.split(" ");
         expect(granted).toEqual(requested ?? codeScopes);
         expect(granted.every((s) => codeScopes.includes(s))).toBe(true);
@@ -131,9 +136,9 @@ describe("token scope within the code's scope", () => {
         ]);
         if (refreshRequested !== undefined) refreshForm.set("scope", refreshRequested.join(" "));
         const pending = refreshTokenGrant({
-          provider,
-          policy: provider.policy,
-          client: provider.policy.clients.get(WEB.id)!,
+          infra,
+          policy: infra.policies.current(),
+          client: infra.policies.current().clients.get(WEB.id)!,
           params: refreshForm,
         });
         if (refreshRequested !== undefined && !refreshRequested.every((s) => granted.includes(s))) {

@@ -1,6 +1,7 @@
+import { pluginServices } from "../../../src/infra/live-services.ts";
 import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Provider } from "../../../src/provider.ts";
+import type { Infra } from "../../../src/provider.ts";
 import { dynamicCode, DYNAMIC_CODE_PERIOD_SECONDS } from "../../../src/trusted-app/dynamic-code.ts";
 import { trustedApp, type TrustedApp } from "../../../src/trusted-app/trusted-app.ts";
 import { startTestProvider, type TestProvider } from "../../support/test-provider.ts";
@@ -19,7 +20,7 @@ let app: TrustedApp;
 beforeAll(async () => {
   p = await startTestProvider();
   // The trusted app reads time from provider.clock(): here it stands still.
-  app = trustedApp({ ...p.provider, clock: () => NOW } as Provider);
+  app = trustedApp({ ...pluginServices(p.provider), clock: () => NOW });
 });
 afterAll(() => p.close());
 

@@ -41,7 +41,7 @@ const normalise = comparablePage;
 
 /** The plugin's checkCode actor, run as the flow runs it. */
 function checkCode(input: { sub: string; code: string }): Promise<{ accepted: boolean }> {
-  const logic = p.provider.policy.methods.get("appotp")!.actors.checkCode as AnyActorLogic;
+  const logic = p.provider.methods.get("appotp")!.actors.checkCode as AnyActorLogic;
   return toPromise(createActor(logic, { input }).start()) as Promise<{ accepted: boolean }>;
 }
 
@@ -73,7 +73,7 @@ describe("appotp login", () => {
       expect(answer.text).toContain("The code is incorrect or has already been used.");
     }
     // Two wrong attempts counted; a pass resets them.
-    await p.provider.policy.methods.get("appotp")!.context.attempts.succeeded("E10001");
+    await p.provider.methods.get("appotp")!.context.attempts.succeeded("E10001");
   });
 
   it("shows an unknown user the same page and never accepts a code for them", async () => {
@@ -86,7 +86,7 @@ describe("appotp login", () => {
 
 describe("appotp attempt limits", () => {
   it("counts every one of 50 concurrent wrong codes", async () => {
-    const attempts = p.provider.policy.methods.get("appotp")!.context.attempts;
+    const attempts = p.provider.methods.get("appotp")!.context.attempts;
     const sub = "E10099"; // anyone: attempts are counted before the user is looked at
     const verdicts = await Promise.all(Array.from({ length: 50 }, (_, i) => checkCode({ sub, code: String(100000 + i) })));
     expect(verdicts.every((v) => !v.accepted)).toBe(true);
@@ -94,7 +94,7 @@ describe("appotp attempt limits", () => {
   });
 
   it("locks after the configured failures, and the locked page is the wrong-code page", async () => {
-    const attempts = p.provider.policy.methods.get("appotp")!.context.attempts;
+    const attempts = p.provider.methods.get("appotp")!.context.attempts;
     await attempts.succeeded("E10002"); // a clean slate after the replay test's refusal
     const pages: string[] = [];
     for (let i = 0; i < 3; i++) {

@@ -38,7 +38,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const email = (provider: TestProvider) => provider.provider.policy.methods.get("email")!;
+const email = (provider: TestProvider) => provider.provider.methods.get("email")!;
 const lastMailTo = (to: string) => smtp.mailsTo(to).at(-1)!;
 
 describe("e-mail codes", () => {

@@ -42,7 +42,7 @@ afterEach(async () => {
   await face().context.attempts.succeeded("E10001");
 });
 
-const face = () => p.provider.policy.methods.get("face")!;
+const face = () => p.provider.methods.get("face")!;
 const NOT_RECOGNISED = "Your face could not be verified.";
 const UNAVAILABLE = "Face recognition is not available right now.";
 
@@ -79,11 +79,11 @@ describe("face recognition", () => {
     expect(page.headers.get("content-security-policy")).toContain(`'nonce-${nonce}'`);
     const script = await fetch(`${p.url}/methods/face/capture.js`);
     expect(script.headers.get("content-type")).toMatch(/^text\/javascript/);
-    expect(await script.text()).toContain(`const MAX_FIELD_CHARS = ${p.provider.config.provider.security.max_body_bytes - 1024};`);
+    expect(await script.text()).toContain(`const MAX_FIELD_CHARS = ${p.provider.settings.security.max_body_bytes - 1024};`);
   });
 
   it("accepts a frame of the script's whole budget through the form's body limit", async () => {
-    const budget = p.provider.config.provider.security.max_body_bytes - 1024;
+    const budget = p.provider.settings.security.max_body_bytes - 1024;
     // base64's +, / and = are percent-encoded in the form: fill the budget with the encoded length in mind.
     let frame = jpeg(Math.floor((budget * 3) / 4) - 100);
     while (encodeURIComponent(dataUrl(frame)).length > budget) frame = Buffer.concat([frame.subarray(0, 4), frame.subarray(104)]);

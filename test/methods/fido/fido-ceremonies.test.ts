@@ -37,11 +37,11 @@ beforeAll(async () => {
       "login.yaml": { "default_flow.methods": ["fido", "password"] },
     },
   });
-  context = p.provider.policy.methods.get("fido")!.context as unknown as PluginContext<FidoSettings>;
+  context = p.provider.methods.get("fido")!.context as unknown as PluginContext<FidoSettings>;
 });
 afterAll(() => p.close());
 
-const subOf = (username: string) => p.provider.users.findByUsername(username)!.sub;
+const subOf = (username: string) => p.provider.policies.current().users.findByUsername(username)!.sub;
 const handleOf = (page: Answer) => /data-handle="([^"]*)"/.exec(page.text)?.[1];
 const REFUSED = "The security key or passkey was not accepted.";
 
@@ -323,7 +323,7 @@ describe("FIDO2 login pages", () => {
   it("count every attempt, and answer a locked account exactly like a refused key", async () => {
     const key = new SoftwareAuthenticator(p.url);
     await registerFor("ivan", key);
-    const limit = p.provider.config.provider.security.password_attempts.max_failures;
+    const limit = p.provider.settings.security.password_attempts.max_failures;
     const refusals: Answer[] = [];
     for (let i = 0; i < limit; i++) {
       const { browser, page } = await loginPage("ivan");

@@ -1,3 +1,4 @@
+import { pluginServices } from "../../../src/infra/live-services.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/errors/config-error.ts";
 import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
@@ -71,16 +72,16 @@ describe("the user-verification policy", () => {
     p = await startTestProvider({
       edits: { "users.yaml": extraUsers(["carol", "dave", "erin"]), "login.yaml": { "methods.fido.user_verification": "required" } },
     });
-    context = p.provider.policy.methods.get("fido")!.context as unknown as PluginContext<FidoSettings>;
+    context = p.provider.methods.get("fido")!.context as unknown as PluginContext<FidoSettings>;
   });
   afterAll(() => p.close());
 
   const deps = (): AuthenticationDeps => ({
     context,
     rp: relyingParty(context.settings, p.issuer),
-    decoys: new DecoyCredentials(p.provider),
+    decoys: new DecoyCredentials(pluginServices(p.provider)),
   });
-  const subOf = (username: string) => p.provider.users.findByUsername(username)!.sub;
+  const subOf = (username: string) => p.provider.policies.current().users.findByUsername(username)!.sub;
 
   async function register(sub: string, key: SoftwareAuthenticator, userVerified?: boolean): Promise<boolean> {
     const handle = await startRegistration(deps(), sub);

@@ -145,8 +145,8 @@ describe("qrcode login", () => {
 
 describe("qrcode approvals under the attempt limit", () => {
   it("counts wrong approval numbers per account; once locked, the right number is refused exactly like a wrong one", async () => {
-    const attempts = p.provider.policy.methods.get("qrcode")!.context.attempts;
-    const limit = p.provider.config.provider.security.password_attempts.max_failures;
+    const attempts = p.provider.methods.get("qrcode")!.context.attempts;
+    const limit = p.provider.settings.security.password_attempts.max_failures;
     const approveWith = async (pick: (number: string) => string) => {
       const { browser, page, uri } = await openQrLogin(p);
       await phone.scan(uri);

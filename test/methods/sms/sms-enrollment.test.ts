@@ -34,7 +34,7 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-const sms = () => p.provider.policy.methods.get("sms")!;
+const sms = () => p.provider.methods.get("sms")!;
 const lastCodeTo = (to: string) => codeIn(gateway.messagesTo(to).at(-1)!.text);
 
 describe("phone confirmation", () => {

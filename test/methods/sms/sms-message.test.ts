@@ -18,7 +18,7 @@ beforeAll(async () => {
       "provider.yaml": { "listen.trust_proxy": true },
     },
   });
-  const sms = p.provider.policy.methods.get("sms")!;
+  const sms = p.provider.methods.get("sms")!;
   await sms.plugin.enrollByOperator!(sms.context, "E10001", { phone: "+447700900123" });
 });
 afterAll(async () => {

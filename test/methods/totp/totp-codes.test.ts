@@ -19,7 +19,7 @@ let p: TestProvider;
 let context: PluginContext<TotpSettings>;
 beforeAll(async () => {
   p = await startTestProvider();
-  const loaded = p.provider.policy.methods.get("totp")!.context as unknown as PluginContext<TotpSettings>;
+  const loaded = p.provider.methods.get("totp")!.context as unknown as PluginContext<TotpSettings>;
   // The plugin reads time from services.clock(): here it stands still.
   context = { ...loaded, services: { ...loaded.services, clock: () => NOW } };
 });
@@ -107,7 +107,7 @@ describe("TOTP codes", () => {
 
   it("counts every attempt before checking, and refuses even the right code once the account is locked", async () => {
     const { sub, key } = await enrolledUser();
-    const limit = p.provider.config.provider.security.password_attempts.max_failures;
+    const limit = p.provider.settings.security.password_attempts.max_failures;
     for (let i = 0; i < limit; i++) expect(await checkTotpCode(context, sub, "000000")).toBe(false);
     expect(await context.attempts.count(sub)).toBe(limit);
     expect(await checkTotpCode(context, sub, await codeAt(key, 0))).toBe(false);

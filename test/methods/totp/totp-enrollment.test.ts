@@ -156,7 +156,7 @@ describe("TOTP enrollment", () => {
   });
 
   it("is enrolled by an operator: a new secret, returned as an otpauth:// URI that logs the user in", async () => {
-    const totp = p.provider.policy.methods.get("totp")!;
+    const totp = p.provider.methods.get("totp")!;
     const uri = await totp.plugin.enrollByOperator!(totp.context, "T1000", {});
     expect(uri).toMatch(/^otpauth:\/\/totp\/Acme%20SSO:carol\?secret=[A-Z2-7]{32}&issuer=Acme%20SSO$/);
     const browser = new RawBrowser();

@@ -27,15 +27,15 @@ beforeAll(async () => {
       "provider.yaml": { "security.login_requests_per_ip.max": 10_000 },
     },
   });
-  const totp = p.provider.policy.methods.get("totp")!;
+  const totp = p.provider.methods.get("totp")!;
   for (const username of USERS) {
-    const uri = await totp.plugin.enrollByOperator!(totp.context, p.provider.users.findByUsername(username)!.sub, {});
+    const uri = await totp.plugin.enrollByOperator!(totp.context, p.provider.policies.current().users.findByUsername(username)!.sub, {});
     secrets.set(username, new URL(uri).searchParams.get("secret")!);
   }
 });
 afterAll(() => p.close());
 
-const subOf = (username: User) => p.provider.users.findByUsername(username)!.sub;
+const subOf = (username: User) => p.provider.policies.current().users.findByUsername(username)!.sub;
 const currentCode = (username: User) => generate({ secret: secrets.get(username)!, epoch: Math.floor(Date.now() / 1000) });
 
 /** A fresh browser on `username`'s TOTP page, which posts `code`; the answer. */
@@ -72,7 +72,7 @@ describe("TOTP login", () => {
     const answers = await Promise.all(Array.from({ length: 50 }, () => submitStep(browser, page, { event: "SUBMIT_CODE", code: wrong })));
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
     expect(answers.every((a) => a.text.includes(WRONG))).toBe(true);
-    const totp = p.provider.policy.methods.get("totp")!;
+    const totp = p.provider.methods.get("totp")!;
     expect(await totp.context.attempts.count(subOf("erin"))).toBe(50);
 
     // Locked: the right code now gets the very page a wrong one gets (fresh pages for both).
@@ -100,7 +100,7 @@ describe("TOTP login", () => {
     const secret = secrets.get("gina")!;
     expect(record!.data).toMatchObject({ secret: expect.stringMatching(/^v1\./), digits: 6, period: 30 });
     expect(JSON.stringify(record)).not.toContain(secret);
-    const dataDir = p.provider.config.provider.data_dir;
+    const dataDir = p.provider.settings.data_dir;
     for (const file of filesUnder(dataDir)) expect(readFileSync(file, "latin1"), file).not.toContain(secret);
     expect(filesUnder(dataDir).some((f) => readFileSync(f, "latin1").includes(subOf("gina")))).toBe(true); // the journal is there to search
     expect(p.logText()).not.toContain(secret);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generate } from "otplib";
 import { afterAll, describe, expect, it } from "vitest";
-import { startProvider } from "../../../src/http/start-provider.ts";
+import { startProvider } from "../../../src/start-provider.ts";
 import { responseParams } from "../../support/browser-login.ts";
 import { openMethodPage, submitStep } from "../../support/method-pages.ts";
 import { RawBrowser } from "../../support/raw-browser.ts";

@@ -1,28 +1,28 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DestinationStream } from "pino";
-import type { Clock } from "../time/clock.ts";
-import type { Store } from "../stores/store.ts";
-import { loadConfig, type LoadedConfig } from "../config/load-config.ts";
-import { createLogger } from "../logging/create-logger.ts";
-import { bufferedDestination } from "../logging/buffered-destination.ts";
-import { createProvider, type Provider } from "../provider.ts";
-import { createAuditTrail } from "../audit/create-audit-trail.ts";
-import { redactUrl } from "../stores/redact-url.ts";
-import { StoreUnavailableError } from "../stores/store-unavailable-error.ts";
-import { answerStarting } from "./answer-starting.ts";
-import { gracefulClose } from "./graceful-close.ts";
-import { issuerForPort } from "./issuer-for-port.ts";
-import { createApp } from "./create-app.ts";
-import { answerUnparsableRequests } from "./answer-unparsable-request.ts";
-import { serverOptions } from "./server-options.ts";
-import { StartupError } from "./startup-error.ts";
-import { createProviderMetrics } from "../metrics/provider-metrics.ts";
-import { startMetricsServer, type MetricsServer } from "../metrics/metrics-server.ts";
-import { createReloader } from "../reload/provider-reloader.ts";
-import type { ReloadResult } from "../reload/reload-provider.ts";
-import { watchConfig } from "../reload/watch-config.ts";
-import { logFirstUseOnSignedLinks } from "../login-policy/first-use-on-signed-links.ts";
+import type { Clock } from "./time/clock.ts";
+import type { Store } from "./stores/store.ts";
+import { loadConfig, type LoadedConfig } from "./config/load-config.ts";
+import { createLogger } from "./logging/create-logger.ts";
+import { bufferedDestination } from "./logging/buffered-destination.ts";
+import { createProvider, type Infra } from "./provider.ts";
+import { createAuditTrail } from "./audit/create-audit-trail.ts";
+import { redactUrl } from "./stores/redact-url.ts";
+import { StoreUnavailableError } from "./stores/store-unavailable-error.ts";
+import { answerStarting } from "./http/answer-starting.ts";
+import { gracefulClose } from "./http/graceful-close.ts";
+import { issuerForPort } from "./http/issuer-for-port.ts";
+import { createApp } from "./http/create-app.ts";
+import { answerUnparsableRequests } from "./http/answer-unparsable-request.ts";
+import { serverOptions } from "./http/server-options.ts";
+import { StartupError } from "./http/startup-error.ts";
+import { createProviderMetrics } from "./metrics/provider-metrics.ts";
+import { startMetricsServer, type MetricsServer } from "./metrics/metrics-server.ts";
+import { createReloader } from "./reload/provider-reloader.ts";
+import type { ReloadResult } from "./reload/reload-provider.ts";
+import { watchConfig } from "./reload/watch-config.ts";
+import { logFirstUseOnSignedLinks } from "./login-policy/first-use-on-signed-links.ts";
 
 /**
  * When the provider stops (src/http/graceful-close.ts), requests arriving on open keep-alive connections are
@@ -59,7 +59,8 @@ export interface StartOptions {
 
 export interface RunningProvider {
   url: string;
-  provider: Provider;
+  /** The running infrastructure (its policy snapshot in `provider.policies`). */
+  provider: Infra;
   /** The configured issuer, when it moved with an overriding port (src/http/issuer-for-port.ts). */
   issuerMovedFrom?: string;
   server: Server;
@@ -107,7 +108,7 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   if (bindFirst) await bind();
   const port = bindFirst ? (server.address() as AddressInfo).port : (options.port ?? settings.listen.port);
   const issuer = issuerForPort(settings.issuer, { configured: settings.listen.port, override: options.port, listened: port });
-  let provider: Provider;
+  let provider: Infra;
   let metricsServer: MetricsServer | undefined;
   try {
     // Opened once the port is ours (a busy port writes nothing); an audit file the provider cannot write stops the start.
@@ -158,7 +159,7 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   logger.info({ url, issuer: provider.issuer, store: provider.store.backend }, "portcullis listening");
   if (issuer.movedFrom) logger.info({ issuer: provider.issuer, configured: issuer.movedFrom }, "issuer moved to the overriding port");
   if (issuer.warning) logger.warn({ issuer: provider.issuer, port }, issuer.warning);
-  logFirstUseOnSignedLinks(logger, provider.config.login);
+  logFirstUseOnSignedLinks(logger, loaded.login);
 
   return {
     url,
