@@ -1,7 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from "xstate";
-import type { EidFailure } from "../src/eid/eid-error.ts";
-import type { EidBeginOptions, EidPending } from "../src/eid/eid-upstream.ts";
-import { EID_METHOD } from "../src/login-policy/login-policy.ts";
+import { EID_METHOD, type EidBeginOptions, type EidFailure, type EidPending } from "../src/plugin-contract/index.ts";
 
 /** What the eID flow starts from: the upstream its login type names, and what the client's request asks of it there. */
 export interface EidFlowInput {

@@ -35,7 +35,7 @@ import { EidAccounts } from "./eid/eid-accounts.ts";
 import { EidBroker } from "./eid/eid-broker.ts";
 import { DevelopmentUpstreams, type LaunchProvider } from "./eid/development-upstreams.ts";
 import { createChannelDirectory } from "./channels/create-channel-directory.ts";
-import type { StartedExtension } from "./extensions/contract/extension.ts";
+import type { StartedExtension } from "./plugin-contract/extension.ts";
 import { INSTALLED_EXTENSIONS } from "./extensions/installed-extensions.ts";
 import { ListenedAuditTrail, type AuditTrail } from "./audit/audit-trail.ts";
 import type { ProviderMetrics } from "./metrics/provider-metrics.ts";
@@ -78,6 +78,9 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const store =
     options.store ??
     (await createStore(settings.store.url, { dataDir: settings.data_dir, logger, observe: options.metrics?.observeStore }));
+  // The store knows the core's record kinds; the plug-ins' come from their manifests, here.
+  for (const { plugin } of configuredMethods.values()) store.declare(plugin.manifest.recordKinds);
+  for (const extension of INSTALLED_EXTENSIONS) store.declare(extension.manifest.recordKinds);
   const upstreams = Object.values(config.login.eid_upstreams ?? {});
   const eidAccounts = new EidAccounts(
     store,
@@ -90,7 +93,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   let secretBox: SecretBox;
   let keys: KeyManager;
   try {
-    parts = buildPolicyParts(config, await policyHash(config.dir), methodClasses, eidAccounts);
+    parts = buildPolicyParts(config, await policyHash(config), methodClasses, eidAccounts);
     secretBox = new SecretBox(encryptionKeyMaterial(settings.secrets.encryption_key, settings.data_dir));
     keys = await openKeys(config, parts.clients, store, secretBox, clock, logger, audit);
   } catch (error) {

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { DestinationStream } from "pino";
 import type { Clock } from "./time/clock.ts";
 import type { Store } from "./stores/store.ts";
-import { loadConfig, type LoadedConfig } from "./config/load-config.ts";
+import { type LoadedConfig } from "./config/load-config.ts";
+import { loadInstalledConfig } from "./extensions/installed-extensions.ts";
 import { createLogger } from "./logging/create-logger.ts";
 import { bufferedDestination } from "./logging/buffered-destination.ts";
 import { createProvider, type Infra } from "./provider.ts";
@@ -78,7 +79,7 @@ export interface RunningProvider {
  * Throws ConfigError for a bad configuration, StartupError for a store that is down.
  */
 export async function startProvider(options: StartOptions): Promise<RunningProvider> {
-  const loaded = options.config ?? (await loadConfig(options.configDir));
+  const loaded = options.config ?? (await loadInstalledConfig(options.configDir));
   const settings = loaded.provider;
   // Buffered stdout unless a test captures the log: lines go out in batches instead of one write syscall
   // per line (measured ~20 µs of a ~390 µs token request, docs/performance.md). Ended by close().
@@ -154,7 +155,7 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   }
   const reloader = createReloader(provider, loaded);
   await reloader.recordStart();
-  const stopWatching = settings.reload.watch ? watchConfig(loaded.dir, reloader, logger) : () => {};
+  const stopWatching = settings.reload.watch ? watchConfig(loaded, reloader, logger) : () => {};
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   logger.info({ url, issuer: provider.issuer, store: provider.store.backend }, "portcullis listening");
   if (issuer.movedFrom) logger.info({ issuer: provider.issuer, configured: issuer.movedFrom }, "issuer moved to the overriding port");

@@ -1,7 +1,14 @@
 import { assertEvent, assign, fromPromise, setup } from "xstate";
-import type { MethodInput, MethodOutput, RequestFacts } from "../../src/plugin-contract/factor-plugin.ts";
-import type { CheckInput, CheckVerdict, SendInput, SendVerdict } from "../../src/one-time-codes/code-verdicts.ts";
-import { normaliseCode } from "../../src/one-time-codes/one-time-code.ts";
+import {
+  normaliseCode,
+  type CheckInput,
+  type CheckVerdict,
+  type MethodInput,
+  type MethodOutput,
+  type RequestFacts,
+  type SendInput,
+  type SendVerdict,
+} from "../../src/plugin-contract/index.ts";
 
 interface CodeLoginContext {
   sub: string;

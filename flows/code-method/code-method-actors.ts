@@ -1,12 +1,21 @@
 import { fromPromise } from "xstate";
-import type { PluginContext } from "../../src/plugin-contract/factor-plugin.ts";
-import { DeliveryError, type MessageSender, type OutgoingMessage } from "../../src/delivery/message-sender.ts";
-import type { Lang } from "../../src/i18n/lang.ts";
-import type { CheckInput, CheckVerdict, SendInput, SendVerdict } from "../../src/one-time-codes/code-verdicts.ts";
-import { composeText, type MessageTexts } from "../../src/one-time-codes/message-texts.ts";
-import type { CodeSlot, OneTimeCodes } from "../../src/one-time-codes/one-time-codes.ts";
-import type { SendLimits } from "../../src/one-time-codes/send-limits.ts";
-import { randomToken } from "../../src/crypto/random-token.ts";
+import {
+  DeliveryError,
+  composeText,
+  randomToken,
+  type CheckInput,
+  type CheckVerdict,
+  type CodeSlot,
+  type Lang,
+  type MessageSender,
+  type MessageTexts,
+  type OneTimeCodes,
+  type OutgoingMessage,
+  type PluginContext,
+  type SendInput,
+  type SendLimits,
+  type SendVerdict,
+} from "../../src/plugin-contract/index.ts";
 
 /** A code method's durable enrollment: the address confirmed with a code (or by an operator). */
 export interface TargetEnrollment {

@@ -1,19 +1,27 @@
 import express from "express";
-import { parseDuration } from "../../src/time/duration.ts";
-import { Outbox } from "../../src/delivery/outbox.ts";
-import type { MessageSender, OutgoingMessage } from "../../src/delivery/message-sender.ts";
-import type { Enrollment } from "../../src/enrollments/enrollments.ts";
-import type { FactorPlugin, PluginContext } from "../../src/plugin-contract/factor-plugin.ts";
-import { CodeHasher } from "../../src/one-time-codes/code-hasher.ts";
 import { createCodeLoginMachine } from "./code-login.machine.ts";
 import { createCodeMethodActors, type TargetEnrollment } from "./code-method-actors.ts";
-import { sendPolicy, type CodeMethodSettings } from "../../src/one-time-codes/code-method-settings.ts";
 import { codeMethodViews, type TargetField } from "./code-views.ts";
-import { loadMessageTexts, type MessageTexts } from "../../src/one-time-codes/message-texts.ts";
-import { OneTimeCodes, type CodeRecord } from "../../src/one-time-codes/one-time-codes.ts";
-import { SendLimits } from "../../src/one-time-codes/send-limits.ts";
 import { createTargetConfirmationMachine } from "./target-confirmation.machine.ts";
-import type { EnrolledItem } from "../../src/plugin-contract/method-account-view.ts";
+import {
+  CodeHasher,
+  OneTimeCodes,
+  Outbox,
+  SendLimits,
+  loadMessageTexts,
+  methodManifest,
+  parseDuration,
+  sendPolicy,
+  type CodeMethodSettings,
+  type CodeRecord,
+  type EnrolledItem,
+  type Enrollment,
+  type FactorPlugin,
+  type MessageSender,
+  type MessageTexts,
+  type OutgoingMessage,
+  type PluginContext,
+} from "../../src/plugin-contract/index.ts";
 
 /** What makes one code method differ from another: its channel, its kind of address, its texts. */
 export interface CodeMethodDefinition<Settings extends CodeMethodSettings> {
@@ -63,13 +71,19 @@ export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(
   };
 
   return {
-    id: definition.id,
+    manifest: methodManifest({
+      id: definition.id,
+      schema: definition.configSchema,
+      machines: {
+        login: createCodeLoginMachine(definition.id),
+        enrollment: createTargetConfirmationMachine(definition.id, definition.normaliseTarget),
+      },
+      // One current code per user, method and login: HMACs only (non-durable).
+      recordKinds: { oneTimeCodes: { durable: false } },
+    }),
     class: "untrusted",
     identifiesUser: false,
     amr: definition.amr,
-    configSchema: definition.configSchema,
-    machine: createCodeLoginMachine(definition.id),
-    enrollment: createTargetConfirmationMachine(definition.id, definition.normaliseTarget),
     account: {
       items: (data) => {
         const { target, confirmedAt } = data as TargetEnrollment;

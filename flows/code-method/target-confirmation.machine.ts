@@ -1,7 +1,13 @@
 import { assertEvent, assign, fromPromise, setup } from "xstate";
-import type { MethodInput, RequestFacts } from "../../src/plugin-contract/factor-plugin.ts";
-import type { CheckInput, CheckVerdict, SendInput, SendVerdict } from "../../src/one-time-codes/code-verdicts.ts";
-import { normaliseCode } from "../../src/one-time-codes/one-time-code.ts";
+import {
+  normaliseCode,
+  type CheckInput,
+  type CheckVerdict,
+  type MethodInput,
+  type RequestFacts,
+  type SendInput,
+  type SendVerdict,
+} from "../../src/plugin-contract/index.ts";
 
 interface ConfirmationContext {
   sub: string;

@@ -1,5 +1,11 @@
-import { CONFIG_FILES, readSchema } from "../../src/config/config-files.ts";
-import { CROSS_FIELD_RULES } from "../../src/config/cross-field-rules.ts";
+import { readSchema } from "../../src/config/config-files.ts";
+import { CORE_CROSS_FIELD_RULES } from "../../src/config/cross-field-rules.ts";
+import { configFilesOf } from "../../src/config/load-config.ts";
+import { INSTALLED_CONFIG_FILES } from "../../src/extensions/installed-extensions.ts";
+
+/** The configuration's files, the installed extensions' included, and every rule over them. */
+const CONFIG_FILES = configFilesOf({ plugInFiles: INSTALLED_CONFIG_FILES });
+const CROSS_FIELD_RULES = [...CORE_CROSS_FIELD_RULES, ...INSTALLED_CONFIG_FILES.flatMap((file) => file.rules)];
 import { describeSchemaConstraints, describeSchemaType } from "./describe-schema.ts";
 import { inlineDefinitions, type Schema } from "./schema-transforms.ts";
 import { existsSync, readdirSync } from "node:fs";
@@ -16,7 +22,7 @@ import type { FactorPlugin } from "../../src/plugin-contract/factor-plugin.ts";
 export async function generateDocs(): Promise<string> {
   const out: string[] = [INTRO];
   for (const entry of CONFIG_FILES) {
-    const schema = inlineDefinitions(readSchema(entry.name));
+    const schema = inlineDefinitions(readSchema(entry));
     out.push(`## ${entry.file}`, "", String(schema.description ?? ""), "");
     for (const table of objectTables(schema, "", "")) out.push(table);
   }
@@ -43,7 +49,7 @@ async function methodSettingsSection(): Promise<string> {
     .sort();
   for (const id of ids) {
     const plugin = ((await import(pathToFileURL(join(METHODS_DIR, id, "index.ts")).href)) as { default: FactorPlugin }).default;
-    const schema = inlineDefinitions(plugin.configSchema as Schema);
+    const schema = inlineDefinitions(plugin.manifest.config.schema as Schema);
     const properties = Object.keys((schema.properties ?? {}) as object);
     if (properties.length === 0) {
       lines.push(`### \`methods.${id}\``, "", "No settings of its own.", "");

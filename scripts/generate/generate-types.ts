@@ -1,5 +1,11 @@
 import { compile } from "json-schema-to-typescript";
-import { CONFIG_FILES, readSchema, type ConfigFileName } from "../../src/config/config-files.ts";
+import { readSchema } from "../../src/config/config-files.ts";
+import { configFilesOf } from "../../src/config/load-config.ts";
+import { INSTALLED_CONFIG_FILES } from "../../src/extensions/installed-extensions.ts";
+
+/** The files to type: the core's and the installed extensions'. */
+const CONFIG_FILES = configFilesOf({ plugInFiles: INSTALLED_CONFIG_FILES });
+type ConfigFileName = string;
 import { inlineDefinitions, requireDefaulted, schemaAt, type Schema } from "./schema-transforms.ts";
 
 /**
@@ -69,9 +75,10 @@ const stem = (file: string) => file.replace(/\.yaml$/, "");
  */
 export async function generateTypeFiles(): Promise<{ path: string; content: string }[]> {
   const files: { path: string; content: string }[] = [];
-  for (const { name, file } of CONFIG_FILES) {
-    const schema = requireDefaulted(inlineDefinitions(readSchema(name)));
-    nameSubSchemas(schema, NAMED_TYPES[name]);
+  for (const entry of CONFIG_FILES) {
+    const { name, file } = entry;
+    const schema = requireDefaulted(inlineDefinitions(readSchema(entry)));
+    nameSubSchemas(schema, NAMED_TYPES[name] ?? {});
     const title = String(schema.title);
     const types = await compile(schema as Parameters<typeof compile>[0], title, {
       bannerComment: "",

@@ -10,7 +10,7 @@ import type { EnrolledItem, SetUpBy } from "../plugin-contract/method-account-vi
 
 /** What the account page reads: the configured methods, their enrollments and the directory (for passwords). */
 export interface AccountServices {
-  readonly methods: ReadonlyMap<string, { readonly plugin: Pick<FactorPlugin, "account" | "enrollment"> }>;
+  readonly methods: ReadonlyMap<string, { readonly plugin: Pick<FactorPlugin, "account" | "manifest"> }>;
   readonly enrollments: Enrollments;
   readonly users: Pick<UserDirectory, "findBySub">;
 }
@@ -28,7 +28,7 @@ export async function accountRows(provider: AccountServices, views: ViewEngine, 
     const { setUp, record, items: described } = await methodSetUp(provider, id, sub);
     const used = await provider.enrollments.lastUsed(id, sub);
     const lastUsed = Math.max(used ?? 0, ...described.map((i) => i.lastUsedAt ?? 0));
-    const own = plugin.enrollment !== undefined && setUpBy === undefined;
+    const own = plugin.manifest.machines.enrollment !== undefined && setUpBy === undefined;
     rows.push({
       id,
       labelKey: `method.${id}.label`,

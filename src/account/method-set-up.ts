@@ -5,7 +5,7 @@ import type { UserDirectory } from "../users/user-directory.ts";
 
 /** What deciding whether a user has set a method up reads: the methods' account views, their enrollments, the directory (for passwords). */
 export interface SetUpServices {
-  readonly methods: ReadonlyMap<string, { readonly plugin: Pick<FactorPlugin, "account" | "enrollment"> }>;
+  readonly methods: ReadonlyMap<string, { readonly plugin: Pick<FactorPlugin, "account" | "manifest"> }>;
   readonly enrollments: Pick<Enrollments, "get">;
   readonly users: Pick<UserDirectory, "findBySub">;
 }

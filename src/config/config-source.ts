@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import { LineCounter, parseDocument, type Document } from "yaml";
-import type { CONFIG_FILES, ConfigFileName } from "./config-files.ts";
+import type { ConfigFileEntry } from "./config-files.ts";
+import type { ConfigFileName } from "./cross-field-rule.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 
 /**
@@ -20,10 +21,7 @@ export interface ConfigSource {
 }
 
 /** Reads and parses one file. A missing file or a YAML syntax error becomes an issue, never a throw. */
-export async function readConfigSource(
-  dir: string,
-  entry: (typeof CONFIG_FILES)[number],
-): Promise<{ source: ConfigSource; issues: IssueDraft[] }> {
+export async function readConfigSource(dir: string, entry: ConfigFileEntry): Promise<{ source: ConfigSource; issues: IssueDraft[] }> {
   const path = join(dir, entry.file);
   const source: ConfigSource = {
     name: entry.name,
@@ -37,7 +35,7 @@ export async function readConfigSource(
     text = await readFile(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" && "optional" in entry && entry.optional) {
+    if (code === "ENOENT" && entry.optional) {
       source.doc = parseDocument("{}", { lineCounter: source.lineCounter });
       return { source, issues: [] };
     }

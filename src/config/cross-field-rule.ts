@@ -1,17 +1,7 @@
-import type { ConfigFileName } from "./config-files.ts";
+import type { ConfigData, ConfigFileName } from "./config-data.ts";
 import type { IssueDraft } from "./issue-draft.ts";
-import type { ChannelsFile, ClientsFile, CustomLoginFile, LoginFile, ProviderFile, ScopesFile, UsersFile } from "./types.generated.ts";
 
-/** The parsed, schema-valid, defaults-filled content of the config files. */
-export interface ConfigData {
-  provider: ProviderFile;
-  clients: ClientsFile;
-  scopes: ScopesFile;
-  users: UsersFile;
-  login: LoginFile;
-  channels: ChannelsFile;
-  custom_login: CustomLoginFile;
-}
+export type { ConfigData, ConfigFileName };
 
 /**
  * A check the schema cannot express (uniqueness, references between files, key material). It runs

@@ -1,6 +1,5 @@
 import { CLIENT_RULES } from "./client-rules.ts";
-import type { ConfigFileName } from "./config-files.ts";
-import type { ConfigData, CrossFieldRule } from "./cross-field-rule.ts";
+import type { ConfigData, ConfigFileName, CrossFieldRule } from "./cross-field-rule.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 import { PROVIDER_RULES } from "./provider-rules.ts";
 import { OPERATIONS_RULES } from "./operations-rules.ts";
@@ -10,10 +9,9 @@ import { LOGIN_RULES } from "./login-rules.ts";
 import { ACR_VALUE_RULES } from "./acr-value-rules.ts";
 import { EID_RULES } from "./eid-rules.ts";
 import { CHANNEL_RULES } from "./channel-rules.ts";
-import { CUSTOM_LOGIN_RULES } from "./custom-login-rules.ts";
 
-/** Every rule that runs after schema validation, in the order the docs list them. */
-export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
+/** The core's rules that run after schema validation, in the order the docs list them (a plug-in's come with its file). */
+export const CORE_CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
   ...PROVIDER_RULES,
   ...OPERATIONS_RULES,
   ...CLIENT_RULES,
@@ -23,13 +21,18 @@ export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
   ...ACR_VALUE_RULES,
   ...EID_RULES,
   ...CHANNEL_RULES,
-  ...CUSTOM_LOGIN_RULES,
 ];
 
 /**
  * Runs each rule whose files all passed the schema and collects every issue. A rule over a file that
  * failed the schema would read values of the wrong type and add noise to the real errors.
  */
-export function crossFieldRules(data: ConfigData, schemaValid: ReadonlySet<ConfigFileName>): IssueDraft[] {
-  return CROSS_FIELD_RULES.filter((rule) => rule.needs.every((file) => schemaValid.has(file))).flatMap((rule) => rule.check(data));
+export function crossFieldRules(
+  data: ConfigData,
+  schemaValid: ReadonlySet<ConfigFileName>,
+  plugInRules: readonly CrossFieldRule[],
+): IssueDraft[] {
+  return [...CORE_CROSS_FIELD_RULES, ...plugInRules]
+    .filter((rule) => rule.needs.every((file) => schemaValid.has(file)))
+    .flatMap((rule) => rule.check(data));
 }

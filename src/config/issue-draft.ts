@@ -1,4 +1,4 @@
-import type { ConfigFileName } from "./config-files.ts";
+import type { ConfigFileName } from "./config-data.ts";
 import type { KeyPath } from "./key-path.ts";
 import type { Position } from "./yaml-position.ts";
 

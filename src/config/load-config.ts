@@ -2,9 +2,9 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { buildConfigIssue } from "./build-config-issue.ts";
 import { ConfigError, type ConfigIssue } from "../errors/config-error.ts";
-import { CONFIG_FILES, type ConfigFileName } from "./config-files.ts";
+import { CORE_CONFIG_FILES, type ConfigFileEntry, type PlugInConfigFile } from "./config-files.ts";
 import { readConfigSource, type ConfigSource } from "./config-source.ts";
-import type { ConfigData } from "./cross-field-rule.ts";
+import type { ConfigData, ConfigFileName } from "./cross-field-rule.ts";
 import { crossFieldRules } from "./cross-field-rules.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 import { normaliseConfig } from "./normalise-config.ts";
@@ -17,15 +17,27 @@ export type { ConfigData };
 export interface LoadedConfig extends ConfigData {
   /** Absolute path of the directory the files were read from. */
   dir: string;
+  /** The installed plug-ins' files it was read with (a reload reads the same ones). */
+  plugInFiles: readonly PlugInConfigFile[];
+}
+
+/** Every file a configuration is read from, in order: the core's, then its plug-ins'. */
+export function configFilesOf(config: Pick<LoadedConfig, "plugInFiles">): readonly ConfigFileEntry[] {
+  return [...CORE_CONFIG_FILES, ...config.plugInFiles];
 }
 
 /**
- * Reads provider.yaml, clients.yaml, scopes.yaml and users.yaml from `dir`. Per file: parse (keeping
+ * Reads the core's files (provider.yaml, clients.yaml, …) and the installed plug-ins' files the
+ * composition root hands over (`plugInFiles`, from their manifests) from `dir`. Per file: parse (keeping
  * positions), resolve ${env:…}/${file:…}, validate against the schema (filling defaults); then the
  * cross-field rules. Every issue of every stage and file is collected and thrown as one ConfigError,
  * so a broken config is fixed in one pass rather than one error per restart.
  */
-export async function loadConfig(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
+export async function loadConfig(
+  dir: string,
+  env: NodeJS.ProcessEnv = process.env,
+  plugInFiles: readonly PlugInConfigFile[] = [],
+): Promise<LoadedConfig> {
   const configDir = resolve(dir);
   if (!(await isDirectory(configDir))) {
     throw new ConfigError([{ file: dir, path: "", message: "configuration directory not found" }]);
@@ -35,28 +47,41 @@ export async function loadConfig(dir: string, env: NodeJS.ProcessEnv = process.e
   const data: Partial<Record<ConfigFileName, unknown>> = {};
   const schemaValid = new Set<ConfigFileName>();
 
-  const read = await Promise.all(CONFIG_FILES.map((entry) => readConfigSource(configDir, entry)));
+  const files = configFilesOf({ plugInFiles });
+  const read = await Promise.all(files.map((entry) => readConfigSource(configDir, entry)));
   for (const { source, issues } of read) {
     sources.set(source.name, source);
     drafts.push(...issues);
     if (!source.doc || issues.length > 0) continue;
-    const fileDrafts = checkFile(source, configDir, env, data);
+    const fileDrafts = checkFile(source, files.find((entry) => entry.name === source.name)!, configDir, env, data);
     drafts.push(...fileDrafts);
     if (fileDrafts.length === 0) schemaValid.add(source.name);
   }
-  drafts.push(...crossFieldRules(data as unknown as ConfigData, schemaValid));
+  drafts.push(
+    ...crossFieldRules(
+      data as unknown as ConfigData,
+      schemaValid,
+      plugInFiles.flatMap((file) => file.rules),
+    ),
+  );
 
   if (drafts.length > 0) {
-    throw new ConfigError(sortIssues(drafts.map((draft) => buildConfigIssue(sources.get(draft.file)!, draft))));
+    throw new ConfigError(
+      sortIssues(
+        drafts.map((draft) => buildConfigIssue(sources.get(draft.file)!, draft)),
+        files,
+      ),
+    );
   }
   const config = data as unknown as ConfigData;
   normaliseConfig(config);
-  return { dir: configDir, ...config };
+  return { dir: configDir, plugInFiles, ...config };
 }
 
 /** References, then the schema, for one syntactically valid file; stores its value in `data`. */
 function checkFile(
   source: ConfigSource,
+  entry: ConfigFileEntry,
   configDir: string,
   env: NodeJS.ProcessEnv,
   data: Partial<Record<ConfigFileName, unknown>>,
@@ -73,7 +98,7 @@ function checkFile(
   data[source.name] = value;
   // A value whose reference failed already has its issue; its schema complaint would only repeat it.
   const unresolved = new Set(referenceIssues.map((issue) => JSON.stringify(issue.at)));
-  const schemaIssues = validateSchema(source.name, value).filter((issue) => !unresolved.has(JSON.stringify(issue.at)));
+  const schemaIssues = validateSchema(entry, value).filter((issue) => !unresolved.has(JSON.stringify(issue.at)));
   return [...referenceIssues, ...schemaIssues];
 }
 
@@ -84,9 +109,9 @@ async function isDirectory(path: string): Promise<boolean> {
   );
 }
 
-/** File order of CONFIG_FILES, then line and column, so the list reads top to bottom like the files. */
-function sortIssues(issues: ConfigIssue[]): ConfigIssue[] {
-  const fileOrder = (file: string) => CONFIG_FILES.findIndex((entry) => file.endsWith(entry.file));
+/** File order, then line and column, so the list reads top to bottom like the files. */
+function sortIssues(issues: ConfigIssue[], files: readonly ConfigFileEntry[]): ConfigIssue[] {
+  const fileOrder = (file: string) => files.findIndex((entry) => file.endsWith(entry.file));
   return issues
     .map((issue, index) => ({ issue, index }))
     .sort(

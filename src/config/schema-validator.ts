@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { CONFIG_FILES, readSchema, type ConfigFileName } from "./config-files.ts";
+import { readSchema, type ConfigFileEntry } from "./config-files.ts";
+import type { ConfigFileName } from "./cross-field-rule.ts";
 import { describeSchemaError } from "./describe-schema-error.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 
@@ -16,13 +17,13 @@ const addFormats = addFormatsModule.default;
 let ajv: Ajv | undefined;
 const validators = new Map<ConfigFileName, ValidateFunction>();
 
-function validatorFor(name: ConfigFileName): ValidateFunction {
-  let validate = validators.get(name);
+function validatorFor(entry: Pick<ConfigFileEntry, "name" | "schema">): ValidateFunction {
+  let validate = validators.get(entry.name);
   if (!validate) {
     ajv ??= createAjv();
     // Compiled once per process: compiling is slow and ajv refuses a second schema with the same $id.
-    validate = ajv.compile(readSchema(name));
-    validators.set(name, validate);
+    validate = ajv.compile(readSchema(entry));
+    validators.set(entry.name, validate);
   }
   return validate;
 }
@@ -34,13 +35,13 @@ function createAjv(): Ajv {
 }
 
 /** Validates (and fills defaults into) `data`; returns one draft per schema error. */
-export function validateSchema(name: ConfigFileName, data: unknown): IssueDraft[] {
-  const validate = validatorFor(name);
+export function validateSchema(entry: Pick<ConfigFileEntry, "name" | "schema">, data: unknown): IssueDraft[] {
+  const validate = validatorFor(entry);
   if (validate(data)) return [];
-  return (validate.errors ?? []).map((error) => ({ file: name, ...describeSchemaError(error) }));
+  return (validate.errors ?? []).map((error) => ({ file: entry.name, ...describeSchemaError(error) }));
 }
 
-/** Compiles every schema; lets a test or the CLI prove the schemas themselves are valid. */
-export function compileAllSchemas(): void {
-  for (const file of CONFIG_FILES) validatorFor(file.name);
+/** Compiles the schemas of these files; lets a test or the CLI prove the schemas themselves are valid. */
+export function compileSchemas(files: readonly ConfigFileEntry[]): void {
+  for (const file of files) validatorFor(file);
 }

@@ -47,7 +47,12 @@ export async function discoverMachines(options: DiscoveryOptions = {}): Promise<
     ids.map((id) => {
       const plugin = plugins.get(id);
       if (!plugin) throw new Error(`config/login.yaml: ${where} names "${id}", which no plugin folder provides`);
-      return { id, identifiesUser: plugin.identifiesUser, class: plugin.class, enrollable: plugin.enrollment !== undefined };
+      return {
+        id,
+        identifiesUser: plugin.identifiesUser,
+        class: plugin.class,
+        enrollable: plugin.manifest.machines.enrollment !== undefined,
+      };
     });
   const loginFlows: [string, AnyStateMachine, LoginFlowKind, LoginType?][] = [
     ["default", createLoginFlow(flowMethods(login.default_flow.methods, "default_flow")), "login"],
@@ -78,7 +83,7 @@ export function pluginFolders(dir: string): string[] {
 
 async function importPlugin(dir: string, id: string): Promise<FactorPlugin> {
   const plugin = ((await import(pathToFileURL(join(dir, "index.ts")).href)) as { default?: FactorPlugin }).default;
-  if (plugin?.id !== id || !plugin.machine)
+  if (plugin?.manifest?.id !== id || !plugin.manifest.machines?.login)
     throw new Error(`${join(dir, "index.ts")} does not default-export a FactorPlugin with id "${id}"`);
   return plugin;
 }

@@ -3,7 +3,7 @@ import { createEnrollmentFlow } from "../../flows/enrollment.flow.ts";
 import { identifyUserMachine } from "../../flows/identify-user.machine.ts";
 import { channelChoiceFlow } from "../../flows/channel-choice.flow.ts";
 import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
-import type { Extension } from "../extensions/contract/extension.ts";
+import type { Extension } from "../plugin-contract/extension.ts";
 import type { LoginType } from "../login-policy/login-policy.ts";
 
 /** What a machine is, for its one-line description (`diagrams.kind.<kind>` in views/i18n). */
@@ -44,7 +44,7 @@ export interface MachineSources {
   /** Factor plugins by method id. */
   plugins: Iterable<readonly [string, FactorPlugin]>;
   /** The installed extensions (src/extensions/): each one's machines. */
-  extensions?: Iterable<Pick<Extension, "manifest" | "machines">>;
+  extensions?: Iterable<Pick<Extension, "manifest">>;
 }
 
 // The machine the enrollment flow draws: its shape is the same for every method, so one diagram,
@@ -70,12 +70,17 @@ export function catalogMachines(sources: MachineSources): DrawableMachine[] {
   machines.push({ name: "enrollment", kind: "enrollment", subject: "", machine: createEnrollmentFlow(ENROLLMENT_PLACEHOLDER) });
   for (const [methodId, plugin] of sortedById(sources.plugins)) {
     const name = `method-${nameSegment(methodId)}`;
-    machines.push({ name, kind: "method", subject: methodId, machine: plugin.machine });
-    if (plugin.enrollment)
-      machines.push({ name: `${name}-enrollment`, kind: "method_enrollment", subject: methodId, machine: plugin.enrollment });
+    machines.push({ name, kind: "method", subject: methodId, machine: plugin.manifest.machines.login });
+    if (plugin.manifest.machines.enrollment)
+      machines.push({
+        name: `${name}-enrollment`,
+        kind: "method_enrollment",
+        subject: methodId,
+        machine: plugin.manifest.machines.enrollment,
+      });
   }
-  for (const { manifest, machines: own } of sources.extensions ?? []) {
-    for (const [name, machine] of Object.entries(own))
+  for (const { manifest } of sources.extensions ?? []) {
+    for (const [name, machine] of Object.entries(manifest.machines))
       machines.push({ name: `${manifest.id}-${nameSegment(name)}`, kind: "extension", subject: `${manifest.id} ${name}`, machine });
   }
   const seen = new Set<string>();

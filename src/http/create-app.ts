@@ -25,7 +25,6 @@ import { paths } from "../http-kit/paths.ts";
 import { join } from "node:path";
 import { accountRoutes } from "./authorize/account-routes.ts";
 import { diagramRoutes } from "../diagrams/diagram-routes.ts";
-import { methodRoutesPath } from "../runtime/loaded-methods.ts";
 import { requestLines } from "../http-kit/request-log.ts";
 import { DEVICE_API_PATH, deviceApiRoutes } from "./device-api/device-api-routes.ts";
 import { extensionHttp } from "./extension-http.ts";
@@ -110,8 +109,8 @@ function createPagesApp(infra: Infra, views: ViewEngine, pages: BrowserPages): E
   app.use(interactionRoutes(infra, views, pages));
   app.use(accountRoutes(infra, views, pages));
   app.use(diagramRoutes(infra, views));
-  for (const [id, method] of infra.methods) {
-    if (method.plugin.routes) app.use(methodRoutesPath(id), method.plugin.routes(method.context));
+  for (const method of infra.methods.values()) {
+    if (method.plugin.routes) app.use(method.plugin.manifest.routePrefix, method.plugin.routes(method.context));
   }
   app.use(DEVICE_API_PATH, deviceApiRoutes(infra));
   app.use((_req, _res, next) => next(oauthError("not_found", "no such endpoint")));

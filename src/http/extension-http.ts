@@ -1,6 +1,6 @@
 import type { Infra } from "../infra/infra.ts";
 import { takeScope } from "../infra/scope.ts";
-import type { ExtensionHttp } from "../extensions/contract/extension.ts";
+import type { ExtensionHttp } from "../plugin-contract/extension.ts";
 import type { BrowserPages } from "../views/browser-pages.ts";
 import { answerWithErrorPage } from "../views/browser-pages.ts";
 import type { ViewEngine } from "../views/view-engine.ts";

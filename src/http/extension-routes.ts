@@ -1,4 +1,4 @@
-import type { ExtensionHttp, StartedExtension } from "../extensions/contract/extension.ts";
+import type { ExtensionHttp, StartedExtension } from "../plugin-contract/extension.ts";
 import type { ProtocolRoute } from "../http-kit/protocol-route.ts";
 
 /**

@@ -24,7 +24,7 @@ import type { RetainedFlows } from "../runtime/retained-flows.ts";
 import type { Enrollments } from "../enrollments/enrollments.ts";
 import type { EidBroker } from "../eid/eid-broker.ts";
 import type { ChannelDirectory } from "../channels/channel-directory.ts";
-import type { StartedExtension } from "../extensions/contract/extension.ts";
+import type { StartedExtension } from "../plugin-contract/extension.ts";
 import type { AuditTrail } from "../audit/audit-trail.ts";
 import type { ProviderMetrics } from "../metrics/provider-metrics.ts";
 import type { PolicySnapshot } from "../snapshot/policy-snapshot.ts";

@@ -1,8 +1,5 @@
 import type { Router } from "express";
-import type { AnyActorLogic, AnyStateMachine } from "xstate";
-import type { Logger } from "pino";
-import type { Clock } from "../time/clock.ts";
-import type { Store } from "../stores/store.ts";
+import type { AnyActorLogic } from "xstate";
 import type { ProviderFile } from "../config/types.generated.ts";
 import type { UserDirectory } from "../users/user-directory.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
@@ -12,6 +9,8 @@ import type { ConcurrencyGate } from "../security/concurrency-gate.ts";
 import type { AttemptLimiter } from "../security/attempt-limiter.ts";
 import type { Enrollments, MethodEnrollments } from "../enrollments/enrollments.ts";
 import type { MethodAccountView } from "./method-account-view.ts";
+import type { MethodManifest } from "./method-manifest.ts";
+import type { PlugInServices } from "./manifest.ts";
 
 /** The two method classes of the spec: a 2FA login needs one of each. */
 export type FactorClass = "trusted" | "untrusted";
@@ -56,14 +55,9 @@ export interface RequestFacts {
  * cannot reach the token issuers, the clients or the login policy, and so that this contract does not
  * depend on the composition root that loads the plugins.
  */
-export interface PluginServices {
-  readonly issuer: string;
+export interface PluginServices extends PlugInServices {
   /** provider.yaml's settings (they need a restart, so they never change under a plugin). */
   readonly settings: ProviderFile;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** The shared store: a plugin keeps its records in namespaces of its own. */
-  readonly store: Store;
   /** The directory of the policy serving now (actors outlive a request and a reload: src/infra/live-services.ts). */
   readonly users: UserDirectory;
   /** Seals secrets a plugin keeps in the store (TOTP seeds). */
@@ -101,15 +95,18 @@ export interface PluginContext<Settings = Record<string, unknown>> {
 
 /**
  * A factor method (DESIGN "Flows and factor plugins"): one folder whose index.ts default-exports this
- * object — `flows/methods/<id>/`, or any folder `methods.<id>.from` in login.yaml names. The machines
- * are pure: they name their actors, and `actors()` supplies them (all I/O lives there); the runtime
- * wires them in with `machine.provide`. States name their page fragment in `meta.view`, resolved
- * against `views`. UI strings live in the folder's `i18n/<lang>.yaml` (cn, tw, en, jp, vn), keys
- * relative to `method.<id>.`; `label` is required (the "choose another method" list shows it).
- * See flows/README.md for the worked example.
+ * object — `flows/methods/<id>/`, or any folder `methods.<id>.from` in login.yaml names. What it is
+ * comes first, as data: its manifest (id, route prefix, record kinds, settings schema, machines: see
+ * methodManifest), the same shape every plug-in declares (./manifest.ts). The machines are pure: they
+ * name their actors, and `actors()` supplies them (all I/O lives there); the runtime wires them in with
+ * `machine.provide`. States name their page fragment in `meta.view`, resolved against `views`. UI
+ * strings live in the folder's `i18n/<lang>.yaml` (cn, tw, en, jp, vn), keys relative to
+ * `method.<id>.`; `label` is required (the "choose another method" list shows it). See
+ * flows/README.md for the worked example.
  */
 export interface FactorPlugin<Settings = Record<string, unknown>> {
-  id: string;
+  /** Its id (login.yaml's `methods.<id>`), routes under `/methods/<id>`, record kinds, settings schema and machines. */
+  manifest: MethodManifest;
   class: FactorClass;
   /**
    * True when the method finds out who the user is (a password form, a trusted-app scan). False when
@@ -120,15 +117,6 @@ export interface FactorPlugin<Settings = Record<string, unknown>> {
   identifiesUser: boolean;
   /** The amr value the method adds to tokens (DESIGN: the method id; login.yaml `methods.<id>.amr` overrides). */
   amr: string;
-  /** JSON Schema of the plugin's settings in config/login.yaml (`methods.<id>`, without the runtime's own keys). */
-  configSchema: Record<string, unknown>;
-  /** challenge → verify → done; input MethodInput, final output MethodOutput. */
-  machine: AnyStateMachine;
-  /**
-   * Enrolls the method for a signed-in user: input `{ sub }` (MethodInput), reaches a final state once
-   * the enrollment is recorded (its actors write it through `enrollments`). Absent: nothing to enroll.
-   */
-  enrollment?: AnyStateMachine;
   /**
    * How the account page shows the method: what the user's record holds (masked where sensitive), or
    * where the method is set up when it has no enrollment flow of its own. Absent: the page shows the

@@ -1,5 +1,5 @@
 import { parse } from "yaml";
-import { CONFIG_FILES } from "../config/config-files.ts";
+import type { ConfigFileEntry } from "../config/config-files.ts";
 import { diffConfig, type ConfigChange } from "./config-diff.ts";
 import { needsRestart } from "./restart-only-changes.ts";
 
@@ -12,11 +12,16 @@ const MAX_SHOWN = 60;
 /**
  * What a reload would change, file by file, from the running copy to the files on disk (each a map of
  * file name → YAML text), as readable lines: `~ clients[demo-web].name: "Demo" → "Demo 2"`, `+ clients[new-app]`,
- * `- login_types.Old`. A change a reload would refuse is marked `(restart needed)`. Empty when nothing changed.
+ * `- login_types.Old`. A change a reload would refuse is marked `(restart needed)`. Empty when nothing
+ * changed. `files`: the configuration's files in order (configFilesOf).
  */
-export function formatConfigDiff(running: ReadonlyMap<string, string>, next: ReadonlyMap<string, string>): string[] {
+export function formatConfigDiff(
+  running: ReadonlyMap<string, string>,
+  next: ReadonlyMap<string, string>,
+  files: readonly ConfigFileEntry[],
+): string[] {
   const lines: string[] = [];
-  for (const { file } of CONFIG_FILES) {
+  for (const { file } of files) {
     const changes = diffConfig(parseOrEmpty(running.get(file)), parseOrEmpty(next.get(file)));
     if (changes.length === 0) continue;
     lines.push(

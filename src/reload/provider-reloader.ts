@@ -23,7 +23,7 @@ export function createReloader(infra: Infra, loadedAtStart: LoadedConfig): Provi
   let queue: Promise<unknown> = Promise.resolve();
   const dataDir = infra.settings.data_dir;
 
-  const recordFiles = () => readConfigTexts(running.dir).then((texts) => recordRunningConfig(dataDir, texts));
+  const recordFiles = () => readConfigTexts(running).then((texts) => recordRunningConfig(dataDir, texts));
   const bestEffort = (what: string) => (err: unknown) => infra.logger.warn({ err, dataDir }, `could not write ${what}`);
 
   return {

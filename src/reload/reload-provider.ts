@@ -35,10 +35,10 @@ export interface ReloadResult {
 export async function reloadProvider(infra: Infra, running: LoadedConfig): Promise<ReloadResult> {
   // A reload is an entry point of its own (SIGHUP, the watch, the admin command): the policy it replaces.
   const { policy: current } = takeScope(infra);
-  const hash = await policyHash(current.config.dir);
+  const hash = await policyHash(current.config);
   let result: ReloadResult;
   try {
-    const loaded = await loadConfig(current.config.dir);
+    const loaded = await loadConfig(current.config.dir, process.env, current.config.plugInFiles);
     const refused = restartOnlyChanges(running, loaded);
     if (refused.length > 0) throw new ReloadRefused(refused);
     await loadMethodPlugins(loaded.login, loaded.dir);

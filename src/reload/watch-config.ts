@@ -1,22 +1,23 @@
 import { watch } from "node:fs";
 import type { Logger } from "pino";
-import { CONFIG_FILES } from "../config/config-files.ts";
+import { configFilesOf, type LoadedConfig } from "../config/load-config.ts";
 import type { ProviderReloader } from "./provider-reloader.ts";
 
 /** Editors write a file in several steps (truncate, write, rename): one reload after the burst. */
 const DEBOUNCE_MS = 300;
-/** Only the configuration files count: a data_dir inside the config directory must not reload itself at each write. */
-const WATCHED = new Set<string>(CONFIG_FILES.map((entry) => entry.file));
 
 /**
  * provider.yaml `reload.watch`: reloads when anything in the configuration directory changes, once the
  * changes have settled. A half-saved file that does not validate is refused like any reload, and the
  * next save reloads again. Returns the function that stops watching.
  */
-export function watchConfig(dir: string, reloader: ProviderReloader, logger: Logger): () => void {
+export function watchConfig(config: Pick<LoadedConfig, "dir" | "plugInFiles">, reloader: ProviderReloader, logger: Logger): () => void {
+  const { dir } = config;
+  // Only the configuration files count: a data_dir inside the config directory must not reload itself at each write.
+  const watched = new Set<string>(configFilesOf(config).map((entry) => entry.file));
   let timer: NodeJS.Timeout | undefined;
   const watcher = watch(dir, { persistent: false }, (_event, file) => {
-    if (file !== null && !WATCHED.has(file)) return;
+    if (file !== null && !watched.has(file)) return;
     clearTimeout(timer);
     timer = setTimeout(() => void reloader.reload(), DEBOUNCE_MS);
   });

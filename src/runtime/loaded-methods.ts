@@ -1,6 +1,5 @@
 import type { AnyActorLogic } from "xstate";
 import { parseDuration } from "../time/duration.ts";
-import { paths } from "../http-kit/paths.ts";
 import { AttemptLimiter } from "../security/attempt-limiter.ts";
 import type { PluginContext, PluginServices } from "../plugin-contract/factor-plugin.ts";
 import type { ConfiguredMethod } from "./method-plugins.ts";
@@ -12,9 +11,6 @@ export interface LoadedMethod extends ConfiguredMethod {
   context: PluginContext;
   actors: Record<string, AnyActorLogic>;
 }
-
-/** Where a plugin's routes are mounted. */
-export const methodRoutesPath = (methodId: string) => `${paths.methods}/${methodId}`;
 
 /**
  * Binds every configured method to the provider: its per-account attempt limiter in the shared store
@@ -41,7 +37,7 @@ export function loadMethods(
         recordLockout(provider, id),
       ),
       enrollments: provider.enrollments.forMethod(id),
-      routesPath: methodRoutesPath(id),
+      routesPath: method.plugin.manifest.routePrefix,
     };
     loaded.set(id, { ...method, context, actors: method.plugin.actors(context) });
   }

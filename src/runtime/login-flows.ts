@@ -73,7 +73,7 @@ export class FlowCatalog {
     this.named.set(DEFAULT_FLOW_ID, this.build(DEFAULT_FLOW_ID, "single_factor", login.default_flow.methods));
     this.named.set(
       CHANNEL_CHOICE_FLOW_ID,
-      runnable(CHANNEL_CHOICE_FLOW_ID, channelChoiceFlow, new Map(), (m) => m.plugin.machine),
+      runnable(CHANNEL_CHOICE_FLOW_ID, channelChoiceFlow, new Map(), (m) => m.plugin.manifest.machines.login),
     );
     for (const [name, type] of Object.entries(login.login_types ?? {})) {
       const id = loginTypeFlowId(name);
@@ -84,18 +84,18 @@ export class FlowCatalog {
             id,
             eidFlow,
             new Map(),
-            (m) => m.plugin.machine,
+            (m) => m.plugin.manifest.machines.login,
             eidFlowActors(services.eid, `${services.issuer}${paths.eidCallback}`),
           ),
           kind: type.flow,
         });
     }
     for (const [id, method] of methods) {
-      if (!method.plugin.enrollment) continue;
+      if (!method.plugin.manifest.machines.enrollment) continue;
       const flowId = enrollmentFlowId(id);
       this.named.set(
         flowId,
-        runnable(flowId, createEnrollmentFlow(id), new Map([[id, method]]), (m) => m.plugin.enrollment!),
+        runnable(flowId, createEnrollmentFlow(id), new Map([[id, method]]), (m) => m.plugin.manifest.machines.enrollment!),
       );
     }
   }
@@ -134,7 +134,7 @@ export class FlowCatalog {
         id,
         createLoginTypeFlow(kind, toFlowMethods(methods)),
         methods,
-        (m) => m.plugin.machine,
+        (m) => m.plugin.manifest.machines.login,
         loginBuiltIns(this.services, methods),
       ),
       kind,
@@ -161,7 +161,7 @@ export function toFlowMethods(methods: ReadonlyMap<string, LoadedMethod>): FlowM
     id,
     identifiesUser: m.plugin.identifiesUser,
     class: m.plugin.class,
-    enrollable: m.plugin.enrollment !== undefined,
+    enrollable: m.plugin.manifest.machines.enrollment !== undefined,
   }));
 }
 
@@ -172,7 +172,9 @@ export function toFlowMethods(methods: ReadonlyMap<string, LoadedMethod>): FlowM
  */
 export function loginBuiltIns(services: FlowServices, methods: ReadonlyMap<string, LoadedMethod>): Record<string, AnyActorLogic> {
   const enrollments = [...methods].flatMap(([id, m]) =>
-    m.plugin.enrollment ? [[enrollmentActorId(id), m.plugin.enrollment.provide({ actors: m.actors })] as const] : [],
+    m.plugin.manifest.machines.enrollment
+      ? [[enrollmentActorId(id), m.plugin.manifest.machines.enrollment.provide({ actors: m.actors })] as const]
+      : [],
   );
   return {
     [IDENTIFY_USER]: identifyUserRunnable(services),

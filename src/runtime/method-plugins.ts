@@ -5,11 +5,12 @@ import { Ajv } from "ajv";
 import { ConfigError } from "../errors/config-error.ts";
 import type { LoginFile } from "../config/types.generated.ts";
 import { buildConfigIssue } from "../config/build-config-issue.ts";
-import { CONFIG_FILES } from "../config/config-files.ts";
+import { coreConfigFile } from "../config/config-files.ts";
 import { readConfigSource } from "../config/config-source.ts";
 import { describeSchemaError } from "../config/describe-schema-error.ts";
 import type { IssueDraft } from "../config/issue-draft.ts";
 import type { FactorPlugin } from "../plugin-contract/factor-plugin.ts";
+import { methodRoutePrefix } from "../plugin-contract/method-manifest.ts";
 
 /** The runtime's own keys of `methods.<id>` in login.yaml; everything else is the plugin's settings. */
 export interface RuntimeMethodSettings {
@@ -62,7 +63,7 @@ export async function loadMethodPlugins(login: LoginFile, configDir: string): Pr
       continue;
     }
     const plugin = ((await import(pathToFileURL(join(dir, "index.ts")).href)) as { default: FactorPlugin }).default;
-    if (plugin?.id !== id) {
+    if (plugin?.manifest?.id !== id) {
       drafts.push({
         file: "login",
         at: ["methods", id],
@@ -71,7 +72,16 @@ export async function loadMethodPlugins(login: LoginFile, configDir: string): Pr
       });
       continue;
     }
-    const validate = ajv.compile(plugin.configSchema);
+    if (plugin.manifest.routePrefix !== methodRoutePrefix(id)) {
+      drafts.push({
+        file: "login",
+        at: ["methods", id],
+        pointAtKey: true,
+        message: `the plugin in ${dir} must serve its routes under ${methodRoutePrefix(id)}, not ${plugin.manifest.routePrefix}`,
+      });
+      continue;
+    }
+    const validate = ajv.compile(plugin.manifest.config.schema);
     if (!validate(settings)) {
       for (const error of validate.errors ?? []) {
         // The plugin's schema knows only its own keys; the runtime's (from, amr, attempts) are allowed beside them.
@@ -88,7 +98,7 @@ export async function loadMethodPlugins(login: LoginFile, configDir: string): Pr
 
 /** The drafts as the operator sees them: login.yaml read again for the lines of the keys they name. */
 async function locatedIssues(configDir: string, drafts: IssueDraft[]) {
-  const { source } = await readConfigSource(configDir, CONFIG_FILES.find((file) => file.name === "login")!);
+  const { source } = await readConfigSource(configDir, coreConfigFile("login"));
   return drafts.map((draft) => buildConfigIssue(source, draft));
 }
 

@@ -1,6 +1,5 @@
 import type { ClientRegistry } from "../oauth/client-registry.ts";
 import type { ScopeRegistry } from "../scopes/scope-registry.ts";
-import type { LoadedMethod } from "../runtime/loaded-methods.ts";
 import type { FlowCatalog } from "../runtime/login-flows.ts";
 import type { LoginPolicy } from "../login-policy/login-policy.ts";
 import type { LoadedConfig } from "../config/load-config.ts";

@@ -5,7 +5,8 @@ import { EmbeddedMap } from "./embedded-map.ts";
 import { Journal } from "./embedded-journal.ts";
 import { KeyvRecordStore } from "./keyv-record-store.ts";
 import { MemoryRecordStore } from "./memory-record-store.ts";
-import { RECORD_KINDS, type RecordKind, type RecordStore, type Store } from "./store.ts";
+import { CORE_RECORD_KINDS, type RecordKind, type RecordStore, type Store } from "./store.ts";
+import { RecordKindTable, type RecordKinds, type RecordTraits } from "./record-kinds.ts";
 import {
   createOperationRunner,
   silentStoreLogger,
@@ -30,7 +31,7 @@ export interface EmbeddedStoreOptions {
 const openDirs = new Set<string>();
 
 /**
- * The default backend: everything in process memory, durable kinds (`RECORD_KINDS[k].durable`) also in an
+ * The default backend: everything in process memory, durable kinds (record-kinds.ts) also in an
  * append-only journal per kind under `dir`, so they survive a restart; the other kinds are lost with it.
  *
  * One process, one store per directory: two instances on the same directory (in one process or in two)
@@ -41,7 +42,9 @@ const openDirs = new Set<string>();
 export class EmbeddedStore implements Store {
   readonly backend = "embedded";
   readonly #dir: string;
+  readonly #kinds = new RecordKindTable(CORE_RECORD_KINDS);
   readonly #maps = new Map<RecordKind, EmbeddedMap>();
+  readonly #logger: StoreLogger;
   readonly #namespaces = new Map<RecordKind, RecordStore<unknown>>();
   readonly #run: OperationRunner;
   readonly #sweeper: NodeJS.Timeout;
@@ -51,22 +54,14 @@ export class EmbeddedStore implements Store {
 
   constructor(options: EmbeddedStoreOptions) {
     const logger = options.logger ?? silentStoreLogger;
+    this.#logger = logger;
     this.#dir = resolve(options.dir);
     if (openDirs.has(this.#dir)) throw new Error(`an embedded store is already open on ${this.#dir}`);
     mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
     // Before the journals are read (and compacted): a second process must not rewrite them under the first.
     this.#unlock = lockDirectory(this.#dir);
-    const now = Date.now();
     try {
-      for (const kind of Object.keys(RECORD_KINDS) as RecordKind[]) {
-        if (!RECORD_KINDS[kind].durable) {
-          this.#maps.set(kind, new EmbeddedMap(new Map(), undefined));
-          continue;
-        }
-        const { journal, entries, skippedLines } = Journal.open(join(this.#dir, `${kind}.jsonl`), now);
-        if (skippedLines > 0) logger.warn({ backend: "embedded", kind, skippedLines }, "embedded store skipped unreadable journal lines");
-        this.#maps.set(kind, new EmbeddedMap(entries, journal));
-      }
+      this.#openKinds([...this.#kinds.entries()]);
     } catch (error) {
       for (const map of this.#maps.values()) map.close();
       this.#unlock();
@@ -78,16 +73,36 @@ export class EmbeddedStore implements Store {
     this.#sweeper = setInterval(() => this.#sweep(), options.sweepIntervalMs ?? 30_000).unref();
   }
 
+  declare(kinds: RecordKinds): void {
+    // A durable kind's journal is read now, as the core's were at the start.
+    this.#openKinds(this.#kinds.add(kinds));
+  }
+
+  #openKinds(kinds: [string, RecordTraits][]): void {
+    const now = Date.now();
+    for (const [kind, traits] of kinds) {
+      if (!traits.durable) {
+        this.#maps.set(kind, new EmbeddedMap(new Map(), undefined));
+        continue;
+      }
+      const { journal, entries, skippedLines } = Journal.open(join(this.#dir, `${kind}.jsonl`), now);
+      if (skippedLines > 0)
+        this.#logger.warn({ backend: "embedded", kind, skippedLines }, "embedded store skipped unreadable journal lines");
+      this.#maps.set(kind, new EmbeddedMap(entries, journal));
+    }
+  }
+
   namespace<T>(kind: RecordKind): RecordStore<T> {
     let namespace = this.#namespaces.get(kind);
     if (namespace === undefined) {
       const map = this.#map(kind);
-      if (RECORD_KINDS[kind].durable) {
+      const traits = this.#kinds.traits(kind);
+      if (traits.durable) {
         // No prefix from Keyv: each kind has its own map, so the raw key is the key.
         const keyv = new Keyv(map, { namespace: undefined, useKeyPrefix: false, throwOnErrors: true });
         namespace = new KeyvRecordStore<unknown>({ kind, keyv, atomic: map.atomic, rawKey: (key) => key, run: this.#run });
       } else {
-        namespace = new MemoryRecordStore<unknown>(kind, map, this.#run);
+        namespace = new MemoryRecordStore<unknown>(kind, map, this.#run, traits.immutable === true);
       }
       this.#namespaces.set(kind, namespace);
     }

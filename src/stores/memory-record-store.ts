@@ -1,7 +1,7 @@
 import type { EmbeddedMap } from "./embedded-map.ts";
 import type { EmbeddedEntry } from "./embedded-journal.ts";
 import { checkTtl } from "./keyv-record-store.ts";
-import { isImmutableKind, type RecordKind, type RecordStore } from "./store.ts";
+import type { RecordKind, RecordStore } from "./store.ts";
 import type { OperationRunner } from "./store-operation.ts";
 import { deepFreeze } from "./deep-freeze.ts";
 
@@ -20,7 +20,7 @@ interface Payload {
  * hold.
  *
  * Values are kept as Keyv's JSON payload, so every read is a fresh copy, as from Redis or PostgreSQL;
- * an immutable kind's (isImmutableKind) by reference instead, deep-frozen when stored: no serialisation
+ * an immutable kind's (record-kinds.ts) by reference instead, deep-frozen when stored: no serialisation
  * at all on the SSO code flow's path, where JSON was the largest part of the store's cost. A caller that
  * broke that contract would get a TypeError, never another caller's half-changed value.
  */
@@ -30,11 +30,11 @@ export class MemoryRecordStore<T> implements RecordStore<T> {
   private readonly run: OperationRunner;
   readonly #entry: (value: unknown, expiresAt: number | undefined) => EmbeddedEntry;
 
-  constructor(kind: RecordKind, map: EmbeddedMap, run: OperationRunner) {
+  constructor(kind: RecordKind, map: EmbeddedMap, run: OperationRunner, immutable: boolean) {
     this.kind = kind;
     this.map = map;
     this.run = run;
-    this.#entry = isImmutableKind(kind) ? sharedEntry : jsonEntry;
+    this.#entry = immutable ? sharedEntry : jsonEntry;
   }
 
   get(key: string): Promise<T | undefined> {

@@ -2,7 +2,8 @@ import { Keyv } from "keyv";
 import pg from "pg";
 import { KeyvRecordStore, type AtomicOps } from "./keyv-record-store.ts";
 import { KEYV_TABLE, KEYV_TABLE_DDL, MAX_KEY_LENGTH, OwnedPoolPostgresAdapter, type Query } from "./postgres-adapter.ts";
-import type { RecordKind, RecordStore, Store } from "./store.ts";
+import { CORE_RECORD_KINDS, type RecordKind, type RecordStore, type Store } from "./store.ts";
+import { RecordKindTable, type RecordKinds } from "./record-kinds.ts";
 import {
   createOperationRunner,
   describeError,
@@ -52,6 +53,8 @@ export class PostgresStore implements Store {
   readonly #logger: StoreLogger;
   readonly #run: OperationRunner;
   readonly #namespaces = new Map<RecordKind, RecordStore<unknown>>();
+  /** PostgreSQL keeps every kind alike (durable); the table only refuses kinds nobody declared. */
+  readonly #kinds = new RecordKindTable(CORE_RECORD_KINDS);
   readonly #sweeper: NodeJS.Timeout;
   #tableReady: Promise<void> | undefined;
   #closed = false;
@@ -87,9 +90,14 @@ export class PostgresStore implements Store {
     this.#sweeper = setInterval(() => void this.sweep(), options.sweepIntervalMs ?? 60_000).unref();
   }
 
+  declare(kinds: RecordKinds): void {
+    this.#kinds.add(kinds);
+  }
+
   namespace<T>(kind: RecordKind): RecordStore<T> {
     let namespace = this.#namespaces.get(kind);
     if (namespace === undefined) {
+      this.#kinds.traits(kind);
       const prefix = `${this.#keyPrefix}${kind}:`;
       const rawKey = (key: string) => {
         const raw = prefix + key;

@@ -2,7 +2,8 @@ import KeyvRedis, { Keyv } from "@keyv/redis";
 import { KeyvRecordStore, type AtomicOps, type Durability } from "./keyv-record-store.ts";
 import { connectRedis, defaultRedisTimeouts, type RedisClient, type RedisTimeouts } from "./redis-client.ts";
 import type { RedisConnection, Replication } from "./redis-url.ts";
-import { RECORD_KINDS, type RecordKind, type RecordStore, type Store } from "./store.ts";
+import { CORE_RECORD_KINDS, type RecordKind, type RecordStore, type Store } from "./store.ts";
+import { RecordKindTable, type RecordKinds } from "./record-kinds.ts";
 import {
   createOperationRunner,
   silentStoreLogger,
@@ -83,6 +84,7 @@ export class RedisStore implements Store {
   readonly #run: OperationRunner;
   readonly #replication: Replication;
   readonly #namespaces = new Map<RecordKind, RecordStore<unknown>>();
+  readonly #kinds = new RecordKindTable(CORE_RECORD_KINDS);
   #closed = false;
 
   private constructor(client: RedisClient, options: RedisStoreOptions, timeouts: RedisTimeouts) {
@@ -113,11 +115,15 @@ export class RedisStore implements Store {
     return new RedisStore(client, options, timeouts);
   }
 
+  declare(kinds: RecordKinds): void {
+    this.#kinds.add(kinds);
+  }
+
   namespace<T>(kind: RecordKind): RecordStore<T> {
     let namespace = this.#namespaces.get(kind);
     if (namespace === undefined) {
       const prefix = `${this.#keyPrefix}${kind}:`;
-      const durable = RECORD_KINDS[kind].durable && this.#replication.replicas > 0;
+      const durable = this.#kinds.traits(kind).durable && this.#replication.replicas > 0;
       namespace = new KeyvRecordStore<unknown>({
         kind,
         keyv: this.#keyv,

@@ -1,4 +1,4 @@
-import { EXTENSION_RECORD_KINDS } from "../extensions/manifests/installed-manifests.ts";
+import type { RecordKinds } from "./record-kinds.ts";
 
 /**
  * The one storage interface every layer uses. A `Store` is a set of namespaces, one per record kind;
@@ -11,12 +11,10 @@ import { EXTENSION_RECORD_KINDS } from "../extensions/manifests/installed-manife
  */
 
 /**
- * Record kinds. Durable kinds survive a restart of the embedded store; the others may be lost with it.
- * `immutable`: a value stored is never changed in place afterwards, by its writer or by a reader (a
- * change is a new value, set again), so the embedded store may keep it by reference, frozen, instead
- * of as JSON (memory-record-store.ts). The SSO code flow's kinds are.
+ * The core's record kinds (record-kinds.ts says what the traits mean; the SSO code flow's kinds are
+ * immutable). A plug-in's kinds are in its manifest; the composition root declares them (Store.declare).
  */
-export const RECORD_KINDS = {
+export const CORE_RECORD_KINDS = {
   interactions: { durable: false },
   codes: { durable: false, immutable: true },
   sessions: { durable: false, immutable: true },
@@ -31,10 +29,6 @@ export const RECORD_KINDS = {
   appChallenges: { durable: false },
   /** Trusted app: one-time device enrollment tokens (an operator may hand one out while the provider is stopped). */
   appEnrollTokens: { durable: true },
-  /** TOTP and FIDO2: claimed time steps, enrollment secrets shown once, WebAuthn challenges (all single use). */
-  methodChallenges: { durable: false },
-  /** SMS and e-mail: one-time codes (HMACs only), one current code per user, method and login. */
-  oneTimeCodes: { durable: false },
   keys: { durable: true },
   revokedTokens: { durable: true },
   /** Reference access tokens: their claims under the handle's SHA-256 (durable, as a JWT outlives a restart too). */
@@ -43,17 +37,10 @@ export const RECORD_KINDS = {
   logoutRequests: { durable: false },
   /** Short-lived mutual-exclusion markers (read-modify-write of one record across processes). */
   locks: { durable: false },
-  // The extensions' own kinds (src/extensions/manifests/).
-  ...EXTENSION_RECORD_KINDS,
-} as const;
+} as const satisfies RecordKinds;
 
-export type RecordKind = keyof typeof RECORD_KINDS;
-
-/** Whether `kind`'s values are never changed in place once stored (RECORD_KINDS). */
-export function isImmutableKind(kind: RecordKind): boolean {
-  const traits = RECORD_KINDS[kind];
-  return "immutable" in traits && traits.immutable;
-}
+/** A record kind: one of the core's, or one a plug-in declared (a string the store checks when it is used). */
+export type RecordKind = keyof typeof CORE_RECORD_KINDS | (string & {});
 
 export interface RecordStore<T> {
   /** The value, or undefined when absent or expired. */
@@ -72,7 +59,10 @@ export interface RecordStore<T> {
 
 export interface Store {
   readonly backend: "embedded" | "redis" | "postgres";
+  /** The records of one kind; an undeclared kind throws. */
   namespace<T>(kind: RecordKind): RecordStore<T>;
+  /** Adds the record kinds of the installed plug-ins (the composition root, before any is used); a kind declared again keeps its traits. */
+  declare(kinds: RecordKinds): void;
   /** Resolves when the backend answers; rejects with StoreUnavailableError otherwise. */
   ping(): Promise<void>;
   /** Flush and release connections. */

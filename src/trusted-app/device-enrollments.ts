@@ -1,4 +1,4 @@
-import type { PluginServices } from "../plugin-contract/factor-plugin.ts";
+import type { TrustedAppServices } from "./trusted-app-services.ts";
 import type { RecordStore } from "../stores/store.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import { enrollUri } from "./acmeauth-uri.ts";
@@ -34,11 +34,11 @@ export type EnrollSessionState = "pending" | "enrolled" | "expired";
  * qrcode plugin's routes, which hand them only to the browser of the signed-in user the session is for.
  */
 export class DeviceEnrollments {
-  private readonly provider: PluginServices;
+  private readonly provider: TrustedAppServices;
   private readonly tokens: RecordStore<EnrollToken>;
   private readonly sessions: RecordStore<EnrollSession>;
 
-  constructor(provider: PluginServices, tokens: RecordStore<EnrollToken>, sessions: RecordStore<EnrollSession>) {
+  constructor(provider: TrustedAppServices, tokens: RecordStore<EnrollToken>, sessions: RecordStore<EnrollSession>) {
     this.provider = provider;
     this.tokens = tokens;
     this.sessions = sessions;

@@ -1,5 +1,5 @@
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type JWTPayload } from "jose";
-import type { PluginServices } from "../plugin-contract/factor-plugin.ts";
+import type { TrustedAppServices } from "./trusted-app-services.ts";
 import type { RecordStore } from "../stores/store.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import { describeJoseError } from "../tokens/jose-errors.ts";
@@ -55,7 +55,7 @@ export interface VerifiedDeviceJws {
  * claimed atomically in the shared store, so a replayed JWS is refused in every provider process.
  */
 export async function verifyDeviceJws(
-  provider: PluginServices,
+  provider: TrustedAppServices,
   devices: DeviceRegistry,
   usedIds: RecordStore<number>,
   jws: unknown,

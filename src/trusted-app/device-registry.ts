@@ -1,6 +1,6 @@
 import type { JWK } from "jose";
 import { generateSecret } from "otplib";
-import type { PluginServices } from "../plugin-contract/factor-plugin.ts";
+import type { TrustedAppServices } from "./trusted-app-services.ts";
 import type { MethodEnrollments } from "../enrollments/enrollments.ts";
 import { randomToken } from "../crypto/random-token.ts";
 
@@ -46,10 +46,10 @@ export class TooManyDevicesError extends Error {
  * find an active one (every device-signed request), revoke one, and open a device's seed.
  */
 export class DeviceRegistry {
-  private readonly provider: PluginServices;
+  private readonly provider: TrustedAppServices;
   private readonly records: MethodEnrollments<DeviceEnrollment>;
 
-  constructor(provider: PluginServices) {
+  constructor(provider: TrustedAppServices) {
     this.provider = provider;
     this.records = provider.enrollments.forMethod<DeviceEnrollment>(DEVICE_ENROLLMENT_METHOD);
   }

@@ -1,5 +1,5 @@
 import { generate } from "otplib";
-import type { PluginServices } from "../plugin-contract/factor-plugin.ts";
+import type { TrustedAppServices } from "./trusted-app-services.ts";
 import type { RecordStore } from "../stores/store.ts";
 import type { DeviceRegistry } from "./device-registry.ts";
 import { matchTimeStep } from "../security/time-based-codes.ts";
@@ -21,7 +21,7 @@ export function dynamicCode(seed: string, nowMs: number): Promise<string> {
  * user without devices (a decoy sub).
  */
 export async function checkDynamicCode(
-  provider: PluginServices,
+  provider: TrustedAppServices,
   devices: DeviceRegistry,
   usedSteps: RecordStore<true>,
   sub: string,

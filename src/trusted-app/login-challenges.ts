@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import type { PluginServices } from "../plugin-contract/factor-plugin.ts";
+import type { TrustedAppServices } from "./trusted-app-services.ts";
 import type { RecordStore } from "../stores/store.ts";
 import { storeKeyHash } from "../crypto/store-key-hash.ts";
 import { constantTimeEqual } from "../crypto/constant-time-equal.ts";
@@ -62,10 +62,10 @@ export class ChallengeError extends Error {
  * consumed with `take`, so it logs one browser in, once.
  */
 export class LoginChallenges {
-  private readonly provider: PluginServices;
+  private readonly provider: TrustedAppServices;
   private readonly records: RecordStore<unknown>;
 
-  constructor(provider: PluginServices, records: RecordStore<unknown>) {
+  constructor(provider: TrustedAppServices, records: RecordStore<unknown>) {
     this.provider = provider;
     this.records = records;
   }

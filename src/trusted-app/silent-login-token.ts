@@ -1,4 +1,4 @@
-import type { PluginServices } from "../plugin-contract/factor-plugin.ts";
+import type { TrustedAppServices } from "./trusted-app-services.ts";
 import { checkAppEvidence, NO_APP_EVIDENCE, type AppEvidence, type AppEvidenceWanted } from "./app-evidence.ts";
 import { DEVICE_JWS_TYPES, DeviceJwsError } from "./device-jws.ts";
 import { trustedApp } from "./trusted-app.ts";
@@ -23,7 +23,7 @@ export interface SilentLogin {
  * identifies the user without a scan. Throws DeviceJwsError when the token is refused.
  */
 export async function verifySilentLoginToken(
-  services: PluginServices,
+  services: TrustedAppServices,
   token: unknown,
   clientId: string,
   wanted: AppEvidenceWanted = NO_APP_EVIDENCE,

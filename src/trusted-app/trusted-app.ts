@@ -1,4 +1,4 @@
-import type { PluginServices } from "../plugin-contract/factor-plugin.ts";
+import type { TrustedAppServices } from "./trusted-app-services.ts";
 import { DeviceRegistry } from "./device-registry.ts";
 import { DeviceEnrollments } from "./device-enrollments.ts";
 import { LoginChallenges } from "./login-challenges.ts";
@@ -20,9 +20,9 @@ export interface TrustedApp {
   checkCode(sub: string, code: string): Promise<boolean>;
 }
 
-const instances = new WeakMap<PluginServices, TrustedApp>();
+const instances = new WeakMap<TrustedAppServices, TrustedApp>();
 
-export function trustedApp(provider: PluginServices): TrustedApp {
+export function trustedApp(provider: TrustedAppServices): TrustedApp {
   let app = instances.get(provider);
   if (!app) {
     const records = provider.store.namespace<never>("appChallenges");

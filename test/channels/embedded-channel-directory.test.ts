@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { EmbeddedChannelDirectory } from "../../src/channels/embedded-channel-directory.ts";
-import { loadConfig } from "../../src/config/load-config.ts";
+import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { DEMO_CONFIG_DIR } from "../config/temp-config-dir.ts";
 
 const ALICE = "E10001";
 const BOB = "E10002";
-const directory = new EmbeddedChannelDirectory((await loadConfig(DEMO_CONFIG_DIR, {})).channels.channels);
+const directory = new EmbeddedChannelDirectory((await loadInstalledConfig(DEMO_CONFIG_DIR, {})).channels.channels);
 const icon = (id: string) => `https://example.com/channels/${id}.png`;
 
 describe("embedded channel directory (the demo's channels.yaml)", () => {

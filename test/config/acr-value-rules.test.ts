@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors/config-error.ts";
-import { loadConfig } from "../../src/config/load-config.ts";
+import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
 
 afterAll(removeTempConfigDirs);
@@ -13,7 +13,7 @@ const withAcrValues = (declared: string) => DEMO_LOGIN.replace(/\nacr_values:\n(
 
 async function issues(login: string): Promise<string[]> {
   try {
-    await loadConfig(await tempConfigDir({ "login.yaml": login }));
+    await loadInstalledConfig(await tempConfigDir({ "login.yaml": login }));
     return [];
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -23,7 +23,7 @@ async function issues(login: string): Promise<string[]> {
 
 describe("acr_values declarations (login.yaml)", () => {
   it("the demo declares the spec's table (eight rows: six values, two of them with an argument), and they load", async () => {
-    const config = await loadConfig(DEMO_CONFIG_DIR);
+    const config = await loadInstalledConfig(DEMO_CONFIG_DIR);
     expect(Object.keys(config.login.acr_values ?? {})).toEqual(["2fa", "must_bfido", "req_chnl", "chnl_info", "app_gps", "app_faceid"]);
     expect(withAcrValues("  gold: { login_type: 2FA }")).not.toBe(DEMO_LOGIN);
   });

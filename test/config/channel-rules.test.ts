@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors/config-error.ts";
-import { loadConfig } from "../../src/config/load-config.ts";
+import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { configIssues, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
 
 afterAll(removeTempConfigDirs);
@@ -18,12 +18,12 @@ const channel = (id: string, ...members: string[]) => [
 
 describe("channels.yaml", () => {
   it("is optional: without it the directory is embedded and empty", async () => {
-    const config = await loadConfig(await tempConfigDir({ "channels.yaml": null }), {});
+    const config = await loadInstalledConfig(await tempConfigDir({ "channels.yaml": null }), {});
     expect(config.channels).toEqual({ directory: { kind: "embedded", timeout: "5s" }, channels: [] });
   });
 
   it("loads the demo's channels with the embedded directory", async () => {
-    const config = await loadConfig(await tempConfigDir(), {});
+    const config = await loadInstalledConfig(await tempConfigDir(), {});
     expect(config.channels.directory.kind).toBe("embedded");
     expect(config.channels.channels.map((c) => c.id)).toEqual(["north-store", "south-store", "online-shop"]);
   });
@@ -86,7 +86,7 @@ describe("channels.yaml", () => {
     expect(await issues(directory("demo-service"))).toEqual([
       'channels.yaml:4:14 directory.client_id: names a client not allowed the channel.directory scope (got "demo-service")',
     ]);
-    const config = await loadConfig(await tempConfigDir(directory("demo-channel-directory")), {});
+    const config = await loadInstalledConfig(await tempConfigDir(directory("demo-channel-directory")), {});
     expect(config.channels.directory).toEqual({
       kind: "http",
       url: "https://channels.example.com",

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors/config-error.ts";
-import { loadConfig } from "../../src/config/load-config.ts";
+import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { configIssues, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
 
 afterAll(removeTempConfigDirs);
@@ -72,7 +72,7 @@ describe("client rules", () => {
       'clients.yaml:6:21 clients[0].redirect_uris[0]: is a prefix of the redirect URI "https://vendor.example/cbv": a client with a signing_key cannot register both (docs/decisions.md, MyVendor)',
     ]);
     // Without a signing key nothing is signed: the same URIs are fine.
-    await expect(loadConfig(await tempConfigDir({ "clients.yaml": yaml("clients:", ...client([])) }), {})).resolves.toBeDefined();
+    await expect(loadInstalledConfig(await tempConfigDir({ "clients.yaml": yaml("clients:", ...client([])) }), {})).resolves.toBeDefined();
   });
 
   it("rejects a fragment in a post-logout redirect URI", async () => {
@@ -210,7 +210,7 @@ describe("provider rules", () => {
       "provider.yaml": provider("    - kid: k1", "      status: current", "      private_key_pem: ${file:k1.pem}"),
       "k1.pem": pem(2048),
     });
-    const config = await loadConfig(dir, {});
+    const config = await loadInstalledConfig(dir, {});
     expect(config.provider.keys.static?.[0]?.private_key_pem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/load-config.ts";
+import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { configIssues, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
 
 afterAll(removeTempConfigDirs);
@@ -9,8 +9,8 @@ const customLogin = (...lines: string[]) => ({ "custom-login.yaml": yaml(...line
 
 describe("custom-login.yaml rules (against clients.yaml)", () => {
   it("accepts the demo's file and one without clients", async () => {
-    await expect(loadConfig(await tempConfigDir(), {})).resolves.toBeDefined();
-    await expect(loadConfig(await tempConfigDir(customLogin("clients: []")), {})).resolves.toBeDefined();
+    await expect(loadInstalledConfig(await tempConfigDir(), {})).resolves.toBeDefined();
+    await expect(loadInstalledConfig(await tempConfigDir(customLogin("clients: []")), {})).resolves.toBeDefined();
   });
 
   it("rejects a client that clients.yaml does not have", async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors/config-error.ts";
-import { loadConfig } from "../../src/config/load-config.ts";
+import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { DEMO_CLIENTS_ANY_LOGIN_TYPE, DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
 
 afterAll(removeTempConfigDirs);
@@ -20,7 +20,7 @@ function loginYaml(types: string, upstreams: string): string {
 }
 
 async function load(login: string, env: NodeJS.ProcessEnv = { EID_SECRET: "s3cret-from-env" }) {
-  return loadConfig(await tempConfigDir({ "login.yaml": login, "clients.yaml": DEMO_CLIENTS_ANY_LOGIN_TYPE }), env);
+  return loadInstalledConfig(await tempConfigDir({ "login.yaml": login, "clients.yaml": DEMO_CLIENTS_ANY_LOGIN_TYPE }), env);
 }
 
 async function issues(login: string): Promise<string[]> {
@@ -47,7 +47,7 @@ describe("eID upstream declarations", () => {
       claims: {},
       sub_prefix: "eid:",
     });
-    const demo = await loadConfig(DEMO_CONFIG_DIR);
+    const demo = await loadInstalledConfig(DEMO_CONFIG_DIR);
     expect(demo.login.login_types!.eID!.upstream).toBe("dev-eid");
     expect(demo.login.eid_upstreams!["dev-eid"]!.client_secret).toBe("dev-eid-broker-secret");
   });

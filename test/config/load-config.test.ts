@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors/config-error.ts";
-import { loadConfig } from "../../src/config/load-config.ts";
+import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
 
 afterAll(removeTempConfigDirs);
 
 /** The formatted issue lines of a load that must fail. */
 async function issueLines(dir: string, env: NodeJS.ProcessEnv = {}): Promise<string[]> {
-  const error = await loadConfig(dir, env).then(
+  const error = await loadInstalledConfig(dir, env).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -24,7 +24,7 @@ const CONFIDENTIAL = [
 
 describe("loadConfig", () => {
   it("loads the demo config with every default filled in", async () => {
-    const config = await loadConfig(DEMO_CONFIG_DIR, {});
+    const config = await loadInstalledConfig(DEMO_CONFIG_DIR, {});
     expect(config.dir).toBe(DEMO_CONFIG_DIR.replace(/\/$/, ""));
     expect(config.provider.lifetimes.interaction).toBe("30m");
     expect(config.provider.listen.trust_proxy).toBe(false);
@@ -45,7 +45,7 @@ describe("loadConfig", () => {
         "    allowed_scopes: [openid]",
       ),
     });
-    const config = await loadConfig(dir, {});
+    const config = await loadInstalledConfig(dir, {});
     expect(config.clients.clients[0]?.require_pkce).toBe(true);
   });
 
@@ -78,7 +78,7 @@ describe("loadConfig", () => {
         "    signing_key: ${env:SIGNING_KEY}",
       ),
     });
-    const config = await loadConfig(referenced, {
+    const config = await loadInstalledConfig(referenced, {
       STORE_URL: "redis://portcullis:hunter2@127.0.0.1:6379",
       SIGNING_KEY: "a-signing-key-from-env",
       ENCRYPTION_KEY: "an-encryption-key-from-env-of-32-chars",
@@ -158,7 +158,7 @@ describe("loadConfig", () => {
     expect(await issueLines(dir)).toEqual([
       `${dir}/provider.yaml:3:8 store.url: a Redis or PostgreSQL store needs secrets.encryption_key (give it as \${env:NAME} or \${file:PATH})`,
     ]);
-    await expect(loadConfig(DEMO_CONFIG_DIR, {})).resolves.toBeDefined();
+    await expect(loadInstalledConfig(DEMO_CONFIG_DIR, {})).resolves.toBeDefined();
   });
 
   it("reports a value of the wrong type with its line and the value", async () => {
@@ -250,7 +250,7 @@ describe("loadConfig", () => {
       "provider.yaml": "issuer: ${env:ISSUER}\ndata_dir: ${file:data-dir.txt}\n",
       "data-dir.txt": "/srv/portcullis\n",
     });
-    const config = await loadConfig(dir, { ISSUER: "https://login.example.com" });
+    const config = await loadInstalledConfig(dir, { ISSUER: "https://login.example.com" });
     expect(config.provider.issuer).toBe("https://login.example.com");
     expect(config.provider.data_dir).toBe("/srv/portcullis");
   });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors/config-error.ts";
-import { loadConfig } from "../../src/config/load-config.ts";
+import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { DEMO_CLIENTS_ANY_LOGIN_TYPE, DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
 
 afterAll(removeTempConfigDirs);
@@ -11,7 +11,7 @@ const demoLogin = readFileSync(join(DEMO_CONFIG_DIR, "login.yaml"), "utf8").repl
 
 async function issues(files: Record<string, string>): Promise<string[]> {
   try {
-    await loadConfig(await tempConfigDir({ "clients.yaml": DEMO_CLIENTS_ANY_LOGIN_TYPE, ...files }));
+    await loadInstalledConfig(await tempConfigDir({ "clients.yaml": DEMO_CLIENTS_ANY_LOGIN_TYPE, ...files }));
     return [];
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/load-config.ts";
+import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { configIssues, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
 
 afterAll(removeTempConfigDirs);
@@ -23,11 +23,13 @@ describe("listen.workers and metrics rules", () => {
   });
 
   it("accepts several workers on Redis with metrics on a separate listener, and one worker on the embedded store", async () => {
-    const cluster = await loadConfig(
+    const cluster = await loadInstalledConfig(
       await tempConfigDir(provider("listen:", "  workers: 4", ...redis, "metrics:", "  listen: 127.0.0.1:9464")),
     );
     expect(cluster.provider.listen.workers).toBe(4);
-    const single = await loadConfig(await tempConfigDir(provider("listen:", "  workers: 1", "metrics:", "  token: ${file:secret.key}")));
+    const single = await loadInstalledConfig(
+      await tempConfigDir(provider("listen:", "  workers: 1", "metrics:", "  token: ${file:secret.key}")),
+    );
     expect(single.provider.metrics?.token).toBe("an-encryption-key-of-more-than-32-characters");
   });
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { ConfigError } from "../../src/errors/config-error.ts";
-import { loadConfig } from "../../src/config/load-config.ts";
+import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 
 /** The demo configuration shipped in config/. */
 export const DEMO_CONFIG_DIR = fileURLToPath(new URL("../../config/", import.meta.url));
@@ -49,7 +49,7 @@ export async function removeTempConfigDirs(): Promise<void> {
  */
 export async function configIssues(files: Record<string, string | null>): Promise<string[]> {
   const dir = await tempConfigDir(files);
-  const error = await loadConfig(dir, {}).then(
+  const error = await loadInstalledConfig(dir, {}).then(
     () => undefined,
     (e: unknown) => e,
   );

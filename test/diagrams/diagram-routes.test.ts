@@ -96,7 +96,7 @@ describe("diagram pages", () => {
     expect(res.status).toBe(200);
     expect(res.text).toContain("<h1>method-pin-enrollment</h1>");
     expect(res.text).toContain("<p>サインイン方法 pin：サインイン中のユーザーのための設定。</p>");
-    expect(res.text).toContain(escapeHtml(mermaidStatechart(op.provider.methods.get("pin")!.plugin.enrollment!)));
+    expect(res.text).toContain(escapeHtml(mermaidStatechart(op.provider.methods.get("pin")!.plugin.manifest.machines.enrollment!)));
   });
 
   it("serves mermaid under a content-hashed name, cached for a year, with a working ETag", async () => {

@@ -1,3 +1,4 @@
+import { methodManifest } from "../../src/plugin-contract/method-manifest.ts";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -11,10 +12,12 @@ const TEST_PLUGINS = resolve(import.meta.dirname, "../plugins");
 const machine = (id: string) => createMachine({ id, initial: "a", states: { a: { on: { GO: "b" } }, b: { type: "final" } } });
 const plugin = (id: string, withEnrollment = false) =>
   ({
-    id,
+    manifest: methodManifest({
+      id,
+      schema: {},
+      machines: { login: machine(id), ...(withEnrollment && { enrollment: machine(`${id}-enroll`) }) },
+    }),
     identifiesUser: true,
-    machine: machine(id),
-    enrollment: withEnrollment ? machine(`${id}-enroll`) : undefined,
   }) as unknown as FactorPlugin;
 
 describe("catalogMachines", () => {
@@ -46,14 +49,15 @@ describe("catalogMachines", () => {
     const manifest = {
       id: "demo-ext",
       routePrefix: "/Demo",
-      configFile: { name: "demo", file: "demo.yaml", schema: "demo.schema.json", optional: true },
+      config: { in: "own file", file: { name: "demo", file: "demo.yaml", schema: "demo.schema.json", optional: true, rules: [] } },
       recordKinds: {},
+      machines: { phoneSide: machine("p") },
       idTokenClaims: [],
     } as const;
     const list = catalogMachines({
       loginFlows: [["default", machine("d")]],
       plugins: [],
-      extensions: [{ manifest, machines: { phoneSide: machine("p") } }],
+      extensions: [{ manifest }],
     });
     expect(list.at(-1)).toMatchObject({ name: "demo-ext-phoneside", kind: "extension", subject: "demo-ext phoneSide" });
   });

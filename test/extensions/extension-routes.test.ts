@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ExtensionHttp, StartedExtension } from "../../src/extensions/contract/extension.ts";
+import type { ExtensionHttp, StartedExtension } from "../../src/plugin-contract/extension.ts";
 import { extensionRoutes } from "../../src/http/extension-routes.ts";
 import type { ProtocolRoute } from "../../src/http-kit/protocol-route.ts";
 
@@ -8,8 +8,9 @@ const extension = (paths: string[]): StartedExtension => ({
   manifest: {
     id: "demo-extension",
     routePrefix: "/Demo/Extension",
-    configFile: { name: "demo", file: "demo.yaml", schema: "demo.schema.json", optional: true },
+    config: { in: "own file", file: { name: "demo", file: "demo.yaml", schema: "demo.schema.json", optional: true, rules: [] } },
     recordKinds: {},
+    machines: {},
     idTokenClaims: [],
   },
   routes: () => paths.map(route),

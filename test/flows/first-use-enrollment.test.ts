@@ -18,7 +18,7 @@ import { IDENTIFY_USER } from "../../flows/identify-user.machine.ts";
 import type { FlowMethod, LoginFlowInput } from "../../flows/login-flow-setup.ts";
 import { takeSecretToShow } from "../../flows/methods/totp/pending-secrets.ts";
 import { createSecondFactorFlow } from "../../flows/second-factor.flow.ts";
-import { loadConfig } from "../../src/config/load-config.ts";
+import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { createLogger } from "../../src/logging/create-logger.ts";
 import { createProvider, type Infra } from "../../src/provider.ts";
 import { currentView, runFlowStep, type FlowEvent, type StepResult } from "../../src/runtime/flow-step.ts";
@@ -127,14 +127,14 @@ describe("first-use TOTP enrollment in a MyVendor login (the totp plugin on a re
   let totp: PluginContext<TotpSettings>;
   beforeAll(async () => {
     const quiet = new Writable({ write: (_chunk, _enc, done) => done() });
-    provider = await createProvider(await loadConfig(configDir), { logger: createLogger("error", quiet as never) });
+    provider = await createProvider(await loadInstalledConfig(configDir), { logger: createLogger("error", quiet as never) });
     // What the runtime builds for login.yaml's MyVendor: the second-factor flow over its methods.
     const methods = new Map([["totp", provider.methods.get("totp")!]]);
     flow = runnable(
       "login.MyVendor",
       createSecondFactorFlow(toFlowMethods(methods)),
       methods,
-      (m) => m.plugin.machine,
+      (m) => m.plugin.manifest.machines.login,
       loginBuiltIns(flowServices(provider), methods),
     );
     totp = methods.get("totp")!.context as unknown as PluginContext<TotpSettings>;

@@ -15,7 +15,7 @@ import fc from "fast-check";
 import { paths } from "../../src/http-kit/paths.ts";
 import { DEVICE_API_PATH } from "../../src/trusted-app/acmeauth-uri.ts";
 import { customLoginPaths } from "../../src/extensions/custom-login/custom-login-services.ts";
-import { CUSTOM_LOGIN_MANIFEST } from "../../src/extensions/manifests/custom-login-manifest.ts";
+import { CUSTOM_LOGIN_MANIFEST } from "../../src/extensions/custom-login/manifest.ts";
 import { hostileRequest, type HostileRequest } from "../support/hostile-input.ts";
 import { LiveSamples } from "../support/live-samples.ts";
 import { closeRawConnections, sendRaw } from "../support/raw-http.ts";

@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/load-config.ts";
+import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { firstUseOnSignedLinks } from "../../src/login-policy/first-use-on-signed-links.ts";
 import { portcullis } from "../support/run-cli.ts";
 import { copyConfig, DEMO_CONFIG, editConfig, startTestProvider, type TestProvider } from "../support/test-provider.ts";
@@ -16,7 +16,7 @@ const WARNING =
 
 describe("which login types enroll on first use behind signed links", () => {
   it("none in the demo: its MyVendor type leaves it off, and an operator enrolls the accounts", async () => {
-    const demo = await loadConfig(DEMO_CONFIG);
+    const demo = await loadInstalledConfig(DEMO_CONFIG);
     expect(demo.login.login_types?.MyVendor).toMatchObject({ signature: true, enroll_on_first_use: false });
     expect(firstUseOnSignedLinks(demo.login)).toEqual([]);
   });

@@ -319,9 +319,9 @@ describe("planLogin", () => {
 
 describe("buildLoginPolicy", () => {
   it("builds the demo's policy: every declared type by lower-cased name, with the schema's defaults", async () => {
-    const { loadConfig } = await import("../../src/config/load-config.ts");
+    const { loadInstalledConfig } = await import("../../src/extensions/installed-extensions.ts");
     const { buildLoginPolicy } = await import("../../src/login-policy/build-login-policy.ts");
-    const config = await loadConfig(new URL("../../config/", import.meta.url).pathname);
+    const config = await loadInstalledConfig(new URL("../../config/", import.meta.url).pathname);
     const policy = buildLoginPolicy(config.login, new Map(Object.entries(CLASSES)));
     expect([...policy.loginTypes.keys()]).toEqual([
       "2fa",

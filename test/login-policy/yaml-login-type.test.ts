@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/load-config.ts";
+import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { parseAcrValues } from "../../src/login-policy/acr-values.ts";
 import { buildLoginPolicy } from "../../src/login-policy/build-login-policy.ts";
 import { planLogin } from "../../src/login-policy/plan-login.ts";
@@ -21,7 +21,7 @@ afterAll(() => rmSync(configDir, { recursive: true, force: true }));
 
 describe("a login type added with YAML only", () => {
   it("loads, and the login plan runs it: the face method alone, for the login_hint's user, no SSO, login_type repeated at the token endpoint", async () => {
-    const config = await loadConfig(configDir, {});
+    const config = await loadInstalledConfig(configDir, {});
     const methods = await loadMethodPlugins(config.login, config.dir);
     const policy = buildLoginPolicy(config.login, new Map([...methods].map(([id, m]) => [id, m.plugin.class])));
     const acr = parseAcrValues(undefined, policy.acrValues);

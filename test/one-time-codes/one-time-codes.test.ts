@@ -3,6 +3,7 @@
  * codes expire by the provider's clock, work once even when redeemed concurrently from two nodes,
  * are superseded by a re-send, and are kept only as HMACs.
  */
+import smsPlugin from "../../flows/methods/sms/index.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +28,8 @@ describe.each(availableBackends())("one-time codes on the $name store", ({ name,
   beforeAll(async () => {
     for (let i = 0; i < (name === "embedded" ? 1 : 2); i++) {
       const store = await createStore(url, { dataDir, logger: pino({ level: "silent" }) });
+      // The code methods' kind, as the composition root declares it from their manifest.
+      store.declare(smsPlugin.manifest.recordKinds);
       stores.push(store);
       nodes.push(new OneTimeCodes(store.namespace<CodeRecord>("oneTimeCodes"), clock, new CodeHasher(KEY), new SecretBox(KEY), LIFETIME));
     }

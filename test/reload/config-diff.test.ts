@@ -1,3 +1,4 @@
+import { CORE_CONFIG_FILES } from "../../src/config/config-files.ts";
 import { describe, expect, it } from "vitest";
 import { diffConfig } from "../../src/reload/config-diff.ts";
 import { formatConfigDiff } from "../../src/reload/format-config-diff.ts";
@@ -46,7 +47,7 @@ describe("formatConfigDiff", () => {
       ["provider.yaml", "issuer: http://b\n"],
       ["login.yaml", "methods: { password: {}, totp: {} }\nlogin_types: { New: { flow: two_factor, methods: [password] } }\n"],
     ]);
-    expect(formatConfigDiff(running, next)).toEqual([
+    expect(formatConfigDiff(running, next, CORE_CONFIG_FILES)).toEqual([
       "provider.yaml",
       '  ~ issuer: "http://a" → "http://b"  (restart needed)',
       "clients.yaml",
@@ -57,13 +58,13 @@ describe("formatConfigDiff", () => {
       "  - login_types.Old",
       "  + login_types.New",
     ]);
-    expect(formatConfigDiff(running, running)).toEqual([]);
+    expect(formatConfigDiff(running, running, CORE_CONFIG_FILES)).toEqual([]);
   });
 
   it("shows lifetimes, which are durations even when named after a token; hides a token that is one", () => {
     const running = new Map([["provider.yaml", "lifetimes: { access_token: 1h }\nmetrics: { token: one-token-value }\n"]]);
     const next = new Map([["provider.yaml", "lifetimes: { access_token: 2h }\nmetrics: { token: another-token-value }\n"]]);
-    expect(formatConfigDiff(running, next)).toEqual([
+    expect(formatConfigDiff(running, next, CORE_CONFIG_FILES)).toEqual([
       "provider.yaml",
       '  ~ lifetimes.access_token: "1h" → "2h"  (restart needed)',
       "  ~ metrics.token: (hidden) → (hidden)  (restart needed)",

@@ -8,7 +8,7 @@ import { currentView, runFlowStep } from "../../src/runtime/flow-step.ts";
 
 /** The default flow over the real password machine, with its checkPassword actor replaced by a table. */
 function flowWith(check: (u: string, p: string) => Promise<string | undefined>): RunnableFlow {
-  const method = passwordPlugin.machine.provide({
+  const method = passwordPlugin.manifest.machines.login.provide({
     actors: {
       checkPassword: fromPromise(async ({ input }: { input: { username: string; password: string } }) => ({
         sub: await check(input.username, input.password),

@@ -1,4 +1,5 @@
 import type { RecordKind, RecordStore, Store } from "../../src/stores/store.ts";
+import type { RecordKinds } from "../../src/stores/record-kinds.ts";
 
 export const OPERATIONS = ["get", "set", "delete", "take", "add", "increment"] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -42,6 +43,10 @@ export class CountingStore implements Store {
     const counts = this.counts;
     this.counts = empty();
     return counts;
+  }
+
+  declare(kinds: RecordKinds): void {
+    this.inner.declare(kinds);
   }
 
   namespace<T>(kind: RecordKind): RecordStore<T> {

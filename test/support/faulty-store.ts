@@ -1,4 +1,5 @@
 import type { RecordKind, RecordStore, Store } from "../../src/stores/store.ts";
+import type { RecordKinds } from "../../src/stores/record-kinds.ts";
 
 /**
  * A Store decorator whose writes to one record kind can be made to throw, to see how a route answers a
@@ -24,6 +25,10 @@ export class FaultyStore implements Store {
 
   mend(): void {
     this.broken = undefined;
+  }
+
+  declare(kinds: RecordKinds): void {
+    this.inner.declare(kinds);
   }
 
   namespace<T>(kind: RecordKind): RecordStore<T> {

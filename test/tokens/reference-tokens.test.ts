@@ -167,6 +167,7 @@ describe("a reference token while the store is down", () => {
       const fail = () => Promise.reject(new StoreUnavailableError("redis"));
       return { get: fail, set: fail, delete: fail, take: fail, add: fail, increment: fail } as unknown as RecordStore<T>;
     },
+    declare: () => {},
     ping: () => Promise.reject(new StoreUnavailableError("redis")),
     close: () => Promise.resolve(),
   };

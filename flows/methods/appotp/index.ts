@@ -1,9 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fromPromise } from "xstate";
-import type { FactorPlugin } from "../../../src/plugin-contract/factor-plugin.ts";
-import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
 import { appotpMachine } from "./appotp.machine.ts";
-import { DEVICE_ENROLLMENT_METHOD } from "../../../src/trusted-app/device-registry.ts";
+import { DEVICE_ENROLLMENT_METHOD, methodManifest, trustedApp, type FactorPlugin } from "../../../src/plugin-contract/index.ts";
 
 /**
  * Trusted-app dynamic code (trusted class): a TOTP (6 digits, 30 s, ±1 step) from the seed the
@@ -11,12 +9,14 @@ import { DEVICE_ENROLLMENT_METHOD } from "../../../src/trusted-app/device-regist
  * device accepted once. It verifies a user the flow identified first, and enrolls nothing itself.
  */
 const appotpPlugin: FactorPlugin = {
-  id: "appotp",
+  manifest: methodManifest({
+    id: "appotp",
+    schema: { type: "object", additionalProperties: false, properties: {} },
+    machines: { login: appotpMachine },
+  }),
   class: "trusted",
   identifiesUser: false,
   amr: "appotp",
-  configSchema: { type: "object", additionalProperties: false, properties: {} },
-  machine: appotpMachine,
   actors: ({ services, attempts }) => {
     const app = trustedApp(services);
     return {

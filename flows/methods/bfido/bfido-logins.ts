@@ -1,13 +1,9 @@
 import { webauthnLibrary } from "../fido/webauthn-library.ts";
-import { randomToken } from "../../../src/crypto/random-token.ts";
-import { storeKeyHash } from "../../../src/crypto/store-key-hash.ts";
-import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
-import { bfidoUri } from "../../../src/trusted-app/acmeauth-uri.ts";
-import type { Device } from "../../../src/trusted-app/device-registry.ts";
 import { checkAssertion } from "../fido/authentication.ts";
 import type { StoredCredential } from "../fido/fido-enrollment-record.ts";
 import type { FidoSettings, RelyingParty } from "../fido/fido-settings.ts";
 import type { BfidoCredential } from "./bfido-credential.ts";
+import { bfidoUri, randomToken, storeKeyHash, type Device, type PluginContext } from "../../../src/plugin-contract/index.ts";
 
 /**
  * A must_bfido login QR. Like the qrcode method's challenges it has two names: the *login id*, which

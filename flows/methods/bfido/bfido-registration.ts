@@ -1,8 +1,8 @@
 import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/server";
-import type { Device } from "../../../src/trusted-app/device-registry.ts";
 import { FidoChallenges } from "../fido/fido-challenges.ts";
 import { startRegistration, verifyRegistration, type RegistrationDeps } from "../fido/registration.ts";
 import type { BfidoCredential } from "./bfido-credential.ts";
+import type { Device } from "../../../src/plugin-contract/index.ts";
 
 /**
  * Registering the trusted app's FIDO2 credential: the app asks with a device-signed request, gets the

@@ -1,16 +1,19 @@
 import { readFileSync } from "node:fs";
 import express, { type Request, type Router } from "express";
-import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
-import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
-import { DEVICE_JWS_TYPES } from "../../../src/trusted-app/device-jws.ts";
-import { refusedDeviceRequest, verifiedDeviceRequest } from "../../../src/trusted-app/device-request.ts";
-import { writeQrSvg } from "../../../src/qr-codes/qr-image.ts";
-import { strictJsonBody } from "../../../src/http-kit/strict-json-body.ts";
-import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
 import type { FidoSettings, RelyingParty } from "../fido/fido-settings.ts";
 import { longPoll } from "../qrcode/long-poll.ts";
 import { BfidoAnswerError, BfidoLogins } from "./bfido-logins.ts";
 import { finishAppRegistration, startAppRegistration } from "./bfido-registration.ts";
+import {
+  DEVICE_JWS_TYPES,
+  methodPageScript,
+  refusedDeviceRequest,
+  strictJsonBody,
+  trustedApp,
+  verifiedDeviceRequest,
+  writeQrSvg,
+  type PluginContext,
+} from "../../../src/plugin-contract/index.ts";
 
 // The page works exactly like the qrcode method's scan step (same element ids): one script for both.
 const PAGE_SCRIPT = readFileSync(new URL("../qrcode/qrcode-page.js", import.meta.url), "utf8");

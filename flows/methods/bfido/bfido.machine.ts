@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from "xstate";
-import type { MethodInput, MethodOutput } from "../../../src/plugin-contract/factor-plugin.ts";
+import type { MethodInput, MethodOutput } from "../../../src/plugin-contract/index.ts";
 
 /** A new login QR: the page keeps its id and expiry only. */
 export interface NewBfidoLogin {

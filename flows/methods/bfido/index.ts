@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { fromPromise } from "xstate";
-import type { FactorPlugin } from "../../../src/plugin-contract/factor-plugin.ts";
 import { fidoConfigSchema, relyingParty, type FidoSettings } from "../fido/fido-settings.ts";
 import { BfidoLogins } from "./bfido-logins.ts";
 import { bfidoMachine, type CheckedBfidoLogin, type NewBfidoLogin } from "./bfido.machine.ts";
 import { bfidoRoutes } from "./bfido-routes.ts";
 import type { BfidoEnrollment } from "./bfido-credential.ts";
+import { methodManifest, type FactorPlugin } from "../../../src/plugin-contract/index.ts";
 
 /**
  * Trusted-app FIDO2 over a QR code (acr_values must_bfido; trusted class, see README.md): the login
@@ -14,12 +14,16 @@ import type { BfidoEnrollment } from "./bfido-credential.ts";
  * identifies the user. Settings as the fido method's (RP id and origins default to the issuer's).
  */
 const bfidoPlugin: FactorPlugin<FidoSettings> = {
-  id: "bfido",
+  manifest: methodManifest({
+    id: "bfido",
+    schema: fidoConfigSchema,
+    machines: { login: bfidoMachine },
+    // Single-use challenges and claimed time steps (non-durable).
+    recordKinds: { methodChallenges: { durable: false } },
+  }),
   class: "trusted",
   identifiesUser: true,
   amr: "bfido",
-  configSchema: fidoConfigSchema,
-  machine: bfidoMachine,
   // Registered by the app itself (portcullis app bfido-register), listed by the phone that holds each.
   account: {
     setUpBy: "app",

@@ -1,8 +1,14 @@
-import { createSmtpSender, smtpSchema, type SmtpSettings } from "../../../src/delivery/smtp-sender.ts";
-import { outboxSchema, type OutboxSettings } from "../../../src/delivery/outbox.ts";
 import { createCodeMethodPlugin } from "../../code-method/code-method-plugin.ts";
-import { codeMethodSchema, type CodeMethodSettings } from "../../../src/one-time-codes/code-method-settings.ts";
 import { maskEmailAddress, normaliseEmailAddress } from "./email-address.ts";
+import {
+  codeMethodSchema,
+  createSmtpSender,
+  outboxSchema,
+  smtpSchema,
+  type CodeMethodSettings,
+  type OutboxSettings,
+  type SmtpSettings,
+} from "../../../src/plugin-contract/index.ts";
 
 type EmailSettings = CodeMethodSettings<SmtpSettings | OutboxSettings> & {
   /** Send to the directory's `email` claim when the user has not confirmed an address (default true). */

@@ -1,7 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { parseDuration } from "../../../src/time/duration.ts";
-import { checkOutboundUrl } from "../../../src/delivery/outbound-url.ts";
-import { OutboundRequestError, sendOutbound } from "../../../src/delivery/outbound-request.ts";
+import { OutboundRequestError, checkOutboundUrl, parseDuration, sendOutbound } from "../../../src/plugin-contract/index.ts";
 
 /** What the provider asks a face service: does this frame show this user? */
 export interface FaceCheck {

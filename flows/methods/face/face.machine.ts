@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from "xstate";
-import type { MethodInput, MethodOutput } from "../../../src/plugin-contract/factor-plugin.ts";
+import type { MethodInput, MethodOutput } from "../../../src/plugin-contract/index.ts";
 
 /** The face check of a login, as the spec's `faceid` claim has it: the service's verdict and key, and when (Unix seconds). */
 export interface FaceResult {

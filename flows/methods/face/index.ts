@@ -1,9 +1,6 @@
 import { readFileSync } from "node:fs";
 import express from "express";
 import { fromPromise } from "xstate";
-import { epochSeconds } from "../../../src/time/clock.ts";
-import type { Enrollment } from "../../../src/enrollments/enrollments.ts";
-import type { FactorPlugin, PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { decodeFrame } from "./face-frame.ts";
 import {
   createDevelopmentFaceService,
@@ -16,7 +13,14 @@ import {
   type HttpFaceServiceSettings,
 } from "./face-service.ts";
 import { faceMachine, type FaceVerdict } from "./face.machine.ts";
-import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
+import {
+  epochSeconds,
+  methodManifest,
+  methodPageScript,
+  type Enrollment,
+  type FactorPlugin,
+  type PluginContext,
+} from "../../../src/plugin-contract/index.ts";
 
 interface FaceSettings {
   service: HttpFaceServiceSettings | DevelopmentFaceServiceSettings;
@@ -56,28 +60,30 @@ function serviceOf(ctx: PluginContext<FaceSettings>): FaceService {
  * that passed ({result, key, time}) is the method's output, for the `faceid` claim. See README.md.
  */
 const facePlugin: FactorPlugin<FaceSettings> = {
-  id: "face",
+  manifest: methodManifest({
+    id: "face",
+    schema: {
+      type: "object",
+      additionalProperties: false,
+      required: ["service"],
+      properties: {
+        service: {
+          type: "object",
+          oneOf: [httpFaceServiceSchema, developmentFaceServiceSchema],
+          description: "The face service. `kind: development` accepts any frame and must be chosen explicitly.",
+        },
+        require_enrollment: {
+          type: "boolean",
+          default: false,
+          description: "Only users with a face enrollment (a reference key, set by an operator) may use the method.",
+        },
+      },
+    },
+    machines: { login: faceMachine },
+  }),
   class: "untrusted",
   identifiesUser: false,
   amr: "face",
-  configSchema: {
-    type: "object",
-    additionalProperties: false,
-    required: ["service"],
-    properties: {
-      service: {
-        type: "object",
-        oneOf: [httpFaceServiceSchema, developmentFaceServiceSchema],
-        description: "The face service. `kind: development` accepts any frame and must be chosen explicitly.",
-      },
-      require_enrollment: {
-        type: "boolean",
-        default: false,
-        description: "Only users with a face enrollment (a reference key, set by an operator) may use the method.",
-      },
-    },
-  },
-  machine: faceMachine,
   actors(ctx) {
     const { services, attempts, enrollments, methodId } = ctx;
     const service = serviceOf(ctx);

@@ -1,12 +1,11 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { webauthnLibrary } from "./webauthn-library.ts";
-import type { Enrollment } from "../../../src/enrollments/enrollments.ts";
-import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import type { DecoyCredentials } from "./decoy-credentials.ts";
 import { FidoChallenges } from "./fido-challenges.ts";
 import type { FidoEnrollment, StoredCredential } from "./fido-enrollment-record.ts";
 import type { FidoSettings, RelyingParty } from "./fido-settings.ts";
 import { parseCredentialJson } from "./parse-credential-json.ts";
+import type { Enrollment, PluginContext } from "../../../src/plugin-contract/index.ts";
 
 /** What authentication needs besides the plugin context. */
 export interface AuthenticationDeps {

@@ -1,7 +1,6 @@
 import { createHmac, hkdfSync } from "node:crypto";
 import type { AuthenticatorTransport } from "@simplewebauthn/server";
-import { encryptionKeyMaterial } from "../../../src/crypto/encryption-key.ts";
-import type { PluginServices } from "../../../src/plugin-contract/factor-plugin.ts";
+import { encryptionKeyMaterial, type PluginServices } from "../../../src/plugin-contract/index.ts";
 
 // Transports browsers commonly report for security keys and passkeys.
 const TRANSPORTS: AuthenticatorTransport[][] = [["usb"], ["internal"], ["hybrid", "internal"], ["nfc", "usb"]];

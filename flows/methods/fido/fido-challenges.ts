@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
-import { storeKeyHash } from "../../../src/crypto/store-key-hash.ts";
-import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import type { FidoSettings } from "./fido-settings.ts";
+import { storeKeyHash, type PluginContext } from "../../../src/plugin-contract/index.ts";
 
 /** A pending WebAuthn ceremony, kept server-side until its answer is checked (once). */
 export type Ceremony =

@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from "xstate";
-import type { MethodInput } from "../../../src/plugin-contract/factor-plugin.ts";
+import type { MethodInput } from "../../../src/plugin-contract/index.ts";
 
 /**
  * Registering a security key or passkey for the signed-in user: a registration challenge is prepared

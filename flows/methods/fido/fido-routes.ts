@@ -1,11 +1,8 @@
 import { readFileSync } from "node:fs";
 import express, { type Router } from "express";
-import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { FidoChallenges } from "./fido-challenges.ts";
 import type { FidoSettings } from "./fido-settings.ts";
-import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
-import { strictJsonBody } from "../../../src/http-kit/strict-json-body.ts";
-import { invalidRequest } from "../../../src/errors/oauth-error.ts";
+import { invalidRequest, methodPageScript, strictJsonBody, type PluginContext } from "../../../src/plugin-contract/index.ts";
 
 const PAGE_SCRIPT = readFileSync(new URL("./fido.js", import.meta.url), "utf8");
 

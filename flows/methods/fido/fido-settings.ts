@@ -1,5 +1,4 @@
-import { parseDuration } from "../../../src/time/duration.ts";
-import { ConfigError } from "../../../src/errors/config-error.ts";
+import { ConfigError, parseDuration } from "../../../src/plugin-contract/index.ts";
 
 /** The FIDO2 method's settings (`methods.fido` in config/login.yaml), after ajv applied the defaults. */
 export interface FidoSettings {

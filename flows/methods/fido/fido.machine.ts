@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from "xstate";
-import type { MethodInput, MethodOutput } from "../../../src/plugin-contract/factor-plugin.ts";
+import type { MethodInput, MethodOutput } from "../../../src/plugin-contract/index.ts";
 
 /** The verifyFidoAssertion actor's verdict: every refusal (and a locked account) looks alike. */
 export interface FidoVerdict {

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { fromPromise } from "xstate";
-import type { FactorPlugin } from "../../../src/plugin-contract/factor-plugin.ts";
 import { startAuthentication, verifyAuthentication } from "./authentication.ts";
 import { DecoyCredentials } from "./decoy-credentials.ts";
 import { fidoEnrollmentMachine } from "./fido-enrollment.machine.ts";
@@ -9,6 +8,7 @@ import { fidoConfigSchema, relyingParty, type FidoSettings } from "./fido-settin
 import { fidoMachine, type FidoVerdict } from "./fido.machine.ts";
 import { startRegistration, verifyRegistration } from "./registration.ts";
 import type { FidoEnrollment } from "./fido-enrollment-record.ts";
+import { methodManifest, type FactorPlugin } from "../../../src/plugin-contract/index.ts";
 
 const view = (file: string) => readFileSync(new URL(file, import.meta.url), "utf8");
 
@@ -21,13 +21,16 @@ type Answer = { sub: string; handle: string; credential: string };
  * credentials per user with their transports. See README.md.
  */
 const fidoPlugin: FactorPlugin<FidoSettings> = {
-  id: "fido",
+  manifest: methodManifest({
+    id: "fido",
+    schema: fidoConfigSchema,
+    machines: { login: fidoMachine, enrollment: fidoEnrollmentMachine },
+    // Single-use challenges and claimed time steps (non-durable).
+    recordKinds: { methodChallenges: { durable: false } },
+  }),
   class: "untrusted",
   identifiesUser: false,
   amr: "fido",
-  configSchema: fidoConfigSchema,
-  machine: fidoMachine,
-  enrollment: fidoEnrollmentMachine,
   // Authenticators have no names under `none` attestation: a synced passkey or a security key, with dates.
   account: {
     several: true,

@@ -1,4 +1,4 @@
-import { parseStrictJson } from "../../../src/http-kit/strict-json.ts";
+import { parseStrictJson } from "../../../src/plugin-contract/index.ts";
 
 /**
  * The credential the page posted (JSON of a PublicKeyCredential, binary fields base64url), or

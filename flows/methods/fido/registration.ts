@@ -1,12 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { webauthnLibrary } from "./webauthn-library.ts";
-import type { Enrollment } from "../../../src/enrollments/enrollments.ts";
-import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { FidoChallenges } from "./fido-challenges.ts";
 import { MAX_CREDENTIALS, type FidoEnrollment, type StoredCredential } from "./fido-enrollment-record.ts";
 import type { FidoSettings, RelyingParty } from "./fido-settings.ts";
 import { parseCredentialJson } from "./parse-credential-json.ts";
+import type { Enrollment, PluginContext } from "../../../src/plugin-contract/index.ts";
 
 /** What registration needs besides the plugin context. */
 export interface RegistrationDeps {

@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from "xstate";
-import type { MethodInput, MethodOutput } from "../../../src/plugin-contract/factor-plugin.ts";
+import type { MethodInput, MethodOutput } from "../../../src/plugin-contract/index.ts";
 
 /** The verdict of the checkPassword actor: a sub, or nothing (wrong, unknown and locked look alike). */
 export interface PasswordVerdict {

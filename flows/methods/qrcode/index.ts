@@ -1,12 +1,9 @@
 import { readFileSync } from "node:fs";
 import { fromPromise } from "xstate";
-import type { FactorPlugin } from "../../../src/plugin-contract/factor-plugin.ts";
-import { parseDuration } from "../../../src/time/duration.ts";
-import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
 import { qrcodeMachine, type ChallengeRequest, type CheckedChallenge, type NewChallenge } from "./qrcode.machine.ts";
 import { qrcodeEnrollmentMachine, type CheckedEnrollment } from "./qrcode-enrollment.machine.ts";
 import { qrcodeRoutes } from "./qrcode-routes.ts";
-import type { DeviceEnrollment } from "../../../src/trusted-app/device-registry.ts";
+import { methodManifest, parseDuration, trustedApp, type DeviceEnrollment, type FactorPlugin } from "../../../src/plugin-contract/index.ts";
 
 /** The method's settings in config/login.yaml (`methods.qrcode`). */
 export interface QrcodeSettings {
@@ -33,21 +30,22 @@ const view = (file: string) => readFileSync(new URL(file, import.meta.url), "utf
  * the method revokes the user's devices. The device side is src/trusted-app/ (the /app API).
  */
 const qrcodePlugin: FactorPlugin<QrcodeSettings> = {
-  id: "qrcode",
+  manifest: methodManifest({
+    id: "qrcode",
+    schema: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        challenge_ttl: duration("2m", "how long a login QR code may be scanned, and then approved"),
+        enrollment_ttl: duration("10m", "how long the account page's enrollment QR code works"),
+        operator_enrollment_ttl: duration("1d", "how long an enrollment URI printed for an operator works"),
+      },
+    },
+    machines: { login: qrcodeMachine, enrollment: qrcodeEnrollmentMachine },
+  }),
   class: "trusted",
   identifiesUser: true,
   amr: "qrcode",
-  configSchema: {
-    type: "object",
-    additionalProperties: false,
-    properties: {
-      challenge_ttl: duration("2m", "how long a login QR code may be scanned, and then approved"),
-      enrollment_ttl: duration("10m", "how long the account page's enrollment QR code works"),
-      operator_enrollment_ttl: duration("1d", "how long an enrollment URI printed for an operator works"),
-    },
-  },
-  machine: qrcodeMachine,
-  enrollment: qrcodeEnrollmentMachine,
   // The active phones by the name their app gave; revoked ones are kept in the record, not shown.
   account: {
     several: true,

@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { closedFlag, waitForChange } from "../../../src/http-kit/long-poll.ts";
+import { closedFlag, waitForChange } from "../../../src/plugin-contract/index.ts";
 
 /**
  * Answers `read()` as JSON. With `?seen=<state>` the answer waits until the state differs from it

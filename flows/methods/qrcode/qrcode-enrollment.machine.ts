@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from "xstate";
-import type { MethodInput } from "../../../src/plugin-contract/factor-plugin.ts";
+import type { MethodInput } from "../../../src/plugin-contract/index.ts";
 
 /** Where an enrollment stands, as the checkEnrollment actor found it in the store. */
 export type CheckedEnrollment = { state: "pending" | "enrolled" | "expired"; deviceName?: string };

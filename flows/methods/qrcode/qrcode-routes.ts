@@ -1,11 +1,7 @@
 import { readFileSync } from "node:fs";
 import express, { type Request, type Router } from "express";
-import type { PluginServices } from "../../../src/plugin-contract/factor-plugin.ts";
-import { currentSession } from "../../../src/sessions/current-session.ts";
-import { trustedApp } from "../../../src/trusted-app/trusted-app.ts";
-import { writeQrSvg } from "../../../src/qr-codes/qr-image.ts";
 import { longPoll } from "./long-poll.ts";
-import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
+import { currentSession, methodPageScript, trustedApp, writeQrSvg, type PluginServices } from "../../../src/plugin-contract/index.ts";
 
 /** The page script of the scan, approval and enrollment steps (loaded with the page's CSP nonce). */
 const PAGE_SCRIPT = readFileSync(new URL("./qrcode-page.js", import.meta.url), "utf8");

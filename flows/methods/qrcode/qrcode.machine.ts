@@ -1,6 +1,11 @@
 import { assign, fromPromise, setup } from "xstate";
-import type { MethodInput, MethodOutput } from "../../../src/plugin-contract/factor-plugin.ts";
-import { wantsAppEvidence, type AppEvidence, type AppEvidenceProblem } from "../../../src/trusted-app/app-evidence.ts";
+import {
+  wantsAppEvidence,
+  type AppEvidence,
+  type AppEvidenceProblem,
+  type MethodInput,
+  type MethodOutput,
+} from "../../../src/plugin-contract/index.ts";
 
 /** A new login QR: the page keeps its id and expiry only (the scan token is fetched by the page). */
 export interface NewChallenge {

@@ -1,8 +1,14 @@
-import { createHttpSmsSender, httpGatewaySchema, type HttpGatewaySettings } from "../../../src/delivery/http-sms-sender.ts";
-import { outboxSchema, type OutboxSettings } from "../../../src/delivery/outbox.ts";
 import { createCodeMethodPlugin } from "../../code-method/code-method-plugin.ts";
-import { codeMethodSchema, type CodeMethodSettings } from "../../../src/one-time-codes/code-method-settings.ts";
 import { lastDigitsOf, normalisePhoneNumber } from "./phone-number.ts";
+import {
+  codeMethodSchema,
+  createHttpSmsSender,
+  httpGatewaySchema,
+  outboxSchema,
+  type CodeMethodSettings,
+  type HttpGatewaySettings,
+  type OutboxSettings,
+} from "../../../src/plugin-contract/index.ts";
 
 type SmsSettings = CodeMethodSettings<HttpGatewaySettings | OutboxSettings>;
 

@@ -1,8 +1,6 @@
-import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
-import { matchTimeStep } from "../../../src/security/time-based-codes.ts";
 import type { TotpKey } from "./totp-enrollment-record.ts";
 import type { TotpSettings } from "./totp-settings.ts";
-import { TimeStepClaims } from "../../../src/security/time-step-claims.ts";
+import { TimeStepClaims, matchTimeStep, type PluginContext } from "../../../src/plugin-contract/index.ts";
 
 /**
  * True when `code` is the key's code within one step of now (the provider's clock) and its time step

@@ -1,8 +1,7 @@
-import type { Enrollment } from "../../../src/enrollments/enrollments.ts";
-import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { acceptCode } from "./accept-code.ts";
 import { openKey, type TotpEnrollment } from "./totp-enrollment-record.ts";
 import type { TotpSettings } from "./totp-settings.ts";
+import type { Enrollment, PluginContext } from "../../../src/plugin-contract/index.ts";
 
 /**
  * The login check: true when `code` is the user's current code, used for the first time. The attempt

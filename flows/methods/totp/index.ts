@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { generateSecret } from "otplib";
 import { fromPromise } from "xstate";
-import type { FactorPlugin } from "../../../src/plugin-contract/factor-plugin.ts";
 import { checkTotpCode } from "./check-totp-code.ts";
 import { confirmPendingSecret, createPendingSecret, offerToShow } from "./pending-secrets.ts";
 import { totpMachine } from "./totp.machine.ts";
@@ -11,6 +10,7 @@ import { newKeyParameters, sealKey, type TotpEnrollment } from "./totp-enrollmen
 import { totpRoutes } from "./totp-routes.ts";
 import { totpConfigSchema, type TotpSettings } from "./totp-settings.ts";
 import { otpauthUri } from "./totp-uri.ts";
+import { methodManifest, type FactorPlugin } from "../../../src/plugin-contract/index.ts";
 
 const view = (file: string) => readFileSync(new URL(file, import.meta.url), "utf8");
 
@@ -20,13 +20,16 @@ const view = (file: string) => readFileSync(new URL(file, import.meta.url), "utf
  * attempts limited per account, the secret sealed at rest. See README.md.
  */
 const totpPlugin: FactorPlugin<TotpSettings> = {
-  id: "totp",
+  manifest: methodManifest({
+    id: "totp",
+    schema: totpConfigSchema,
+    machines: { login: totpMachine, enrollment: totpEnrollmentMachine },
+    // Single-use challenges and claimed time steps (non-durable).
+    recordKinds: { methodChallenges: { durable: false } },
+  }),
   class: "untrusted",
   identifiesUser: false,
   amr: "totp",
-  configSchema: totpConfigSchema,
-  machine: totpMachine,
-  enrollment: totpEnrollmentMachine,
   actors: (context) => ({
     checkCode: fromPromise<CodeVerdict, { sub: string; code: string }>(async ({ input }) => ({
       accepted: await checkTotpCode(context, input.sub, input.code),

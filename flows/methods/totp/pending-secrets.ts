@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { generateSecret } from "otplib";
-import { parseDuration } from "../../../src/time/duration.ts";
-import { storeKeyHash } from "../../../src/crypto/store-key-hash.ts";
-import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { acceptCode } from "./accept-code.ts";
 import { newKeyParameters, sealContext, sealKey, type TotpEnrollment, type TotpKey } from "./totp-enrollment-record.ts";
 import type { TotpSettings } from "./totp-settings.ts";
+import { parseDuration, storeKeyHash, type PluginContext } from "../../../src/plugin-contract/index.ts";
 
 /**
  * Enrolling: a new secret is created and shown once, and recorded when the user proves their app has

@@ -1,6 +1,5 @@
-import type { PluginServices } from "../../../src/plugin-contract/factor-plugin.ts";
-import type { TotpKey } from "../../../src/security/time-based-codes.ts";
 import type { TotpSettings } from "./totp-settings.ts";
+import type { PluginServices, TotpKey } from "../../../src/plugin-contract/index.ts";
 
 /**
  * What the TOTP method keeps per user (the enrollment record's data): the shared secret sealed with the

@@ -1,6 +1,6 @@
 import { assertEvent, assign, fromPromise, setup } from "xstate";
-import type { MethodInput } from "../../../src/plugin-contract/factor-plugin.ts";
 import type { TotpEnrollment } from "./totp-enrollment-record.ts";
+import type { MethodInput } from "../../../src/plugin-contract/index.ts";
 
 /** A new secret: sealed, plus the single-use handle the page trades for its QR code. */
 export interface NewSecret {

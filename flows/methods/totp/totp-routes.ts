@@ -1,13 +1,10 @@
 import { readFileSync } from "node:fs";
 import express, { type Router } from "express";
 import QRCode from "qrcode";
-import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import { takeSecretToShow } from "./pending-secrets.ts";
 import { otpauthUri } from "./totp-uri.ts";
 import type { TotpSettings } from "./totp-settings.ts";
-import { methodPageScript } from "../../../src/runtime/method-page-script.ts";
-import { strictJsonBody } from "../../../src/http-kit/strict-json-body.ts";
-import { invalidRequest } from "../../../src/errors/oauth-error.ts";
+import { invalidRequest, methodPageScript, strictJsonBody, type PluginContext } from "../../../src/plugin-contract/index.ts";
 
 const ENROLL_SCRIPT = readFileSync(new URL("./totp-enroll.js", import.meta.url), "utf8");
 

@@ -1,7 +1,7 @@
 import { generateURI } from "otplib";
-import type { PluginContext } from "../../../src/plugin-contract/factor-plugin.ts";
 import type { TotpKey } from "./totp-enrollment-record.ts";
 import type { TotpSettings } from "./totp-settings.ts";
+import type { PluginContext } from "../../../src/plugin-contract/index.ts";
 
 /**
  * The otpauth:// URI an authenticator app scans (Key Uri Format): the configured issuer, the user's

@@ -1,5 +1,6 @@
 import { ConfigError } from "../../errors/config-error.ts";
-import { loadConfig } from "../../config/load-config.ts";
+import { configFilesOf } from "../../config/load-config.ts";
+import { INSTALLED_CONFIG_FILES, loadInstalledConfig } from "../../extensions/installed-extensions.ts";
 import { loadMethodPlugins } from "../../runtime/method-plugins.ts";
 import { firstUseOnSignedLinks } from "../../login-policy/first-use-on-signed-links.ts";
 import { readConfigTexts } from "../../snapshot/policy-hash.ts";
@@ -31,7 +32,7 @@ export const checkConfigCommand: Command = {
     const { configDir } = resolveCliSettings(values, env);
     if (values.diff && !(await printDiff(configDir, stdout, stderr))) return 1;
     try {
-      const config = await loadConfig(configDir, env);
+      const config = await loadInstalledConfig(configDir, env);
       await loadMethodPlugins(config.login, config.dir);
       const scopes = config.scopes.identity_scopes.length + config.scopes.api_resources.reduce((n, r) => n + r.scopes.length, 0);
       const counts = [count(config.clients.clients.length, "client"), count(scopes, "scope"), count(config.users.users.length, "user")];
@@ -57,8 +58,9 @@ async function printDiff(configDir: string, stdout: NodeJS.WritableStream, stder
     );
     return false;
   }
-  const onDisk = new Map((await readConfigTexts(configDir)).map(({ file, text }) => [file, text]));
-  const lines = formatConfigDiff(running, onDisk);
+  const place = { dir: configDir, plugInFiles: INSTALLED_CONFIG_FILES };
+  const onDisk = new Map((await readConfigTexts(place)).map(({ file, text }) => [file, text]));
+  const lines = formatConfigDiff(running, onDisk, configFilesOf(place));
   stdout.write(
     lines.length === 0
       ? "no changes: a reload would serve the same policy\n"

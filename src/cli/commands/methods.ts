@@ -35,7 +35,9 @@ export const methodsCommand: Command = {
     try {
       // A command is one entry point: it takes the policy serving now once.
       const sub = accountSub(takeScope(infra).policy, username);
-      const enrollable = [...infra.methods].filter(([, m]) => m.plugin.enrollment || m.plugin.enrollByOperator).map(([id]) => id);
+      const enrollable = [...infra.methods]
+        .filter(([, m]) => m.plugin.manifest.machines.enrollment || m.plugin.enrollByOperator)
+        .map(([id]) => id);
       if (action === "list") {
         const enrolled = new Map((await infra.enrollments.list(sub, enrollable)).map((e) => [e.method, e]));
         for (const id of enrollable) {
@@ -90,11 +92,11 @@ function parsePair(pair: string): [string, string] {
 /** The provider on the configured store, quietly (warnings only); undefined after printing a config error. */
 async function openProvider(configDir: string, stderr: NodeJS.WritableStream): Promise<Infra | undefined> {
   // Imported here: the other commands should not load the provider.
-  const { loadConfig } = await import("../../config/load-config.ts");
+  const { loadInstalledConfig } = await import("../../extensions/installed-extensions.ts");
   const { createLogger } = await import("../../logging/create-logger.ts");
   const { createProvider } = await import("../../provider.ts");
   try {
-    const config = await loadConfig(configDir);
+    const config = await loadInstalledConfig(configDir);
     // An operator's reset or enrollment is audited like any.
     const { operatorAuditTrail } = await import("../support/operator-audit-trail.ts");
     return await createProvider(config, { logger: createLogger("warn", stderr as never), audit: operatorAuditTrail(config) });

@@ -1,6 +1,7 @@
 import cluster from "node:cluster";
 import { ConfigError } from "../../errors/config-error.ts";
-import { loadConfig, type LoadedConfig } from "../../config/load-config.ts";
+import { type LoadedConfig } from "../../config/load-config.ts";
+import { loadInstalledConfig } from "../../extensions/installed-extensions.ts";
 import { workerCount } from "../../cluster/worker-count.ts";
 import { stopAcceptingTogether } from "../../cluster/drain-together.ts";
 import { StoreUrlError } from "../../stores/store-url-error.ts";
@@ -49,7 +50,7 @@ export const startCommand: Command = {
     let running: Awaited<ReturnType<typeof startProvider>>;
     const worker = cluster.isWorker ? cluster.worker!.id : undefined;
     try {
-      const config = await loadConfig(configDir);
+      const config = await loadInstalledConfig(configDir);
       const workers = workerCount(config.provider.listen.workers);
       if (cluster.isPrimary && workers > 1) return await runPrimary(config, workers, signals, stderr);
       running = await startProvider({

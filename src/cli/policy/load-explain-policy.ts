@@ -1,4 +1,5 @@
-import { loadConfig, type LoadedConfig } from "../../config/load-config.ts";
+import { type LoadedConfig } from "../../config/load-config.ts";
+import { loadInstalledConfig } from "../../extensions/installed-extensions.ts";
 import { buildLoginPolicy } from "../../login-policy/build-login-policy.ts";
 import { ClientRegistry } from "../../oauth/client-registry.ts";
 import { loadMethodPlugins, type ConfiguredMethod } from "../../runtime/method-plugins.ts";
@@ -17,7 +18,7 @@ export interface LoadedExplainPolicy {
  * No store, no keys: explaining a request touches nothing.
  */
 export async function loadExplainPolicy(configDir: string, env: NodeJS.ProcessEnv): Promise<LoadedExplainPolicy> {
-  const config = await loadConfig(configDir, env);
+  const config = await loadInstalledConfig(configDir, env);
   const methods = await loadMethodPlugins(config.login, config.dir);
   const classes = new Map([...methods].map(([id, m]) => [id, m.plugin.class]));
   const policy: ExplainPolicy = {

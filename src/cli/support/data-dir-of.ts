@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { readSchema } from "../../config/config-files.ts";
+import { coreConfigFile, readSchema } from "../../config/config-files.ts";
 
 /**
  * provider.yaml's data_dir (else the schema's default), read from the file as written: `reload` and
@@ -15,6 +15,6 @@ export function dataDirOf(configDir: string): string {
     value = undefined;
   }
   if (typeof value === "string" && value !== "") return value;
-  const properties = readSchema("provider").properties as Record<string, { default?: string }>;
+  const properties = readSchema(coreConfigFile("provider")).properties as Record<string, { default?: string }>;
   return properties.data_dir!.default!;
 }

@@ -1,5 +1,6 @@
 import { ConfigError } from "../../errors/config-error.ts";
-import { loadConfig, type LoadedConfig } from "../../config/load-config.ts";
+import { type LoadedConfig } from "../../config/load-config.ts";
+import { loadInstalledConfig } from "../../extensions/installed-extensions.ts";
 import { printConfigError } from "./print-config-error.ts";
 
 /** The configuration a command works on; undefined after printing every issue of an invalid one (the command exits 1). */
@@ -9,7 +10,7 @@ export async function loadCliConfig(
   stderr: NodeJS.WritableStream,
 ): Promise<LoadedConfig | undefined> {
   try {
-    return await loadConfig(configDir, env);
+    return await loadInstalledConfig(configDir, env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     printConfigError(error, configDir, stderr);

@@ -8,6 +8,7 @@ import { keyPath } from "../../config/key-path.ts";
 import { resolveReferences } from "../../config/resolve-references.ts";
 import type { ChannelConfig } from "../../config/types.generated.ts";
 import { validateSchema } from "../../config/schema-validator.ts";
+import { coreConfigFile } from "../../config/config-files.ts";
 
 export interface ChannelFile {
   channels: ChannelConfig[];
@@ -35,7 +36,7 @@ export async function readChannelFile(path: string, env: NodeJS.ProcessEnv = pro
   };
   let issues = doc.contents === null ? [] : resolveReferences(source, dirname(resolve(path)), env);
   const value: unknown = doc.toJS() ?? {};
-  if (issues.length === 0) issues = validateSchema("channels", value);
+  if (issues.length === 0) issues = validateSchema(coreConfigFile("channels"), value);
   if (issues.length === 0) issues = UNIQUE_CHANNELS_RULE.check({ channels: value } as unknown as ConfigData);
   const problems = issues.map(describe);
   if (problems.length > 0) throw new Error(`${path}: ${problems.join("; ")}`);

@@ -1,17 +1,14 @@
-import type { Extension } from "../contract/extension.ts";
-import { CUSTOM_LOGIN_MANIFEST } from "../manifests/custom-login-manifest.ts";
-import { phoneProgressMachine } from "../../../flows/custom-login/phone-progress.machine.ts";
-import { pcProgressMachine } from "../../../flows/custom-login/pc-progress.machine.ts";
+import { CUSTOM_LOGIN_MANIFEST } from "./manifest.ts";
 import { customLoginSettings } from "./custom-login-settings.ts";
 import { customLoginPaths, type CustomLoginServices } from "./custom-login-services.ts";
 import { ScanSessions } from "./scan-sessions.ts";
-import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { loginJsRoute } from "./login-js-route.ts";
 import { statusRoute } from "./status-route.ts";
 import { renewRoute } from "./renew-route.ts";
 import { writeStatusRoute } from "./write-status-route.ts";
 import { pcLoginRoute } from "./pc-login-route.ts";
 import { recordPhoneScan } from "./phone-scan.ts";
+import type { Extension, ExtensionPolicy } from "../../plugin-contract/index.ts";
 
 /**
  * The custom QR-code login (SPEC "Custom QR-code login"; docs/custom-login.md): a relying app's page
@@ -21,10 +18,9 @@ import { recordPhoneScan } from "./phone-scan.ts";
  */
 export const customLoginExtension: Extension = {
   manifest: CUSTOM_LOGIN_MANIFEST,
-  machines: { phone: phoneProgressMachine, pc: pcProgressMachine },
   start(context) {
     const sessions = new ScanSessions(context.store, context.clock);
-    const settings = (policy: PolicySnapshot) => customLoginSettings(policy.config);
+    const settings = (policy: ExtensionPolicy) => customLoginSettings(policy.config);
     const paths = customLoginPaths(CUSTOM_LOGIN_MANIFEST.routePrefix);
     // The routes need the HTTP layer's services; the scan hook does not (it runs inside authorize).
     const base = { context, sessions, settings, paths };

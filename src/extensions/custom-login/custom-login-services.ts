@@ -1,7 +1,6 @@
-import type { ExtensionContext, ExtensionHttp } from "../contract/extension.ts";
 import type { CustomLoginSettings } from "./custom-login-settings.ts";
 import type { ScanSessions } from "./scan-sessions.ts";
-import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
+import type { ExtensionContext, ExtensionHttp, ExtensionPolicy } from "../../plugin-contract/index.ts";
 
 /** What the custom login's routes share: the provider's context, the HTTP layer's services, the sessions. */
 export interface CustomLoginServices {
@@ -9,7 +8,7 @@ export interface CustomLoginServices {
   readonly http: ExtensionHttp;
   readonly sessions: ScanSessions;
   /** custom-login.yaml as the request's policy snapshot has it. */
-  settings(policy: PolicySnapshot): CustomLoginSettings;
+  settings(policy: ExtensionPolicy): CustomLoginSettings;
   /** The paths of the routes (under the manifest's prefix). */
   readonly paths: CustomLoginPaths;
 }

@@ -1,5 +1,4 @@
-import type { ConfigData } from "../../config/cross-field-rule.ts";
-import { parseDuration } from "../../time/duration.ts";
+import { parseDuration, type ConfigData } from "../../plugin-contract/index.ts";
 
 /** config/custom-login.yaml, in the units the code uses. */
 export interface CustomLoginSettings {

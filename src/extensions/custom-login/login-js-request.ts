@@ -1,8 +1,6 @@
-import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
-import { formatScope, parseScope, scopesOutside } from "../../scopes/scope.ts";
-import { CUSTOM_SCAN_SCOPE } from "../../config/reserved-scopes.ts";
 import type { CustomLoginSettings } from "./custom-login-settings.ts";
 import type { ScanPlan } from "./scan-session.ts";
+import { CUSTOM_SCAN_SCOPE, formatScope, parseScope, scopesOutside, type ExtensionPolicy } from "../../plugin-contract/index.ts";
 
 /** SPEC: "if these two scopes are missing they are added automatically". */
 const MOBILE_SCOPE_REQUIRED = ["openid", CUSTOM_SCAN_SCOPE];
@@ -36,7 +34,7 @@ export class LoginJsError extends Error {
  * defaults to clientId, and a different one must ask for one of clientId's own scopes, which both
  * clients are granted (the channel example's `channel.login.scan`).
  */
-export function planScan(query: URLSearchParams, policy: Pick<PolicySnapshot, "clients">, settings: CustomLoginSettings): ScanPlan {
+export function planScan(query: URLSearchParams, policy: Pick<ExtensionPolicy, "clients">, settings: CustomLoginSettings): ScanPlan {
   const value = readParameters(query);
   const clientId = required(value, "clientId");
   const mobileRedirect = required(value, "MobileRedirectUrl");

@@ -1,14 +1,10 @@
-import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
-import type { Exchange } from "../../http-kit/exchange.ts";
-import { toOAuthError } from "../../http-kit/write-error.ts";
-import { OAuthError } from "../../errors/oauth-error.ts";
 import { startScanSession } from "./start-scan-session.ts";
-import { formatScope } from "../../scopes/scope.ts";
 import { LoginJsError, planScan } from "./login-js-request.ts";
 import { loginErrorScript, loginScript } from "./script/login-script.ts";
 import { writeScript } from "./script-response.ts";
 import { sessionScriptData } from "./session-script-data.ts";
 import type { CustomLoginServices } from "./custom-login-services.ts";
+import { OAuthError, formatScope, toOAuthError, type Exchange, type ProtocolRoute } from "../../plugin-contract/index.ts";
 
 /** The prompts of the spec's AcmeSSO options (and the script's reload hint), by name and UI string key. */
 const PROMPTS = {

@@ -1,13 +1,15 @@
-import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
-import type { Exchange } from "../../http-kit/exchange.ts";
-import { readFormBody } from "../../http-kit/params.ts";
-import { parseScope } from "../../scopes/scope.ts";
-import type { AuthorizationRequest } from "../../oauth/authorization-request.ts";
-import { invalidRequest } from "../../errors/oauth-error.ts";
-import { toOAuthError } from "../../http-kit/write-error.ts";
 import { customScanClaim } from "./custom-scan-claim.ts";
 import type { ScanSession, SideRequest } from "./scan-session.ts";
 import type { CustomLoginServices } from "./custom-login-services.ts";
+import {
+  invalidRequest,
+  parseScope,
+  readFormBody,
+  toOAuthError,
+  type AuthorizationRequest,
+  type Exchange,
+  type ProtocolRoute,
+} from "../../plugin-contract/index.ts";
 
 /** The custom login's amr: the user proved themselves with the trusted app on the phone (a QR scan). */
 const AMR = ["qrcode"];

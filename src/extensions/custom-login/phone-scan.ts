@@ -1,6 +1,5 @@
-import type { AuthorizationContribution, IssuingAuthorization } from "../contract/extension.ts";
-import { CUSTOM_SCAN_SCOPE } from "../../config/reserved-scopes.ts";
 import type { CustomLoginServices } from "./custom-login-services.ts";
+import { CUSTOM_SCAN_SCOPE, type AuthorizationContribution, type IssuingAuthorization } from "../../plugin-contract/index.ts";
 
 /** The access-token claim that ties the mobile page's token to its scan (the write-status check reads it). */
 export const CUSTOM_SCAN_SESSION_CLAIM = "custom_scan_sid";

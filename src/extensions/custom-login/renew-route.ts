@@ -1,13 +1,8 @@
-import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
-import type { Exchange } from "../../http-kit/exchange.ts";
-import { readFormBody } from "../../http-kit/params.ts";
-import { writeJson } from "../../http-kit/write-response.ts";
-import { writeError } from "../../http-kit/write-error.ts";
-import { invalidRequest } from "../../errors/oauth-error.ts";
 import { sessionScriptData } from "./session-script-data.ts";
 import { startScanSession } from "./start-scan-session.ts";
 import { ANY_ORIGIN } from "./status-route.ts";
 import type { CustomLoginServices } from "./custom-login-services.ts";
+import { invalidRequest, readFormBody, writeError, writeJson, type Exchange, type ProtocolRoute } from "../../plugin-contract/index.ts";
 
 /**
  * POST /Acme/CustomLogin/Renew (form: session_id, binding): a fresh QR for a page whose QR expired

@@ -1,12 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { RecordStore, Store } from "../../stores/store.ts";
-import type { Clock } from "../../time/clock.ts";
-import { randomToken } from "../../crypto/random-token.ts";
-import { storeKeyHash } from "../../crypto/store-key-hash.ts";
-import { constantTimeEqual } from "../../crypto/constant-time-equal.ts";
 import type { PhoneProgressEvent } from "../../../flows/custom-login/phone-progress.machine.ts";
 import type { ScanPlan, ScanSession } from "./scan-session.ts";
 import { advancePc, advancePhone, expireIfDue, initialProgress, type Advanced } from "./scan-progress.ts";
+import { constantTimeEqual, randomToken, storeKeyHash, type Clock, type RecordStore, type Store } from "../../plugin-contract/index.ts";
 
 /** 256-bit session ids and binding secrets (the issue asks for at least 128 bits). */
 const TOKEN_BYTES = 32;

@@ -1,8 +1,6 @@
-import { appendQuery } from "../../http-kit/append-query.ts";
-import { qrSvgDataUri } from "../../qr-codes/qr-image.ts";
-import { formatScope } from "../../scopes/scope.ts";
 import type { CustomLoginServices } from "./custom-login-services.ts";
 import type { ScanSession } from "./scan-session.ts";
+import { appendQuery, formatScope, qrSvgDataUri } from "../../plugin-contract/index.ts";
 
 /** The authorize path of the phone side's request (the QR's link). */
 const AUTHORIZE_PATH = "/connect/authorize";

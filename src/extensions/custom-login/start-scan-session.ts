@@ -1,9 +1,6 @@
-import type { Exchange } from "../../http-kit/exchange.ts";
-import { oauthError } from "../../errors/oauth-error.ts";
-import { AttemptLimiter } from "../../security/attempt-limiter.ts";
-import { clientAddress } from "../../security/client-address.ts";
 import type { ScanPlan, ScanSession } from "./scan-session.ts";
 import type { CustomLoginServices } from "./custom-login-services.ts";
+import { AttemptLimiter, clientAddress, oauthError, type Exchange } from "../../plugin-contract/index.ts";
 
 /**
  * A new scan session for a page (LoginJs, Renew) within the address's budget: every QR code is a record

@@ -1,10 +1,7 @@
-import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
-import type { Exchange } from "../../http-kit/exchange.ts";
-import { writeJson } from "../../http-kit/write-response.ts";
-import { closedFlag, waitForChange } from "../../http-kit/long-poll.ts";
 import { SETTLED_DISPLAY_STATES, type ScanDisplayState } from "./scan-session.ts";
 import { displayState } from "./scan-progress.ts";
 import type { CustomLoginServices } from "./custom-login-services.ts";
+import { closedFlag, waitForChange, writeJson, type Exchange, type ProtocolRoute } from "../../plugin-contract/index.ts";
 
 /** Any origin may ask: the binding secret, not a cookie, says which page is asking. */
 export const ANY_ORIGIN = { "Access-Control-Allow-Origin": "*" };

@@ -1,15 +1,18 @@
-import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
-import type { Exchange } from "../../http-kit/exchange.ts";
-import { writeJson } from "../../http-kit/write-response.ts";
-import { toOAuthError } from "../../http-kit/write-error.ts";
-import { JsonBodyError, parseStrictJson } from "../../http-kit/strict-json.ts";
-import { OAuthError } from "../../errors/oauth-error.ts";
-import { parseScope } from "../../scopes/scope.ts";
-import { CUSTOM_SCAN_SCOPE } from "../../config/reserved-scopes.ts";
-import type { AccessTokenClaims } from "../../tokens/access-token.ts";
 import { CUSTOM_SCAN_SESSION_CLAIM } from "./phone-scan.ts";
 import { incomplete, readStatusWrite, tokenRefused, WriteStatusError } from "./write-status-request.ts";
 import type { CustomLoginServices } from "./custom-login-services.ts";
+import {
+  CUSTOM_SCAN_SCOPE,
+  JsonBodyError,
+  OAuthError,
+  parseScope,
+  parseStrictJson,
+  toOAuthError,
+  writeJson,
+  type AccessTokenClaims,
+  type Exchange,
+  type ProtocolRoute,
+} from "../../plugin-contract/index.ts";
 
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="portcullis"' };

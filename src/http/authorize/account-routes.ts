@@ -51,7 +51,11 @@ export function accountRoutes(infra: Infra, views: ViewEngine, pages: BrowserPag
   /** Whether the signed-in `sub` may set up or remove `method` here: an enrollable method, and a directory user (an eID account signs in at its eID provider: it has no methods to manage here). */
   function manages({ policy }: AccountRequest, sub: string, method: string): boolean {
     const plugin = infra.methods.get(method)?.plugin;
-    return plugin?.enrollment !== undefined && plugin.account?.setUpBy === undefined && policy.users.findBySub(sub) !== undefined;
+    return (
+      plugin?.manifest.machines.enrollment !== undefined &&
+      plugin.account?.setUpBy === undefined &&
+      policy.users.findBySub(sub) !== undefined
+    );
   }
 
   /** The session of the form's browser; without one, an error page (the forms need a signed-in user). */

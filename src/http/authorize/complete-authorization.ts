@@ -12,7 +12,6 @@ import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 import { planClaims } from "./plan-claims.ts";
 import { offerChannels } from "./channel-choice.ts";
 import { extensionContributions } from "./extension-contributions.ts";
-import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import type { AuthorizationCodeGrant } from "../../oauth/authorization-code.ts";
 
 /** The SSO session an authorization completes in: an existing one (SSO), or a fresh login. */

@@ -1,4 +1,4 @@
-import type { AuthorizationContribution, IssuingAuthorization, RunningExtension } from "../../extensions/contract/extension.ts";
+import type { AuthorizationContribution, IssuingAuthorization, RunningExtension } from "../../plugin-contract/extension.ts";
 
 /**
  * What the extensions add to an authorization about to get its code: their access-token claims

@@ -23,7 +23,7 @@ import type {
 import { recordMethodUse } from "../../runtime/record-method-use.ts";
 import { accountUrl } from "../../runtime/account-params.ts";
 import type { RequestFacts } from "../../plugin-contract/factor-plugin.ts";
-import { methodRoutesPath } from "../../runtime/loaded-methods.ts";
+import { methodRoutePrefix } from "../../plugin-contract/method-manifest.ts";
 import { currentSession } from "../../sessions/current-session.ts";
 import { startSession } from "../../sessions/start-session.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
@@ -223,7 +223,7 @@ export function interactionRoutes(infra: Infra, views: ViewEngine, pages: Browse
       errorKey: errorKey ?? methodContext.errorKey,
       methodPartial: partialName(view.owner, view.view),
       method: methodContext,
-      methodPath: result.method ? methodRoutesPath(result.method.id) : undefined,
+      methodPath: result.method ? methodRoutePrefix(result.method.id) : undefined,
     };
     const lang = resolveLang(langOf(interaction), req.headers["accept-language"]);
     // Method pages may load their own script (with the nonce) and poll their routes (connect-src 'self').

@@ -4,7 +4,6 @@ import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { RESPONSE_MODES } from "../../oauth/authorization-request.ts";
 import { acrValuesSupported, loginTypesSupported } from "../../login-policy/acr-values-supported.ts";
-import { EXTENSION_ID_TOKEN_CLAIMS } from "../../extensions/manifests/installed-manifests.ts";
 
 /** The ID token's protocol claims (src/tokens/id-token.ts): every login's, nonce and at_hash where the request has them. */
 const PROTOCOL_CLAIMS = ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "amr", "acr", "sid", "at_hash"];
@@ -12,18 +11,18 @@ const PROTOCOL_CLAIMS = ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce"
 /**
  * Every claim the provider can supply (OIDC Discovery §3 claims_supported): the ID token's protocol
  * claims, the userinfo claims scopes.yaml releases, the login claims login.yaml's acr values add and
- * the extensions' own (custom_scan).
+ * the installed extensions' own (custom_scan: their manifests' idTokenClaims).
  */
-export function claimsSupported({ scopes, login }: Pick<PolicySnapshot, "scopes" | "login">): string[] {
+export function claimsSupported({ scopes, login }: Pick<PolicySnapshot, "scopes" | "login">, extensionClaims: readonly string[]): string[] {
   const loginClaims = [...login.acrValues.values()].flatMap((declared) => declared.claims);
-  return [...new Set([...PROTOCOL_CLAIMS, ...scopes.allClaims(), ...loginClaims, ...EXTENSION_ID_TOKEN_CLAIMS])];
+  return [...new Set([...PROTOCOL_CLAIMS, ...scopes.allClaims(), ...loginClaims, ...extensionClaims])];
 }
 
 /**
  * OpenID Provider Metadata. Only what is implemented is advertised: grant types come from the grant
  * handler table, scopes and claims from scopes.yaml, endpoints from the routes that are mounted.
  */
-export function discoveryDocument(issuer: string, policy: PolicySnapshot): Record<string, unknown> {
+export function discoveryDocument(issuer: string, policy: PolicySnapshot, extensionClaims: readonly string[]): Record<string, unknown> {
   const { scopes, clients, login } = policy;
   const clientAuth = ["client_secret_post", "client_secret_basic"];
   return {
@@ -36,7 +35,7 @@ export function discoveryDocument(issuer: string, policy: PolicySnapshot): Recor
     userinfo_endpoint: issuer + paths.userinfo,
     end_session_endpoint: issuer + paths.endSession,
     scopes_supported: [...scopes.identityScopeNames(), OFFLINE_ACCESS, ...scopes.apiScopeNames()],
-    claims_supported: claimsSupported(policy),
+    claims_supported: claimsSupported(policy, extensionClaims),
     grant_types_supported: Object.keys(grantHandlers),
     // Public clients authenticate with client_id alone (and prove themselves with PKCE).
     token_endpoint_auth_methods_supported: [...clientAuth, "none"],

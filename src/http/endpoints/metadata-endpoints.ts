@@ -8,7 +8,8 @@ import { perSnapshot } from "../../snapshot/per-snapshot.ts";
 
 /** GET /.well-known/openid-configuration — serialised once per policy snapshot (a reload changes scopes, login types…). */
 export function discoveryEndpoint(infra: Infra): ProtocolRoute {
-  const body = perSnapshot((policy) => JSON.stringify(discoveryDocument(infra.issuer, policy)));
+  const extensionClaims = infra.extensions.flatMap((extension) => extension.manifest.idTokenClaims);
+  const body = perSnapshot((policy) => JSON.stringify(discoveryDocument(infra.issuer, policy, extensionClaims)));
   return {
     path: paths.discovery,
     methods: ["GET", "HEAD"],

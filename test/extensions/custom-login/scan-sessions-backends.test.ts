@@ -13,6 +13,7 @@ import { displayState } from "../../../src/extensions/custom-login/scan-progress
 import type { ScanPlan } from "../../../src/extensions/custom-login/scan-session.ts";
 import { createStore } from "../../../src/stores/create-store.ts";
 import type { Store } from "../../../src/stores/store.ts";
+import { CUSTOM_LOGIN_MANIFEST } from "../../../src/extensions/custom-login/manifest.ts";
 import { availableBackends } from "../../support/backends.ts";
 
 const times = { qrLifetimeMs: 120_000, operationLifetimeMs: 600_000 };
@@ -29,6 +30,8 @@ describe.each(availableBackends())("scan sessions on the $name store", ({ name, 
   beforeAll(async () => {
     for (let i = 0; i < (name === "embedded" ? 1 : 2); i++) {
       const store = await createStore(url, { dataDir, logger: pino({ level: "silent" }) });
+      // What the composition root does for an installed extension: its manifest's record kinds.
+      store.declare(CUSTOM_LOGIN_MANIFEST.recordKinds);
       stores.push(store);
       nodes.push(new ScanSessions(store, () => Date.now()));
     }

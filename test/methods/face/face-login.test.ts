@@ -174,7 +174,9 @@ describe("the face result", () => {
   it("is the method's output: {result, key, time} with time in Unix seconds, for the faceid claim", async () => {
     service.behaviour = { kind: "answer", result: "match", key: "svc-check-42" };
     const method = face();
-    const actor = createActor(method.plugin.machine.provide({ actors: method.actors }), { input: { sub: "E10001" } }).start();
+    const actor = createActor(method.plugin.manifest.machines.login.provide({ actors: method.actors }), {
+      input: { sub: "E10001" },
+    }).start();
     const before = Math.floor(Date.now() / 1000);
     actor.send({ type: "SUBMIT_FRAME", image: dataUrl(jpeg()) });
     const output = (await toPromise(actor)) as { sub: string; faceid: { result: string; key: string; time: number } };

@@ -24,7 +24,7 @@ const HERE = { gps: { lat: 25.03, lnt: 121.56 }, faceid: "pass" as const };
 /** The qrcode machine for a login wanting `app`, waiting for a scan: the actor and its QR code's URI. */
 async function qrLogin(app?: MethodInput["app"]): Promise<{ actor: AnyActorRef; uri: string }> {
   const qrcode = p.provider.methods.get("qrcode")!;
-  const machine = qrcode.plugin.machine.provide({ actors: qrcode.plugin.actors(qrcode.context) });
+  const machine = qrcode.plugin.manifest.machines.login.provide({ actors: qrcode.plugin.actors(qrcode.context) });
   const actor = createActor(machine, { input: { app } }).start();
   return { actor, uri: await pendingUri(actor) };
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import express from "express";
 import { fromPromise } from "xstate";
 import type { FactorPlugin } from "../../../src/plugin-contract/factor-plugin.ts";
+import { methodManifest } from "../../../src/plugin-contract/method-manifest.ts";
 import { constantTimeEqual } from "../../../src/crypto/constant-time-equal.ts";
 import { pinMachine } from "./pin.machine.ts";
 import { pinEnrollmentMachine } from "./pin-enrollment.machine.ts";
@@ -19,17 +20,18 @@ const hashPin = (settings: PinSettings, sub: string, pin: string) =>
   createHash("sha256").update(`${settings.pepper}:${sub}:${pin}`).digest("base64url");
 
 const pinPlugin: FactorPlugin<PinSettings> = {
-  id: "pin",
+  manifest: methodManifest({
+    id: "pin",
+    schema: {
+      type: "object",
+      additionalProperties: false,
+      properties: { pepper: { type: "string", minLength: 8, default: "test-pepper" } },
+    },
+    machines: { login: pinMachine, enrollment: pinEnrollmentMachine },
+  }),
   class: "untrusted",
   identifiesUser: false,
   amr: "pin",
-  configSchema: {
-    type: "object",
-    additionalProperties: false,
-    properties: { pepper: { type: "string", minLength: 8, default: "test-pepper" } },
-  },
-  machine: pinMachine,
-  enrollment: pinEnrollmentMachine,
   actors: ({ settings, attempts, enrollments }) => ({
     checkPin: fromPromise<{ ok: boolean }, { sub: string; pin: string }>(async ({ input }) => {
       if (!(await attempts.tryAttempt(input.sub))) return { ok: false };

@@ -4,7 +4,7 @@
  * files next to this one, read once when the module loads.
  */
 import { readFileSync } from "node:fs";
-import { scriptJson } from "../../../views/view-engine.ts";
+import { scriptJson } from "../../../plugin-contract/index.ts";
 
 const LIBRARY = readFileSync(new URL("./acme-sso.js", import.meta.url), "utf8");
 const ERROR_LIBRARY = readFileSync(new URL("./acme-sso-error.js", import.meta.url), "utf8");

@@ -1,40 +1,47 @@
-import type { Logger } from "pino";
-import type { AnyStateMachine } from "xstate";
-import type { ExtensionManifest } from "../manifests/extension-manifest.ts";
-import type { Clock } from "../../time/clock.ts";
-import type { Store } from "../../stores/store.ts";
-import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
+import type { PlugInManifest, PlugInServices } from "./manifest.ts";
+import type { ClientRegistry } from "../oauth/client-registry.ts";
+import type { ConfigData } from "../config/cross-field-rule.ts";
 import type { IncomingMessage } from "node:http";
-import type { AccessTokenVerifier } from "../../tokens/access-token-verifier.ts";
-import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
-import type { Exchange } from "../../http-kit/exchange.ts";
-import type { Authentication, AuthorizationRequest } from "../../oauth/authorization-request.ts";
+import type { AccessTokenVerifier } from "../tokens/access-token-verifier.ts";
+import type { ProtocolRoute } from "../http-kit/protocol-route.ts";
+import type { Exchange } from "../http-kit/exchange.ts";
+import type { Authentication, AuthorizationRequest } from "../oauth/authorization-request.ts";
 
 /**
- * An extension of the provider (the custom QR-code login is the first): its manifest (routes' prefix,
- * config file, record kinds), the machines it runs (in flows/, drawn with the others), and how it
- * starts. The provider starts every installed extension once and serves its routes; the extension
- * reaches the provider only through the context below, never through its wiring.
+ * An extension of the provider (the custom QR-code login is the first): a folder under src/extensions/
+ * with its manifest (manifest.ts: route prefix, record kinds, its config file, its machines — drawn as
+ * `<id>-<name>` — and the ID-token claims it adds) and this object, which starts it. The provider
+ * starts every installed extension once and serves its routes; the extension reaches the provider only
+ * through the context below, never through its wiring.
  */
 export interface Extension {
   readonly manifest: ExtensionManifest;
-  /** Its state machines by diagram name (`<manifest id>-<name>`), drawn and path-tested like the login flows. */
-  readonly machines: Readonly<Record<string, AnyStateMachine>>;
   start(context: ExtensionContext): RunningExtension;
 }
 
+/** An extension's manifest: a plug-in's, with its settings in a file of its own, and the claims its logins add to ID tokens. */
+export interface ExtensionManifest extends PlugInManifest {
+  readonly config: Extract<PlugInManifest["config"], { in: "own file" }>;
+  /** Discovery lists them in claims_supported. */
+  readonly idTokenClaims: readonly string[];
+}
+
+/**
+ * The part of a policy snapshot an extension reads: the registered clients, and the configuration with
+ * its own file's section (a reload swaps both).
+ */
+export interface ExtensionPolicy {
+  readonly clients: ClientRegistry;
+  readonly config: ConfigData;
+}
+
 /** What an extension may use of the provider. */
-export interface ExtensionContext {
-  readonly issuer: string;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** The shared store: the extension uses the record kinds its manifest declares. */
-  readonly store: Store;
+export interface ExtensionContext extends PlugInServices {
   /**
-   * The policy snapshot of this request — its one scope (src/infra/scope.ts): the same snapshot for
-   * the whole request, whenever it is asked. Clients, scopes, and the configuration with the extension's own file's section.
+   * What an extension reads of the policy of this request — its one scope (src/infra/scope.ts): the same
+   * snapshot for the whole request, whenever it is asked.
    */
-  policy(req: IncomingMessage): PolicySnapshot;
+  policy(req: IncomingMessage): ExtensionPolicy;
   /** Verifies the provider's own access tokens (signature, expiry, revocation). */
   readonly accessTokens: AccessTokenVerifier;
 }
@@ -76,8 +83,8 @@ export interface StartedExtension extends RunningExtension {
 export interface IssuingAuthorization {
   readonly request: AuthorizationRequest;
   readonly sub: string;
-  /** The snapshot the authorize request runs on. */
-  readonly policy: PolicySnapshot;
+  /** The policy the authorize request runs on. */
+  readonly policy: ExtensionPolicy;
 }
 
 export interface AuthorizationContribution {

@@ -1,7 +1,4 @@
-import { CUSTOM_SCAN_SCOPE } from "./reserved-scopes.ts";
-import type { CrossFieldRule } from "./cross-field-rule.ts";
-import { findDuplicates } from "./find-duplicates.ts";
-import type { IssueDraft } from "./issue-draft.ts";
+import { CUSTOM_SCAN_SCOPE, findDuplicates, type CrossFieldRule, type IssueDraft } from "../../plugin-contract/index.ts";
 
 /** Rules on custom-login.yaml against clients.yaml. */
 export const CUSTOM_LOGIN_RULES: CrossFieldRule[] = [
