@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
 import { runLoad } from "./load.ts";
-import { problems, type LoadResult } from "./load-protocol.ts";
+import { problems } from "./load-protocol.ts";
 import { LATER_ROUND_WARMUP_SECONDS, type BenchOptions } from "./options.ts";
 import { startProvider, type RunningProvider } from "./provider-process.ts";
 import { startRedis } from "./redis-server.ts";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { DestinationStream } from "pino";
 import type { Clock } from "./time/clock.ts";
 import type { Store } from "./stores/store.ts";
-import { type LoadedConfig } from "./config/load-config.ts";
+import type { LoadedConfig } from "./config/load-config.ts";
 import { loadInstalledConfig } from "./extensions/installed-extensions.ts";
 import { createLogger } from "./logging/create-logger.ts";
 import { bufferedDestination } from "./logging/buffered-destination.ts";

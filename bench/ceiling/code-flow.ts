@@ -49,7 +49,7 @@ export const authorize: Handler = (req, res, query) => {
   if (params.get("response_type") !== "code" || !client.grantTypes.has("authorization_code")) return fail("unsupported_response_type");
   const requested = params.get("scope");
   const scopes = requested === null ? undefined : grantedScopes(client, requested);
-  if (!scopes || !scopes.includes("openid")) return fail("invalid_scope");
+  if (!scopes?.includes("openid")) return fail("invalid_scope");
   const challenge = params.get("code_challenge");
   if (params.get("code_challenge_method") !== "S256" || challenge === null || !S256_CHALLENGE.test(challenge))
     return fail("invalid_request");

@@ -64,7 +64,7 @@ export class WorkerMetrics implements MetricsSource {
     if (message === undefined) this.#listening.delete(worker.id);
     const gatherings = message === undefined ? [...this.#gatherings.values()] : [this.#gatherings.get(message.requestId ?? -1)];
     for (const gathering of gatherings) {
-      if (!gathering || !gathering.waiting.delete(worker.id)) continue;
+      if (!gathering?.waiting.delete(worker.id)) continue;
       if (message?.metrics) gathering.responses.push(...message.metrics);
       if (gathering.waiting.size === 0) gathering.finish();
     }

@@ -1,4 +1,4 @@
-import { OAuthError, oauthError } from "../errors/oauth-error.ts";
+import { type OAuthError, oauthError } from "../errors/oauth-error.ts";
 
 /**
  * jose error codes → what a bearer-token caller is told. One table instead of instanceof chains;

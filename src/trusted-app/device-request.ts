@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import { invalidRequest, OAuthError, oauthError } from "../errors/oauth-error.ts";
+import { invalidRequest, type OAuthError, oauthError } from "../errors/oauth-error.ts";
 import { DeviceJwsError, type DeviceJwsType, type VerifiedDeviceJws } from "./device-jws.ts";
 import type { TrustedApp } from "./trusted-app.ts";
 

@@ -105,7 +105,7 @@ export class LoginChallenges {
    */
   async consumeApproved(challengeId: string): Promise<{ sub: string; evidence?: AppEvidence } | undefined> {
     const challenge = (await this.records.take(challengeKey(challengeId))) as LoginChallenge | undefined;
-    if (!challenge || challenge.state !== "approved" || this.isExpired(challenge)) return undefined;
+    if (challenge?.state !== "approved" || this.isExpired(challenge)) return undefined;
     return { sub: challenge.sub!, ...(challenge.evidence && { evidence: challenge.evidence }) };
   }
 

@@ -61,7 +61,12 @@ describe("createAuditTrail", () => {
 
   it("writes to a given stream (stdout and stderr are streams like it)", () => {
     const chunks: string[] = [];
-    const stream = new Writable({ write: (chunk, _enc, done) => (chunks.push(String(chunk)), done()) });
+    const stream = new Writable({
+      write: (chunk, _enc, done) => {
+        chunks.push(String(chunk));
+        done();
+      },
+    });
     createAuditTrail({ enabled: true, destination: "stdout" }, "var", stream).record(revoked);
     expect(JSON.parse(chunks.join(""))).toMatchObject(revoked);
   });

@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors/config-error.ts";
 import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { configIssues, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
 

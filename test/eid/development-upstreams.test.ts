@@ -71,7 +71,14 @@ describe("a development eID upstream", () => {
 
   it("is never started beside an issuer that is not loopback http:// (production): a warning instead", () => {
     const lines: string[] = [];
-    const logger = pino(new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }));
+    const logger = pino(
+      new Writable({
+        write: (chunk, _enc, done) => {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    );
     let launched = 0;
     const upstreams = new DevelopmentUpstreams(
       "/etc/portcullis",

@@ -54,7 +54,15 @@ describe("second-factor flow for a known user (stand-ins)", () => {
     states: {
       awaitingCode: {
         meta: { view: "enroll" },
-        on: { CONFIRM: { target: "enrolled", actions: assign(({ context }) => (enrolled.add(context.sub), {})) } },
+        on: {
+          CONFIRM: {
+            target: "enrolled",
+            actions: assign(({ context }) => {
+              enrolled.add(context.sub);
+              return {};
+            }),
+          },
+        },
       },
       enrolled: { type: "final" },
     },
@@ -70,9 +78,10 @@ describe("second-factor flow for a known user (stand-ins)", () => {
     [IDENTIFY_USER]: identify,
     totp: verify,
     [enrollmentActorId("totp")]: enroll,
-    [ENROLLED_METHODS]: fromPromise<string[], { sub: string; methods: string[] }>(
-      async ({ input }) => (asked.push(input.sub), enrolled.has(input.sub) ? ["totp"] : []),
-    ),
+    [ENROLLED_METHODS]: fromPromise<string[], { sub: string; methods: string[] }>(async ({ input }) => {
+      asked.push(input.sub);
+      return enrolled.has(input.sub) ? ["totp"] : [];
+    }),
   };
   const flow: RunnableFlow = { id: "test", machine: createSecondFactorFlow(METHODS).provide({ actors }), hash: "h", methods: new Map() };
   const vendor = (account: string, enrollOnFirstUse?: boolean): LoginFlowInput => ({

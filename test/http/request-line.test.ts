@@ -10,7 +10,12 @@ import { requestLines } from "../../src/http-kit/request-log.ts";
 
 function capture() {
   const lines: string[] = [];
-  const stream = new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) });
+  const stream = new Writable({
+    write: (chunk, _encoding, done) => {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   return { lines, stream: stream as unknown as { write(line: string): void } };
 }
 

@@ -72,7 +72,15 @@ function client(id: string, extra: Partial<ClientConfig> = {}): ClientConfig {
 
 function setup(clients: ClientConfig[], options: { timeoutMs?: number; retryDelaysMs?: number[] } = {}) {
   const lines: string[] = [];
-  const logger = pino({ level: "debug" }, new Writable({ write: (chunk, _e, done) => (lines.push(chunk.toString()), done()) }));
+  const logger = pino(
+    { level: "debug" },
+    new Writable({
+      write: (chunk, _e, done) => {
+        lines.push(chunk.toString());
+        done();
+      },
+    }),
+  );
   const issued: Array<{ clientId: string; sub: string; sid?: string }> = [];
   const tokens = {
     issue: (request: { clientId: string; sub: string; sid?: string }) => {

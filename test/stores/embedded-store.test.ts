@@ -28,6 +28,22 @@ describeStoreContract("embedded", async () => {
 });
 
 describe("embedded store", () => {
+  it("journals a durable kind declared after the start, and reads it back after a restart", async () => {
+    const dir = tempDir();
+    const first = new EmbeddedStore({ dir });
+    first.declare({ pluginRecords: { durable: true } });
+    await first.namespace("pluginRecords").set("k", { kept: true });
+    await first.close();
+    expect(journalLines(dir, "pluginRecords")).toHaveLength(1);
+    const second = new EmbeddedStore({ dir });
+    try {
+      second.declare({ pluginRecords: { durable: true } });
+      expect(await second.namespace("pluginRecords").get("k")).toEqual({ kept: true });
+    } finally {
+      await second.close();
+    }
+  });
+
   it("evicts expired entries that nobody reads again", async () => {
     const store = new EmbeddedStore({ dir: tempDir(), sweepIntervalMs: 20 });
     try {

@@ -32,6 +32,16 @@ export function describeStoreContract(name: string, makeStores: () => Promise<[S
       if (b !== a) await b?.close();
     });
 
+    it("refuses a record kind nobody declared, and serves one a plug-in's manifest declares", () => {
+      const kind = `pluginKind${++sequence}`;
+      expect(() => a.namespace(kind)).toThrow(`unknown record kind: ${kind}`);
+      a.declare({ [kind]: { durable: false } });
+      expect(a.namespace(kind)).toBeDefined();
+      // Declared again alike (a second provider over a shared store): nothing changes.
+      a.declare({ [kind]: { durable: false } });
+      expect(() => a.declare({ [kind]: { durable: true } })).toThrow(`record kind ${kind} is declared twice with different traits`);
+    });
+
     it("answers ping", async () => {
       await expect(a.ping()).resolves.toBeUndefined();
       await expect(b.ping()).resolves.toBeUndefined();

@@ -60,12 +60,30 @@ export class CountingStore implements Store {
     const size = (key: string, value?: unknown) =>
       Buffer.byteLength(key) + (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
     return {
-      get: (key) => (count("get"), records.get(key)),
-      set: (key, value, ttlMs) => (count("set", size(key, value)), records.set(key, value, ttlMs)),
-      delete: (key) => (count("delete", size(key)), records.delete(key)),
-      take: (key) => (count("take", size(key)), records.take(key)),
-      add: (key, value, ttlMs) => (count("add", size(key, value)), records.add(key, value, ttlMs)),
-      increment: (key, ttlMs) => (count("increment", size(key)), records.increment(key, ttlMs)),
+      get: (key) => {
+        count("get");
+        return records.get(key);
+      },
+      set: (key, value, ttlMs) => {
+        count("set", size(key, value));
+        return records.set(key, value, ttlMs);
+      },
+      delete: (key) => {
+        count("delete", size(key));
+        return records.delete(key);
+      },
+      take: (key) => {
+        count("take", size(key));
+        return records.take(key);
+      },
+      add: (key, value, ttlMs) => {
+        count("add", size(key, value));
+        return records.add(key, value, ttlMs);
+      },
+      increment: (key, ttlMs) => {
+        count("increment", size(key));
+        return records.increment(key, ttlMs);
+      },
     };
   }
 

@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import { ConfigError } from "../../errors/config-error.ts";
-import { type LoadedConfig } from "../../config/load-config.ts";
+import type { LoadedConfig } from "../../config/load-config.ts";
 import { loadInstalledConfig } from "../../extensions/installed-extensions.ts";
 import { workerCount } from "../../cluster/worker-count.ts";
 import { stopAcceptingTogether } from "../../cluster/drain-together.ts";

@@ -1,4 +1,4 @@
-import { type LoadedConfig } from "../../config/load-config.ts";
+import type { LoadedConfig } from "../../config/load-config.ts";
 import { loadInstalledConfig } from "../../extensions/installed-extensions.ts";
 import { buildLoginPolicy } from "../../login-policy/build-login-policy.ts";
 import { ClientRegistry } from "../../oauth/client-registry.ts";

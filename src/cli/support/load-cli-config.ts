@@ -1,5 +1,5 @@
 import { ConfigError } from "../../errors/config-error.ts";
-import { type LoadedConfig } from "../../config/load-config.ts";
+import type { LoadedConfig } from "../../config/load-config.ts";
 import { loadInstalledConfig } from "../../extensions/installed-extensions.ts";
 import { printConfigError } from "./print-config-error.ts";
 

@@ -53,7 +53,7 @@ export class Approvals {
   /** Records the answer; false when the request is unknown, expired or answered already (an answer is final). */
   decide(id: string, decision: Decision): boolean {
     const approval = this.get(id);
-    if (!approval || approval.decision !== "pending") return false;
+    if (approval?.decision !== "pending") return false;
     approval.decision = decision;
     const listeners = this.listeners.get(id) ?? [];
     this.listeners.delete(id);

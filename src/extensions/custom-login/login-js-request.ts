@@ -46,7 +46,7 @@ export function planScan(query: URLSearchParams, policy: Pick<ExtensionPolicy, "
   if (!client || !useOf) throw new LoginJsError(`clientId ${clientId} may not use the custom QR-code login`);
   if (!client.redirectUris.has(mobileRedirect)) throw new LoginJsError(`MobileRedirectUrl is not a registered redirect URI of ${clientId}`);
   const pcClient = policy.clients.get(pcClientId);
-  if (!pcClient || !pcClient.grantTypes.has("authorization_code"))
+  if (!pcClient?.grantTypes.has("authorization_code"))
     throw new LoginJsError(`PCClientId ${pcClientId} is not a client that may use the authorization code flow`);
   if (!pcClient.redirectUris.has(pcRedirect)) throw new LoginJsError(`PCRedirectUrl is not a registered redirect URI of ${pcClientId}`);
   if (pcClient.requirePkce)

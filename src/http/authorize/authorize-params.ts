@@ -61,7 +61,7 @@ export function checkClientAndRedirect(
   const clientId = raw.values.get("client_id");
   if (clientId === undefined) throw untrusted("client_id is required");
   const client = policy.clients.get(clientId);
-  if (!client || !client.grantTypes.has("authorization_code"))
+  if (!client?.grantTypes.has("authorization_code"))
     throw untrusted("unknown client, or a client that may not use the authorization code flow");
   const redirectUri = raw.values.get("redirect_uri");
   if (redirectUri === undefined) throw untrusted("redirect_uri is required");

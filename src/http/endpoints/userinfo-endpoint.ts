@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { Infra } from "../../infra/infra.ts";
 import { takeScope } from "../../infra/scope.ts";
-import { invalidRequest, OAuthError, oauthError } from "../../errors/oauth-error.ts";
+import { invalidRequest, type OAuthError, oauthError } from "../../errors/oauth-error.ts";
 import { parseScope } from "../../scopes/scope.ts";
 import { invalidToken } from "../../tokens/jose-errors.ts";
 import { SECURITY_HEADERS } from "../../http-kit/security-headers.ts";

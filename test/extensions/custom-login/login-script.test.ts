@@ -47,9 +47,15 @@ function recordingJQuery(): { $: unknown; calls: [string, unknown[]][] } {
       },
     },
   );
-  const $ = Object.assign((...args: unknown[]) => (calls.push(["$", args]), selection), {
-    ajax: (settings: unknown) => calls.push(["ajax", [settings]]),
-  });
+  const $ = Object.assign(
+    (...args: unknown[]) => {
+      calls.push(["$", args]);
+      return selection;
+    },
+    {
+      ajax: (settings: unknown) => calls.push(["ajax", [settings]]),
+    },
+  );
   return { $, calls };
 }
 
@@ -92,7 +98,12 @@ describe("loginErrorScript", () => {
     const selectors: string[] = [];
     const window: Record<string, unknown> = {
       console: { error: (...args: unknown[]) => logged.push(args) },
-      document: { querySelector: (selector: string) => (selectors.push(selector), container) },
+      document: {
+        querySelector: (selector: string) => {
+          selectors.push(selector);
+          return container;
+        },
+      },
     };
     const script = loginErrorScript(HOSTILE);
     expect(script.toLowerCase()).not.toContain("</script");

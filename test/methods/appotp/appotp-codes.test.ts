@@ -1,7 +1,6 @@
 import { pluginServices } from "../../../src/infra/live-services.ts";
 import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Infra } from "../../../src/provider.ts";
 import { dynamicCode, DYNAMIC_CODE_PERIOD_SECONDS } from "../../../src/trusted-app/dynamic-code.ts";
 import { trustedApp, type TrustedApp } from "../../../src/trusted-app/trusted-app.ts";
 import { startTestProvider, type TestProvider } from "../../support/test-provider.ts";
