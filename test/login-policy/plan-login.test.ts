@@ -1,45 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseAcrValues, type AcrRequirements } from "../../src/login-policy/acr-values.ts";
-import type { LoginPolicy, LoginType, MethodClass } from "../../src/login-policy/login-policy.ts";
+import type { LoginPolicy, MethodClass } from "../../src/login-policy/login-policy.ts";
+import { DEMO_METHOD_CLASSES, LOGIN_TYPE_METHODS, loginTypeEntry } from "../support/login-policy-fixture.ts";
 import { DEMO_ACR_VALUES } from "../support/demo-acr-values.ts";
 import { planLogin, type LoginRequest, type PlanResult } from "../../src/login-policy/plan-login.ts";
 
-const CLASSES: Record<string, MethodClass> = {
-  qrcode: "trusted",
-  appotp: "trusted",
-  password: "trusted",
-  totp: "untrusted",
-  fido: "untrusted",
-  sms: "untrusted",
-  email: "untrusted",
-  face: "untrusted",
-};
-const ALL = Object.keys(CLASSES);
-/** The trusted app's FIDO2 (must_bfido): configured, but offered by no login type. */
-const WITH_BFIDO: Record<string, MethodClass> = { ...CLASSES, bfido: "trusted" };
-
-function loginType(name: string, flow: LoginType["flow"], methods: string[], rules: Partial<LoginType> = {}): [string, LoginType] {
-  const secondFactor = flow === "second_factor";
-  return [
-    name.toLowerCase(),
-    {
-      name,
-      flow,
-      methods,
-      sso: !secondFactor,
-      loginHint: secondFactor ? "required" : "optional",
-      repeatLoginTypeAtToken: flow !== "two_factor",
-      signature: false,
-      fa: true,
-      enrollOnFirstUse: false,
-      ...rules,
-    },
-  ];
-}
+/** The methods a login type may list, by class (bfido, which none offers, aside). */
+const CLASSES: Record<string, MethodClass> = Object.fromEntries(LOGIN_TYPE_METHODS.map((m) => [m, DEMO_METHOD_CLASSES[m]!]));
+const ALL = [...LOGIN_TYPE_METHODS];
+const loginType = loginTypeEntry;
 
 const POLICY: LoginPolicy = {
-  methodClasses: new Map(Object.entries(WITH_BFIDO)),
+  methodClasses: new Map(Object.entries(DEMO_METHOD_CLASSES)),
   defaultMethods: ["qrcode", "password", "appotp"],
   loginTypes: new Map([
     loginType("2FA", "two_factor", ALL),

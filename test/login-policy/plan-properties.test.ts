@@ -2,7 +2,8 @@ import { DEMO_ACR_VALUES } from "../support/demo-acr-values.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createActor, createMachine } from "xstate";
-import type { LoginPolicy, LoginType, MethodClass } from "../../src/login-policy/login-policy.ts";
+import type { LoginPolicy, MethodClass } from "../../src/login-policy/login-policy.ts";
+import { DEMO_METHOD_CLASSES, LOGIN_TYPE_METHODS, loginTypeEntry } from "../support/login-policy-fixture.ts";
 import { planAuthorizeRequest } from "../../src/login-policy/plan-authorize-request.ts";
 import { freshLoginReason, loginNeed } from "../../src/http/authorize/start-login.ts";
 import { authenticationResult } from "../../src/runtime/authentication-result.ts";
@@ -17,42 +18,14 @@ import { createTwoFactorFlow } from "../../flows/two-factor.flow.ts";
  * method of each class in amr; and the two-factor flow cannot finish without both classes, whatever
  * the user sends it.
  */
-const CLASSES: Record<string, MethodClass> = {
-  qrcode: "trusted",
-  appotp: "trusted",
-  password: "trusted",
-  totp: "untrusted",
-  fido: "untrusted",
-  sms: "untrusted",
-  email: "untrusted",
-  face: "untrusted",
-  bfido: "trusted",
-};
+const CLASSES = DEMO_METHOD_CLASSES;
 const METHODS = Object.keys(CLASSES);
-const type = (name: string, flow: LoginType["flow"], methods: string[], rules: Partial<LoginType> = {}): [string, LoginType] => [
-  name.toLowerCase(),
-  {
-    name,
-    flow,
-    methods,
-    sso: flow !== "second_factor",
-    loginHint: flow === "second_factor" ? "required" : "optional",
-    repeatLoginTypeAtToken: flow !== "two_factor",
-    signature: false,
-    fa: true,
-    enrollOnFirstUse: false,
-    ...rules,
-  },
-];
+const type = loginTypeEntry;
 const POLICY: LoginPolicy = {
   methodClasses: new Map(Object.entries(CLASSES)),
   defaultMethods: ["qrcode", "password", "appotp"],
   loginTypes: new Map([
-    type(
-      "2FA",
-      "two_factor",
-      METHODS.filter((m) => m !== "bfido"),
-    ),
+    type("2FA", "two_factor", [...LOGIN_TYPE_METHODS]),
     type("Mfa", "second_factor", ["appotp", "qrcode", "totp", "fido"]),
     type("MfaTotp", "second_factor", ["totp"], { fa: false }),
     type("eID", "eid", []),
