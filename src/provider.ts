@@ -95,7 +95,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   try {
     parts = buildPolicyParts(config, await policyHash(config), methodClasses, eidAccounts);
     secretBox = new SecretBox(encryptionKeyMaterial(settings.secrets.encryption_key, settings.data_dir));
-    keys = await openKeys(config, parts.clients, store, secretBox, clock, logger, audit);
+    keys = await openKeys(config, parts.clients, { store, box: secretBox, clock, logger, audit });
   } catch (error) {
     // A provider that cannot start must hold nothing open: a Redis client would keep reconnecting (and the
     // process running) forever, and the embedded store would keep its data-directory lock.
@@ -106,12 +106,15 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const denylist = new AccessTokenDenylist(store, clock);
   const referenceTokens = new ReferenceTokens(store, clock);
   const retainedFlows = new RetainedFlows(clock, parseDuration(settings.lifetimes.interaction) * 1000);
-  // The first snapshot is complete once the methods are bound and its flows built (below).
-  let policy: PolicySnapshot = { ...parts, flows: undefined as unknown as FlowCatalog };
+  // The first snapshot is served once the methods are bound and its flows built (below), before any request.
+  let policy: PolicySnapshot | undefined;
   const policies: PolicyHolder = {
-    current: () => policy,
+    current() {
+      if (policy === undefined) throw new Error("the policy was read before the provider was built");
+      return policy;
+    },
     swap(next) {
-      retainedFlows.retain(policy.flows);
+      retainedFlows.retain(policies.current().flows);
       keys.retainAtLeast(rotationPolicy(next.config, next.clients).retainFor);
       policy = next;
     },
@@ -190,7 +193,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   };
   try {
     for (const [id, method] of loadMethods(pluginServices(infra), configuredMethods)) methods.set(id, method);
-    policy = { ...policy, flows: new FlowCatalog(flowServices(infra), config.login, methods) };
+    policy = { ...parts, flows: new FlowCatalog(flowServices(infra), config.login, methods) };
     extensions.push(...startExtensions(infra));
   } catch (error) {
     // A plugin refusing its settings (a ConfigError) must not leave the store and key timers open.
@@ -220,11 +223,7 @@ function startExtensions(infra: Infra): StartedExtension[] {
 function openKeys(
   config: LoadedConfig,
   clients: ClientRegistry,
-  store: Store,
-  box: SecretBox,
-  clock: Clock,
-  logger: Logger,
-  audit: AuditTrail,
+  { store, box, clock, logger, audit }: { store: Store; box: SecretBox; clock: Clock; logger: Logger; audit: AuditTrail },
 ): Promise<KeyManager> {
   const settings = config.provider;
   return KeyManager.open({
