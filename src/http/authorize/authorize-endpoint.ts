@@ -135,15 +135,8 @@ export function authorizeEndpoints(infra: Infra, pages: BrowserPages): ProtocolR
         // A request that needs a whole new login is planned without the session (its factors do not count);
         // why, is read once, for the plan and the need alike.
         const freshLogin = freshLoginReason(request, session, infra.clock());
-        const endpoint = brokered ? "eid" : "authorize";
-        const plan = planAuthorization(
-          ctx.policy.login,
-          ctx.client,
-          ctx.raw,
-          request,
-          endpoint,
-          freshLogin === undefined ? session : undefined,
-        );
+        const counted = freshLogin === undefined ? session : undefined;
+        const plan = planAuthorization(ctx.policy.login, ctx.client, ctx.raw, request, brokered ? "eid" : "authorize", counted);
         request.plan = plan;
         if (plan.loginType !== undefined) request.loginType = plan.loginType;
         // Login types without SSO read no session state: as if the browser had none.
