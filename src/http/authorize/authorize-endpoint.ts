@@ -2,8 +2,7 @@ import type { Infra } from "../../infra/infra.ts";
 import { takeScope } from "../../infra/scope.ts";
 import type { Client } from "../../oauth/client-registry.ts";
 import { OAuthError, oauthError } from "../../errors/oauth-error.ts";
-import type { AuthorizationRequest, ResponseMode } from "../../oauth/authorization-request.ts";
-import type { SsoSession } from "../../sessions/sso-sessions.ts";
+import type { ResponseMode } from "../../oauth/authorization-request.ts";
 import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import { signOut } from "../../sessions/sign-out.ts";
 import { clientAddress } from "../../security/client-address.ts";
@@ -12,7 +11,7 @@ import { IdTokenHintVerifier } from "../../oauth/id-token-hint.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import type { BrowserPages } from "../../views/browser-pages.ts";
-import { runSteps, type Step } from "../../http-kit/steps.ts";
+import { steps, type Partway } from "../../http-kit/steps.ts";
 import { paths } from "../../http-kit/paths.ts";
 import {
   checkAuthorizeRequest,
@@ -28,28 +27,25 @@ import { clientFrameAncestors } from "./client-frame-ancestors.ts";
 import { silentLogin, silentLoginServes } from "./silent-login.ts";
 import { SILENT_LOGIN_PARAMETER } from "../../trusted-app/silent-login-token.ts";
 import { planAuthorization } from "./login-plan-step.ts";
-import { freshLoginReason, loginNeed, startLogin, type LoginNeed } from "./start-login.ts";
+import { freshLoginReason, loginNeed, startLogin } from "./start-login.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { eidLogins } from "./eid-logins.ts";
 
-interface AuthorizeContext {
+/** What a request starts with; the steps add the rest (the parameters, the client, the request, the session, the plan). */
+interface AuthorizeStart {
   ex: Exchange;
   /** The policy this request runs on, read once: a reload in between changes nothing for it. */
   policy: PolicySnapshot;
   /** Served at /connect/iframe_authz: even errors leave the iframe. */
   framed: boolean;
+}
+
+/** What an error's answer may use, whichever step failed: once the client and its redirect_uri are trusted, errors go to the client. */
+type AuthorizeErrorContext = AuthorizeStart & {
   raw?: RawAuthorizeParams;
   client?: Client;
-  /** Known once client and redirect_uri are trusted: from then on errors go to the client. */
   redirect?: { redirectUri: string; responseMode: ResponseMode };
-  request?: AuthorizationRequest;
-  sessionCookie?: string;
-  session?: SsoSession;
-  /** Why the session cannot count towards this request at all (freshLoginReason), read once for the plan and the need. */
-  freshLogin?: string;
-  /** Why the user must log in, and whether the session's user only steps up. */
-  need?: LoginNeed;
-}
+};
 
 /** One address of the authorize endpoint and what it changes. */
 interface Variant {
@@ -83,125 +79,120 @@ export function authorizeEndpoints(infra: Infra, pages: BrowserPages): ProtocolR
   const trustProxy = infra.settings.listen.trust_proxy;
   const hints = new IdTokenHintVerifier(() => infra.keys.keys, infra.issuer);
   const eid = eidLogins(infra);
-  const steps = ({ framed, forcePrompt, eid: brokered }: Variant): Step<AuthorizeContext>[] => [
-    // The parameters: the query of a GET, the form body of a POST.
-    (ctx) => {
-      const { req, body } = ctx.ex;
-      if (req.method === "POST" && !FORM_TYPE.test(req.headers["content-type"] ?? "")) {
-        throw oauthError("invalid_request", "the request body must be application/x-www-form-urlencoded");
-      }
-      const url = req.url ?? "";
-      const search = new URLSearchParams(
-        req.method === "POST" ? (body?.toString("utf8") ?? "") : url.slice(url.indexOf("?") + 1 || url.length),
-      );
-      ctx.raw = readAuthorizeParams(search, security.max_parameter_length);
-    },
-    // The client and its exact redirect_uri: until both are trusted, errors are a page, not a redirect.
-    (ctx) => {
-      const { client, redirectUri, responseMode } = checkClientAndRedirect(ctx.policy, ctx.raw!);
-      ctx.client = client;
-      ctx.redirect = { redirectUri, responseMode };
-    },
-    // Everything else about the request; errors from here on go back to the client.
-    (ctx) => {
-      ctx.request = checkAuthorizeRequest(ctx.client!, ctx.raw!, { ...ctx.redirect!, framed, forcePrompt });
-    },
-    // id_token_hint: an ID token we signed (expired or not) naming the user the client expects.
-    // Steps that are asynchronous only sometimes return a promise only then: runSteps awaits nothing else.
-    (ctx) => {
-      const hint = ctx.raw!.values.get("id_token_hint");
-      if (hint === undefined) return;
-      return hints.verify(hint, ctx.policy.clients).then(
-        (verified) => {
-          ctx.request!.hintSub = verified.sub;
-        },
-        (err: unknown) => {
-          throw err instanceof OAuthError ? redirectable(err) : err;
-        },
-      );
-    },
-    // The browser's SSO session, if any; prompt=force_login logs the user out first (single sign-out:
-    // the session's clients get back-channel logout tokens; there is no page here for front-channel iframes).
-    async (ctx) => {
-      ctx.sessionCookie = infra.cookies.read(ctx.ex.req, SESSION_COOKIE);
-      ctx.session = await infra.sessions.find(ctx.sessionCookie);
-      // A session of a user removed or disabled since is ended like a logout; so is one prompt=force_login ends.
-      const active = ctx.session !== undefined && ctx.policy.users.isActive(ctx.session.sub);
-      if (ctx.session && (ctx.request!.prompt.includes("force_login") || !active)) {
-        await signOut(infra, ctx.sessionCookie, { reason: active ? "force_login" : "user_inactive" });
-        ctx.session = undefined;
-        ctx.ex.res.setHeader("Set-Cookie", infra.cookies.clear(SESSION_COOKIE));
-      }
-    },
-    // The login plan (src/login-policy): login type, flow, methods, whether the session may serve, what
-    // the tokens carry; a MyVendor signature is checked here, before anything is shown.
-    (ctx) => {
-      // A request that needs a whole new login is planned without the session (its factors do not count).
-      const fresh = freshLoginReason(ctx.request!, ctx.session, infra.clock());
-      if (fresh !== undefined) ctx.freshLogin = fresh;
-      const plan = planAuthorization(
-        ctx.policy.login,
-        ctx.client!,
-        ctx.raw!,
-        ctx.request!,
-        brokered ? "eid" : "authorize",
-        fresh === undefined ? ctx.session : undefined,
-      );
-      ctx.request!.plan = plan;
-      if (plan.loginType !== undefined) ctx.request!.loginType = plan.loginType;
-      // Login types without SSO read no session state: as if the browser had none.
-      if (!plan.sso.use) ctx.session = undefined;
-    },
-    // The trusted app's embedded web view: a valid silent-login token logs the device's user in, no page
-    // (a one-factor login: it serves one-factor plans only).
-    (ctx) => {
-      const plan = ctx.request!.plan!;
-      const token = ctx.raw!.values.get(SILENT_LOGIN_PARAMETER);
-      if (brokered || !silentLoginServes(plan) || token === undefined) return;
-      return silentLogin(infra, token, ctx.request!, { gps: plan.claims.gps, faceid: plan.claims.faceid }).then((login) =>
-        login ? completeAuthorization({ infra, policy: ctx.policy }, pages, ctx.ex.req, ctx.ex.res, ctx.request!, { login }) : undefined,
-      );
-    },
-    // A session that satisfies the request gets a code straight away (SSO); prompt=none may go no further:
-    // login_required without a usable session, interaction_required when the session needs a step-up.
-    (ctx) => {
-      const request = ctx.request!;
-      const need = loginNeed(request, ctx.session, ctx.freshLogin);
-      if (need.kind === "none")
-        return completeAuthorization({ infra, policy: ctx.policy }, pages, ctx.ex.req, ctx.ex.res, request, {
-          existing: ctx.session!,
-          cookie: ctx.sessionCookie!,
-        });
-      if (request.prompt.includes("none"))
-        throw oauthError(need.kind === "step_up" ? "interaction_required" : "login_required", need.reason, { allowRedirect: true });
-      ctx.need = need;
-    },
-    // Otherwise the user must act, within the address's budget, in an interaction that runs the plan's
-    // flow: the eID flow, which sends the browser to the upstream eID provider, or a flow of pages.
-    async (ctx) => {
-      if (!(await infra.loginRequests.tryAttempt(clientAddress(ctx.ex.req, trustProxy)))) {
-        throw oauthError("temporarily_unavailable", "too many login requests from this address; try again later", {
-          status: 429,
-          allowRedirect: true,
-        });
-      }
-      const { plan } = ctx.request!;
-      if (plan?.flow === "eid") return eid.begin(ctx.ex.res, ctx.policy, ctx.request!);
-      await startLogin(infra, ctx.policy, ctx.ex.res, ctx.request!, ctx.need!, ctx.session);
-    },
-  ];
+  const stepsOf = ({ framed, forcePrompt, eid: brokered }: Variant) =>
+    steps<AuthorizeStart>()
+      // The parameters: the query of a GET, the form body of a POST.
+      .step((ctx) => {
+        const { req, body } = ctx.ex;
+        if (req.method === "POST" && !FORM_TYPE.test(req.headers["content-type"] ?? "")) {
+          throw oauthError("invalid_request", "the request body must be application/x-www-form-urlencoded");
+        }
+        const url = req.url ?? "";
+        const search = new URLSearchParams(
+          req.method === "POST" ? (body?.toString("utf8") ?? "") : url.slice(url.indexOf("?") + 1 || url.length),
+        );
+        return { raw: readAuthorizeParams(search, security.max_parameter_length) };
+      })
+      // The client and its exact redirect_uri: until both are trusted, errors are a page, not a redirect.
+      .step((ctx) => {
+        const { client, redirectUri, responseMode } = checkClientAndRedirect(ctx.policy, ctx.raw);
+        return { client, redirect: { redirectUri, responseMode } };
+      })
+      // Everything else about the request; errors from here on go back to the client.
+      .step((ctx) => ({ request: checkAuthorizeRequest(ctx.client, ctx.raw, { ...ctx.redirect, framed, forcePrompt }) }))
+      // id_token_hint: an ID token we signed (expired or not) naming the user the client expects.
+      // Steps that are asynchronous only sometimes return a promise only then: the runner awaits nothing else.
+      .step((ctx) => {
+        const hint = ctx.raw.values.get("id_token_hint");
+        if (hint === undefined) return;
+        return hints.verify(hint, ctx.policy.clients).then(
+          (verified) => {
+            ctx.request.hintSub = verified.sub;
+          },
+          (err: unknown) => {
+            throw err instanceof OAuthError ? redirectable(err) : err;
+          },
+        );
+      })
+      // The browser's SSO session, if any; prompt=force_login logs the user out first (single sign-out:
+      // the session's clients get back-channel logout tokens; there is no page here for front-channel iframes).
+      .step(async (ctx) => {
+        const sessionCookie = infra.cookies.read(ctx.ex.req, SESSION_COOKIE);
+        const session = await infra.sessions.find(sessionCookie);
+        // A session of a user removed or disabled since is ended like a logout; so is one prompt=force_login ends.
+        const active = session !== undefined && ctx.policy.users.isActive(session.sub);
+        if (session && (ctx.request.prompt.includes("force_login") || !active)) {
+          await signOut(infra, sessionCookie, { reason: active ? "force_login" : "user_inactive" });
+          ctx.ex.res.setHeader("Set-Cookie", infra.cookies.clear(SESSION_COOKIE));
+          return { sessionCookie, session: undefined };
+        }
+        return { sessionCookie, session };
+      })
+      // The login plan (src/login-policy): login type, flow, methods, whether the session may serve, what
+      // the tokens carry; a MyVendor signature is checked here, before anything is shown.
+      .step((ctx) => {
+        const { request, session } = ctx;
+        // A request that needs a whole new login is planned without the session (its factors do not count);
+        // why, is read once, for the plan and the need alike.
+        const freshLogin = freshLoginReason(request, session, infra.clock());
+        const counted = freshLogin === undefined ? session : undefined;
+        const plan = planAuthorization(ctx.policy.login, ctx.client, ctx.raw, request, brokered ? "eid" : "authorize", counted);
+        request.plan = plan;
+        if (plan.loginType !== undefined) request.loginType = plan.loginType;
+        // Login types without SSO read no session state: as if the browser had none.
+        return { plan, freshLogin, session: plan.sso.use ? session : undefined };
+      })
+      // The trusted app's embedded web view: a valid silent-login token logs the device's user in, no page
+      // (a one-factor login: it serves one-factor plans only).
+      .step((ctx) => {
+        const { plan, request } = ctx;
+        const token = ctx.raw.values.get(SILENT_LOGIN_PARAMETER);
+        if (brokered || !silentLoginServes(plan) || token === undefined) return;
+        return silentLogin(infra, token, request, { gps: plan.claims.gps, faceid: plan.claims.faceid }).then((login) =>
+          login ? completeAuthorization({ infra, policy: ctx.policy }, pages, ctx.ex.req, ctx.ex.res, request, { login }) : undefined,
+        );
+      })
+      // A session that satisfies the request gets a code straight away (SSO); prompt=none may go no further:
+      // login_required without a usable session, interaction_required when the session needs a step-up.
+      .step((ctx) => {
+        const { request, session, sessionCookie } = ctx;
+        const need = loginNeed(request, session, ctx.freshLogin);
+        if (need.kind === "none") {
+          // loginNeed answers "none" only for a session, and a session is only ever found by its cookie.
+          if (!session || sessionCookie === undefined) throw new Error("the request needs no login, yet there is no session");
+          return completeAuthorization({ infra, policy: ctx.policy }, pages, ctx.ex.req, ctx.ex.res, request, {
+            existing: session,
+            cookie: sessionCookie,
+          });
+        }
+        if (request.prompt.includes("none"))
+          throw oauthError(need.kind === "step_up" ? "interaction_required" : "login_required", need.reason, { allowRedirect: true });
+        return { need };
+      })
+      // Otherwise the user must act, within the address's budget, in an interaction that runs the plan's
+      // flow: the eID flow, which sends the browser to the upstream eID provider, or a flow of pages.
+      .step(async (ctx) => {
+        if (!(await infra.loginRequests.tryAttempt(clientAddress(ctx.ex.req, trustProxy)))) {
+          throw oauthError("temporarily_unavailable", "too many login requests from this address; try again later", {
+            status: 429,
+            allowRedirect: true,
+          });
+        }
+        if (ctx.plan.flow === "eid") return eid.begin(ctx.ex.res, ctx.policy, ctx.request);
+        await startLogin(infra, ctx.policy, ctx.ex.res, ctx.request, ctx.need, ctx.session);
+      });
 
   const route = (variant: Variant): ProtocolRoute => {
     const { path, framed } = variant;
-    const table = steps(variant);
+    const table = stepsOf(variant);
     return {
       path,
       methods: ["GET", "POST"],
       readsBody: true,
       handle: async (ex) => {
-        const ctx: AuthorizeContext = { ex, framed, policy: takeScope(infra, ex.req).policy };
+        const ctx: Partway<typeof table> = { ex, framed, policy: takeScope(infra, ex.req).policy };
         try {
-          await runSteps(ctx, table);
+          await table.run(ctx);
         } catch (err) {
           answerError(infra, pages, ctx, err);
         }
@@ -213,7 +204,7 @@ export function authorizeEndpoints(infra: Infra, pages: BrowserPages): ProtocolR
 }
 
 /** Errors go back to the client once its redirect_uri is trusted (with state and iss); before that, a page. */
-function answerError(infra: Infra, pages: BrowserPages, ctx: AuthorizeContext, err: unknown): void {
+function answerError(infra: Infra, pages: BrowserPages, ctx: AuthorizeErrorContext, err: unknown): void {
   const { req, res } = ctx.ex;
   const error = toOAuthError(err, infra.logger, ctx.ex);
   if (res.headersSent) return void res.end();
@@ -222,7 +213,8 @@ function answerError(infra: Infra, pages: BrowserPages, ctx: AuthorizeContext, e
     const page = {
       lang: ctx.raw?.values.get("lang"),
       acceptLanguage: req.headers["accept-language"],
-      frameAncestors: ctx.framed ? clientFrameAncestors(ctx.client!) : undefined,
+      // (The client is known whenever its redirect is: one step trusts both.)
+      frameAncestors: ctx.framed && ctx.client ? clientFrameAncestors(ctx.client) : undefined,
     };
     return writeAuthorizationResponse(
       res,

@@ -14,33 +14,18 @@ import { SECURITY_HEADERS } from "../../http-kit/security-headers.ts";
 import { answerWithErrorPage, type BrowserPages } from "../../views/browser-pages.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
-import { runSteps, type Step } from "../../http-kit/steps.ts";
+import { steps, type Partway } from "../../http-kit/steps.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { paths } from "../../http-kit/paths.ts";
-import { collectParams, readFormBody, type Params } from "../../http-kit/params.ts";
+import { collectParams, readFormBody } from "../../http-kit/params.ts";
 import { appendQuery } from "../../http-kit/append-query.ts";
 import { requestIdOf } from "../../http-kit/write-response.ts";
 
-interface EndSessionContext {
+/** What both routes start a request with; their steps add the rest. */
+interface EndSessionStart {
   ex: Exchange;
   /** The policy snapshot this request reads, once. */
   policy: PolicySnapshot;
-  params?: Params;
-  lang?: Lang;
-  hint?: IdTokenHint;
-  /** The client that asked: the hint's, or client_id's. */
-  clientId?: string;
-  /** post_logout_redirect_uri (+ state), once allowed. */
-  redirect?: string;
-  cookie?: string;
-  session?: SsoSession;
-}
-
-interface ConfirmContext {
-  ex: Exchange;
-  policy: PolicySnapshot;
-  params?: Params;
-  outcome?: LogoutOutcome;
 }
 
 /** The hidden CSRF field of every form (views/partials/csrf-field.hbs); the confirm page also posts confirm=yes|no. */
@@ -87,34 +72,34 @@ export function endSessionEndpoints(infra: Infra, views: ViewEngine, pages: Brow
     writePage(ex.res, 200, html, { nonce, frameSrc });
   }
 
-  const endSession: Step<EndSessionContext>[] = [
+  const endSession = steps<EndSessionStart>()
     // The parameters: the query of a GET, the form body of a POST, each at most once.
-    (ctx) => {
+    .step((ctx) => {
       const { req } = ctx.ex;
-      ctx.params =
+      const params =
         req.method === "POST" ? readFormBody(ctx.ex, limits) : collectParams(new URL(req.url ?? "/", "http://x").searchParams, limits);
-      ctx.lang = resolveLang(ctx.params.get("lang") ?? ctx.params.get("ui_locales"), req.headers["accept-language"]);
-    },
+      return { params, lang: resolveLang(params.get("lang") ?? params.get("ui_locales"), req.headers["accept-language"]) };
+    })
     // id_token_hint, when given, is an ID token we signed for a registered client; its expiry does not matter.
-    async (ctx) => {
-      const token = ctx.params!.get("id_token_hint");
-      if (token === undefined) return;
-      ctx.hint = await hints.verify(token, ctx.policy.clients);
-      ctx.clientId = ctx.hint.client.id;
-    },
-    // client_id, when given, is a registered client, and the hint's client when there is a hint.
-    (ctx) => {
-      const clientId = ctx.params!.get("client_id");
-      if (clientId === undefined) return;
-      if (ctx.hint && ctx.hint.client.id !== clientId) throw invalidRequest("client_id is not the client of id_token_hint");
-      if (!ctx.policy.clients.get(clientId)) throw invalidRequest("client_id is not a registered client");
-      ctx.clientId = clientId;
-    },
+    .step(async (ctx) => {
+      const token = ctx.params.get("id_token_hint");
+      return { hint: token === undefined ? undefined : await hints.verify(token, ctx.policy.clients) };
+    })
+    // client_id, when given, is a registered client, and the hint's client when there is a hint. The
+    // client that asked is the hint's, or client_id's.
+    .step((ctx) => {
+      const clientId = ctx.params.get("client_id");
+      if (clientId !== undefined) {
+        if (ctx.hint && ctx.hint.client.id !== clientId) throw invalidRequest("client_id is not the client of id_token_hint");
+        if (!ctx.policy.clients.get(clientId)) throw invalidRequest("client_id is not a registered client");
+      }
+      return { clientId: ctx.hint?.client.id ?? clientId };
+    })
     // post_logout_redirect_uri is usable with a valid hint, registered for its client; otherwise it is not used (never
     // redirected to) and the logout goes on without it. state rides on it only.
-    (ctx) => {
-      const uri = ctx.params!.get("post_logout_redirect_uri");
-      if (uri === undefined) return;
+    .step((ctx) => {
+      const uri = ctx.params.get("post_logout_redirect_uri");
+      if (uri === undefined) return { redirect: undefined };
       const unusable = !ctx.hint
         ? "no id_token_hint"
         : !ctx.hint.client.postLogoutRedirectUris.has(uri)
@@ -125,51 +110,51 @@ export function endSessionEndpoints(infra: Infra, views: ViewEngine, pages: Brow
           { event: "post_logout_redirect_uri_ignored", reqId: ctx.ex.reqId, client: ctx.clientId, reason: unusable },
           "end session: post_logout_redirect_uri not used",
         );
-        return;
+        return { redirect: undefined };
       }
-      const state = ctx.params!.get("state");
-      ctx.redirect = state === undefined ? uri : appendQuery(uri, [["state", state]]);
-    },
+      const state = ctx.params.get("state");
+      return { redirect: state === undefined ? uri : appendQuery(uri, [["state", state]]) };
+    })
     // The browser's session: none, or a hint for this very session, means the logout happens now.
-    async (ctx) => {
-      ctx.cookie = infra.cookies.read(ctx.ex.req, SESSION_COOKIE);
-      ctx.session = await infra.sessions.find(ctx.cookie);
-      if (ctx.session && !(ctx.hint && isHintFor(ctx.hint, ctx.session))) return;
-      await finish(ctx.ex, ctx.policy, ctx.cookie, { redirect: ctx.redirect, clientId: ctx.clientId }, ctx.lang!);
-    },
+    .step(async (ctx) => {
+      const cookie = infra.cookies.read(ctx.ex.req, SESSION_COOKIE);
+      const session = await infra.sessions.find(cookie);
+      // (A session is only ever found by a cookie: the cookie test is for the type.)
+      if (session && cookie !== undefined && !(ctx.hint && isHintFor(ctx.hint, session))) return { cookie };
+      await finish(ctx.ex, ctx.policy, cookie, { redirect: ctx.redirect, clientId: ctx.clientId }, ctx.lang);
+    })
     // Otherwise the user confirms, on a page whose form carries a CSRF token bound to this browser.
-    async (ctx) => {
+    .step(async (ctx) => {
       const outcome: LogoutOutcome = { redirect: ctx.redirect, clientId: ctx.clientId, lang: ctx.lang };
-      const csrf = await confirmations.create(ctx.cookie!, outcome);
+      const csrf = await confirmations.create(ctx.cookie, outcome);
       const clientName = ctx.clientId === undefined ? undefined : ctx.policy.clients.get(ctx.clientId)?.name;
       // With an allowed redirect, "Stay signed in" is a link back to the client.
       const data = { csrf, action: paths.endSessionConfirm, clientName, cancelUrl: ctx.redirect };
       // Confirming may end in a 303 to the client's post-logout URI, and CSP form-action governs that redirect too.
-      writePage(ctx.ex.res, 200, views.render("logout-confirm", data, ctx.lang!), {
+      writePage(ctx.ex.res, 200, views.render("logout-confirm", data, ctx.lang), {
         formAction: [ctx.redirect ? redirectTargetSource(ctx.redirect) : "'self'"],
       });
-    },
-  ];
+    });
 
-  const confirm: Step<ConfirmContext>[] = [
+  const confirm = steps<EndSessionStart>()
     // The confirmation form's body.
-    (ctx) => {
-      ctx.params = readFormBody(ctx.ex, limits);
-    },
+    .step((ctx) => ({ params: readFormBody(ctx.ex, limits) }))
     // Its CSRF token is the single-use one this browser's session was shown.
-    async (ctx) => {
+    .step(async (ctx) => {
       const cookie = infra.cookies.read(ctx.ex.req, SESSION_COOKIE);
-      const choice = ctx.params!.get("confirm");
-      ctx.outcome = await confirmations.take(ctx.params!.get(CSRF_FIELD), cookie);
-      // "Stay signed in": nothing ends. Back to the client when it gave an allowed redirect, else the
-      // browser stays on the page (204).
+      return { cookie, outcome: await confirmations.take(ctx.params.get(CSRF_FIELD), cookie) };
+    })
+    // "Stay signed in": nothing ends. Back to the client when it gave an allowed redirect, else the
+    // browser stays on the page (204). "Log out": the session ends.
+    .step((ctx) => {
+      const { outcome } = ctx;
+      const choice = ctx.params.get("confirm");
       if (choice === "no")
-        return ctx.outcome?.redirect !== undefined ? writeRedirect(ctx.ex.res, ctx.outcome.redirect) : writeNoContent(ctx.ex.res);
-      if (!ctx.outcome) throw invalidRequest("the logout confirmation is not valid or has expired; start the logout again");
+        return outcome?.redirect !== undefined ? writeRedirect(ctx.ex.res, outcome.redirect) : writeNoContent(ctx.ex.res);
+      if (!outcome) throw invalidRequest("the logout confirmation is not valid or has expired; start the logout again");
       if (choice !== "yes") throw invalidRequest("confirm must be yes or no");
-      await finish(ctx.ex, ctx.policy, cookie, ctx.outcome, langOf(ctx.outcome.lang, ctx.ex));
-    },
-  ];
+      return finish(ctx.ex, ctx.policy, ctx.cookie, outcome, langOf(outcome.lang, ctx.ex));
+    });
 
   function fail(ex: Exchange, err: unknown, lang: string | undefined): void {
     answerWithErrorPage(pages, infra.logger, ex.req, ex.res, err, ex, lang);
@@ -181,8 +166,8 @@ export function endSessionEndpoints(infra: Infra, views: ViewEngine, pages: Brow
       methods: ["GET", "POST"],
       readsBody: true,
       handle: async (ex) => {
-        const ctx: EndSessionContext = { ex, policy: takeScope(infra).policy };
-        await runSteps(ctx, endSession).catch((err: unknown) => fail(ex, err, ctx.lang ?? ctx.params?.get("lang")));
+        const ctx: Partway<typeof endSession> = { ex, policy: takeScope(infra).policy };
+        await endSession.run(ctx).catch((err: unknown) => fail(ex, err, ctx.lang ?? ctx.params?.get("lang")));
       },
       fail: (ex, err) => fail(ex, err, undefined),
     },
@@ -191,8 +176,8 @@ export function endSessionEndpoints(infra: Infra, views: ViewEngine, pages: Brow
       methods: ["POST"],
       readsBody: true,
       handle: async (ex) => {
-        const ctx: ConfirmContext = { ex, policy: takeScope(infra).policy };
-        await runSteps(ctx, confirm).catch((err: unknown) => fail(ex, err, ctx.outcome?.lang));
+        const ctx: Partway<typeof confirm> = { ex, policy: takeScope(infra).policy };
+        await confirm.run(ctx).catch((err: unknown) => fail(ex, err, ctx.outcome?.lang));
       },
       fail: (ex, err) => fail(ex, err, undefined),
     },

@@ -1,26 +1,21 @@
 import type { Infra } from "../../infra/infra.ts";
 import { takeScope } from "../../infra/scope.ts";
-import type { ApiResource } from "../../scopes/scope-registry.ts";
 import { invalidRequest, OAuthError } from "../../errors/oauth-error.ts";
 import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateApiResource } from "../../oauth/authenticate-api-resource.ts";
 import { parseScope, formatScope } from "../../scopes/scope.ts";
-import type { AccessTokenClaims } from "../../tokens/access-token.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
-import { runSteps, type Step } from "../../http-kit/steps.ts";
+import { steps } from "../../http-kit/steps.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import { paths } from "../../http-kit/paths.ts";
-import { readFormBody, type Params } from "../../http-kit/params.ts";
+import { readFormBody } from "../../http-kit/params.ts";
 import { writeJson } from "../../http-kit/write-response.ts";
 
-interface IntrospectionContext {
+interface IntrospectionStart {
   ex: Exchange;
   /** The policy the request runs on, read once (src/infra/scope.ts). */
   policy: PolicySnapshot;
-  params?: Params;
-  resource?: ApiResource;
-  claims?: AccessTokenClaims;
 }
 
 const INACTIVE = JSON.stringify({ active: false });
@@ -31,36 +26,34 @@ const INACTIVE = JSON.stringify({ active: false });
  */
 export function introspectionEndpoint(infra: Infra): ProtocolRoute {
   const limits = { maxParameterLength: infra.settings.security.max_parameter_length };
-  const steps: Step<IntrospectionContext>[] = [
+  const table = steps<IntrospectionStart>()
     // The body is a form with each parameter at most once.
-    (ctx) => {
-      ctx.params = readFormBody(ctx.ex, limits);
-    },
+    .step((ctx) => ({ params: readFormBody(ctx.ex, limits) }))
     // The caller is an API resource that has an ApiSecret, and presents it.
-    (ctx) => {
-      ctx.resource = authenticateApiResource(ctx.policy.scopes, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!));
-    },
+    .step((ctx) => ({
+      resource: authenticateApiResource(ctx.policy.scopes, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params)),
+    }))
     // The token is present; an unreadable, expired or revoked one is simply inactive.
-    async (ctx) => {
-      const token = ctx.params!.get("token");
+    .step(async (ctx) => {
+      const token = ctx.params.get("token");
       if (token === undefined) throw invalidRequest("token is required");
       try {
-        ctx.claims = await infra.accessTokenVerifier.verify(token);
+        return { claims: await infra.accessTokenVerifier.verify(token) };
       } catch (err) {
         if (err instanceof OAuthError && err.error === "invalid_token") return writeJson(ctx.ex.res, 200, INACTIVE);
         throw err;
       }
-    },
+    })
     // The token carries scopes of this resource, else it is not this resource's business; a user-bound
     // token (sub is not its client) is active only while its user is (removed or disabled users are not).
-    (ctx) => {
-      const claims = ctx.claims!;
+    .step((ctx) => {
+      const { claims, resource } = ctx;
       if (claims.sub !== claims.client_id && !ctx.policy.users.isActive(claims.sub)) return writeJson(ctx.ex.res, 200, INACTIVE);
-      const ownScopes = parseScope(claims.scope).filter((s) => ctx.resource!.scopes.has(s));
+      const ownScopes = parseScope(claims.scope).filter((s) => resource.scopes.has(s));
       if (ownScopes.length === 0) return writeJson(ctx.ex.res, 200, INACTIVE);
       // Only this resource is named as the audience: the others a token serves are not its business.
       const { iss, sub, exp, iat, jti, client_id, auth_time, amr, acr } = claims;
-      const aud = ctx.resource!.name;
+      const aud = resource.name;
       writeJson(ctx.ex.res, 200, {
         active: true,
         token_type: "Bearer",
@@ -76,12 +69,11 @@ export function introspectionEndpoint(infra: Infra): ProtocolRoute {
         ...(amr !== undefined && { amr }),
         ...(acr !== undefined && { acr }),
       });
-    },
-  ];
+    });
   return {
     path: paths.introspection,
     methods: ["POST"],
     readsBody: true,
-    handle: (ex) => runSteps({ ex, policy: takeScope(infra, ex.req).policy }, steps),
+    handle: (ex) => table.run({ ex, policy: takeScope(infra, ex.req).policy }),
   };
 }

@@ -7,18 +7,16 @@ import { authenticateClient } from "../../oauth/authenticate-client.ts";
 import { looksLikeReferenceToken } from "../../tokens/reference-tokens.ts";
 import { writeEmpty } from "../../http-kit/write-response.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
-import { runSteps, type Step } from "../../http-kit/steps.ts";
+import { steps } from "../../http-kit/steps.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import { paths } from "../../http-kit/paths.ts";
-import { readFormBody, type Params } from "../../http-kit/params.ts";
+import { readFormBody } from "../../http-kit/params.ts";
 
-interface RevocationContext {
+interface RevocationStart {
   ex: Exchange;
   /** The policy the request runs on, read once (src/infra/scope.ts). */
   policy: PolicySnapshot;
-  params?: Params;
-  client?: Client;
 }
 
 /**
@@ -45,35 +43,28 @@ export function revocationEndpoint(infra: Infra): ProtocolRoute {
     }
   }
 
-  const steps: Step<RevocationContext>[] = [
+  const table = steps<RevocationStart>()
     // The body is a form with each parameter at most once.
-    (ctx) => {
-      ctx.params = readFormBody(ctx.ex, limits);
-    },
+    .step((ctx) => ({ params: readFormBody(ctx.ex, limits) }))
     // The client authenticates (the spec uses Basic; client_secret_post is accepted as at the token endpoint).
-    (ctx) => {
-      ctx.client = authenticateClient(
-        ctx.policy.clients,
-        extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!),
-        infra.audit,
-      );
-    },
+    .step((ctx) => ({
+      client: authenticateClient(ctx.policy.clients, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params), infra.audit),
+    }))
     // Revoke what the token is, trying the hinted type first; unknown hints are ignored (RFC 7009 §2.1).
-    async (ctx) => {
-      const token = ctx.params!.get("token");
+    .step(async (ctx) => {
+      const { params, client } = ctx;
+      const token = params.get("token");
       if (token === undefined) throw invalidRequest("token is required");
-      const client = ctx.client!;
       const asRefresh = () => infra.refreshTokens.revoke(token, client.id);
       const asAccess = () => revokeAccessToken(token, client);
-      const order = ctx.params!.get("token_type_hint") === "refresh_token" ? [asRefresh, asAccess] : [asAccess, asRefresh];
+      const order = params.get("token_type_hint") === "refresh_token" ? [asRefresh, asAccess] : [asAccess, asRefresh];
       for (const attempt of order) if (await attempt()) break;
       writeEmpty(ctx.ex.res);
-    },
-  ];
+    });
   return {
     path: paths.revocation,
     methods: ["POST"],
     readsBody: true,
-    handle: (ex) => runSteps({ ex, policy: takeScope(infra, ex.req).policy }, steps),
+    handle: (ex) => table.run({ ex, policy: takeScope(infra, ex.req).policy }),
   };
 }

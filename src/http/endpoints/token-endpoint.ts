@@ -1,62 +1,51 @@
 import type { Infra } from "../../infra/infra.ts";
 import { takeScope } from "../../infra/scope.ts";
-import type { Client, GrantType } from "../../oauth/client-registry.ts";
+import type { GrantType } from "../../oauth/client-registry.ts";
 import { invalidRequest, unauthorizedClient, unsupportedGrantType } from "../../errors/oauth-error.ts";
 import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateClient } from "../../oauth/authenticate-client.ts";
 import { grantHandlers } from "../grants/grant-handlers.ts";
-import type { GrantHandler } from "../grants/grant-handler.ts";
-import { runSteps, type Step } from "../../http-kit/steps.ts";
-import { readFormBody, type Params } from "../../http-kit/params.ts";
+import { steps } from "../../http-kit/steps.ts";
+import { readFormBody } from "../../http-kit/params.ts";
 import { writeJson } from "../../http-kit/write-response.ts";
 import type { Exchange } from "../../http-kit/exchange.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import { paths } from "../../http-kit/paths.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 
-interface TokenContext {
+interface TokenStart {
   ex: Exchange;
   /** The policy this request runs on, read once: a reload in between changes nothing for it. */
   policy: PolicySnapshot;
-  params?: Params;
-  client?: Client;
-  grant?: GrantHandler;
 }
 
 /** POST /connect/token (RFC 6749 §3.2). */
 export function tokenEndpoint(infra: Infra): ProtocolRoute {
   const limits = { maxParameterLength: infra.settings.security.max_parameter_length };
-  const steps: Step<TokenContext>[] = [
+  const table = steps<TokenStart>()
     // The body is a form with each parameter at most once.
-    (ctx) => {
-      ctx.params = readFormBody(ctx.ex, limits);
-    },
+    .step((ctx) => ({ params: readFormBody(ctx.ex, limits) }))
     // The client proves who it is (Basic or client_secret_post, not both).
-    (ctx) => {
-      ctx.client = authenticateClient(
-        ctx.policy.clients,
-        extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params!),
-        infra.audit,
-      );
-    },
+    .step((ctx) => ({
+      client: authenticateClient(ctx.policy.clients, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params), infra.audit),
+    }))
     // The grant type is one we serve, and one this client may use.
-    (ctx) => {
-      const grantType = ctx.params!.get("grant_type");
+    .step((ctx) => {
+      const grantType = ctx.params.get("grant_type");
       if (grantType === undefined) throw invalidRequest("grant_type is required");
       const grant = Object.hasOwn(grantHandlers, grantType) ? grantHandlers[grantType as GrantType] : undefined;
       if (!grant) throw unsupportedGrantType(`grant_type '${grantType.slice(0, 64)}' is not supported`);
-      if (!ctx.client!.grantTypes.has(grantType as GrantType)) throw unauthorizedClient(`the client may not use ${grantType}`);
-      ctx.grant = grant;
-    },
+      if (!ctx.client.grantTypes.has(grantType as GrantType)) throw unauthorizedClient(`the client may not use ${grantType}`);
+      return { grant };
+    })
     // The grant checks its own parameters and issues the tokens.
-    async (ctx) => {
-      writeJson(ctx.ex.res, 200, await ctx.grant!({ infra, policy: ctx.policy, client: ctx.client!, params: ctx.params! }));
-    },
-  ];
+    .step(async (ctx) => {
+      writeJson(ctx.ex.res, 200, await ctx.grant({ infra, policy: ctx.policy, client: ctx.client, params: ctx.params }));
+    });
   return {
     path: paths.token,
     methods: ["POST"],
     readsBody: true,
-    handle: (ex) => runSteps({ ex, policy: takeScope(infra).policy }, steps),
+    handle: (ex) => table.run({ ex, policy: takeScope(infra).policy }),
   };
 }
