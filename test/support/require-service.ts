@@ -16,8 +16,17 @@ export function inCi(): boolean {
 export function serviceUrl(service: "redis" | "postgres"): string | undefined {
   const provided = inject(service);
   if (provided.url !== null) return provided.url;
-  const reason = provided.reason ?? `${service} unavailable`;
-  if (inCi()) throw new Error(`${suiteNames[service]} cannot run in CI: ${reason}`);
-  console.warn(`!!! SKIPPED: ${suiteNames[service]} — ${reason}`);
+  unavailable(suiteNames[service], provided.reason ?? `${service} unavailable`);
   return undefined;
+}
+
+/**
+ * For a suite whose server or tool is missing: says in one loud line that `suite` is skipped and why
+ * (`reason` names the Debian package to install), or under CI fails the run instead. Answers false, for
+ * `describe.skipIf(!available)`.
+ */
+export function unavailable(suite: string, reason: string): false {
+  if (inCi()) throw new Error(`${suite} cannot run in CI: ${reason}`);
+  console.warn(`!!! SKIPPED: ${suite} — ${reason}`);
+  return false;
 }

@@ -115,7 +115,7 @@ async function spawnRedis(args: string[], where: { dir: string; port: number; ke
   const child = spawn(binary, [...args, "--logfile", log], { stdio: "ignore" });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const stop = async () => {
-    await kill(child, exited);
+    await terminate(child, exited);
     if (!keepDir) rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -209,7 +209,8 @@ async function redisAnswers(port: number): Promise<boolean> {
   });
 }
 
-async function waitFor(check: () => Promise<boolean>, child: ChildProcess, what: string): Promise<void> {
+/** Polls `check` every 50 ms until it answers true; fails when `child` exits first, or after 10 s. */
+export async function waitFor(check: () => Promise<boolean>, child: ChildProcess, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}`);
@@ -219,7 +220,8 @@ async function waitFor(check: () => Promise<boolean>, child: ChildProcess, what:
   throw new Error(`${what} did not answer within 10 s`);
 }
 
-async function kill(child: ChildProcess, exited: Promise<void>): Promise<void> {
+/** SIGTERM, then SIGKILL if the child has not exited 5 s later; resolves once it has exited. */
+export async function terminate(child: ChildProcess, exited: Promise<void>): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill("SIGTERM");
   const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
