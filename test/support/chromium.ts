@@ -6,17 +6,13 @@
  */
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
-import { inCi } from "./require-service.ts";
+import { unavailable } from "./require-service.ts";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
 /** True when Debian's chromium is installed; otherwise says so loudly (and throws under CI). */
 export function chromiumAvailable(suite: string): boolean {
-  if (existsSync(CHROMIUM_PATH)) return true;
-  const reason = `${CHROMIUM_PATH} missing (apt-get install chromium)`;
-  if (inCi()) throw new Error(`${suite} cannot run in CI: ${reason}`);
-  console.warn(`!!! SKIPPED: ${suite} — ${reason}`);
-  return false;
+  return existsSync(CHROMIUM_PATH) || unavailable(suite, `${CHROMIUM_PATH} missing (apt-get install chromium)`);
 }
 
 /** One headless Chromium per test file; tests open their own contexts (own cookie jars). */

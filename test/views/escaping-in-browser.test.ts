@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -7,7 +6,7 @@ import { handleAsset } from "../../src/views/assets.ts";
 import { createNonce, originOf, writePage, type PageHeaderOptions } from "../../src/views/page-headers.ts";
 import { createViewEngine } from "../../src/views/view-engine.ts";
 import { VIEWS_DIR } from "../../src/views/views-dir.ts";
-import { inCi } from "../support/require-service.ts";
+import { CHROMIUM_PATH as CHROMIUM, chromiumAvailable } from "../support/chromium.ts";
 import { hostileCases, PLUGIN_STRINGS, TEXT, withTestPartial, type PageCase } from "./page-fixtures.ts";
 
 /**
@@ -16,12 +15,7 @@ import { hostileCases, PLUGIN_STRINGS, TEXT, withTestPartial, type PageCase } fr
  * hold), and the pages' own scripts work under their real CSP (form_post submits, the top window
  * moves, the logout page continues after its frames).
  */
-const CHROMIUM = "/usr/bin/chromium";
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  if (inCi()) throw new Error(`browser page suite cannot run in CI: ${CHROMIUM} missing (apt-get install chromium)`);
-  console.warn(`!!! SKIPPED: browser page suite — ${CHROMIUM} missing (apt-get install chromium)`);
-}
+const haveChromium = chromiumAvailable("browser page suite");
 
 const engine = withTestPartial(createViewEngine({ viewsDir: VIEWS_DIR, strings: PLUGIN_STRINGS }));
 
