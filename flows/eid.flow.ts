@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from "xstate";
-import { EID_METHOD, type EidBeginOptions, type EidFailure, type EidPending } from "../src/plugin-contract/index.ts";
+import { EID_METHOD, type EidBeginOptions, type EidFailure, type EidPending } from "../src/plugin-contract/declaration.ts";
 
 /** What the eID flow starts from: the upstream its login type names, and what the client's request asks of it there. */
 export interface EidFlowInput {

@@ -1,5 +1,5 @@
 import { createMachine, setup, type AnyStateMachine } from "xstate";
-import type { MethodInput } from "../src/plugin-contract/index.ts";
+import type { MethodInput } from "../src/plugin-contract/declaration.ts";
 
 /** What the enrollment flow receives from the runtime: the signed-in user. */
 export interface EnrollmentFlowInput {

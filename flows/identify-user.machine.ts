@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from "xstate";
-import type { MethodInput, MethodOutput } from "../src/plugin-contract/index.ts";
+import type { MethodInput, MethodOutput } from "../src/plugin-contract/declaration.ts";
 
 /** The id the login flow invokes this machine by (like a method, so its view shows in the method slot). */
 export const IDENTIFY_USER = "identify";

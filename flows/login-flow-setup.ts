@@ -1,7 +1,7 @@
 import { assign, createMachine, setup, type AnyActorLogic, type AnyStateMachine } from "xstate";
 import { IDENTIFY_USER } from "./identify-user.machine.ts";
 import { ENROLLED_METHODS, enrolledMethodsPlaceholder, enrollmentActorId } from "./first-use-enrollment.ts";
-import type { FactorClass, MethodInput, MethodOutput } from "../src/plugin-contract/index.ts";
+import type { FactorClass, MethodInput, MethodOutput } from "../src/plugin-contract/declaration.ts";
 
 /**
  * What every login flow (single factor, two factors, second factor) shares: its input, context, output

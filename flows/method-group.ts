@@ -1,6 +1,6 @@
 import { IDENTIFY_USER } from "./identify-user.machine.ts";
 import { methodInput, type FlowMethod, type LoginFlowContext } from "./login-flow-setup.ts";
-import type { MethodOutput } from "../src/plugin-contract/index.ts";
+import type { MethodOutput } from "../src/plugin-contract/declaration.ts";
 
 /** Where a method group's transitions lead. */
 export interface GroupTargets {

@@ -1,6 +1,6 @@
 import { initialContext, loginFlowSetup, loginOutput, type FlowMethod } from "./login-flow-setup.ts";
 import { identifyingState, methodGroup, needsIdentifying } from "./method-group.ts";
-import type { FactorClass } from "../src/plugin-contract/index.ts";
+import type { FactorClass } from "../src/plugin-contract/declaration.ts";
 
 /**
  * A two-factor login (login_type 2FA, acr_values 2fa): one method of each class, trusted (QR scan,

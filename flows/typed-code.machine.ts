@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from "xstate";
-import type { MethodInput, MethodOutput } from "../src/plugin-contract/index.ts";
+import type { MethodInput, MethodOutput } from "../src/plugin-contract/declaration.ts";
 
 /** The checkCode actor's verdict: wrong, replayed, locked out and not enrolled all look alike. */
 export interface CodeVerdict {

@@ -44,7 +44,7 @@ import { flowServices, pluginServices } from "./infra/live-services.ts";
 import { recordLockout } from "./audit/record-lockout.ts";
 import { policyHash } from "./snapshot/policy-hash.ts";
 import { RetainedFlows } from "./runtime/retained-flows.ts";
-import { takeScope } from "./infra/scope.ts";
+import { requestScope } from "./infra/scope.ts";
 import type { IncomingMessage } from "node:http";
 
 /** The composition root's product: the infrastructure (src/infra/infra.ts), with the policy snapshot in its holder. */
@@ -194,7 +194,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   try {
     for (const [id, method] of loadMethods(pluginServices(infra), configuredMethods)) methods.set(id, method);
     policy = { ...parts, flows: new FlowCatalog(flowServices(infra), config.login, methods) };
-    extensions.push(...startExtensions(infra));
+    extensions.push(...(await startExtensions(infra)));
   } catch (error) {
     // A plugin refusing its settings (a ConfigError) must not leave the store and key timers open.
     await infra.close();
@@ -203,20 +203,21 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   return infra;
 }
 
-/** Each installed extension, started with what it may use of the infrastructure. */
-function startExtensions(infra: Infra): StartedExtension[] {
+/** Each installed extension, its code imported now and started with what it may use of the infrastructure. */
+async function startExtensions(infra: Infra): Promise<StartedExtension[]> {
   const context = {
     issuer: infra.issuer,
     clock: infra.clock,
-    logger: infra.logger,
     store: infra.store,
-    policy: (req: IncomingMessage) => takeScope(infra, req).policy,
+    policy: (req: IncomingMessage) => requestScope(infra, req).policy,
     accessTokens: infra.accessTokenVerifier,
   };
-  return INSTALLED_EXTENSIONS.map((extension) => ({
-    ...extension.start({ ...context, logger: infra.logger.child({ extension: extension.manifest.id }) }),
-    manifest: extension.manifest,
-  }));
+  return Promise.all(
+    INSTALLED_EXTENSIONS.map(async ({ manifest, load }) => ({
+      ...(await load()).start({ ...context, logger: infra.logger.child({ extension: manifest.id }) }),
+      manifest,
+    })),
+  );
 }
 
 /** The signing keys: static ones from provider.yaml, or the generated ring in the store. */

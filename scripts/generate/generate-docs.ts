@@ -1,11 +1,6 @@
 import { readSchema } from "../../src/config/config-files.ts";
 import { CORE_CROSS_FIELD_RULES } from "../../src/config/cross-field-rules.ts";
-import { configFilesOf } from "../../src/config/load-config.ts";
-import { INSTALLED_CONFIG_FILES } from "../../src/extensions/installed-extensions.ts";
-
-/** The configuration's files, the installed extensions' included, and every rule over them. */
-const CONFIG_FILES = configFilesOf({ plugInFiles: INSTALLED_CONFIG_FILES });
-const CROSS_FIELD_RULES = [...CORE_CROSS_FIELD_RULES, ...INSTALLED_CONFIG_FILES.flatMap((file) => file.rules)];
+import { INSTALLED_CONFIG_ENTRIES as CONFIG_FILES, INSTALLED_CONFIG_FILES } from "../../src/extensions/installed-extensions.ts";
 import { describeSchemaConstraints, describeSchemaType } from "./describe-schema.ts";
 import { inlineDefinitions, type Schema } from "./schema-transforms.ts";
 import { existsSync, readdirSync } from "node:fs";
@@ -13,6 +8,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { METHODS_DIR } from "../../src/runtime/method-plugins.ts";
 import type { FactorPlugin } from "../../src/plugin-contract/factor-plugin.ts";
+
+/** Every rule over the configuration's files, the installed extensions' included. */
+const CROSS_FIELD_RULES = [...CORE_CROSS_FIELD_RULES, ...INSTALLED_CONFIG_FILES.flatMap((file) => file.rules)];
 
 /**
  * docs/configuration.md: one section per config file, one table per object (nested objects and list

@@ -1,11 +1,8 @@
 import { compile } from "json-schema-to-typescript";
 import { readSchema } from "../../src/config/config-files.ts";
-import { configFilesOf } from "../../src/config/load-config.ts";
-import { INSTALLED_CONFIG_FILES } from "../../src/extensions/installed-extensions.ts";
+import type { ConfigFileName } from "../../src/config/config-data.ts";
+import { INSTALLED_CONFIG_ENTRIES as CONFIG_FILES } from "../../src/extensions/installed-extensions.ts";
 
-/** The files to type: the core's and the installed extensions'. */
-const CONFIG_FILES = configFilesOf({ plugInFiles: INSTALLED_CONFIG_FILES });
-type ConfigFileName = string;
 import { inlineDefinitions, requireDefaulted, schemaAt, type Schema } from "./schema-transforms.ts";
 
 /**

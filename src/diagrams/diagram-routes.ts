@@ -69,7 +69,7 @@ export function diagramRoutes(infra: Infra, views: ViewEngine): Router {
     resolveLang(typeof req.query.lang === "string" ? req.query.lang : undefined, req.headers["accept-language"]);
 
   router.get(DIAGRAMS_PATH, (req, res) => {
-    const diagrams = diagramsOf(takeScope(infra, req).policy);
+    const diagrams = diagramsOf(takeScope(infra).policy);
     const data: DiagramsPageData = {
       stylesheetUrl: STYLESHEET.url,
       diagrams: [...diagrams.values()].map((d) => ({
@@ -86,7 +86,7 @@ export function diagramRoutes(infra: Infra, views: ViewEngine): Router {
   // Built per policy snapshot: a reload brings new machine versions.
   const byHashOf = perSnapshot(diagramsByHash);
   router.get(`${DIAGRAMS_PATH}/machine/:hash`, (req, res, next) => {
-    const name = byHashOf(takeScope(infra, req).policy).get(req.params.hash);
+    const name = byHashOf(takeScope(infra).policy).get(req.params.hash);
     if (name === undefined) return next();
     res.redirect(303, `${DIAGRAMS_PATH}/${name}`);
   });
@@ -96,7 +96,7 @@ export function diagramRoutes(infra: Infra, views: ViewEngine): Router {
     if (name === STYLESHEET.url.slice(DIAGRAMS_PATH.length + 1)) return sendHashedFile(req, res, STYLESHEET);
     const script = mermaidScript();
     if (name === script.url.slice(DIAGRAMS_PATH.length + 1)) return sendHashedFile(req, res, script);
-    const diagram = diagramsOf(takeScope(infra, req).policy).get(name);
+    const diagram = diagramsOf(takeScope(infra).policy).get(name);
     if (!diagram) return next();
     const nonce = createNonce();
     const data: DiagramPageData = {

@@ -1,5 +1,5 @@
 import type { Infra } from "../infra/infra.ts";
-import { takeScope } from "../infra/scope.ts";
+import { requestScope } from "../infra/scope.ts";
 import type { ExtensionHttp } from "../plugin-contract/extension.ts";
 import type { BrowserPages } from "../views/browser-pages.ts";
 import { answerWithErrorPage } from "../views/browser-pages.ts";
@@ -22,12 +22,20 @@ export function extensionHttp(infra: Infra, views: ViewEngine, pages: BrowserPag
         amr: login.amr,
         acr: login.acr,
       });
-      // The extension's request took its scope when its route began (src/http/extension-routes.ts).
-      return completeAuthorization(takeScope(infra, ex.req), pages, ex.req, ex.res, request, { login }, { byExtension: { idTokenClaims } });
+      // The request's one scope: the snapshot the extension read with its context's policy(req).
+      return completeAuthorization(
+        requestScope(infra, ex.req),
+        pages,
+        ex.req,
+        ex.res,
+        request,
+        { login },
+        { byExtension: { idTokenClaims } },
+      );
     },
     refuse(ex, request, description) {
       infra.audit.record({ type: "login.failed", flow_id: "extension", path: [], client_id: request.clientId, reason: "access_denied" });
-      const client = takeScope(infra, ex.req).policy.clients.get(request.clientId)!;
+      const client = requestScope(infra, ex.req).policy.clients.get(request.clientId)!;
       writeAuthorizationResponse(
         ex.res,
         pages,

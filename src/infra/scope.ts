@@ -12,18 +12,26 @@ export interface Scope {
   readonly policy: PolicySnapshot;
 }
 
-/** The scope each request took, for the code that is handed the request but not its scope (an extension's routes). */
-const taken = new WeakMap<IncomingMessage, Scope>();
+/** The scope of an entry point that begins now: it takes it once and passes it on. */
+export function takeScope(infra: Infra): Scope {
+  return { infra, policy: infra.policies.current() };
+}
+
+/** The one scope of each request code reached without being handed its scope. */
+const byRequest = new WeakMap<IncomingMessage, Scope>();
 
 /**
- * The scope of an entry point that begins now. With a request: that request's one scope — the first
- * call takes it, every later call for the same request (Express and node:http share the object) gets
- * the same one back, so no part of a request can see another snapshot than the rest.
+ * The scope of a request, for the code that is handed the request but not its scope — an extension's
+ * routes (ExtensionContext.policy) and what the HTTP layer does for them (src/http/extension-http.ts):
+ * the first call takes it, every later call for the same request (Express and node:http share the
+ * object) gets the same one back, so no part of the request sees another snapshot than the rest.
+ * Entry points that pass their scope on use takeScope, which remembers nothing.
  */
-export function takeScope(infra: Infra, req?: IncomingMessage): Scope {
-  const known = req && taken.get(req);
-  if (known) return known;
-  const scope = { infra, policy: infra.policies.current() };
-  if (req) taken.set(req, scope);
+export function requestScope(infra: Infra, req: IncomingMessage): Scope {
+  let scope = byRequest.get(req);
+  if (scope === undefined) {
+    scope = takeScope(infra);
+    byRequest.set(req, scope);
+  }
   return scope;
 }

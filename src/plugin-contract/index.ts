@@ -1,19 +1,19 @@
 /**
  * The plugin contract: everything a factor method (flows/methods/<id>/), a login flow (flows/) or an
- * extension (src/extensions/<id>/) may import from the provider, in one list. `npm run deps` holds them
+ * extension (src/extensions/<id>/) may import from the provider, in one list (what it declares comes
+ * from ./declaration.ts, which this module re-exports). `npm run deps` holds them
  * to it (.dependency-cruiser.cjs): what is not exported here is the provider's own business and may
  * change under them. A plugin is handed its services (PluginServices, ExtensionContext) when it starts;
  * what it imports from here are the shapes it implements and the building blocks it composes.
  */
 
-// What a plug-in is: a factor method or an extension, and the one manifest both declare.
-export type { PlugInConfig, PlugInManifest, PlugInServices } from "./manifest.ts";
-export { methodManifest, methodRoutePrefix, type MethodMachines, type MethodManifest } from "./method-manifest.ts";
+// What a plug-in declares before it runs (its manifest, its config file's rules): the light part.
+export * from "./declaration.ts";
+
+// What a plug-in is and is given when it starts.
+export type { PlugInServices } from "./manifest.ts";
 export type {
-  FactorClass,
   FactorPlugin,
-  MethodInput,
-  MethodOutput,
   PluginContext,
   PluginServices,
   RequestFacts,
@@ -24,7 +24,6 @@ export type {
   Extension,
   ExtensionContext,
   ExtensionHttp,
-  ExtensionManifest,
   ExtensionPolicy,
   IssuingAuthorization,
   RunningExtension,
@@ -40,12 +39,6 @@ export { constantTimeEqual } from "../crypto/constant-time-equal.ts";
 export { encryptionKeyMaterial } from "../crypto/encryption-key.ts";
 export { randomToken } from "../crypto/random-token.ts";
 export { storeKeyHash } from "../crypto/store-key-hash.ts";
-
-// An extension's own configuration file: its rules against the other files.
-export type { ConfigData, CrossFieldRule } from "../config/cross-field-rule.ts";
-export type { IssueDraft } from "../config/issue-draft.ts";
-export { findDuplicates } from "../config/find-duplicates.ts";
-export { CUSTOM_SCAN_SCOPE } from "../config/reserved-scopes.ts";
 
 // Records and limits.
 export type { RecordStore, Store } from "../stores/store.ts";
@@ -100,8 +93,3 @@ export { DEVICE_JWS_TYPES } from "../trusted-app/device-jws.ts";
 export { DEVICE_ENROLLMENT_METHOD, type Device, type DeviceEnrollment } from "../trusted-app/device-registry.ts";
 export { refusedDeviceRequest, verifiedDeviceRequest } from "../trusted-app/device-request.ts";
 export { trustedApp } from "../trusted-app/trusted-app.ts";
-
-// The eID login flow's upstream round trip.
-export type { EidFailure } from "../eid/eid-error.ts";
-export type { EidBeginOptions, EidPending } from "../eid/eid-upstream.ts";
-export { EID_METHOD } from "../login-policy/login-policy.ts";

@@ -2,8 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors/config-error.ts";
-import { configFilesOf } from "../../src/config/load-config.ts";
-import { INSTALLED_CONFIG_FILES, loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
+import { INSTALLED_CONFIG_ENTRIES, loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
 
 afterAll(removeTempConfigDirs);
@@ -14,11 +13,7 @@ const SHIPPED = readdirSync(DEMO_CONFIG_DIR).filter((name) => name.endsWith(".ya
 
 describe("editor schema modelines of the shipped configuration", () => {
   it("ships every configuration file the loader reads", () => {
-    expect(SHIPPED.sort()).toEqual(
-      configFilesOf({ plugInFiles: INSTALLED_CONFIG_FILES })
-        .map((entry) => entry.file)
-        .sort(),
-    );
+    expect(SHIPPED.sort()).toEqual(INSTALLED_CONFIG_ENTRIES.map((entry) => entry.file).sort());
   });
 
   it.each(SHIPPED)("%s names its own schema on its first line", (name) => {

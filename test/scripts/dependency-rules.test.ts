@@ -118,6 +118,7 @@ describe("the layer rules of npm run deps", () => {
     ["the CLI imports the provider", "src/cli/commands/start.ts", "src/provider.ts"],
     ["the process start imports the provider", "src/start-provider.ts", "src/provider.ts"],
     ["a factor method imports the plugin contract", "flows/methods/pin/index.ts", "src/plugin-contract/index.ts"],
+    ["a machine definition imports the contract's light part", "flows/login.flow.ts", "src/plugin-contract/declaration.ts"],
     ["an extension imports its own files", "src/extensions/demo/routes.ts", "src/extensions/demo/settings.ts"],
     ["the composition imports the extension list", "src/provider.ts", "src/extensions/installed-extensions.ts"],
   ])("lets %s", async (_name, from, to) => {

@@ -47,15 +47,18 @@ export function qrcodeRoutes(services: PluginServices): Router {
     await writeQrSvg(res, view.uri);
   });
 
+  // A plugin's services carry both halves of a session lookup: the cookies and sessions, and the directory.
+  const signedInSub = async (req: Request) => (await currentSession({ infra: services, policy: services }, req))?.sub;
+
   router.get("/enrollments/:id", async (req, res) => {
     const id = checkedId(req);
-    const sub = (await currentSession({ infra: services, policy: services }, req))?.sub;
+    const sub = await signedInSub(req);
     await longPoll(req, res, async () => (id === undefined || sub === undefined ? undefined : app.enrollments.session(id, sub)), isFinal);
   });
 
   router.get("/enrollments/:id/qr.svg", async (req, res) => {
     const id = checkedId(req);
-    const sub = (await currentSession({ infra: services, policy: services }, req))?.sub;
+    const sub = await signedInSub(req);
     const session = id === undefined || sub === undefined ? undefined : await app.enrollments.session(id, sub);
     if (session?.state !== "pending" || !session.uri) return void res.status(404).set("Cache-Control", "no-store").end();
     await writeQrSvg(res, session.uri);

@@ -1,6 +1,5 @@
 import { ConfigError } from "../../errors/config-error.ts";
-import { configFilesOf } from "../../config/load-config.ts";
-import { INSTALLED_CONFIG_FILES, loadInstalledConfig } from "../../extensions/installed-extensions.ts";
+import { INSTALLED_CONFIG_ENTRIES, INSTALLED_CONFIG_FILES, loadInstalledConfig } from "../../extensions/installed-extensions.ts";
 import { loadMethodPlugins } from "../../runtime/method-plugins.ts";
 import { firstUseOnSignedLinks } from "../../login-policy/first-use-on-signed-links.ts";
 import { readConfigTexts } from "../../snapshot/policy-hash.ts";
@@ -58,9 +57,10 @@ async function printDiff(configDir: string, stdout: NodeJS.WritableStream, stder
     );
     return false;
   }
-  const place = { dir: configDir, plugInFiles: INSTALLED_CONFIG_FILES };
-  const onDisk = new Map((await readConfigTexts(place)).map(({ file, text }) => [file, text]));
-  const lines = formatConfigDiff(running, onDisk, configFilesOf(place));
+  const onDisk = new Map(
+    (await readConfigTexts({ dir: configDir, plugInFiles: INSTALLED_CONFIG_FILES })).map(({ file, text }) => [file, text]),
+  );
+  const lines = formatConfigDiff(running, onDisk, INSTALLED_CONFIG_ENTRIES);
   stdout.write(
     lines.length === 0
       ? "no changes: a reload would serve the same policy\n"

@@ -1,4 +1,4 @@
-import { CUSTOM_SCAN_SCOPE, findDuplicates, type CrossFieldRule, type IssueDraft } from "../../plugin-contract/index.ts";
+import { CUSTOM_SCAN_SCOPE, findDuplicates, type CrossFieldRule, type IssueDraft } from "../../plugin-contract/declaration.ts";
 
 /** Rules on custom-login.yaml against clients.yaml. */
 export const CUSTOM_LOGIN_RULES: CrossFieldRule[] = [

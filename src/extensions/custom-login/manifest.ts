@@ -1,7 +1,7 @@
 import { phoneProgressMachine } from "../../../flows/custom-login/phone-progress.machine.ts";
 import { pcProgressMachine } from "../../../flows/custom-login/pc-progress.machine.ts";
 import { CUSTOM_LOGIN_RULES } from "./config-rules.ts";
-import type { ExtensionManifest } from "../../plugin-contract/index.ts";
+import type { ExtensionManifest } from "../../plugin-contract/declaration.ts";
 
 /** The custom QR-code login (SPEC "Custom QR-code login"): src/extensions/custom-login/. */
 export const CUSTOM_LOGIN_MANIFEST = {

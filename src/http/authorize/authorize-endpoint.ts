@@ -190,14 +190,14 @@ export function authorizeEndpoints(infra: Infra, pages: BrowserPages): ProtocolR
       methods: ["GET", "POST"],
       readsBody: true,
       handle: async (ex) => {
-        const ctx: Partway<typeof table> = { ex, framed, policy: takeScope(infra, ex.req).policy };
+        const ctx: Partway<typeof table> = { ex, framed, policy: takeScope(infra).policy };
         try {
           await table.run(ctx);
         } catch (err) {
           answerError(infra, pages, ctx, err);
         }
       },
-      fail: (ex, err) => answerError(infra, pages, { ex, framed, policy: takeScope(infra, ex.req).policy }, err),
+      fail: (ex, err) => answerError(infra, pages, { ex, framed, policy: takeScope(infra).policy }, err),
     };
   };
   return VARIANTS.map(route);

@@ -47,7 +47,7 @@ export function eidCallbackEndpoint(infra: Infra, pages: BrowserPages): Protocol
       ? await infra.interactions.findByLink(state, infra.cookies.read(req, EID_COOKIE.name, EID_COOKIE.path))
       : undefined;
     // One snapshot for the whole request, even if a reload swaps it meanwhile (src/reload/).
-    const scope = takeScope(infra, req);
+    const scope = takeScope(infra);
     const { policy } = scope;
     if (interaction?.kind !== "eid" || !policy.clients.get(interaction.request.clientId)) return unknown(ex);
     // The stored snapshot goes on only on the machine version it was taken on (a reload keeps that version for the interaction's lifetime).

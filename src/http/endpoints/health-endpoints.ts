@@ -30,7 +30,7 @@ export function readinessEndpoint(infra: Infra, stopping: () => boolean): Protoc
       const checks: Record<"store" | "keys" | "policy", Check> = {
         store: await storeCheck(infra),
         keys: keysCheck(infra),
-        policy: takeScope(infra, ex.req).policy.flows === undefined ? "unavailable" : "ok",
+        policy: takeScope(infra).policy.flows === undefined ? "unavailable" : "ok",
       };
       const ready = Object.values(checks).every((check) => check === "ok");
       writeJson(ex.res, ready ? 200 : 503, { status: ready ? "ready" : "not_ready", checks });

@@ -74,6 +74,6 @@ export function introspectionEndpoint(infra: Infra): ProtocolRoute {
     path: paths.introspection,
     methods: ["POST"],
     readsBody: true,
-    handle: (ex) => table.run({ ex, policy: takeScope(infra, ex.req).policy }),
+    handle: (ex) => table.run({ ex, policy: takeScope(infra).policy }),
   };
 }

@@ -14,7 +14,7 @@ export function discoveryEndpoint(infra: Infra): ProtocolRoute {
     path: paths.discovery,
     methods: ["GET", "HEAD"],
     readsBody: false,
-    handle: (ex) => writeJson(ex.res, 200, body(takeScope(infra, ex.req).policy), { cacheable: true }),
+    handle: (ex) => writeJson(ex.res, 200, body(takeScope(infra).policy), { cacheable: true }),
   };
 }
 

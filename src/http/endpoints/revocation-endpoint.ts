@@ -65,6 +65,6 @@ export function revocationEndpoint(infra: Infra): ProtocolRoute {
     path: paths.revocation,
     methods: ["POST"],
     readsBody: true,
-    handle: (ex) => table.run({ ex, policy: takeScope(infra, ex.req).policy }),
+    handle: (ex) => table.run({ ex, policy: takeScope(infra).policy }),
   };
 }

@@ -90,7 +90,7 @@ export function userinfoEndpoint(infra: Infra): ProtocolRoute {
     const aud = claims.aud;
     if (aud !== audience && !(Array.isArray(aud) && aud.includes(audience)))
       throw invalidToken("the token is not meant for the userinfo endpoint");
-    const { policy } = takeScope(infra, ex.req);
+    const { policy } = takeScope(infra);
     const { users } = policy;
     const plan = planFor(policy, claims.scope);
     if (!plan.openid) throw insufficientScope();

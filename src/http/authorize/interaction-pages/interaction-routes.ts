@@ -79,7 +79,7 @@ export function interactionRoutes(infra: Infra, views: ViewEngine, pages: Browse
     // A kind without pages here (an eID login waits for the upstream's callback, /eID/callback).
     if (!kind) return expired(req, res, interaction);
     // One snapshot for the whole request, even if a reload swaps it meanwhile (src/reload/).
-    const scope = takeScope(infra, req);
+    const scope = takeScope(infra);
     const flow = interactionFlow(scope.policy.flows, infra.retainedFlows, interaction);
     // A flow removed from the configuration since the page was shown ends it; so does what its kind depends on.
     if (!flow || !(await kind.stillValid(scope, req, interaction))) return expired(req, res, interaction);
