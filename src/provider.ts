@@ -14,6 +14,8 @@ import { ReferenceTokens } from "./tokens/reference-tokens.ts";
 import { EndedSessions } from "./sessions/ended-sessions.ts";
 import type { ClientRegistry } from "./oauth/client-registry.ts";
 import type { PolicySnapshot } from "./snapshot/policy-snapshot.ts";
+import type { LdapEmployees } from "./users/ldap/ldap-employees.ts";
+import { openLdapEmployees } from "./users/ldap/open-ldap-employees.ts";
 import { buildPolicyParts, type PolicyParts } from "./snapshot/build-policy-parts.ts";
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
@@ -89,17 +91,20 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   );
   const methodClasses = new Map([...configuredMethods].map(([id, m]) => [id, m.plugin.class]));
 
+  let ldapEmployees: LdapEmployees | undefined;
   let parts: PolicyParts;
   let secretBox: SecretBox;
   let keys: KeyManager;
   try {
-    parts = buildPolicyParts(config, await policyHash(config), methodClasses, eidAccounts);
+    ldapEmployees = openLdapEmployees(config, clock, logger);
+    parts = buildPolicyParts(config, await policyHash(config), methodClasses, eidAccounts, ldapEmployees);
     secretBox = new SecretBox(encryptionKeyMaterial(settings.secrets.encryption_key, settings.data_dir));
     keys = await openKeys(config, parts.clients, { store, box: secretBox, clock, logger, audit });
   } catch (error) {
     // A provider that cannot start must hold nothing open: a Redis client would keep reconnecting (and the
     // process running) forever, and the embedded store would keep its data-directory lock.
     if (!options.store) await store.close();
+    await ldapEmployees?.close();
     throw error;
   }
   const signer = new JwsSigner(() => keys.keys);
@@ -163,6 +168,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
       parseDuration(attempts.window) * 1000,
       (subject) => recordLockout({ audit, users: policies.current().users }, "password")(subject),
     ),
+    ldapEmployees,
     passwordChecks: new ConcurrencyGate(settings.security.max_concurrent_password_checks),
     loginRequests: new AttemptLimiter(
       store.namespace("rateLimits"),
@@ -187,6 +193,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
       keys.close();
       await developmentUpstreams.close();
       await backChannelLogout.close();
+      await ldapEmployees?.close();
       if (!options.store) await store.close();
       await audit.close?.();
     },

@@ -92,7 +92,7 @@ export function createCodeMethodActors<Settings>(ctx: PluginContext<Settings>, p
     checkCode: fromPromise<CheckVerdict, CheckInput>(async ({ input }) => {
       // Counted first and answered like a wrong code when refused: a lockout cannot be told apart.
       if (!(await attempts.tryAttempt(input.sub))) return { ok: false };
-      if (input.challenge === undefined || !services.users.isActive(input.sub)) return { ok: false };
+      if (input.challenge === undefined || !(await services.users.isActive(input.sub))) return { ok: false };
       if (!(await codes.redeem(slotOf("login", input.sub, input.challenge), input.code))) return { ok: false };
       await attempts.succeeded(input.sub);
       return { ok: true };

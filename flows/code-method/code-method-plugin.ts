@@ -40,7 +40,7 @@ export interface CodeMethodDefinition<Settings extends CodeMethodSettings> {
   /** The confirmed address as the account page lists it, masked. */
   maskTarget(target: string): Pick<EnrolledItem, "text" | "textKey" | "params">;
   /** Where a user without an enrollment gets codes, if anywhere (e-mail: the directory's address). */
-  fallbackTarget?(ctx: PluginContext<Settings>, sub: string): string | undefined;
+  fallbackTarget?(ctx: PluginContext<Settings>, sub: string): Promise<string | undefined>;
   /** The message for a composed text. */
   message(ctx: PluginContext<Settings>, composed: MessageTexts, code: string): Omit<OutgoingMessage, "to">;
 }
@@ -109,9 +109,9 @@ export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(
         message: (composed, code) => definition.message(ctx, composed, code),
         async findTarget(sub) {
           // Decoy subs of unknown names, and disabled users, have nowhere to receive a code.
-          if (!services.users.isActive(sub)) return undefined;
+          if (!(await services.users.isActive(sub))) return undefined;
           const enrolled = (await ctx.enrollments.get(sub)) as Enrollment<TargetEnrollment> | undefined;
-          return enrolled?.data.target ?? definition.fallbackTarget?.(ctx, sub);
+          return enrolled?.data.target ?? (await definition.fallbackTarget?.(ctx, sub));
         },
       });
     },
@@ -128,7 +128,7 @@ export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(
           `give ${definition.operatorOption}=<${definition.field.inputType === "tel" ? "number in international format, +..." : "e-mail address"}>`,
         );
       // A vendor account has no directory entry, only its client's permission (MyVendor with e-mail or SMS).
-      if (!ctx.services.users.hasAccount(sub)) throw new Error(`no user with sub ${sub}`);
+      if (!(await ctx.services.users.hasAccount(sub))) throw new Error(`no user with sub ${sub}`);
       await ctx.enrollments.put(sub, { target, confirmedAt: ctx.services.clock() } satisfies TargetEnrollment);
       return `${definition.operatorOption} ${target} recorded as confirmed for ${sub} (method ${ctx.methodId})`;
     },

@@ -34,6 +34,9 @@ const NAMED_TYPES: Record<ConfigFileName, Record<string, string>> = {
     "/properties/users/items": "UserRecord",
     "/properties/users/items/properties/claims": "UserClaims",
   },
+  directory: {
+    "/properties/ldap": "LdapDirectoryConfig",
+  },
   login: {
     "/properties/default_flow": "DefaultFlowConfig",
   },

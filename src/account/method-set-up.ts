@@ -33,7 +33,7 @@ export async function methodSetUp(services: SetUpServices, id: string, sub: stri
   const items = record && lister ? lister(record.data) : [];
   const setUp =
     setUpBy === "directory"
-      ? services.users.findBySub(sub)?.password_hash !== undefined
+      ? (await services.users.findBySub(sub))?.hasPassword === true
       : record !== undefined && (items.length > 0 || lister === undefined);
   return { setUp, recordOf, ...(record && { record }), items };
 }

@@ -11,8 +11,10 @@ export function recordLockout(
   provider: { readonly audit: AuditTrail; readonly users: Pick<UserDirectory, "findBySub" | "findByUsername"> },
   method: string,
 ) {
-  return (subject: string): void => {
-    const sub = provider.users.findBySub(subject)?.sub ?? provider.users.findByUsername(subject)?.sub;
+  return async (subject: string): Promise<void> => {
+    // A directory that cannot answer now leaves the lockout unrecorded rather than failing the attempt it refuses.
+    const find = async () => (await provider.users.findBySub(subject))?.sub ?? (await provider.users.findByUsername(subject))?.sub;
+    const sub = await find().catch(() => undefined);
     if (sub !== undefined) provider.audit.record({ type: "lockout", sub, method });
   };
 }

@@ -31,9 +31,11 @@ export const CHANNEL_RULES: CrossFieldRule[] = [
   UNIQUE_CHANNELS_RULE,
   {
     file: "channels",
-    needs: ["channels", "users"],
-    description: "Every channel member is a user of users.yaml (by `sub`).",
-    check: ({ channels, users }) => {
+    needs: ["channels", "users", "directory"],
+    description:
+      "Every channel member is a user of users.yaml (by `sub`); with an LDAP directory, whose people are not known before it is asked, `portcullis check-config` checks them instead.",
+    check: ({ channels, users, directory }) => {
+      if (directory.type === "ldap") return [];
       const subs = new Set(users.users.map((u) => u.sub));
       return channels.channels.flatMap((channel, i) =>
         channel.members.flatMap((member, j) =>

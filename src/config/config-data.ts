@@ -1,4 +1,13 @@
-import type { ChannelsFile, ClientsFile, CustomLoginFile, LoginFile, ProviderFile, ScopesFile, UsersFile } from "./types.generated.ts";
+import type {
+  ChannelsFile,
+  ClientsFile,
+  CustomLoginFile,
+  DirectoryFile,
+  LoginFile,
+  ProviderFile,
+  ScopesFile,
+  UsersFile,
+} from "./types.generated.ts";
 
 /** The parsed, schema-valid, defaults-filled content of the config files. */
 export interface ConfigData {
@@ -6,6 +15,7 @@ export interface ConfigData {
   clients: ClientsFile;
   scopes: ScopesFile;
   users: UsersFile;
+  directory: DirectoryFile;
   login: LoginFile;
   channels: ChannelsFile;
   /** An extension's file: present when the composition root loaded its file (it loads every installed one). */

@@ -30,6 +30,8 @@ export const CORE_CONFIG_FILES: readonly ConfigFileEntry[] = [
   { name: "clients", file: "clients.yaml", schema: "clients.schema.json" },
   { name: "scopes", file: "scopes.yaml", schema: "scopes.schema.json" },
   { name: "users", file: "users.yaml", schema: "users.schema.json" },
+  // Optional: without it the employees are users.yaml's.
+  { name: "directory", file: "directory.yaml", schema: "directory.schema.json", optional: true },
   { name: "login", file: "login.yaml", schema: "login.schema.json" },
   // Optional: a provider without channels needs no file.
   { name: "channels", file: "channels.yaml", schema: "channels.schema.json", optional: true },

@@ -5,6 +5,7 @@ import { PROVIDER_RULES } from "./provider-rules.ts";
 import { OPERATIONS_RULES } from "./operations-rules.ts";
 import { SCOPE_RULES } from "./scope-rules.ts";
 import { USER_RULES } from "./user-rules.ts";
+import { DIRECTORY_RULES } from "./directory-rules.ts";
 import { LOGIN_RULES } from "./login-rules.ts";
 import { ACR_VALUE_RULES } from "./acr-value-rules.ts";
 import { EID_RULES } from "./eid-rules.ts";
@@ -17,6 +18,7 @@ export const CORE_CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
   ...CLIENT_RULES,
   ...SCOPE_RULES,
   ...USER_RULES,
+  ...DIRECTORY_RULES,
   ...LOGIN_RULES,
   ...ACR_VALUE_RULES,
   ...EID_RULES,

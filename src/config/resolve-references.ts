@@ -53,7 +53,7 @@ export function resolveReferences(source: ConfigSource, configDir: string, env: 
 }
 
 /** Keys whose value is a secret itself: it must come from the environment or a file, never the YAML. */
-const SECRET_KEYS = new Set(["signing_key", "private_key_pem", "encryption_key", "client_secret"]);
+const SECRET_KEYS = new Set(["signing_key", "private_key_pem", "encryption_key", "client_secret", "bind_password"]);
 const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]+@/i;
 
 const WHOLE_REFERENCE = /^\$\{(env|file):[^}]*\}$/;

@@ -11,6 +11,7 @@ export type * from "./types/provider.generated.ts";
 export type * from "./types/clients.generated.ts";
 export type * from "./types/scopes.generated.ts";
 export type * from "./types/users.generated.ts";
+export type * from "./types/directory.generated.ts";
 export type * from "./types/login.generated.ts";
 export type * from "./types/channels.generated.ts";
 export type * from "./types/custom-login.generated.ts";

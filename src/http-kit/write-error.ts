@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { OAuthError, oauthError, temporarilyUnavailable } from "../errors/oauth-error.ts";
+import { ServiceUnavailableError } from "../errors/service-unavailable-error.ts";
 import { StoreUnavailableError } from "../stores/store-unavailable-error.ts";
 import { writeJson } from "./write-response.ts";
 
@@ -41,9 +42,10 @@ export function wireDescription(description: string): string {
 /** The OAuth error an arbitrary thrown value is answered with; unknown ones are logged with their stack. */
 export function toOAuthError(err: unknown, logger: Logger, context: { reqId: string; path: string }): OAuthError {
   if (err instanceof OAuthError) return err;
-  if (err instanceof StoreUnavailableError) {
-    // The cause was logged (scrubbed) by the store itself; its raw text may quote data.
-    logger.warn({ reqId: context.reqId, backend: err.backend }, "store unavailable");
+  if (err instanceof StoreUnavailableError || err instanceof ServiceUnavailableError) {
+    // The cause was logged (scrubbed) by the store or the directory itself; its raw text may quote data.
+    const service = err instanceof StoreUnavailableError ? "store" : err.service;
+    logger.warn({ reqId: context.reqId, reason: err.message }, `${service} unavailable`);
     return temporarilyUnavailable(err);
   }
   const mapped = fromPathDecoding(err) ?? fromBodyParser((err ?? {}) as { type?: unknown; status?: unknown });

@@ -23,6 +23,7 @@ import type { LoadedMethod } from "../runtime/loaded-methods.ts";
 import type { RetainedFlows } from "../runtime/retained-flows.ts";
 import type { Enrollments } from "../enrollments/enrollments.ts";
 import type { EidBroker } from "../eid/eid-broker.ts";
+import type { LdapEmployees } from "../users/ldap/ldap-employees.ts";
 import type { ChannelDirectory } from "../channels/channel-directory.ts";
 import type { StartedExtension } from "../plugin-contract/extension.ts";
 import type { AuditTrail } from "../audit/audit-trail.ts";
@@ -73,7 +74,12 @@ export interface Infra {
   readonly idTokens: IdTokenIssuer;
   /** Failed password checks per account: the password method's limit, which the password grant shares. */
   readonly passwordAttempts: AttemptLimiter;
-  /** Bounds the scrypt verifications running and waiting in this process. */
+  /**
+   * The LDAP directory's employees when directory.yaml chooses one (its connections and cache live as long
+   * as the process; each policy snapshot's user directory asks it). Undefined: the employees of users.yaml.
+   */
+  readonly ldapEmployees: LdapEmployees | undefined;
+  /** Bounds the password checks (scrypt verifications, LDAP binds) running and waiting in this process. */
   readonly passwordChecks: ConcurrencyGate;
   /** Login requests (logins started, login forms posted) per client address. */
   readonly loginRequests: AttemptLimiter;

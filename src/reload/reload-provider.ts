@@ -56,7 +56,7 @@ export async function reloadProvider(infra: Infra, running: LoadedConfig): Promi
 /** The new snapshot over the running methods (their set cannot change without a restart). */
 function buildSnapshot(infra: Infra, config: LoadedConfig, hash: string): PolicySnapshot {
   const classes = new Map([...infra.methods].map(([id, method]) => [id, method.plugin.class]));
-  const parts = buildPolicyParts(config, hash, classes, infra.eid.accounts);
+  const parts = buildPolicyParts(config, hash, classes, infra.eid.accounts, infra.ldapEmployees);
   return { ...parts, flows: new FlowCatalog(flowServices(infra), config.login, infra.methods) };
 }
 

@@ -7,9 +7,10 @@ import { diffConfig } from "./config-diff.ts";
  * data_dir, issuer, encryption key, keys, the lifetimes and limits its services were built with,
  * logging), login.yaml's factor methods (bound to the provider, their views and routes mounted) and eID
  * upstreams (their relying parties), and channels.yaml (the channel directory is built from it at start:
- * the embedded one holds the list, the HTTP one its client and token). By file, the key prefixes; "": the whole file.
+ * the embedded one holds the list, the HTTP one its client and token), and directory.yaml (an LDAP
+ * directory's connections and cache are opened at start). By file, the key prefixes; "": the whole file.
  */
-const RESTART_ONLY = { provider: [""], login: ["methods", "eid_upstreams"], channels: [""] } as const;
+const RESTART_ONLY = { provider: [""], login: ["methods", "eid_upstreams"], channels: [""], directory: [""] } as const;
 
 /** Whether a change at `path` of `file` (e.g. "login.yaml", "methods.totp") needs a restart. */
 export function needsRestart(file: string, path: string): boolean {

@@ -17,7 +17,7 @@ export async function drawnFlows(config: LoadedConfig): Promise<FlowCatalog> {
     throw new Error("drawn flows do not run");
   };
   const nobody = {
-    users: { findByUsername: () => undefined },
+    users: { findByUsername: async () => undefined },
     enrollments: { list: async () => [] },
     eid: { begin: nothing, finish: nothing },
     issuer: config.provider.issuer,

@@ -16,7 +16,7 @@ export function identifyUserRunnable(provider: { readonly users: Pick<UserDirect
   return identifyUserMachine.provide({
     actors: {
       findUser: fromPromise<{ sub: string }, { username: string }>(async ({ input }) => {
-        const user = provider.users.findByUsername(input.username);
+        const user = await provider.users.findByUsername(input.username);
         return { sub: user && !user.disabled ? user.sub : decoySub(input.username) };
       }),
     },

@@ -14,9 +14,15 @@ export class AttemptLimiter {
   private readonly maxFailures: number;
   private readonly windowMs: number;
   /** Told once per window, at the first attempt refused: the subject is locked (the audit trail's lockout). */
-  private readonly onLockout?: (subject: string) => void;
+  private readonly onLockout?: (subject: string) => Promise<void> | void;
 
-  constructor(counters: RecordStore<number>, scope: string, maxFailures: number, windowMs: number, onLockout?: (subject: string) => void) {
+  constructor(
+    counters: RecordStore<number>,
+    scope: string,
+    maxFailures: number,
+    windowMs: number,
+    onLockout?: (subject: string) => Promise<void> | void,
+  ) {
     this.counters = counters;
     this.scope = scope;
     this.maxFailures = maxFailures;
@@ -27,7 +33,7 @@ export class AttemptLimiter {
   /** Counts one attempt; false when the subject has used up its attempts in this window. */
   async tryAttempt(subject: string): Promise<boolean> {
     const count = await this.counters.increment(this.key(subject), this.windowMs);
-    if (count === this.maxFailures + 1) this.onLockout?.(subject);
+    if (count === this.maxFailures + 1) await this.onLockout?.(subject);
     return count <= this.maxFailures;
   }
 

@@ -13,5 +13,5 @@ export interface SessionLookup {
 /** The browser's live SSO session, when its user is still active in the directory. */
 export async function currentSession({ infra, policy }: SessionLookup, req: IncomingMessage): Promise<SsoSession | undefined> {
   const session = await infra.sessions.find(infra.cookies.read(req, SESSION_COOKIE));
-  return session && policy.users.isActive(session.sub) ? session : undefined;
+  return session && (await policy.users.isActive(session.sub)) ? session : undefined;
 }

@@ -4,6 +4,8 @@ import { ScopeRegistry } from "../scopes/scope-registry.ts";
 import { buildLoginPolicy } from "../login-policy/build-login-policy.ts";
 import type { MethodClass } from "../login-policy/login-policy.ts";
 import { UserDirectory } from "../users/user-directory.ts";
+import { configuredEmployees } from "../users/configured-employees.ts";
+import type { EmployeeSource } from "../users/employee-source.ts";
 import { VendorAccounts, vendorLoginTypes } from "../users/vendor-accounts.ts";
 import type { EidAccounts } from "../eid/eid-accounts.ts";
 import type { PolicySnapshot } from "./policy-snapshot.ts";
@@ -21,6 +23,7 @@ export function buildPolicyParts(
   hash: string,
   methodClasses: ReadonlyMap<string, MethodClass>,
   eidAccounts: EidAccounts,
+  ldapEmployees: EmployeeSource | undefined,
 ): PolicyParts {
   const clients = new ClientRegistry(config.clients.clients, config.provider.lifetimes);
   const vendorAccounts = new VendorAccounts(clients, vendorLoginTypes(config.login));
@@ -29,7 +32,7 @@ export function buildPolicyParts(
     hash,
     clients,
     scopes: new ScopeRegistry(config.scopes),
-    users: new UserDirectory(config.users, eidAccounts, vendorAccounts),
+    users: new UserDirectory(configuredEmployees(config, ldapEmployees), eidAccounts, vendorAccounts),
     vendorAccounts,
     login: buildLoginPolicy(config.login, methodClasses),
   };

@@ -76,7 +76,7 @@ export async function verifyDeviceJws(
   }
   // The unverified sub and kid only find the key; the signature below vouches for them.
   if (typeof kid !== "string" || typeof unverifiedSub !== "string") throw new DeviceJwsError("the device JWS needs a kid and a sub");
-  const device = provider.users.isActive(unverifiedSub) ? await devices.find(unverifiedSub, kid) : undefined;
+  const device = (await provider.users.isActive(unverifiedSub)) ? await devices.find(unverifiedSub, kid) : undefined;
   if (!device) throw new DeviceJwsError("the device is not enrolled");
 
   let claims: JWTPayload & Record<string, unknown>;

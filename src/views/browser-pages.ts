@@ -35,6 +35,9 @@ export interface ResponsePage {
   leaveRedirectChain?: boolean;
 }
 
+/** Errors whose page says what happened in the reader's language (views/i18n), by status and code. */
+const TRANSLATED_ERRORS = new Map([["503 temporarily_unavailable", "error.temporarily_unavailable"]]);
+
 export function createBrowserPages(views: ViewEngine): BrowserPages {
   const pages: BrowserPages = {
     error(req, res, status, error, description, lang) {
@@ -43,7 +46,13 @@ export function createBrowserPages(views: ViewEngine): BrowserPages {
     },
     oauthError(req, res, error, lang) {
       for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-      pages.error(req, res, error.status, error.error, error.expose ? error.description : "an unexpected error occurred", lang);
+      const descriptionKey = TRANSLATED_ERRORS.get(`${error.status} ${error.error}`);
+      if (descriptionKey === undefined)
+        return pages.error(req, res, error.status, error.error, error.expose ? error.description : "an unexpected error occurred", lang);
+      // A backend outage is the one failure a person can act on (wait and try again): said in their language.
+      if (error.status === 503) res.setHeader("Retry-After", "5");
+      const html = views.render("error", { error: error.error, descriptionKey }, resolveLang(lang, req.headers["accept-language"]));
+      writePage(res, error.status, html);
     },
     formPost(res, action, fields, page) {
       const nonce = createNonce();

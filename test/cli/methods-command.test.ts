@@ -55,7 +55,7 @@ describe("portcullis methods", { timeout: 120_000 }, () => {
   });
 
   it("names an unknown user or method without a stack", async () => {
-    expect(await methods("list", "mallory")).toMatchObject({ code: 1, stderr: 'portcullis methods: no user "mallory" in users.yaml\n' });
+    expect(await methods("list", "mallory")).toMatchObject({ code: 1, stderr: 'portcullis methods: no user "mallory" in the directory\n' });
     const unknown = await methods("reset", "alice", "carrier-pigeon");
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/^portcullis methods: "carrier-pigeon" is not a configured method that can be enrolled \(.*pin.*\)\n$/);

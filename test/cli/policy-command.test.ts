@@ -219,7 +219,7 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
     expect(after.stdout).toContain("  could log in: yes — a method of each class is set up\n");
 
     const stranger = await explain(url, "--user", "mallory");
-    expect(stranger.stdout).toContain("user mallory: not found\n  could log in: no — no such user in users.yaml\n");
+    expect(stranger.stdout).toContain("user mallory: not found\n  could log in: no — no such user in the directory\n");
   });
 
   it("answers usage mistakes with exit 2", async () => {

@@ -63,7 +63,7 @@ describe.skipIf(!haveChromium)("login policy in Chromium with openid-client", ()
     web = suite.web;
     const totp = suite.op.provider.methods.get("totp")!;
     for (const username of USERS) {
-      const sub = suite.op.provider.policies.current().users.findByUsername(username)!.sub;
+      const sub = (await suite.op.provider.policies.current().users.findByUsername(username))!.sub;
       subs.set(username, sub);
       const uri = await totp.plugin.enrollByOperator!(totp.context, sub, {});
       secrets.set(username, new URL(uri).searchParams.get("secret")!);

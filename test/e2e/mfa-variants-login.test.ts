@@ -178,7 +178,7 @@ describe.skipIf(!haveChromium)("the Mfa variants in Chromium with openid-client"
     "$loginType: the login_hint's user passes $passes on a page offering only the variant's methods; login_type needed at the token endpoint; no SSO session left",
     async (variant) => {
       const { web, op } = suite;
-      const sub = op.provider.policies.current().users.findByUsername(variant.username)!.sub;
+      const sub = (await op.provider.policies.current().users.findByUsername(variant.username))!.sub;
       const page = await contexts.page();
       const pass = await variant.prepare(page, sub);
       const refusedBefore = web.tokenErrors.length;

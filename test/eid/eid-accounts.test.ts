@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EidAccounts } from "../../src/eid/eid-accounts.ts";
 import { EmbeddedStore } from "../../src/stores/embedded-store.ts";
+import { EmbeddedEmployees } from "../../src/users/embedded-employees.ts";
 import { UserDirectory } from "../../src/users/user-directory.ts";
 
 const dirs: string[] = [];
@@ -86,24 +87,24 @@ describe("EidAccounts", () => {
     }
   });
 
-  it("makes an eID sub active in the user directory (sessions, codes, refresh tokens live), an unknown one not", () => {
+  it("makes an eID sub active in the user directory (sessions, codes, refresh tokens live), an unknown one not", async () => {
     const accounts = new EidAccounts(freshStore(), clock, PREFIXES);
     const users = new UserDirectory(
-      {
+      new EmbeddedEmployees({
         users: [
           { username: "alice", sub: "E10001", claims: {}, disabled: false },
           { username: "carl", sub: "E10003", claims: {}, disabled: true },
         ],
-      },
+      }),
       accounts,
     );
-    expect(["E10001", "E10003", "eid:CZ-1", "nobody:CZ-1", "E99999"].map((sub) => users.isActive(sub))).toEqual([
+    expect(await Promise.all(["E10001", "E10003", "eid:CZ-1", "nobody:CZ-1", "E99999"].map((sub) => users.isActive(sub)))).toEqual([
       true,
       false,
       true,
       false,
       false,
     ]);
-    expect(new UserDirectory({ users: [] }).isActive("eid:CZ-1")).toBe(false);
+    expect(await new UserDirectory(new EmbeddedEmployees({ users: [] })).isActive("eid:CZ-1")).toBe(false);
   });
 });

@@ -16,24 +16,24 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-const alice = () => p.provider.policies.current().users.findBySub("E10001")!;
-const setDisabled = (disabled: boolean) => Object.assign(alice(), { disabled });
+const alice = async () => (await p.provider.policies.current().users.findBySub("E10001"))!;
+const setDisabled = async (disabled: boolean) => Object.assign(await alice(), { disabled });
 afterEach(() => setDisabled(false));
 
 describe("a user disabled after logging in", () => {
   it("loses the SSO session: prompt=none is login_required", async () => {
     const browser = new RawBrowser();
     expect(responseParams(await loginWithPassword(browser, authorizeUrl(p.issuer))).get("code")).toBeTruthy();
-    setDisabled(true);
+    await setDisabled(true);
     expect(responseParams(await browser.get(authorizeUrl(p.issuer, { prompt: "none" }))).get("error")).toBe("login_required");
     // Ended for good, not only while disabled.
-    setDisabled(false);
+    await setDisabled(false);
     expect(responseParams(await browser.get(authorizeUrl(p.issuer, { prompt: "none" }))).get("error")).toBe("login_required");
   });
 
   it("cannot redeem a code issued before", async () => {
     const code = await mintCode(p, { sub: "E10001" });
-    setDisabled(true);
+    await setDisabled(true);
     const res = await redeemCode(p, code);
     expect(res.status).toBe(400);
     expect(res.json?.error).toBe("invalid_grant");
@@ -42,11 +42,11 @@ describe("a user disabled after logging in", () => {
   it("cannot refresh, and the refresh family and its access tokens are revoked", async () => {
     const tokens = await codeTokens(p, { sub: "E10001", scopes: ["openid", "offline_access", "acme"] });
     expect((await introspect(p, tokens.access_token)).json?.active).toBe(true);
-    setDisabled(true);
+    await setDisabled(true);
     expect((await introspect(p, tokens.access_token)).json?.active).toBe(false);
     const refused = await refresh(p, tokens.refresh_token!);
     expect(refused.json?.error).toBe("invalid_grant");
-    setDisabled(false);
+    await setDisabled(false);
     expect((await refresh(p, tokens.refresh_token!)).json?.error).toBe("invalid_grant");
     expect((await introspect(p, tokens.access_token)).json?.active).toBe(false);
   });

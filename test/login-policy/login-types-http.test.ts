@@ -57,7 +57,11 @@ beforeAll(async () => {
   });
   const totp = p.provider.methods.get("totp")!;
   for (const username of ["alice", "bob", ...USERS]) {
-    const uri = await totp.plugin.enrollByOperator!(totp.context, p.provider.policies.current().users.findByUsername(username)!.sub, {});
+    const uri = await totp.plugin.enrollByOperator!(
+      totp.context,
+      (await p.provider.policies.current().users.findByUsername(username))!.sub,
+      {},
+    );
     secrets.set(username, new URL(uri).searchParams.get("secret")!);
   }
   // The vendor account of the signed-link tests has its TOTP from an operator.
@@ -232,7 +236,7 @@ describe("login_type MfaTotp", () => {
     const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined, login_type: "MfaTotp" });
     expect(tokens.status).toBe(200);
     expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({
-      sub: p.provider.policies.current().users.findByUsername("dave")!.sub,
+      sub: (await p.provider.policies.current().users.findByUsername("dave"))!.sub,
       amr: ["totp"],
       acr: "1fa",
     });

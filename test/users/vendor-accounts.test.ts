@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClientConfig } from "../../src/config/types.generated.ts";
 import { ClientRegistry } from "../../src/oauth/client-registry.ts";
+import { EmbeddedEmployees } from "../../src/users/embedded-employees.ts";
 import { UserDirectory } from "../../src/users/user-directory.ts";
 import { parseVendorSub, VendorAccounts, vendorLoginTypes } from "../../src/users/vendor-accounts.ts";
 import { mintCode, redeemCode } from "../support/code-grant.ts";
@@ -64,19 +65,25 @@ describe("vendor accounts", () => {
     expect(vendors.userinfo("no-key:ops", new Set(["name"]))).toBeUndefined();
   });
 
-  it("counts as an active user of the directory, beside employees", () => {
-    const users = new UserDirectory({ users: [{ username: "alice", sub: "E10001", claims: {}, disabled: false }] }, vendors);
-    expect(users.isActive("vendor-app:ops")).toBe(true);
-    expect(users.isActive("E10001")).toBe(true);
-    expect(users.isActive("no-vendor-type:ops")).toBe(false);
-    expect(users.findBySub("vendor-app:ops")).toBeUndefined();
+  it("counts as an active user of the directory, beside employees", async () => {
+    const users = new UserDirectory(
+      new EmbeddedEmployees({ users: [{ username: "alice", sub: "E10001", claims: {}, disabled: false }] }),
+      vendors,
+    );
+    expect(await users.isActive("vendor-app:ops")).toBe(true);
+    expect(await users.isActive("E10001")).toBe(true);
+    expect(await users.isActive("no-vendor-type:ops")).toBe(false);
+    expect(await users.findBySub("vendor-app:ops")).toBeUndefined();
   });
 
-  it("is an account an operator may record methods for, as an employee is (a disabled one too), a dead one not", () => {
-    const users = new UserDirectory({ users: [{ username: "bob", sub: "E10002", claims: {}, disabled: true }] }, vendors);
-    expect(users.hasAccount("vendor-app:ops")).toBe(true);
-    expect(users.hasAccount("E10002")).toBe(true);
-    for (const sub of ["no-key:ops", "gone:ops", "E99999"]) expect(users.hasAccount(sub)).toBe(false);
+  it("is an account an operator may record methods for, as an employee is (a disabled one too), a dead one not", async () => {
+    const users = new UserDirectory(
+      new EmbeddedEmployees({ users: [{ username: "bob", sub: "E10002", claims: {}, disabled: true }] }),
+      vendors,
+    );
+    expect(await users.hasAccount("vendor-app:ops")).toBe(true);
+    expect(await users.hasAccount("E10002")).toBe(true);
+    for (const sub of ["no-key:ops", "gone:ops", "E99999"]) expect(await users.hasAccount(sub)).toBe(false);
   });
 });
 

@@ -47,7 +47,7 @@ const bfidoPlugin: FactorPlugin<FidoSettings> = {
         const view = await logins.view(input.loginId);
         if (view.state !== "verified") return { state: view.state };
         const sub = await logins.consumeVerified(input.loginId);
-        return sub !== undefined && context.services.users.isActive(sub) ? { state: "verified", sub } : { state: "expired" };
+        return sub !== undefined && (await context.services.users.isActive(sub)) ? { state: "verified", sub } : { state: "expired" };
       }),
     };
   },

@@ -36,9 +36,9 @@ const emailPlugin = createCodeMethodPlugin<EmailSettings>({
   maskTarget: (address) => ({ text: maskEmailAddress(address) }),
   operatorOption: "address",
   createSender: ({ settings }) => createSmtpSender(settings.delivery as SmtpSettings),
-  fallbackTarget({ services, settings }, sub) {
+  async fallbackTarget({ services, settings }, sub) {
     if (!settings.use_directory_email) return undefined;
-    const email = services.users.findBySub(sub)?.claims.email;
+    const email = (await services.users.findBySub(sub))?.claims.email;
     return typeof email === "string" ? normaliseEmailAddress(email) : undefined;
   },
   message: (_ctx, composed) => ({ subject: composed.subject, text: composed.text }),

@@ -94,7 +94,7 @@ const facePlugin: FactorPlugin<FaceSettings> = {
         // Counted before anything is checked; a locked account hears what a stranger's face hears.
         if (!(await attempts.tryAttempt(input.sub))) return { outcome: "no_match" };
         // A decoy sub (unknown name) or a disabled user: never sent to the service, never accepted.
-        if (!services.users.isActive(input.sub)) return { outcome: "no_match" };
+        if (!(await services.users.isActive(input.sub))) return { outcome: "no_match" };
         const enrolled = (await enrollments.get(input.sub)) as Enrollment<FaceEnrollment> | undefined;
         if (ctx.settings.require_enrollment && !enrolled) return { outcome: "no_match" };
         let answer;
@@ -134,7 +134,7 @@ const facePlugin: FactorPlugin<FaceSettings> = {
   async enrollByOperator({ services, enrollments }, sub, options) {
     const key = options.key;
     if (key === undefined || !/^[\x21-\x7e]{1,200}$/.test(key)) throw new Error("give key=<the face service's reference for this user>");
-    if (!services.users.findBySub(sub)) throw new Error(`no user with sub ${sub}`);
+    if (!(await services.users.findBySub(sub))) throw new Error(`no user with sub ${sub}`);
     await enrollments.put(sub, { key } satisfies FaceEnrollment);
     return `face reference ${key} recorded for ${sub}`;
   },

@@ -21,7 +21,7 @@ export interface RegistrationDeps {
 export async function startRegistration({ context, rp }: RegistrationDeps, sub: string): Promise<string> {
   const enrolled = (await context.enrollments.get(sub)) as Enrollment<FidoEnrollment> | undefined;
   const userHandle = enrolled?.data.userHandle ?? randomBytes(32).toString("base64url");
-  const user = context.services.users.findBySub(sub);
+  const user = await context.services.users.findBySub(sub);
   const options = await (await webauthnLibrary()).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,

@@ -65,7 +65,7 @@ const qrcodePlugin: FactorPlugin<QrcodeSettings> = {
         const view = await app.challenges.view(input.challengeId);
         if (view.state === "approved") {
           const approved = await app.challenges.consumeApproved(input.challengeId);
-          return approved !== undefined && services.users.isActive(approved.sub)
+          return approved !== undefined && (await services.users.isActive(approved.sub))
             ? { state: "approved", ...approved }
             : { state: "expired" };
         }

@@ -34,7 +34,7 @@ async function showSecret(context: PluginContext<TotpSettings>, body: unknown) {
   if (typeof handle !== "string" || handle.length > 64) return undefined;
   const taken = await takeSecretToShow(context, handle);
   if (!taken) return undefined;
-  const uri = otpauthUri(context, taken.sub, taken.key);
+  const uri = await otpauthUri(context, taken.sub, taken.key);
   return {
     // In groups of four, as people copy it by hand.
     secret: taken.key.secret.replace(/(.{4})(?=.)/g, "$1 "),

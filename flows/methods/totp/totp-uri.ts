@@ -8,7 +8,7 @@ import type { PluginContext } from "../../../src/plugin-contract/index.ts";
  * login name as the account (what they recognise; the sub is an internal number), the secret and
  * its parameters.
  */
-export function otpauthUri(context: PluginContext<TotpSettings>, sub: string, key: TotpKey): string {
-  const account = context.services.users.findBySub(sub)?.username ?? sub;
+export async function otpauthUri(context: PluginContext<TotpSettings>, sub: string, key: TotpKey): Promise<string> {
+  const account = (await context.services.users.findBySub(sub))?.username ?? sub;
   return generateURI({ issuer: context.settings.issuer, label: account, secret: key.secret, digits: key.digits, period: key.period });
 }

@@ -34,7 +34,7 @@ export const methodsCommand: Command = {
     if (!infra) return 1;
     try {
       // A command is one entry point: it takes the policy serving now once.
-      const sub = accountSub(takeScope(infra).policy, username);
+      const sub = await accountSub(takeScope(infra).policy, username);
       const enrollable = [...infra.methods]
         .filter(([, m]) => m.plugin.manifest.machines.enrollment || m.plugin.enrollByOperator)
         .map(([id]) => id);

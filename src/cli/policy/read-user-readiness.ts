@@ -3,6 +3,8 @@ import { createLogger } from "../../logging/create-logger.ts";
 import { createStore } from "../../stores/create-store.ts";
 import { systemClock } from "../../time/clock.ts";
 import { UserDirectory } from "../../users/user-directory.ts";
+import { configuredEmployees } from "../../users/configured-employees.ts";
+import { openLdapEmployees } from "../../users/ldap/open-ldap-employees.ts";
 import { storeOpenError } from "../support/store-open-error.ts";
 import type { Accepted } from "./explain-authorize-request.ts";
 import type { LoadedExplainPolicy } from "./load-explain-policy.ts";
@@ -26,16 +28,19 @@ export async function readUserReadiness(
   } catch (error) {
     throw storeOpenError(error) ?? error;
   }
+  let ldapEmployees;
   try {
+    ldapEmployees = openLdapEmployees(loaded.config, systemClock);
     const services = {
       methods: loaded.methods,
       enrollments: new Enrollments(store, systemClock),
-      users: new UserDirectory(loaded.config.users),
+      users: new UserDirectory(configuredEmployees(loaded.config, ldapEmployees)),
     };
     return await userReadiness(name, explained, services);
   } catch (error) {
     throw storeOpenError(error) ?? error;
   } finally {
+    await ldapEmployees?.close();
     await store.close();
   }
 }

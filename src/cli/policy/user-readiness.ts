@@ -25,15 +25,15 @@ export async function userReadiness(
 ): Promise<UserReadiness> {
   const { plan } = explained;
   const vendor = plan.loginHint === "vendor";
-  const user = vendor ? undefined : services.users.findByUsername(name);
+  const user = vendor ? undefined : await services.users.findByUsername(name);
   const sub = vendor ? name : user?.sub;
   const nothing = (reason: string): UserReadiness => ({ name, ...(sub !== undefined && { sub }), methods: [], canSucceed: false, reason });
   if (plan.flow === "eid")
     return { name, methods: [], canSucceed: false, reason: "an eID login is decided by the upstream eID provider, not by this directory" };
   if (vendor && name !== plan.vendorAccount)
     return nothing(`the request's login_hint names the vendor account ${plan.vendorAccount}, not ${name}`);
-  if (!vendor && user === undefined) return nothing("no such user in users.yaml");
-  if (user?.disabled) return nothing("the user is disabled in users.yaml");
+  if (!vendor && user === undefined) return nothing("no such user in the directory");
+  if (user?.disabled) return nothing("the user is disabled in the directory");
   if (plan.loginHint === "required" && explained.loginHint?.toLowerCase() !== name.toLowerCase()) {
     return nothing(`the request's login_hint names ${explained.loginHint}: the login verifies that user, not ${name}`);
   }

@@ -8,12 +8,12 @@ import { CliError } from "./cli-error.ts";
  * account of a client that cannot make vendor logins is refused, so nothing is enrolled for an account
  * that could never log in.
  */
-export function accountSub(policy: Pick<PolicySnapshot, "users" | "clients" | "vendorAccounts">, name: string): string {
+export async function accountSub(policy: Pick<PolicySnapshot, "users" | "clients" | "vendorAccounts">, name: string): Promise<string> {
   const vendor = name.includes(":") ? parseVendorSub(name) : undefined;
   if (name.includes(":") && vendor === undefined) throw new CliError(`"${name}" is no vendor account: expected <client_id>:<account>`);
   if (vendor === undefined) {
-    const user = policy.users.findByUsername(name);
-    if (!user) throw new CliError(`no user "${name}" in users.yaml`);
+    const user = await policy.users.findByUsername(name);
+    if (!user) throw new CliError(`no user "${name}" in the directory`);
     return user.sub;
   }
   const client = policy.clients.get(vendor.clientId);

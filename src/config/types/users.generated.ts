@@ -8,7 +8,7 @@
  */
 
 /**
- * config/users.yaml: the embedded employee directory.
+ * config/users.yaml: the embedded employee directory (docs/directory.md). With an LDAP directory (directory.yaml) it lists no users: `users: []`.
  */
 export interface UsersFile {
   /**

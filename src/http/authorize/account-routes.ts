@@ -49,12 +49,12 @@ export function accountRoutes(infra: Infra, views: ViewEngine, pages: BrowserPag
   router.post(`${paths.account}/remove`, form, route(remove));
 
   /** Whether the signed-in `sub` may set up or remove `method` here: an enrollable method, and a directory user (an eID account signs in at its eID provider: it has no methods to manage here). */
-  function manages({ policy }: AccountRequest, sub: string, method: string): boolean {
+  async function manages({ policy }: AccountRequest, sub: string, method: string): Promise<boolean> {
     const plugin = infra.methods.get(method)?.plugin;
     return (
       plugin?.manifest.machines.enrollment !== undefined &&
       plugin.account?.setUpBy === undefined &&
-      policy.users.findBySub(sub) !== undefined
+      (await policy.users.findBySub(sub)) !== undefined
     );
   }
 
@@ -112,7 +112,7 @@ export function accountRoutes(infra: Infra, views: ViewEngine, pages: BrowserPag
         200,
         views.render("account", { ...frame(ar), signInUrl: accountUrl(params, {}, `${paths.account}/sign-in`), methods: [] }, lang),
       );
-    const user = policy.users.findBySub(session.sub);
+    const user = await policy.users.findBySub(session.sub);
     // An eID account (no employee record) signs in at its eID provider: its name, and no methods to manage.
     if (!user)
       return writePage(
@@ -163,7 +163,7 @@ export function accountRoutes(infra: Infra, views: ViewEngine, pages: BrowserPag
     if (!session) return undefined;
     const method = String(req.body?.method ?? "");
     if (!csrfMatches(req)) return void pages.error(req, res, 403, "invalid_request", "this form has expired; reload the account page");
-    if (!manages(ar, session.sub, method))
+    if (!(await manages(ar, session.sub, method)))
       return void pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here");
     return { sub: session.sub, method };
   }
@@ -190,7 +190,7 @@ export function accountRoutes(infra: Infra, views: ViewEngine, pages: BrowserPag
     const session = await signedIn(ar);
     if (!session) return;
     const method = typeof req.query.method === "string" ? req.query.method : "";
-    if (!manages(ar, session.sub, method))
+    if (!(await manages(ar, session.sub, method)))
       return pages.error(req, res, 400, "invalid_request", "this method cannot be set up or removed here", ar.params.lang);
     const data = {
       ...frame(ar),

@@ -120,7 +120,7 @@ export function authorizeEndpoints(infra: Infra, pages: BrowserPages): ProtocolR
         const sessionCookie = infra.cookies.read(ctx.ex.req, SESSION_COOKIE);
         const session = await infra.sessions.find(sessionCookie);
         // A session of a user removed or disabled since is ended like a logout; so is one prompt=force_login ends.
-        const active = session !== undefined && ctx.policy.users.isActive(session.sub);
+        const active = session !== undefined && (await ctx.policy.users.isActive(session.sub));
         if (session && (ctx.request.prompt.includes("force_login") || !active)) {
           await signOut(infra, sessionCookie, { reason: active ? "force_login" : "user_inactive" });
           ctx.ex.res.setHeader("Set-Cookie", infra.cookies.clear(SESSION_COOKIE));

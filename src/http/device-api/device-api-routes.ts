@@ -41,7 +41,7 @@ export function deviceApiRoutes(infra: Infra): Router {
       throw invalidRequest(`name must be 1 to ${MAX_NAME} printable characters`);
     const jwk = await checkedPublicKey(publicJwk);
     const redeemed = await app.enrollments.redeem(token);
-    if (!redeemed || !takeScope(infra).policy.users.isActive(redeemed.sub))
+    if (!redeemed || !(await takeScope(infra).policy.users.isActive(redeemed.sub)))
       throw oauthError("invalid_grant", "the enrollment code is not valid: used, expired or unknown");
     let added;
     try {

@@ -46,9 +46,9 @@ export function introspectionEndpoint(infra: Infra): ProtocolRoute {
     })
     // The token carries scopes of this resource, else it is not this resource's business; a user-bound
     // token (sub is not its client) is active only while its user is (removed or disabled users are not).
-    .step((ctx) => {
+    .step(async (ctx) => {
       const { claims, resource } = ctx;
-      if (claims.sub !== claims.client_id && !ctx.policy.users.isActive(claims.sub)) return writeJson(ctx.ex.res, 200, INACTIVE);
+      if (claims.sub !== claims.client_id && !(await ctx.policy.users.isActive(claims.sub))) return writeJson(ctx.ex.res, 200, INACTIVE);
       const ownScopes = parseScope(claims.scope).filter((s) => resource.scopes.has(s));
       if (ownScopes.length === 0) return writeJson(ctx.ex.res, 200, INACTIVE);
       // Only this resource is named as the audience: the others a token serves are not its business.

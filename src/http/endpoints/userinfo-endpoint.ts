@@ -14,6 +14,7 @@ import { toOAuthError, wireDescription } from "../../http-kit/write-error.ts";
 import { requestIdOf } from "../../http-kit/write-response.ts";
 import { perSnapshot } from "../../snapshot/per-snapshot.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
+import type { Employee } from "../../users/user-directory.ts";
 
 const REALM = 'Bearer realm="portcullis"';
 const BEARER = /^bearer /i;
@@ -43,11 +44,13 @@ const CORS_OBJECT: Record<string, string> = { "Access-Control-Allow-Origin": "*"
 interface ReleasePlan {
   readonly openid: boolean;
   readonly claims: ReadonlySet<string>;
-  /** The answer body per user: the directory does not change while this provider runs. */
-  readonly bodies: Map<string, string>;
+  /**
+   * The answer body per user, by employee record: a directory hands out a new record when it reads the person again (an LDAP
+   * directory after its cache_ttl), so a changed title shows, and a record nobody holds takes its body with it.
+   */
+  readonly bodies: WeakMap<Employee, string>;
 }
 const MAX_CACHED_PLANS = 1024;
-const MAX_CACHED_BODIES_PER_PLAN = 10_000;
 
 /**
  * GET|POST /connect/userinfo (OIDC Core §5.3, RFC 6750). The token comes from `Authorization: Bearer`,
@@ -76,7 +79,7 @@ export function userinfoEndpoint(infra: Infra): ProtocolRoute {
     let plan = plans.get(scope);
     if (plan === undefined) {
       const granted = parseScope(scope);
-      plan = { openid: granted.includes("openid"), claims: policy.scopes.claimsFor(granted), bodies: new Map() };
+      plan = { openid: granted.includes("openid"), claims: policy.scopes.claimsFor(granted), bodies: new WeakMap() };
       if (plans.size < MAX_CACHED_PLANS) plans.set(scope, plan);
     }
     return plan;
@@ -94,7 +97,7 @@ export function userinfoEndpoint(infra: Infra): ProtocolRoute {
     const { users } = policy;
     const plan = planFor(policy, claims.scope);
     if (!plan.openid) throw insufficientScope();
-    const user = users.findBySub(claims.sub);
+    const user = await users.findBySub(claims.sub);
     // An eID account: the claims its upstream gave at the last login, read each time (the next login may change them).
     if (user === undefined && eidAccounts.owns(claims.sub))
       return writeClaims(ex.res, JSON.stringify(await eidClaims(claims.sub, plan.claims)));
@@ -102,11 +105,10 @@ export function userinfoEndpoint(infra: Infra): ProtocolRoute {
     const vendor = user === undefined ? policy.vendorAccounts.userinfo(claims.sub, plan.claims) : undefined;
     if (vendor !== undefined) return writeClaims(ex.res, JSON.stringify(vendor));
     if (user === undefined || user.disabled) throw invalidToken("the token's user is no longer known");
-    let body = plan.bodies.get(user.sub);
+    let body = plan.bodies.get(user);
     if (body === undefined) {
       body = JSON.stringify(users.claims(user, plan.claims));
-      if (plan.bodies.size >= MAX_CACHED_BODIES_PER_PLAN) plan.bodies.delete(plan.bodies.keys().next().value!);
-      plan.bodies.set(user.sub, body);
+      plan.bodies.set(user, body);
     }
     writeClaims(ex.res, body);
   }

@@ -31,7 +31,7 @@ export const authorizationCodeGrant: GrantHandler = async ({ infra, policy, clie
   // The code is bound to the client it was issued to.
   if (grant.clientId !== client.id) throw invalidGrant("the authorization code was issued to another client");
   // The user was removed or disabled after logging in.
-  if (!policy.users.isActive(grant.sub)) throw invalidGrant(UNUSABLE);
+  if (!(await policy.users.isActive(grant.sub))) throw invalidGrant(UNUSABLE);
   // RFC 6749 §4.1.3: redirect_uri byte-equal to the authorize request's.
   if (grant.redirectUri !== redirectUri) throw invalidGrant("redirect_uri does not match the authorization request");
   checkPkce(grant, client, params.get("code_verifier"));

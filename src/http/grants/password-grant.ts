@@ -78,7 +78,7 @@ async function checkPassword({ infra, policy }: Scope, clientId: string, usernam
     password,
   );
   if (sub !== undefined) return sub;
-  const tried = policy.users.findByUsername(username)?.sub;
+  const tried = (await policy.users.findByUsername(username))?.sub;
   infra.audit.record({
     type: "login.failed",
     flow_id: PASSWORD_GRANT_FLOW,

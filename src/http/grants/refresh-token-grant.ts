@@ -56,7 +56,7 @@ async function liveGrant({ infra, policy }: Scope, token: string, client: Client
   }
   if (grant.clientId !== client.id) throw invalidGrant("the refresh token was issued to another client");
   // A user removed or disabled since the grant ends it, and everything it issued.
-  if (!policy.users.isActive(grant.sub)) {
+  if (!(await policy.users.isActive(grant.sub))) {
     await infra.refreshTokens.revokeFamily(grant);
     throw invalidGrant(UNUSABLE);
   }

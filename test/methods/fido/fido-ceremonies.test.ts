@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-const subOf = (username: string) => p.provider.policies.current().users.findByUsername(username)!.sub;
+const subOf = (username: string) => p.provider.policies.current().config.users.users.find((u) => u.username === username)!.sub;
 const handleOf = (page: Answer) => /data-handle="([^"]*)"/.exec(page.text)?.[1];
 const REFUSED = "The security key or passkey was not accepted.";
 

@@ -81,7 +81,7 @@ describe("the user-verification policy", () => {
     rp: relyingParty(context.settings, p.issuer),
     decoys: new DecoyCredentials(pluginServices(p.provider)),
   });
-  const subOf = (username: string) => p.provider.policies.current().users.findByUsername(username)!.sub;
+  const subOf = (username: string) => p.provider.policies.current().config.users.users.find((u) => u.username === username)!.sub;
 
   async function register(sub: string, key: SoftwareAuthenticator, userVerified?: boolean): Promise<boolean> {
     const handle = await startRegistration(deps(), sub);

@@ -29,13 +29,17 @@ beforeAll(async () => {
   });
   const totp = p.provider.methods.get("totp")!;
   for (const username of USERS) {
-    const uri = await totp.plugin.enrollByOperator!(totp.context, p.provider.policies.current().users.findByUsername(username)!.sub, {});
+    const uri = await totp.plugin.enrollByOperator!(
+      totp.context,
+      (await p.provider.policies.current().users.findByUsername(username))!.sub,
+      {},
+    );
     secrets.set(username, new URL(uri).searchParams.get("secret")!);
   }
 });
 afterAll(() => p.close());
 
-const subOf = (username: User) => p.provider.policies.current().users.findByUsername(username)!.sub;
+const subOf = (username: User) => p.provider.policies.current().config.users.users.find((u) => u.username === username)!.sub;
 const currentCode = (username: User) => generate({ secret: secrets.get(username)!, epoch: Math.floor(Date.now() / 1000) });
 
 /** A fresh browser on `username`'s TOTP page, which posts `code`; the answer. */

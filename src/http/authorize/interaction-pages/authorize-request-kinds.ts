@@ -26,12 +26,15 @@ export function clientStillRegistered({ policy }: Scope, _req: unknown, interact
  * The login page for a client's request: the client's name, whom a second factor verifies, the trusted
  * app's entry, and `signedInAs` (prompt=login over a live session: whom the page says is signed in).
  */
-export function clientLoginPage(shown: ShownStep<LoginInteraction | ChannelChoiceInteraction>, signedInAs?: string): KindPage {
+export async function clientLoginPage(
+  shown: ShownStep<LoginInteraction | ChannelChoiceInteraction>,
+  signedInAs?: string,
+): Promise<KindPage> {
   const { policy } = shown.scope;
   const { request } = shown.interaction;
   // stillValid has checked the client, on this same policy.
   const client = policy.clients.get(request.clientId)!;
-  const signedIn = signedInAs ? policy.users.findBySub(signedInAs) : undefined;
+  const signedIn = signedInAs ? await policy.users.findBySub(signedInAs) : undefined;
   return {
     view: "login",
     data: {

@@ -29,7 +29,7 @@ export interface KindOnPages<I extends Interaction> {
    */
   stillValid(scope: Scope, req: Request, interaction: I): boolean | Promise<boolean>;
   /** Its page for the flow's current step. */
-  page(shown: ShownStep<I>): KindPage;
+  page(shown: ShownStep<I>): KindPage | Promise<KindPage>;
   /** How it ends once its flow is done (the authorization completes, a session starts, the account page shows). */
   finish(done: FinishedFlow<I>): void | Promise<void>;
 }

@@ -31,7 +31,7 @@ export interface StepPage {
  * Writes the page of the flow's current step: its view (a method's or the flow's own) inside the
  * kind's page, with the form that posts the next event back to the interaction.
  */
-export function writeStepPage(scope: Scope, views: ViewEngine, step: StepPage): void {
+export async function writeStepPage(scope: Scope, views: ViewEngine, step: StepPage): Promise<void> {
   const { req, res, interaction, kind, flow, result } = step;
   const view = currentView(result);
   if (!view) throw new Error(`flow ${flow.id} is in a state without a view and not done`);
@@ -51,7 +51,7 @@ export function writeStepPage(scope: Scope, views: ViewEngine, step: StepPage): 
     methodPath: result.method ? methodRoutePrefix(result.method.id) : undefined,
   };
   const lang = resolveLang(interactionLang(interaction), req.headers["accept-language"]);
-  const page = kind.page({ scope, views, interaction, lang, otherMethods: () => otherMethods(result, flow) });
+  const page = await kind.page({ scope, views, interaction, lang, otherMethods: () => otherMethods(result, flow) });
   // Method pages may load their own script (with the nonce) and poll their routes (connect-src 'self').
   writePage(res, step.status, views.render(page.view, { ...common, ...page.data }, lang), {
     nonce,

@@ -95,7 +95,7 @@ export function interactionRoutes(infra: Infra, views: ViewEngine, pages: Browse
     const input = kind.flowInput(interaction);
     if (body && !Interactions.csrfMatches(interaction, body.csrf)) {
       const result = await runFlowStep(flow, { input, persisted });
-      return writeStepPage(scope, views, { req, res, interaction, kind, flow, result, status: 403, errorKey: "error.csrf" });
+      return await writeStepPage(scope, views, { req, res, interaction, kind, flow, result, status: 403, errorKey: "error.csrf" });
     }
     const event = body ? formEvent(body, { clientAddress: address }) : undefined;
     const result = await runFlowStep(flow, { input, persisted, event });
@@ -107,7 +107,7 @@ export function interactionRoutes(infra: Infra, views: ViewEngine, pages: Browse
       return kind.finish({ scope, pages, req, res, interaction, flow, output: result.snapshot.output, path });
     }
     await infra.interactions.save({ ...interaction, flowHash: flow.hash, snapshot: result.persisted, path });
-    writeStepPage(scope, views, { req, res, interaction, kind, flow, result, status: 200 });
+    await writeStepPage(scope, views, { req, res, interaction, kind, flow, result, status: 200 });
   }
 
   return router;
