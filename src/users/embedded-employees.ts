@@ -35,6 +35,9 @@ export class EmbeddedEmployees implements EmployeeSource {
     return this.bySub.get(sub);
   }
 
+  /** Always: the list is in memory. */
+  async reachable(): Promise<void> {}
+
   async checkPassword(employee: Employee | undefined, password: string): Promise<boolean> {
     const hash = employee === undefined ? undefined : this.hashes.get(employee.sub);
     const matches = await verifyPassword(password, hash ?? (await decoyHash));

@@ -26,6 +26,12 @@ export interface EmployeeSource {
   findByUsername(username: string): Promise<Employee | undefined>;
   findBySub(sub: string): Promise<Employee | undefined>;
   /**
+   * Resolves when a password can be checked now; throws DirectoryUnavailableError while the directory is
+   * known to be down. Asked before a failed attempt is counted against the account: an outage must not
+   * lock people out.
+   */
+  reachable(): Promise<void>;
+  /**
    * Whether `password` is the employee's. `employee` undefined (unknown, disabled or locked) still does
    * the work of a check and answers false, so a caller's timing tells nothing about which it was.
    */

@@ -29,6 +29,11 @@ export class UserDirectory {
     return this.employees.findBySub(sub);
   }
 
+  /** See EmployeeSource.reachable. */
+  reachable(): Promise<void> {
+    return this.employees.reachable();
+  }
+
   /** See EmployeeSource.checkPassword. */
   checkPassword(employee: Employee | undefined, password: string): Promise<boolean> {
     return this.employees.checkPassword(employee, password);

@@ -15,6 +15,8 @@ export async function verifyUserPassword(
   password: string,
 ): Promise<string | undefined> {
   const user = await provider.users.findByUsername(username);
+  // A directory known to be down refuses before the attempt is counted (a cached entry would let it count).
+  await provider.users.reachable();
   const allowed = await attempts.tryAttempt(username);
   const candidate = allowed && user !== undefined && !user.disabled && user.hasPassword ? user : undefined;
   const matches = await provider.passwordChecks.run(() => provider.users.checkPassword(candidate, password));

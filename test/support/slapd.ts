@@ -41,6 +41,8 @@ export interface RunningSlapd extends RunningService {
   adminPassword: string;
   /** SIGKILL (a crash): resolves once the process is gone, so the port refuses; `stop()` still cleans up. */
   kill(): Promise<void>;
+  /** After kill() (or instead of it): the server again, on the same port with the same entries; resolves once the admin can bind. */
+  restart(): Promise<void>;
 }
 
 const run = promisify(execFile);
@@ -65,6 +67,18 @@ export async function startSlapd(options: SlapdOptions): Promise<RunningSlapd | 
   const log = join(dir, "slapd.log");
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
+  // -d keeps slapd in the foreground, our child; at level "none" it prints only its start, its stop and its errors.
+  const launch = async () => {
+    const logFd = openSync(log, "a");
+    try {
+      child = spawn(slapd, ["-h", `${url}/`, "-f", config, "-d", "none"], { stdio: ["ignore", "ignore", logFd] });
+    } finally {
+      closeSync(logFd);
+    }
+    const started = child;
+    exited = new Promise<void>((resolve) => started.once("exit", () => resolve()));
+    await waitFor(() => adminBinds(url, server.adminDn, server.adminPassword), started, `slapd on port ${port}`);
+  };
   const stop = async () => {
     if (child !== undefined) await terminate(child, exited);
     rmSync(dir, { recursive: true, force: true });
@@ -75,28 +89,23 @@ export async function startSlapd(options: SlapdOptions): Promise<RunningSlapd | 
     writeFileSync(seed, options.seed.join("\n\n"));
     // -q: fewer checks while writing, so faster; a load that fails still exits non-zero, and its database is thrown away.
     await run(slapadd, ["-q", "-f", config, "-l", seed]);
-    // -d keeps slapd in the foreground, our child; at level "none" it prints only its start, its stop and its errors.
-    const logFd = openSync(log, "w");
-    try {
-      child = spawn(slapd, ["-h", `${url}/`, "-f", config, "-d", "none"], { stdio: ["ignore", "ignore", logFd] });
-    } finally {
-      closeSync(logFd);
-    }
-    const started = child;
-    exited = new Promise<void>((resolve) => started.once("exit", () => resolve()));
-    await waitFor(() => adminBinds(url, server.adminDn, server.adminPassword), started, `slapd on port ${port}`);
+    await launch();
   } catch (error) {
     const output = existsSync(log) ? readFileSync(log, "utf8").slice(-2000) : "";
     await stop();
     // A failed slapadd's message carries its stderr; a failed start's cause is in slapd's log.
     throw new Error(`slapd did not start: ${(error as Error).message}\n${output}`);
   }
-  const running = child;
   const kill = async () => {
-    running.kill("SIGKILL");
+    child?.kill("SIGKILL");
     await exited;
   };
-  return { url, port, ...server, stop, kill };
+  // The same server on the same port and data, as after an outage: clients must find it again by themselves.
+  const restart = async () => {
+    await kill();
+    await launch();
+  };
+  return { url, port, ...server, stop, kill, restart };
 }
 
 /** The configuration of one server in `dir`, everything it writes under `dir`. */

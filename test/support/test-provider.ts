@@ -29,12 +29,19 @@ export interface TestProviderOptions {
   edits?: Record<string, Record<string, unknown>>;
   /** A store object to use instead of opening `storeUrl` (which the config still names); the caller closes it. */
   store?: Store;
+  /** Whole files written into the copied config before the edits (e.g. directory.yaml for an LDAP directory). */
+  files?: Record<string, string>;
 }
 
 /** Copies a config directory to a temp dir and applies dotted-path edits to its YAML files. */
-export function copyConfig(edits: Record<string, Record<string, unknown>> = {}, from = DEMO_CONFIG): string {
+export function copyConfig(
+  edits: Record<string, Record<string, unknown>> = {},
+  from = DEMO_CONFIG,
+  files: Record<string, string> = {},
+): string {
   const dir = mkdtempSync(join(tmpdir(), "portcullis-config-"));
   cpSync(from, dir, { recursive: true });
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
   for (const [file, changes] of Object.entries(edits)) editConfig(dir, file, changes);
   return dir;
 }
@@ -71,7 +78,7 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
   // A network store needs an encryption key (config rule); the embedded one generates its own.
   const networkStore = (options.storeUrl ?? "embedded") !== "embedded";
   if (networkStore) edits["provider.yaml"] = { "secrets.encryption_key": "${file:encryption.key}", ...edits["provider.yaml"] };
-  const configDir = copyConfig(edits);
+  const configDir = copyConfig(edits, DEMO_CONFIG, options.files);
   if (networkStore) writeFileSync(join(configDir, "encryption.key"), "test-encryption-key-material-of-more-than-32-characters\n");
   const chunks: string[] = [];
   const destination = new Writable({

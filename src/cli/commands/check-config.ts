@@ -10,10 +10,14 @@ import { dataDirOf } from "../support/data-dir-of.ts";
 import { printConfigError } from "../support/print-config-error.ts";
 import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
+import { ldapSettings } from "../../users/ldap/ldap-settings.ts";
+import { probeDirectory } from "../../users/ldap/probe-directory.ts";
 
 /**
  * `portcullis check-config`: the whole load (schema, references, cross-field rules, and each factor
  * plugin's own settings schema) without starting; a valid but risky setting is a warning on stderr.
+ * With an LDAP directory (directory.yaml) it then asks the directory (src/users/ldap/probe-directory.ts):
+ * connection and TLS, the service account's bind, the base, the filter, one person against the mapping.
  * `--diff` first shows what a reload would change: the files on disk against the copy the running
  * provider keeps of the files it last loaded (`<data_dir>/running-config/`, src/reload/running-config.ts).
  */
@@ -22,6 +26,11 @@ export const checkConfigCommand: Command = {
   summary: "validate the configuration without starting; exit 1 with every issue when invalid",
   options: {
     ...CONFIG_OPTION,
+    user: {
+      type: "string",
+      description:
+        "with an LDAP directory: the login name of the person whose entry is checked against the claims mapping (default: the first person found)",
+    },
     diff: {
       type: "boolean",
       description: "also show what a reload would change, against the files the running provider last loaded (<data_dir>/running-config)",
@@ -34,11 +43,16 @@ export const checkConfigCommand: Command = {
       const config = await loadInstalledConfig(configDir, env);
       await loadMethodPlugins(config.login, config.dir);
       const scopes = config.scopes.identity_scopes.length + config.scopes.api_resources.reduce((n, r) => n + r.scopes.length, 0);
-      const counts = [count(config.clients.clients.length, "client"), count(scopes, "scope"), count(config.users.users.length, "user")];
+      const people = config.directory.type === "ldap" ? "an LDAP directory" : count(config.users.users.length, "user");
+      const counts = [count(config.clients.clients.length, "client"), count(scopes, "scope"), people];
       stdout.write(`config OK: ${configDir} (${counts.join(", ")})\n`);
       // Valid, but risky: said after the verdict, on stderr, and the exit status stays 0.
       for (const { warning } of firstUseOnSignedLinks(config.login)) stderr.write(`warning: ${warning}\n`);
-      return 0;
+      if (config.directory.type !== "ldap") return 0;
+      // The files are right; whether the directory answers them is the next question.
+      const steps = await probeDirectory(ldapSettings(config.directory.ldap!, config.dir), values.user as string | undefined);
+      for (const { ok, line } of steps) (ok ? stdout : stderr).write(`directory: ${ok ? "" : "FAILED: "}${line}\n`);
+      return steps.every((probe) => probe.ok) ? 0 : 1;
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       printConfigError(error, configDir, stderr);

@@ -22,6 +22,8 @@ export class LdapConnections {
   private readonly idle: Slot[] = [];
   private readonly waiting: Array<(slot: Slot) => void> = [];
   private closed = false;
+  /** False from a failed operation until one succeeds: the directory is known to be down. */
+  private healthy = true;
 
   constructor(settings: LdapSettings, logger?: Logger) {
     this.settings = settings;
@@ -61,6 +63,15 @@ export class LdapConnections {
     });
   }
 
+  /**
+   * Resolves when the directory answers: at once while the last operation succeeded, else after a
+   * search of `base` itself succeeds; throws DirectoryUnavailableError while it is known to be down.
+   */
+  async reachable(base: string): Promise<void> {
+    if (this.healthy) return;
+    await this.asService((client) => client.search(base, { scope: "base", attributes: ["1.1"] }));
+  }
+
   /** Closes every idle connection and refuses further leases; a leased one closes when it comes back. */
   async close(): Promise<void> {
     this.closed = true;
@@ -71,8 +82,11 @@ export class LdapConnections {
   private async lease<T>(operation: (slot: Slot) => Promise<T>): Promise<T> {
     const slot = await this.acquire();
     try {
-      return await operation(slot);
+      const result = await operation(slot);
+      this.healthy = true;
+      return result;
     } catch (error) {
+      if (!(error instanceof ResultCodeError)) this.healthy = false;
       // A refusal the directory answered (no such entry, a bad filter) leaves the connection usable; anything
       // else (a socket error, a timeout) may have left it half-open: it is replaced at its next use.
       if (!(error instanceof ResultCodeError)) await discard(slot);
@@ -114,7 +128,15 @@ export class LdapConnections {
     if (slot.client?.isConnected) return slot.client;
     await discard(slot);
     const { url, startTls, tls, connectTimeoutMs, operationTimeoutMs } = this.settings;
-    const client = new Client({ url, timeout: operationTimeoutMs, connectTimeout: connectTimeoutMs, tlsOptions: tls, strictDN: false });
+    // ldapts speaks TLS from the first byte whenever it is given TLS options: only for ldaps://.
+    const secure = url.toLowerCase().startsWith("ldaps:");
+    const client = new Client({
+      url,
+      timeout: operationTimeoutMs,
+      connectTimeout: connectTimeoutMs,
+      ...(secure && { tlsOptions: tls }),
+      strictDN: false,
+    });
     slot.client = client;
     // StartTLS first thing: nothing, not even the service account's name, crosses the wire in clear.
     if (startTls) await client.startTLS(tls);

@@ -64,6 +64,10 @@ export class LdapEmployees implements EmployeeSource {
     return dn !== undefined && bound;
   }
 
+  reachable(): Promise<void> {
+    return this.connections.reachable(this.settings.config.users.base);
+  }
+
   /** Closes the directory's connections (the provider is stopping). */
   close(): Promise<void> {
     return this.connections.close();
