@@ -5,6 +5,9 @@
  * nothing is wrong with the request, and the same request succeeds once the backend is back.
  */
 export class ServiceUnavailableError extends Error {
+  static readonly code: string = "ERR_SERVICE_UNAVAILABLE";
+  readonly code: string = "ERR_SERVICE_UNAVAILABLE";
+  override readonly name: string = "ServiceUnavailableError";
   /** What was unavailable, for the log: "directory". */
   readonly service: string;
 

@@ -5,9 +5,9 @@ import { ServiceUnavailableError } from "../errors/service-unavailable-error.ts"
  * account, or every connection busy. The message says which, without the password or the person asked about.
  */
 export class DirectoryUnavailableError extends ServiceUnavailableError {
-  static readonly code: string = "ERR_DIRECTORY_UNAVAILABLE";
-  readonly code: string = "ERR_DIRECTORY_UNAVAILABLE";
-  override readonly name = "DirectoryUnavailableError";
+  static override readonly code: string = "ERR_DIRECTORY_UNAVAILABLE";
+  override readonly code: string = "ERR_DIRECTORY_UNAVAILABLE";
+  override readonly name: string = "DirectoryUnavailableError";
 
   constructor(reason: string, options?: { cause?: unknown }) {
     super("directory", `the directory is unavailable: ${reason}`, options);

@@ -159,7 +159,7 @@ describe("portcullis CLI", () => {
     const option = await portcullis(["check-config", "--colour"]);
     expect(option.code).toBe(2);
     expect(option.stderr).toBe(
-      "portcullis check-config: Unknown option '--colour'\nusage: portcullis check-config [--config DIR] [--diff]\n",
+      "portcullis check-config: Unknown option '--colour'\nusage: portcullis check-config [--config DIR] [--user NAME] [--diff]\n",
     );
     const port = await portcullis(["start", "--port", "99999"]);
     expect(port.code).toBe(2);

@@ -195,7 +195,7 @@ describe.skipIf(!haveSlapd)("a provider on an LDAP directory", () => {
     expect(ok.stderr).toBe("");
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain(`directory: connected to ${slapd.url} (no TLS) and bound as ${SERVICE_ACCOUNT.dn}`);
-    expect(ok.stdout).toMatch(/directory: users\.filter matches 4 people with a employeeNumber/);
+    expect(ok.stdout).toMatch(/directory: users\.filter matches 4 people who have employeeNumber/);
     expect(ok.stdout).toContain(
       "directory: sample user alice (uid=alice,ou=people,dc=acme,dc=test, sub E10001) carries every mapped claim; roles: employee, engineer",
     );

@@ -3,6 +3,7 @@ import { DirectoryUnavailableError } from "../../src/users/directory-unavailable
 import { LdapEmployees } from "../../src/users/ldap/ldap-employees.ts";
 import { ldapSettings, type LdapConfig } from "../../src/users/ldap/ldap-settings.ts";
 import { UserDirectory } from "../../src/users/user-directory.ts";
+import { probeDirectory } from "../../src/users/ldap/probe-directory.ts";
 import { acmeLdapConfig } from "../support/ldap/acme-directory-config.ts";
 import { acmeDirectory } from "../support/ldap/acme-directory.ts";
 import { slapdAvailable, startSlapd, type RunningSlapd } from "../support/slapd.ts";
@@ -142,5 +143,13 @@ describe.skipIf(!available)("the LDAP directory's employees", () => {
     const subs = Array.from({ length: 40 }, (_, i) => `C${20001 + i}`);
     const found = await Promise.all(subs.map((sub) => employees.findBySub(sub)));
     expect(found.map((employee) => employee?.sub)).toEqual(subs);
+  });
+
+  it("counts every person for check-config with paged results, past the server's size limit of 1000", async () => {
+    const steps = await probeDirectory(ldapSettings(acmeLdapConfig(slapd.url), "/"), "bob");
+    expect(steps.map((step) => step.ok)).toEqual([true, true, true, true]);
+    // 4 of organisation.ldif and 1,200 contractors, one search that a single page could not hold.
+    expect(steps[2]!.line).toBe("users.filter matches 1204 people who have employeeNumber");
+    expect(steps[3]!.line).toContain("sample user bob (uid=bob,ou=people,dc=acme,dc=test, sub E10002) carries every mapped claim; roles: ");
   });
 });

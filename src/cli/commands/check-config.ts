@@ -28,6 +28,7 @@ export const checkConfigCommand: Command = {
     ...CONFIG_OPTION,
     user: {
       type: "string",
+      valueName: "NAME",
       description:
         "with an LDAP directory: the login name of the person whose entry is checked against the claims mapping (default: the first person found)",
     },

@@ -60,7 +60,7 @@ export async function probeDirectory(settings: LdapSettings, sampleUser?: string
         paged: { pageSize: PAGE_SIZE },
       });
       if (searchEntries.length === 0) throw new Error(`matches no one with a ${config.users.sub_attribute} under ${config.users.base}`);
-      return `users.filter matches ${searchEntries.length} ${searchEntries.length === 1 ? "person" : "people"} with a ${config.users.sub_attribute}`;
+      return `users.filter matches ${searchEntries.length} ${searchEntries.length === 1 ? "person who has" : "people who have"} ${config.users.sub_attribute}`;
     });
     if (!counted) return steps;
     await step("sample user", async () => {
