@@ -4,7 +4,8 @@ import { chromiumAvailable, launchChromium, newEnglishContext } from "../support
 import { authorizeUrl, loginWithPassword, openLoginPage, responseParams, submitPassword } from "../support/browser-login.ts";
 import { redeemCode, refresh, VERIFIER } from "../support/code-grant.ts";
 import { acmeDirectoryYaml, BIND_PASSWORD_ENV } from "../support/ldap/acme-directory-config.ts";
-import { acmeDirectory, SERVICE_ACCOUNT } from "../support/ldap/acme-directory.ts";
+import { acmeDirectory, personDn, SERVICE_ACCOUNT } from "../support/ldap/acme-directory.ts";
+import { Attribute, Change, Client } from "ldapts";
 import { RawBrowser } from "../support/raw-browser.ts";
 import { startRelyingParty, type RelyingParty, type RpClient } from "../support/relying-party.ts";
 import { portcullis } from "../support/run-cli.ts";
@@ -217,6 +218,59 @@ describe.skipIf(!haveSlapd)("a provider on an LDAP directory", () => {
       expect(base.stderr).toContain("directory: FAILED: users.base ou=staff,dc=acme,dc=test: no such entry in the directory");
     } finally {
       writeFileSync(join(op.configDir, "directory.yaml"), acmeDirectoryYaml(slapd.url, { operationTimeout: "2s" }));
+    }
+  });
+
+  it("ends a disabled or removed person's SSO session, refresh tokens and userinfo within cache_ttl, without an operator", async () => {
+    const signIn = async (username: string) => {
+      const browser = new RawBrowser();
+      const url = authorizeUrl(op.issuer, {
+        redirect_uri: web.redirectUri,
+        code_challenge: CHALLENGE,
+        code_challenge_method: "S256",
+        scope: "openid profile offline_access",
+      });
+      const code = responseParams(await loginWithPassword(browser, url, username, `${username}-password`)).get("code")!;
+      const tokens = (await redeemCode(op, code, { redirect_uri: web.redirectUri })).json as {
+        refresh_token: string;
+        access_token: string;
+      };
+      return { browser, tokens };
+    };
+    const bob = await signIn("bob");
+    const dana = await signIn("dana");
+    const admin = new Client({ url: slapd.url, connectTimeout: 5_000, timeout: 5_000 });
+    await admin.bind(slapd.adminDn, slapd.adminPassword);
+    const setFlags = (value: string) =>
+      admin.modify(
+        personDn("bob"),
+        new Change({ operation: "replace", modification: new Attribute({ type: "userAccountControl", values: [value] }) }),
+      );
+    try {
+      // HR disables bob (AD's ACCOUNTDISABLE bit) and removes dana.
+      await setFlags("514");
+      await admin.del(personDn("dana"));
+      // Within cache_ttl the provider still knows them as they were: that is the reaction time docs/directory.md states.
+      const early = await refresh(op, bob.tokens.refresh_token);
+      expect(early.status).toBe(200);
+      bob.tokens.refresh_token = (early.json as { refresh_token: string }).refresh_token;
+      skew += 61_000;
+      for (const person of [bob, dana]) {
+        const refused = await refresh(op, person.tokens.refresh_token);
+        expect(refused.json?.error).toBe("invalid_grant");
+        const userinfo = await send(`${op.url}/connect/userinfo`, { headers: { authorization: `Bearer ${person.tokens.access_token}` } });
+        expect(userinfo.status).toBe(401);
+        const silent = await person.browser.get(authorizeUrl(op.issuer, { redirect_uri: web.redirectUri, prompt: "none" }));
+        expect(responseParams(silent).get("error")).toBe("login_required");
+      }
+      // Enabled again, bob logs in anew; what was ended stays ended.
+      await setFlags("66048");
+      skew += 61_000;
+      expect((await refresh(op, bob.tokens.refresh_token)).json?.error).toBe("invalid_grant");
+      expect((await signIn("bob")).tokens.refresh_token).toBeTruthy();
+    } finally {
+      await setFlags("66048").catch(() => undefined);
+      await admin.unbind();
     }
   });
 });
