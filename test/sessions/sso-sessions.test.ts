@@ -5,7 +5,7 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createStore } from "../../src/stores/create-store.ts";
 import type { Store } from "../../src/stores/store.ts";
-import { SsoSessions } from "../../src/sessions/sso-sessions.ts";
+import { sessionKey, SsoSessions } from "../../src/sessions/sso-sessions.ts";
 import { UserLedger } from "../../src/user-ledger/user-ledger.ts";
 
 const HOUR = 3600_000;
@@ -82,6 +82,36 @@ describe("SsoSessions", () => {
     expect((await sessions.destroy(cookie))?.sid).toBe(session.sid);
     expect(await sessions.find(cookie)).toBeUndefined();
     expect(await sessions.destroy(cookie)).toBeUndefined();
+  });
+
+  it("files each session in its user's ledger under its store key, with the address of its login", async () => {
+    const { cookie, session } = await sessions.create(login, { address: "192.0.2.7" });
+    expect(session.address).toBe("192.0.2.7");
+    const [entry, ...more] = await new UserLedger(store, () => now).list("E10001");
+    expect(more).toEqual([]);
+    expect(entry).toEqual({ kind: "session", key: sessionKey(cookie), sid: session.sid, until: now + 24 * HOUR });
+    expect(await store.namespace("sessions").get(sessionKey(cookie))).toMatchObject({ sid: session.sid });
+  });
+
+  it("shows an operator the live session under a key, with every client, and ends it by that key as a logout does", async () => {
+    const { cookie, session } = await sessions.create(login);
+    const used = await sessions.touch(cookie, session, "demo-web");
+    expect((await sessions.inspect(sessionKey(cookie)))?.clients).toEqual(["demo-web"]);
+    expect((await sessions.end(sessionKey(cookie)))?.clients).toEqual(["demo-web"]);
+    // A use that read the session before it was ended writes after: the tombstone undoes it.
+    await sessions.touch(cookie, used, "demo-spa");
+    expect(await sessions.find(cookie)).toBeUndefined();
+    expect(await sessions.inspect(sessionKey(cookie))).toBeUndefined();
+    expect(await sessions.end(sessionKey(cookie))).toBeUndefined();
+  });
+
+  it("keeps the front-channel logout owed to an ended session's browser for its cookie, once", async () => {
+    const { cookie, session } = await sessions.create(login);
+    await sessions.end(sessionKey(cookie));
+    await sessions.oweFrontChannel(sessionKey(cookie), { sid: session.sid, clients: ["demo-web"] });
+    expect(await sessions.takeOwedFrontChannel("another-cookie")).toBeUndefined();
+    expect(await sessions.takeOwedFrontChannel(cookie)).toEqual({ sid: session.sid, clients: ["demo-web"] });
+    expect(await sessions.takeOwedFrontChannel(cookie)).toBeUndefined();
   });
 
   it("ignores absent and oversized cookie values", async () => {
