@@ -6,7 +6,7 @@ import { oauthError } from "../../errors/oauth-error.ts";
 import type { AuditActor } from "../../audit/audit-event.ts";
 import { findAccountHolder, listUserAccess } from "../../sessions/user-access.ts";
 import { signOutUser } from "../../sessions/sign-out-user.ts";
-import { bearerClaims, requireBearer } from "../middleware/require-bearer.ts";
+import { bearerClaims, requireBearer, requireScopes } from "../middleware/require-bearer.ts";
 import { ADMIN_PATHS, adminOperation, type AdminOperation } from "./admin-operation.ts";
 
 /**
@@ -26,7 +26,9 @@ import { ADMIN_PATHS, adminOperation, type AdminOperation } from "./admin-operat
 export function adminApiRoutes(infra: Infra): Router {
   const router = express.Router();
   router.use(auditEveryCall(infra));
-  router.use(requireBearer(infra.accessTokenVerifier, { scopes: [ADMIN_SCOPE] }));
+  // Verified first, the scope checked after: a refused call's audit names the client that made it.
+  router.use(requireBearer(infra.accessTokenVerifier));
+  router.use(requireScopes([ADMIN_SCOPE]));
   router.use((_req, res, next) => {
     const claims = bearerClaims(res);
     // A client_credentials token's sub is its client (no client_id may equal a user's sub: a config rule).
@@ -64,8 +66,9 @@ async function answer(infra: Infra, call: AdminOperation, res: Response): Promis
 /** Records each call once it is answered, with its status, whatever answered it. */
 function auditEveryCall(infra: Infra): RequestHandler {
   return (req: Request, res: Response, next) => {
+    // Read now, while the path is the router's own: by the time an error answers, Express has put the mount path back.
+    const call = adminOperation(req.path);
     res.once("finish", () => {
-      const call = adminOperation(req.path);
       const clientId = (res.locals.bearer as { client_id?: unknown } | undefined)?.client_id;
       infra.audit.record({
         type: "admin.request",
