@@ -6,6 +6,7 @@ import { signOutUser } from "../../sessions/sign-out-user.ts";
 import { CliError } from "../support/cli-error.ts";
 import type { Command } from "../support/command.ts";
 import { openProvider } from "../support/open-provider.ts";
+import { storeOpenError } from "../support/store-open-error.ts";
 import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
 import { formatUserAccess, formatUserSignOut } from "../users/format-user-access.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
@@ -52,6 +53,9 @@ export const usersCommand: Command = {
       const outcome = await signOutUser(infra, policy, user, actor);
       stdout.write(values.json ? `${JSON.stringify(outcome, null, 2)}\n` : formatUserSignOut(outcome));
       return 0;
+    } catch (error) {
+      // A store that fails midway: one line; what was ended stays ended, and running the command again finishes the rest.
+      throw storeOpenError(error) ?? error;
     } finally {
       await infra.close();
     }
