@@ -26,6 +26,7 @@ const FLOORS = [
       "tokens",
       "oauth",
       "users",
+      "user-ledger",
       "sessions",
       "enrollments",
       "one-time-codes",

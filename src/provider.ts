@@ -18,6 +18,7 @@ import type { LdapEmployees } from "./users/ldap/ldap-employees.ts";
 import { openLdapEmployees } from "./users/ldap/open-ldap-employees.ts";
 import { buildPolicyParts, type PolicyParts } from "./snapshot/build-policy-parts.ts";
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
+import { UserLedger } from "./user-ledger/user-ledger.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
 import { IdTokenIssuer } from "./tokens/id-token.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
@@ -110,6 +111,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
   const signer = new JwsSigner(() => keys.keys);
   const denylist = new AccessTokenDenylist(store, clock);
   const referenceTokens = new ReferenceTokens(store, clock);
+  const userLedger = new UserLedger(store, clock);
   const retainedFlows = new RetainedFlows(clock, parseDuration(settings.lifetimes.interaction) * 1000);
   // The first snapshot is served once the methods are bound and its flows built (below), before any request.
   let policy: PolicySnapshot | undefined;
@@ -156,7 +158,8 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     accessTokenVerifier: new AccessTokenVerifier(() => keys.keys, settings.issuer, clock, denylist, referenceTokens),
     accessTokenDenylist: denylist,
     referenceTokens,
-    refreshTokens: new RefreshTokens(store, clock, denylist, audit),
+    refreshTokens: new RefreshTokens(store, clock, denylist, userLedger, audit),
+    userLedger,
     endedSessions: new EndedSessions(store, () => policies.current().clients.all()),
     codes: new AuthorizationCodes(store, clock),
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
@@ -176,10 +179,12 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
       settings.security.login_requests_per_ip.max,
       parseDuration(settings.security.login_requests_per_ip.window) * 1000,
     ),
-    sessions: new SsoSessions(store, clock, {
-      idle: parseDuration(settings.lifetimes.sso_session_idle),
-      absolute: parseDuration(settings.lifetimes.sso_session_absolute),
-    }),
+    sessions: new SsoSessions(
+      store,
+      clock,
+      { idle: parseDuration(settings.lifetimes.sso_session_idle), absolute: parseDuration(settings.lifetimes.sso_session_absolute) },
+      userLedger,
+    ),
     backChannelLogout,
     cookies: cookieJar(settings.issuer),
     interactions: new Interactions(store, clock, parseDuration(settings.lifetimes.interaction)),

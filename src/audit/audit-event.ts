@@ -16,14 +16,52 @@ export type AuditEvent =
   | { type: "authorization_code.reuse_detected"; jti: string; family?: string; client_id: string }
   /** A client (at the token or revocation endpoint) failed to authenticate; `client_id` only when it is a registered one. */
   | { type: "client.authentication_failed"; client_id?: string }
-  | { type: "token.revoked"; client_id: string; token_type: "access_token" | "refresh_token"; jti?: string; family?: string; sub?: string }
-  | { type: "session.ended"; sid: string; sub: string; reason: string }
+  /** A revocation request, or (`signout_id`) a sign-out of the user by an operator that ended the token. */
+  | {
+      type: "token.revoked";
+      client_id: string;
+      token_type: "access_token" | "refresh_token";
+      jti?: string;
+      family?: string;
+      sub?: string;
+      signout_id?: string;
+    }
+  /** `reason` `signed_out`: an operator's sign-out of the user (`signout_id`) ended it. */
+  | { type: "session.ended"; sid: string; sub: string; reason: string; signout_id?: string }
   | { type: "logout.delivered"; sid: string; client_id: string; channel: "back" | "front"; ok: boolean }
   | { type: "lockout"; sub: string; method: string }
   | { type: "enrollment.changed"; sub: string; method: string; change: "added" | "replaced" | "removed" }
   | { type: "config.reloaded"; policy_hash: string; ok: boolean; errors?: number }
   /** `unpublished`: retired and taken out of the JWKS at once (`keys retire --unpublish`, a suspected compromise). */
-  | { type: "key.rotated"; kid: string; status: "next" | "current" | "retired" | "unpublished"; by: "schedule" | "operator" };
+  | { type: "key.rotated"; kid: string; status: "next" | "current" | "retired" | "unpublished"; by: "schedule" | "operator" }
+  | UserSignedOutEvent
+  /** An operator listed the user's sessions and tokens (`portcullis users sessions`, the admin API). */
+  | ({ type: "user.sessions_listed"; sub: string } & AuditActor)
+  /**
+   * A call of the admin API, allowed or refused (`status`): the calling client when its token was valid,
+   * the user as the path named it (the act itself is its own event: user.signed_out, user.sessions_listed).
+   */
+  | { type: "admin.request"; operation: "sessions" | "sign_out" | "unknown"; status: number; client_id?: string; user?: string };
+
+/**
+ * Who did an operator's act: the CLI, run by `operator` (the operating-system account), or a client of
+ * the admin API (its client_credentials token's `client_id`).
+ */
+export type AuditActor = { by: "cli"; operator: string } | { by: "admin_api"; client_id: string };
+
+/**
+ * An operator signed the user out everywhere (`portcullis users sign-out`, the admin API): how many of
+ * each thing it ended. Each one ended is its own event with the same `signout_id` (session.ended,
+ * token.revoked, and the logout.delivered of each session), so `audit trace <signout_id>` shows them all.
+ */
+export type UserSignedOutEvent = {
+  type: "user.signed_out";
+  sub: string;
+  signout_id: string;
+  sessions: number;
+  refresh_families: number;
+  access_tokens: number;
+} & AuditActor;
 
 /**
  * A login that ended, or an attempt in it that was refused (a factor failed; the user may try again on

@@ -24,7 +24,13 @@ export function parseAuditLines(text: string): { lines: AuditLine[]; skipped: nu
 
 /** The ids that tie events together. A user's sub does not: that would pull in every login of theirs. */
 const LINKS = ["jti", "sid", "family", "login_id"] as const;
-type Link = (typeof LINKS)[number];
+/**
+ * A sign-out's id ties what one operator's sign-out of a user ended (user.signed_out says so); it is
+ * followed only in that sign-out's own trace: a session's trace shows its session.ended, not the user's
+ * other sessions ended with it.
+ */
+const SIGN_OUT_LINKS = [...LINKS, "signout_id"] as const;
+type Link = (typeof SIGN_OUT_LINKS)[number];
 
 /**
  * Every event of one token or session, in time order. Starting from `id` (a jti or a sid), each event
@@ -37,25 +43,29 @@ type Link = (typeof LINKS)[number];
  *   and adds nothing.
  * - a session's trace: every event naming the sid, so every login that started or renewed it
  *   (session.started's login_id) and every token issued in it, with their families.
+ * - a sign-out's trace (`id` is a user.signed_out's signout_id): the sign-out, and each session and token
+ *   it ended with that session's or token's own trace.
  * Empty for an unknown id.
  */
 export function traceEvents(lines: readonly AuditLine[], id: string): AuditLine[] {
   const ofToken = lines.some((line) => line.jti === id);
-  const known = new Map<Link, Set<string>>(LINKS.map((link) => [link, new Set()]));
-  known.get(ofToken ? "jti" : "sid")!.add(id);
+  const ofSignOut = !ofToken && lines.some((line) => line.type === "user.signed_out" && line.signout_id === id);
+  const links: readonly Link[] = ofSignOut ? SIGN_OUT_LINKS : LINKS;
+  const known = new Map<Link, Set<string>>(SIGN_OUT_LINKS.map((link) => [link, new Set()]));
+  known.get(ofToken ? "jti" : ofSignOut ? "signout_id" : "sid")!.add(id);
   const found = new Set<AuditLine>();
   for (let grew = true; grew; ) {
     grew = false;
     for (const line of lines) {
       if (found.has(line)) continue;
-      const by = LINKS.filter((link) => typeof line[link] === "string" && known.get(link)!.has(line[link] as string));
+      const by = links.filter((link) => typeof line[link] === "string" && known.get(link)!.has(line[link] as string));
       if (by.length === 0) continue;
       const bySessionOnly = ofToken && by.length === 1 && by[0] === "sid";
       if (bySessionOnly && !SESSION_EVENT.test(line.type)) continue;
       found.add(line);
       grew = true;
       if (bySessionOnly) continue;
-      for (const link of LINKS) {
+      for (const link of links) {
         const value = link === "login_id" ? loginOf(line, lines) : line[link];
         if (typeof value === "string") known.get(link)!.add(value);
       }

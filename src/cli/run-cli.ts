@@ -14,6 +14,7 @@ const COMMANDS = {
   "hash-secret": () => import("./commands/hash-secret.ts").then((m) => m.hashSecretCommand),
   "hash-password": () => import("./commands/hash-password.ts").then((m) => m.hashPasswordCommand),
   methods: () => import("./commands/methods.ts").then((m) => m.methodsCommand),
+  users: () => import("./commands/users.ts").then((m) => m.usersCommand),
   policy: () => import("./commands/policy.ts").then((m) => m.policyCommand),
   app: () => import("./commands/app.ts").then((m) => m.appCommand),
   vendor: () => import("./commands/vendor.ts").then((m) => m.vendorCommand),

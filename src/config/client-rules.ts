@@ -2,6 +2,7 @@ import type { CrossFieldRule } from "./cross-field-rule.ts";
 import { findDuplicates } from "./find-duplicates.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 import type { ClientConfig } from "./types.generated.ts";
+import { ADMIN_SCOPE } from "./reserved-scopes.ts";
 
 /*
  * Rules on clients.yaml, alone or against scopes.yaml: what makes a client usable and safe beyond the
@@ -176,6 +177,23 @@ export const CLIENT_RULES: CrossFieldRule[] = [
           });
         }
         return issues;
+      }),
+  },
+  {
+    file: "clients",
+    needs: ["clients"],
+    description: `A client allowed the admin API's scope \`${ADMIN_SCOPE}\` has the \`client_credentials\` grant and no other: the admin API answers a security team's tool, never a user's token (docs/admin-api.md).`,
+    check: ({ clients }) =>
+      forEachClient(clients.clients, (client, i): IssueDraft[] => {
+        const listed = client.allowed_scopes.indexOf(ADMIN_SCOPE);
+        if (listed < 0 || (client.grant_types.length === 1 && client.grant_types[0] === "client_credentials")) return [];
+        return [
+          {
+            file: "clients",
+            at: ["clients", i, "allowed_scopes", listed],
+            message: `${ADMIN_SCOPE} is for a client with the client_credentials grant alone (its grant_types: ${client.grant_types.join(", ")})`,
+          },
+        ];
       }),
   },
   {

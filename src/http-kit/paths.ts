@@ -34,4 +34,6 @@ export const paths = {
   readyz: "/readyz",
   /** Prometheus metrics: on `metrics.listen`, or here with `metrics.token` (src/metrics/). */
   metrics: "/metrics",
+  /** The admin API (docs/admin-api.md): /admin/users/<user>/sessions, /admin/users/<user>/sign-out. */
+  admin: "/admin",
 } as const;

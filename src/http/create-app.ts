@@ -28,6 +28,7 @@ import { accountRoutes } from "./authorize/account-routes.ts";
 import { diagramRoutes } from "../diagrams/diagram-routes.ts";
 import { requestLines } from "../http-kit/request-log.ts";
 import { DEVICE_API_PATH, deviceApiRoutes } from "./device-api/device-api-routes.ts";
+import { adminApiRoutes } from "./admin-api/admin-api-routes.ts";
 import { extensionHttp } from "./extension-http.ts";
 import { extensionRoutes } from "./extension-routes.ts";
 import { healthEndpoint, readinessEndpoint } from "./endpoints/health-endpoints.ts";
@@ -114,6 +115,7 @@ function createPagesApp(infra: Infra, views: ViewEngine, pages: BrowserPages): E
     if (method.plugin.routes) app.use(method.plugin.manifest.routePrefix, method.plugin.routes(method.context));
   }
   app.use(DEVICE_API_PATH, deviceApiRoutes(infra));
+  app.use(paths.admin, adminApiRoutes(infra));
   app.use((_req, _res, next) => next(oauthError("not_found", "no such endpoint")));
   app.use(errorHandler(infra.logger, pages));
   return app;

@@ -1,12 +1,14 @@
 import { paths } from "../http-kit/paths.ts";
 import { DEVICE_API_PATH } from "../trusted-app/acmeauth-uri.ts";
 
-/** The page areas whose paths carry ids (/interaction/<id>, /methods/<id>/...): one label each, `<prefix>/*`. */
-const PREFIXES = [paths.interaction, paths.account, paths.diagrams, paths.methods, paths.assets, DEVICE_API_PATH].map((prefix) => ({
-  prefix,
-  below: `${prefix}/`,
-  label: `${prefix}/*`,
-}));
+/** The page areas whose paths carry ids (/interaction/<id>, /methods/<id>/..., /admin/users/<user>/...): one label each, `<prefix>/*`. */
+const PREFIXES = [paths.interaction, paths.account, paths.diagrams, paths.methods, paths.assets, DEVICE_API_PATH, paths.admin].map(
+  (prefix) => ({
+    prefix,
+    below: `${prefix}/`,
+    label: `${prefix}/*`,
+  }),
+);
 
 const EXACT = new Set<string>(Object.values(paths));
 

@@ -13,6 +13,7 @@ import type { EndedSessions } from "../sessions/ended-sessions.ts";
 import type { SsoSessions } from "../sessions/sso-sessions.ts";
 import type { BackChannelLogout } from "../sessions/back-channel-logout.ts";
 import type { RefreshTokens } from "../oauth/refresh-tokens.ts";
+import type { UserLedger } from "../user-ledger/user-ledger.ts";
 import type { AuthorizationCodes } from "../oauth/authorization-codes.ts";
 import type { AttemptLimiter } from "../security/attempt-limiter.ts";
 import type { ConcurrencyGate } from "../security/concurrency-gate.ts";
@@ -69,6 +70,8 @@ export interface Infra {
   /** The records of reference access tokens (clients with `access_token_format: reference`). */
   readonly referenceTokens: ReferenceTokens;
   readonly refreshTokens: RefreshTokens;
+  /** What each user holds (sessions, refresh families, access tokens outside a family), for an operator's list and sign-out. */
+  readonly userLedger: UserLedger;
   readonly endedSessions: EndedSessions;
   readonly codes: AuthorizationCodes;
   readonly idTokens: IdTokenIssuer;

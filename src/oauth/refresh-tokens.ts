@@ -4,6 +4,7 @@ import type { Store, RecordStore } from "../stores/store.ts";
 import type { AccessTokenDenylist } from "../tokens/access-token-denylist.ts";
 import { randomToken } from "../crypto/random-token.ts";
 import type { AuditTrail } from "../audit/audit-trail.ts";
+import type { UserLedger } from "../user-ledger/user-ledger.ts";
 
 /** An access token named by its jti and exp (epoch seconds): enough to revoke it. */
 export interface IssuedAccessToken {
@@ -62,28 +63,44 @@ const IN_FLIGHT_MS = 300_000;
  * size: a rotation costs the same after a million refreshes as after one.
  *
  * Keys in the refreshTokens namespace: `<hash>` a live token, `rotated:<hash>` a used one,
- * `family:<id>` the family's record (base64url hashes contain no ':').
+ * `family:<id>` the family's record (base64url hashes contain no ':'). Each family is filed once, when
+ * it is issued, in its user's ledger (src/user-ledger/), so that an operator can revoke it.
  */
 export class RefreshTokens {
   private readonly clock: Clock;
   private readonly accessTokens: AccessTokenDenylist;
+  private readonly ledger: Pick<UserLedger, "record">;
   /** Told of reuse detected and of tokens revoked by their client. */
   private readonly audit?: AuditTrail;
   private readonly tokens: RecordStore<RefreshGrant>;
   private readonly families: RecordStore<FamilyRecord>;
   private readonly rotated: RecordStore<RotatedMarker>;
 
-  constructor(store: Store, clock: Clock, accessTokens: AccessTokenDenylist, audit?: AuditTrail) {
+  constructor(store: Store, clock: Clock, accessTokens: AccessTokenDenylist, ledger: Pick<UserLedger, "record">, audit?: AuditTrail) {
     this.clock = clock;
     this.accessTokens = accessTokens;
+    this.ledger = ledger;
     this.audit = audit;
     this.tokens = store.namespace("refreshTokens");
     this.families = store.namespace("refreshTokens");
     this.rotated = store.namespace("refreshTokens");
   }
 
-  /** The first token of a family, issued alongside `accessToken` (planned with the family's id). */
+  /**
+   * The first token of a family, issued alongside `accessToken` (planned with the family's id). The
+   * family is filed in its user's ledger before its first token exists: a family a client holds is
+   * always one an operator can find.
+   */
   async issue(grant: RefreshGrant, accessToken: IssuedAccessToken): Promise<string> {
+    const { familyId, clientId, expiresAt: until, sid } = grant;
+    await this.ledger.record(grant.sub, {
+      kind: "refresh_family",
+      familyId,
+      clientId,
+      issuedAt: this.clock(),
+      until,
+      ...(sid !== undefined && { sid }),
+    });
     return this.store(grant, accessToken);
   }
 

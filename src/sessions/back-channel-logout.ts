@@ -17,6 +17,12 @@ export interface BackChannelLogoutOptions {
   retryDelaysMs?: readonly number[];
 }
 
+/** How the delivery to one client ended: whether it accepted the logout token. */
+export interface LogoutDelivery {
+  clientId: string;
+  ok: boolean;
+}
+
 /** How one POST to a client ended. */
 type Outcome = { ok: true } | { ok: false; retry: boolean; status?: number; error?: string };
 
@@ -40,7 +46,7 @@ export class BackChannelLogout {
   private readonly timeoutMs: number;
   private readonly retryDelaysMs: readonly number[];
   private readonly stop = new AbortController();
-  private readonly running = new Set<Promise<void>>();
+  private readonly running = new Set<Promise<boolean>>();
 
   constructor(options: BackChannelLogoutOptions) {
     this.clients = options.clients;
@@ -53,21 +59,24 @@ export class BackChannelLogout {
 
   /**
    * Starts delivery to the session's clients and returns at once. The promise settles when every
-   * delivery has finished, succeeded or not (it never rejects); callers on a request path do not await it.
+   * delivery has finished, succeeded or not (it never rejects), with how each ended; callers on a
+   * request path do not await it, an operator's sign-out does (src/sessions/sign-out-user.ts).
    */
-  notify(session: Pick<SsoSession, "sub" | "sid" | "clients">): Promise<void> {
-    const deliveries: Promise<void>[] = [];
+  notify(session: Pick<SsoSession, "sub" | "sid" | "clients">): Promise<LogoutDelivery[]> {
+    const deliveries: Promise<LogoutDelivery>[] = [];
     for (const clientId of session.clients) {
       const client = this.clients.get(clientId);
       const uri = client?.config.backchannel_logout_uri;
       if (!client || uri === undefined || this.stop.signal.aborted) continue;
       const sid = client.config.backchannel_logout_session_required ? session.sid : undefined;
       const token = this.tokens.issue({ clientId, sub: session.sub, sid });
-      const delivered = (ok: boolean) =>
+      const delivered = (ok: boolean): LogoutDelivery => {
         this.audit?.record({ type: "logout.delivered", sid: session.sid, client_id: clientId, channel: "back", ok });
-      deliveries.push(this.track(this.deliver(client, uri, token).then(delivered)));
+        return { clientId, ok };
+      };
+      deliveries.push(this.track(this.deliver(client, uri, token), clientId).then(delivered));
     }
-    return Promise.all(deliveries).then(() => undefined);
+    return Promise.all(deliveries);
   }
 
   /** Resolves when no delivery is running (tests; shutdown after close()). */
@@ -81,8 +90,12 @@ export class BackChannelLogout {
     await this.idle();
   }
 
-  private track(delivery: Promise<void>): Promise<void> {
-    const tracked = delivery.catch((err: unknown) => this.logger.error({ err }, "back-channel logout crashed"));
+  /** Keeps the delivery for idle() and close(); a delivery that crashed counts as not accepted. */
+  private track(delivery: Promise<boolean>, clientId: string): Promise<boolean> {
+    const tracked = delivery.catch((err: unknown) => {
+      this.logger.error({ err, clientId }, "back-channel logout crashed");
+      return false;
+    });
     this.running.add(tracked);
     void tracked.finally(() => this.running.delete(tracked));
     return tracked;

@@ -37,6 +37,8 @@ export const CORE_RECORD_KINDS = {
   logoutRequests: { durable: false },
   /** Short-lived mutual-exclusion markers (read-modify-write of one record across processes). */
   locks: { durable: false },
+  /** Each user's sessions, refresh-token families and access tokens, by slot (src/user-ledger/): what a sign-out of the user ends. */
+  userLedger: { durable: true },
 } as const satisfies RecordKinds;
 
 /** A record kind: one of the core's, or one a plug-in declared (a string the store checks when it is used). */

@@ -45,6 +45,11 @@ export function familyJti(familyId: string, id: string): string {
   return `${familyId}.${id}`;
 }
 
+/** Whether an access token's jti names a refresh-token family: the token is revoked with its family. */
+export function isFamilyJti(jti: string): boolean {
+  return familyOfJti(jti) !== undefined;
+}
+
 /**
  * The family a jti names, if it is a family's (family ids are base64url: no "."). Callers that have not
  * checked the claim's type pass what the token held: anything but a string names no family.

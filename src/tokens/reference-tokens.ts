@@ -13,6 +13,11 @@ const HANDLE_BYTES = 32;
  */
 const HANDLE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
+/** The store key of a handle's record: its SHA-256 (the store never holds the handle). */
+export function referenceTokenKey(handle: string): string {
+  return storeKeyHash(handle);
+}
+
 /** Whether a presented token has the shape of a reference handle (it may still be unknown). */
 export function looksLikeReferenceToken(token: string): boolean {
   return HANDLE_SHAPE.test(token);
@@ -36,17 +41,27 @@ export class ReferenceTokens implements ReferenceTokenIssuer {
   /** Stores the claims for their lifetime (to `exp`) and returns the handle that names them. */
   async issue(claims: AccessTokenClaims): Promise<string> {
     const handle = randomToken(HANDLE_BYTES);
-    await this.records.set(storeKeyHash(handle), claims, Math.max(1, claims.exp * 1000 - this.clock()));
+    await this.records.set(referenceTokenKey(handle), claims, Math.max(1, claims.exp * 1000 - this.clock()));
     return handle;
   }
 
   /** The claims of a handle, or undefined when it is unknown, revoked or its record has expired. */
   find(handle: string): Promise<AccessTokenClaims | undefined> {
-    return this.records.get(storeKeyHash(handle));
+    return this.records.get(referenceTokenKey(handle));
   }
 
   /** Ends the token: its record is deleted, so no node finds it any more. */
   async revoke(handle: string): Promise<void> {
-    await this.records.delete(storeKeyHash(handle));
+    await this.revokeByKey(referenceTokenKey(handle));
+  }
+
+  /** Whether the record under `key` (its user's ledger names it so) is still there: the token is live unless its jti is revoked. */
+  async exists(key: string): Promise<boolean> {
+    return (await this.records.get(key)) !== undefined;
+  }
+
+  /** Ends the token whose record is under `key` (its user's ledger names it so); true when it was still live. */
+  revokeByKey(key: string): Promise<boolean> {
+    return this.records.delete(key);
   }
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createNonce, redirectTargetSource, writePage } from "./page-headers.ts";
-import { resolveLang } from "../i18n/lang.ts";
+import { createNonce, originOf, redirectTargetSource, writePage } from "./page-headers.ts";
+import { resolveLang, type Lang } from "../i18n/lang.ts";
 import type { ViewEngine } from "./view-engine.ts";
 import type { Logger } from "pino";
 import type { OAuthError } from "../errors/oauth-error.ts";
@@ -19,6 +19,11 @@ export interface BrowserPages {
   formPost(res: ServerResponse, action: string, fields: Array<[string, string]>, page: ResponsePage): void;
   /** Leaves an iframe: the top window goes to `url`. */
   topRedirect(res: ServerResponse, url: string, page: ResponsePage): void;
+  /**
+   * The end of a logout: each front-channel logout URL in a hidden iframe, then on to `continueTo` when
+   * there is one (a link, and by itself once the frames have loaded or after 3 s).
+   */
+  loggedOut(res: ServerResponse, page: { frontChannelUrls: string[]; continueTo?: string | undefined }, lang: Lang): void;
 }
 
 /** How a page that carries an authorization response is shown. */
@@ -68,6 +73,13 @@ export function createBrowserPages(views: ViewEngine): BrowserPages {
       const nonce = createNonce();
       const html = views.render("top-redirect", { url, nonce }, resolveLang(page.lang, page.acceptLanguage));
       writePage(res, 200, html, { nonce, frameAncestors: page.frameAncestors });
+    },
+    loggedOut(res, { frontChannelUrls, continueTo }, lang) {
+      // The nonce is the automatic redirect's script's.
+      const nonce = continueTo !== undefined ? createNonce() : undefined;
+      const html = views.render("logged-out", { frontChannelUrls, postLogoutRedirectUri: continueTo, nonce }, lang);
+      const frameSrc = frontChannelUrls.map(originOf).filter((origin): origin is string => origin !== undefined);
+      writePage(res, 200, html, { nonce, frameSrc });
     },
   };
   return pages;

@@ -82,3 +82,70 @@ describe("audit trace of a session that two logins started", () => {
     expect(traceEvents(trail(), "nope")).toEqual([]);
   });
 });
+
+/** Alice's two sessions (each a login and a token), bob's session, then an operator's sign-out of alice (O) that ends hers. */
+function signOutTrail(): AuditLine[] {
+  const login = (second: number, login: string, sid: string, sub = "alice"): AuditLine[] => [
+    { time: at(second), type: "login.succeeded", flow_id: "default", path: ["signingIn.password", "authenticated"], login_id: login, sub },
+    { time: at(second + 1), type: "session.started", sid, sub, login_id: login },
+  ];
+  const issued = (second: number, jti: string, sid: string, login: string, family?: string): AuditLine => ({
+    time: at(second),
+    type: "token.issued",
+    grant: "authorization_code",
+    client_id: "demo-web",
+    sub: "alice",
+    jti,
+    sid,
+    login_id: login,
+    ...(family !== undefined && { family }),
+  });
+  const ended = (second: number, sid: string): AuditLine[] => [
+    { time: at(second), type: "session.ended", sid, sub: "alice", reason: "signed_out", signout_id: "O" },
+    { time: at(second + 1), type: "logout.delivered", sid, client_id: "demo-web", channel: "back", ok: true },
+  ];
+  return [
+    ...login(1, "L1", "S1"),
+    issued(3, "J1", "S1", "L1", "F1"),
+    ...login(4, "L2", "S2"),
+    issued(6, "J2", "S2", "L2"),
+    ...login(7, "L9", "S9", "bob"),
+    ...ended(20, "S1"),
+    ...ended(22, "S2"),
+    {
+      time: at(24),
+      type: "token.revoked",
+      client_id: "demo-web",
+      token_type: "refresh_token",
+      family: "F1",
+      sub: "alice",
+      signout_id: "O",
+    },
+    { time: at(25), type: "token.revoked", client_id: "demo-web", token_type: "access_token", jti: "J2", sub: "alice", signout_id: "O" },
+    {
+      time: at(26),
+      type: "user.signed_out",
+      sub: "alice",
+      signout_id: "O",
+      by: "cli",
+      operator: "root",
+      sessions: 2,
+      refresh_families: 1,
+      access_tokens: 1,
+    },
+  ];
+}
+
+describe("audit trace of an operator's sign-out of a user", () => {
+  it("the sign-out's trace has everything it ended, each with where it came from, and nobody else's", () => {
+    expect(seconds(traceEvents(signOutTrail(), "O"))).toEqual([1, 2, 3, 4, 5, 6, 20, 21, 22, 23, 24, 25, 26]);
+  });
+
+  it("a session's trace shows its end by the sign-out, not the other sessions the sign-out ended", () => {
+    expect(seconds(traceEvents(signOutTrail(), "S1"))).toEqual([1, 2, 3, 20, 21, 24]);
+  });
+
+  it("a token's trace shows its revocation by the sign-out", () => {
+    expect(seconds(traceEvents(signOutTrail(), "J2"))).toEqual([4, 5, 6, 22, 23, 25]);
+  });
+});

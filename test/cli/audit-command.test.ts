@@ -122,7 +122,7 @@ describe("audit trace", () => {
     const result = await portcullis(["audit", "trace", "no-such-token-id", "--config", p.configDir]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toBe(`portcullis audit: no audit event names "no-such-token-id" as a jti or sid in ${auditFile}\n`);
+    expect(result.stderr).toBe(`portcullis audit: no audit event names "no-such-token-id" as a jti, sid or signout_id in ${auditFile}\n`);
   });
 
   // Last: it adds a second login to the session the others trace.
@@ -171,6 +171,6 @@ describe("audit trace", () => {
     expect(missing.stderr).toBe("portcullis audit: cannot read the audit file /nonexistent/audit.log (ENOENT)\n");
     const noId = await portcullis(["audit", "trace", "--config", p.configDir]);
     expect(noId.code).toBe(2);
-    expect(noId.stderr).toContain("expected: audit trace <jti or sid>");
+    expect(noId.stderr).toContain("expected: audit trace <jti, sid or signout_id>");
   });
 });

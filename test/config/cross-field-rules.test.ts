@@ -41,6 +41,23 @@ describe("client rules", () => {
     ]);
   });
 
+  it("gives the admin API's scope only to a client with the client_credentials grant alone", async () => {
+    const client = (id: string, grants: string) => [
+      `  - client_id: ${id}`,
+      "    type: confidential",
+      `    client_secret_hash: ${SECRET}`,
+      `    grant_types: [${grants}]`,
+      "    redirect_uris: [https://app.example/callback]",
+      '    allowed_scopes: [openid, "portcullis:admin"]',
+    ];
+    const lines = await issues({
+      "clients.yaml": yaml("clients:", ...client("tool", "client_credentials"), ...client("web", "authorization_code, client_credentials")),
+    });
+    expect(lines).toEqual([
+      "clients.yaml:13:30 clients[1].allowed_scopes[1]: portcullis:admin is for a client with the client_credentials grant alone (its grant_types: authorization_code, client_credentials)",
+    ]);
+  });
+
   it("needs a redirect URI for the authorization_code grant", async () => {
     expect(
       await issues({

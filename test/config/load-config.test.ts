@@ -225,7 +225,7 @@ describe("loadConfig", () => {
       "clients.yaml": clientsYaml(...CONFIDENTIAL, "    grant_types: [client_credentials]", "    allowed_scopes: [acme, acme.api.nope]"),
     });
     expect(await issueLines(dir)).toEqual([
-      `${dir}/clients.yaml:6:28 clients[0].allowed_scopes[1]: scope "acme.api.nope" is not declared in scopes.yaml (declared: openid, profile, email, acme, acme.api.msg, acme.ext.custom_scan, channel.login.scan, channel.directory, offline_access)`,
+      `${dir}/clients.yaml:6:28 clients[0].allowed_scopes[1]: scope "acme.api.nope" is not declared in scopes.yaml (declared: openid, profile, email, acme, acme.api.msg, acme.ext.custom_scan, channel.login.scan, channel.directory, portcullis:admin, offline_access)`,
     ]);
   });
 

@@ -75,9 +75,9 @@ function answerKind(path: string): AnswerKind | undefined {
   if (PAGES.has(path)) return "page";
   if (CUSTOM_LOGIN_KINDS.has(path)) return CUSTOM_LOGIN_KINDS.get(path);
   if (PROGRAMS.has(path)) return "json";
-  // Factor plugins' routes (called by their page scripts) and the trusted app's device API are JSON APIs;
-  // plugins come and go with the configuration, so they are known by where they are mounted.
-  if (path.startsWith(`${paths.methods}/`) || path.startsWith(`${DEVICE_API_PATH}/`)) return "json";
+  // Factor plugins' routes (called by their page scripts), the trusted app's device API and the admin API are
+  // JSON APIs; plugins come and go with the configuration, so they are known by where they are mounted.
+  if ([paths.methods, DEVICE_API_PATH, paths.admin].some((prefix) => path.startsWith(`${prefix}/`))) return "json";
   return undefined;
 }
 
@@ -119,6 +119,7 @@ const UNROUTED = [
   { path: `${paths.assets}/:name`, methods: ["GET", "HEAD"] },
   { path: "/:anything", methods: ["GET", "POST"] },
   { path: `${DEVICE_API_PATH}/:anything`, methods: ["POST"] },
+  { path: `${paths.admin}/:anything`, methods: ["GET", "POST"] },
   { path: `${paths.methods}/:id/:anything`, methods: ["GET", "POST"] },
 ];
 
@@ -188,6 +189,8 @@ describe("the suite attacks every route the app serves", () => {
       paths.account,
       `${DEVICE_API_PATH}/enroll`,
       `${paths.methods}/totp/enrollment-secret`,
+      `${paths.admin}/users/:user/sessions`,
+      `${paths.admin}/users/:user/sign-out`,
     ]) {
       expect(found).toContain(path);
     }

@@ -16,6 +16,7 @@ import { RefreshTokens, type IssuedAccessToken, type RefreshGrant } from "../../
 import { createStore } from "../../src/stores/create-store.ts";
 import type { Store } from "../../src/stores/store.ts";
 import { AccessTokenDenylist } from "../../src/tokens/access-token-denylist.ts";
+import { UserLedger } from "../../src/user-ledger/user-ledger.ts";
 import { availableBackends } from "../support/backends.ts";
 import { embeddedStoreForSuite } from "../support/embedded-test-store.ts";
 
@@ -43,7 +44,7 @@ describe.each(availableBackends())("refresh-token rotation on the $name store", 
     for (let i = 0; i < count; i++) {
       const store = await createStore(url, { dataDir, logger: pino({ level: "silent" }) });
       const denylist = new AccessTokenDenylist(store, clock);
-      nodes.push({ store, denylist, tokens: new RefreshTokens(store, clock, denylist) });
+      nodes.push({ store, denylist, tokens: new RefreshTokens(store, clock, denylist, new UserLedger(store, clock)) });
     }
   });
   afterAll(async () => {
@@ -154,7 +155,10 @@ describe("a refresh-token rotation cut short by a store failure", () => {
     const store = storeOfSuite();
     const denylist = new AccessTokenDenylist(store, clock);
     const familyId = randomToken(16);
-    const token = await new RefreshTokens(store, clock, denylist).issue(grantOf(familyId), plannedToken(familyId));
+    const token = await new RefreshTokens(store, clock, denylist, new UserLedger(store, clock)).issue(
+      grantOf(familyId),
+      plannedToken(familyId),
+    );
     // The same store, except that writing a refresh token fails, as a store that goes down mid-rotation does.
     const failingTake: Store = {
       ...store,
@@ -175,8 +179,10 @@ describe("a refresh-token rotation cut short by a store failure", () => {
         };
       },
     };
-    await expect(new RefreshTokens(failingTake, clock, denylist).rotate(token, plannedToken(familyId))).rejects.toThrow("store down");
-    const retried = await new RefreshTokens(store, clock, denylist).rotate(token, plannedToken(familyId));
+    await expect(
+      new RefreshTokens(failingTake, clock, denylist, new UserLedger(store, clock)).rotate(token, plannedToken(familyId)),
+    ).rejects.toThrow("store down");
+    const retried = await new RefreshTokens(store, clock, denylist, new UserLedger(store, clock)).rotate(token, plannedToken(familyId));
     expect(retried?.grant.familyId).toBe(familyId);
     expect(await denylist.isFamilyRevoked(familyId)).toBe(false);
   });

@@ -108,7 +108,11 @@ describe("BackChannelLogout", () => {
       client("b", { backchannel_logout_uri: `${rpUrl}/b`, backchannel_logout_session_required: false }),
       client("c"),
     ]);
-    await delivery.notify(session(["a", "b", "c", "gone"]));
+    // Resolved once every delivery has ended, with how each went: only clients with a back-channel URI are delivered to.
+    expect(await delivery.notify(session(["a", "b", "c", "gone"]))).toEqual([
+      { clientId: "a", ok: true },
+      { clientId: "b", ok: true },
+    ]);
     expect(received.map((r) => r.path).sort()).toEqual(["/a", "/b"]);
     for (const r of received) {
       expect(r.contentType).toBe("application/x-www-form-urlencoded");
@@ -161,7 +165,7 @@ describe("BackChannelLogout", () => {
   it("does not retry a 400 (the client refused the token)", async () => {
     script.set("/refuses", [400]);
     const { delivery, logs } = setup([client("refuses", { backchannel_logout_uri: `${rpUrl}/refuses` })]);
-    await delivery.notify(session(["refuses"]));
+    expect(await delivery.notify(session(["refuses"]))).toEqual([{ clientId: "refuses", ok: false }]);
     expect(received).toHaveLength(1);
     expect(logs().find((l) => l.msg === "back-channel logout failed")).toMatchObject({
       attempts: 1,

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SsoSessions } from "../../src/sessions/sso-sessions.ts";
+import { UserLedger } from "../../src/user-ledger/user-ledger.ts";
 import { createStore } from "../../src/stores/create-store.ts";
 import type { Store } from "../../src/stores/store.ts";
 import { availableBackends } from "../support/backends.ts";
@@ -24,7 +25,7 @@ describe.each(availableBackends())("SSO sessions under concurrency on the $name 
     for (let i = 0; i < (name === "embedded" ? 1 : 2); i++) {
       const store = await createStore(url, { dataDir, logger: pino({ level: "silent" }) });
       stores.push(store);
-      nodes.push(new SsoSessions(store, () => Date.now(), lifetimes));
+      nodes.push(new SsoSessions(store, () => Date.now(), lifetimes, new UserLedger(store, () => Date.now())));
     }
   });
   afterAll(async () => {

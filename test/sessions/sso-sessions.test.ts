@@ -5,7 +5,8 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createStore } from "../../src/stores/create-store.ts";
 import type { Store } from "../../src/stores/store.ts";
-import { SsoSessions } from "../../src/sessions/sso-sessions.ts";
+import { sessionKey, SsoSessions } from "../../src/sessions/sso-sessions.ts";
+import { UserLedger } from "../../src/user-ledger/user-ledger.ts";
 
 const HOUR = 3600_000;
 const login = { sub: "E10001", authTime: 1_800_000_000, amr: ["password"], acr: "1fa" };
@@ -20,7 +21,7 @@ describe("SsoSessions", () => {
     dir = mkdtempSync(join(tmpdir(), "sessions-"));
     store = await createStore("embedded", { dataDir: dir, logger: pino({ level: "silent" }) });
     now = 1_800_000_000_000;
-    sessions = new SsoSessions(store, () => now, { idle: 8 * 3600, absolute: 24 * 3600 });
+    sessions = new SsoSessions(store, () => now, { idle: 8 * 3600, absolute: 24 * 3600 }, new UserLedger(store, () => now));
   });
   afterEach(async () => {
     await store.close();
@@ -55,7 +56,7 @@ describe("SsoSessions", () => {
 
   it("replaces the previous session at a new login (a new cookie value every time)", async () => {
     const first = await sessions.create(login);
-    const second = await sessions.create(login, first.cookie);
+    const second = await sessions.create(login, { previousCookie: first.cookie });
     expect(second.cookie).not.toBe(first.cookie);
     expect(second.session.sid).not.toBe(first.session.sid);
     expect(await sessions.find(first.cookie)).toBeUndefined();
@@ -65,10 +66,10 @@ describe("SsoSessions", () => {
   it("renews the same user's session with its sid and clients, but never another user's", async () => {
     const first = await sessions.create(login);
     const used = await sessions.touch(first.cookie, first.session, "demo-web");
-    const renewed = await sessions.create({ ...login, authTime: login.authTime + 60 }, first.cookie, used);
+    const renewed = await sessions.create({ ...login, authTime: login.authTime + 60 }, { previousCookie: first.cookie, continues: used });
     expect(renewed.cookie).not.toBe(first.cookie);
     expect(renewed.session).toMatchObject({ sid: used.sid, clients: ["demo-web"], authTime: login.authTime + 60 });
-    const other = await sessions.create({ ...login, sub: "E10002" }, renewed.cookie, renewed.session);
+    const other = await sessions.create({ ...login, sub: "E10002" }, { previousCookie: renewed.cookie, continues: renewed.session });
     expect(other.session.sid).not.toBe(used.sid);
     expect(other.session.clients).toEqual([]);
   });
@@ -81,6 +82,36 @@ describe("SsoSessions", () => {
     expect((await sessions.destroy(cookie))?.sid).toBe(session.sid);
     expect(await sessions.find(cookie)).toBeUndefined();
     expect(await sessions.destroy(cookie)).toBeUndefined();
+  });
+
+  it("files each session in its user's ledger under its store key, with the address of its login", async () => {
+    const { cookie, session } = await sessions.create(login, { address: "192.0.2.7" });
+    expect(session.address).toBe("192.0.2.7");
+    const [entry, ...more] = await new UserLedger(store, () => now).list("E10001");
+    expect(more).toEqual([]);
+    expect(entry).toEqual({ kind: "session", key: sessionKey(cookie), sid: session.sid, until: now + 24 * HOUR });
+    expect(await store.namespace("sessions").get(sessionKey(cookie))).toMatchObject({ sid: session.sid });
+  });
+
+  it("shows an operator the live session under a key, with every client, and ends it by that key as a logout does", async () => {
+    const { cookie, session } = await sessions.create(login);
+    const used = await sessions.touch(cookie, session, "demo-web");
+    expect((await sessions.inspect(sessionKey(cookie)))?.clients).toEqual(["demo-web"]);
+    expect((await sessions.end(sessionKey(cookie)))?.clients).toEqual(["demo-web"]);
+    // A use that read the session before it was ended writes after: the tombstone undoes it.
+    await sessions.touch(cookie, used, "demo-spa");
+    expect(await sessions.find(cookie)).toBeUndefined();
+    expect(await sessions.inspect(sessionKey(cookie))).toBeUndefined();
+    expect(await sessions.end(sessionKey(cookie))).toBeUndefined();
+  });
+
+  it("keeps the front-channel logout owed to an ended session's browser for its cookie, once", async () => {
+    const { cookie, session } = await sessions.create(login);
+    await sessions.end(sessionKey(cookie));
+    await sessions.oweFrontChannel(sessionKey(cookie), { sid: session.sid, clients: ["demo-web"] });
+    expect(await sessions.takeOwedFrontChannel("another-cookie")).toBeUndefined();
+    expect(await sessions.takeOwedFrontChannel(cookie)).toEqual({ sid: session.sid, clients: ["demo-web"] });
+    expect(await sessions.takeOwedFrontChannel(cookie)).toBeUndefined();
   });
 
   it("ignores absent and oversized cookie values", async () => {

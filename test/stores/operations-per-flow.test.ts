@@ -25,7 +25,7 @@ const PKCE = { code_challenge: s256Challenge(VERIFIER), code_challenge_method: "
 const BOUNDS: Record<string, { total: number; bytes: number }> = {
   client_credentials: { total: 0, bytes: 0 },
   "code flow (login) + userinfo": { total: 34, bytes: 7_000 },
-  "code flow (SSO)": { total: 6, bytes: 1_000 },
+  "code flow (SSO)": { total: 8, bytes: 1_300 },
   refresh: { total: 8, bytes: 1_000 },
 };
 

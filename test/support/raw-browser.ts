@@ -74,13 +74,23 @@ export function hiddenField(html: string, name: string): string | undefined {
   const match =
     new RegExp(`<input[^>]*name="${name}"[^>]*value="([^"]*)"`).exec(html) ??
     new RegExp(`<input[^>]*value="([^"]*)"[^>]*name="${name}"`).exec(html);
-  return match?.[1]
-    ?.replaceAll("&amp;", "&")
+  return match?.[1] === undefined ? undefined : attributeValue(match[1]);
+}
+
+/** An attribute's text as Handlebars escaped it, unescaped. */
+export function attributeValue(escaped: string): string {
+  return escaped
+    .replaceAll("&amp;", "&")
     .replaceAll("&quot;", '"')
     .replaceAll("&#x3D;", "=")
     .replaceAll("&#x27;", "'")
     .replaceAll("&lt;", "<")
     .replaceAll("&gt;", ">");
+}
+
+/** The src of each front-channel logout iframe of a logged-out page. */
+export function logoutFrames(html: string): string[] {
+  return [...html.matchAll(/<iframe class="logout-frame" src="([^"]+)"/g)].map((match) => attributeValue(match[1]!));
 }
 
 /** The action of the first form in a page, resolved against the page URL. */

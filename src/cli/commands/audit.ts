@@ -16,14 +16,15 @@ import { CONFIG_OPTION } from "./config-options.ts";
 import { loadCliConfig } from "../support/load-cli-config.ts";
 
 /**
- * `portcullis audit trace <jti or sid>`: for one token or session, every audit event of it in time order
- * (audit-trace.ts follows jti → session → login), then the login's machine drawn with the path it took
+ * `portcullis audit trace <jti, sid or signout_id>`: for one token, session or operator's sign-out of a
+ * user, every audit event of it in time order (audit-trace.ts follows jti → session → login, and a
+ * sign-out to what it ended), then the login's machine drawn with the path it took
  * highlighted, and where the diagrams page shows that flow. Reads the audit file provider.yaml names
  * (`audit.destination`), or `--file`; needs no store, so it runs beside a live provider.
  */
 export const auditCommand: Command = {
   name: "audit",
-  summary: "audit trace <jti or sid>: a token's or session's audit events and its login's machine path",
+  summary: "audit trace <jti, sid or signout_id>: a token's, session's or sign-out's audit events and its logins' machine paths",
   positionals: { usage: "trace ID", max: 2 },
   options: {
     ...CONFIG_OPTION,
@@ -31,14 +32,14 @@ export const auditCommand: Command = {
   },
   async run({ values, positionals, stdout, stderr, env }) {
     const [action, id] = positionals;
-    if (action !== "trace" || !id) throw new CliError("expected: audit trace <jti or sid>", { showUsage: true });
+    if (action !== "trace" || !id) throw new CliError("expected: audit trace <jti, sid or signout_id>", { showUsage: true });
     const { configDir } = resolveCliSettings(values, env);
     const config = await loadCliConfig(configDir, env, stderr);
     if (!config) return 1;
     const file = auditFile(config, values.file);
     const { lines, skipped } = parseAuditLines(readAudit(file));
     const trace = traceEvents(lines, id);
-    if (trace.length === 0) throw new CliError(`no audit event names ${JSON.stringify(id)} as a jti or sid in ${file}`);
+    if (trace.length === 0) throw new CliError(`no audit event names ${JSON.stringify(id)} as a jti, sid or signout_id in ${file}`);
     stdout.write(`audit trace of ${id} (${file}${skipped > 0 ? `; ${skipped} unreadable lines skipped` : ""})\n\n`);
     for (const line of trace) stdout.write(`${formatAuditLine(line)}\n`);
     stdout.write(`\n${await loginMachines(config, trace)}`);

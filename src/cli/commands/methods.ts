@@ -1,14 +1,11 @@
 import { takeScope } from "../../infra/scope.ts";
-import { ConfigError } from "../../errors/config-error.ts";
 import { StoreUnavailableError } from "../../stores/store-unavailable-error.ts";
-import type { Infra } from "../../infra/infra.ts";
 import { CliError } from "../support/cli-error.ts";
 import { accountSub } from "../support/account-sub.ts";
 import type { Command } from "../support/command.ts";
-import { printConfigError } from "../support/print-config-error.ts";
 import { resolveCliSettings } from "../support/resolve-cli-settings.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
-import { storeOpenError } from "../support/store-open-error.ts";
+import { openProvider } from "../support/open-provider.ts";
 
 const USAGE =
   "methods list USER | methods reset USER [METHOD] | methods enroll USER METHOD [KEY=VALUE ...] (USER: a user name, or <client_id>:<account> for a vendor account)";
@@ -87,24 +84,4 @@ function parsePair(pair: string): [string, string] {
   const eq = pair.indexOf("=");
   if (eq <= 0) throw new CliError(`expected KEY=VALUE, got ${JSON.stringify(pair)}`);
   return [pair.slice(0, eq), pair.slice(eq + 1)];
-}
-
-/** The provider on the configured store, quietly (warnings only); undefined after printing a config error. */
-async function openProvider(configDir: string, stderr: NodeJS.WritableStream): Promise<Infra | undefined> {
-  // Imported here: the other commands should not load the provider.
-  const { loadInstalledConfig } = await import("../../extensions/installed-extensions.ts");
-  const { createLogger } = await import("../../logging/create-logger.ts");
-  const { createProvider } = await import("../../provider.ts");
-  try {
-    const config = await loadInstalledConfig(configDir);
-    // An operator's reset or enrollment is audited like any.
-    const { operatorAuditTrail } = await import("../support/operator-audit-trail.ts");
-    return await createProvider(config, { logger: createLogger("warn", stderr as never), audit: operatorAuditTrail(config) });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      printConfigError(error, configDir, stderr);
-      return undefined;
-    }
-    throw storeOpenError(error) ?? error;
-  }
 }

@@ -1,5 +1,6 @@
 import type { KeyRing, StoredKey } from "../../tokens/key-rotation.ts";
 import type { StaticKey } from "../../tokens/key-manager.ts";
+import { table } from "../support/text-table.ts";
 
 const iso = (ms: number | undefined) => (ms === undefined ? "-" : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"));
 
@@ -55,9 +56,4 @@ function published(k: StoredKey, retainFor: number, now: number): string {
 /** keys.static of provider.yaml: what the provider signs with, as configured. */
 export function formatStaticKeys(keys: readonly StaticKey[]): string {
   return table([["KID", "STATUS", "SOURCE"], ...keys.map((k) => [k.kid, k.status, "provider.yaml keys.static"])]);
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n") + "\n";
 }

@@ -34,7 +34,7 @@ export interface ProviderFile {
   lifetimes: ProviderLifetimes;
   security: SecurityConfig;
   /**
-   * The audit trail (docs/audit-trail.md): one JSON line per security-relevant act (logins, factors, tokens issued and revoked, sessions ended, single sign-out deliveries, lockouts, enrollment changes, reloads, key rotations), on its own stream apart from the operational log. Events name ids only (sub, client_id, sid, jti, kid), never a secret, password, code or token. `portcullis audit trace <jti or sid>` reads the file named here.
+   * The audit trail (docs/audit-trail.md): one JSON line per security-relevant act (logins, factors, tokens issued and revoked, sessions ended, single sign-out deliveries, lockouts, enrollment changes, reloads, key rotations, operators' sign-outs of a user and admin API calls), on its own stream apart from the operational log. Events name ids only (sub, client_id, sid, jti, kid), never a secret, password, code or token. `portcullis audit trace <jti, sid or signout_id>` reads the file named here.
    */
   audit: {
     /**

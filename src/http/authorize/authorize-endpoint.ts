@@ -30,6 +30,7 @@ import { planAuthorization } from "./login-plan-step.ts";
 import { freshLoginReason, loginNeed, startLogin } from "./start-login.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { eidLogins } from "./eid-logins.ts";
+import { answerOwedFrontChannel } from "./owed-front-channel.ts";
 
 /** What a request starts with; the steps add the rest (the parameters, the client, the request, the session, the plan). */
 interface AuthorizeStart {
@@ -126,6 +127,8 @@ export function authorizeEndpoints(infra: Infra, pages: BrowserPages): ProtocolR
           ctx.ex.res.setHeader("Set-Cookie", infra.cookies.clear(SESSION_COOKIE));
           return { sessionCookie, session: undefined };
         }
+        // A cookie that names no session may be owed the front-channel logout of one an operator ended.
+        if (!session && (await answerOwedFrontChannel(infra, ctx.policy, pages, ctx.ex, ctx.request, sessionCookie))) return;
         return { sessionCookie, session };
       })
       // The login plan (src/login-policy): login type, flow, methods, whether the session may serve, what

@@ -7,7 +7,7 @@ import { SESSION_COOKIE } from "../../sessions/session-cookie.ts";
 import { signOut } from "../../sessions/sign-out.ts";
 import { LogoutConfirmations, type LogoutOutcome } from "../../sessions/logout-confirmations.ts";
 import { IdTokenHintVerifier, type IdTokenHint } from "../../oauth/id-token-hint.ts";
-import { createNonce, originOf, redirectTargetSource, writePage } from "../../views/page-headers.ts";
+import { redirectTargetSource, writePage } from "../../views/page-headers.ts";
 import { resolveLang, type Lang } from "../../i18n/lang.ts";
 import type { ViewEngine } from "../../views/view-engine.ts";
 import { SECURITY_HEADERS } from "../../http-kit/security-headers.ts";
@@ -48,7 +48,9 @@ const BARE_HEADERS = ["Cache-Control", "no-store", "Pragma", "no-cache", ...Obje
  *   "Stay signed in" ends nothing: a link back to the allowed redirect, else a 204 (the page stays).
  * - Logout ends the SSO session (single sign-out: back-channel logout tokens in the background,
  *   front-channel iframes on the logged-out page), clears the cookie, then redirects (303) or shows
- *   the logged-out page; with front-channel iframes the page continues to the redirect by itself.
+ *   the logged-out page; with front-channel iframes the page continues to the redirect by itself. A
+ *   browser whose session an operator ended (src/sessions/sign-out-user.ts) has no session left to end
+ *   but is owed that session's front-channel iframes: it gets them here.
  */
 export function endSessionEndpoints(infra: Infra, views: ViewEngine, pages: BrowserPages): ProtocolRoute[] {
   const limits = { maxParameterLength: infra.settings.security.max_parameter_length };
@@ -66,10 +68,7 @@ export function endSessionEndpoints(infra: Infra, views: ViewEngine, pages: Brow
     const { frontChannelUrls } = await signOut(infra, cookie, { reason: "logout", frontChannel: policy.clients });
     if (cookie !== undefined) ex.res.setHeader("Set-Cookie", infra.cookies.clear(SESSION_COOKIE));
     if (outcome.redirect !== undefined && frontChannelUrls.length === 0) return writeRedirect(ex.res, outcome.redirect);
-    const nonce = outcome.redirect !== undefined ? createNonce() : undefined;
-    const html = views.render("logged-out", { frontChannelUrls, postLogoutRedirectUri: outcome.redirect, nonce }, lang);
-    const frameSrc = frontChannelUrls.map(originOf).filter((origin): origin is string => origin !== undefined);
-    writePage(ex.res, 200, html, { nonce, frameSrc });
+    pages.loggedOut(ex.res, { frontChannelUrls, continueTo: outcome.redirect }, lang);
   }
 
   const endSession = steps<EndSessionStart>()

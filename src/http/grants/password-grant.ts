@@ -1,12 +1,12 @@
 import { verifyUserPassword } from "../../users/verify-user-password.ts";
 import { epochSeconds } from "../../time/clock.ts";
 import { invalidGrant, invalidRequest } from "../../errors/oauth-error.ts";
-import { formatScope } from "../../scopes/scope.ts";
 import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
 import type { Scope } from "../../infra/scope.ts";
 import type { GrantHandler } from "./grant-handler.ts";
 import { recordTokenIssued } from "../../audit/record-token-issued.ts";
 import { plannedAccessToken } from "./planned-access-token.ts";
+import { issueUserTokens } from "./user-tokens.ts";
 import { userGrantScope } from "./user-grant-scope.ts";
 import { randomToken } from "../../crypto/random-token.ts";
 
@@ -41,21 +41,8 @@ export const passwordGrant: GrantHandler = async ({ infra, policy, client, param
   // The access token names the refresh family it is issued with, if any: revoking the family revokes it.
   const familyId = client.offlineAccess && scopes.includes(OFFLINE_ACCESS) ? randomToken(16) : undefined;
   const accessToken = plannedAccessToken(infra.clock, client.lifetimes.accessToken, familyId);
-  const { token } = await infra.accessTokens.issueAs(client.accessTokenFormat, {
-    sub,
-    clientId: client.id,
-    scopes,
-    resources: policy.scopes,
-    lifetime: client.lifetimes.accessToken,
-    jti: accessToken.jti,
-    extra: { auth_time: authTime, amr },
-  });
-  const response = {
-    access_token: token,
-    token_type: "Bearer" as const,
-    expires_in: client.lifetimes.accessToken,
-    scope: formatScope(scopes),
-  };
+  // No ID token: no OIDC login ran (the access token carries auth_time and amr).
+  const response = await issueUserTokens({ infra, policy, client, auth: { sub, authTime, amr }, scopes, accessToken });
   const issued = { client_id: client.id, sub, jti: accessToken.jti, amr, family: familyId, login_id: loginId };
   if (familyId === undefined) return recordTokenIssued(infra.audit, "password", issued, response);
   const refreshToken = await infra.refreshTokens.issue(

@@ -3,6 +3,8 @@ import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import type { Client } from "../../oauth/client-registry.ts";
 import type { IssuedAccessToken } from "../../oauth/refresh-tokens.ts";
 import { formatScope } from "../../scopes/scope.ts";
+import { isFamilyJti } from "../../tokens/access-token-denylist.ts";
+import { referenceTokenKey } from "../../tokens/reference-tokens.ts";
 import type { TokenResponse } from "./grant-handler.ts";
 
 /** The authentication a user-bound token speaks for: from a code, or carried by a refresh token. */
@@ -33,7 +35,9 @@ export interface UserTokensRequest {
 /**
  * The access token of a user's authentication, in the client's format, with an ID token when asked for. The access token repeats
  * the authentication facts (auth_time, amr, acr, sid) so that an API can check them too (SPEC: after a
- * 2fa login the client must check amr in the ID token and the access token).
+ * 2fa login the client must check amr in the ID token and the access token). An access token outside
+ * a refresh-token family is filed in its user's ledger (src/user-ledger/), so that an operator's
+ * sign-out of the user can deny it; a family's tokens end with their family.
  */
 export async function issueUserTokens({
   infra,
@@ -45,7 +49,7 @@ export async function issueUserTokens({
   idToken,
 }: UserTokensRequest): Promise<TokenResponse> {
   const lifetime = client.lifetimes.accessToken;
-  const { token } = await infra.accessTokens.issueAs(client.accessTokenFormat, {
+  const { token, claims } = await infra.accessTokens.issueAs(client.accessTokenFormat, {
     sub: auth.sub,
     clientId: client.id,
     scopes,
@@ -54,6 +58,17 @@ export async function issueUserTokens({
     jti: accessToken.jti,
     extra: accessTokenExtras(auth, idToken?.nonce),
   });
+  if (!isFamilyJti(claims.jti)) {
+    const reference = client.accessTokenFormat === "reference" ? { referenceKey: referenceTokenKey(token) } : undefined;
+    await infra.userLedger.record(auth.sub, {
+      kind: "access_token",
+      jti: claims.jti,
+      clientId: client.id,
+      issuedAt: claims.iat * 1000,
+      until: claims.exp * 1000,
+      ...reference,
+    });
+  }
   const response: TokenResponse = { access_token: token, token_type: "Bearer", expires_in: lifetime, scope: formatScope(scopes) };
   if (idToken === undefined) return response;
   if (auth.authTime === undefined || auth.amr === undefined || auth.acr === undefined) {

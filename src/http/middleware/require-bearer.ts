@@ -35,19 +35,39 @@ export function requireBearer(verifier: AccessTokenVerifier, options: RequireBea
       if (options.audience !== undefined && ![claims.aud].flat().includes(options.audience)) {
         throw invalidToken("the token is not meant for this API");
       }
-      const granted = new Set(parseScope(claims.scope));
-      const missing = required.filter((s) => !granted.has(s));
-      if (missing.length > 0) {
-        throw oauthError("insufficient_scope", `the token lacks scope ${missing.join(" ")}`, {
-          headers: { "WWW-Authenticate": `${CHALLENGE}, error="insufficient_scope", scope="${required.join(" ")}"` },
-        });
-      }
+      checkScopes(claims, required);
       res.locals.bearer = claims;
       next();
     } catch (err) {
       next(err);
     }
   };
+}
+
+/**
+ * After requireBearer without `scopes`: every one of `scopes` must be in the verified token, else 403
+ * insufficient_scope. For a route that must know who called even when the call is refused (the admin
+ * API audits the calling client).
+ */
+export function requireScopes(scopes: readonly string[]): RequestHandler {
+  return (_req, res, next) => {
+    try {
+      checkScopes(bearerClaims(res), scopes);
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+function checkScopes(claims: AccessTokenClaims, required: readonly string[]): void {
+  const granted = new Set(parseScope(claims.scope));
+  const missing = required.filter((s) => !granted.has(s));
+  if (missing.length > 0) {
+    throw oauthError("insufficient_scope", `the token lacks scope ${missing.join(" ")}`, {
+      headers: { "WWW-Authenticate": `${CHALLENGE}, error="insufficient_scope", scope="${required.join(" ")}"` },
+    });
+  }
 }
 
 function presentedToken(authorization: string | undefined, body: unknown): string {
