@@ -140,6 +140,8 @@ function expectErrorPage(res: Awaited<ReturnType<typeof send>>, status = 400) {
 
 /** The provider's warnings that a post_logout_redirect_uri was not used. */
 const ignoredUris = () => p.logs.filter((line) => line.event === "post_logout_redirect_uri_ignored");
+/** The provider's warnings that a hint's client asked for a post_logout_redirect_uri it did not register. */
+const refusedUris = () => p.logs.filter((line) => line.event === "post_logout_redirect_uri_refused");
 
 /** The logged-out page, with no redirect to anywhere. */
 function expectLoggedOutPage(res: Awaited<ReturnType<typeof send>>) {
@@ -273,23 +275,30 @@ describe("post_logout_redirect_uri and state", () => {
     ["another case", "http://LOCALHOST:3001/"],
     ["an added query", "http://localhost:3001/?x=1"],
     ["another client's URI", "http://127.0.0.1:9/after-logout"],
-  ])("does not use a URI that differs by %s: the hint's logout happens, and the logged-out page shows instead", async (_name, uri) => {
+  ])("refuses a URI that differs by %s: an error page that offers to sign out, and nothing ended", async (_name, uri) => {
     const { cookie, session } = await login();
-    const before = ignoredUris().length;
+    const before = refusedUris().length;
     const res = await endSession({ id_token_hint: idToken({ sid: session.sid }), post_logout_redirect_uri: uri, state: "s" }, cookie);
-    expectLoggedOutPage(res);
+    expectErrorPage(res);
+    expect(res.text).toContain("return to an address it has not registered");
+    expect(res.text).not.toContain(uri);
+    expect(res.text).toContain(`href="/connect/endsession"`);
+    expect(await alive(cookie)).toBe(true);
+    expect(refusedUris().slice(before)).toEqual([expect.objectContaining({ client: "demo-web" })]);
+    // The link signs out all the same, once the user confirms.
+    const page = await endSession({}, cookie);
+    expectLoggedOutPage(await confirm({ csrf: csrfOf(page.text)!, confirm: "yes" }, cookie));
     expect(await alive(cookie)).toBe(false);
-    expect(ignoredUris().slice(before)).toEqual([expect.objectContaining({ client: "demo-web", reason: "not registered for the client" })]);
   });
 
-  it("does not use a URI registered for another client than the hint's", async () => {
+  it("refuses a URI registered for another client than the hint's", async () => {
     const { cookie, session } = await login();
     const res = await endSession(
       { id_token_hint: idToken({ sid: session.sid }), post_logout_redirect_uri: `${rpUrl}/after-logout` },
       cookie,
     );
-    expectLoggedOutPage(res);
-    expect(await alive(cookie)).toBe(false);
+    expectErrorPage(res);
+    expect(await alive(cookie)).toBe(true);
   });
 
   it("does not use a registered URI without an id_token_hint: the user is asked, and then sees the logged-out page", async () => {

@@ -39,8 +39,10 @@ const BARE_HEADERS = ["Cache-Control", "no-store", "Pragma", "no-cache", ...Obje
  *
  * - id_token_hint: an ID token we signed for a registered client, expiry not checked; invalid → 400 page.
  * - post_logout_redirect_uri: used only with a valid hint and when registered for the hint's client
- *   (SPEC: "usable only when"); otherwise it is not used — the logout goes on as if it had not been
- *   sent, and a warning says why. state is appended to it (and only to it), exactly as received.
+ *   (SPEC: "usable only when"). With a valid hint, one that is not registered makes the request invalid:
+ *   a 400 page says so, nothing is ended, and a link signs out without it (RP-Initiated Logout §3, and
+ *   what the certification's logout plan checks). Without a hint it is not used — the user is asked, as
+ *   if it had not been sent — and a warning says why. state is appended to it (and only to it), exactly as received.
  * - A valid hint for the browser's own session (same sub, same sid when the hint has one) logs out at
  *   once. Without a hint, or with a hint for someone or some session else, the user confirms on a page
  *   whose form carries a single-use CSRF token bound to the session cookie. Without a session there is
@@ -71,6 +73,17 @@ export function endSessionEndpoints(infra: Infra, views: ViewEngine, pages: Brow
     pages.loggedOut(ex.res, { frontChannelUrls, continueTo: outcome.redirect }, lang);
   }
 
+  /** The page for a hint's client asking for a return address it did not register: an error, and a way to sign out all the same. */
+  function refuseUnregisteredRedirect(ex: Exchange, lang: Lang): void {
+    const data = {
+      error: "invalid_request",
+      descriptionKey: "error.unregistered_post_logout_redirect_uri",
+      actionUrl: paths.endSession,
+      actionKey: "logout-confirm.sign_out_here",
+    };
+    writePage(ex.res, 400, views.render("error", data, lang));
+  }
+
   const endSession = steps<EndSessionStart>()
     // The parameters: the query of a GET, the form body of a POST, each at most once.
     .step((ctx) => {
@@ -94,19 +107,22 @@ export function endSessionEndpoints(infra: Infra, views: ViewEngine, pages: Brow
       }
       return { clientId: ctx.hint?.client.id ?? clientId };
     })
-    // post_logout_redirect_uri is usable with a valid hint, registered for its client; otherwise it is not used (never
+    // post_logout_redirect_uri is usable with a valid hint, registered for its client. A hint's client
+    // sending one it did not register is an invalid request; without a hint it is not used (never
     // redirected to) and the logout goes on without it. state rides on it only.
     .step((ctx) => {
       const uri = ctx.params.get("post_logout_redirect_uri");
       if (uri === undefined) return { redirect: undefined };
-      const unusable = !ctx.hint
-        ? "no id_token_hint"
-        : !ctx.hint.client.postLogoutRedirectUris.has(uri)
-          ? "not registered for the client"
-          : undefined;
-      if (unusable !== undefined) {
+      if (ctx.hint && !ctx.hint.client.postLogoutRedirectUris.has(uri)) {
         infra.logger.warn(
-          { event: "post_logout_redirect_uri_ignored", reqId: ctx.ex.reqId, client: ctx.clientId, reason: unusable },
+          { event: "post_logout_redirect_uri_refused", reqId: ctx.ex.reqId, client: ctx.clientId },
+          "end session: post_logout_redirect_uri is not registered for the id_token_hint's client",
+        );
+        return refuseUnregisteredRedirect(ctx.ex, ctx.lang);
+      }
+      if (!ctx.hint) {
+        infra.logger.warn(
+          { event: "post_logout_redirect_uri_ignored", reqId: ctx.ex.reqId, client: ctx.clientId, reason: "no id_token_hint" },
           "end session: post_logout_redirect_uri not used",
         );
         return { redirect: undefined };
