@@ -151,6 +151,23 @@ describe("authorize: errors go back to the client with state and iss", () => {
     expect(answer.text).not.toContain("<b>");
     expect(answer.headers.get("content-security-policy")).toContain("form-action 'self' http://localhost:3001");
   });
+
+  it("declines a request object the way the object asked to be answered: its response_mode and its state", async () => {
+    // An unsigned object (alg none) carrying what OIDC Core §6.1 lets live only there.
+    const object = `${Buffer.from('{"alg":"none"}').toString("base64url")}.${Buffer.from(
+      JSON.stringify({ response_mode: "form_post", state: "from-the-object", client_id: "demo-web", response_type: "code" }),
+    ).toString("base64url")}.`;
+    const answer = await authorize({ state: undefined, request: object });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('action="http://localhost:3001/callback"');
+    expect(hiddenField(answer.text, "error")).toBe("request_not_supported");
+    expect(hiddenField(answer.text, "state")).toBe("from-the-object");
+    // The query's own state and response_mode still come first; a garbled object changes nothing.
+    expect(responseParams(await authorize({ request: object, response_mode: "query" })).get("state")).toBe("st-1");
+    const garbled = responseParams(await authorize({ state: undefined, request: "not-a-jwt" }));
+    expect(garbled.get("error")).toBe("request_not_supported");
+    expect(garbled.has("state")).toBe(false);
+  });
 });
 
 describe("authorize: login and SSO", () => {

@@ -1,4 +1,5 @@
 import type { Client } from "../../oauth/client-registry.ts";
+import { declinedRequestObjectAnswer } from "./declined-request-object.ts";
 import { invalidRequest, invalidScope, OAuthError, oauthError } from "../../errors/oauth-error.ts";
 import { RESPONSE_MODES, type AuthorizationRequest, type ResponseMode } from "../../oauth/authorization-request.ts";
 import { parseScope } from "../../scopes/scope.ts";
@@ -23,7 +24,7 @@ export function readAuthorizeParams(search: URLSearchParams, maxLength: number):
 
 /** The state to return with an error: as sent, or none when it was over the length limit (it cannot be returned as sent). */
 export function stateToReturn(raw: RawAuthorizeParams | undefined): string | undefined {
-  const state = raw?.values.get("state");
+  const state = raw?.values.get("state") ?? (raw && declinedRequestObjectAnswer(raw.values).state);
   return state === TOO_LONG ? undefined : state;
 }
 
@@ -66,8 +67,8 @@ export function checkClientAndRedirect(
   const redirectUri = raw.values.get("redirect_uri");
   if (redirectUri === undefined) throw untrusted("redirect_uri is required");
   if (!client.redirectUris.has(redirectUri)) throw untrusted("redirect_uri is not registered for this client");
-  // The response mode decides how even an error is returned; an unknown one falls back to query.
-  const mode = raw.values.get("response_mode");
+  // The response mode decides how even an error is returned (a declined request object's too); an unknown one falls back to query.
+  const mode = raw.values.get("response_mode") ?? declinedRequestObjectAnswer(raw.values).responseMode;
   const responseMode = mode !== undefined && (RESPONSE_MODES as readonly string[]).includes(mode) ? (mode as ResponseMode) : "query";
   return { client, redirectUri, responseMode };
 }
