@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ConfigError } from "../../errors/config-error.ts";
 import { acmeOrganisation, PEOPLE_DN, SERVICE_ACCOUNT } from "./acme-directory.ts";
-import { acmeDirectoryYaml, BIND_PASSWORD_ENV } from "./acme-directory-yaml.ts";
+import { acmeDirectoryYaml, BIND_PASSWORD_ENV } from "./acme-directory-config.ts";
 import { SLAPD_PACKAGES, startSlapd, type RunningSlapd } from "./slapd.ts";
 
 /** Why the demo directory cannot start on a machine without slapd: the line the start command prints. */
