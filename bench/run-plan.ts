@@ -87,13 +87,14 @@ function loadOf(run: Run, scenario: Scenario, role: ServerRole): Load {
       connections: scenario.connections === "token" ? options.tokenConnections : options.connections,
     };
   }
-  if (scenario.kind === "directory") return { kind: "directory", users: options.loginUsers };
+  const users = scenario.users === "login" ? options.loginUsers : options.flowUsers;
+  if (scenario.kind === "directory") return { kind: "directory", users };
   return {
     kind: "flow",
     flow: scenario.flow,
     // The ceilings have no login page; the providers and the peer do.
     sessionFrom: role === "ceiling" ? "bench-endpoint" : "login-page",
-    users: scenario.users === "login" ? options.loginUsers : options.flowUsers,
+    users,
     accessTokens: scenario.accessTokens,
   };
 }
