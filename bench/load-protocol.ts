@@ -57,10 +57,40 @@ export interface FlowJob {
   sliceSeconds?: number;
 }
 
+/**
+ * What the bench asks of the directory load generator (workers/directory-load.ts): virtual users, each
+ * looping what a login with a cold cache asks of the LDAP directory, a search for a person as the service
+ * account and a bind as that person, on connections of its own.
+ */
+export interface DirectoryJob {
+  /** ldap://127.0.0.1:PORT */
+  url: string;
+  /** The service account the provider searches as. */
+  serviceDn: string;
+  servicePassword: string;
+  /** Where people are, the filter they match and the attribute a login name is (directory.yaml's users). */
+  base: string;
+  filter: string;
+  loginAttribute: string;
+  /** The attributes the provider's search asks for (its claims mapping's). */
+  attributes: string[];
+  /** Who logs in, in turn, with their passwords. */
+  people: Array<{ username: string; password: string }>;
+  users: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+  /** slapd: its CPU is the directory's own cost. */
+  serverPid: number;
+  serverCpu: number;
+}
+
 /** One recorded load window, as a worker prints it. */
 export interface LoadResult {
-  /** What one unit of work is: one request (autocannon), or one whole flow (several dependent requests). */
-  unit: "request" | "flow";
+  /**
+   * What one unit of work is: one request (autocannon), one whole flow (several dependent requests), or
+   * one directory check (a search and a bind).
+   */
+  unit: "request" | "flow" | "check";
   /** Connections (autocannon) or virtual users with one connection each (flows). */
   connections: number;
   /** Length of the recorded window. */
@@ -101,11 +131,12 @@ export interface LoadResult {
 /** A run with any failed response is not a number: it is reported as invalid. */
 export function problems(result: LoadResult): string[] {
   const found: string[] = [];
-  const unexpected = result.unit === "flow" ? "unexpected responses" : "non-2xx";
+  const unexpected = result.unit === "request" ? "non-2xx" : "unexpected responses";
   if (result.non2xx > 0) found.push(`${result.non2xx} ${unexpected} (${JSON.stringify(result.statusCodes)})`);
   if (result.errors > 0) found.push(`${result.errors} connection errors`);
   if (result.timeouts > 0) found.push(`${result.timeouts} timeouts`);
   if (result.warmupFailures > 0) found.push(`${result.warmupFailures} failures during the warm-up`);
-  if (result.ok === 0) found.push(result.unit === "flow" ? "no completed flows" : "no successful responses");
+  if (result.ok === 0)
+    found.push(result.unit === "flow" ? "no completed flows" : result.unit === "check" ? "no completed checks" : "no successful responses");
   return found;
 }

@@ -1,5 +1,5 @@
 import { exited } from "./child-processes.ts";
-import type { FlowJob, LoadJob, LoadResult } from "./load-protocol.ts";
+import type { DirectoryJob, FlowJob, LoadJob, LoadResult } from "./load-protocol.ts";
 import { firstJsonLine, startWorker } from "./workers.ts";
 
 /** A LoadJob as the bench describes it: the base URL instead of the full one, plus where to run. */
@@ -24,7 +24,13 @@ export async function runFlowLoad(spec: FlowJob & { name: string; loadCpu: numbe
   return runWorker(loadCpu, "flow-generator.ts", job satisfies FlowJob, `flow load generator (${name})`);
 }
 
-async function runWorker(loadCpu: number, script: string, job: LoadJob | FlowJob, what: string): Promise<LoadResult> {
+/** Loops directory checks (a search and a bind) with virtual users against slapd from their own pinned process. */
+export async function runDirectoryLoad(spec: DirectoryJob & { name: string; loadCpu: number }): Promise<LoadResult> {
+  const { name, loadCpu, ...job } = spec;
+  return runWorker(loadCpu, "directory-load.ts", job satisfies DirectoryJob, `directory load generator (${name})`);
+}
+
+async function runWorker(loadCpu: number, script: string, job: LoadJob | FlowJob | DirectoryJob, what: string): Promise<LoadResult> {
   const worker = startWorker(loadCpu, script, [JSON.stringify(job)]);
   const result = await firstJsonLine<LoadResult>(worker, what);
   await exited(worker);

@@ -33,6 +33,11 @@ export interface BenchOptions {
   /** Also measure node-oidc-provider (bench/peer/), configured like the demo, in the same rounds. */
   peer: boolean;
   /**
+   * Also measure the provider on an LDAP directory (a slapd the bench starts) in the scenarios that look
+   * people up, in the same rounds, and the directory's own cost (the `directory` scenario).
+   */
+  ldap: boolean;
+  /**
    * When set (2 or more): client_credentials is also measured against a provider running one worker and
    * one running this many (listen.workers, on a Redis store), in alternating rounds: the ratio many ÷ one.
    */
@@ -69,6 +74,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --server-cpu N          core for the server side (env BENCH_SERVER_CPU, default 0)
   --load-cpu N            core for the load generators (env BENCH_LOAD_CPU, default 1)
   --peer                  also measure node-oidc-provider configured like the demo, in the same rounds (env BENCH_PEER=1)
+  --ldap, --no-ldap       also measure the provider on an LDAP directory (a slapd it starts; needs slapd) in code_flow_sso,
+                          refresh and code_flow_login, and the directory's own cost (directory) (env BENCH_LDAP=0 to turn
+                          off; default on)
   --workers N             also measure client_credentials with 1 and with N worker processes (listen.workers, on a
                           Redis store; needs redis-server) and report the ratio N ÷ 1 (env BENCH_WORKERS)
   -h, --help              this text
@@ -116,11 +124,13 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
       "server-cpu": { type: "string" },
       "load-cpu": { type: "string" },
       peer: { type: "boolean" },
+      ldap: { type: "boolean" },
       workers: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) return "help";
+  const ldap = values.ldap ?? env.BENCH_LDAP !== "0";
 
   const options: BenchOptions = {
     durationSeconds: number("--duration", values.duration ?? env.BENCH_DURATION, 3, 1),
@@ -131,11 +141,12 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     tokenConnections: integer("--token-connections", values["token-connections"] ?? env.BENCH_TOKEN_CONNECTIONS, 4, 1),
     flowUsers: integer("--flow-users", values["flow-users"] ?? env.BENCH_FLOW_USERS, 4, 1),
     loginUsers: integer("--login-users", values["login-users"] ?? env.BENCH_LOGIN_USERS, 2, 1),
-    only: scenarioList(values.only ?? (env.BENCH_ONLY ? [env.BENCH_ONLY] : [])),
+    only: scenarioList(values.only ?? (env.BENCH_ONLY ? [env.BENCH_ONLY] : []), ldap),
     check: values.check ?? env.BENCH_CHECK === "1",
     serverCpu: integer("--server-cpu", values["server-cpu"] ?? env.BENCH_SERVER_CPU, 0, 0),
     loadCpu: integer("--load-cpu", values["load-cpu"] ?? env.BENCH_LOAD_CPU, 1, 0),
     peer: values.peer ?? env.BENCH_PEER === "1",
+    ldap,
     workers: (values.workers ?? env.BENCH_WORKERS) ? integer("--workers", values.workers ?? env.BENCH_WORKERS, 2, 2) : undefined,
   };
   if (options.loginUsers > MAX_LOGIN_USERS) {
@@ -160,17 +171,19 @@ export function integer(name: string, text: string | undefined, fallback: number
   return value;
 }
 
-function scenarioList(items: readonly string[]): ScenarioName[] {
+/** The scenarios named, or all; the directory's own cost only with the LDAP directory (--ldap). */
+function scenarioList(items: readonly string[], ldap: boolean): ScenarioName[] {
   const names = items
     .flatMap((item) => item.split(","))
     .map((s) => s.trim())
     .filter((s) => s !== "");
-  if (names.length === 0) return [...SCENARIO_NAMES];
+  if (names.length === 0) return SCENARIO_NAMES.filter((name) => ldap || name !== "directory");
   for (const name of names) {
     if (!(SCENARIO_NAMES as readonly string[]).includes(name)) {
       throw new UsageError(`--only: unknown measurement "${name}" (known: ${SCENARIO_NAMES.join(", ")})`);
     }
   }
+  if (!ldap && names.includes("directory")) throw new UsageError("--only directory measures the LDAP directory: it needs --ldap");
   // Keep the canonical order, whatever order they were given in.
   return SCENARIO_NAMES.filter((n) => names.includes(n));
 }

@@ -1,11 +1,12 @@
 import { BenchError } from "./bench-error.ts";
+import { checkPerson, closeConnections, openConnections } from "./directory-check.ts";
 import { Browser, httpSender, logInAndRedeem, oneConnection, pkcePair, redeemCode, ssoSession, type Tokens } from "./code-flow.ts";
 import { DEMO_USERS, DEMO_WEB } from "./demo-accounts.ts";
 import { firstRefreshToken, refreshGrant, REFRESHING_CLIENT } from "./refresh-flow.ts";
 import type { LoadRequest, SessionSource } from "./load-protocol.ts";
 import { logTail } from "./provider-process.ts";
-import type { FlowScenario, Scenario, ScenarioName } from "./scenarios.ts";
-import { PEER_LABEL, type BenchServers } from "./servers.ts";
+import type { FlowScenario, RequestScenario, Scenario, ScenarioName } from "./scenarios.ts";
+import { LDAP_LABEL, PEER_LABEL, type BenchServers } from "./servers.ts";
 import { tokenFormatOf, tokenDifferences } from "./token-claims.ts";
 
 export interface Preflight {
@@ -27,6 +28,10 @@ export async function preflight(servers: BenchServers, scenarios: readonly Scena
   const { provider } = servers;
   const result: Preflight = { requests: new Map(), peerRequests: new Map(), notes: [] };
   for (const scenario of scenarios) {
+    if (scenario.kind === "directory") {
+      await failingAs(`${scenario.label} preflight failed`, "", () => oneCheck(servers));
+      continue;
+    }
     const ceiling = servers.ceilings.get(scenario.name);
     const providerAnswer = await failingAs(
       `${scenario.label} preflight failed`,
@@ -50,6 +55,21 @@ export async function preflight(servers: BenchServers, scenarios: readonly Scena
       if (differences.length > 0)
         result.notes.push(`${PEER_LABEL}, ${scenario.label}: its tokens differ from the provider's (${differences.join("; ")})`);
     }
+    if (servers.ldap && scenario.kind === "flow" && scenario.ldapDifference !== undefined) {
+      const ldap = servers.ldap;
+      const ldapAnswer = await failingAs(
+        `${scenario.label} ${LDAP_LABEL} preflight failed`,
+        `\nprovider log:\n${logTail(ldap.logFile)}`,
+        () => oneFlow(ldap.baseUrl, scenario, "login-page"),
+      );
+      // The same demo users and clients: its tokens must be the other provider's, but for a login's random nonce
+      // (which the provider's access tokens carry too).
+      const differences = tokenDifferences(providerAnswer, ldapAnswer).filter((d) => !/^(id|access)_token nonce:/.test(d));
+      if (differences.length > 0)
+        result.notes.push(
+          `provider ${LDAP_LABEL}, ${scenario.label}: its tokens differ from the provider's on users.yaml (${differences.join("; ")})`,
+        );
+    }
     if (!ceiling) continue;
     const label = scenario.ceiling!.label;
     const ceilingAnswer = await failingAs(`${label} preflight failed`, "", () =>
@@ -64,8 +84,23 @@ export async function preflight(servers: BenchServers, scenarios: readonly Scena
   return result;
 }
 
+/** One check of the directory (a search and a bind) for each person the `directory` scenario checks. */
+async function oneCheck(servers: BenchServers): Promise<void> {
+  const { target } = servers.directory!;
+  const connections = openConnections(target);
+  try {
+    for (const person of target.people) await checkPerson(target, connections, person);
+  } finally {
+    await closeConnections(connections);
+  }
+}
+
 /** The peer's preflight: its own request (userinfo: a token from its own login), or one flow through its login page. */
-function peerPreflight(baseUrl: string, scenario: Scenario, requests: Map<ScenarioName, LoadRequest>): Promise<Record<string, unknown>> {
+function peerPreflight(
+  baseUrl: string,
+  scenario: RequestScenario | FlowScenario,
+  requests: Map<ScenarioName, LoadRequest>,
+): Promise<Record<string, unknown>> {
   return failingAs(`${PEER_LABEL}, ${scenario.label} preflight failed`, "", async () => {
     if (scenario.kind === "flow") return oneFlow(baseUrl, scenario, "login-page");
     const request = await scenario.prepare(baseUrl);

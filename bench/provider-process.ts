@@ -22,7 +22,8 @@ export interface RunningProvider {
 }
 
 /**
- * Starts `portcullis start` pinned to `cpu`, on a copy of config/ whose data_dir is a temp dir, so
+ * Starts `portcullis start` pinned to `cpu`, on a copy of config/ whose data_dir is a temp dir (and whose
+ * `files` replace the copy's files of those names), so
  * the bench never touches the working tree's var/. `root` is the project tree it runs from (another
  * checkout when `npm run bench:compare` runs a base revision beside the working tree). Its output goes to a log file in that temp dir
  * (removed when the bench exits). Extra node flags for the provider only, e.g. `--cpu-prof
@@ -34,11 +35,14 @@ export async function startProvider(
   env: NodeJS.ProcessEnv,
   projectRoot = PROJECT_ROOT,
   edits: ProviderEdits = {},
+  files: Record<string, string> = {},
 ): Promise<RunningProvider> {
   const root = mkdtempSync(join(tmpdir(), "portcullis-bench-"));
   onBenchExit(() => rmSync(root, { recursive: true, force: true }));
   const port = await freePort();
   const configDir = prepareConfig(projectRoot, root, port, { ...editsFromEnv(env.BENCH_PROVIDER_EDITS), ...edits });
+  // Whole files in place of the demo's (the LDAP provider's directory.yaml and empty users.yaml).
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(configDir, file), text);
   const logFile = join(root, "provider.log");
 
   const log = openSync(logFile, "a");

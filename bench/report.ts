@@ -59,7 +59,14 @@ export function formatReport(results: BenchResults): string {
     "ratio/CPU",
   ];
   const floorRows = (["rs256", "scrypt", "bare_http"] as const).flatMap((f) => (results.floors[f] ? [floorRow(f, results.floors[f])] : []));
-  out.push(...table([head("req", "conns"), ...floorRows, ...requests.flatMap(rows)]), "");
+  out.push(...table([head("req", "conns"), ...floorRows, ...requests.flatMap(rows)]));
+  const directory = requests.find((m) => SCENARIOS[m.scenario].kind === "directory");
+  if (directory)
+    out.push(
+      `  ${directory.label}: a unit is one check as a login with a cold cache makes it (a search as the service account, a bind as the`,
+      "  person), by virtual users straight against slapd: its server CPU is slapd's, the directory's own cost per check.",
+    );
+  out.push("");
   if (flows.length > 0) {
     out.push(...table([head("flow", "users"), ...flows.flatMap(rows)]));
     for (const m of flows.flatMap(serversOf)) {
@@ -117,9 +124,9 @@ function roundsSection(results: BenchResults): string[] {
   return lines;
 }
 
-/** The servers measured for a scenario: the provider, its ceiling, the peer. */
+/** The servers measured for a scenario: the provider, its ceiling, the peer, the provider on LDAP. */
 function serversOf(m: ScenarioMeasurement): ServerMeasurement[] {
-  return [m, ...(m.ceiling ? [m.ceiling] : []), ...(m.peer ? [m.peer] : [])];
+  return [m, ...(m.ceiling ? [m.ceiling] : []), ...(m.peer ? [m.peer] : []), ...(m.ldap ? [m.ldap] : [])];
 }
 
 /** What makes a number in this run less trustworthy than it looks. */

@@ -72,7 +72,7 @@ export interface ServerMeasurement {
   cpuRatio: Spread | null;
 }
 
-/** A scenario as the provider served it, and its ceiling (a minimal reference server) when measured. */
+/** A scenario as the provider served it, and its ceiling (a minimal reference server), the peer and the provider on LDAP when measured. */
 export interface ScenarioMeasurement extends ServerMeasurement {
   scenario: ScenarioName;
   floor: FloorName;
@@ -81,6 +81,8 @@ export interface ScenarioMeasurement extends ServerMeasurement {
   ceiling?: ServerMeasurement;
   /** node-oidc-provider in the same rounds (--peer). */
   peer?: ServerMeasurement;
+  /** The provider on the LDAP directory in the same rounds (--ldap). */
+  ldap?: ServerMeasurement;
 }
 
 /** One target of the stage (targets.ts), judged on this run. */
@@ -88,10 +90,11 @@ export interface TargetResult {
   label: string;
   scenario: ScenarioName;
   /**
-   * What Portcullis is divided by, in the same rounds: its ceiling, the peer (node-oidc-provider), or
-   * (--workers) a provider with one worker, divided into one with several.
+   * What Portcullis is divided by, in the same rounds: its ceiling, the peer (node-oidc-provider),
+   * (--workers) a provider with one worker, divided into one with several, or (--ldap) the provider on
+   * users.yaml, divided into the one on the LDAP directory.
    */
-  against: "ceiling" | "peer" | "one worker";
+  against: "ceiling" | "peer" | "one worker" | "users.yaml";
   minRatio: number;
   /** The median of the rounds' quotients. */
   ratio: number | null;

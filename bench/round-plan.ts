@@ -3,19 +3,21 @@ import type { FloorName, ScenarioName } from "./scenarios.ts";
 /**
  * The order of a bench run's measurements. Each scenario is measured in rounds; a round is a sample of
  * the scenario's floor followed by the scenario's load windows (the provider's, its ceiling's when
- * there is one, and the peer's with --peer), and the next floor sample closes it. So every window has a floor sample of its own
+ * there is one, the peer's with --peer, and the provider's on the LDAP directory with --ldap for the
+ * scenarios measured there), and the next floor sample closes it. So every window has a floor sample of its own
  * floor before and after it, taken minutes apart at most, and a round's ratio divides by what the
  * machine could do around that very window, not by a floor measured at another time.
  *
  * Scenarios that share a floor run one after the other, and the sample that closes one scenario's last
  * round opens the next one's first round; two that alternate (`alternatesWith`: refresh with JWT and with
  * reference access tokens) take turns round by round instead, so both meet the same stretches of the
- * machine, as the servers within a round do. In a round with a ceiling or the peer the servers take
+ * machine, as the servers within a round do. In a round with a ceiling, the peer or the LDAP provider the servers take
  * turns going first (the order rotates by one each round), so a floor that drifts through a round does
  * not favour any of them.
  */
 
-export type ServerRole = "provider" | "ceiling" | "peer";
+/** Who serves a window: the provider (for `directory`, slapd itself), its ceiling, the peer, or the provider on the LDAP directory. */
+export type ServerRole = "provider" | "ceiling" | "peer" | "ldap";
 
 export type Step =
   | { kind: "floor"; floor: FloorName }
@@ -28,6 +30,8 @@ export interface PlannedScenario {
   withCeiling: boolean;
   /** node-oidc-provider (bench/peer/) measured in the same rounds. */
   withPeer?: boolean;
+  /** The provider on the LDAP directory measured in the same rounds. */
+  withLdap?: boolean;
   /** A scenario whose rounds alternate with this one's when both are planned (scenarios.ts). */
   alternatesWith?: ScenarioName;
 }
@@ -48,6 +52,7 @@ export function planRounds(scenarios: readonly PlannedScenario[], rounds: number
             "provider",
             ...(scenario.withCeiling ? ["ceiling" as const] : []),
             ...(scenario.withPeer ? ["peer" as const] : []),
+            ...(scenario.withLdap ? ["ldap" as const] : []),
           ];
           const first = round % roles.length;
           const servers = [...roles.slice(first), ...roles.slice(0, first)];

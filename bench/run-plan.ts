@@ -1,12 +1,12 @@
 import { bareHttpFloorSample, sampleLoopFloor } from "./floors.ts";
-import { runFlowLoad, runLoad } from "./load.ts";
+import { runDirectoryLoad, runFlowLoad, runLoad } from "./load.ts";
 import { problems, type AccessTokenFormat, type FlowKind, type LoadRequest, type LoadResult, type SessionSource } from "./load-protocol.ts";
 import { LATER_ROUND_WARMUP_SECONDS, type BenchOptions } from "./options.ts";
 import type { FloorSample } from "./results.ts";
 import type { RecordedWindow } from "./round-ratios.ts";
 import type { ServerRole, Step } from "./round-plan.ts";
 import { SCENARIOS, type FloorName, type Scenario, type ScenarioName } from "./scenarios.ts";
-import { PEER_LABEL, type BenchServers } from "./servers.ts";
+import { LDAP_LABEL, PEER_LABEL, type BenchServers } from "./servers.ts";
 import type { RunningServer } from "./workers.ts";
 
 /** What a run recorded, in the order it was taken: each floor's samples, each server's windows per scenario. */
@@ -27,7 +27,8 @@ interface Run {
 /** What a load generator repeats in a window: one request over many connections, or whole flows by virtual users. */
 type Load =
   | { kind: "request"; request: LoadRequest; connections: number }
-  | { kind: "flow"; flow: FlowKind; sessionFrom: SessionSource; users: number; accessTokens: AccessTokenFormat | undefined };
+  | { kind: "flow"; flow: FlowKind; sessionFrom: SessionSource; users: number; accessTokens: AccessTokenFormat | undefined }
+  | { kind: "directory"; users: number };
 
 const BARE_HTTP_REQUEST: LoadRequest = { path: "/", method: "GET" };
 
@@ -45,13 +46,7 @@ export async function runPlan(plan: readonly Step[], run: Run): Promise<Recorded
       continue;
     }
     const scenario = SCENARIOS[step.scenario];
-    const server =
-      step.server === "provider"
-        ? run.servers.provider
-        : step.server === "peer"
-          ? run.servers.peer!
-          : run.servers.ceilings.get(scenario.name)!;
-    const who = step.server === "provider" ? "provider" : step.server === "peer" ? PEER_LABEL : scenario.ceiling!.label;
+    const { server, who } = serverOf(run.servers, scenario, step.server);
     const what = `${scenario.label}, round ${step.round + 1}/${run.options.rounds}: ${who}`;
     const result = await loadWindow(run, server, loadOf(run, scenario, step.server), warmup(run.options, step.round), what);
     const before = recorded.floors[scenario.floor]!.length - 1;
@@ -60,6 +55,21 @@ export async function runPlan(plan: readonly Step[], run: Run): Promise<Recorded
     recorded.windows.get(key)!.push({ round: step.round, result, problems: problems(result), floorSamples: [before, before + 1] });
   }
   return recorded;
+}
+
+/** The server that serves `role`'s windows of `scenario`, and how progress names it. */
+function serverOf(servers: BenchServers, scenario: Scenario, role: ServerRole): { server: RunningServer; who: string } {
+  switch (role) {
+    case "provider":
+      // The directory's own cost is measured on the directory itself.
+      return scenario.kind === "directory" ? { server: servers.directory!, who: "slapd" } : { server: servers.provider, who: "provider" };
+    case "peer":
+      return { server: servers.peer!, who: PEER_LABEL };
+    case "ldap":
+      return { server: servers.ldap!, who: `provider ${LDAP_LABEL}` };
+    case "ceiling":
+      return { server: servers.ceilings.get(scenario.name)!, who: scenario.ceiling!.label };
+  }
 }
 
 /** A server's first window of a scenario gets the full warm-up; in later rounds it is warm already. */
@@ -77,12 +87,14 @@ function loadOf(run: Run, scenario: Scenario, role: ServerRole): Load {
       connections: scenario.connections === "token" ? options.tokenConnections : options.connections,
     };
   }
+  const users = scenario.users === "login" ? options.loginUsers : options.flowUsers;
+  if (scenario.kind === "directory") return { kind: "directory", users };
   return {
     kind: "flow",
     flow: scenario.flow,
-    // The ceilings have no login page; the provider and the peer do.
+    // The ceilings have no login page; the providers and the peer do.
     sessionFrom: role === "ceiling" ? "bench-endpoint" : "login-page",
-    users: scenario.users === "login" ? options.loginUsers : options.flowUsers,
+    users,
     accessTokens: scenario.accessTokens,
   };
 }
@@ -98,9 +110,8 @@ async function sampleFloor(run: Run, floor: FloorName, index: number): Promise<F
 
 function loadWindow(run: Run, server: RunningServer, load: Load, warmupSeconds: number, what: string): Promise<LoadResult> {
   const { options } = run;
-  const common = {
+  const window = {
     name: what,
-    baseUrl: server.baseUrl,
     warmupSeconds,
     durationSeconds: options.durationSeconds,
     serverPid: server.pid,
@@ -109,8 +120,11 @@ function loadWindow(run: Run, server: RunningServer, load: Load, warmupSeconds: 
   };
   if (load.kind === "request") {
     run.progress(`${what}, ${load.connections} connections`);
-    return runLoad({ ...common, request: load.request, connections: load.connections });
+    return runLoad({ ...window, baseUrl: server.baseUrl, request: load.request, connections: load.connections });
   }
   run.progress(`${what}, ${load.users} virtual users`);
-  return runFlowLoad({ ...common, flow: load.flow, sessionFrom: load.sessionFrom, users: load.users, accessTokens: load.accessTokens });
+  // The directory's checks go to slapd (the server measured) as the provider would send them.
+  if (load.kind === "directory") return runDirectoryLoad({ ...window, ...run.servers.directory!.target, users: load.users });
+  const { flow, sessionFrom, users, accessTokens } = load;
+  return runFlowLoad({ ...window, baseUrl: server.baseUrl, flow, sessionFrom, users, accessTokens });
 }

@@ -12,7 +12,7 @@ import { floorSeries, measureServer } from "./round-ratios.ts";
 import { planRounds } from "./round-plan.ts";
 import { runPlan, type Recorded } from "./run-plan.ts";
 import { SCENARIOS, type FloorName, type Scenario } from "./scenarios.ts";
-import { PEER_LABEL, startServers, stopServers } from "./servers.ts";
+import { LDAP_LABEL, PEER_LABEL, startServers, stopServers } from "./servers.ts";
 import { evaluateTargets } from "./targets.ts";
 import { PROJECT_ROOT } from "./workers.ts";
 import { measureWorkerScaling } from "./worker-scaling.ts";
@@ -51,7 +51,9 @@ async function main(): Promise<number> {
       name: s.name,
       floor: s.floor,
       withCeiling: options.ceilings && s.ceiling !== undefined,
-      withPeer: options.peer,
+      // The peer has no directory: its login is compared with the provider's on users.yaml.
+      withPeer: options.peer && s.kind !== "directory",
+      withLdap: options.ldap && s.ldapDifference !== undefined,
       alternatesWith: s.alternatesWith,
     })),
     options.rounds,
@@ -92,7 +94,7 @@ async function main(): Promise<number> {
   return failures.length > 0 ? 1 : 0;
 }
 
-/** A scenario's rounds (and its ceiling's and the peer's) against its floor's samples. */
+/** A scenario's rounds (and its ceiling's, the peer's and the LDAP provider's) against its floor's samples. */
 function measure(scenario: Scenario, recorded: Recorded): ScenarioMeasurement {
   const floor = recorded.floors[scenario.floor] ?? [];
   const { name, label, floorOps } = scenario;
@@ -101,7 +103,17 @@ function measure(scenario: Scenario, recorded: Recorded): ScenarioMeasurement {
   const ceiling = scenario.ceiling && ceilingWindows ? measureServer(scenario.ceiling.label, ceilingWindows, floor, floorOps) : undefined;
   const peerWindows = recorded.windows.get(`${name} peer`);
   const peer = peerWindows ? measureServer(PEER_LABEL, peerWindows, floor, floorOps) : undefined;
-  return { ...provider, scenario: name, floor: scenario.floor, floorOps, ...(ceiling ? { ceiling } : {}), ...(peer ? { peer } : {}) };
+  const ldapWindows = recorded.windows.get(`${name} ldap`);
+  const ldap = ldapWindows ? measureServer(`${label} ${LDAP_LABEL}`, ldapWindows, floor, floorOps) : undefined;
+  return {
+    ...provider,
+    scenario: name,
+    floor: scenario.floor,
+    floorOps,
+    ...(ceiling ? { ceiling } : {}),
+    ...(peer ? { peer } : {}),
+    ...(ldap ? { ldap } : {}),
+  };
 }
 
 function progress(message: string): void {

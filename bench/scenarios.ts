@@ -13,6 +13,7 @@ export const SCENARIO_NAMES = [
   "refresh",
   "refresh_reference",
   "code_flow_login",
+  "directory",
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
@@ -45,6 +46,12 @@ interface ScenarioBase {
   ceiling?: Ceiling;
   /** What node-oidc-provider (the peer, --peer) does differently in this scenario, printed with its comparison. */
   peerDifference?: string;
+  /**
+   * When given, the scenario is also measured on the provider whose employees are in an LDAP directory
+   * (--ldap, the default; bench/bench-directory.ts), in the same rounds as the provider on users.yaml:
+   * what that provider does differently, printed with the quotient of the two.
+   */
+  ldapDifference?: string;
 }
 
 export interface Ceiling {
@@ -75,7 +82,18 @@ export interface FlowScenario extends ScenarioBase {
   accessTokens?: AccessTokenFormat;
 }
 
-export type Scenario = RequestScenario | FlowScenario;
+/**
+ * The directory's own cost (--ldap): what a login with a cold cache asks of the LDAP directory, a search
+ * for the person as the service account and a bind as them, looped by virtual users straight against the
+ * bench's slapd (workers/directory-load.ts). The server measured is slapd itself.
+ */
+export interface DirectoryScenario extends ScenarioBase {
+  kind: "directory";
+  /** Virtual users: as many as the login scenario's, whose password checks these are. */
+  users: "login";
+}
+
+export type Scenario = RequestScenario | FlowScenario | DirectoryScenario;
 
 /** What a back-end service sends: its credentials (client_secret_post) and the scopes it wants. */
 export const DEMO_CLIENT_CREDENTIALS = new URLSearchParams({
@@ -88,6 +106,10 @@ export const DEMO_CLIENT_CREDENTIALS = new URLSearchParams({
 const USERINFO_SCOPE = "openid profile email";
 
 const fixed = (request: LoadRequest) => () => Promise.resolve(request);
+
+/** What the provider on the LDAP directory does differently in the flows that only look the person up. */
+const WARM_CACHE =
+  "it finds the person by sub in the directory's cache (cache_ttl 60 s, so slapd is asked once a minute per person) where the provider on users.yaml finds them in its list";
 
 export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
   discovery: {
@@ -157,6 +179,7 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     floorOps: 2,
     users: "flow",
     ceiling: { label: "ceiling: minimal node:http code flow", worker: "ceiling-code-flow.ts" },
+    ldapDifference: WARM_CACHE,
   },
   refresh: {
     kind: "flow",
@@ -171,6 +194,7 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     peerDifference:
       "it keeps refresh tokens in memory (its development adapter, lost on restart); the provider writes each rotation to its store's journal (durable)",
     ceiling: { label: "ceiling: minimal node:http refresh", worker: "ceiling-refresh.ts" },
+    ldapDifference: WARM_CACHE,
   },
   // The same grant as demo-portal, whose access tokens are reference handles (the peer's: its opaque
   // ones), in rounds alternating with refresh's: the two formats side by side on both servers.
@@ -199,6 +223,17 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     users: "login",
     peerDifference:
       "the same scrypt verification per login; its login form answers with a redirect back to its authorization endpoint, one request more per flow",
+    ldapDifference:
+      "the password is checked by a bind as the person to slapd (salted SHA-1, on the server core too) instead of a scrypt verification; the person is found by name in the directory's cache, asked again once a minute",
+  },
+  directory: {
+    kind: "directory",
+    name: "directory",
+    label: "directory: search + bind",
+    // What it replaces in a login: the password check, which is one scrypt verification on users.yaml.
+    floor: "scrypt",
+    floorOps: 1,
+    users: "login",
   },
 };
 

@@ -1,3 +1,4 @@
+import { startBenchDirectory, type BenchDirectory } from "./bench-directory.ts";
 import type { BenchOptions } from "./options.ts";
 import { startProvider, type RunningProvider } from "./provider-process.ts";
 import type { Scenario, ScenarioName } from "./scenarios.ts";
@@ -6,23 +7,35 @@ import { startServerWorker, type RunningServer } from "./workers.ts";
 /** The peer's process entry, relative to bench/workers/ (where startServerWorker looks). */
 const PEER_SERVER = "../peer/peer-server.ts";
 export const PEER_LABEL = "peer: node-oidc-provider";
+/** How reports name the provider whose employees are in the LDAP directory. */
+export const LDAP_LABEL = "on LDAP";
 
 /**
  * The servers a run loads, all pinned to the server core and up for the whole run: the provider, the bare
- * node:http floor (when a scenario is compared with it), the ceilings and, with --peer, node-oidc-provider.
- * Only one is loaded at a time; the others sit idle, so rounds can alternate between them without
- * restarts (the provider stays warm).
+ * node:http floor (when a scenario is compared with it), the ceilings, with --peer node-oidc-provider,
+ * and with --ldap (the default) slapd and a second provider whose employees are in it. Only one is loaded
+ * at a time; the others sit idle, so rounds can alternate between them without restarts (the providers
+ * stay warm).
  */
 export interface BenchServers {
   provider: RunningProvider;
   bareHttp: RunningServer | undefined;
   ceilings: Map<ScenarioName, RunningServer>;
   peer: RunningServer | undefined;
+  /** The provider on the LDAP directory (directory.yaml `type: ldap`, users.yaml empty). */
+  ldap: RunningProvider | undefined;
+  /** Its directory, slapd: the server of the `directory` scenario. */
+  directory: BenchDirectory | undefined;
+}
+
+/** Whether a run of these scenarios needs the LDAP directory: a scenario measured on it, or its own cost. */
+export function needsDirectory(scenarios: readonly Scenario[], ldap: boolean): boolean {
+  return ldap && scenarios.some((s) => s.kind === "directory" || s.ldapDifference !== undefined);
 }
 
 export async function startServers(
   scenarios: readonly Scenario[],
-  { ceilings: withCeilings, peer: withPeer, serverCpu }: Pick<BenchOptions, "ceilings" | "peer" | "serverCpu">,
+  { ceilings: withCeilings, peer: withPeer, ldap: withLdap, serverCpu }: Pick<BenchOptions, "ceilings" | "peer" | "ldap" | "serverCpu">,
   progress: (message: string) => void,
 ): Promise<BenchServers> {
   progress("starting the provider");
@@ -31,8 +44,15 @@ export async function startServers(
     bareHttp: undefined,
     ceilings: new Map(),
     peer: undefined,
+    ldap: undefined,
+    directory: undefined,
   };
   try {
+    if (needsDirectory(scenarios, withLdap)) {
+      progress(`starting slapd and the provider ${LDAP_LABEL}`);
+      servers.directory = await startBenchDirectory(serverCpu);
+      servers.ldap = await startProvider(serverCpu, process.env, undefined, {}, servers.directory.providerFiles);
+    }
     if (scenarios.some((s) => s.floor === "bare_http"))
       servers.bareHttp = await startServerWorker(serverCpu, "bare-http-server.ts", "bare node:http server");
     for (const scenario of scenarios) {
@@ -62,5 +82,7 @@ export async function stopServers(servers: BenchServers): Promise<void> {
     servers.bareHttp?.stop(),
     servers.peer?.stop(),
     ...[...servers.ceilings.values()].map((s) => s.stop()),
+    // The LDAP provider first: it holds connections to slapd.
+    (servers.ldap?.stop() ?? Promise.resolve()).then(() => servers.directory?.stop()),
   ]);
 }

@@ -5,22 +5,38 @@ import { SCENARIOS } from "./scenarios.ts";
 import {
   CEILING_TARGETS,
   CEILING_WITHOUT_TARGET,
+  LDAP_TARGETS,
+  LDAP_WITHOUT_TARGET,
   MIN_SHARE_OF_PEER,
   PEER_WITHOUT_TARGET,
   shareLabel,
+  sharePair,
   WORKER_SCALING_TARGET,
+  type Against,
 } from "./targets.ts";
 
 /** Above this quotient of two servers' median `server CPU`, on a core others took, the rate quotient measures the scheduler. */
 const UNEQUAL_CORE_SHARE = 1.3;
 
-/** A quotient the report shows: Portcullis ÷ its ceiling or ÷ the peer, with the target it is judged by, if any. */
+/**
+ * A quotient the report shows: Portcullis ÷ its ceiling or ÷ the peer, or Portcullis on LDAP ÷ on
+ * users.yaml (`mine` ÷ `other`), with the target it is judged by, if any.
+ */
 interface Comparison {
   m: ScenarioMeasurement;
+  against: Against;
+  mine: ServerMeasurement;
   other: ServerMeasurement;
   label: string;
   target: TargetResult | undefined;
 }
+
+/** Why a quotient of each kind has no target, by scenario. */
+const WITHOUT_TARGET: Record<Against, Partial<Record<ScenarioMeasurement["scenario"], string>>> = {
+  ceiling: CEILING_WITHOUT_TARGET,
+  peer: PEER_WITHOUT_TARGET,
+  "users.yaml": LDAP_WITHOUT_TARGET,
+};
 
 /**
  * The targets section: which targets the stage has and which this run judged, then Portcullis ÷ its
@@ -29,20 +45,25 @@ interface Comparison {
  */
 export function targetsSection(results: BenchResults): string[] {
   const ceilingTargets = CEILING_TARGETS.map((t) => `${SCENARIOS[t.scenario].label} ≥ ${t.minShare}× its ceiling`).join(", ");
+  const ldapTargets = LDAP_TARGETS.map((t) => `${SCENARIOS[t.scenario].label} on LDAP ≥ ${t.minShare}× on users.yaml`).join(", ");
   const lines = [
-    `Targets: every scenario ≥ ${MIN_SHARE_OF_PEER}× node-oidc-provider (--peer), ${ceilingTargets}, N workers ≥ ${WORKER_SCALING_TARGET}× one (--workers).`,
+    `Targets: every scenario ≥ ${MIN_SHARE_OF_PEER}× node-oidc-provider (--peer), ${ceilingTargets}, N workers ≥ ${WORKER_SCALING_TARGET}× one (--workers), ${ldapTargets} (--ldap).`,
     "The ratios to the floors above have no target: they are context.",
     ...notJudged(results),
   ];
-  const comparisons = [...comparisonsWith(results, "ceiling"), ...comparisonsWith(results, "peer")];
+  const comparisons = [
+    ...comparisonsWith(results, "ceiling"),
+    ...comparisonsWith(results, "peer"),
+    ...comparisonsWith(results, "users.yaml"),
+  ];
   if (comparisons.length === 0) return lines;
   const rows: string[][] = [["comparison", "Portcullis", "other", "Portcullis ÷ other", "range", "by CPU", "target", "result"]];
-  for (const { m, other, label, target } of comparisons) {
-    const share = providerShareOf(m, other);
-    const byCpu = providerShareOf(m, other, "cpuRatio");
+  for (const { mine, other, label, target } of comparisons) {
+    const share = providerShareOf(mine, other);
+    const byCpu = providerShareOf(mine, other, "cpuRatio");
     rows.push([
       label,
-      rateOf(m),
+      rateOf(mine),
       rateOf(other),
       share ? fmt(share.median, 2) : "INVALID",
       share ? range(share) : "-",
@@ -56,32 +77,42 @@ export function targetsSection(results: BenchResults): string[] {
     "  Portcullis ÷ other: median of the rounds' quotients of the two servers' rates (same rounds, same floor samples; the targets use it); the rates",
     "  are medians (req/s or flows/s). By CPU: the same from CPU time per unit of work (the other's µs ÷ Portcullis's), the cross-check on a busy machine.",
   );
-  if (comparisons.some((c) => c.other === c.m.ceiling)) {
+  if (comparisons.some((c) => c.against === "ceiling")) {
     lines.push(
       "  A ceiling is a minimal node:http server doing the scenario's protocol work and nothing else (bench/workers/ceiling-*.ts): what a",
       "  near-perfect Node implementation reaches on this machine.",
     );
   }
-  for (const { m, other, target } of comparisons) {
-    const against = other === m.ceiling ? "ceiling" : "peer";
-    const why = (against === "ceiling" ? CEILING_WITHOUT_TARGET : PEER_WITHOUT_TARGET)[m.scenario];
+  if (comparisons.some((c) => c.against === "users.yaml")) {
+    lines.push(
+      "  On LDAP: the same provider and demo configuration with its employees in a directory (slapd with the demo's people, on the server core",
+      "  too; directory.yaml as `npm run demo:ldap` writes it, users.yaml empty), measured in the same rounds as the provider on users.yaml.",
+      "  Its CPU figures are the provider's alone; what slapd spends per check is the `directory` row above.",
+    );
+  }
+  for (const { m, against, target } of comparisons) {
+    const why = WITHOUT_TARGET[against][m.scenario];
     if (!target && why) lines.push(`  ${shareLabel(m, against)}: no target — ${why}`);
   }
   for (const m of results.measurements) {
     const difference = m.peer ? SCENARIOS[m.scenario].peerDifference : undefined;
     if (difference) lines.push(`  peer, ${m.label}: ${difference}`);
   }
+  for (const m of results.measurements) {
+    const difference = m.ldap ? SCENARIOS[m.scenario].ldapDifference : undefined;
+    if (difference) lines.push(`  on LDAP, ${m.label}: ${difference}`);
+  }
   lines.push(...unequalShares(comparisons));
   return lines;
 }
 
 /** The run's quotients against one kind of server, each with its target when it has one. */
-function comparisonsWith(results: BenchResults, against: "ceiling" | "peer"): Comparison[] {
+function comparisonsWith(results: BenchResults, against: Against): Comparison[] {
   return results.measurements.flatMap((m) => {
-    const other = m[against];
-    if (!other) return [];
+    const pair = sharePair(m, against);
+    if (!pair) return [];
     const target = results.targets.find((t) => t.scenario === m.scenario && t.against === against);
-    return [{ m, other, label: shareLabel(m, against), target }];
+    return [{ m, against, mine: pair[0], other: pair[1], label: shareLabel(m, against), target }];
   });
 }
 
@@ -94,6 +125,12 @@ function notJudged(results: BenchResults): string[] {
       missing.push(`${SCENARIOS[scenario].label} ÷ its ceiling (needs ${scenario} with the ceilings)`);
   }
   if (!results.workerScaling) missing.push("N workers ÷ one (needs --workers)");
+  if (!results.options.ldap) missing.push("on LDAP ÷ on users.yaml (needs --ldap)");
+  else
+    for (const { scenario } of LDAP_TARGETS) {
+      if (!results.targets.some((t) => t.scenario === scenario && t.against === "users.yaml"))
+        missing.push(`${SCENARIOS[scenario].label} on LDAP ÷ on users.yaml (needs ${scenario})`);
+    }
   if (missing.length === 0) return [];
   const none = results.targets.length === 0 ? " No target was judged: --check only checks that every measurement is valid." : "";
   return [`Not judged in this run: ${missing.join("; ")}.${none}`];
@@ -111,13 +148,13 @@ function rateOf(s: ServerMeasurement): string {
  * different shares, since then only the quotient by CPU compares their code.
  */
 function unequalShares(comparisons: readonly Comparison[]): string[] {
-  return comparisons.flatMap(({ m, other, label }) => {
+  return comparisons.flatMap(({ m, mine: ours, other, label }) => {
     const cpu = (s: ServerMeasurement) => (s.rounds.length > 0 ? median(s.rounds.map((r) => r.result.serverCpu)) : 0);
-    const taken = Math.max(...[m, other].flatMap((s) => s.rounds.map((r) => r.result.coreTaken)));
-    const [mine, theirs] = [cpu(m), cpu(other)];
+    const taken = Math.max(...[ours, other].flatMap((s) => s.rounds.map((r) => r.result.coreTaken)));
+    const [mine, theirs] = [cpu(ours), cpu(other)];
     if (taken <= NOISY_WAIT || mine === 0 || theirs === 0 || Math.max(mine / theirs, theirs / mine) < UNEQUAL_CORE_SHARE) return [];
     return [
-      `  note: ${label}: Portcullis got ${pct(mine)} of the server core, ${other.label} ${pct(theirs)}, with up to ${pct(taken)} taken by other processes: the rate quotient mostly shows how the scheduler shared the core; the quotient by CPU compares the work`,
+      `  note: ${label}: ${ours === m ? "Portcullis" : ours.label} got ${pct(mine)} of the server core, ${other.label} ${pct(theirs)}, with up to ${pct(taken)} taken by other processes: the rate quotient mostly shows how the scheduler shared the core; the quotient by CPU compares the work`,
     ];
   });
 }

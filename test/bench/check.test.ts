@@ -25,7 +25,7 @@ function server(label: string, rate: number, problems: string[] = []): ServerMea
 function measured(
   scenario: ScenarioName,
   provider: ServerMeasurement,
-  others: { ceiling?: ServerMeasurement; peer?: ServerMeasurement } = {},
+  others: { ceiling?: ServerMeasurement; peer?: ServerMeasurement; ldap?: ServerMeasurement } = {},
 ): ScenarioMeasurement {
   return { ...provider, scenario, floor: "rs256", floorOps: 1, ...others };
 }
@@ -73,11 +73,13 @@ describe("checkFailures", () => {
   });
 
   it("fails on each target that does not pass, naming it and its ratio", () => {
-    const results = run([measured("refresh", server("refresh (JWT)", 1_050), { peer: server("peer", 1_000) })], {
-      workerScaling: scaling(1.5),
-    });
+    const results = run(
+      [measured("refresh", server("refresh (JWT)", 1_050), { peer: server("peer", 1_000), ldap: server("refresh (JWT) on LDAP", 840) })],
+      { workerScaling: scaling(1.5) },
+    );
     expect(checkFailures(results)).toEqual([
       "target refresh (JWT) ÷ node-oidc-provider ≥ 1.1: FAIL (1.05)",
+      "target refresh (JWT) on LDAP ÷ on users.yaml ≥ 0.9: FAIL (0.80)",
       "target client_credentials 2 workers ÷ 1 worker ≥ 1.7: FAIL (1.50)",
     ]);
   });
@@ -100,6 +102,10 @@ describe("checkFailures", () => {
     expect(checkFailures(run([], { workerScaling: scaling(null) }))).toEqual([
       "target client_credentials 2 workers ÷ 1 worker ≥ 1.7: INVALID",
     ]);
+    const login = run([
+      measured("code_flow_login", server("code flow (login)", 10), { ldap: server("code flow (login) on LDAP", 150, ["2 timeouts"]) }),
+    ]);
+    expect(checkFailures(login)).toEqual(["code flow (login) on LDAP (code_flow_login) is invalid: 2 timeouts"]);
   });
 
   it("passes a valid run that judged no target (no --peer, no ceilings, no --workers): only validity is checked", () => {

@@ -1,4 +1,4 @@
-/** The bench's options (bench/options.ts): rounds and ceilings. */
+/** The bench's options (bench/options.ts): rounds, ceilings, the peer, the LDAP directory, workers. */
 import { describe, expect, it } from "vitest";
 import { parseOptions, UsageError, type BenchOptions } from "../../bench/options.ts";
 
@@ -30,6 +30,24 @@ describe("parseOptions", () => {
     expect(parse(["--peer"]).peer).toBe(true);
     expect(parse([], { BENCH_PEER: "1" }).peer).toBe(true);
     expect(parse(["--no-peer"], { BENCH_PEER: "1" }).peer).toBe(false);
+  });
+});
+
+describe("parseOptions --ldap", () => {
+  it("measures the LDAP directory by default, its own cost included, and turns both off with --no-ldap or BENCH_LDAP=0", () => {
+    expect(parse([])).toMatchObject({ ldap: true });
+    expect(parse([]).only).toContain("directory");
+    for (const options of [parse(["--no-ldap"]), parse([], { BENCH_LDAP: "0" })]) {
+      expect(options.ldap).toBe(false);
+      expect(options.only).not.toContain("directory");
+      expect(options.only).toContain("code_flow_login");
+    }
+    expect(parse(["--ldap"], { BENCH_LDAP: "0" }).ldap).toBe(true);
+  });
+
+  it("refuses to measure the directory's own cost without the directory", () => {
+    expect(parse(["--only", "code_flow_login,directory"]).only).toEqual(["code_flow_login", "directory"]);
+    expect(() => parse(["--no-ldap", "--only", "directory"])).toThrow(UsageError);
   });
 });
 

@@ -1,4 +1,7 @@
-/** The bench's report (bench/report.ts, bench/targets-report.ts): the peer's rows, and Portcullis ÷ ceiling and ÷ peer with their targets. */
+/**
+ * The bench's report (bench/report.ts, bench/targets-report.ts): the peer's and the LDAP provider's rows, and
+ * Portcullis ÷ ceiling, ÷ peer and on LDAP ÷ on users.yaml with their targets.
+ */
 import { describe, expect, it } from "vitest";
 import type { LoadResult } from "../../bench/load-protocol.ts";
 import { parseOptions, type BenchOptions } from "../../bench/options.ts";
@@ -45,24 +48,23 @@ const server = (label: string, rate: number, us: number, cpu = 0.99, coreTaken =
 function measured(
   scenario: ScenarioName,
   provider: ServerMeasurement,
-  others: { ceiling?: ServerMeasurement; peer?: ServerMeasurement },
+  others: { ceiling?: ServerMeasurement; peer?: ServerMeasurement; ldap?: ServerMeasurement },
 ): ScenarioMeasurement {
-  return { ...provider, scenario, floor: "rs256", floorOps: 1, ...others };
+  return { ...provider, scenario, floor: SCENARIOS[scenario].floor, floorOps: 1, ...others };
 }
 
-function results(measurements: ScenarioMeasurement[], peer: boolean): BenchResults {
+function results(measurements: ScenarioMeasurement[], peer: boolean, ldap = true): BenchResults {
+  const floor = {
+    samples: [sample, sample],
+    perSecond: { median: 4_000, min: 4_000, max: 4_000 },
+    cpuUsPerOp: { median: 250, min: 250, max: 250 },
+  };
   return {
     date: "2026-11-26T10:00:00.000Z",
     machine: { node: "v24", cpuModel: "test", cores: 2, loadAverage: [0, 0, 0] },
     code: { commit: "abc", uncommitted: [] },
-    options: { ...(parseOptions([], {}) as BenchOptions), peer, rounds: 1 },
-    floors: {
-      rs256: {
-        samples: [sample, sample],
-        perSecond: { median: 4_000, min: 4_000, max: 4_000 },
-        cpuUsPerOp: { median: 250, min: 250, max: 250 },
-      },
-    },
+    options: { ...(parseOptions([], {}) as BenchOptions), peer, ldap, rounds: 1 },
+    floors: { rs256: floor, scrypt: floor },
     measurements,
     targets: evaluateTargets(measurements),
     notes: [],
@@ -129,11 +131,38 @@ describe("formatReport's targets", () => {
 
   it("names the targets a run did not judge, and says when it judged none", () => {
     expect(formatReport(ceilings())).toContain(
-      "Not judged in this run: ÷ node-oidc-provider (needs --peer); N workers ÷ one (needs --workers).",
+      "Not judged in this run: ÷ node-oidc-provider (needs --peer); N workers ÷ one (needs --workers); code flow (SSO) on LDAP ÷ on users.yaml (needs code_flow_sso); refresh (JWT) on LDAP ÷ on users.yaml (needs refresh).",
     );
-    const none = formatReport(results([measured("code_flow_sso", server("code flow (SSO)", 850, 900), {})], false));
+    const none = formatReport(results([measured("code_flow_sso", server("code flow (SSO)", 850, 900), {})], false, false));
     expect(none).toContain(
-      "Not judged in this run: ÷ node-oidc-provider (needs --peer); client_credentials ÷ its ceiling (needs client_credentials with the ceilings); N workers ÷ one (needs --workers). No target was judged: --check only checks that every measurement is valid.",
+      "Not judged in this run: ÷ node-oidc-provider (needs --peer); client_credentials ÷ its ceiling (needs client_credentials with the ceilings); N workers ÷ one (needs --workers); on LDAP ÷ on users.yaml (needs --ldap). No target was judged: --check only checks that every measurement is valid.",
     );
+  });
+});
+
+describe("formatReport on the LDAP directory", () => {
+  const onLdap = () =>
+    results(
+      [
+        measured("code_flow_sso", server("code flow (SSO)", 1_000, 900), { ldap: server("code flow (SSO) on LDAP", 960, 930) }),
+        measured("code_flow_login", server("code flow (login)", 10, 95_000), { ldap: server("code flow (login) on LDAP", 150, 5_000) }),
+        measured("directory", server("directory: search + bind", 2_000, 300), {}),
+      ],
+      false,
+    );
+
+  it("shows the provider on LDAP beside the one on users.yaml, and the quotient against its target", () => {
+    const report = formatReport(onLdap());
+    expect(report).toMatch(/^code flow \(SSO\) on LDAP +4 +960 /m);
+    expect(report).toMatch(/^code flow \(SSO\) on LDAP ÷ on users\.yaml +960\/s +1,000\/s +0\.96 .* +≥ 0\.9 +PASS$/m);
+    expect(report).toContain("on LDAP, code flow (SSO): it finds the person by sub in the directory's cache");
+  });
+
+  it("reports the login on LDAP ÷ on users.yaml without a target, and the directory's own cost with what its unit is", () => {
+    const report = formatReport(onLdap());
+    expect(report).toMatch(/^code flow \(login\) on LDAP ÷ on users\.yaml +150\/s +10\.0\/s +15\.00 .* +- +no target$/m);
+    expect(report).toContain("code flow (login) on LDAP ÷ on users.yaml: no target — on users.yaml a login verifies a scrypt hash");
+    expect(report).toMatch(/^directory: search \+ bind +4 +2,000 /m);
+    expect(report).toContain("its server CPU is slapd's, the directory's own cost per check");
   });
 });

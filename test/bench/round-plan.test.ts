@@ -4,11 +4,12 @@ import { describe, expect, it } from "vitest";
 import { planRounds, type PlannedScenario, type Step } from "../../bench/round-plan.ts";
 import { SCENARIOS, SCENARIO_NAMES } from "../../bench/scenarios.ts";
 
-const planned = (name: keyof typeof SCENARIOS, withCeiling = false, withPeer = false): PlannedScenario => ({
+const planned = (name: keyof typeof SCENARIOS, withCeiling = false, withPeer = false, withLdap = false): PlannedScenario => ({
   name,
   floor: SCENARIOS[name].floor,
   withCeiling,
   withPeer,
+  withLdap,
   alternatesWith: SCENARIOS[name].alternatesWith,
 });
 const describeStep = (s: Step) => (s.kind === "floor" ? `floor ${s.floor}` : `${s.scenario} ${s.server} ${s.round}`);
@@ -52,12 +53,17 @@ describe("planRounds", () => {
     const scenarios = fc
       .subarray([...SCENARIO_NAMES], { minLength: 1 })
       .chain((names) =>
-        fc.tuple(fc.constant(names), fc.array(fc.boolean(), { minLength: names.length, maxLength: names.length }), fc.boolean()),
+        fc.tuple(
+          fc.constant(names),
+          fc.array(fc.boolean(), { minLength: names.length, maxLength: names.length }),
+          fc.boolean(),
+          fc.boolean(),
+        ),
       );
     fc.assert(
-      fc.property(scenarios, fc.integer({ min: 1, max: 5 }), ([names, ceilings, peer], rounds) => {
+      fc.property(scenarios, fc.integer({ min: 1, max: 5 }), ([names, ceilings, peer, ldap], rounds) => {
         const plan = planRounds(
-          names.map((name, i) => planned(name, ceilings[i]!, peer)),
+          names.map((name, i) => planned(name, ceilings[i]!, peer, ldap && SCENARIOS[name].ldapDifference !== undefined)),
           rounds,
         );
         plan.forEach((step, i) => {
@@ -130,6 +136,23 @@ describe("planRounds", () => {
     expect(rounds("discovery", "ceiling")).toEqual([]);
     expect(rounds("code_flow_sso", "provider")).toEqual([0, 1, 2]);
     expect(rounds("code_flow_sso", "ceiling")).toEqual([0, 1, 2]);
+  });
+
+  it("measures the provider on LDAP in the same rounds as the one on users.yaml, taking its turn at going first", () => {
+    const plan = planRounds([planned("code_flow_login", false, false, true), planned("directory")], 2).map(describeStep);
+    expect(plan).toEqual([
+      "floor scrypt",
+      "code_flow_login provider 0",
+      "code_flow_login ldap 0",
+      "floor scrypt",
+      "code_flow_login ldap 1",
+      "code_flow_login provider 1",
+      "floor scrypt",
+      "directory provider 0",
+      "floor scrypt",
+      "directory provider 1",
+      "floor scrypt",
+    ]);
   });
 
   it("rotates the provider, its ceiling and the peer through first, second and last place, one round after the other", () => {

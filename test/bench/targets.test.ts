@@ -1,4 +1,4 @@
-/** The bench's targets (bench/targets.ts): Portcullis ÷ peer, ÷ ceiling and N workers ÷ one, in the same rounds. */
+/** The bench's targets (bench/targets.ts): Portcullis ÷ peer, ÷ ceiling, N workers ÷ one and on LDAP ÷ on users.yaml, in the same rounds. */
 import { describe, expect, it } from "vitest";
 import type { LoadResult } from "../../bench/load-protocol.ts";
 import type { FloorSample, ScenarioMeasurement, WorkerScaling } from "../../bench/results.ts";
@@ -7,6 +7,7 @@ import { SCENARIOS, type ScenarioName } from "../../bench/scenarios.ts";
 import {
   CEILING_WITHOUT_TARGET,
   evaluateTargets,
+  LDAP_WITHOUT_TARGET,
   MIN_SHARE_OF_PEER,
   PEER_WITHOUT_TARGET,
   WORKER_SCALING_TARGET,
@@ -52,7 +53,7 @@ function scaling(ratios: Array<number | null>): WorkerScaling {
 function measured(
   scenario: ScenarioName,
   provider: number[],
-  others: { ceiling?: number[]; peer?: number[]; peerProblems?: string[] } = {},
+  others: { ceiling?: number[]; peer?: number[]; peerProblems?: string[]; ldap?: number[] } = {},
 ): ScenarioMeasurement {
   return {
     ...server(SCENARIOS[scenario].label, provider),
@@ -61,6 +62,7 @@ function measured(
     floorOps: 1,
     ...(others.ceiling ? { ceiling: server("ceiling", others.ceiling) } : {}),
     ...(others.peer ? { peer: server("peer", others.peer, undefined, others.peerProblems) } : {}),
+    ...(others.ldap ? { ldap: server("on LDAP", others.ldap) } : {}),
   };
 }
 
@@ -121,6 +123,27 @@ describe("evaluateTargets", () => {
   it("calls a peer comparison INVALID when the peer had failed responses, whatever the numbers", () => {
     const results = evaluateTargets([measured("discovery", [2_000], { peer: [100], peerProblems: ["3 non-2xx"] })]);
     expect(find(results, "discovery", "peer")).toMatchObject({ status: "INVALID", ratio: null });
+  });
+
+  it("judges the SSO code flow and refresh on LDAP against 0.9 of the same on users.yaml, by the median of the rounds", () => {
+    const results = evaluateTargets([
+      measured("code_flow_sso", [1_000, 1_000, 1_000], { ldap: [950, 880, 990] }),
+      measured("refresh", [1_000, 1_000], { ldap: [850, 870] }),
+    ]);
+    expect(find(results, "code_flow_sso", "users.yaml")).toMatchObject({
+      label: "code flow (SSO) on LDAP ÷ on users.yaml ≥ 0.9",
+      minRatio: 0.9,
+      range: { min: 0.88, max: 0.99 },
+      status: "PASS",
+    });
+    expect(find(results, "code_flow_sso", "users.yaml")!.ratio).toBeCloseTo(0.95, 10);
+    expect(find(results, "refresh", "users.yaml")).toMatchObject({ label: "refresh (JWT) on LDAP ÷ on users.yaml ≥ 0.9", status: "FAIL" });
+    expect(evaluateTargets([measured("code_flow_sso", [1_000])])).toEqual([]);
+  });
+
+  it("leaves the login with a password on LDAP without a target: it compares scrypt with a bind", () => {
+    expect(evaluateTargets([measured("code_flow_login", [10, 10], { ldap: [150, 160] })])).toEqual([]);
+    expect(LDAP_WITHOUT_TARGET.code_flow_login).toMatch(/scrypt/);
   });
 
   it("judges N workers ÷ one against 1.7 by the median of the rounds, when --workers measured it", () => {

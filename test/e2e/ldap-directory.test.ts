@@ -17,7 +17,7 @@ import { join } from "node:path";
 
 /**
  * The provider on an LDAP directory end to end: Debian's slapd seeded with Acme's organisation (AD's
- * conventions reproduced by test/support/ldap/ad-compat.schema), the provider's directory.yaml pointing
+ * conventions reproduced by src/demo/directory/ad-compat.schema), the provider's directory.yaml pointing
  * at it and users.yaml empty, so everyone who logs in exists only in the directory.
  */
 const haveSlapd = slapdAvailable("LDAP directory end-to-end suite");

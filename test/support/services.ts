@@ -3,13 +3,17 @@
  * `redis-server` and `postgresql`) on loopback, in temporary directories. Each starter resolves to
  * undefined when the binaries are not installed, and rejects when they are installed but fail to start.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { createConnection, createServer } from "node:net";
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { findOnPath, freePort, terminate, waitFor } from "../../src/demo/kit/local-processes.ts";
+
+// The same helpers the demo directory starts its slapd with (src/demo/kit/local-processes.ts).
+export { findOnPath, freePort, terminate, waitFor };
 
 export interface RunningService {
   url: string;
@@ -20,29 +24,6 @@ export interface RunningService {
 }
 
 const run = promisify(execFile);
-
-/** A loopback TCP port nothing listens on (at the time of asking). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no TCP address");
-  return address.port;
-}
-
-export function findOnPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
 
 export interface RedisOptions {
   /** Where to listen; a test restarts a server where it was. */
@@ -207,24 +188,4 @@ async function redisAnswers(port: number): Promise<boolean> {
     socket.on("error", () => {});
     socket.on("close", () => resolve(reply.startsWith("+PONG")));
   });
-}
-
-/** Polls `check` every 50 ms until it answers true; fails when `child` exits first, or after 10 s. */
-export async function waitFor(check: () => Promise<boolean>, child: ChildProcess, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}`);
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${what} did not answer within 10 s`);
-}
-
-/** SIGTERM, then SIGKILL if the child has not exited 5 s later; resolves once it has exited. */
-export async function terminate(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-  await exited;
-  clearTimeout(timer);
 }

@@ -1,21 +1,18 @@
 /**
- * Acme's directory as a seed for the test slapd (`startSlapd(acmeDirectory())`): organisation.ldif, and
- * on request a large generated group of contractors to page through. Names of the entries tests use.
+ * Acme's directory as a seed for the test slapd (`startSlapd(acmeDirectory())`): the demo directory's
+ * organisation (src/demo/directory/), and on request a large generated group of contractors to page through.
  */
-import { readFileSync } from "node:fs";
 import type { SlapdOptions } from "../slapd.ts";
+import { acmeOrganisation, groupDn, personDn } from "../../../src/demo/directory/acme-directory.ts";
 
-export const ACME_BASE_DN = "dc=acme,dc=test";
-export const PEOPLE_DN = `ou=people,${ACME_BASE_DN}`;
-export const GROUPS_DN = `ou=groups,${ACME_BASE_DN}`;
-
-/** The account a user store binds as to search (organisation.ldif). */
-export const SERVICE_ACCOUNT = { dn: `cn=portcullis,ou=services,${ACME_BASE_DN}`, password: "portcullis-directory-password" };
-
-export const personDn = (uid: string): string => `uid=${uid},${PEOPLE_DN}`;
-export const groupDn = (cn: string): string => `cn=${cn},${GROUPS_DN}`;
-
-const ORGANISATION = new URL("./organisation.ldif", import.meta.url);
+export {
+  ACME_BASE_DN,
+  GROUPS_DN,
+  PEOPLE_DN,
+  SERVICE_ACCOUNT,
+  groupDn,
+  personDn,
+} from "../../../src/demo/directory/acme-directory.ts";
 
 export interface AcmeDirectoryOptions {
   /** How many generated people the group cn=contractors holds (none, and no group, by default). */
@@ -24,9 +21,8 @@ export interface AcmeDirectoryOptions {
 
 export function acmeDirectory(options: AcmeDirectoryOptions = {}): SlapdOptions {
   const contractors = options.contractors ?? 0;
-  const seed = [readFileSync(ORGANISATION, "utf8")];
-  if (contractors > 0) seed.push(contractorsLdif(contractors));
-  return { baseDn: ACME_BASE_DN, seed };
+  const organisation = acmeOrganisation();
+  return contractors > 0 ? { ...organisation, seed: [...organisation.seed, contractorsLdif(contractors)] } : organisation;
 }
 
 /**
