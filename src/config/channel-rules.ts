@@ -33,7 +33,7 @@ export const CHANNEL_RULES: CrossFieldRule[] = [
     file: "channels",
     needs: ["channels", "users", "directory"],
     description:
-      "Every channel member is a user of users.yaml (by `sub`); with an LDAP directory, whose people are not known before it is asked, `portcullis check-config` checks them instead.",
+      "Every channel member is a user of users.yaml (by `sub`); with an LDAP directory, whose people are not known before it is asked, members are not checked here, and a member the directory does not know never passes the channel check.",
     check: ({ channels, users, directory }) => {
       if (directory.type === "ldap") return [];
       const subs = new Set(users.users.map((u) => u.sub));

@@ -50,7 +50,7 @@ export interface LdapDirectoryConfig {
    */
   operation_timeout: string;
   /**
-   * Connections per provider process: searches share them, and a request waits for a free one (up to `operation_timeout`). A password check opens its own short connection, counted here too.
+   * Connections per provider process: searches share them, and a request waits for a free one (up to `operation_timeout`). A password check (a bind as the person) leases one of them too, and the connection is bound as the service account again at its next search.
    */
   max_connections: number;
   /**
