@@ -36,6 +36,7 @@ export type OAuthErrorCode =
   | "temporarily_unavailable"
   | "invalid_token"
   | "insufficient_scope"
+  | "insufficient_user_authentication"
   | "unsupported_token_type"
   | "login_required"
   | "interaction_required"
@@ -81,6 +82,7 @@ const STATUS: Record<OAuthErrorCode, number> = {
   temporarily_unavailable: 503,
   invalid_token: 401,
   insufficient_scope: 403,
+  insufficient_user_authentication: 401,
   unsupported_token_type: 400,
   login_required: 400,
   interaction_required: 400,

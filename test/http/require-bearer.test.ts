@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireBearer, bearerClaims } from "../../src/http/middleware/require-bearer.ts";
 import { errorHandler } from "../../src/http/middleware/error-handler.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { codeTokens } from "../support/code-grant.ts";
 import {
   appendTo,
   clientCredentialsToken,
@@ -42,6 +43,9 @@ beforeAll(async () => {
   app.get("/messages", requireBearer(p.provider.accessTokenVerifier, { scopes: ["acme.api.msg"] }), (_req, res) => {
     res.json({ claims: bearerClaims(res) });
   });
+  // RFC 9470: a route that wants a two-factor login, and one that wants a login of the last five minutes.
+  app.get("/payroll", requireBearer(p.provider.accessTokenVerifier, { acrValues: ["2fa"] }), (_req, res) => res.json({ ok: true }));
+  app.get("/recent", requireBearer(p.provider.accessTokenVerifier, { maxAge: 300 }), (_req, res) => res.json({ ok: true }));
   app.get("/userinfo-like", requireBearer(p.provider.accessTokenVerifier, { audience: `${p.issuer}/connect/userinfo` }), (_req, res) => {
     res.json({ ok: true });
   });
@@ -169,5 +173,42 @@ describe("scopes", () => {
   it("accepts the scheme name in any case", async () => {
     const token = await clientCredentialsToken(p, SERVICE, "acme.api.msg");
     expect((await call(`bearer ${token}`)).status).toBe(200);
+  });
+});
+
+describe("step-up (RFC 9470)", () => {
+  const at = (path: string) => api.replace("/messages", path);
+  const userToken = async (acr: string, secondsAgo: number) =>
+    (await codeTokens(p, { acr, authTime: Math.floor(Date.now() / 1000) - secondsAgo, scopes: ["openid", "acme"] })).access_token;
+
+  it("sends a one-factor token back with insufficient_user_authentication and the acr_values the route needs", async () => {
+    const res = await send(at("/payroll"), { headers: { authorization: `Bearer ${await userToken("1fa", 5)}` } });
+    expect({ status: res.status, error: res.json?.error }).toEqual({ status: 401, error: "insufficient_user_authentication" });
+    const challenge = res.headers.get("www-authenticate")!;
+    expect(challenge).toMatch(
+      /^Bearer realm="[^"]+", error="insufficient_user_authentication", error_description="[^"]+", acr_values="2fa"$/,
+    );
+    expectNoInternals(res.text);
+  });
+
+  it("lets a two-factor token through, and refuses a client's own token, which names no user authentication", async () => {
+    expect((await send(at("/payroll"), { headers: { authorization: `Bearer ${await userToken("2fa", 5)}` } })).status).toBe(200);
+    const service = await clientCredentialsToken(p, SERVICE, "acme");
+    expect((await send(at("/payroll"), { headers: { authorization: `Bearer ${service}` } })).json?.error).toBe(
+      "insufficient_user_authentication",
+    );
+  });
+
+  it("sends an old authentication back with max_age, and lets a recent one through", async () => {
+    const old = await send(at("/recent"), { headers: { authorization: `Bearer ${await userToken("1fa", 600)}` } });
+    expect(old.status).toBe(401);
+    expect(old.headers.get("www-authenticate")).toMatch(
+      /error="insufficient_user_authentication", error_description="[^"]+", max_age=300$/,
+    );
+    expect((await send(at("/recent"), { headers: { authorization: `Bearer ${await userToken("1fa", 10)}` } })).status).toBe(200);
+  });
+
+  it("still answers a bad token with invalid_token, not a step-up", async () => {
+    expectInvalidToken(await send(at("/payroll"), { headers: { authorization: "Bearer a.b.c" } }));
   });
 });

@@ -12,6 +12,16 @@ export interface RequireBearerOptions {
   scopes?: readonly string[];
   /** Also accept `access_token` in a form body (RFC 6750 §2.2), as userinfo does. Never in a query. */
   allowFormBody?: boolean;
+  /**
+   * RFC 9470 step-up: the token's `acr` must be one of these (a user token: client_credentials tokens
+   * carry none), else 401 `insufficient_user_authentication` with `acr_values`, so the client can send
+   * the user back to log in as the route needs (`acr_values` at the authorize endpoint).
+   */
+  acrValues?: readonly string[];
+  /** RFC 9470: the user must have authenticated at most this many seconds ago (`auth_time`), else the same challenge with `max_age`. */
+  maxAge?: number;
+  /** Epoch milliseconds, for maxAge; the system clock by default. */
+  clock?: () => number;
 }
 
 const CHALLENGE = 'Bearer realm="portcullis"';
@@ -23,8 +33,9 @@ export function bearerClaims(res: Response): AccessTokenClaims {
 
 /**
  * Protects a route with an access token (RFC 6750): no token → 401 with a bare challenge; a bad
- * token, or one for another audience → 401 invalid_token; missing scopes → 403 insufficient_scope. Verified claims land in
- * res.locals.bearer (see bearerClaims).
+ * token, or one for another audience → 401 invalid_token; missing scopes → 403 insufficient_scope; an
+ * authentication weaker or older than `acrValues`/`maxAge` ask → 401 insufficient_user_authentication
+ * (RFC 9470). Verified claims land in res.locals.bearer (see bearerClaims).
  */
 export function requireBearer(verifier: AccessTokenVerifier, options: RequireBearerOptions = {}): RequestHandler {
   const required = options.scopes ?? [];
@@ -36,6 +47,7 @@ export function requireBearer(verifier: AccessTokenVerifier, options: RequireBea
         throw invalidToken("the token is not meant for this API");
       }
       checkScopes(claims, required);
+      checkUserAuthentication(claims, options);
       res.locals.bearer = claims;
       next();
     } catch (err) {
@@ -68,6 +80,26 @@ function checkScopes(claims: AccessTokenClaims, required: readonly string[]): vo
       headers: { "WWW-Authenticate": `${CHALLENGE}, error="insufficient_scope", scope="${required.join(" ")}"` },
     });
   }
+}
+
+/** RFC 9470 §3: the authentication behind the token is not what the route asks: a challenge that says what would be. */
+function checkUserAuthentication(claims: AccessTokenClaims, options: RequireBearerOptions): void {
+  const { acrValues, maxAge } = options;
+  if (acrValues === undefined && maxAge === undefined) return;
+  const acrMet = acrValues === undefined || (typeof claims.acr === "string" && acrValues.includes(claims.acr));
+  const now = Math.floor((options.clock ?? Date.now)() / 1000);
+  const ageMet = maxAge === undefined || (typeof claims.auth_time === "number" && now - claims.auth_time <= maxAge);
+  if (acrMet && ageMet) return;
+  const asked = [
+    ...(acrValues !== undefined ? [`acr_values="${acrValues.join(" ")}"`] : []),
+    ...(maxAge !== undefined ? [`max_age=${maxAge}`] : []),
+  ];
+  const description = acrMet ? "the user authenticated too long ago" : "the token's authentication is not one this resource accepts";
+  throw oauthError("insufficient_user_authentication", description, {
+    headers: {
+      "WWW-Authenticate": `${CHALLENGE}, error="insufficient_user_authentication", error_description="${description}", ${asked.join(", ")}`,
+    },
+  });
 }
 
 function presentedToken(authorization: string | undefined, body: unknown): string {
