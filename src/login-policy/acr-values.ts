@@ -7,10 +7,14 @@ import { firstRepeated, shown, splitMethodList } from "./method-list.ts";
  *
  * Values are space-separated and may be combined; each is matched to a declaration without regard to
  * case, as login_type is (`2FA` is the declared `2fa`: a request is never answered by a weaker login
- * than it asks for because of its letters' case). A declared value is read strictly: a malformed one is
- * a clear invalid_request, never a weaker login. Any other value is voluntary (OIDC Core §3.1.2.1) and
- * kept, unacted on. Syntax only: whether a named method exists or may be used here is the login plan's
- * question (plan-login.ts), which also has the other parameters.
+ * than it asks for because of its letters' case). acr_values is a list of preferences (OIDC Core
+ * §3.1.2.1): values are taken in the order sent, and one that contradicts what the request's
+ * login_type or fa, or an earlier value, already asks (two login types, must_bfido beside a login
+ * type, methods no one login can pass together, two method lists, two channels) is set aside
+ * (`dropped`) rather than failing the request; the first value that can be met always is. A declared
+ * value that is malformed (`2fa:TOTP!`, `req_chnl:a<b`) is a clear invalid_request, never a weaker login.
+ * Any other value is voluntary and kept, unacted on. Syntax only: whether a named method exists or may be
+ * used here is the login plan's question (plan-login.ts).
  */
 export interface AcrRequirements {
   /** The declared values the request matched, in the order sent. */
@@ -29,7 +33,20 @@ export interface AcrRequirements {
   claims: LoginClaim[];
   /** Values that are not declared: voluntary, kept as sent. */
   voluntary: string[];
+  /** Declared values set aside because an earlier value or the request's login_type or fa contradicts them, in the order sent. */
+  dropped: { sent: string; reason: string }[];
 }
+
+/** What the request's other parameters already ask, against which acr_values are read (they come first). */
+export interface AcrContext {
+  /** login_type as sent, or the eID endpoint's type (lower-cased). */
+  loginType?: string;
+  /** Whether fa was sent (it chooses the methods). */
+  fa?: boolean;
+}
+
+/** How one value reads: taken, set aside for a contradiction, or malformed. */
+type ValueReading = { taken: true } | { taken: false; conflict: string } | { taken: false; malformed: string };
 
 /** One value of the request and the declaration it matched. */
 export interface AcrMatch {
@@ -47,50 +64,79 @@ export const MAX_ACR_VALUES = 16;
 const METHOD_ID = /^[a-z][a-z0-9_]{0,31}$/;
 const CHANNEL_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
-/** Reads `acr_values` (undefined or empty: no requirement) against `declared` (keyed by lower-cased name). Never throws. */
-export function parseAcrValues(value: string | undefined, declared: ReadonlyMap<string, AcrDeclaration>): AcrParseResult {
-  const requirements: AcrRequirements = { matched: [], methods: [], claims: [], voluntary: [] };
+/**
+ * Reads `acr_values` (undefined or empty: no requirement) against `declared` (keyed by lower-cased name),
+ * after what `context` (the request's login_type and fa) already asks. Never throws.
+ */
+export function parseAcrValues(
+  value: string | undefined,
+  declared: ReadonlyMap<string, AcrDeclaration>,
+  context: AcrContext = {},
+): AcrParseResult {
+  let requirements: AcrRequirements = { matched: [], methods: [], claims: [], voluntary: [], dropped: [] };
   const values = (value ?? "").split(" ").filter((v) => v !== "");
   if (values.length > MAX_ACR_VALUES) return refuse(`acr_values has more than ${MAX_ACR_VALUES} values`);
   for (const acr of values) {
-    const problem = readValue(acr, declared, requirements);
-    if (problem !== undefined) return refuse(problem);
-  }
-  if (requirements.alone !== undefined && requirements.loginType !== undefined) {
-    return refuse(
-      `acr_values ${requirements.alone} cannot be combined with ${requirements.loginType.by}: it decides the verification itself`,
-    );
+    // Each value is tried on a copy: one that is set aside leaves nothing of itself behind.
+    const trial = copyOf(requirements);
+    const reading = readValue(acr, declared, trial, context);
+    if ("malformed" in reading) return refuse(reading.malformed);
+    if ("conflict" in reading) requirements.dropped.push({ sent: acr, reason: reading.conflict });
+    else requirements = trial;
   }
   return { ok: true, requirements };
 }
 
-/** Adds one value to `into`; the problem with it, if any. */
-function readValue(acr: string, declared: ReadonlyMap<string, AcrDeclaration>, into: AcrRequirements): string | undefined {
+function copyOf(r: AcrRequirements): AcrRequirements {
+  return {
+    ...r,
+    matched: [...r.matched],
+    methods: [...r.methods],
+    claims: [...r.claims],
+    voluntary: [...r.voluntary],
+    dropped: [...r.dropped],
+    ...(r.requiredMethods && { requiredMethods: { methods: [...r.requiredMethods.methods], by: [...r.requiredMethods.by] } }),
+    ...(r.channel && { channel: { ...r.channel } }),
+  };
+}
+
+/** Adds one value to `into`, or says why it is set aside or malformed. */
+function readValue(acr: string, declared: ReadonlyMap<string, AcrDeclaration>, into: AcrRequirements, context: AcrContext): ValueReading {
   const [name, argument] = splitOnce(acr);
   const declaration = declared.get(name.toLowerCase());
   // `must_bfido:x` where must_bfido takes no argument is not that value: voluntary, like any unknown one.
   if (declaration === undefined || (argument !== undefined && declaration.argument === undefined)) {
     into.voluntary.push(acr);
-    return undefined;
+    return { taken: true };
   }
   into.matched.push({ sent: acr, declared: declaration.name });
-  const problem = readRequirements(declaration, into) ?? readArgument(declaration, argument, into);
-  if (problem !== undefined) return problem;
+  // A malformed argument is the client's mistake whatever else it contradicts: said first.
+  const malformed = malformedArgument(declaration, argument);
+  if (malformed !== undefined) return { taken: false, malformed };
+  const conflict = readRequirements(declaration, into, context) ?? readArgument(declaration, argument, into, context);
+  if (conflict !== undefined) return { taken: false, conflict };
   for (const claim of declaration.claims) if (!into.claims.includes(claim)) into.claims.push(claim);
-  return undefined;
+  return { taken: true };
 }
 
-function readRequirements(declaration: AcrDeclaration, into: AcrRequirements): string | undefined {
+/** What contradicts the request's parameters or an earlier value, if anything; else adds the declaration's requirements. */
+function readRequirements(declaration: AcrDeclaration, into: AcrRequirements, context: AcrContext): string | undefined {
   if (declaration.loginType !== undefined) {
+    if (context.loginType !== undefined && context.loginType !== declaration.loginType)
+      return `asks for another login type than the request's login_type`;
     if (into.loginType !== undefined && into.loginType.type !== declaration.loginType)
-      return `acr_values ${into.loginType.by} and ${declaration.name} select different login types`;
+      return `selects another login type than ${into.loginType.by}`;
+    if (into.alone !== undefined) return `${into.alone} decides the verification itself`;
     into.loginType ??= { type: declaration.loginType, by: declaration.name };
+  }
+  if (declaration.alone) {
+    if (context.loginType !== undefined || context.fa) return "decides the verification itself: not beside login_type or fa";
+    if (into.loginType !== undefined) return `decides the verification itself: not beside ${into.loginType.by}`;
   }
   if (declaration.methods !== undefined) {
     const before = into.requiredMethods;
     const methods = before === undefined ? [...declaration.methods] : before.methods.filter((m) => declaration.methods!.includes(m));
-    if (methods.length === 0)
-      return `acr_values ${[...before!.by, declaration.name].join(" and ")} require methods no one login can pass together`;
+    if (methods.length === 0) return `requires methods no one login can pass together with ${before!.by.join(" and ")}`;
     into.requiredMethods = { methods, by: [...(before?.by ?? []), declaration.name] };
   }
   if (declaration.alone) into.alone ??= declaration.name;
@@ -98,29 +144,39 @@ function readRequirements(declaration: AcrDeclaration, into: AcrRequirements): s
   return undefined;
 }
 
-function readArgument(declaration: AcrDeclaration, argument: string | undefined, into: AcrRequirements): string | undefined {
+function malformedArgument(declaration: AcrDeclaration, argument: string | undefined): string | undefined {
   if (argument === undefined) return undefined;
-  return declaration.argument === "methods" ? readMethods(declaration.name, argument, into) : readChannel(declaration.name, argument, into);
-}
-
-function readMethods(name: string, argument: string, into: AcrRequirements): string | undefined {
+  if (declaration.argument === "channel")
+    return CHANNEL_ID.test(argument)
+      ? undefined
+      : `acr_values ${declaration.name}:<channel_id> has a malformed channel id '${shown(argument)}'`;
   const methods = splitMethodList(argument);
   const bad = methods.find((m) => !METHOD_ID.test(m));
   if (bad !== undefined)
     return bad === ""
-      ? `acr_values ${name}:<methods> has an empty method name`
-      : `acr_values ${name} names '${shown(bad)}', which is not a method id`;
+      ? `acr_values ${declaration.name}:<methods> has an empty method name`
+      : `acr_values ${declaration.name} names '${shown(bad)}', which is not a method id`;
   const twice = firstRepeated(methods);
-  if (twice !== undefined) return `acr_values ${name} names '${twice}' twice`;
-  if (into.methods.length > 0 && into.methods.join(",") !== methods.join(",")) return `acr_values names two different ${name} method lists`;
-  into.methods = methods;
-  return undefined;
+  return twice === undefined ? undefined : `acr_values ${declaration.name} names '${twice}' twice`;
 }
 
-function readChannel(name: string, argument: string, into: AcrRequirements): string | undefined {
-  if (!CHANNEL_ID.test(argument)) return `acr_values ${name}:<channel_id> has a malformed channel id '${shown(argument)}'`;
-  if (into.channel?.id !== undefined && into.channel.id !== argument) return `acr_values names two different channels (${name}:<id>)`;
-  into.channel = { id: argument };
+/** The argument's contradiction with earlier values or fa, if any; else records it. */
+function readArgument(
+  declaration: AcrDeclaration,
+  argument: string | undefined,
+  into: AcrRequirements,
+  context: AcrContext,
+): string | undefined {
+  if (argument === undefined) return undefined;
+  if (declaration.argument === "channel") {
+    if (into.channel?.id !== undefined && into.channel.id !== argument) return "names another channel than an earlier value";
+    into.channel = { id: argument };
+    return undefined;
+  }
+  const methods = splitMethodList(argument);
+  if (context.fa) return "chooses methods, which the request's fa already does";
+  if (into.methods.length > 0 && into.methods.join(",") !== methods.join(",")) return "names another method list than an earlier value";
+  into.methods = methods;
   return undefined;
 }
 

@@ -1,4 +1,5 @@
-import { parseAcrValues } from "./acr-values.ts";
+import { parseAcrValues, type AcrContext } from "./acr-values.ts";
+import { EID_TYPE } from "./login-policy.ts";
 import type { LoginPolicy } from "./login-policy.ts";
 import { planLogin, type LoginRequest, type PlanResult, type SessionFacts } from "./plan-login.ts";
 import { isVendorSignatureValid } from "./vendor-signature.ts";
@@ -25,6 +26,15 @@ export interface AuthorizeFacts {
 }
 
 /**
+ * What acr_values are read after: the request's own login_type (or the eID endpoint's type) and fa. A
+ * value that contradicts them is set aside (acr_values are preferences), never an error.
+ */
+export function acrContext(facts: Pick<AuthorizeFacts, "endpoint" | "loginType" | "fa">): AcrContext {
+  const loginType = facts.endpoint === "eid" ? EID_TYPE : facts.loginType?.toLowerCase();
+  return { ...(loginType !== undefined && { loginType }), fa: facts.fa !== undefined };
+}
+
+/**
  * The login plan of an authorize request, as the server (and `portcullis policy explain`) makes it:
  * acr_values read, the plan made, and — for a login type that requires it — the MyVendor signature
  * checked before anything is shown. Never throws on any input.
@@ -35,7 +45,7 @@ export function planAuthorizeRequest(
   facts: AuthorizeFacts,
   session?: SessionFacts,
 ): PlanResult {
-  const acr = parseAcrValues(facts.acrValues, policy.acrValues);
+  const acr = parseAcrValues(facts.acrValues, policy.acrValues, acrContext(facts));
   if (!acr.ok) return { ok: false, error: "invalid_request", description: acr.description };
   const request: LoginRequest = {
     endpoint: facts.endpoint,

@@ -174,8 +174,11 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
       ].join("\n"),
     );
     const contradiction = await explain(authorize({ acr_values: "must_bfido", login_type: "2FA" }));
-    expect(contradiction.code).toBe(1);
-    expect(contradiction.stdout).toContain("description: acr_values must_bfido cannot be combined with login_type or fa\n");
+    expect(contradiction.code).toBe(0);
+    expect(contradiction.stdout).toContain("login type: 2FA");
+    expect(contradiction.stdout).toContain(
+      "  must_bfido: matched must_bfido, set aside: decides the verification itself: not beside login_type or fa\n",
+    );
   });
 
   it("shows which login.yaml acr_values declaration each value matched, case aside, and which it ignored", async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_ACR_VALUES, parseAcrValues, type AcrRequirements } from "../../src/login-policy/acr-values.ts";
 import { DEMO_ACR_VALUES } from "../support/demo-acr-values.ts";
 
-const NONE: AcrRequirements = { matched: [], methods: [], claims: [], voluntary: [] };
+const NONE: AcrRequirements = { matched: [], methods: [], claims: [], voluntary: [], dropped: [] };
 const read = (value: string | undefined) => {
   const result = parseAcrValues(value, DEMO_ACR_VALUES);
   if (!result.ok) throw new Error(`refused: ${result.description}`);
@@ -107,19 +107,47 @@ describe("parseAcrValues", () => {
   });
 
   it.each([
-    ["must_bfido 2fa", /must_bfido cannot be combined with 2fa/],
-    ["2fa:totp must_bfido", /must_bfido cannot be combined with 2fa/],
     ["2fa:", /empty method name/],
     ["2fa:totp,,fido", /empty method name/],
     ["2fa:TOTP", /'TOTP', which is not a method id/],
     ["2fa:totp,totp", /'totp' twice/],
-    ["must_bfido app_gps", /must_bfido and app_gps require methods no one login can pass together/],
-    ["2fa:totp 2fa:fido", /two different 2fa method lists/],
     ["req_chnl:", /malformed channel id/],
     ["req_chnl:a<b", /malformed channel id 'a<b'/],
-    ["req_chnl:a req_chnl:b", /two different channels/],
-  ])("refuses %j with a clear description", (value, description) => {
+    ["app_gps req_chnl:a<b", /malformed channel id 'a<b'/],
+  ])("refuses the malformed %j with a clear description", (value, description) => {
     expect(refusal(value)).toMatch(description);
+  });
+
+  it.each([
+    ["must_bfido 2fa", "must_bfido", "2fa", /decides the verification itself/],
+    ["2fa:totp must_bfido", "2fa:totp", "must_bfido", /not beside 2fa/],
+    ["must_bfido app_gps", "must_bfido", "app_gps", /no one login can pass together with must_bfido/],
+    ["app_gps must_bfido", "app_gps", "must_bfido", /no one login can pass together with app_gps/],
+    ["2fa:totp 2fa:fido", "2fa:totp", "2fa:fido", /another method list/],
+    ["req_chnl:a req_chnl:b", "req_chnl:a", "req_chnl:b", /another channel/],
+  ])("takes %j in the order sent: %s is met, %s set aside, never an error", (value, kept, setAside, reason) => {
+    const requirements = read(value);
+    expect(requirements.matched.map((m) => m.sent)).toEqual([kept]);
+    expect(requirements.dropped).toEqual([{ sent: setAside, reason: expect.stringMatching(reason) }]);
+  });
+
+  it("reads every value of acr_values_supported sent at once, as a certification tester sends them, without an error", () => {
+    const all = [...DEMO_ACR_VALUES.values()].map((d) => d.name).join(" ");
+    const requirements = read(all);
+    expect(requirements.matched[0]).toEqual(match("2fa"));
+    expect(requirements.loginType).toEqual({ type: "2fa", by: "2fa" });
+    expect(requirements.dropped.map((d) => d.sent)).toEqual(["must_bfido"]);
+  });
+
+  it("sets aside what the request's login_type or fa already decides", () => {
+    const withType = parseAcrValues("must_bfido 2fa app_gps", DEMO_ACR_VALUES, { loginType: "mfatotp" });
+    expect(withType.ok && withType.requirements.dropped.map((d) => d.sent)).toEqual(["must_bfido", "2fa"]);
+    expect(withType.ok && withType.requirements.requiredMethods?.methods).toEqual(["qrcode"]);
+    const withFa = parseAcrValues("2fa:totp,fido", DEMO_ACR_VALUES, { fa: true });
+    expect(withFa.ok && withFa.requirements.dropped).toEqual([{ sent: "2fa:totp,fido", reason: expect.stringMatching(/fa already/) }]);
+    // The request's own login type, named again by a value, is no contradiction.
+    const same = parseAcrValues("2fa", DEMO_ACR_VALUES, { loginType: "2fa" });
+    expect(same.ok && same.requirements.loginType).toEqual({ type: "2fa", by: "2fa" });
   });
 
   it(`refuses more than ${MAX_ACR_VALUES} values`, () => {

@@ -128,13 +128,8 @@ describe("login_type 2FA", () => {
     expect(params.get("iss")).toBe(p.issuer);
   });
 
-  it("refuses contradictions and unknown types with invalid_request, state and iss at the redirect URI", async () => {
-    for (const extra of [
-      { acr_values: "must_bfido", login_type: "2FA" },
-      { login_type: "NoSuchType" },
-      { acr_values: "2fa", login_type: "MfaTotp", login_hint: "alice" },
-      { fa: "totp" },
-    ]) {
+  it("refuses contradictions of its own parameters and unknown types with invalid_request, state and iss at the redirect URI", async () => {
+    for (const extra of [{ login_type: "NoSuchType" }, { fa: "totp" }, { login_type: "2FA", fa: "totp,nope" }]) {
       const params = responseParams(await new RawBrowser().get(authorizeUrl(p.issuer, extra)));
       expect(params.get("error"), JSON.stringify(extra)).toBe("invalid_request");
       expect(params.get("state")).toBe("st-1");
@@ -144,6 +139,17 @@ describe("login_type 2FA", () => {
 });
 
 describe("acr_values as login.yaml declares them, and the client's allowed login types", () => {
+  it("sets aside an acr value that contradicts login_type (acr_values are preferences): the login_type's login page, never an error", async () => {
+    for (const extra of [
+      { acr_values: "must_bfido", login_type: "2FA" },
+      { acr_values: "2fa", login_type: "MfaTotp", login_hint: "alice" },
+    ]) {
+      const answer = await new RawBrowser().get(authorizeUrl(p.issuer, extra));
+      expect(answer.status, JSON.stringify(extra)).toBe(303);
+      expect(answer.location, JSON.stringify(extra)).toMatch(new RegExp(`^${p.issuer}/interaction/`));
+    }
+  });
+
   it("takes acr_values=2FA (the spec's 2fa in upper case) as the two-factor login: a one-factor session is never enough", async () => {
     const browser = new RawBrowser();
     expect(responseParams(await loginWithPassword(browser, authorizeUrl(p.issuer), "bob", "bob-password")).get("code")).toBeTruthy();

@@ -1,4 +1,4 @@
-import { parseAcrValues } from "../../login-policy/acr-values.ts";
+import { parseAcrValues, type AcrContext } from "../../login-policy/acr-values.ts";
 import type { AcrDeclaration, LoginPolicy } from "../../login-policy/login-policy.ts";
 
 /** One value of a request's acr_values and what it matched in login.yaml `acr_values`. */
@@ -10,19 +10,23 @@ export interface AcrValueExplained {
   description?: string;
   /** What the declaration requires, one phrase each. */
   requires: string[];
+  /** Why the value was set aside (an earlier value, login_type or fa contradicts it); undefined: taken. */
+  setAside?: string;
 }
 
 /** Each value of `acrValues` with the declaration it matched, in the order sent (a refused request has none). */
-export function explainAcrValues(policy: LoginPolicy, acrValues: string | undefined): AcrValueExplained[] {
-  const parsed = parseAcrValues(acrValues, policy.acrValues);
+export function explainAcrValues(policy: LoginPolicy, acrValues: string | undefined, context: AcrContext = {}): AcrValueExplained[] {
+  const parsed = parseAcrValues(acrValues, policy.acrValues, context);
   if (!parsed.ok) return [];
   // The parser already matched each value to its declaration: read its answer, never match again here.
   const declaredAs = new Map(parsed.requirements.matched.map((m) => [m.sent, m.declared]));
+  const setAside = new Map(parsed.requirements.dropped.map((d) => [d.sent, d.reason]));
   return (acrValues ?? "")
     .split(" ")
     .filter((v) => v !== "")
     .map((sent) => {
-      const name = declaredAs.get(sent);
+      const reason = setAside.get(sent);
+      const name = declaredAs.get(sent) ?? (reason === undefined ? undefined : splitName(sent));
       const declaration = name === undefined ? undefined : policy.acrValues.get(name.toLowerCase());
       if (declaration === undefined) return { sent, requires: [] };
       return {
@@ -30,6 +34,7 @@ export function explainAcrValues(policy: LoginPolicy, acrValues: string | undefi
         declared: declaration.name,
         ...(declaration.description !== undefined && { description: declaration.description }),
         requires: requirementsOf(policy, declaration),
+        ...(reason !== undefined && { setAside: reason }),
       };
     });
 }
@@ -44,3 +49,6 @@ function requirementsOf(policy: LoginPolicy, d: AcrDeclaration): string[] {
   if (d.claims.length > 0) requires.push(`claims ${d.claims.join(", ")}`);
   return requires;
 }
+
+/** A value's declaration name: what comes before its argument (`2fa:totp` → `2fa`). */
+const splitName = (sent: string): string => sent.split(":", 1)[0]!;

@@ -1,3 +1,4 @@
+import { acrContext } from "../../login-policy/plan-authorize-request.ts";
 import { OAuthError, type OAuthErrorCode } from "../../errors/oauth-error.ts";
 import {
   checkAuthorizeRequest,
@@ -120,6 +121,10 @@ export function explainAuthorizeRequest(policy: ExplainPolicy, raw: RawAuthorize
     prompt: request.prompt,
     ...(plan.upstream !== undefined && { upstream: plan.upstream }),
     ...(request.loginHint !== undefined && { loginHint: request.loginHint }),
-    acrValues: explainAcrValues(policy.login, raw.values.get("acr_values")),
+    acrValues: explainAcrValues(
+      policy.login,
+      raw.values.get("acr_values"),
+      acrContext({ endpoint: variant.endpoint, loginType: raw.values.get("login_type"), fa: raw.values.get("fa") }),
+    ),
   };
 }

@@ -63,6 +63,7 @@ function accepted(a: Accepted): string[] {
 function acrLine(v: AcrValueExplained): string {
   if (v.declared === undefined) return `  ${v.sent}: not declared: voluntary, ignored`;
   const what = v.description === undefined ? "" : ` ${v.description}`;
+  if (v.setAside !== undefined) return `  ${v.sent}: matched ${v.declared}, set aside: ${v.setAside}`;
   return `  ${v.sent}: matched ${v.declared}.${what} Requires: ${v.requires.join("; ") || "nothing more"}`;
 }
 
