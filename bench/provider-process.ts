@@ -1,10 +1,10 @@
 import type { ChildProcess } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseDocument } from "yaml";
+import { freePort } from "../src/demo/kit/local-processes.ts";
 import { BenchError } from "./bench-error.ts";
 import { onBenchExit, spawnTracked, stop } from "./child-processes.ts";
 import { pinnedNode } from "./cpu-pinning.ts";
@@ -88,17 +88,6 @@ function prepareConfig(projectRoot: string, root: string, port: number, edits: P
   login.setIn(["default_flow", "methods"], ["password"]);
   writeFileSync(loginFile, login.toString());
   return configDir;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 /**

@@ -2,7 +2,7 @@ import { connect } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BenchError } from "./bench-error.ts";
 import { spawnTracked, stop } from "./child-processes.ts";
-import { freePort } from "./provider-process.ts";
+import { freePort } from "../src/demo/kit/local-processes.ts";
 
 const STARTUP_TIMEOUT_MS = 10_000;
 

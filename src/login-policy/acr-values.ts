@@ -100,15 +100,25 @@ function copyOf(r: AcrRequirements): AcrRequirements {
   };
 }
 
-/** Adds one value to `into`, or says why it is set aside or malformed. */
-function readValue(acr: string, declared: ReadonlyMap<string, AcrDeclaration>, into: AcrRequirements, context: AcrContext): ValueReading {
+/**
+ * The declaration a value names (its name before any `:<argument>`, without regard to case), or
+ * undefined for a voluntary value: an undeclared name, or an argument where the declaration takes none
+ * (`must_bfido:x` is not must_bfido).
+ */
+export function declarationOf(acr: string, declared: ReadonlyMap<string, AcrDeclaration>): AcrDeclaration | undefined {
   const [name, argument] = splitOnce(acr);
   const declaration = declared.get(name.toLowerCase());
-  // `must_bfido:x` where must_bfido takes no argument is not that value: voluntary, like any unknown one.
-  if (declaration === undefined || (argument !== undefined && declaration.argument === undefined)) {
+  return declaration === undefined || (argument !== undefined && declaration.argument === undefined) ? undefined : declaration;
+}
+
+/** Adds one value to `into`, or says why it is set aside or malformed. */
+function readValue(acr: string, declared: ReadonlyMap<string, AcrDeclaration>, into: AcrRequirements, context: AcrContext): ValueReading {
+  const declaration = declarationOf(acr, declared);
+  if (declaration === undefined) {
     into.voluntary.push(acr);
     return { taken: true };
   }
+  const argument = splitOnce(acr)[1];
   into.matched.push({ sent: acr, declared: declaration.name });
   // A malformed argument is the client's mistake whatever else it contradicts: said first.
   const malformed = malformedArgument(declaration, argument);

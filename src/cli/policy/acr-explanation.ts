@@ -1,4 +1,4 @@
-import { parseAcrValues, type AcrContext } from "../../login-policy/acr-values.ts";
+import { declarationOf, parseAcrValues, type AcrContext } from "../../login-policy/acr-values.ts";
 import type { AcrDeclaration, LoginPolicy } from "../../login-policy/login-policy.ts";
 
 /** One value of a request's acr_values and what it matched in login.yaml `acr_values`. */
@@ -26,7 +26,7 @@ export function explainAcrValues(policy: LoginPolicy, acrValues: string | undefi
     .filter((v) => v !== "")
     .map((sent) => {
       const reason = setAside.get(sent);
-      const name = declaredAs.get(sent) ?? (reason === undefined ? undefined : splitName(sent));
+      const name = declaredAs.get(sent) ?? (reason === undefined ? undefined : declarationOf(sent, policy.acrValues)?.name);
       const declaration = name === undefined ? undefined : policy.acrValues.get(name.toLowerCase());
       if (declaration === undefined) return { sent, requires: [] };
       return {
@@ -49,6 +49,3 @@ function requirementsOf(policy: LoginPolicy, d: AcrDeclaration): string[] {
   if (d.claims.length > 0) requires.push(`claims ${d.claims.join(", ")}`);
   return requires;
 }
-
-/** A value's declaration name: what comes before its argument (`2fa:totp` → `2fa`). */
-const splitName = (sent: string): string => sent.split(":", 1)[0]!;

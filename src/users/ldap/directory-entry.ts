@@ -76,7 +76,9 @@ function isDisabled(values: (name: string) => string[], groups: string[], rules:
     const wanted = rules.attribute.values?.map((value) => value.toLowerCase());
     if (wanted === undefined ? present.length > 0 : present.some((value) => wanted.includes(value.toLowerCase()))) return true;
   }
-  return rules.group !== undefined && groups.some((dn) => normaliseDn(dn) === normaliseDn(rules.group!));
+  if (rules.group === undefined) return false;
+  const disabling = normaliseDn(rules.group);
+  return groups.some((dn) => normaliseDn(dn) === disabling);
 }
 
 /** The role names of the user's groups: those under `base`, named by `names` or their first RDN's value (as written). */

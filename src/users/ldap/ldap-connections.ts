@@ -1,4 +1,5 @@
-import { Client, InvalidCredentialsError, ResultCodeError } from "ldapts";
+import { type Client, InvalidCredentialsError, ResultCodeError } from "ldapts";
+import { newLdapClient } from "./ldap-client.ts";
 import type { Logger } from "pino";
 import { DirectoryUnavailableError } from "../directory-unavailable-error.ts";
 import type { LdapSettings } from "./ldap-settings.ts";
@@ -127,19 +128,10 @@ export class LdapConnections {
   private async connected(slot: Slot): Promise<Client> {
     if (slot.client?.isConnected) return slot.client;
     await discard(slot);
-    const { url, startTls, tls, connectTimeoutMs, operationTimeoutMs } = this.settings;
-    // ldapts speaks TLS from the first byte whenever it is given TLS options: only for ldaps://.
-    const secure = url.toLowerCase().startsWith("ldaps:");
-    const client = new Client({
-      url,
-      timeout: operationTimeoutMs,
-      connectTimeout: connectTimeoutMs,
-      ...(secure && { tlsOptions: tls }),
-      strictDN: false,
-    });
+    const client = newLdapClient(this.settings);
     slot.client = client;
     // StartTLS first thing: nothing, not even the service account's name, crosses the wire in clear.
-    if (startTls) await client.startTLS(tls);
+    if (this.settings.startTls) await client.startTLS(this.settings.tls);
     return client;
   }
 

@@ -25,7 +25,7 @@ export class LdapEmployees implements EmployeeSource {
   private readonly settings: LdapSettings;
   private readonly connections: LdapConnections;
   private readonly cache: LookupCache<DirectoryEmployee>;
-  /** The DN each employee handed out was read from: a password check binds as it. */
+  /** The DN each employee was read from (recorded when it is made): a password check binds as it. */
   private readonly dns = new WeakMap<Employee, string>();
   private readonly attributes: string[];
   /** A DN under the people's base that names nobody: a password check for no one binds as it, at the cost of a real check. */
@@ -46,13 +46,13 @@ export class LdapEmployees implements EmployeeSource {
     const found = await this.cache.get(`name:${username.toLowerCase()}`, () =>
       this.search(this.settings.config.users.login_attribute, username),
     );
-    return this.handOut(found);
+    return found?.employee;
   }
 
   async findBySub(sub: string): Promise<Employee | undefined> {
     if (sub.length === 0 || sub.length > 64 || hasControlCharacter(sub)) return undefined;
     const found = await this.cache.get(`sub:${sub}`, () => this.search(this.settings.config.users.sub_attribute, sub));
-    return this.handOut(found);
+    return found?.employee;
   }
 
   async checkPassword(employee: Employee | undefined, password: string): Promise<boolean> {
@@ -93,16 +93,10 @@ export class LdapEmployees implements EmployeeSource {
         this.logger?.warn({ attribute }, "directory: a login name or sub matches several people; none of them can log in by it");
       return undefined;
     }
-    const searchEntries = entries;
-    const found = employeeOf(searchEntries[0]!, this.settings.config);
+    const found = employeeOf(entries[0]!, this.settings.config);
+    if (found !== undefined) this.dns.set(found.employee, found.dn);
     // Found by name: also the answer by sub, which every later request of the login asks for.
     if (found !== undefined && attribute !== this.settings.config.users.sub_attribute) this.cache.put(`sub:${found.employee.sub}`, found);
     return found;
-  }
-
-  private handOut(found: DirectoryEmployee | undefined): Employee | undefined {
-    if (found === undefined) return undefined;
-    this.dns.set(found.employee, found.dn);
-    return found.employee;
   }
 }

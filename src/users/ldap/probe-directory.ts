@@ -1,6 +1,7 @@
-import { Client, InvalidCredentialsError, NoSuchObjectError, ResultCodeError, escapeFilter } from "ldapts";
+import { InvalidCredentialsError, NoSuchObjectError, ResultCodeError, escapeFilter } from "ldapts";
 import { employeeOf, requestedAttributes, type UnmappedClaim } from "./directory-entry.ts";
 import type { LdapSettings } from "./ldap-settings.ts";
+import { isLdaps, newLdapClient } from "./ldap-client.ts";
 
 /** One step of the probe: what it found, or what failed and why. */
 export interface ProbeStep {
@@ -21,14 +22,7 @@ const PAGE_SIZE = 500;
 export async function probeDirectory(settings: LdapSettings, sampleUser?: string): Promise<ProbeStep[]> {
   const { config } = settings;
   const steps: ProbeStep[] = [];
-  const secure = settings.url.toLowerCase().startsWith("ldaps:");
-  const client = new Client({
-    url: settings.url,
-    timeout: settings.operationTimeoutMs,
-    connectTimeout: settings.connectTimeoutMs,
-    ...(secure && { tlsOptions: settings.tls }),
-    strictDN: false,
-  });
+  const client = newLdapClient(settings);
   const step = async (failure: string, run: () => Promise<string>): Promise<boolean> => {
     try {
       steps.push({ ok: true, line: await run() });
@@ -38,7 +32,7 @@ export async function probeDirectory(settings: LdapSettings, sampleUser?: string
       return false;
     }
   };
-  const transport = secure ? "TLS" : settings.startTls ? "StartTLS" : "no TLS";
+  const transport = isLdaps(settings.url) ? "TLS" : settings.startTls ? "StartTLS" : "no TLS";
   try {
     const connected = await step(`cannot connect to ${settings.url} (${transport})`, async () => {
       if (settings.startTls) await client.startTLS(settings.tls);
