@@ -56,7 +56,8 @@ export function discoveryDocument(issuer: string, policy: PolicySnapshot, extens
     display_values_supported: ["page"],
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: ["RS256"],
-    claims_parameter_supported: false,
+    // OIDC Core §5.5: userinfo and id_token members, released within each client's allowed scopes; an essential acr is enforced.
+    claims_parameter_supported: true,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
     // Single sign-out (sessions/sign-out.ts): both channels, each with sid (and iss) when the client asks.

@@ -152,6 +152,7 @@ function issueRefreshToken(
       acr: grant.acr,
       sid: grant.sid,
       idTokenClaims: grant.idTokenClaims,
+      requestedClaims: grant.requestedClaims,
     },
     redemption.accessToken,
   );
