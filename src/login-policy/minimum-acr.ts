@@ -25,6 +25,12 @@ export function meetsMinimum(achieved: string, minimum: MinimumAcr | undefined):
   return minimum === undefined || acrRank(achieved) >= acrRank(minimum.value);
 }
 
+/** Why a login whose acr claim is `achieved` does not meet `minimum` (for error_description), or undefined when it does. */
+export function belowMinimum(achieved: string, minimum: MinimumAcr | undefined): string | undefined {
+  if (minimum === undefined || meetsMinimum(achieved, minimum)) return undefined;
+  return `the login reached acr ${achieved}; ${minimum.by.join(" and ")} asks for ${minimum.value}`;
+}
+
 /** Who asks for a minimum, and how: for `portcullis policy explain` and error descriptions. */
 export const CLIENT_MINIMUM = "the client's minimum_acr";
 export const ESSENTIAL_CLAIM = "the claims parameter's essential acr";

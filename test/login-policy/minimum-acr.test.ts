@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { LoginPolicy } from "../../src/login-policy/login-policy.ts";
-import { acrRank, meetsMinimum, minimumAcrOf } from "../../src/login-policy/minimum-acr.ts";
+import { acrRank, belowMinimum, meetsMinimum, minimumAcrOf } from "../../src/login-policy/minimum-acr.ts";
 import { planAuthorizeRequest, type AuthorizeFacts, type PlanningClient } from "../../src/login-policy/plan-authorize-request.ts";
 import { DEMO_ACR_VALUES } from "../support/demo-acr-values.ts";
 import type { ClientConfig } from "../../src/config/types.generated.ts";
@@ -42,6 +42,10 @@ describe("acr levels", () => {
     expect(meetsMinimum("2fa", { value: "1fa", by: [] })).toBe(true);
     expect(meetsMinimum("1fa", { value: "2fa", by: [] })).toBe(false);
     expect(meetsMinimum("1fa", undefined)).toBe(true);
+    expect(belowMinimum("2fa", { value: "2fa", by: ["x"] })).toBeUndefined();
+    expect(belowMinimum("1fa", { value: "2fa", by: ["the client's minimum_acr"] })).toBe(
+      "the login reached acr 1fa; the client's minimum_acr asks for 2fa",
+    );
   });
 
   it("takes the weakest value an essential request accepts, and the stronger of it and the client's minimum", () => {

@@ -13,7 +13,7 @@ import { planClaims } from "./plan-claims.ts";
 import { offerChannels } from "./channel-choice.ts";
 import { extensionContributions } from "./extension-contributions.ts";
 import type { AuthorizationCodeGrant } from "../../oauth/authorization-code.ts";
-import { meetsMinimum } from "../../login-policy/minimum-acr.ts";
+import { belowMinimum } from "../../login-policy/minimum-acr.ts";
 import { releasableClaims } from "../../oauth/requested-claim-names.ts";
 
 /** The SSO session an authorization completes in: an existing one (SSO), or a fresh login. */
@@ -52,16 +52,13 @@ export async function completeAuthorization(
   const user = "existing" in source ? source.existing : source.login;
   // The minimum is planned for (unmet_authentication_requirements when no login could reach it); this
   // catches any login or session that ended below it all the same: never a code for a weaker login.
-  if (!meetsMinimum(user.acr, request.plan?.minimumAcr))
+  const below = belowMinimum(user.acr, request.plan?.minimumAcr);
+  if (below !== undefined)
     return writeAuthorizationResponse(
       res,
       pages,
       request,
-      {
-        error: "unmet_authentication_requirements",
-        error_description: `the login reached acr ${user.acr}; ${request.plan!.minimumAcr!.by.join(" and ")} asks for ${request.plan!.minimumAcr!.value}`,
-        iss: infra.issuer,
-      },
+      { error: "unmet_authentication_requirements", error_description: below, iss: infra.issuer },
       page,
     );
   const extra = await planClaims(request.plan, user, infra.channels, chosenChannel);
