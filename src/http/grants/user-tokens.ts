@@ -8,7 +8,7 @@ import { referenceTokenKey } from "../../tokens/reference-tokens.ts";
 import type { TokenResponse } from "./grant-handler.ts";
 import { allowedClaims, type RequestedClaimNames } from "../../oauth/requested-claim-names.ts";
 import { USERINFO_CLAIMS } from "../../tokens/access-token.ts";
-import { releasedClaims } from "../released-claims.ts";
+import { releasedClaims } from "./released-claims.ts";
 
 /** The authentication a user-bound token speaks for: from a code, or carried by a refresh token. */
 export interface UserAuthentication {

@@ -1,7 +1,7 @@
-import type { EidAccounts } from "../eid/eid-accounts.ts";
-import type { Client } from "../oauth/client-registry.ts";
-import { withBirthdateFormat } from "../scopes/birthdate-format.ts";
-import type { PolicySnapshot } from "../snapshot/policy-snapshot.ts";
+import type { EidAccounts } from "../../eid/eid-accounts.ts";
+import type { Client } from "../../oauth/client-registry.ts";
+import { withBirthdateFormat } from "../../scopes/birthdate-format.ts";
+import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 
 /**
  * The claims among `names` of whoever `sub` is, as `client` receives them (`birthdate` in its
