@@ -124,6 +124,7 @@ describe("the claims parameter's shape", () => {
     ["essential that is not a boolean", claimsParam({ id_token: { email: { essential: "yes" } } })],
     ["values that are not an array", claimsParam({ id_token: { acr: { values: "2fa" } } })],
     ["an acr value that is not a string", claimsParam({ id_token: { acr: { value: 2 } } })],
+    ["a parameter over 4096 characters", claimsParam({ userinfo: { [`x${"y".repeat(4100)}`]: null } })],
   ])("refuses %s with invalid_request at the redirect_uri", async (_, claims) => {
     expect(await redirectedError({ claims })).toMatchObject({ error: "invalid_request" });
   });

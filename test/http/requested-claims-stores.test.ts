@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableBackends } from "../support/backends.ts";
-import { codeTokens, refresh, verifyIdToken } from "../support/code-grant.ts";
+import { codeTokens, mintCode, redeemCode, refresh, verifyIdToken } from "../support/code-grant.ts";
 import { send, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 
 /**
@@ -33,6 +33,17 @@ describe.each(availableBackends())("requested claims kept by the $name store", (
       expect(await verifyIdToken(p, refreshed.json!.id_token as string)).toMatchObject({ given_name: "Alice", birthdate: "1990/04/12" });
       expect(await userinfo(refreshed.json!.access_token as string)).toEqual({ sub: "E10001", email_verified: true, family_name: "Chen" });
     }
+  });
+
+  it("keeps them in a reference access token's stored claims, which userinfo reads", async () => {
+    const portal = { id: "demo-portal", secret: "demo-portal-secret" };
+    const redirectUri = "http://localhost:3003/callback";
+    const code = await mintCode(p, { clientId: portal.id, redirectUri, scopes: ["openid"], requestedClaims: { userinfo: ["given_name"] } });
+    const tokens = await redeemCode(p, code, { redirect_uri: redirectUri }, portal);
+    expect(tokens.status, tokens.text).toBe(200);
+    const accessToken = tokens.json!.access_token as string;
+    expect(accessToken.split(".")).toHaveLength(1);
+    expect(await userinfo(accessToken)).toEqual({ sub: "E10001", given_name: "Alice" });
   });
 
   it("releases from a stored request only what the client's allowed scopes release today", async () => {
