@@ -25,6 +25,16 @@ export function meetsMinimum(achieved: string, minimum: MinimumAcr | undefined):
   return minimum === undefined || acrRank(achieved) >= acrRank(minimum.value);
 }
 
+/**
+ * What a finished login must have reached: the planned minimum, and the client's own minimum_acr read
+ * again, for logins that were never planned here (an extension's, such as the custom QR-code login) and for
+ * a client whose minimum was raised since the request was planned.
+ */
+export function requiredAcr(planned: MinimumAcr | undefined, clientMinimum: AcrLevel | undefined): MinimumAcr | undefined {
+  if (clientMinimum === undefined || (planned !== undefined && acrRank(planned.value) >= acrRank(clientMinimum))) return planned;
+  return { value: clientMinimum, by: [CLIENT_MINIMUM] };
+}
+
 /** Why a login whose acr claim is `achieved` does not meet `minimum` (for error_description), or undefined when it does. */
 export function belowMinimum(achieved: string, minimum: MinimumAcr | undefined): string | undefined {
   if (minimum === undefined || meetsMinimum(achieved, minimum)) return undefined;

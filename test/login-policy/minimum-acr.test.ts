@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { LoginPolicy } from "../../src/login-policy/login-policy.ts";
-import { acrRank, belowMinimum, meetsMinimum, minimumAcrOf } from "../../src/login-policy/minimum-acr.ts";
+import { acrRank, belowMinimum, meetsMinimum, minimumAcrOf, requiredAcr } from "../../src/login-policy/minimum-acr.ts";
 import { planAuthorizeRequest, type AuthorizeFacts, type PlanningClient } from "../../src/login-policy/plan-authorize-request.ts";
 import { DEMO_ACR_VALUES } from "../support/demo-acr-values.ts";
 import type { ClientConfig } from "../../src/config/types.generated.ts";
@@ -141,5 +141,15 @@ describe("portcullis policy explain", () => {
     });
     expect(explanation).toMatchObject({ accepted: false, error: "unmet_authentication_requirements", shownAs: "redirect" });
     expect(formatExplanation(explanation)).toContain("refused: unmet_authentication_requirements");
+  });
+});
+
+describe("requiredAcr", () => {
+  it("is the stronger of the planned minimum and the client's minimum_acr as configured now", () => {
+    const planned = { value: "2fa" as const, by: ["the claims parameter's essential acr"] };
+    expect(requiredAcr(planned, "1fa")).toBe(planned);
+    expect(requiredAcr({ value: "1fa", by: ["x"] }, "2fa")).toEqual({ value: "2fa", by: ["the client's minimum_acr"] });
+    expect(requiredAcr(undefined, "2fa")).toEqual({ value: "2fa", by: ["the client's minimum_acr"] });
+    expect(requiredAcr(undefined, undefined)).toBeUndefined();
   });
 });

@@ -13,7 +13,7 @@ import { planClaims } from "./plan-claims.ts";
 import { offerChannels } from "./channel-choice.ts";
 import { extensionContributions } from "./extension-contributions.ts";
 import type { AuthorizationCodeGrant } from "../../oauth/authorization-code.ts";
-import { belowMinimum } from "../../login-policy/minimum-acr.ts";
+import { belowMinimum, requiredAcr } from "../../login-policy/minimum-acr.ts";
 import { releasableClaims } from "../../oauth/requested-claim-names.ts";
 
 /** The SSO session an authorization completes in: an existing one (SSO), or a fresh login. */
@@ -52,7 +52,7 @@ export async function completeAuthorization(
   const user = "existing" in source ? source.existing : source.login;
   // The minimum is planned for (unmet_authentication_requirements when no login could reach it); this
   // catches any login or session that ended below it all the same: never a code for a weaker login.
-  const below = belowMinimum(user.acr, request.plan?.minimumAcr);
+  const below = belowMinimum(user.acr, requiredAcr(request.plan?.minimumAcr, client.config.minimum_acr));
   if (below !== undefined)
     return writeAuthorizationResponse(
       res,
