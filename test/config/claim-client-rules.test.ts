@@ -47,4 +47,9 @@ describe("birthdate_format and minimum_acr in clients.yaml", () => {
       expect.stringMatching(/^clients\.yaml:\d+ 2fa needs a login type with flow two_factor that this client may use/),
     ]);
   });
+
+  it("refuses minimum_acr 2fa on a client with the password grant, whose logins are one factor", async () => {
+    const legacy = demoClients.replace(/(\n {2}- client_id: demo-legacy\n)/, "$1    minimum_acr: 2fa\n");
+    expect(await issues(legacy)).toEqual([expect.stringMatching(/^clients\.yaml:\d+ 2fa cannot hold for the password grant/)]);
+  });
 });
