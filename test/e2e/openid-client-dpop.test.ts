@@ -170,6 +170,24 @@ describe("openid-client with DPoP", () => {
     expect(decodeJwt(tokens.access_token).payload.cnf).toEqual({ jkt: key.jkt });
   });
 
+  it("the admin API takes a DPoP token with a proof for the issuer's URL of the call, and refuses it as a bearer token", async () => {
+    const tool = await oidc.discovery(
+      new URL(op.issuer),
+      "demo-security-tool",
+      undefined,
+      oidc.ClientSecretBasic("demo-security-tool-secret"),
+      {
+        execute,
+      },
+    );
+    const DPoP = oidc.getDPoPHandle(tool, await dpopKey());
+    const { access_token } = await oidc.clientCredentialsGrant(tool, { scope: "portcullis:admin" }, { DPoP });
+    const sessions = new URL(`${op.issuer}/admin/users/alice/sessions`);
+    expect((await oidc.fetchProtectedResource(tool, access_token, sessions, "GET", undefined, undefined, { DPoP })).status).toBe(200);
+    const asBearer = await send(sessions.href, { headers: { authorization: `Bearer ${access_token}` } });
+    expect({ status: asBearer.status, error: asBearer.json?.error }).toEqual({ status: 401, error: "invalid_token" });
+  });
+
   it("advertises the proof algorithms in discovery", () => {
     expect(web.serverMetadata().dpop_signing_alg_values_supported).toEqual(["ES256", "PS256", "RS256", "EdDSA"]);
   });
@@ -200,7 +218,7 @@ describe("attacks on a bound token and on proofs", () => {
   });
 
   it("refuses the DPoP scheme without a proof, a proof without ath, for another method or URL, or stale", async () => {
-    const cases = [
+    const cases: Record<string, string>[] = [
       {},
       { dpop: await userinfoProof(key, undefined) },
       { dpop: await userinfoProof(key, token, { htm: "POST" }) },

@@ -18,6 +18,12 @@ export interface DpopResourceOptions {
    * (X-Forwarded-Proto, X-Forwarded-Host) when the app sets it.
    */
   pathPrefix?: string;
+  /**
+   * The API's published base URL, fixed by configuration (e.g. the provider's issuer for its own admin
+   * API): the proof's htu must be this plus the request's path, and the request's scheme and Host are
+   * not consulted. Takes the place of `pathPrefix`.
+   */
+  baseUrl?: string;
 }
 
 export interface RequireBearerOptions {
@@ -70,7 +76,7 @@ export function requireBearer(verifier: AccessTokenVerifier, options: RequireBea
       await checkSenderConstraint(dpop?.proofs, claims, presented, {
         dpopHeaders: req.headersDistinct.dpop,
         method: req.method,
-        url: dpop === undefined ? "" : calledUrl(req, dpop.pathPrefix),
+        url: dpop === undefined ? "" : calledUrl(req, dpop),
       });
       if (options.audience !== undefined && ![claims.aud].flat().includes(options.audience)) {
         throw invalidToken("the token is not meant for this API");
@@ -135,8 +141,9 @@ function checkUserAuthentication(claims: AccessTokenClaims, options: RequireBear
 }
 
 /** The URL the client called, without the query: what a proof's htu names (RFC 9449 §4.3 check 10). */
-function calledUrl(req: Request, pathPrefix = ""): string {
-  return `${req.protocol}://${req.host}${pathPrefix}${req.originalUrl.split("?")[0]}`;
+function calledUrl(req: Request, { baseUrl, pathPrefix = "" }: DpopResourceOptions): string {
+  const path = req.originalUrl.split("?")[0];
+  return baseUrl === undefined ? `${req.protocol}://${req.host}${pathPrefix}${path}` : `${baseUrl}${path}`;
 }
 
 function presentedToken(authorization: string | undefined, body: unknown): PresentedToken {
