@@ -1,7 +1,7 @@
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serviceUrl } from "../support/require-service.ts";
-import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { basic, postForm, send, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { dpopKey, dpopProof } from "../support/dpop-proof.ts";
 
 /**
@@ -66,5 +66,40 @@ describe.each(BACKENDS)("DPoP across two nodes sharing $name", ({ name, url }) =
       { authorization: basic("acme-api", "acme-api-secret") },
     );
     expect(introspected.json).toMatchObject({ active: true, token_type: "DPoP", cnf: { jkt: key.jkt } });
+  });
+
+  it("asks for a nonce at a resource too (401 with a DPoP challenge), which openid-client follows on the other node", async () => {
+    const execute = [oidc.allowInsecureRequests];
+    const tool = await oidc.discovery(
+      new URL(a.issuer),
+      "demo-security-tool",
+      undefined,
+      oidc.ClientSecretBasic("demo-security-tool-secret"),
+      {
+        execute,
+      },
+    );
+    const key = await dpopKey();
+    const { access_token } = await oidc.clientCredentialsGrant(
+      tool,
+      { scope: "portcullis:admin" },
+      { DPoP: oidc.getDPoPHandle(tool, key) },
+    );
+    const sessions = `${a.issuer}/admin/users/alice/sessions`;
+    const withoutNonce = await send(`${b.url}/admin/users/alice/sessions`, {
+      headers: {
+        authorization: `DPoP ${access_token}`,
+        dpop: await dpopProof(key, { htm: "GET", htu: sessions, accessToken: access_token }),
+      },
+    });
+    expect({ status: withoutNonce.status, error: withoutNonce.json?.error }).toEqual({ status: 401, error: "use_dpop_nonce" });
+    expect(withoutNonce.headers.get("www-authenticate")).toMatch(/^DPoP realm="portcullis", error="use_dpop_nonce"/);
+    expect(withoutNonce.headers.get("dpop-nonce")).toMatch(/^[\w-]{43}$/);
+
+    // openid-client answers the challenge with the nonce it is handed (or one it learnt before) and gets through.
+    const fresh = oidc.getDPoPHandle(tool, key);
+    const res = await oidc.fetchProtectedResource(tool, access_token, new URL(sessions), "GET", undefined, undefined, { DPoP: fresh });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("dpop-nonce")).toMatch(/^[\w-]{43}$/);
   });
 });

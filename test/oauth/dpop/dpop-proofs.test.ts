@@ -3,11 +3,13 @@
  * every check attacked with a hand-made proof, and the nonces of §8.
  */
 import { randomBytes, randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { DpopNonces } from "../../../src/oauth/dpop/dpop-nonces.ts";
 import { DpopProofs, type ProofRequest } from "../../../src/oauth/dpop/dpop-proofs.ts";
 import { ProofReplay } from "../../../src/oauth/dpop/proof-replay.ts";
+import { proofThumbprintIfPresent } from "../../../src/oauth/dpop/proof-thumbprint.ts";
 import { OAuthError } from "../../../src/errors/oauth-error.ts";
 import { embeddedStoreForSuite } from "../../support/embedded-test-store.ts";
 import { dpopKey, dpopProof, type DpopKey } from "../../support/dpop-proof.ts";
@@ -172,5 +174,23 @@ describe("server nonces (RFC 9449 §8)", () => {
     expect((await refusal(verifier.verify(await withNonce("made-up")))).error).toBe("use_dpop_nonce");
     // A node with another secret knows none of this deployment's nonces.
     expect((await refusal(proofs(true).verify(await withNonce(verifier.nonce()!)))).error).toBe("use_dpop_nonce");
+  });
+});
+
+describe("proofThumbprintIfPresent (for the pushed authorization request endpoint)", () => {
+  const PAR = "https://op.example/connect/par";
+  const req = (dpop: string[] | undefined) =>
+    ({ method: "POST", headersDistinct: dpop === undefined ? {} : { dpop } }) as unknown as IncomingMessage;
+
+  it("is the proof key's thumbprint, undefined without a proof, and invalid_dpop_proof for a proof for another endpoint", async () => {
+    const key = await dpopKey();
+    expect(await proofThumbprintIfPresent(proofs(), req([await dpopProof(key, { htm: "POST", htu: PAR, iat: nowS() })]), PAR)).toBe(
+      key.jkt,
+    );
+    expect(await proofThumbprintIfPresent(proofs(), req(undefined), PAR)).toBeUndefined();
+    const err = await refusal(
+      proofThumbprintIfPresent(proofs(), req([await dpopProof(key, { htm: "POST", htu: URL_, iat: nowS() })]), PAR),
+    );
+    expect({ error: err.error, status: err.status }).toEqual({ error: "invalid_dpop_proof", status: 400 });
   });
 });
