@@ -129,6 +129,16 @@ describe("openid-client with DPoP", () => {
     });
   });
 
+  it("a public client that starts using DPoP at a refresh gets a successor bound to that key", async () => {
+    const spa = await oidc.discovery(new URL(op.issuer), SPA.id, undefined, oidc.None(), { execute });
+    const unbound = await codeFlow(spa, SPA.redirect, undefined);
+    expect(unbound.token_type).toBe("bearer");
+    const key = await dpopKey();
+    const bound = await oidc.refreshTokenGrant(spa, unbound.refresh_token!, undefined, { DPoP: oidc.getDPoPHandle(spa, key) });
+    expect(decodeJwt(bound.access_token).payload.cnf).toEqual({ jkt: key.jkt });
+    await expect(oidc.refreshTokenGrant(spa, bound.refresh_token!)).rejects.toMatchObject({ error: "invalid_dpop_proof" });
+  });
+
   it("dpop_jkt at authorize binds the code: a proof by another key cannot redeem it, nor no proof", async () => {
     const key = await dpopKey();
     const { url, checks } = await startAuthorization(web, { redirect_uri: WEB.redirect, scope: "openid", dpop_jkt: key.jkt });

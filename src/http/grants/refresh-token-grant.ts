@@ -7,7 +7,7 @@ import { grantedScope } from "./granted-scope.ts";
 import { plannedAccessToken } from "./planned-access-token.ts";
 import { issueUserTokens } from "./user-tokens.ts";
 import { recordTokenIssued } from "../../audit/record-token-issued.ts";
-import { checkGrantKey } from "../../oauth/dpop/token-request-proof.ts";
+import { checkGrantKey, refreshTokenKey } from "../../oauth/dpop/token-request-proof.ts";
 
 // One answer for a token that never existed, has expired, was revoked or was used.
 const UNUSABLE = "the refresh token is invalid, expired, revoked or already used";
@@ -27,7 +27,9 @@ export const refreshTokenGrant: GrantHandler = async ({ infra, policy, client, p
   const scopes = grantedScope(params.get("scope"), grant.scopes);
 
   const accessToken = plannedAccessToken(infra.clock, client.lifetimes.accessToken, grant.familyId);
-  const rotation = await infra.refreshTokens.rotate(token, accessToken, grant);
+  // A public client that starts using DPoP at a refresh gets a successor bound to the proof's key (RFC 9449 §5).
+  const jkt = grant.jkt ?? refreshTokenKey(client, proof);
+  const rotation = await infra.refreshTokens.rotate(token, accessToken, jkt === grant.jkt ? grant : { ...grant, jkt });
   if (rotation === undefined) throw invalidGrant(UNUSABLE);
 
   const response = await issueUserTokens({

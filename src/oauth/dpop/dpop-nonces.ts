@@ -3,7 +3,7 @@ import type { Clock } from "../../time/clock.ts";
 import { constantTimeEqual } from "../../crypto/constant-time-equal.ts";
 
 /** How long one nonce is current; the previous one is accepted too, so a nonce lives one to two steps. */
-const STEP_MS = 300_000;
+export const STEP_MS = 300_000;
 
 /**
  * Server nonces (RFC 9449 §8, §9) that need no shared state: a nonce is an HMAC over the number of

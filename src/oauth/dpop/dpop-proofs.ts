@@ -5,11 +5,12 @@ import type { ProofReplay } from "./proof-replay.ts";
 import { accessTokenHash, jwkThumbprint } from "./jwk-thumbprint.ts";
 import { DPOP_ALGORITHMS, invalidDpopProof, type ProofSite, useDpopNonce } from "./dpop-errors.ts";
 import { sameTarget } from "./target-uri.ts";
+import { OAuthError } from "../../errors/oauth-error.ts";
 
 /** A proof is accepted this long after its `iat` (RFC 9449 §11.1: a short window bounds pre-made proofs)... */
-const MAX_AGE_S = 60;
+export const MAX_AGE_S = 60;
 /** ...and with this much clock difference between client and provider either way. */
-const SKEW_S = 10;
+export const SKEW_S = 10;
 /** A jti longer than this is not a proof's random identifier but an attempt to fill the store. */
 const MAX_JTI_LENGTH = 256;
 /** JWK members of a private key: a proof's key must be public (RFC 9449 §4.3 check 7). */
@@ -95,7 +96,7 @@ export class DpopProofs {
       if (PRIVATE_MEMBERS.some((member) => Object.hasOwn(jwk, member))) throw invalidDpopProof("the DPoP proof's key must be public", site);
       return { payload: payload as Record<string, unknown>, jwk };
     } catch (err) {
-      if ((err as { code?: unknown })?.code === "ERR_OAUTH") throw err;
+      if (err instanceof OAuthError) throw err;
       // jose's own text may quote the header; the caller learns which family of check failed, no more.
       throw invalidDpopProof("the DPoP proof is malformed, not signed by its key or uses an unsupported algorithm", site);
     }
