@@ -279,3 +279,41 @@ describe("attacks on a bound token and on proofs", () => {
     expect((await request(proof)).json?.error).toBe("invalid_dpop_proof");
   });
 });
+
+describe("with server nonces required", () => {
+  let strict: TestProvider;
+  afterAll(() => strict?.close());
+
+  it("openid-client follows the nonce challenges of the token endpoint and userinfo, and each answer hands out the next nonce", async () => {
+    strict = await startTestProvider({ edits: { "provider.yaml": { "dpop.require_nonce": true } } });
+    const config = await oidc.discovery(new URL(strict.issuer), WEB.id, undefined, oidc.ClientSecretBasic(WEB.secret), { execute });
+    const key = await dpopKey();
+    const DPoP = oidc.getDPoPHandle(config, key);
+    const { url, checks } = await startAuthorization(config, { redirect_uri: WEB.redirect, scope: "openid profile" });
+    const answer = await loginWithPassword(new RawBrowser(), url.href);
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(answer.location!), checks, undefined, { DPoP });
+    expect(decodeJwt(tokens.access_token).payload.cnf).toEqual({ jkt: key.jkt });
+    expect(await oidc.fetchUserInfo(config, tokens.access_token, "E10001", { DPoP })).toMatchObject({ sub: "E10001" });
+
+    // By hand: a proof without a nonce is challenged at userinfo with 401 and the nonce; with it, 200 and the next one.
+    const userinfoUrl = `${strict.issuer}/connect/userinfo`;
+    const call = async (nonce?: string) =>
+      send(`${strict.url}/connect/userinfo`, {
+        headers: {
+          authorization: `DPoP ${tokens.access_token}`,
+          dpop: await dpopProof(key, {
+            htm: "GET",
+            htu: userinfoUrl,
+            accessToken: tokens.access_token,
+            ...(nonce !== undefined && { nonce }),
+          }),
+        },
+      });
+    const challenged = await call();
+    expect({ status: challenged.status, error: challenged.json?.error }).toEqual({ status: 401, error: "use_dpop_nonce" });
+    expect(challenged.headers.get("www-authenticate")).toMatch(/^DPoP realm="portcullis", error="use_dpop_nonce"/);
+    const ok = await call(challenged.headers.get("dpop-nonce")!);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("dpop-nonce")).toMatch(/^[\w-]{43}$/);
+  });
+});
