@@ -5,6 +5,7 @@ import { RawBrowser } from "../support/raw-browser.ts";
 import { startAuthorization } from "../support/rp-authorization.ts";
 import { basic, postForm, send, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { dpopKey, dpopProof, type DpopKey } from "../support/dpop-proof.ts";
+import { collectAudit } from "../support/audited-login.ts";
 import { appendTo, clientEntry, decodeJwt, expectNoInternals, verifyWithJwks } from "../http/helpers.ts";
 
 /**
@@ -83,7 +84,8 @@ describe("openid-client with DPoP", () => {
     await expect(oidc.fetchUserInfo(web, refreshed.access_token, "E10001", { DPoP })).rejects.toMatchObject({ status: 401 });
   });
 
-  it("client_credentials and password: DPoP tokens bound to the key; without a proof, Bearer tokens as before", async () => {
+  it("client_credentials and password: DPoP tokens bound to the key, audited with it; without a proof, Bearer tokens as before", async () => {
+    const events = collectAudit(op);
     const key = await dpopKey();
     const service = await oidc.discovery(new URL(op.issuer), "demo-service", undefined, oidc.ClientSecretBasic("demo-service-secret"), {
       execute,
@@ -106,6 +108,12 @@ describe("openid-client with DPoP", () => {
     );
     expect(password.token_type).toBe("dpop");
     expect((await verifyWithJwks(op, password.access_token)).payload.cnf).toEqual({ jkt: key.jkt });
+    const issued = events.filter((e) => e.type === "token.issued").map((e) => [e.grant, e.dpop_jkt]);
+    expect(issued).toEqual([
+      ["client_credentials", key.jkt],
+      ["client_credentials", undefined],
+      ["password", key.jkt],
+    ]);
   });
 
   it("a public client's refresh token is bound to its key: another key cannot refresh it, the right one can", async () => {

@@ -135,6 +135,7 @@ async function redeem(
     sid,
     family: redemption.refreshFamily?.familyId,
     login_id: loginId,
+    dpop_jkt: proof?.jkt,
   };
   return recordTokenIssued(infra.audit, "authorization_code", issued, response);
 }

@@ -16,5 +16,10 @@ export const clientCredentialsGrant: GrantHandler = async ({ infra, policy, clie
     jkt: proof?.jkt,
   });
   const response = { access_token: token, token_type: tokenTypeFor(proof?.jkt), expires_in: lifetime, scope: formatScope(scopes) };
-  return recordTokenIssued(infra.audit, "client_credentials", { client_id: client.id, sub: client.id, jti: claims.jti }, response);
+  return recordTokenIssued(
+    infra.audit,
+    "client_credentials",
+    { client_id: client.id, sub: client.id, jti: claims.jti, dpop_jkt: proof?.jkt },
+    response,
+  );
 };

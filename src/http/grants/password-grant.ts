@@ -44,7 +44,7 @@ export const passwordGrant: GrantHandler = async ({ infra, policy, client, param
   const accessToken = plannedAccessToken(infra.clock, client.lifetimes.accessToken, familyId);
   // No ID token: no OIDC login ran (the access token carries auth_time and amr).
   const response = await issueUserTokens({ infra, policy, client, auth: { sub, authTime, amr }, scopes, accessToken, jkt: proof?.jkt });
-  const issued = { client_id: client.id, sub, jti: accessToken.jti, amr, family: familyId, login_id: loginId };
+  const issued = { client_id: client.id, sub, jti: accessToken.jti, amr, family: familyId, login_id: loginId, dpop_jkt: proof?.jkt };
   if (familyId === undefined) return recordTokenIssued(infra.audit, "password", issued, response);
   const jkt = refreshTokenKey(client, proof);
   const refreshToken = await infra.refreshTokens.issue(

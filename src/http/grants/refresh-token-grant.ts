@@ -49,7 +49,7 @@ export const refreshTokenGrant: GrantHandler = async ({ infra, policy, client, p
   return recordTokenIssued(
     infra.audit,
     "refresh_token",
-    { client_id: client.id, sub, jti: accessToken.jti, amr, acr, sid, family: familyId },
+    { client_id: client.id, sub, jti: accessToken.jti, amr, acr, sid, family: familyId, dpop_jkt: proof?.jkt },
     { ...response, refresh_token: rotation.token },
   );
 };
