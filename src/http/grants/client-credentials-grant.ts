@@ -13,6 +13,7 @@ export const clientCredentialsGrant: GrantHandler = async ({ infra, policy, clie
     scopes,
     resources: policy.scopes,
     lifetime,
+    alg: client.accessTokenAlg,
   });
   const response = { access_token: token, token_type: "Bearer" as const, expires_in: lifetime, scope: formatScope(scopes) };
   return recordTokenIssued(infra.audit, "client_credentials", { client_id: client.id, sub: client.id, jti: claims.jti }, response);

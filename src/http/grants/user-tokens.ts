@@ -57,6 +57,7 @@ export async function issueUserTokens({
     lifetime,
     jti: accessToken.jti,
     extra: accessTokenExtras(auth, idToken?.nonce),
+    alg: client.accessTokenAlg,
   });
   if (!isFamilyJti(claims.jti)) {
     const reference = client.accessTokenFormat === "reference" ? { referenceKey: referenceTokenKey(token) } : undefined;
@@ -85,6 +86,7 @@ export async function issueUserTokens({
     accessToken: token,
     lifetime: client.lifetimes.idToken,
     claims: auth.idTokenClaims,
+    alg: client.idTokenAlg,
   });
   return { ...response, id_token };
 }
