@@ -28,7 +28,6 @@ export const SIGNING_ALG_RULES: CrossFieldRule[] = [
               file: "clients",
               at: ["clients", i, name],
               message: `${alg} has no current key in provider.yaml keys.static (add one, or choose ${[...signed].filter(Boolean).join(" or ") || "another algorithm"})`,
-              value: alg,
             },
           ];
         }),
