@@ -55,7 +55,7 @@ const MAX_CACHED_PLANS = 1024;
 /**
  * GET|POST /connect/userinfo (OIDC Core §5.3, RFC 6750). The token comes from `Authorization: Bearer`,
  * or on POST from an `access_token` form field, never both and never from the query. It must be an
- * access token of ours (RS256, typ at+jwt, live, not revoked) whose audience is this endpoint and whose
+ * access token of ours (signed with the alg its key is published with, typ at+jwt, live, not revoked) whose audience is this endpoint and whose
  * scope has `openid`; the answer is `sub` plus what its identity scopes release (scopes.yaml).
  *
  * A hot path: no step table, header lists built once, the claim set per scope string cached.
