@@ -6,6 +6,7 @@ import { epochSeconds } from "../time/clock.ts";
 import type { ScopeRegistry } from "../scopes/scope-registry.ts";
 import { formatScope } from "../scopes/scope.ts";
 import type { JwsSigner } from "./jws-signer.ts";
+import type { SigningAlg } from "../crypto/signing-alg.ts";
 
 /** How a client's access tokens are made: signed JWTs, or reference handles (RFC 7662 introspection). */
 export type AccessTokenFormat = ClientConfig["access_token_format"];
@@ -42,6 +43,8 @@ export interface AccessTokenRequest {
   extra?: Record<string, unknown>;
   /** The thumbprint of the DPoP proof key of the token request: the token is bound to it (`cnf.jkt`). */
   jkt?: string;
+  /** The client's access_token_signed_response_alg; RS256 when absent. A reference handle is not signed. */
+  alg?: SigningAlg;
 }
 
 export const ACCESS_TOKEN_TYPE = "at+jwt";
@@ -60,7 +63,7 @@ export interface IssuedToken {
 }
 
 /**
- * Issues access tokens: RS256 JWTs, or reference handles whose same claims stay in the store. The
+ * Issues access tokens: JWTs signed with the client's algorithm (RS256 unless it chose PS256 or ES256), or reference handles whose same claims stay in the store. The
  * audience is every API resource whose scopes the token carries.
  */
 export class AccessTokenIssuer {
@@ -89,7 +92,7 @@ export class AccessTokenIssuer {
   /** A JWT access token. */
   issue(request: AccessTokenRequest): IssuedToken {
     const claims = this.claims(request);
-    return { token: this.signer.sign(claims, ACCESS_TOKEN_TYPE), claims };
+    return { token: this.signer.sign(claims, ACCESS_TOKEN_TYPE, request.alg), claims };
   }
 
   private claims(request: AccessTokenRequest): AccessTokenClaims {

@@ -76,6 +76,14 @@ export interface ClientConfig {
    */
   access_token_format: "jwt" | "reference";
   /**
+   * JWS algorithm of the client's ID tokens (OpenID Connect Dynamic Client Registration's metadata name), and of the back-channel logout tokens sent to it. RS256 is OpenID Connect's default; a FAPI 2.0 client chooses PS256 or ES256. Each algorithm signs with keys of its own, all published in the JWKS with their `alg`.
+   */
+  id_token_signed_response_alg: "RS256" | "PS256" | "ES256";
+  /**
+   * JWS algorithm of the client's JWT access tokens (`access_token_format: jwt`); a reference token is not signed. APIs validating the token against the JWKS accept exactly the `alg` its key is published with.
+   */
+  access_token_signed_response_alg: "RS256" | "PS256" | "ES256";
+  /**
    * The logins the client may start: login_type values declared in login.yaml, and `default` for the login without a login type (the default flow). Listed, they restrict every login the client starts, the default one included: a client limited to MyVendor cannot fall back to an employee login. Omitted: every declared login type and the default login.
    */
   allowed_login_types?: string[];

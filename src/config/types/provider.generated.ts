@@ -118,11 +118,11 @@ export interface StoreConfig {
   url: string;
 }
 /**
- * RS256 signing keys. Without `static`, keys are generated on first start, stored in the store, and rotated through next → current → retired.
+ * Signing keys: RS256 for every client that chooses none, PS256 and ES256 for clients that ask (clients.yaml `id_token_signed_response_alg`, `access_token_signed_response_alg`), each algorithm with keys of its own. Without `static`, keys of every algorithm are generated on first start, stored in the store, and rotated through next → current → retired.
  */
 export interface KeysConfig {
   /**
-   * RSA modulus length of generated keys.
+   * RSA modulus length of generated RS256 and PS256 keys (ES256 keys are P-256).
    */
   modulus_length: 2048 | 3072 | 4096;
   /**
@@ -134,7 +134,7 @@ export interface KeysConfig {
    */
   announce_for: string;
   /**
-   * Operator-managed keys. When present, nothing is generated: exactly one entry must be `current`.
+   * Operator-managed keys. When present, nothing is generated: exactly one entry per algorithm must be `current`, and every algorithm a client asks for needs one.
    */
   static?: StaticKeyConfig[];
 }
@@ -148,9 +148,13 @@ export interface StaticKeyConfig {
    */
   status: "next" | "current" | "retired";
   /**
-   * PKCS#8 PEM of an RSA private key. Use ${file:PATH} or ${env:NAME}; never the key itself.
+   * PKCS#8 PEM of an RSA (at least 2048 bits) or EC P-256 private key. Use ${file:PATH} or ${env:NAME}; never the key itself.
    */
   private_key_pem: string;
+  /**
+   * The one algorithm the key signs and is published with. Default: RS256 for an RSA key, ES256 for an EC P-256 key. An RSA key may be PS256 instead; an EC key is only ES256.
+   */
+  alg?: "RS256" | "PS256" | "ES256";
 }
 /**
  * Default lifetimes; a client may override the token ones.

@@ -21,9 +21,15 @@ export function claimsSupported({ scopes, login }: Pick<PolicySnapshot, "scopes"
 
 /**
  * OpenID Provider Metadata. Only what is implemented is advertised: grant types come from the grant
- * handler table, scopes and claims from scopes.yaml, endpoints from the routes that are mounted.
+ * handler table, scopes and claims from scopes.yaml, endpoints from the routes that are mounted, signing
+ * algorithms from the key ring (`signingAlgs`: those it has a current key of, RS256 first).
  */
-export function discoveryDocument(issuer: string, policy: PolicySnapshot, extensionClaims: readonly string[]): Record<string, unknown> {
+export function discoveryDocument(
+  issuer: string,
+  policy: PolicySnapshot,
+  extensionClaims: readonly string[],
+  signingAlgs: readonly string[],
+): Record<string, unknown> {
   const { scopes, clients, login } = policy;
   const clientAuth = ["client_secret_post", "client_secret_basic"];
   return {
@@ -56,7 +62,7 @@ export function discoveryDocument(issuer: string, policy: PolicySnapshot, extens
     ui_locales_supported: ["zh-Hans", "zh-Hant", "en", "ja", "vi"],
     display_values_supported: ["page"],
     subject_types_supported: ["public"],
-    id_token_signing_alg_values_supported: ["RS256"],
+    id_token_signing_alg_values_supported: signingAlgs,
     // RFC 9449 §5.1: the proof algorithms the token endpoint (and userinfo) take.
     dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
     claims_parameter_supported: false,

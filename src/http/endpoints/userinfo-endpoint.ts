@@ -59,7 +59,7 @@ const MAX_CACHED_PLANS = 1024;
  * GET|POST /connect/userinfo (OIDC Core §5.3, RFC 6750, RFC 9449 §7). The token comes from `Authorization: Bearer`,
  * or on POST from an `access_token` form field, never both and never from the query; a DPoP-bound token
  * only from `Authorization: DPoP` with a proof by its key (resource-access.ts). It must be an
- * access token of ours (RS256, typ at+jwt, live, not revoked) whose audience is this endpoint and whose
+ * access token of ours (signed with the alg its key is published with, typ at+jwt, live, not revoked) whose audience is this endpoint and whose
  * scope has `openid`; the answer is `sub` plus what its identity scopes release (scopes.yaml).
  *
  * A hot path: no step table, header lists built once, the claim set per scope string cached.

@@ -14,6 +14,7 @@ export const clientCredentialsGrant: GrantHandler = async ({ infra, policy, clie
     resources: policy.scopes,
     lifetime,
     jkt: proof?.jkt,
+    alg: client.accessTokenAlg,
   });
   const response = { access_token: token, token_type: tokenTypeFor(proof?.jkt), expires_in: lifetime, scope: formatScope(scopes) };
   return recordTokenIssued(

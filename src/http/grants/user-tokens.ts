@@ -61,6 +61,7 @@ export async function issueUserTokens({
     jti: accessToken.jti,
     extra: accessTokenExtras(auth, idToken?.nonce),
     jkt,
+    alg: client.accessTokenAlg,
   });
   if (!isFamilyJti(claims.jti)) {
     const reference = client.accessTokenFormat === "reference" ? { referenceKey: referenceTokenKey(token) } : undefined;
@@ -89,6 +90,7 @@ export async function issueUserTokens({
     accessToken: token,
     lifetime: client.lifetimes.idToken,
     claims: auth.idTokenClaims,
+    alg: client.idTokenAlg,
   });
   return { ...response, id_token };
 }
