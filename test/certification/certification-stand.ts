@@ -55,6 +55,10 @@ export interface CertificationStand {
   clients: Record<ClientName, StaticClient>;
   /** Everything the recording RP received, in order. */
   received: Received[];
+  /** Moves the provider's clock on (the suite's waits: max_age=1, code reuse after 30 seconds) without waiting. */
+  advanceClock(seconds: number): void;
+  /** The provider's clock (milliseconds), for codes computed as a phone would at that moment. */
+  now(): number;
   /** The requests the RP received on one of the suite's paths of a client. */
   receivedAt(client: StaticClient, path: keyof typeof RP_PATHS): Received[];
   close(): Promise<void>;
@@ -114,8 +118,10 @@ export async function startCertificationStand(): Promise<CertificationStand> {
   const providerPort = await freePort();
   const front = await startTlsFront({ targetPort: providerPort, key: certificates.key, cert: certificates.cert });
   const issuer = `https://127.0.0.1:${front.port}`;
+  let offsetMs = 0;
   const provider = await startTestProvider({
     issuer,
+    clock: () => Date.now() + offsetMs,
     edits: { "provider.yaml": { "listen.port": providerPort }, "clients.yaml": registrations },
   });
   const discovery = await send(`${issuer}/.well-known/openid-configuration`);
@@ -127,6 +133,10 @@ export async function startCertificationStand(): Promise<CertificationStand> {
     discovery: discovery.json!,
     clients,
     received,
+    now: () => Date.now() + offsetMs,
+    advanceClock: (seconds) => {
+      offsetMs += seconds * 1000;
+    },
     receivedAt: (client, path) => received.filter((r) => r.path === new URL(at(client.id, RP_PATHS[path])).pathname),
     close: () => closeAll(provider, [front, rpFront], rp.server, certificates),
   };
