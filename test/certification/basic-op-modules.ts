@@ -406,9 +406,8 @@ export function basicOpModules(mode: ResponseMode): CertificationModule[] {
         // Declined: request_parameter_supported is false, and an unsigned request object by value is
         // answered with request_not_supported at the redirect_uri, in the response mode the object asks for.
         expect(stand.discovery.request_parameter_supported).toBe(false);
-        const req = request(stand);
-        const object = unsignedRequestObject(req, { ...(formPost && { response_mode: "form_post" }) });
-        await expectAuthorizationError(stand, { ...req, url: withParams(req.url, { request: object }) }, ["request_not_supported"]);
+        // As the suite sends it: state, nonce and response_mode only in the object.
+        await expectAuthorizationError(stand, byRequestObject(request(stand)), ["request_not_supported"]);
       },
     },
     {
@@ -431,10 +430,8 @@ export function basicOpModules(mode: ResponseMode): CertificationModule[] {
       async run(stand) {
         // The object names another redirect_uri than the query. Declined like any request object: the
         // error goes to the query's registered redirect_uri, and the object's URI is never used.
-        const req = request(stand);
         const elsewhere = `${stand.clients.basic.redirectUri}/from-request-object`;
-        const object = unsignedRequestObject(req, { redirect_uri: elsewhere, ...(formPost && { response_mode: "form_post" }) });
-        await expectAuthorizationError(stand, { ...req, url: withParams(req.url, { request: object }) }, ["request_not_supported"]);
+        await expectAuthorizationError(stand, byRequestObject(request(stand), { redirect_uri: elsewhere }), ["request_not_supported"]);
         expect(stand.received.some((r) => r.path.endsWith("/from-request-object"))).toBe(false);
       },
     },
@@ -527,17 +524,17 @@ function expectRefreshed(answer: Awaited<ReturnType<typeof tokenRequest>>) {
   return json;
 }
 
-/** An unsigned request object (alg none) carrying the request's own parameters, with `extra` over them. */
-function unsignedRequestObject(req: AuthorizationRequest, extra: Record<string, string>): string {
-  const params = Object.fromEntries(new URL(req.url).searchParams);
-  const claims = { ...params, ...extra, iss: req.client.id, aud: new URL(req.url).origin };
+/**
+ * The request by value as the suite sends it: the query keeps what OIDC Core §6.1 wants outside
+ * (client_id, response_type, scope) and redirect_uri; every parameter, state and response_mode included,
+ * goes into an unsigned request object (alg none), with `inObject` over them.
+ */
+function byRequestObject(req: AuthorizationRequest, inObject: Record<string, string> = {}): AuthorizationRequest {
+  const url = new URL(req.url);
+  const claims = { ...Object.fromEntries(url.searchParams), ...inObject, iss: req.client.id, aud: url.origin };
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  return `${part({ alg: "none" })}.${part(claims)}.`;
+  const outside = new URL(url.origin + url.pathname);
+  for (const name of ["client_id", "response_type", "scope", "redirect_uri"]) outside.searchParams.set(name, url.searchParams.get(name)!);
+  outside.searchParams.set("request", `${part({ alg: "none" })}.${part(claims)}.`);
+  return { ...req, url: outside.href };
 }
-
-function withParams(url: string, params: Record<string, string>): string {
-  const next = new URL(url);
-  for (const [name, value] of Object.entries(params)) next.searchParams.set(name, value);
-  return next.href;
-}
-
