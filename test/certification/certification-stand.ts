@@ -404,3 +404,57 @@ export function expectUserinfo(answer: Awaited<ReturnType<typeof send>>, claims:
 }
 
 export { RawBrowser };
+
+/** alice signed in at `client` in a new browser (the first half of every logout module). */
+export async function signedIn(stand: CertificationStand, client: StaticClient) {
+  const browser = new RawBrowser();
+  const request = authorizationRequest(stand, client);
+  const flow = await codeFlow(stand, browser, request);
+  return { browser, idToken: flow.tokens.id_token, claims: flow.claims };
+}
+
+/** The browser sent to the end-session endpoint with `params` (GET, as the suite redirects). */
+export function endSession(stand: CertificationStand, browser: RawBrowser, params: Record<string, string>): Promise<Answer> {
+  const url = new URL(stand.discovery.end_session_endpoint as string);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  return browser.get(url.href);
+}
+
+/** The logout confirmation page (no valid hint): the user confirms; the answer to the confirmation. */
+export async function confirmLogout(browser: RawBrowser, page: Answer): Promise<Answer> {
+  expect(page.status, page.text.slice(0, 300)).toBe(200);
+  expect(page.text).toContain('name="confirm" value="yes"');
+  const action = /<form method="post" action="([^"]+)"/.exec(page.text);
+  expect(action).not.toBeNull();
+  const csrf = /<input type="hidden" name="csrf" value="([^"]+)"/.exec(page.text);
+  return browser.post(new URL(attributeValue(action![1]!), page.url).href, { csrf: csrf![1]!, confirm: "yes" });
+}
+
+/** The logged-out page of the provider: 200, no redirect, the heading. */
+export function expectLoggedOutPage(answer: Answer): void {
+  expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+  expect(answer.location).toBeUndefined();
+  expect(answer.text).toContain("page-logged-out");
+}
+
+/** A page of the provider's own that refuses the logout request: no redirect anywhere. */
+export function expectLogoutRefused(answer: Answer): void {
+  expect(answer.status, answer.text.slice(0, 300)).toBe(400);
+  expect(answer.location).toBeUndefined();
+}
+
+/**
+ * The suite's last step of a logout module: a prompt=none request in the same browser must come back
+ * with an error that needs the user (OIDC Core §3.1.2.6), as the session is gone.
+ */
+export async function expectSignedOut(stand: CertificationStand, browser: RawBrowser, client: StaticClient): Promise<void> {
+  const request = authorizationRequest(stand, client, { prompt: "none" });
+  const params = redirectParams(await browser.follow(await browser.get(request.url)), request);
+  expectErrorResponse(stand, params, request, ["login_required", "interaction_required", "consent_required", "account_selection_required"]);
+}
+
+/** The opposite: the session is still there, prompt=none gets a code. */
+export async function expectStillSignedIn(stand: CertificationStand, browser: RawBrowser, client: StaticClient): Promise<void> {
+  const request = authorizationRequest(stand, client, { prompt: "none" });
+  expectCodeResponse(stand, redirectParams(await browser.follow(await browser.get(request.url)), request), request);
+}
