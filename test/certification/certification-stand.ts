@@ -289,6 +289,8 @@ export function expectErrorResponse(
   expect(params.get("state")).toBe(request.state ?? null);
   expect(params.get("iss")).toBe(stand.issuer);
   expect(params.get("code")).toBeNull();
+  // Nothing beyond the error response's own parameters (the suite warns on others).
+  expect([...params.keys()].filter((name) => !["error", "error_description", "error_uri", "state", "iss"].includes(name))).toEqual([]);
   const description = params.get("error_description");
   if (description !== null) expect(description).toMatch(/^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/);
 }
@@ -330,6 +332,7 @@ export interface Tokens {
 /** The suite's token response checks: 200, no-store, a Bearer access token, expires_in a positive number, an ID token. */
 export function expectTokenResponse(answer: Awaited<ReturnType<typeof postForm>>): Tokens {
   expect(answer.status, answer.text).toBe(200);
+  expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
   expect(answer.headers.get("cache-control")).toContain("no-store");
   const tokens = answer.json as unknown as Tokens;
   expect(tokens.access_token).toEqual(expect.any(String));
