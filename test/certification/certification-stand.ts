@@ -6,7 +6,7 @@
  * those URIs served by a recording RP on loopback https that keeps every request it receives. The tests
  * log in over raw HTTP (password form as alice) and do the requests and checks each module describes.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,6 +15,7 @@ import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload }
 import { expect } from "vitest";
 import { hashSecret } from "../../src/crypto/secret-hash.ts";
 import { submitPassword } from "../support/browser-login.ts";
+import { expectedAtHash } from "../support/code-grant.ts";
 import { attributeValue, RawBrowser, type Answer } from "../support/raw-browser.ts";
 import { freePort } from "../support/services.ts";
 import { makeTestCertificates, type TestCertificates } from "../support/test-certificates.ts";
@@ -369,8 +370,7 @@ export async function expectIdToken(
   else expect(payload.nonce).toBeUndefined();
   if (payload.auth_time !== undefined) expect(payload.auth_time).toEqual(expect.any(Number));
   if (payload.at_hash !== undefined && accessToken !== undefined) {
-    const digest = createHash("sha256").update(accessToken, "ascii").digest();
-    expect(payload.at_hash).toBe(digest.subarray(0, 16).toString("base64url"));
+    expect(payload.at_hash).toBe(expectedAtHash(accessToken));
   }
   return payload as IdTokenClaims;
 }
