@@ -17,6 +17,13 @@ const KNOWN_METADATA = new Set([
   ...["introspection_endpoint_auth_methods_supported", "revocation_endpoint_auth_methods_supported", "end_session_endpoint"],
   ...["prompt_values_supported", "authorization_response_iss_parameter_supported", "frontchannel_logout_supported"],
   ...["frontchannel_logout_session_supported", "backchannel_logout_supported", "backchannel_logout_session_supported"],
+  // Registered names other features of this provider may advertise (OAuth Authorization Server Metadata registry).
+  ...["dpop_signing_alg_values_supported", "pushed_authorization_request_endpoint", "require_pushed_authorization_requests"],
+  ...["token_endpoint_auth_signing_alg_values_supported", "request_object_signing_alg_values_supported"],
+  ...["introspection_endpoint_auth_signing_alg_values_supported", "revocation_endpoint_auth_signing_alg_values_supported"],
+  ...["userinfo_signing_alg_values_supported", "authorization_signing_alg_values_supported", "require_signed_request_object"],
+  ...["tls_client_certificate_bound_access_tokens", "mtls_endpoint_aliases", "check_session_iframe", "op_tos_uri"],
+  ...["device_authorization_endpoint", "backchannel_authentication_endpoint", "authorization_details_types_supported"],
 ]);
 
 describe("Config OP (oidcc-config-certification-test-plan)", { timeout: 60_000 }, () => {
