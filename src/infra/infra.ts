@@ -30,6 +30,7 @@ import type { StartedExtension } from "../plugin-contract/extension.ts";
 import type { AuditTrail } from "../audit/audit-trail.ts";
 import type { ProviderMetrics } from "../metrics/provider-metrics.ts";
 import type { PolicySnapshot } from "../snapshot/policy-snapshot.ts";
+import type { DpopProofs } from "../oauth/dpop/dpop-proofs.ts";
 
 /**
  * The infrastructure: everything the provider builds once at start and keeps until it stops — what a
@@ -70,6 +71,8 @@ export interface Infra {
   /** The records of reference access tokens (clients with `access_token_format: reference`). */
   readonly referenceTokens: ReferenceTokens;
   readonly refreshTokens: RefreshTokens;
+  /** DPoP proof verification (RFC 9449): the token endpoint, userinfo and requireBearer share its replay store and nonces. */
+  readonly dpop: DpopProofs;
   /** What each user holds (sessions, refresh families, access tokens outside a family), for an operator's list and sign-out. */
   readonly userLedger: UserLedger;
   readonly endedSessions: EndedSessions;

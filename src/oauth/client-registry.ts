@@ -20,6 +20,8 @@ export interface Client {
   readonly refreshTokenEndsWithSession: boolean;
   readonly requirePkce: boolean;
   readonly allowPlainPkce: boolean;
+  /** clients.yaml require_dpop: every token request must carry a DPoP proof (RFC 9449). */
+  readonly requireDpop: boolean;
   /** What every grant issues this client as its access token. */
   readonly accessTokenFormat: AccessTokenFormat;
   /** Seconds. `clientCredentialsAccessToken`: the client's own access-token lifetime, else provider.yaml's for client_credentials. */
@@ -68,6 +70,7 @@ function toClient(c: ClientConfig, defaults: ProviderFile["lifetimes"]): Client 
     refreshTokenEndsWithSession: c.refresh_token_ends_with_session,
     requirePkce: c.require_pkce || c.type === "public",
     allowPlainPkce: c.allow_plain_pkce,
+    requireDpop: c.require_dpop,
     accessTokenFormat: c.access_token_format,
     lifetimes: {
       accessToken: parseDuration(own.access_token ?? defaults.access_token),

@@ -35,6 +35,8 @@ export const CORE_RECORD_KINDS = {
   referenceTokens: { durable: true },
   claims: { durable: false },
   logoutRequests: { durable: false },
+  /** DPoP proof jtis seen within the proof window (src/oauth/dpop/): a proof is accepted once on any node. */
+  dpopProofs: { durable: false },
   /** Short-lived mutual-exclusion markers (read-modify-write of one record across processes). */
   locks: { durable: false },
   /** Each user's sessions, refresh-token families and access tokens, by slot (src/user-ledger/): what a sign-out of the user ends. */

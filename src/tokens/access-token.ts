@@ -24,6 +24,8 @@ export interface AccessTokenClaims {
   amr?: string[];
   acr?: string;
   sid?: string;
+  /** RFC 9449 §6.1: the thumbprint of the DPoP key the token is bound to. */
+  cnf?: { jkt: string };
   [claim: string]: unknown;
 }
 
@@ -38,6 +40,8 @@ export interface AccessTokenRequest {
   /** A jti chosen in advance, so that a record naming the token (for revocation) can exist before the token does. */
   jti?: string;
   extra?: Record<string, unknown>;
+  /** The thumbprint of the DPoP proof key of the token request: the token is bound to it (`cnf.jkt`). */
+  jkt?: string;
 }
 
 export const ACCESS_TOKEN_TYPE = "at+jwt";
@@ -94,8 +98,8 @@ export class AccessTokenIssuer {
     // A token that may read userinfo names the userinfo endpoint as an audience too; a token with
     // identity scopes only has it as its one audience (RFC 9068 requires one).
     if (request.scopes.includes("openid") || aud.length === 0) aud.push(this.userinfoAudience);
-    // The extra claims first: none of them can replace a registered claim.
-    return {
+    // The extra claims first: none of them can replace a registered claim (nor the binding).
+    const claims: AccessTokenClaims = {
       ...request.extra,
       iss: this.issuer,
       sub: request.sub,
@@ -106,5 +110,8 @@ export class AccessTokenIssuer {
       client_id: request.clientId,
       scope: formatScope(request.scopes),
     };
+    if (request.jkt !== undefined) claims.cnf = { jkt: request.jkt };
+    else delete claims.cnf;
+    return claims;
   }
 }

@@ -68,6 +68,10 @@ export interface ClientConfig {
    */
   allow_plain_pkce: boolean;
   /**
+   * Refuse the client's token requests without a DPoP proof (RFC 9449): every access token it gets is then bound to its key, so a leaked token is useless without the private key. Off: a proof is optional, and a request without one gets a bearer token as before.
+   */
+  require_dpop: boolean;
+  /**
    * What the client's access tokens are. `jwt`: a signed RFC 9068 JWT that an API can validate itself against the JWKS. `reference`: an opaque random handle whose claims stay in the provider's store; an API learns them through introspection, and revoking it ends it at once on every node. Every grant (code, refresh, client_credentials, password) issues this format.
    */
   access_token_format: "jwt" | "reference";

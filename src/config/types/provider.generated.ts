@@ -34,6 +34,15 @@ export interface ProviderFile {
   lifetimes: ProviderLifetimes;
   security: SecurityConfig;
   /**
+   * Sender-constrained tokens with DPoP (RFC 9449, docs/dpop.md). A client that sends a DPoP proof to the token endpoint gets access tokens bound to its key (`token_type: DPoP`, `cnf.jkt`); a public client's refresh tokens are bound too. Proofs are accepted for 60 seconds after their `iat` (10 seconds of clock skew either way), each `jti` once across every node through the store.
+   */
+  dpop: {
+    /**
+     * Require a server nonce in every DPoP proof at the token and userinfo endpoints (RFC 9449 §8, §9): a proof without the current one gets `use_dpop_nonce` with a fresh `DPoP-Nonce` header, and every answer carries one. Off by default: it costs each client one extra round trip per nonce period (about five minutes) and a proof's short `iat` window plus its single-use `jti` already stop replay; turn it on when clients' clocks cannot be trusted or proofs might be made in advance by a compromised client. Nonces are an HMAC over a time step with a key every node derives from `secrets.encryption_key`, so any node accepts another's without a store round trip.
+     */
+    require_nonce: boolean;
+  };
+  /**
    * The audit trail (docs/audit-trail.md): one JSON line per security-relevant act (logins, factors, tokens issued and revoked, sessions ended, single sign-out deliveries, lockouts, enrollment changes, reloads, key rotations, operators' sign-outs of a user and admin API calls), on its own stream apart from the operational log. Events name ids only (sub, client_id, sid, jti, kid), never a secret, password, code or token. `portcullis audit trace <jti, sid or signout_id>` reads the file named here.
    */
   audit: {

@@ -3,6 +3,7 @@ import { grantHandlers } from "../grants/grant-handlers.ts";
 import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { RESPONSE_MODES } from "../../oauth/authorization-request.ts";
+import { DPOP_ALGORITHMS } from "../../oauth/dpop/dpop-errors.ts";
 import { acrValuesSupported, loginTypesSupported } from "../../login-policy/acr-values-supported.ts";
 
 /** The ID token's protocol claims (src/tokens/id-token.ts): every login's, nonce and at_hash where the request has them. */
@@ -56,6 +57,8 @@ export function discoveryDocument(issuer: string, policy: PolicySnapshot, extens
     display_values_supported: ["page"],
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: ["RS256"],
+    // RFC 9449 §5.1: the proof algorithms the token endpoint (and userinfo) take.
+    dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
     claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
