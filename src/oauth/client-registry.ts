@@ -20,6 +20,8 @@ export interface Client {
   readonly refreshTokenEndsWithSession: boolean;
   readonly requirePkce: boolean;
   readonly allowPlainPkce: boolean;
+  /** RFC 9126 §6: its logins start only with a pushed authorization request (provider.yaml can require it of every client too). */
+  readonly requirePushedRequests: boolean;
   /** What every grant issues this client as its access token. */
   readonly accessTokenFormat: AccessTokenFormat;
   /** Seconds. `clientCredentialsAccessToken`: the client's own access-token lifetime, else provider.yaml's for client_credentials. */
@@ -68,6 +70,7 @@ function toClient(c: ClientConfig, defaults: ProviderFile["lifetimes"]): Client 
     refreshTokenEndsWithSession: c.refresh_token_ends_with_session,
     requirePkce: c.require_pkce || c.type === "public",
     allowPlainPkce: c.allow_plain_pkce,
+    requirePushedRequests: c.require_pushed_authorization_requests,
     accessTokenFormat: c.access_token_format,
     lifetimes: {
       accessToken: parseDuration(own.access_token ?? defaults.access_token),

@@ -32,6 +32,10 @@ export interface ProviderFile {
     encryption_key?: string;
   };
   lifetimes: ProviderLifetimes;
+  /**
+   * RFC 9126 §5: every client must start its logins with a pushed authorization request (POST /connect/par); a plain authorize request is refused. Discovery says so. A client can also require it alone (clients.yaml `require_pushed_authorization_requests`).
+   */
+  require_pushed_authorization_requests: boolean;
   security: SecurityConfig;
   /**
    * The audit trail (docs/audit-trail.md): one JSON line per security-relevant act (logins, factors, tokens issued and revoked, sessions ended, single sign-out deliveries, lockouts, enrollment changes, reloads, key rotations, operators' sign-outs of a user and admin API calls), on its own stream apart from the operational log. Events name ids only (sub, client_id, sid, jti, kid), never a secret, password, code or token. `portcullis audit trace <jti, sid or signout_id>` reads the file named here.
@@ -179,6 +183,10 @@ export interface ProviderLifetimes {
    * How long a login page stays usable.
    */
   interaction: string;
+  /**
+   * How long a `request_uri` from the pushed authorization request endpoint (RFC 9126, POST /connect/par) may be used at authorize; it is `expires_in` of the endpoint's answer. It is used once: the browser should be sent to authorize right after the push, so keep it short.
+   */
+  pushed_authorization_request: string;
 }
 /**
  * Attempt limits and request bounds.

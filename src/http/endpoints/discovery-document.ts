@@ -22,7 +22,12 @@ export function claimsSupported({ scopes, login }: Pick<PolicySnapshot, "scopes"
  * OpenID Provider Metadata. Only what is implemented is advertised: grant types come from the grant
  * handler table, scopes and claims from scopes.yaml, endpoints from the routes that are mounted.
  */
-export function discoveryDocument(issuer: string, policy: PolicySnapshot, extensionClaims: readonly string[]): Record<string, unknown> {
+export function discoveryDocument(
+  issuer: string,
+  policy: PolicySnapshot,
+  extensionClaims: readonly string[],
+  requirePushed = false,
+): Record<string, unknown> {
   const { scopes, clients, login } = policy;
   const clientAuth = ["client_secret_post", "client_secret_basic"];
   return {
@@ -30,6 +35,9 @@ export function discoveryDocument(issuer: string, policy: PolicySnapshot, extens
     jwks_uri: issuer + paths.jwks,
     authorization_endpoint: issuer + paths.authorize,
     token_endpoint: issuer + paths.token,
+    // RFC 9126 §5: pushed requests, with the same client authentication as the token endpoint.
+    pushed_authorization_request_endpoint: issuer + paths.pushedAuthorizationRequest,
+    require_pushed_authorization_requests: requirePushed,
     introspection_endpoint: issuer + paths.introspection,
     revocation_endpoint: issuer + paths.revocation,
     userinfo_endpoint: issuer + paths.userinfo,
@@ -58,6 +66,7 @@ export function discoveryDocument(issuer: string, policy: PolicySnapshot, extens
     id_token_signing_alg_values_supported: ["RS256"],
     claims_parameter_supported: false,
     request_parameter_supported: false,
+    // Request objects by reference are not fetched; a pushed request's request_uri works regardless (RFC 9126 §5).
     request_uri_parameter_supported: false,
     // Single sign-out (sessions/sign-out.ts): both channels, each with sid (and iss) when the client asks.
     frontchannel_logout_supported: true,

@@ -9,7 +9,9 @@ import { perSnapshot } from "../../snapshot/per-snapshot.ts";
 /** GET /.well-known/openid-configuration — serialised once per policy snapshot (a reload changes scopes, login types…). */
 export function discoveryEndpoint(infra: Infra): ProtocolRoute {
   const extensionClaims = infra.extensions.flatMap((extension) => extension.manifest.idTokenClaims);
-  const body = perSnapshot((policy) => JSON.stringify(discoveryDocument(infra.issuer, policy, extensionClaims)));
+  const body = perSnapshot((policy) =>
+    JSON.stringify(discoveryDocument(infra.issuer, policy, extensionClaims, infra.settings.require_pushed_authorization_requests)),
+  );
   return {
     path: paths.discovery,
     methods: ["GET", "HEAD"],
