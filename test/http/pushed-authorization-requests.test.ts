@@ -180,6 +180,20 @@ describe("the pushed authorization request endpoint", () => {
     expect(bad.json).toMatchObject({ error: "invalid_request" });
   });
 
+  it("counts a public client's pushes against the address's login budget (429), not a confidential client's", async () => {
+    const tight = await startTestProvider({ edits: { "provider.yaml": { "security.login_requests_per_ip.max": 2 } } });
+    try {
+      const spa = webRequest({ client_id: SPA.id, redirect_uri: SPA_REDIRECT });
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await push(tight, spa, {}));
+      expect(answers.map((answer) => answer.status)).toEqual([201, 201, 429]);
+      expect(answers[2]!.json).toMatchObject({ error: "temporarily_unavailable" });
+      for (let i = 0; i < 3; i++) expect((await push(tight, webRequest())).status).toBe(201);
+    } finally {
+      await tight.close();
+    }
+  });
+
   it("answers GET with 405", async () => {
     const answer = await send(p.url + PAR);
     expect(answer.status).toBe(405);

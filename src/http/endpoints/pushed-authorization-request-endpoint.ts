@@ -1,6 +1,7 @@
 import type { Infra } from "../../infra/infra.ts";
 import { takeScope } from "../../infra/scope.ts";
-import { invalidRequest } from "../../errors/oauth-error.ts";
+import { invalidRequest, oauthError } from "../../errors/oauth-error.ts";
+import { clientAddress } from "../../security/client-address.ts";
 import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateClient } from "../../oauth/authenticate-client.ts";
 import { IdTokenHintVerifier } from "../../oauth/id-token-hint.ts";
@@ -33,6 +34,7 @@ const CLIENT_AUTHENTICATION = new Set(["client_secret", "client_assertion", "cli
  */
 export function pushedAuthorizationRequestEndpoint(infra: Infra): ProtocolRoute {
   const maxLength = infra.settings.security.max_parameter_length;
+  const trustProxy = infra.settings.listen.trust_proxy;
   const ttlSeconds = parseDuration(infra.settings.lifetimes.pushed_authorization_request);
   const hints = new IdTokenHintVerifier(() => infra.keys.keys, infra.issuer);
   const table = steps<PushStart>()
@@ -51,6 +53,14 @@ export function pushedAuthorizationRequestEndpoint(infra: Infra): ProtocolRoute 
         infra.audit,
       ),
     }))
+    // A public client's pushes come from its users' devices, unauthenticated, and each costs a stored record: they
+    // share the address's budget of login requests (§2.3's 429). A confidential client's server pushes for all its users.
+    .step((ctx) => {
+      if (ctx.client.type !== "public") return;
+      return infra.loginRequests.tryAttempt(clientAddress(ctx.ex.req, trustProxy)).then((allowed) => {
+        if (!allowed) throw oauthError("temporarily_unavailable", "too many requests from this address; try again later", { status: 429 });
+      });
+    })
     // §2.1: a pushed request cannot itself point at another; the request is the client's own (with Basic, client_id may be left out).
     .step((ctx) => {
       if (ctx.raw.values.has("request_uri")) throw invalidRequest("request_uri cannot be pushed");
