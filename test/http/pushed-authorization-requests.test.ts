@@ -283,6 +283,14 @@ describe("authorize with a pushed request", () => {
     expect((await redeemCode(p, response.get("code")!)).status).toBe(200);
   });
 
+  it("offers no trusted-app link on its login page: the link would be a plain request, open to editing", async () => {
+    const plain = await openLoginPage(new RawBrowser(), authorizeUrl(p.issuer));
+    expect(plain.text).toContain("acmeauth://sso/oidc?");
+    const page = await openLoginPage(new RawBrowser(), parAuthorizeUrl(p, await pushed(p)));
+    expect(page.text).toContain('name="password"');
+    expect(page.text).not.toContain("acmeauth://");
+  });
+
   it("refuses a used request_uri with an invalid_request_uri page", async () => {
     const requestUri = await pushed(p);
     const first = await new RawBrowser().get(parAuthorizeUrl(p, requestUri));

@@ -111,7 +111,11 @@ export function authorizeEndpoints(infra: Infra, pages: BrowserPages): ProtocolR
           });
       })
       // Everything else about the request; errors from here on go back to the client.
-      .step((ctx) => ({ request: checkAuthorizeRequest(ctx.client, ctx.raw, { ...ctx.redirect, framed, forcePrompt }) }))
+      .step((ctx) => {
+        const request = checkAuthorizeRequest(ctx.client, ctx.raw, { ...ctx.redirect, framed, forcePrompt });
+        if (ctx.pushed) request.pushed = true;
+        return { request };
+      })
       // id_token_hint: an ID token we signed (expired or not) naming the user the client expects.
       // Steps that are asynchronous only sometimes return a promise only then: the runner awaits nothing else.
       .step((ctx) => {
