@@ -32,6 +32,7 @@ import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { eidLogins } from "./eid-logins.ts";
 import { answerOwedFrontChannel } from "./owed-front-channel.ts";
 import { carriedRequest } from "./pushed-request-step.ts";
+import { requiresPushedRequests } from "../../oauth/requires-pushed-requests.ts";
 
 /** What a request starts with; the steps add the rest (the parameters, the client, the request, the session, the plan). */
 interface AuthorizeStart {
@@ -78,7 +79,6 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
  */
 export function authorizeEndpoints(infra: Infra, pages: BrowserPages): ProtocolRoute[] {
   const security = infra.settings.security;
-  const requirePushed = infra.settings.require_pushed_authorization_requests;
   const trustProxy = infra.settings.listen.trust_proxy;
   const hints = new IdTokenHintVerifier(() => infra.keys.keys, infra.issuer);
   const eid = eidLogins(infra);
@@ -105,7 +105,7 @@ export function authorizeEndpoints(infra: Infra, pages: BrowserPages): ProtocolR
       })
       // RFC 9126 §5 and §6: a client (or a provider) that requires pushed requests gets no login from any other.
       .step((ctx) => {
-        if (!ctx.pushed && (ctx.client.requirePushedRequests || requirePushed))
+        if (!ctx.pushed && requiresPushedRequests(ctx.client, infra.settings))
           throw oauthError("invalid_request", "this client must push its authorization request (pushed_authorization_request_endpoint)", {
             allowRedirect: true,
           });
