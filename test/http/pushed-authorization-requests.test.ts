@@ -175,6 +175,9 @@ describe("the pushed authorization request endpoint", () => {
     };
     const good = await push(p, { ...form, signature: vendorSignature(VENDOR.redirect, hint, DEMO_VENDOR_KEY) }, vendor);
     expect(good.status, good.text).toBe(201);
+    // Authorize plans it again, signature and all: the vendor login's page.
+    const page = await new RawBrowser().get(parAuthorizeUrl(p, good.json!.request_uri as string, VENDOR.id));
+    expect(page.location).toContain("/interaction/");
     const bad = await push(p, { ...form, signature: vendorSignature(VENDOR.redirect, hint, "another-key") }, vendor);
     expect(bad.status).toBe(400);
     expect(bad.json).toMatchObject({ error: "invalid_request" });
@@ -281,6 +284,19 @@ describe("authorize with a pushed request", () => {
     expect(response.get("login_type")).toBeNull();
     // The code is bound to the pushed PKCE challenge, not to the one in the query.
     expect((await redeemCode(p, response.get("code")!)).status).toBe(200);
+  });
+
+  it("serves pushed prompt=none and id_token_hint from the browser's session, and answers login_required to the client without one", async () => {
+    const browser = new RawBrowser();
+    const first = responseParams(await loginWithPassword(browser, parAuthorizeUrl(p, await pushed(p))));
+    const idToken = (await redeemCode(p, first.get("code")!)).json!.id_token as string;
+    const silent = await pushed(p, webRequest({ prompt: "none", id_token_hint: idToken, state: "silent" }));
+    const again = responseParams(await browser.get(parAuthorizeUrl(p, silent)));
+    expect(again.get("code")).toBeTruthy();
+    expect(again.get("state")).toBe("silent");
+    const stranger = responseParams(await new RawBrowser().get(parAuthorizeUrl(p, await pushed(p, webRequest({ prompt: "none" })))));
+    expect(stranger.get("error")).toBe("login_required");
+    expect(stranger.get("state")).toBe("pushed-state");
   });
 
   it("offers no trusted-app link on its login page: the link would be a plain request, open to editing", async () => {
