@@ -105,6 +105,14 @@ describe.each(availableBackends())("pushed authorization requests driven by open
     expect(tokens.claims()).toMatchObject({ sub: "E10001", amr: ["password"], acr: "1fa" });
   });
 
+  it("starts exactly one login when the same request_uri arrives several times at once", async () => {
+    const config = await discover(op.issuer, "demo-web", oidc.ClientSecretBasic("demo-web-secret"));
+    const pending = await pushLogin(config, { redirect_uri: WEB_CALLBACK });
+    const answers = await Promise.all([1, 2, 3, 4].map(() => new RawBrowser().get(pending.url.href)));
+    expect(answers.filter((answer) => answer.status === 303 && answer.location?.includes("/interaction/"))).toHaveLength(1);
+    for (const refused of answers.filter((answer) => answer.status !== 303)) expectInvalidRequestUri(refused);
+  });
+
   it("gets the push refused with 401 invalid_client for a wrong secret", async () => {
     const config = await discover(op.issuer, "demo-web", oidc.ClientSecretPost("not-the-secret"));
     const refusal = await pushLogin(config, { redirect_uri: WEB_CALLBACK }).catch((err: unknown) => err);
