@@ -23,6 +23,7 @@ import { DpopNonces } from "./oauth/dpop/dpop-nonces.ts";
 import { ProofReplay } from "./oauth/dpop/proof-replay.ts";
 import { UserLedger } from "./user-ledger/user-ledger.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
+import { PushedRequests } from "./oauth/pushed-requests.ts";
 import { IdTokenIssuer } from "./tokens/id-token.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
 import { ConcurrencyGate } from "./security/concurrency-gate.ts";
@@ -171,6 +172,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     userLedger,
     endedSessions: new EndedSessions(store, () => policies.current().clients.all()),
     codes: new AuthorizationCodes(store, clock),
+    pushedRequests: new PushedRequests(store, clock),
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
     // The password grant's limit; it shares the password method's counter (and records a lockout like it).
     passwordAttempts: new AttemptLimiter(

@@ -15,6 +15,7 @@ import type { BackChannelLogout } from "../sessions/back-channel-logout.ts";
 import type { RefreshTokens } from "../oauth/refresh-tokens.ts";
 import type { UserLedger } from "../user-ledger/user-ledger.ts";
 import type { AuthorizationCodes } from "../oauth/authorization-codes.ts";
+import type { PushedRequests } from "../oauth/pushed-requests.ts";
 import type { AttemptLimiter } from "../security/attempt-limiter.ts";
 import type { ConcurrencyGate } from "../security/concurrency-gate.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
@@ -77,6 +78,8 @@ export interface Infra {
   readonly userLedger: UserLedger;
   readonly endedSessions: EndedSessions;
   readonly codes: AuthorizationCodes;
+  /** RFC 9126 pushed authorization requests, until authorize takes them. */
+  readonly pushedRequests: PushedRequests;
   readonly idTokens: IdTokenIssuer;
   /** Failed password checks per account: the password method's limit, which the password grant shares. */
   readonly passwordAttempts: AttemptLimiter;

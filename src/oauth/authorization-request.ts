@@ -31,6 +31,8 @@ export interface AuthorizationRequest {
   dpopJkt?: string;
   /** Served in an iframe (/connect/iframe_authz): the response finishes in the top window. */
   framed: boolean;
+  /** Started by a pushed authorization request (RFC 9126): nothing may offer it again as a plain, editable request. */
+  pushed?: boolean;
 }
 
 export type ResponseMode = "query" | "fragment" | "form_post";

@@ -23,6 +23,8 @@ export interface Client {
   readonly allowPlainPkce: boolean;
   /** clients.yaml require_dpop: every token request must carry a DPoP proof (RFC 9449). */
   readonly requireDpop: boolean;
+  /** RFC 9126 §6: its logins start only with a pushed authorization request (provider.yaml can require it of every client too). */
+  readonly requirePushedRequests: boolean;
   /** What every grant issues this client as its access token. */
   readonly accessTokenFormat: AccessTokenFormat;
   /** id_token_signed_response_alg: its ID tokens' and logout tokens' JWS algorithm. */
@@ -76,6 +78,7 @@ function toClient(c: ClientConfig, defaults: ProviderFile["lifetimes"]): Client 
     requirePkce: c.require_pkce || c.type === "public",
     allowPlainPkce: c.allow_plain_pkce,
     requireDpop: c.require_dpop,
+    requirePushedRequests: c.require_pushed_authorization_requests,
     accessTokenFormat: c.access_token_format,
     idTokenAlg: c.id_token_signed_response_alg,
     accessTokenAlg: c.access_token_signed_response_alg,

@@ -17,6 +17,8 @@ import type { RecordKinds } from "./record-kinds.ts";
 export const CORE_RECORD_KINDS = {
   interactions: { durable: false },
   codes: { durable: false, immutable: true },
+  /** RFC 9126 pushed authorization requests: the parameters a client pushed, under the hash of their request_uri, until authorize takes them. */
+  pushedRequests: { durable: false, immutable: true },
   sessions: { durable: false, immutable: true },
   refreshTokens: { durable: true },
   grants: { durable: true },

@@ -233,4 +233,12 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
     expect(path.code).toBe(2);
     expect(path.stderr).toMatch(/^portcullis policy: the URL's path "\/connect\/token" is none of \/connect\/authorize/);
   });
+
+  it("asks for the pushed parameters when the URL names a pushed request (the server keeps those, for one use)", async () => {
+    const pushed = await explain(
+      "http://localhost:3000/connect/authorize?client_id=demo-web&request_uri=urn:ietf:params:oauth:request_uri:abc",
+    );
+    expect(pushed.code).toBe(2);
+    expect(pushed.stderr).toContain("explain the parameters the client pushed");
+  });
 });

@@ -64,6 +64,10 @@ export interface ClientConfig {
    */
   require_pkce: boolean;
   /**
+   * RFC 9126 §6: the client may start a login only through a pushed authorization request (POST /connect/par, then /connect/authorize with client_id and request_uri). A plain authorize request from it is refused (invalid_request, to its redirect_uri once that is known to be registered). provider.yaml's `require_pushed_authorization_requests` sets this for every client.
+   */
+  require_pushed_authorization_requests: boolean;
+  /**
    * Accept code_challenge_method=plain. Off: only S256. Discovery advertises `plain` only while at least one client sets this.
    */
   allow_plain_pkce: boolean;

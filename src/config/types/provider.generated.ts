@@ -32,6 +32,10 @@ export interface ProviderFile {
     encryption_key?: string;
   };
   lifetimes: ProviderLifetimes;
+  /**
+   * RFC 9126 §5: every client must start its logins with a pushed authorization request (POST /connect/par); a plain authorize request is refused. Discovery says so. A client can also require it alone (clients.yaml `require_pushed_authorization_requests`).
+   */
+  require_pushed_authorization_requests: boolean;
   security: SecurityConfig;
   /**
    * Sender-constrained tokens with DPoP (RFC 9449, docs/dpop.md). A client that sends a DPoP proof to the token endpoint gets access tokens bound to its key (`token_type: DPoP`, `cnf.jkt`); a public client's refresh tokens are bound too. Proofs are accepted for 60 seconds after their `iat` (10 seconds of clock skew either way), each `jti` once across every node through the store.
@@ -192,6 +196,10 @@ export interface ProviderLifetimes {
    * How long a login page stays usable.
    */
   interaction: string;
+  /**
+   * How long a `request_uri` from the pushed authorization request endpoint (RFC 9126, POST /connect/par) may be used at authorize; it is `expires_in` of the endpoint's answer. It is used once: the browser should be sent to authorize right after the push, so keep it short.
+   */
+  pushed_authorization_request: string;
 }
 /**
  * Attempt limits and request bounds.

@@ -19,24 +19,33 @@ export function claimsSupported({ scopes, login }: Pick<PolicySnapshot, "scopes"
   return [...new Set([...PROTOCOL_CLAIMS, ...scopes.allClaims(), ...loginClaims, ...extensionClaims])];
 }
 
+/** What discovery says that the policy snapshot does not hold: fixed for a process's life. */
+export interface DiscoveryFacts {
+  /** The installed extensions' ID token claims. */
+  extensionClaims: readonly string[];
+  /** The algorithms the key ring has a current key of, RS256 first. */
+  signingAlgs: readonly string[];
+  /** provider.yaml require_pushed_authorization_requests. */
+  requirePushed: boolean;
+}
+
 /**
  * OpenID Provider Metadata. Only what is implemented is advertised: grant types come from the grant
  * handler table, scopes and claims from scopes.yaml, endpoints from the routes that are mounted, signing
  * algorithms from the key ring (`signingAlgs`: those it has a current key of, RS256 first).
  */
-export function discoveryDocument(
-  issuer: string,
-  policy: PolicySnapshot,
-  extensionClaims: readonly string[],
-  signingAlgs: readonly string[],
-): Record<string, unknown> {
+export function discoveryDocument(issuer: string, policy: PolicySnapshot, facts: DiscoveryFacts): Record<string, unknown> {
   const { scopes, clients, login } = policy;
+  const { extensionClaims, signingAlgs, requirePushed } = facts;
   const clientAuth = ["client_secret_post", "client_secret_basic"];
   return {
     issuer,
     jwks_uri: issuer + paths.jwks,
     authorization_endpoint: issuer + paths.authorize,
     token_endpoint: issuer + paths.token,
+    // RFC 9126 §5: pushed requests, with the same client authentication as the token endpoint.
+    pushed_authorization_request_endpoint: issuer + paths.pushedAuthorizationRequest,
+    require_pushed_authorization_requests: requirePushed,
     introspection_endpoint: issuer + paths.introspection,
     revocation_endpoint: issuer + paths.revocation,
     userinfo_endpoint: issuer + paths.userinfo,
@@ -67,6 +76,7 @@ export function discoveryDocument(
     dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
     claims_parameter_supported: false,
     request_parameter_supported: false,
+    // Request objects by reference are not fetched; a pushed request's request_uri works regardless (RFC 9126 §5).
     request_uri_parameter_supported: false,
     // Single sign-out (sessions/sign-out.ts): both channels, each with sid (and iss) when the client asks.
     frontchannel_logout_supported: true,

@@ -12,10 +12,12 @@ import { perSnapshot } from "../../snapshot/per-snapshot.ts";
  * generated ring holds every algorithm from its first sync; static keys are read once at start).
  */
 export function discoveryEndpoint(infra: Infra): ProtocolRoute {
-  const extensionClaims = infra.extensions.flatMap((extension) => extension.manifest.idTokenClaims);
-  const body = perSnapshot((policy) =>
-    JSON.stringify(discoveryDocument(infra.issuer, policy, extensionClaims, infra.keys.keys.algorithms)),
-  );
+  const facts = {
+    extensionClaims: infra.extensions.flatMap((extension) => extension.manifest.idTokenClaims),
+    signingAlgs: infra.keys.keys.algorithms,
+    requirePushed: infra.settings.require_pushed_authorization_requests,
+  };
+  const body = perSnapshot((policy) => JSON.stringify(discoveryDocument(infra.issuer, policy, facts)));
   return {
     path: paths.discovery,
     methods: ["GET", "HEAD"],
