@@ -20,7 +20,8 @@ export interface OAuthErrorOptions {
 
 /**
  * Every error code this provider sends: RFC 6749 §4.1.2.1 and §5.2, RFC 6750 §3.1, RFC 7009 §2.2.1,
- * OIDC Core §3.1.2.6 and RFC 6749's temporarily_unavailable, plus `not_found` for an unknown route of
+ * OIDC Core §3.1.2.6, OpenID Connect Core Unmet Authentication Requirements 1.0 and RFC 6749's
+ * temporarily_unavailable, plus `not_found` for an unknown route of
  * a JSON API. A typo or an invented code is a type error, not a wire format surprise for a client.
  */
 export type OAuthErrorCode =
@@ -41,6 +42,7 @@ export type OAuthErrorCode =
   | "login_required"
   | "interaction_required"
   | "consent_required"
+  | "unmet_authentication_requirements"
   | "request_not_supported"
   | "request_uri_not_supported"
   | "registration_not_supported"
@@ -87,6 +89,7 @@ const STATUS: Record<OAuthErrorCode, number> = {
   login_required: 400,
   interaction_required: 400,
   consent_required: 400,
+  unmet_authentication_requirements: 400,
   request_not_supported: 400,
   request_uri_not_supported: 400,
   registration_not_supported: 400,
