@@ -8,10 +8,15 @@
  * with the demo's mapping (2fa → the upstream's 2fa: honoured), one that forwards 2fa as a level the
  * upstream does not know (downgraded: the upstream performs a password login, and says so).
  */
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
 import { decodeJwt } from "jose";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EidError } from "../../src/eid/eid-error.ts";
+import { errorHandler } from "../../src/http/middleware/error-handler.ts";
+import { requireBearer } from "../../src/http/middleware/require-bearer.ts";
 import { loginWithPassword, openLoginPage, submitPassword } from "../support/browser-login.ts";
 import { startEmailDelivery, type CodeDelivery } from "../support/code-deliveries.ts";
 import { sendCode, submitCode } from "../support/code-login.ts";
@@ -35,6 +40,9 @@ let downgraded: TestProvider;
 let upstream: EidUpstreamProcess;
 let email: CodeDelivery;
 const parties = new Map<TestProvider, oidc.Configuration>();
+/** An API of each broker's that wants a two-factor login (requireBearer, RFC 9470), by broker. */
+const payroll = new Map<TestProvider, string>();
+let api: Server;
 
 beforeAll(async () => {
   const port = await freePort();
@@ -57,9 +65,26 @@ beforeAll(async () => {
       broker,
       await oidc.discovery(new URL(broker.issuer), "demo-web", undefined, oidc.ClientSecretPost("demo-web-secret"), { execute }),
     );
+  const app = express();
+  for (const [name, broker] of [
+    ["honouring", honouring],
+    ["downgraded", downgraded],
+  ] as const) {
+    const audience = `${broker.issuer}/connect/userinfo`;
+    app.get(`/${name}/payroll`, requireBearer(broker.provider.accessTokenVerifier, { audience, acrValues: ["2fa"] }), (_req, res) => {
+      res.json({ ok: true });
+    });
+  }
+  app.use(errorHandler(honouring.provider.logger));
+  api = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  payroll.set(honouring, `${apiUrl}/honouring/payroll`).set(downgraded, `${apiUrl}/downgraded/payroll`);
 }, SETUP_MS);
 
 afterAll(async () => {
+  await new Promise<void>((resolve) => (api ? api.close(() => resolve()) : resolve()));
   await upstream?.stop();
   await Promise.all([honouring?.close(), downgraded?.close()]);
   await email?.close();
@@ -105,7 +130,13 @@ async function backAtBroker(browser: RawBrowser, broker: TestProvider, fromUpstr
 /** openid-client redeems the code, repeating login_type as the spec says: the ID token's claims and the access token's. */
 async function redeem(broker: TestProvider, pending: PendingAuthorization, response: URL) {
   const tokens = await oidc.authorizationCodeGrant(parties.get(broker)!, response, pending.checks, { login_type: "eID" });
-  return { id: tokens.claims()!, access: decodeJwt(tokens.access_token) };
+  return { id: tokens.claims()!, access: decodeJwt(tokens.access_token), accessToken: tokens.access_token };
+}
+
+/** The broker's two-factor API called with `accessToken`: its status and RFC 9470 challenge. */
+async function callPayroll(broker: TestProvider, accessToken: string): Promise<{ status: number; challenge: string | null }> {
+  const res = await fetch(payroll.get(broker)!, { headers: { authorization: `Bearer ${accessToken}` } });
+  return { status: res.status, challenge: res.headers.get("www-authenticate") };
 }
 
 /** A whole eID login of mei that the upstream serves with its password form alone. */
@@ -133,6 +164,8 @@ describe("a step-up the upstream honours", () => {
       const tokens = await redeem(honouring, pending, await backAtBroker(browser, honouring, await passEmailCode(browser, afterPassword)));
       expect(tokens.id).toMatchObject({ sub: MEI.sub, acr: "2fa", amr: ["eid"] });
       expect(tokens.access).toMatchObject({ sub: MEI.sub, acr: "2fa" });
+      // The API that wants a two-factor login takes it.
+      expect(await callPayroll(honouring, tokens.accessToken)).toEqual({ status: 200, challenge: null });
     },
     TEST_MS,
   );
@@ -188,6 +221,10 @@ describe("a step-up the upstream does not perform", () => {
       const tokens = await redeem(downgraded, pending, back);
       expect(tokens.id).toMatchObject({ sub: MEI.sub, acr: "1fa" });
       expect(tokens.access).toMatchObject({ sub: MEI.sub, acr: "1fa" });
+      // An API that wants a two-factor login sends the client back with an RFC 9470 challenge.
+      const refused = await callPayroll(downgraded, tokens.accessToken);
+      expect(refused.status).toBe(401);
+      expect(refused.challenge).toMatch(/error="insufficient_user_authentication".*acr_values="2fa"/);
     },
     TEST_MS,
   );
