@@ -58,6 +58,8 @@ export interface RpSignIn {
   sid?: string;
   idToken: string;
   claims: Record<string, unknown>;
+  /** The access token as issued, for a test that calls an API with it. */
+  accessToken: string;
   /** The access token's claims when it is a JWT (read, not verified: the RP is not its audience). */
   accessTokenClaims?: Record<string, unknown>;
   /** The login_type the token request carried (absent: it carried none). */
@@ -255,6 +257,7 @@ export class RpClient {
         sid: claims.sid as string | undefined,
         idToken: tokens.id_token!,
         claims: { ...claims },
+        accessToken: tokens.access_token,
         ...jwtClaims(tokens.access_token),
         ...(tokenLoginType !== undefined && { tokenLoginType }),
         ...(refusedWithoutLoginType !== undefined && { refusedWithoutLoginType }),
