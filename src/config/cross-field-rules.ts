@@ -10,12 +10,14 @@ import { LOGIN_RULES } from "./login-rules.ts";
 import { ACR_VALUE_RULES } from "./acr-value-rules.ts";
 import { EID_RULES } from "./eid-rules.ts";
 import { CHANNEL_RULES } from "./channel-rules.ts";
+import { SIGNING_ALG_RULES } from "./signing-alg-rules.ts";
 
 /** The core's rules that run after schema validation, in the order the docs list them (a plug-in's come with its file). */
 export const CORE_CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
   ...PROVIDER_RULES,
   ...OPERATIONS_RULES,
   ...CLIENT_RULES,
+  ...SIGNING_ALG_RULES,
   ...SCOPE_RULES,
   ...USER_RULES,
   ...DIRECTORY_RULES,

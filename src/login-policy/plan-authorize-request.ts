@@ -72,6 +72,7 @@ export function planAuthorizeRequest(
     ...(facts.loginType !== undefined && { loginType: facts.loginType }),
     ...(facts.fa !== undefined && { fa: facts.fa }),
     acr: requirements,
+    ...(facts.acrValues !== undefined && { acrValues: facts.acrValues }),
     ...(facts.loginHint !== undefined && { loginHint: facts.loginHint }),
     scopes: facts.scopes,
     ...(facts.signature !== undefined && { signature: facts.signature }),
@@ -79,7 +80,8 @@ export function planAuthorizeRequest(
   const planned = planLogin(policy, request, session);
   if (planned.ok && minimum !== undefined) {
     // The plan's flow decides the acr a login can reach: a request whose own choices stay below the minimum is not served a weaker login.
-    if (minimum.value === "2fa" && planned.plan.flow !== "two_factor")
+    // An eID login reaches what its upstream performed, known only at its end, where completeAuthorization holds it to the minimum.
+    if (minimum.value === "2fa" && planned.plan.flow !== "two_factor" && planned.plan.flow !== "eid")
       return unmet(`${minimum.by.join(" and ")} asks for 2fa, which a ${planned.plan.flow} login cannot reach`);
     planned.plan.minimumAcr = minimum;
   }

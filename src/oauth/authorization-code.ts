@@ -23,4 +23,6 @@ export interface AuthorizationCodeGrant extends Authentication {
   accessTokenClaims?: Record<string, unknown>;
   /** The claims the authorize request's `claims` parameter added (releasableClaims), for userinfo and the ID token. */
   requestedClaims?: RequestedClaimNames;
+  /** RFC 9449 §10: the authorize request's dpop_jkt; the code is redeemed only with a proof by that key. */
+  dpopJkt?: string;
 }

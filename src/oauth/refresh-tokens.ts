@@ -29,6 +29,8 @@ export interface RefreshGrant {
   idTokenClaims?: Record<string, unknown>;
   /** The claims the authorize request's `claims` parameter added: refreshed tokens keep them. */
   requestedClaims?: RequestedClaimNames;
+  /** A public client's refresh token is bound to its DPoP key (RFC 9449 §5): each refresh needs a proof by it; its successors keep it. */
+  jkt?: string;
 }
 
 /**

@@ -63,12 +63,11 @@ describe("planning for a minimum", () => {
     expect(result.ok && result.plan.loginType).toBeUndefined();
   });
 
-  it("refuses with unmet_authentication_requirements a login type, endpoint or acr value that cannot reach 2fa", () => {
+  it("refuses with unmet_authentication_requirements a login type or acr value that cannot reach 2fa", () => {
     const unmet = { ok: false, error: "unmet_authentication_requirements" };
     expect(planAuthorizeRequest(POLICY, client({ minimumAcr: "2fa" }), facts({ loginType: "MfaTotp", loginHint: "alice" }))).toMatchObject(
       unmet,
     );
-    expect(planAuthorizeRequest(POLICY, client({ minimumAcr: "2fa" }), facts({ endpoint: "eid" }))).toMatchObject(unmet);
     expect(planAuthorizeRequest(POLICY, client({ minimumAcr: "2fa" }), facts({ acrValues: "must_bfido" }))).toMatchObject(unmet);
     const essential = { acrClaim: { essential: true, values: ["2fa"] } };
     expect(planAuthorizeRequest(POLICY, client(), facts({ loginType: "MfaTotp", loginHint: "alice", ...essential }))).toMatchObject(unmet);
@@ -77,6 +76,11 @@ describe("planning for a minimum", () => {
   it("refuses 2fa for a client that may use no two-factor login type", () => {
     const limited = client({ minimumAcr: "2fa", allowedLoginTypes: new Set(["default", "mfatotp"]) });
     expect(planAuthorizeRequest(POLICY, limited, facts())).toMatchObject({ ok: false, error: "unmet_authentication_requirements" });
+  });
+
+  it("lets an eID login try for 2fa, which only its upstream's answer decides, and records the minimum for the end of the login", () => {
+    const result = planAuthorizeRequest(POLICY, client({ minimumAcr: "2fa" }), facts({ endpoint: "eid" }));
+    expect(result).toMatchObject({ ok: true, plan: { flow: "eid", minimumAcr: { value: "2fa" } } });
   });
 
   it("plans a minimum of 1fa without changing the login, and records it for the end of the login", () => {

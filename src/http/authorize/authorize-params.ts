@@ -4,6 +4,7 @@ import { invalidRequest, invalidScope, OAuthError, oauthError } from "../../erro
 import { RESPONSE_MODES, type AuthorizationRequest, type ResponseMode } from "../../oauth/authorization-request.ts";
 import { parseScope } from "../../scopes/scope.ts";
 import { parseClaimsParameter } from "../../oauth/claims-request.ts";
+import { JKT_SHAPE } from "../../oauth/dpop/jwk-thumbprint.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 
 /** Authorize parameters as sent: the first value of each, and which were repeated (an error, but only once the client is known). */
@@ -136,6 +137,9 @@ function buildRequest(client: Client, raw: RawAuthorizeParams, base: RequestBase
   // What the claims parameter asks (OIDC Core §5.5): which claims it adds is decided where they are released.
   const claimsParameter = get("claims");
   const claims = claimsParameter === undefined ? undefined : parseClaimsParameter(claimsParameter);
+  const dpopJkt = get("dpop_jkt");
+  // RFC 9449 §10: a JWK SHA-256 thumbprint, base64url.
+  if (dpopJkt !== undefined && !JKT_SHAPE.test(dpopJkt)) throw invalidRequest("dpop_jkt must be a base64url SHA-256 JWK thumbprint");
 
   return {
     clientId: client.id,
@@ -152,6 +156,7 @@ function buildRequest(client: Client, raw: RawAuthorizeParams, base: RequestBase
     acrValues,
     ...(claims !== undefined && { claims }),
     framed: base.framed,
+    ...(dpopJkt !== undefined && { dpopJkt }),
   };
 }
 
