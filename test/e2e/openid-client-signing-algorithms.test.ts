@@ -149,10 +149,10 @@ describe("signing algorithms per client, through openid-client", { timeout: 60_0
       expect(decodeProtectedHeader(refreshed.id_token!).alg).toBe(alg);
       expect(decodeProtectedHeader(refreshed.access_token).alg).toBe(alg);
       expect(await introspected(refreshed.access_token)).toBe(true);
-    // Revocation reads the token as introspection does: revoked, it is inactive and userinfo refuses it.
-    await oidc.tokenRevocation(config, refreshed.access_token, { token_type_hint: "access_token" });
-    expect(await introspected(refreshed.access_token)).toBe(false);
-    await expect(oidc.fetchUserInfo(config, refreshed.access_token, "E10001")).rejects.toMatchObject({ status: 401 });
+      // Revocation reads the token as introspection does: revoked, it is inactive and userinfo refuses it.
+      await oidc.tokenRevocation(config, refreshed.access_token, { token_type_hint: "access_token" });
+      expect(await introspected(refreshed.access_token)).toBe(false);
+      await expect(oidc.fetchUserInfo(config, refreshed.access_token, "E10001")).rejects.toMatchObject({ status: 401 });
 
       // End session with the ID token as id_token_hint: accepted, so no confirmation page; single sign-out follows.
       const endSession = oidc.buildEndSessionUrl(config, {
