@@ -5,7 +5,7 @@ import { redeemCode, refresh, VERIFIER, verifyIdToken } from "../support/code-gr
 import { s256Challenge } from "../../src/oauth/pkce.ts";
 import { submitStep } from "../support/method-pages.ts";
 import { RawBrowser, type Answer } from "../support/raw-browser.ts";
-import { send, startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { basic, postForm, send, startTestProvider, type TestProvider } from "../support/test-provider.ts";
 import { appendTo, clientEntry } from "./helpers.ts";
 
 /**
@@ -266,5 +266,43 @@ describe("a client's minimum_acr", () => {
     const page = await browser.follow(await browser.get(url({}, STRICT)));
     expect(page.status, page.text.slice(0, 300)).toBe(200);
     expect(page.text).toContain('value="SUBMIT_CODE"');
+  });
+});
+
+describe("the claims parameter in a pushed authorization request (RFC 9126)", () => {
+  const push = (form: Record<string, string>) => postForm(`${p.url}/connect/par`, form, { authorization: basic(WEB.id, WEB.secret) });
+  const pushedRequest = (claims: string) => ({
+    client_id: WEB.id,
+    redirect_uri: WEB.redirect,
+    response_type: "code",
+    scope: "openid",
+    state: "st-1",
+    claims,
+  });
+
+  it("refuses a malformed claims parameter at the push", async () => {
+    const answer = await push(pushedRequest(claimsParam({ id_token: ["given_name"] })));
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.json).toMatchObject({ error: "invalid_request" });
+  });
+
+  it("releases the pushed request's claims as a direct request's", async () => {
+    const answer = await push(pushedRequest(claimsParam({ id_token: { given_name: null }, userinfo: { email: null } })));
+    expect(answer.status, answer.text).toBe(201);
+    const authorize = new URL("/connect/authorize", p.issuer);
+    authorize.searchParams.set("client_id", WEB.id);
+    authorize.searchParams.set("request_uri", answer.json!.request_uri as string);
+    const params = responseParams(await loginWithPassword(new RawBrowser(), authorize.href));
+    expect(params.get("error"), params.get("error_description") ?? "").toBeNull();
+    const tokens = await redeemCode(p, params.get("code")!, { code_verifier: undefined });
+    expect(tokens.status, tokens.text).toBe(200);
+    expect(await verifyIdToken(p, tokens.json!.id_token as string)).toMatchObject({ given_name: "Alice" });
+    expect(await userinfo(tokens.json!.access_token as string)).toEqual({ sub: "E10001", email: "alice@example.com" });
+  });
+
+  it("answers an essential acr no login reaches with unmet_authentication_requirements at the push itself", async () => {
+    const answer = await push(pushedRequest(claimsParam({ id_token: { acr: { essential: true, value: "urn:example:loa4" } } })));
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.json).toMatchObject({ error: "unmet_authentication_requirements" });
   });
 });
