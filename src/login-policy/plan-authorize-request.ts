@@ -65,6 +65,7 @@ export function planAuthorizeRequest(
     if (type === undefined) return unmet(`${minimum.by.join(" and ")} asks for 2fa, and no two-factor login can serve this request`);
     requirements = withLoginType(requirements, type, minimum.by.join(" and "));
   }
+  const upstreamAsked = [facts.acrValues ?? "", ...(facts.acrClaim?.values ?? [])].join(" ").trim();
   const request: LoginRequest = {
     endpoint: facts.endpoint,
     clientId: client.id,
@@ -72,7 +73,8 @@ export function planAuthorizeRequest(
     ...(facts.loginType !== undefined && { loginType: facts.loginType }),
     ...(facts.fa !== undefined && { fa: facts.fa }),
     acr: requirements,
-    ...(facts.acrValues !== undefined && { acrValues: facts.acrValues }),
+    // What an eID login asks of its upstream: acr_values as sent, and the claims parameter's acr values after them.
+    ...(upstreamAsked !== "" && { acrValues: upstreamAsked }),
     ...(facts.loginHint !== undefined && { loginHint: facts.loginHint }),
     scopes: facts.scopes,
     ...(facts.signature !== undefined && { signature: facts.signature }),
