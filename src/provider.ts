@@ -20,6 +20,8 @@ import { buildPolicyParts, type PolicyParts } from "./snapshot/build-policy-part
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
 import { UserLedger } from "./user-ledger/user-ledger.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
+import { AssertionReplay } from "./oauth/assertion-replay.ts";
+import { RemoteJwks } from "./oauth/remote-jwks.ts";
 import { IdTokenIssuer } from "./tokens/id-token.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
 import { ConcurrencyGate } from "./security/concurrency-gate.ts";
@@ -162,6 +164,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     userLedger,
     endedSessions: new EndedSessions(store, () => policies.current().clients.all()),
     codes: new AuthorizationCodes(store, clock),
+    clientAuthentication: { replay: new AssertionReplay(store, clock), remoteJwks: new RemoteJwks(clock, logger) },
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
     // The password grant's limit; it shares the password method's counter (and records a lockout like it).
     passwordAttempts: new AttemptLimiter(

@@ -15,6 +15,7 @@ import type { BackChannelLogout } from "../sessions/back-channel-logout.ts";
 import type { RefreshTokens } from "../oauth/refresh-tokens.ts";
 import type { UserLedger } from "../user-ledger/user-ledger.ts";
 import type { AuthorizationCodes } from "../oauth/authorization-codes.ts";
+import type { ClientAuthenticationServices } from "../oauth/client-authentication-services.ts";
 import type { AttemptLimiter } from "../security/attempt-limiter.ts";
 import type { ConcurrencyGate } from "../security/concurrency-gate.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
@@ -74,6 +75,8 @@ export interface Infra {
   readonly userLedger: UserLedger;
   readonly endedSessions: EndedSessions;
   readonly codes: AuthorizationCodes;
+  /** Client assertions' jtis (single use across nodes) and the clients' jwks_uri sets (src/oauth/authenticate-client.ts). */
+  readonly clientAuthentication: ClientAuthenticationServices;
   readonly idTokens: IdTokenIssuer;
   /** Failed password checks per account: the password method's limit, which the password grant shares. */
   readonly passwordAttempts: AttemptLimiter;

@@ -35,6 +35,8 @@ export const CORE_RECORD_KINDS = {
   referenceTokens: { durable: true },
   claims: { durable: false },
   logoutRequests: { durable: false },
+  /** The jti of each accepted private_key_jwt client assertion, until it expires: single use across nodes (src/oauth/assertion-replay.ts). */
+  clientAssertions: { durable: false },
   /** Short-lived mutual-exclusion markers (read-modify-write of one record across processes). */
   locks: { durable: false },
   /** Each user's sessions, refresh-token families and access tokens, by slot (src/user-ledger/): what a sign-out of the user ends. */

@@ -1,0 +1,32 @@
+import { createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
+import { algorithmsFor, checkPublicJwk, type ClientAssertionAlgorithm } from "../crypto/client-jwk.ts";
+
+/** One public key of a private_key_jwt client, parsed once, with the algorithms it may verify. */
+export interface ClientPublicKey {
+  readonly kid: string | undefined;
+  readonly key: KeyObject;
+  readonly algorithms: readonly ClientAssertionAlgorithm[];
+}
+
+/** Most keys taken from one JWK Set: a client rotating keys publishes two or three, never hundreds. */
+const MAX_KEYS = 20;
+
+/**
+ * The usable signing keys of a JWK Set. A key that is private, unusable, not for signatures (`use` other
+ * than sig) or of a kind no accepted algorithm fits is left out rather than failing the set: a client's
+ * jwks_uri may publish encryption keys beside its signing keys.
+ */
+export function parsePublicKeys(jwks: unknown): ClientPublicKey[] {
+  const keys = (jwks as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys)) return [];
+  const parsed: ClientPublicKey[] = [];
+  for (const jwk of keys.slice(0, MAX_KEYS)) {
+    if (typeof jwk !== "object" || jwk === null) continue;
+    const member = jwk as Record<string, unknown>;
+    if ((member.use !== undefined && member.use !== "sig") || checkPublicJwk(member) !== undefined) continue;
+    const key = createPublicKey({ key: member as JsonWebKey, format: "jwk" });
+    const algorithms = typeof member.alg === "string" ? algorithmsFor(key).filter((a) => a === member.alg) : algorithmsFor(key);
+    parsed.push({ kid: typeof member.kid === "string" ? member.kid : undefined, key, algorithms });
+  }
+  return parsed;
+}

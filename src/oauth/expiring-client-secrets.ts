@@ -1,0 +1,28 @@
+import type { ClientsFile } from "../config/types.generated.ts";
+
+/** How long before a secret's expiry check-config starts saying so. */
+export const SECRET_EXPIRY_WARNING_MS = 7 * 86_400_000;
+
+/**
+ * One line per client secret of clients.yaml that has expired or expires within a week, for
+ * `check-config` (docs/client-authentication.md, "Rotating a secret"): the operator either finishes the
+ * rotation (removes the old entry) or hands the client its new secret before the old one stops working.
+ */
+export function expiringClientSecrets(clients: ClientsFile, now: number): string[] {
+  return clients.clients.flatMap((client) =>
+    (client.client_secrets ?? []).flatMap((secret, i) => {
+      if (secret.expires === undefined) return [];
+      const at = Date.parse(secret.expires);
+      const where = `clients.yaml client ${client.client_id} client_secrets[${i}]`;
+      if (at <= now) return [`${where} expired at ${secret.expires}: it is refused; remove it from the list`];
+      if (at - now <= SECRET_EXPIRY_WARNING_MS) {
+        const other =
+          (client.client_secrets ?? []).length > 1
+            ? "make sure the client uses the other secret"
+            : "add a new secret (client_secrets) and give it to the client";
+        return [`${where} expires at ${secret.expires}: ${other} before then`];
+      }
+      return [];
+    }),
+  );
+}

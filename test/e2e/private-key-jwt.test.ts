@@ -1,0 +1,190 @@
+import * as oidc from "openid-client";
+import { SignJWT } from "jose";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { AuditEvent } from "../../src/audit/audit-event.ts";
+import { collectAudit, eventsOf } from "../support/audited-login.ts";
+import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import {
+  assertionForm,
+  clientKeyPair,
+  JWT_BEARER,
+  keyClient,
+  signAssertion,
+  unsignedAssertion,
+  type ClientKeyPair,
+} from "../support/client-assertions.ts";
+
+/**
+ * private_key_jwt (RFC 7523) with keys declared inline in clients.yaml: openid-client's PrivateKeyJwt at
+ * the real token and revocation endpoints, then every way an assertion can be wrong. Each is the same
+ * 401 invalid_client, and the audit trail says why.
+ */
+let op: TestProvider;
+let events: AuditEvent[];
+let rsa: ClientKeyPair;
+let ec: ClientKeyPair;
+let other: ClientKeyPair;
+
+beforeAll(async () => {
+  [rsa, ec, other] = await Promise.all([
+    clientKeyPair("RS256", "rsa-1"),
+    clientKeyPair("ES256", "ec-1"),
+    clientKeyPair("PS256", "other-1"),
+  ]);
+  op = await startTestProvider({
+    edits: {
+      "clients.yaml": {
+        "clients.+0": keyClient("key-client", { jwks: [rsa.publicJwk, ec.publicJwk] }),
+        "clients.+1": keyClient("other-key-client", { jwks: [other.publicJwk] }),
+      },
+    },
+  });
+  events = collectAudit(op);
+});
+afterAll(() => op?.close());
+beforeEach(() => {
+  events.length = 0;
+});
+
+const token = (form: Record<string, string>, headers: Record<string, string> = {}) => postForm(`${op.url}/connect/token`, form, headers);
+
+/** The request is refused as invalid_client, and the audit trail names the client (when registered) and the reason. */
+async function refused(answer: Awaited<ReturnType<typeof token>>, reason: string, clientId: string | undefined = "key-client") {
+  expect(answer.status, answer.text).toBe(401);
+  expect(answer.json?.error).toBe("invalid_client");
+  const [failure] = eventsOf(events, "client.authentication_failed");
+  expect(failure).toMatchObject({ reason, ...(clientId !== undefined && { client_id: clientId }) });
+}
+
+describe("openid-client's PrivateKeyJwt with keys in clients.yaml", () => {
+  it.each(["rsa", "ec"] as const)("gets a client_credentials token and revokes it, signing with the %s key", async (which) => {
+    const key = which === "rsa" ? rsa : ec;
+    const config = await oidc.discovery(
+      new URL(op.issuer),
+      "key-client",
+      undefined,
+      oidc.PrivateKeyJwt({ key: key.privateKey, kid: key.kid }),
+      {
+        execute: [oidc.allowInsecureRequests],
+      },
+    );
+    const tokens = await oidc.clientCredentialsGrant(config, { scope: "acme" });
+    expect(tokens.access_token).toBeTruthy();
+    expect(eventsOf(events, "client.authenticated")).toEqual([
+      { type: "client.authenticated", client_id: "key-client", method: "private_key_jwt", kid: key.kid },
+    ]);
+    await oidc.tokenRevocation(config, tokens.access_token);
+    // The revocation authenticated with a fresh assertion of its own, and the token is gone.
+    expect(eventsOf(events, "token.revoked")).toMatchObject([{ client_id: "key-client", token_type: "access_token" }]);
+    const api = { authorization: basic("acme-api", "acme-api-secret") };
+    expect((await postForm(`${op.url}/connect/introspect`, { token: tokens.access_token }, api)).json).toEqual({ active: false });
+  });
+
+  it("advertises private_key_jwt and the asymmetric algorithms it accepts, and nothing symmetric", async () => {
+    const metadata = (await (await fetch(`${op.issuer}/.well-known/openid-configuration`)).json()) as Record<string, string[]>;
+    for (const endpoint of ["token", "revocation", "introspection"]) {
+      expect(metadata[`${endpoint}_endpoint_auth_methods_supported`]).toContain("private_key_jwt");
+      expect(metadata[`${endpoint}_endpoint_auth_signing_alg_values_supported`]).toEqual(["RS256", "PS256", "ES256"]);
+    }
+  });
+
+  it("accepts the client_id in the form when it names the assertion's client, and an assertion without it", async () => {
+    expect((await token(assertionForm(await signAssertion(rsa, "key-client", op.issuer), { client_id: "key-client" }))).status).toBe(200);
+    expect((await token(assertionForm(await signAssertion(rsa, "key-client", op.issuer)))).status).toBe(200);
+  });
+});
+
+describe("assertions that are refused", () => {
+  it("refuses an assertion presented a second time", async () => {
+    const assertion = await signAssertion(rsa, "key-client", op.issuer);
+    expect((await token(assertionForm(assertion))).status).toBe(200);
+    await refused(await token(assertionForm(assertion)), "replayed");
+  });
+
+  it("refuses the token endpoint's URL as the audience, and an audience array naming another party", async () => {
+    await refused(
+      await token(assertionForm(await signAssertion(rsa, "key-client", op.issuer, { claims: { aud: `${op.issuer}/connect/token` } }))),
+      "wrong_audience",
+    );
+    events.length = 0;
+    const two = await signAssertion(rsa, "key-client", op.issuer, { claims: { aud: [op.issuer, "https://attacker.example"] } });
+    await refused(await token(assertionForm(two)), "wrong_audience");
+    events.length = 0;
+    // The issuer alone in an array is the same single audience, and is accepted.
+    expect((await token(assertionForm(await signAssertion(rsa, "key-client", op.issuer, { claims: { aud: [op.issuer] } })))).status).toBe(
+      200,
+    );
+  });
+
+  it("refuses an expired assertion, one whose exp lies too far ahead, one without exp, one not valid yet, and one without jti", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ iat: now - 600, exp: now - 120 }, "expired"],
+      [{ exp: now + 3600 }, "exp_too_far"],
+      [{ exp: undefined }, "invalid_claims"],
+      [{ nbf: now + 600, exp: now + 660 }, "invalid_claims"],
+      [{ iat: now + 200, exp: now + 260 }, "not_yet_valid"],
+      [{ jti: undefined }, "jti_missing"],
+    ];
+    for (const [claims, reason] of cases) {
+      events.length = 0;
+      await refused(await token(assertionForm(await signAssertion(rsa, "key-client", op.issuer, { claims }))), reason);
+    }
+  });
+
+  it("refuses alg none, HS256 keyed with anything, and an alg that does not fit the named key", async () => {
+    const claims = { iss: "key-client", sub: "key-client", aud: op.issuer, exp: Math.floor(Date.now() / 1000) + 60, jti: "none-1" };
+    await refused(await token(assertionForm(unsignedAssertion(claims))), "algorithm_not_allowed");
+    events.length = 0;
+    // HS256 keyed with the public key's modulus: the classic confusion of a public key used as a shared secret.
+    const hs = await new SignJWT({ ...claims, jti: "hs-1" })
+      .setProtectedHeader({ alg: "HS256", kid: rsa.kid })
+      .sign(new TextEncoder().encode(String(rsa.publicJwk.n)));
+    await refused(await token(assertionForm(hs)), "algorithm_not_allowed");
+    events.length = 0;
+    // Signed correctly with the RSA key, but its header names the EC key: no key of that kid fits RS256.
+    await refused(
+      await token(assertionForm(await signAssertion(rsa, "key-client", op.issuer, { header: { kid: ec.kid } }))),
+      "no_matching_key",
+    );
+  });
+
+  it("refuses an assertion signed with another client's key, and one naming another client than its form's client_id", async () => {
+    await refused(
+      await token(assertionForm(await signAssertion(other, "key-client", op.issuer, { header: { kid: rsa.kid } }))),
+      "bad_signature",
+    );
+    events.length = 0;
+    await refused(await token(assertionForm(await signAssertion(other, "key-client", op.issuer))), "no_matching_key");
+    events.length = 0;
+    const mine = await signAssertion(other, "other-key-client", op.issuer);
+    await refused(await token(assertionForm(mine, { client_id: "key-client" })), "no_matching_key");
+    events.length = 0;
+    const swapped = await signAssertion(rsa, "key-client", op.issuer, { claims: { iss: "other-key-client" } });
+    await refused(await token(assertionForm(swapped)), "wrong_issuer_or_subject");
+  });
+
+  it("refuses a secret from a private_key_jwt client, and an assertion from a client that authenticates with a secret", async () => {
+    await refused(
+      await token({ grant_type: "client_credentials" }, { authorization: basic("key-client", "any-secret") }),
+      "method_not_allowed",
+    );
+    events.length = 0;
+    await refused(await token({ grant_type: "client_credentials", client_id: "key-client" }), "method_not_allowed");
+    events.length = 0;
+    const service = await signAssertion(rsa, "demo-service", op.issuer);
+    await refused(await token(assertionForm(service)), "method_not_allowed", "demo-service");
+  });
+
+  it("refuses a wrong client_assertion_type and two methods at once", async () => {
+    const assertion = await signAssertion(rsa, "key-client", op.issuer);
+    const wrongType = await token({ ...assertionForm(assertion), client_assertion_type: `${JWT_BEARER}x` });
+    expect(wrongType.status).toBe(401);
+    expect(wrongType.json?.error).toBe("invalid_client");
+    const both = await token(assertionForm(assertion), { authorization: basic("key-client", "x") });
+    expect(both.status).toBe(400);
+    expect(both.json?.error).toBe("invalid_request");
+    // Neither used up the assertion.
+    expect((await token(assertionForm(assertion))).status).toBe(200);
+  });
+});
