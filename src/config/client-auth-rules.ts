@@ -37,8 +37,6 @@ function checkMethod(client: ClientConfig, i: number): IssueDraft[] {
       issues.push(issue(i, [secretKey], "a private_key_jwt client gets no secret: it proves itself with its key (remove the secret)"));
     if (client.jwks === undefined && client.jwks_uri === undefined)
       issues.push(issue(i, ["token_endpoint_auth_method"], "private_key_jwt needs the client's public keys: jwks or jwks_uri"));
-    if (client.jwks !== undefined && client.jwks_uri !== undefined)
-      issues.push(issue(i, ["jwks_uri"], "give the keys once: jwks or jwks_uri, not both"));
   } else {
     for (const key of ["jwks", "jwks_uri"] as const) {
       if (client[key] !== undefined) issues.push(issue(i, [key], `${key} is for token_endpoint_auth_method: private_key_jwt`));
@@ -69,38 +67,45 @@ function checkSecrets(client: ClientConfig, i: number): IssueDraft[] {
   return issues;
 }
 
-/** Inline keys: public, usable, and told apart by kid when there are several. */
-function checkJwks(client: ClientConfig, i: number): IssueDraft[] {
-  const keys = client.jwks?.keys;
+/** A party that may hold public keys: a client of clients.yaml or an API resource of scopes.yaml. */
+interface KeyHolder {
+  jwks?: { keys: Array<{ kid?: string }> };
+  jwks_uri?: string;
+}
+
+/** Inline keys: public, usable, and told apart by kid when there are several. `at` is the holder's key path. */
+export function checkJwks(file: IssueDraft["file"], at: (string | number)[], holder: KeyHolder): IssueDraft[] {
+  const keys = holder.jwks?.keys;
   if (keys === undefined) return [];
   const issues: IssueDraft[] = [];
+  const add = (path: (string | number)[], message: string) => issues.push({ file, at: [...at, "jwks", "keys", ...path], message });
   keys.forEach((jwk, j) => {
     const member = PRIVATE_JWK_MEMBERS.find((m) => Object.hasOwn(jwk, m));
-    if (member !== undefined)
-      issues.push(issue(i, ["jwks", "keys", j, member], "is a private key member: give only the public key (never the private one)"));
+    if (member !== undefined) add([j, member], "is a private key member: give only the public key (never the private one)");
     else {
       const problem = checkPublicJwk(jwk as Record<string, unknown>);
-      if (problem !== undefined) issues.push(issue(i, ["jwks", "keys", j], problem));
+      if (problem !== undefined) add([j], problem);
     }
   });
   if (keys.length > 1) {
     keys.forEach((jwk, j) => {
-      if (jwk.kid === undefined)
-        issues.push(issue(i, ["jwks", "keys", j], "several keys need a kid each, so an assertion can name its key"));
-      else if (keys.findIndex((other) => other.kid === jwk.kid) < j)
-        issues.push(issue(i, ["jwks", "keys", j, "kid"], `duplicate kid "${jwk.kid}"`));
+      if (jwk.kid === undefined) add([j], "several keys need a kid each, so an assertion can name its key");
+      else if (keys.findIndex((other) => other.kid === jwk.kid) < j) add([j, "kid"], `duplicate kid "${jwk.kid}"`);
     });
   }
   return issues;
 }
 
-/** jwks_uri is fetched by the provider: https, or http to this machine only. */
-function checkJwksUri(client: ClientConfig, i: number): IssueDraft[] {
-  const uri = client.jwks_uri;
-  if (uri === undefined || !URL.canParse(uri)) return uri === undefined ? [] : [issue(i, ["jwks_uri"], "must be an absolute URI")];
+/** jwks_uri is fetched by the provider: https, or http to this machine only; and the keys are given once. */
+export function checkJwksUri(file: IssueDraft["file"], at: (string | number)[], holder: KeyHolder): IssueDraft[] {
+  const uri = holder.jwks_uri;
+  if (uri === undefined) return [];
+  const issue = (message: string): IssueDraft => ({ file, at: [...at, "jwks_uri"], message });
+  const issues = holder.jwks !== undefined ? [issue("give the keys once: jwks or jwks_uri, not both")] : [];
+  if (!URL.canParse(uri)) return [...issues, issue("must be an absolute URI")];
   const url = new URL(uri);
-  if (url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname))) return [];
-  return [issue(i, ["jwks_uri"], "must be https (plain http only for a loopback host such as 127.0.0.1)")];
+  if (url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname))) return issues;
+  return [...issues, issue("must be https (plain http only for a loopback host such as 127.0.0.1)")];
 }
 
 export const CLIENT_AUTH_RULES: CrossFieldRule[] = [
@@ -122,7 +127,38 @@ export const CLIENT_AUTH_RULES: CrossFieldRule[] = [
     file: "clients",
     needs: ["clients"],
     description:
-      "`jwks` holds public keys only (no `d`, `p`, `q`, `dp`, `dq`, `qi`, `k`), each a usable RSA (2048 bits or more) or EC P-256 key whose `alg`, if given, fits it, with a distinct `kid` each when there are several; `jwks_uri` is https (plain http only for a loopback host).",
-    check: ({ clients }) => clients.clients.flatMap((client, i) => [...checkJwks(client, i), ...checkJwksUri(client, i)]),
+      "`jwks` holds public keys only (no `d`, `p`, `q`, `dp`, `dq`, `qi`, `k`), each a usable RSA (2048 bits or more) or EC P-256 key whose `alg`, if given, fits it, with a distinct `kid` each when there are several; `jwks_uri` is https (plain http only for a loopback host), and not given beside `jwks`.",
+    check: ({ clients }) =>
+      clients.clients.flatMap((client, i) => [
+        ...checkJwks("clients", ["clients", i], client),
+        ...checkJwksUri("clients", ["clients", i], client),
+      ]),
+  },
+];
+
+export const API_RESOURCE_AUTH_RULES: CrossFieldRule[] = [
+  {
+    file: "scopes",
+    needs: ["scopes"],
+    description:
+      "An API resource authenticates at introspection with `api_secret_hash` or with private_key_jwt (`jwks` or `jwks_uri`), not both; its `jwks` and `jwks_uri` follow the clients' rules (public keys only, https or loopback, given once).",
+    check: ({ scopes }) =>
+      scopes.api_resources.flatMap((resource, i): IssueDraft[] => {
+        const at = ["api_resources", i];
+        const keyed = resource.jwks !== undefined || resource.jwks_uri !== undefined;
+        return [
+          ...(keyed && resource.api_secret_hash !== undefined
+            ? [
+                {
+                  file: "scopes" as const,
+                  at: [...at, "api_secret_hash"],
+                  message: "a resource with keys (jwks, jwks_uri) authenticates with them: remove the ApiSecret",
+                },
+              ]
+            : []),
+          ...checkJwks("scopes", at, resource),
+          ...checkJwksUri("scopes", at, resource),
+        ];
+      }),
   },
 ];

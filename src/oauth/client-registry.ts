@@ -1,14 +1,12 @@
 import type { ClientConfig, ProviderFile } from "../config/types.generated.ts";
 import type { AccessTokenFormat } from "../tokens/access-token.ts";
 import { parseDuration } from "../time/duration.ts";
-import { type ClientSecret, clientSecrets } from "./client-secrets.ts";
-import { type ClientPublicKey, parsePublicKeys } from "./client-public-keys.ts";
+import type { AuthMethod } from "./authenticate-party.ts";
+import { type ClientSecret, clientSecrets } from "../crypto/client-secrets.ts";
+import { type PublicKeySource, publicKeySource } from "../crypto/client-public-keys.ts";
 
 export type GrantType = ClientConfig["grant_types"][number];
-export type ClientAuthMethod = NonNullable<ClientConfig["token_endpoint_auth_method"]>;
-
-/** Where a private_key_jwt client's public keys are: parsed from clients.yaml, or published at its jwks_uri. */
-export type ClientKeySource = { readonly inline: readonly ClientPublicKey[] } | { readonly uri: string };
+export type ClientAuthMethod = AuthMethod;
 
 /** A registered client as the protocol layer uses it: sets for lookups, lifetimes resolved to seconds. */
 
@@ -21,7 +19,7 @@ export interface Client {
   /** Its secrets (client_secret_hash, or the one or two of client_secrets); none for a private_key_jwt or public client. */
   readonly secrets: readonly ClientSecret[];
   /** A private_key_jwt client's keys; undefined for every other client. */
-  readonly keys: ClientKeySource | undefined;
+  readonly keys: PublicKeySource | undefined;
   readonly grantTypes: ReadonlySet<GrantType>;
   readonly redirectUris: ReadonlySet<string>;
   readonly postLogoutRedirectUris: ReadonlySet<string>;
@@ -71,8 +69,8 @@ function toClient(c: ClientConfig, defaults: ProviderFile["lifetimes"]): Client 
     name: c.name ?? c.client_id,
     type: c.type,
     authMethods: new Set(authMethodsOf(c)),
-    secrets: clientSecrets(c),
-    keys: c.jwks !== undefined ? { inline: parsePublicKeys(c.jwks) } : c.jwks_uri !== undefined ? { uri: c.jwks_uri } : undefined,
+    secrets: clientSecrets(c.client_secret_hash, c.client_secrets),
+    keys: publicKeySource(c),
     grantTypes: new Set(c.grant_types),
     redirectUris: new Set(c.redirect_uris),
     postLogoutRedirectUris: new Set(c.post_logout_redirect_uris),

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { OutboundRequestError, sendOutbound } from "../delivery/outbound-request.ts";
 import type { Clock } from "../time/clock.ts";
-import { type ClientPublicKey, parsePublicKeys } from "./client-public-keys.ts";
+import { type ClientPublicKey, parsePublicKeys } from "../crypto/client-public-keys.ts";
 
 /** How a jwks_uri is fetched and kept (docs/client-authentication.md, "Keys at a jwks_uri"). */
 export const REMOTE_JWKS_LIMITS = {

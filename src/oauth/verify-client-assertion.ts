@@ -1,7 +1,7 @@
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose";
 import { CLIENT_ASSERTION_ALGORITHMS, type ClientAssertionAlgorithm } from "../crypto/client-jwk.ts";
 import { epochSeconds, type Clock } from "../time/clock.ts";
-import type { ClientPublicKey } from "./client-public-keys.ts";
+import type { ClientPublicKey } from "../crypto/client-public-keys.ts";
 
 /** RFC 7523 §2.2: the one client_assertion_type this provider accepts. */
 export const JWT_BEARER_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";

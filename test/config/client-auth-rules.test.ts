@@ -142,3 +142,30 @@ describe("client_secrets (a rotation)", () => {
     ]);
   });
 });
+
+describe("an API resource's keys (scopes.yaml)", () => {
+  const scopesWith = (...lines: string[]) => ({
+    "scopes.yaml": `${[
+      "identity_scopes:",
+      "  - { name: openid, claims: [sub] }",
+      "  - { name: profile, claims: [name] }",
+      "  - { name: email, claims: [email] }",
+      "api_resources:",
+      "  - name: acme-api",
+      "    scopes: [{ name: acme }, { name: acme.api.msg }, { name: acme.ext.custom_scan }, { name: channel.login.scan }, { name: channel.directory }, { name: portcullis:admin }]",
+      ...lines,
+    ].join("\n")}\n`,
+  });
+
+  it("refuses keys beside an ApiSecret, a private key, and a plain-http jwks_uri off this machine", async () => {
+    const lines = await configIssues(
+      scopesWith(`    api_secret_hash: ${OLD}`, `    jwks: { keys: [${privateJwk}] }`, "    jwks_uri: http://keys.example/jwks"),
+    );
+    expect(lines).toEqual([
+      "scopes.yaml:8:22 api_resources[0].api_secret_hash: a resource with keys (jwks, jwks_uri) authenticates with them: remove the ApiSecret",
+      expect.stringMatching(/^scopes\.yaml:9:\d+ api_resources\[0\]\.jwks\.keys\[0\]\.d: is a private key member/),
+      "scopes.yaml:10:15 api_resources[0].jwks_uri: give the keys once: jwks or jwks_uri, not both",
+      "scopes.yaml:10:15 api_resources[0].jwks_uri: must be https (plain http only for a loopback host such as 127.0.0.1)",
+    ]);
+  });
+});

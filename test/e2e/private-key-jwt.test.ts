@@ -24,19 +24,23 @@ let events: AuditEvent[];
 let rsa: ClientKeyPair;
 let ec: ClientKeyPair;
 let other: ClientKeyPair;
+/** The API resource key-api's key: it introspects with private_key_jwt. */
+let apiKey: ClientKeyPair;
 
 beforeAll(async () => {
-  [rsa, ec, other] = await Promise.all([
+  [rsa, ec, other, apiKey] = await Promise.all([
     clientKeyPair("RS256", "rsa-1"),
     clientKeyPair("ES256", "ec-1"),
     clientKeyPair("PS256", "other-1"),
+    clientKeyPair("ES256", "api-1"),
   ]);
   op = await startTestProvider({
     edits: {
       "clients.yaml": {
-        "clients.+0": keyClient("key-client", { jwks: [rsa.publicJwk, ec.publicJwk] }),
+        "clients.+0": { ...keyClient("key-client", { jwks: [rsa.publicJwk, ec.publicJwk] }), allowed_scopes: ["acme", "key.api"] },
         "clients.+1": keyClient("other-key-client", { jwks: [other.publicJwk] }),
       },
+      "scopes.yaml": { "api_resources.+0": { name: "key-api", jwks: { keys: [apiKey.publicJwk] }, scopes: [{ name: "key.api" }] } },
     },
   });
   events = collectAudit(op);
@@ -91,6 +95,52 @@ describe("openid-client's PrivateKeyJwt with keys in clients.yaml", () => {
   it("accepts the client_id in the form when it names the assertion's client, and an assertion without it", async () => {
     expect((await token(assertionForm(await signAssertion(rsa, "key-client", op.issuer), { client_id: "key-client" }))).status).toBe(200);
     expect((await token(assertionForm(await signAssertion(rsa, "key-client", op.issuer)))).status).toBe(200);
+  });
+});
+
+describe("an API resource that introspects with private_key_jwt", () => {
+  it("introspects through openid-client with its key, and refuses the same assertion twice", async () => {
+    const client = await oidc.discovery(
+      new URL(op.issuer),
+      "key-client",
+      undefined,
+      oidc.PrivateKeyJwt({ key: rsa.privateKey, kid: rsa.kid }),
+      {
+        execute: [oidc.allowInsecureRequests],
+      },
+    );
+    const { access_token } = await oidc.clientCredentialsGrant(client, { scope: "key.api" });
+    const api = await oidc.discovery(
+      new URL(op.issuer),
+      "key-api",
+      undefined,
+      oidc.PrivateKeyJwt({ key: apiKey.privateKey, kid: apiKey.kid }),
+      {
+        execute: [oidc.allowInsecureRequests],
+      },
+    );
+    expect(await oidc.tokenIntrospection(api, access_token)).toMatchObject({
+      active: true,
+      client_id: "key-client",
+      aud: "key-api",
+      scope: "key.api",
+    });
+
+    const assertion = await signAssertion(apiKey, "key-api", op.issuer);
+    const introspect = (form: Record<string, string>, headers: Record<string, string> = {}) =>
+      postForm(`${op.url}/connect/introspect`, form, headers);
+    const form = { token: access_token, client_assertion_type: JWT_BEARER, client_assertion: assertion };
+    expect((await introspect(form)).json).toMatchObject({ active: true });
+    const replayed = await introspect(form);
+    expect(replayed.status).toBe(401);
+    expect(replayed.json?.error).toBe("invalid_client");
+    // The resource with an ApiSecret cannot switch to an assertion, and the keyed one has no secret to present.
+    const secretResource = { ...form, client_assertion: await signAssertion(apiKey, "acme-api", op.issuer) };
+    expect((await introspect(secretResource)).status).toBe(401);
+    expect((await introspect({ token: access_token }, { authorization: basic("key-api", "anything") })).status).toBe(401);
+    // A client's assertion does not make it an API resource.
+    const asClient = { ...form, client_assertion: await signAssertion(rsa, "key-client", op.issuer) };
+    expect((await introspect(asClient)).status).toBe(401);
   });
 });
 

@@ -63,9 +63,21 @@ export interface ClientConfig {
      * @minItems 1
      */
     keys: {
+      /**
+       * Key type: RSA or EC.
+       */
       kty: "RSA" | "EC";
+      /**
+       * Key id, which the assertion header names; required when there are several keys.
+       */
       kid?: string;
+      /**
+       * The one algorithm this key may verify; omitted: every one that fits it (RS256 and PS256 for RSA, ES256 for P-256).
+       */
       alg?: "RS256" | "PS256" | "ES256";
+      /**
+       * sig: a signing key.
+       */
       use?: "sig";
     }[];
   };

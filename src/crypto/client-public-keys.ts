@@ -1,5 +1,5 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
-import { algorithmsFor, checkPublicJwk, type ClientAssertionAlgorithm } from "../crypto/client-jwk.ts";
+import { algorithmsFor, checkPublicJwk, type ClientAssertionAlgorithm } from "./client-jwk.ts";
 
 /** One public key of a private_key_jwt client, parsed once, with the algorithms it may verify. */
 export interface ClientPublicKey {
@@ -29,4 +29,13 @@ export function parsePublicKeys(jwks: unknown): ClientPublicKey[] {
     parsed.push({ kid: typeof member.kid === "string" ? member.kid : undefined, key, algorithms });
   }
   return parsed;
+}
+
+/** Where a private_key_jwt party's (a client's, an API resource's) public keys are: parsed from its config, or published at its jwks_uri. */
+export type PublicKeySource = { readonly inline: readonly ClientPublicKey[] } | { readonly uri: string };
+
+/** The key source a config entry declares with `jwks` or `jwks_uri`; undefined with neither. */
+export function publicKeySource(entry: { jwks?: unknown; jwks_uri?: string }): PublicKeySource | undefined {
+  if (entry.jwks !== undefined) return { inline: parsePublicKeys(entry.jwks) };
+  return entry.jwks_uri !== undefined ? { uri: entry.jwks_uri } : undefined;
 }

@@ -1,7 +1,6 @@
-import type { ClientConfig } from "../config/types.generated.ts";
-import { verifySecret } from "../crypto/secret-hash.ts";
+import { verifySecret } from "./secret-hash.ts";
 
-/** One of a client's secrets: its hash, when it stops working, and what the audit trail calls it. */
+/** One of a client's (or an API resource's) secrets: its hash, when it stops working, and what the audit trail calls it. */
 export interface ClientSecret {
   readonly hash: string;
   /** Epoch milliseconds; undefined: no expiry. */
@@ -13,12 +12,17 @@ export interface ClientSecret {
   readonly fingerprint: string;
 }
 
-/** The client's secrets, whichever way clients.yaml gives them (client_secret_hash, or client_secrets during a rotation). */
-export function clientSecrets(c: ClientConfig): readonly ClientSecret[] {
-  const listed = c.client_secrets ?? (c.client_secret_hash === undefined ? [] : [{ hash: c.client_secret_hash }]);
-  return listed.map((s) => ({
+/** A listed secret as the config gives it: its hash and, during a rotation, its RFC 3339 expiry. */
+export interface ListedSecret {
+  hash: string;
+  expires?: string;
+}
+
+/** The secrets, whichever way the config gives them: one hash (client_secret_hash, api_secret_hash), or a list during a rotation (client_secrets). */
+export function clientSecrets(single: string | undefined, listed: readonly ListedSecret[] | undefined): readonly ClientSecret[] {
+  return (listed ?? (single === undefined ? [] : [{ hash: single }])).map((s) => ({
     hash: s.hash,
-    expiresAt: "expires" in s && s.expires !== undefined ? Date.parse(s.expires) : undefined,
+    expiresAt: s.expires !== undefined ? Date.parse(s.expires) : undefined,
     fingerprint: s.hash.slice("sha256:".length, "sha256:".length + 8),
   }));
 }
