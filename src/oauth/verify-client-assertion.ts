@@ -81,9 +81,12 @@ export async function verifyClientAssertion(
   }
   const alg = header.alg as ClientAssertionAlgorithm;
   if (!CLIENT_ASSERTION_ALGORITHMS.includes(alg)) throw new AssertionRejected("algorithm_not_allowed");
+  // The header is the sender's JSON: a member of the wrong type is refused, never passed on to a string method.
+  if ((header.typ !== undefined && typeof header.typ !== "string") || (header.kid !== undefined && typeof header.kid !== "string"))
+    throw new AssertionRejected("malformed");
   if (header.typ !== undefined && !ACCEPTED_TYPES.has(header.typ.toLowerCase().replace(/^application\//, "")))
     throw new AssertionRejected("type_not_allowed");
-  const kid = typeof header.kid === "string" ? header.kid : undefined;
+  const kid = header.kid;
   const candidates = (await keysFor(kid)).filter((k) => (kid === undefined || k.kid === kid) && k.algorithms.includes(alg));
   if (candidates.length === 0) throw new AssertionRejected("no_matching_key");
 
