@@ -84,6 +84,18 @@ describe("a client with two secrets during a rotation", () => {
   });
 });
 
+describe("the provider's log during a rotation", () => {
+  it("warned at start of the old secret, which expires within a week", () => {
+    expect(op.logs.filter((line) => line.event === "client_secret_expiring")).toMatchObject([
+      {
+        level: 40,
+        client_id: "rotating-client",
+        msg: `clients.yaml client rotating-client client_secrets[0] expires at ${OLD_EXPIRES}: make sure the client uses the other secret before then`,
+      },
+    ]);
+  });
+});
+
 describe("check-config during a rotation", () => {
   it("warns of a secret that expires within a week and of one that has expired, and still passes the config", async () => {
     const soon = new Date(Date.now() + 2 * 86_400_000).toISOString();
