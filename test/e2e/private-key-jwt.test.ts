@@ -4,6 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AuditEvent } from "../../src/audit/audit-event.ts";
 import { collectAudit, eventsOf } from "../support/audited-login.ts";
 import { basic, postForm, startTestProvider, type TestProvider } from "../support/test-provider.ts";
+import { loginWithPassword } from "../support/browser-login.ts";
+import { RawBrowser } from "../support/raw-browser.ts";
+import { startAuthorization } from "../support/rp-authorization.ts";
 import {
   assertionForm,
   clientKeyPair,
@@ -39,6 +42,14 @@ beforeAll(async () => {
       "clients.yaml": {
         "clients.+0": { ...keyClient("key-client", { jwks: [rsa.publicJwk, ec.publicJwk] }), allowed_scopes: ["acme", "key.api"] },
         "clients.+1": keyClient("other-key-client", { jwks: [other.publicJwk] }),
+        // A web app that authenticates with its key in the code flow: the code's redemption and each refresh.
+        "clients.+2": {
+          ...keyClient("key-web", { jwks: [ec.publicJwk] }),
+          grant_types: ["authorization_code", "refresh_token"],
+          redirect_uris: ["http://localhost:3009/callback"],
+          allowed_scopes: ["openid", "profile", "offline_access", "acme"],
+          offline_access: true,
+        },
       },
       "scopes.yaml": { "api_resources.+0": { name: "key-api", jwks: { keys: [apiKey.publicJwk] }, scopes: [{ name: "key.api" }] } },
     },
@@ -83,6 +94,23 @@ describe("openid-client's PrivateKeyJwt with keys in clients.yaml", () => {
     expect(eventsOf(events, "token.revoked")).toMatchObject([{ client_id: "key-client", token_type: "access_token" }]);
     const api = { authorization: basic("acme-api", "acme-api-secret") };
     expect((await postForm(`${op.url}/connect/introspect`, { token: tokens.access_token }, api)).json).toEqual({ active: false });
+  });
+
+  it("runs the code flow: the code redeemed and the refresh token used with assertions, ID token signatures checked", async () => {
+    const config = await oidc.discovery(new URL(op.issuer), "key-web", undefined, oidc.PrivateKeyJwt({ key: ec.privateKey, kid: ec.kid }), {
+      execute: [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks],
+    });
+    const { url, checks } = await startAuthorization(config, {
+      redirect_uri: "http://localhost:3009/callback",
+      scope: "openid profile offline_access acme",
+    });
+    const answer = await loginWithPassword(new RawBrowser(), url.href);
+    expect(answer.status, answer.text.slice(0, 300)).toBe(303);
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(answer.location!), checks);
+    expect(tokens.claims()).toMatchObject({ sub: "E10001", aud: "key-web" });
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(refreshed.access_token).toBeTruthy();
+    expect(eventsOf(events, "client.authenticated").map((event) => event.client_id)).toEqual(["key-web", "key-web"]);
   });
 
   it("advertises private_key_jwt and the asymmetric algorithms it accepts, and nothing symmetric", async () => {
