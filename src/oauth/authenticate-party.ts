@@ -66,7 +66,9 @@ export async function authenticateParty<T extends CredentialHolder>(
   kind: PartyKind<T>,
 ): Promise<T> {
   const { audit, clock } = scope.infra;
-  const record: AuditTrail["record"] = (event) => kind.audited && audit.record(event);
+  const record: AuditTrail["record"] = (event) => {
+    if (kind.audited) audit.record(event);
+  };
   let presented: PresentedCredentials;
   try {
     presented = extractClientCredentials(request.authorization, request.params);

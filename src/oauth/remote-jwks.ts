@@ -56,16 +56,17 @@ export class RemoteJwks {
     const held = this.#sets.get(uri);
     const unknownKid = kid !== undefined && held !== undefined && !held.keys.some((k) => k.kid === kid);
     const mayFetch = now - (this.#lastFetch.get(uri) ?? Number.NEGATIVE_INFINITY) >= this.#limits.refetchFloorMs;
-    if (held === undefined || ((now >= held.freshUntil || unknownKid) && mayFetch)) await this.#refresh(uri);
+    // The floor holds for a set never had too: a key server that keeps failing is asked once a minute, not per request.
+    const pending = this.#inFlight.get(uri);
+    // A fetch under way is waited for, whoever started it: its answer may hold the key this request needs.
+    if (pending !== undefined) await pending;
+    else if ((held === undefined || now >= held.freshUntil || unknownKid) && mayFetch) await this.#refresh(uri);
     return this.#sets.get(uri)?.keys ?? [];
   }
 
   #refresh(uri: string): Promise<void> {
-    let pending = this.#inFlight.get(uri);
-    if (pending === undefined) {
-      pending = this.#fetch(uri).finally(() => this.#inFlight.delete(uri));
-      this.#inFlight.set(uri, pending);
-    }
+    const pending = this.#fetch(uri).finally(() => this.#inFlight.delete(uri));
+    this.#inFlight.set(uri, pending);
     return pending;
   }
 

@@ -75,6 +75,18 @@ describe("RemoteJwks", () => {
     await new Promise<void>((resolve) => redirecting.close(() => resolve()));
   });
 
+  it("asks a key server that keeps failing once per floor, also when no set was ever had", async () => {
+    server.fail(500);
+    const jwks = new RemoteJwks(clock);
+    const before = server.fetches;
+    for (let i = 0; i < 5; i++) expect(await jwks.keys(server.url, `kid-${i}`)).toEqual([]);
+    expect(server.fetches - before).toBe(1);
+    now += 60_000;
+    server.publish([key.publicJwk]);
+    expect(await jwks.keys(server.url, "k1")).toHaveLength(1);
+    expect(server.fetches - before).toBe(2);
+  });
+
   it("asks once for many concurrent requests", async () => {
     server.publish([key.publicJwk]);
     const jwks = new RemoteJwks(clock);
