@@ -28,8 +28,8 @@ export interface EidRefusal {
   cause?: string;
 }
 
-/** The finish actor's verdict: the account the upstream vouched for, or why there is none. */
-export type UpstreamVerdict = { account: { sub: string } } | { refused: EidRefusal };
+/** The finish actor's verdict: the account the upstream vouched for and the acr its login counts as here, or why there is none. */
+export type UpstreamVerdict = { account: { sub: string; acr?: string } } | { refused: EidRefusal };
 
 /** The event /eID/callback sends into the stored interaction: the upstream's answer, its query string as received. */
 export type UpstreamCallbackEvent = { type: "UPSTREAM_CALLBACK"; query: string };
@@ -38,11 +38,13 @@ export interface EidFlowContext extends EidFlowInput {
   /** Set once the begin actor is done: where /eID/authorize sends the browser, and what the callback is checked against. */
   redirect?: UpstreamRedirect;
   sub?: string;
+  /** What the upstream performed, as this provider's acr (login.yaml eid_upstreams.<id>.acr.performed). */
+  acr?: string;
   refusal?: EidRefusal;
 }
 
-/** A login flow's output (the method `eid`: its own amr, of no class), or the upstream's refusal. */
-export type EidFlowOutput = { sub: string; methods: string[] } | { refused: EidRefusal };
+/** A login flow's output (the method `eid`: its own amr, of no class; the acr the upstream performed), or the upstream's refusal. */
+export type EidFlowOutput = { sub: string; methods: string[]; acr?: string } | { refused: EidRefusal };
 
 /** The actor ids the runtime provides (src/runtime/eid-flow-actors.ts). */
 export const BEGIN_UPSTREAM_LOGIN = "beginUpstreamLogin";
@@ -80,7 +82,9 @@ export const eidFlow = setup({
   },
   actions: {
     setRedirect: assign((_, redirect: UpstreamRedirect) => ({ redirect })),
-    setAccount: assign((_, verdict: UpstreamVerdict) => ("account" in verdict ? { sub: verdict.account.sub } : {})),
+    setAccount: assign((_, verdict: UpstreamVerdict) =>
+      "account" in verdict ? { sub: verdict.account.sub, ...(verdict.account.acr !== undefined && { acr: verdict.account.acr }) } : {},
+    ),
     setRefusal: assign((_, verdict: UpstreamVerdict) => ("refused" in verdict ? { refusal: verdict.refused } : {})),
   },
 }).createMachine({
@@ -120,5 +124,8 @@ export const eidFlow = setup({
     authenticated: { type: "final" },
     failed: { type: "final" },
   },
-  output: ({ context }) => (context.sub !== undefined ? { sub: context.sub, methods: [EID_METHOD] } : { refused: context.refusal! }),
+  output: ({ context }) =>
+    context.sub !== undefined
+      ? { sub: context.sub, methods: [EID_METHOD], ...(context.acr !== undefined && { acr: context.acr }) }
+      : { refused: context.refusal! },
 });

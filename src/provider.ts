@@ -18,10 +18,14 @@ import type { LdapEmployees } from "./users/ldap/ldap-employees.ts";
 import { openLdapEmployees } from "./users/ldap/open-ldap-employees.ts";
 import { buildPolicyParts, type PolicyParts } from "./snapshot/build-policy-parts.ts";
 import { RefreshTokens } from "./oauth/refresh-tokens.ts";
+import { DpopProofs } from "./oauth/dpop/dpop-proofs.ts";
+import { DpopNonces } from "./oauth/dpop/dpop-nonces.ts";
+import { ProofReplay } from "./oauth/dpop/proof-replay.ts";
 import { UserLedger } from "./user-ledger/user-ledger.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
 import { AssertionReplay } from "./oauth/assertion-replay.ts";
 import { RemoteJwks } from "./oauth/remote-jwks.ts";
+import { PushedRequests } from "./oauth/pushed-requests.ts";
 import { IdTokenIssuer } from "./tokens/id-token.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
 import { ConcurrencyGate } from "./security/concurrency-gate.ts";
@@ -161,10 +165,17 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     accessTokenDenylist: denylist,
     referenceTokens,
     refreshTokens: new RefreshTokens(store, clock, denylist, userLedger, audit),
+    dpop: new DpopProofs({
+      replay: new ProofReplay(store),
+      nonces: new DpopNonces(secretBox.derivedKey("dpop-nonce"), clock),
+      requireNonce: settings.dpop.require_nonce,
+      clock,
+    }),
     userLedger,
     endedSessions: new EndedSessions(store, () => policies.current().clients.all()),
     codes: new AuthorizationCodes(store, clock),
     clientAuthentication: { replay: new AssertionReplay(store, clock), remoteJwks: new RemoteJwks(clock, logger) },
+    pushedRequests: new PushedRequests(store, clock),
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
     // The password grant's limit; it shares the password method's counter (and records a lockout like it).
     passwordAttempts: new AttemptLimiter(

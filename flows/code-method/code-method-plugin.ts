@@ -120,6 +120,10 @@ export function createCodeMethodPlugin<Settings extends CodeMethodSettings>(
       const sender = senderOf(ctx);
       return sender instanceof Outbox ? sender.router() : express.Router();
     },
+    async usableWithoutEnrollment(ctx, sub) {
+      if (definition.fallbackTarget === undefined || !(await ctx.services.users.isActive(sub))) return false;
+      return (await definition.fallbackTarget(ctx, sub)) !== undefined;
+    },
     async enrollByOperator(ctx, sub, options) {
       const typed = options[definition.operatorOption];
       const target = typed === undefined ? undefined : definition.normaliseTarget(typed);

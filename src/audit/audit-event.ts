@@ -137,6 +137,8 @@ export interface TokenIssuedEvent {
   sid?: string;
   /** The refresh token family, when a refresh token was issued or rotated. */
   family?: string;
+  /** The thumbprint of the DPoP key the access token is bound to (RFC 9449), when it is: a public key's, never a secret. */
+  dpop_jkt?: string;
   /**
    * The login whose authentication the tokens speak for (its login.succeeded has the same): on a code,
    * also when the code came from an SSO session that a later login in the same browser renewed, so that

@@ -25,6 +25,7 @@ export function recordTokenIssued<R extends IssuedTokens>(
     sid?: string | undefined;
     family?: string | undefined;
     login_id?: string | undefined;
+    dpop_jkt?: string | undefined;
   },
   response: R,
 ): R {
@@ -35,6 +36,7 @@ export function recordTokenIssued<R extends IssuedTokens>(
   if (issued.sid !== undefined) event.sid = issued.sid;
   if (issued.family !== undefined) event.family = issued.family;
   if (issued.login_id !== undefined) event.login_id = issued.login_id;
+  if (issued.dpop_jkt !== undefined) event.dpop_jkt = issued.dpop_jkt;
   event.id_token = response.id_token !== undefined;
   event.refresh_token = response.refresh_token !== undefined;
   audit.record(event);

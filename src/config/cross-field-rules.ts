@@ -11,6 +11,7 @@ import { LOGIN_RULES } from "./login-rules.ts";
 import { ACR_VALUE_RULES } from "./acr-value-rules.ts";
 import { EID_RULES } from "./eid-rules.ts";
 import { CHANNEL_RULES } from "./channel-rules.ts";
+import { SIGNING_ALG_RULES } from "./signing-alg-rules.ts";
 
 /** The core's rules that run after schema validation, in the order the docs list them (a plug-in's come with its file). */
 export const CORE_CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
@@ -18,6 +19,7 @@ export const CORE_CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
   ...OPERATIONS_RULES,
   ...CLIENT_RULES,
   ...CLIENT_AUTH_RULES,
+  ...SIGNING_ALG_RULES,
   ...SCOPE_RULES,
   ...API_RESOURCE_AUTH_RULES,
   ...USER_RULES,

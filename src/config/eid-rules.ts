@@ -1,11 +1,13 @@
 import type { CrossFieldRule } from "./cross-field-rule.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 import { isLoopbackHttp } from "../http-kit/loopback-url.ts";
+import { ONE_FACTOR_ACR } from "../login-policy/login-policy.ts";
 
 /**
  * Rules on login.yaml's eid_upstreams and the login types that use them: every eid login type names a
- * declared upstream, upstreams cannot mint each other's subs and ask for openid, and plain HTTP is for
- * loopback upstreams only (a development upstream among them).
+ * declared upstream, upstreams cannot mint each other's subs and ask for openid, plain HTTP is for
+ * loopback upstreams only (a development upstream among them), and an upstream's acr mapping names only
+ * acr values this file declares.
  */
 export const EID_RULES: CrossFieldRule[] = [
   {
@@ -117,4 +119,41 @@ export const EID_RULES: CrossFieldRule[] = [
             ];
       }),
   },
+  {
+    file: "login",
+    needs: ["login"],
+    description:
+      "An eID upstream's `acr` mapping names acr values declared under `acr_values` as written there: the keys of `forward`, and the values of `performed` (which may also be 1fa, the one-factor login's acr).",
+    check: ({ login }) => {
+      const declared = Object.keys(login.acr_values ?? {});
+      const unknown = (name: string) => `acr value "${name}" is not declared under acr_values${declaredList(declared)}`;
+      return Object.entries(login.eid_upstreams ?? {}).flatMap(([id, upstream]): IssueDraft[] => [
+        ...Object.keys(upstream.acr?.forward ?? {})
+          .filter((name) => !declared.includes(name))
+          .map(
+            (name): IssueDraft => ({
+              file: "login",
+              at: ["eid_upstreams", id, "acr", "forward", name],
+              message: unknown(name),
+              pointAtKey: true,
+            }),
+          ),
+        ...Object.entries(upstream.acr?.performed ?? {})
+          .filter(([, name]) => name !== ONE_FACTOR_ACR && !declared.includes(name))
+          .map(
+            ([upstreamAcr, name]): IssueDraft => ({
+              file: "login",
+              at: ["eid_upstreams", id, "acr", "performed", upstreamAcr],
+              message: `${unknown(name)}, nor is it ${ONE_FACTOR_ACR}`,
+              value: name,
+            }),
+          ),
+      ]);
+    },
+  },
 ];
+
+/** " (declared: a, b)", or nothing when none are. */
+function declaredList(declared: readonly string[]): string {
+  return declared.length > 0 ? ` (declared: ${declared.join(", ")})` : "";
+}

@@ -4,8 +4,10 @@ import { findDuplicates } from "./find-duplicates.ts";
 import { parseDuration } from "../time/duration.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 import type { StaticKeyConfig } from "./types.generated.ts";
+import { signingAlgOfKey } from "../crypto/signing-alg.ts";
+import { staticKeyAlg } from "./static-key-alg.ts";
 
-/** RS256 with anything shorter is breakable in practice; RFC 7518 §3.3 sets the same floor. */
+/** RS256 and PS256 with anything shorter are breakable in practice; RFC 7518 §3.3 and §3.5 set the same floor. */
 const MIN_RSA_BITS = 2048;
 
 /** Rules on provider.yaml: the issuer's exact form and operator-managed signing keys. */
@@ -75,7 +77,7 @@ export const PROVIDER_RULES: CrossFieldRule[] = [
   {
     file: "provider",
     needs: ["provider"],
-    description: "Static keys have unique `kid`s and exactly one of them is `current`.",
+    description: "Static keys have unique `kid`s and exactly one of them per algorithm is `current`.",
     check: ({ provider }) => {
       const keys = provider.keys.static ?? [];
       const issues: IssueDraft[] = findDuplicates(keys, (k) => k.kid).map(({ index, firstIndex, key }) => ({
@@ -87,12 +89,19 @@ export const PROVIDER_RULES: CrossFieldRule[] = [
       if (provider.keys.static !== undefined && current.length === 0) {
         issues.push({ file: "provider", at: ["keys", "static"], message: "exactly one key must have status current (none has)" });
       }
-      for (const i of current.slice(1)) {
-        issues.push({
-          file: "provider",
-          at: ["keys", "static", i, "status"],
-          message: `exactly one key must have status current (keys.static[${current[0]}] already is)`,
-        });
+      // Per algorithm: each signs with its own current key. A key whose algorithm cannot be told is the key-material rule's.
+      const firstOf = new Map<string, number>();
+      for (const i of current) {
+        const alg = staticKeyAlg(keys[i]!);
+        if (alg === undefined) continue;
+        const first = firstOf.get(alg);
+        if (first === undefined) firstOf.set(alg, i);
+        else
+          issues.push({
+            file: "provider",
+            at: ["keys", "static", i, "status"],
+            message: `exactly one ${alg} key must have status current (keys.static[${first}] already is)`,
+          });
       }
       return issues;
     },
@@ -100,27 +109,39 @@ export const PROVIDER_RULES: CrossFieldRule[] = [
   {
     file: "provider",
     needs: ["provider"],
-    description: "Each static key's `private_key_pem` is an unencrypted PKCS#8 PEM of an RSA key of at least 2048 bits.",
+    description:
+      "Each static key's `private_key_pem` is an unencrypted PKCS#8 PEM of an RSA key of at least 2048 bits or an EC P-256 key, and can sign its `alg` (RS256 or PS256 for RSA, ES256 for P-256).",
     check: ({ provider }) =>
       (provider.keys.static ?? []).flatMap((key, i) => {
         const problem = checkPrivateKey(key);
-        return problem ? [{ file: "provider" as const, at: ["keys", "static", i, "private_key_pem"], message: problem }] : [];
+        if (!problem) return [];
+        // A key that cannot sign the alg it declares: the declaration is where the operator looks.
+        const at = problem.declared ? ["keys", "static", i, "alg"] : ["keys", "static", i, "private_key_pem"];
+        return [{ file: "provider" as const, at, message: problem.message }];
       }),
   },
 ];
 
-/** Why the key cannot sign RS256 tokens, or undefined when it can. Never quotes the key material. */
-function checkPrivateKey({ private_key_pem: pem }: StaticKeyConfig): string | undefined {
+/**
+ * Why the key cannot sign tokens of its algorithm, or undefined when it can; `declared` when the key
+ * is sound but not for the `alg` the entry declares. Never quotes the key material.
+ */
+function checkPrivateKey({ private_key_pem: pem, alg }: StaticKeyConfig): { message: string; declared?: true } | undefined {
   if (!pem.includes("-----BEGIN PRIVATE KEY-----")) {
-    return "must be an unencrypted PKCS#8 PEM (-----BEGIN PRIVATE KEY-----); convert with `openssl pkcs8 -topk8 -nocrypt`";
+    return { message: "must be an unencrypted PKCS#8 PEM (-----BEGIN PRIVATE KEY-----); convert with `openssl pkcs8 -topk8 -nocrypt`" };
   }
   let key;
   try {
     key = createPrivateKey(pem);
   } catch {
-    return "is not a readable private key PEM";
+    return { message: "is not a readable private key PEM" };
   }
-  if (key.asymmetricKeyType !== "rsa") return `must be an RSA key, not ${key.asymmetricKeyType ?? "this kind of key"}`;
-  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
-  return bits < MIN_RSA_BITS ? `RSA key is ${bits} bits; at least ${MIN_RSA_BITS} are required` : undefined;
+  const own = signingAlgOfKey(key);
+  if ("problem" in own) return { message: own.problem };
+  const fits = signingAlgOfKey(key, alg);
+  if ("problem" in fits) return { message: `does not fit the key: the PEM ${fits.problem}`, declared: true };
+  const bits = key.asymmetricKeyDetails?.modulusLength;
+  return bits !== undefined && bits < MIN_RSA_BITS
+    ? { message: `RSA key is ${bits} bits; at least ${MIN_RSA_BITS} are required` }
+    : undefined;
 }

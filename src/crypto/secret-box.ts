@@ -18,6 +18,14 @@ export class SecretBox {
     this.key = Buffer.from(hkdfSync("sha256", keyMaterial, "portcullis", "secret-box v1", 32));
   }
 
+  /**
+   * A key of its own for `purpose` (HKDF from the same material), for a MAC every node can compute and
+   * check without shared state (DPoP nonces). A derived key reveals nothing of the sealing key.
+   */
+  derivedKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync("sha256", this.key, "portcullis", `derived v1 ${purpose}`, 32));
+  }
+
   seal(plaintext: string, context: string): string {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv("aes-256-gcm", this.key, iv);

@@ -5,15 +5,17 @@ import { OAuthError, type OAuthErrorCode } from "../errors/oauth-error.ts";
  * - `unavailable`: the upstream did not answer, answered 5xx, or said it is unavailable (retry later);
  * - `access_denied`: the user did not log in at the upstream (cancelled, refused, no session there);
  * - `invalid_callback`: the callback does not belong to this login (state missing or different);
- * - `invalid_response`: the upstream's answer failed validation (ID token, nonce, issuer, a refused code, no sub).
+ * - `invalid_response`: the upstream's answer failed validation (ID token, nonce, issuer, a refused code, no sub);
+ * - `unmet_authentication_requirements`: the upstream performed less than an essential acr asked of it.
  */
-export type EidFailure = "unavailable" | "access_denied" | "invalid_callback" | "invalid_response";
+export type EidFailure = "unavailable" | "access_denied" | "invalid_callback" | "invalid_response" | "unmet_authentication_requirements";
 
 const WIRE: Record<EidFailure, { status: number; error: OAuthErrorCode }> = {
   unavailable: { status: 503, error: "temporarily_unavailable" },
   access_denied: { status: 403, error: "access_denied" },
   invalid_callback: { status: 400, error: "invalid_request" },
   invalid_response: { status: 502, error: "server_error" },
+  unmet_authentication_requirements: { status: 400, error: "unmet_authentication_requirements" },
 };
 
 /**

@@ -4,6 +4,7 @@ import { classifyEidError } from "./classify-eid-error.ts";
 import { EidError } from "./eid-error.ts";
 import type { EidBeginOptions, EidPending, EidUpstream } from "./eid-upstream.ts";
 import { mapEidAccount, type EidAccount } from "./map-eid-account.ts";
+import { meetsAsked, performedAcr, upstreamAcrValues } from "./eid-acr.ts";
 
 /** Seconds any one request to the upstream may take (discovery, JWKS, token, userinfo). */
 const UPSTREAM_TIMEOUT_S = 10;
@@ -36,6 +37,8 @@ export class EidRelyingParty {
   /** The upstream authorization URL for a new login, and what to keep server-side until its callback. */
   async begin(redirectUri: string, options: EidBeginOptions = {}): Promise<{ url: URL; pending: EidPending }> {
     const configuration = await this.discovered();
+    const asked = options.acr ?? [];
+    const acrValues = upstreamAcrValues(this.upstream.acr, asked);
     const pending: EidPending = {
       upstream: this.id,
       redirectUri,
@@ -43,6 +46,7 @@ export class EidRelyingParty {
       nonce: client.randomNonce(),
       codeVerifier: client.randomPKCECodeVerifier(),
       ...(options.maxAge !== undefined && { maxAge: options.maxAge }),
+      ...(asked.length > 0 && { acr: { asked: [...asked], essential: options.acrEssential ?? false } }),
     };
     const parameters: Record<string, string> = {
       redirect_uri: redirectUri,
@@ -54,6 +58,7 @@ export class EidRelyingParty {
       ...(options.prompt && { prompt: options.prompt }),
       ...(options.maxAge !== undefined && { max_age: String(options.maxAge) }),
       ...(options.uiLocales && { ui_locales: options.uiLocales }),
+      ...(acrValues.length > 0 && { acr_values: acrValues.join(" ") }),
     };
     return { url: client.buildAuthorizationUrl(configuration, parameters), pending };
   }
@@ -84,10 +89,25 @@ export class EidRelyingParty {
       const idToken = tokens.claims()!;
       const wantsUserinfo = Object.keys(this.upstream.claims).length > 0 && configuration.serverMetadata().userinfo_endpoint !== undefined;
       const userinfo = wantsUserinfo ? await client.fetchUserInfo(configuration, tokens.access_token, idToken.sub) : {};
-      return mapEidAccount(this.id, this.upstream, idToken, userinfo);
+      return { ...mapEidAccount(this.id, this.upstream, idToken, userinfo), acr: this.acrOf(idToken.acr, pending) };
     } catch (error) {
       throw classifyEidError(this.id, error);
     }
+  }
+
+  /**
+   * The login's acr here: what the upstream says it performed (its ID token's acr, which openid-client
+   * verified with the token), mapped back, never what was asked. Less than an essential ask fails the login.
+   */
+  private acrOf(upstreamAcr: unknown, pending: EidPending): string {
+    const acr = performedAcr(this.upstream.acr, upstreamAcr);
+    if (pending.acr?.essential && !meetsAsked(acr, pending.acr.asked))
+      throw new EidError(
+        "unmet_authentication_requirements",
+        this.id,
+        `the eID provider did not perform the authentication asked for (${pending.acr.asked.join(" ")})`,
+      );
+    return acr;
   }
 
   /** The upstream's discovered configuration: fetched once, again after a failure. */

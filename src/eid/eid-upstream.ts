@@ -15,6 +15,8 @@ export interface EidPending {
   codeVerifier: string;
   /** max_age sent upstream (seconds), checked against the ID token's auth_time. */
   maxAge?: number;
+  /** The acr values (declared here) the login asked the upstream to perform, and whether one of them is a must. */
+  acr?: { asked: string[]; essential: boolean };
 }
 
 /** Request options a broker passes upstream (from the client's own authorize request). */
@@ -25,4 +27,11 @@ export interface EidBeginOptions {
   maxAge?: number;
   /** The page language, as OIDC ui_locales. */
   uiLocales?: string;
+  /** Declared acr values (login.yaml `acr_values`) to ask of the upstream: sent as what its `acr.forward` maps them to. */
+  acr?: string[];
+  /**
+   * The client requires one of `acr` (an essential acr, OIDC Core §5.5.1.1): an upstream that performed
+   * less fails the login with unmet_authentication_requirements. Otherwise the login stands at the lower acr.
+   */
+  acrEssential?: boolean;
 }

@@ -5,6 +5,8 @@ import { EidError } from "./eid-error.ts";
 export interface EidAccount {
   sub: string;
   claims: Record<string, unknown>;
+  /** This provider's acr for the login (eid-acr.ts performedAcr): set once the login's ID token was read. */
+  acr?: string;
 }
 
 /** OIDC Core §2: sub is at most 255 ASCII characters; anything longer or empty is not a usable id. */

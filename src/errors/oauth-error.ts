@@ -20,7 +20,9 @@ export interface OAuthErrorOptions {
 
 /**
  * Every error code this provider sends: RFC 6749 §4.1.2.1 and §5.2, RFC 6750 §3.1, RFC 7009 §2.2.1,
- * OIDC Core §3.1.2.6 and RFC 6749's temporarily_unavailable, plus `not_found` for an unknown route of
+ * OIDC Core §3.1.2.6 (invalid_request_uri also RFC 9126 §4), OpenID Connect Core Unmet Authentication Requirements 1.0
+ * and RFC 6749's temporarily_unavailable, RFC 9449's invalid_dpop_proof and use_dpop_nonce (400 at the token endpoint,
+ * 401 with a DPoP challenge at a resource), plus `not_found` for an unknown route of
  * a JSON API. A typo or an invented code is a type error, not a wire format surprise for a client.
  */
 export type OAuthErrorCode =
@@ -41,9 +43,13 @@ export type OAuthErrorCode =
   | "login_required"
   | "interaction_required"
   | "consent_required"
+  | "unmet_authentication_requirements"
   | "request_not_supported"
   | "request_uri_not_supported"
+  | "invalid_request_uri"
   | "registration_not_supported"
+  | "invalid_dpop_proof"
+  | "use_dpop_nonce"
   | "not_found";
 
 export class OAuthError extends Error {
@@ -87,9 +93,13 @@ const STATUS: Record<OAuthErrorCode, number> = {
   login_required: 400,
   interaction_required: 400,
   consent_required: 400,
+  unmet_authentication_requirements: 400,
   request_not_supported: 400,
   request_uri_not_supported: 400,
+  invalid_request_uri: 400,
   registration_not_supported: 400,
+  invalid_dpop_proof: 400,
+  use_dpop_nonce: 400,
   not_found: 404,
 };
 

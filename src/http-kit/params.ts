@@ -28,7 +28,12 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
  * limit, so an oversized body never reaches here (it is a 413).
  */
 export function readFormBody(ex: Exchange, limits: ParamLimits): Params {
+  return collectParams(formBody(ex), limits);
+}
+
+/** The body of a POST as application/x-www-form-urlencoded pairs, repeats and all (for endpoints with their own parameter rules). */
+export function formBody(ex: Exchange): URLSearchParams {
   const type = ex.req.headers["content-type"] ?? "";
   if (!FORM_TYPE.test(type)) throw invalidRequest("the request body must be application/x-www-form-urlencoded");
-  return collectParams(new URLSearchParams(ex.body?.toString("utf8") ?? ""), limits);
+  return new URLSearchParams(ex.body?.toString("utf8") ?? "");
 }

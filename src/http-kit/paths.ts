@@ -12,6 +12,8 @@ export const paths = {
   /** Where the upstream eID provider sends the browser back (the eID broker's redirect URI). */
   eidCallback: "/eID/callback",
   token: "/connect/token",
+  /** RFC 9126: the pushed authorization request endpoint. */
+  pushedAuthorizationRequest: "/connect/par",
   userinfo: "/connect/userinfo",
   endSession: "/connect/endsession",
   /** Where the logout confirmation page posts (end session without an id_token_hint). */

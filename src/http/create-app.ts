@@ -9,6 +9,7 @@ import { createProtocolRouter, type ProtocolRouterOptions } from "./protocol-rou
 import { pageRouteLabel } from "./page-route-label.ts";
 import { discoveryEndpoint, jwksEndpoint } from "./endpoints/metadata-endpoints.ts";
 import { tokenEndpoint } from "./endpoints/token-endpoint.ts";
+import { pushedAuthorizationRequestEndpoint } from "./endpoints/pushed-authorization-request-endpoint.ts";
 import { introspectionEndpoint } from "./endpoints/introspection-endpoint.ts";
 import { revocationEndpoint } from "./endpoints/revocation-endpoint.ts";
 import { userinfoEndpoint } from "./endpoints/userinfo-endpoint.ts";
@@ -54,6 +55,7 @@ export function createApp(infra: Infra, stopping: () => boolean): RequestListene
       ...authorizeEndpoints(infra, pages),
       eidCallbackEndpoint(infra, pages),
       tokenEndpoint(infra),
+      pushedAuthorizationRequestEndpoint(infra),
       introspectionEndpoint(infra),
       revocationEndpoint(infra),
       userinfoEndpoint(infra),

@@ -7,11 +7,16 @@ import type { ViewEngine } from "../views/view-engine.ts";
 import { resolveLang } from "../i18n/lang.ts";
 import { completeAuthorization, responsePage } from "./authorize/complete-authorization.ts";
 import { writeAuthorizationResponse } from "./authorize/authorization-response.ts";
+import { requiresPushedRequests } from "../oauth/requires-pushed-requests.ts";
 
 /** The HTTP layer's services for the extensions' routes: the authorize endpoint's way of finishing, pages, strings. */
 export function extensionHttp(infra: Infra, views: ViewEngine, pages: BrowserPages): ExtensionHttp {
-  return {
-    completeLogin: (ex, request, login, { idTokenClaims = {} }) => {
+  const http: ExtensionHttp = {
+    completeLogin: async (ex, request, login, { idTokenClaims = {} }) => {
+      // RFC 9126 §6: a client that requires pushed requests gets no login from any other, an extension's neither.
+      const client = requestScope(infra, ex.req).policy.clients.get(request.clientId);
+      if (!request.pushed && requiresPushedRequests(client, infra.settings))
+        return http.refuse(ex, request, "this client must push its authorization requests, which this login cannot");
       // An extension's login runs its own machines (not a login flow here): the audit trail records that it succeeded, and for whom.
       infra.audit.record({
         type: "login.succeeded",
@@ -47,4 +52,5 @@ export function extensionHttp(infra: Infra, views: ViewEngine, pages: BrowserPag
     errorPage: (ex, error) => answerWithErrorPage(pages, infra.logger, ex.req, ex.res, error, ex),
     translate: (ex, requestedLang, key) => views.translate(resolveLang(requestedLang, ex.req.headers["accept-language"]), key),
   };
+  return http;
 }

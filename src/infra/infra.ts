@@ -16,6 +16,7 @@ import type { RefreshTokens } from "../oauth/refresh-tokens.ts";
 import type { UserLedger } from "../user-ledger/user-ledger.ts";
 import type { AuthorizationCodes } from "../oauth/authorization-codes.ts";
 import type { ClientAuthenticationServices } from "../oauth/client-authentication-services.ts";
+import type { PushedRequests } from "../oauth/pushed-requests.ts";
 import type { AttemptLimiter } from "../security/attempt-limiter.ts";
 import type { ConcurrencyGate } from "../security/concurrency-gate.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
@@ -31,6 +32,7 @@ import type { StartedExtension } from "../plugin-contract/extension.ts";
 import type { AuditTrail } from "../audit/audit-trail.ts";
 import type { ProviderMetrics } from "../metrics/provider-metrics.ts";
 import type { PolicySnapshot } from "../snapshot/policy-snapshot.ts";
+import type { DpopProofs } from "../oauth/dpop/dpop-proofs.ts";
 
 /**
  * The infrastructure: everything the provider builds once at start and keeps until it stops — what a
@@ -71,12 +73,16 @@ export interface Infra {
   /** The records of reference access tokens (clients with `access_token_format: reference`). */
   readonly referenceTokens: ReferenceTokens;
   readonly refreshTokens: RefreshTokens;
+  /** DPoP proof verification (RFC 9449): the token endpoint, userinfo and requireBearer share its replay store and nonces. */
+  readonly dpop: DpopProofs;
   /** What each user holds (sessions, refresh families, access tokens outside a family), for an operator's list and sign-out. */
   readonly userLedger: UserLedger;
   readonly endedSessions: EndedSessions;
   readonly codes: AuthorizationCodes;
   /** Client assertions' jtis (single use across nodes) and the clients' jwks_uri sets (src/oauth/authenticate-client.ts). */
   readonly clientAuthentication: ClientAuthenticationServices;
+  /** RFC 9126 pushed authorization requests, until authorize takes them. */
+  readonly pushedRequests: PushedRequests;
   readonly idTokens: IdTokenIssuer;
   /** Failed password checks per account: the password method's limit, which the password grant shares. */
   readonly passwordAttempts: AttemptLimiter;

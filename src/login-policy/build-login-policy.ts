@@ -29,10 +29,16 @@ export function buildLoginPolicy(login: LoginFile, methodClasses: ReadonlyMap<st
       fa: declared.fa ?? true,
       enrollOnFirstUse: declared.enroll_on_first_use ?? false,
       ...(declared.upstream && { upstream: declared.upstream }),
+      ...(declared.upstream && { acrForwarded: forwardedAcr(login, declared.upstream) }),
     });
   }
   if (problems.length > 0) throw new Error(`login.yaml: ${problems.join("; ")}`);
   return { methodClasses, defaultMethods: login.default_flow.methods, loginTypes, acrValues: buildAcrDeclarations(login.acr_values) };
+}
+
+/** The acr values (lower-cased) an upstream's `acr.forward` names. */
+function forwardedAcr(login: LoginFile, upstream: string): ReadonlySet<string> {
+  return new Set(Object.keys(login.eid_upstreams?.[upstream]?.acr?.forward ?? {}).map((name) => name.toLowerCase()));
 }
 
 /** login.yaml `acr_values` keyed by lower-cased name (the cross-field rules checked what they name). */

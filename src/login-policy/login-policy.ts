@@ -32,6 +32,8 @@ export interface LoginType {
   enrollOnFirstUse: boolean;
   /** flow eid: the upstream eID provider (an id under eid_upstreams, provider.eid.begin's first argument). */
   upstream?: string;
+  /** flow eid: the declared acr values (lower-cased) the upstream's `acr.forward` names: what a request can ask of the upstream. */
+  acrForwarded?: ReadonlySet<string>;
 }
 
 /** The login claims an acr value can add to the tokens (login.yaml `acr_values.<value>.claims`). */
@@ -68,5 +70,7 @@ export interface LoginPolicy {
 
 /** The method id an eID login records (amr `eid`): a session with it satisfies /eID/authorize. */
 export const EID_METHOD = "eid";
+/** The acr of a login that passed one class of factor (DESIGN "acr claim"); login.yaml never declares it: no request asks for it. */
+export const ONE_FACTOR_ACR = "1fa";
 /** The login type /eID/authorize stands for when the request names none. */
 export const EID_TYPE = "eid";

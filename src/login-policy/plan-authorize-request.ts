@@ -54,6 +54,7 @@ export function planAuthorizeRequest(
     ...(facts.loginType !== undefined && { loginType: facts.loginType }),
     ...(facts.fa !== undefined && { fa: facts.fa }),
     acr: acr.requirements,
+    ...(facts.acrValues !== undefined && { acrValues: facts.acrValues }),
     ...(facts.loginHint !== undefined && { loginHint: facts.loginHint }),
     scopes: facts.scopes,
     ...(facts.signature !== undefined && { signature: facts.signature }),

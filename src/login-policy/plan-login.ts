@@ -1,6 +1,7 @@
 import type { OAuthErrorCode } from "../errors/oauth-error.ts";
 import { DEFAULT_LOGIN } from "../config/default-login.ts";
 import type { AcrMatch, AcrRequirements } from "./acr-values.ts";
+import { acrAskedOfUpstream } from "./acr-asked-of-upstream.ts";
 import { firstRepeated, shown, splitMethodList } from "./method-list.ts";
 import {
   EID_METHOD,
@@ -24,6 +25,8 @@ export interface LoginRequest {
   /** The fa parameter as sent. */
   fa?: string;
   acr: AcrRequirements;
+  /** acr_values as sent: what an eID login forwards to its upstream is read from them (acr-asked-of-upstream.ts). */
+  acrValues?: string;
   loginHint?: string;
   scopes: readonly string[];
   signature?: string;
@@ -32,6 +35,8 @@ export interface LoginRequest {
 /** What an SSO session proves: the methods passed in it (step-up compares them with what a plan needs). */
 export interface SessionFacts {
   methods: readonly string[];
+  /** The session's acr (an eID session's is what its upstream performed). */
+  acr?: string;
 }
 
 /** What the login must do and what its tokens carry. */
@@ -55,6 +60,8 @@ export interface LoginPlan {
   repeatLoginTypeAtToken: boolean;
   /** flow eid: the upstream eID provider the login is brokered to (login.yaml eid_upstreams). */
   upstream?: string;
+  /** flow eid: the declared acr values the request asks the upstream to perform (its `acr.forward` names them); a session serves only with one of them. */
+  upstreamAcr?: string[];
   enrollOnFirstUse: boolean;
   /** The declared acr values the request matched (login.yaml `acr_values`), in the order sent. */
   acrMatched: AcrMatch[];
@@ -138,8 +145,9 @@ function buildPlan(policy: LoginPolicy, request: LoginRequest, session: SessionF
   const offered = narrowToRequired(policy, type, offeredMethods(policy, type, request), acr);
   const missingClasses = type.flow === "two_factor" ? classesMissing(policy, session?.methods ?? [], type.sso, offered) : [];
   const methods = type.flow === "two_factor" ? offered.filter((m) => missingClasses.includes(policy.methodClasses.get(m)!)) : offered;
+  const upstreamAcr = type.flow === "eid" ? acrAskedOfUpstream(request.acrValues, policy.acrValues, type.acrForwarded ?? new Set()) : [];
   const sessionProves =
-    type.flow === "two_factor" ? missingClasses.length === 0 : type.flow === "eid" && (session?.methods.includes(EID_METHOD) ?? false);
+    type.flow === "two_factor" ? missingClasses.length === 0 : type.flow === "eid" && eidSessionProves(session, upstreamAcr);
   const sessionSuffices = type.sso && session !== undefined && !fresh && sessionProves;
   return {
     // Returned to redirect_uri as sent; /eID/authorize, where it may be omitted, returns the type's name.
@@ -153,11 +161,22 @@ function buildPlan(policy: LoginPolicy, request: LoginRequest, session: SessionF
     loginHint: type.loginHint,
     ...(vendorAccount !== undefined && { vendorAccount }),
     ...(type.upstream !== undefined && { upstream: type.upstream }),
+    ...(upstreamAcr.length > 0 && { upstreamAcr }),
     checkSignature: type.signature,
     repeatLoginTypeAtToken: type.repeatLoginTypeAtToken,
     enrollOnFirstUse: type.enrollOnFirstUse,
     ...common,
   };
+}
+
+/**
+ * Whether an eID session serves an eID request: it is an eID login, and when the request asks the
+ * upstream for acr values, the session's acr (what its upstream performed) is one of them; otherwise
+ * the login goes to the upstream again, as a step-up there.
+ */
+function eidSessionProves(session: SessionFacts | undefined, upstreamAcr: readonly string[]): boolean {
+  if (!(session?.methods.includes(EID_METHOD) ?? false)) return false;
+  return upstreamAcr.length === 0 || (session!.acr !== undefined && upstreamAcr.includes(session!.acr));
 }
 
 /** The login type the request selects (login_type, acr_values 2fa, or the eID endpoint), allowed for this client. */

@@ -20,4 +20,6 @@ export interface AuthorizationCodeGrant extends Authentication {
   idTokenClaims?: Record<string, unknown>;
   /** Extra claims of the access token issued on this code only (an extension's, e.g. the custom login's custom_scan_sid). */
   accessTokenClaims?: Record<string, unknown>;
+  /** RFC 9449 §10: the authorize request's dpop_jkt; the code is redeemed only with a proof by that key. */
+  dpopJkt?: string;
 }

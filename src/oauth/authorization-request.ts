@@ -27,8 +27,12 @@ export interface AuthorizationRequest {
   plan?: LoginPlan;
   /** The subject of a valid id_token_hint: prompt=none must keep this user. */
   hintSub?: string;
+  /** RFC 9449 §10 dpop_jkt: the thumbprint of the DPoP key the code is bound to. */
+  dpopJkt?: string;
   /** Served in an iframe (/connect/iframe_authz): the response finishes in the top window. */
   framed: boolean;
+  /** Started by a pushed authorization request (RFC 9126): nothing may offer it again as a plain, editable request. */
+  pushed?: boolean;
 }
 
 export type ResponseMode = "query" | "fragment" | "form_post";

@@ -4,6 +4,7 @@ import { parseDuration } from "../time/duration.ts";
 import type { AuthMethod } from "./authenticate-party.ts";
 import { type ClientSecret, clientSecrets } from "../crypto/client-secrets.ts";
 import { type PublicKeySource, publicKeySource } from "../crypto/client-public-keys.ts";
+import type { SigningAlg } from "../crypto/signing-alg.ts";
 
 export type GrantType = ClientConfig["grant_types"][number];
 export type ClientAuthMethod = AuthMethod;
@@ -29,8 +30,16 @@ export interface Client {
   readonly refreshTokenEndsWithSession: boolean;
   readonly requirePkce: boolean;
   readonly allowPlainPkce: boolean;
+  /** clients.yaml require_dpop: every token request must carry a DPoP proof (RFC 9449). */
+  readonly requireDpop: boolean;
+  /** RFC 9126 §6: its logins start only with a pushed authorization request (provider.yaml can require it of every client too). */
+  readonly requirePushedRequests: boolean;
   /** What every grant issues this client as its access token. */
   readonly accessTokenFormat: AccessTokenFormat;
+  /** id_token_signed_response_alg: its ID tokens' and logout tokens' JWS algorithm. */
+  readonly idTokenAlg: SigningAlg;
+  /** access_token_signed_response_alg: its JWT access tokens' JWS algorithm. */
+  readonly accessTokenAlg: SigningAlg;
   /** Seconds. `clientCredentialsAccessToken`: the client's own access-token lifetime, else provider.yaml's for client_credentials. */
   readonly lifetimes: {
     accessToken: number;
@@ -79,7 +88,11 @@ function toClient(c: ClientConfig, defaults: ProviderFile["lifetimes"]): Client 
     refreshTokenEndsWithSession: c.refresh_token_ends_with_session,
     requirePkce: c.require_pkce || c.type === "public",
     allowPlainPkce: c.allow_plain_pkce,
+    requireDpop: c.require_dpop,
+    requirePushedRequests: c.require_pushed_authorization_requests,
     accessTokenFormat: c.access_token_format,
+    idTokenAlg: c.id_token_signed_response_alg,
+    accessTokenAlg: c.access_token_signed_response_alg,
     lifetimes: {
       accessToken: parseDuration(own.access_token ?? defaults.access_token),
       idToken: parseDuration(own.id_token ?? defaults.id_token),

@@ -3,6 +3,7 @@ import type { Client, ClientRegistry } from "./client-registry.ts";
 import { invalidRequest, type OAuthError } from "../errors/oauth-error.ts";
 import type { KeySet } from "../tokens/key-set.ts";
 import { describeJoseError } from "../tokens/jose-errors.ts";
+import { SIGNING_ALGS } from "../crypto/signing-alg.ts";
 
 /** A verified id_token_hint: who it names, for which client, in which session. */
 export interface IdTokenHint {
@@ -26,8 +27,8 @@ const ID_TOKEN_TYPE = "JWT";
 const IGNORE_EXPIRY = Number.MAX_SAFE_INTEGER;
 
 /**
- * Verifies an id_token_hint: an ID token this provider signed (RS256, a published kid, typ JWT, our
- * issuer) for a registered client. Any failure is one `invalid_request` naming the reason.
+ * Verifies an id_token_hint: an ID token this provider signed (a published kid, exactly the alg that key
+ * is published with, typ JWT, our issuer) for a registered client. Any failure is one `invalid_request` naming the reason.
  */
 export class IdTokenHintVerifier {
   private readonly keys: () => KeySet;
@@ -43,7 +44,7 @@ export class IdTokenHintVerifier {
     let payload: Record<string, unknown>;
     try {
       const result = await jwtVerify(token, (header: JWTHeaderParameters) => this.keyFor(header), {
-        algorithms: ["RS256"],
+        algorithms: [...SIGNING_ALGS],
         issuer: this.issuer,
         typ: ID_TOKEN_TYPE,
         clockTolerance: IGNORE_EXPIRY,
@@ -62,9 +63,11 @@ export class IdTokenHintVerifier {
   }
 
   private keyFor(header: JWTHeaderParameters) {
-    const key = header.kid === undefined ? undefined : this.keys().publicKey(header.kid);
+    const key = header.kid === undefined ? undefined : this.keys().verificationKey(header.kid);
     if (!key) throw Object.assign(new Error("unknown kid"), { code: "ERR_JWKS_NO_MATCHING_KEY" });
-    return key;
+    // A key verifies its own algorithm only: jose would check an RS256 key's PS256 signature if asked.
+    if (header.alg !== key.alg) throw Object.assign(new Error("alg is not the key's"), { code: "ERR_JOSE_ALG_NOT_ALLOWED" });
+    return key.publicKey;
   }
 }
 

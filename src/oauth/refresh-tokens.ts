@@ -26,6 +26,8 @@ export interface RefreshGrant {
   sid?: string;
   /** Extra ID-token claims of the authentication (chnl, gps, ...), repeated in refreshed ID tokens. */
   idTokenClaims?: Record<string, unknown>;
+  /** A public client's refresh token is bound to its DPoP key (RFC 9449 §5): each refresh needs a proof by it; its successors keep it. */
+  jkt?: string;
 }
 
 /**

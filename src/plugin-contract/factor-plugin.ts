@@ -137,4 +137,9 @@ export interface FactorPlugin<Settings = Record<string, unknown>> {
    * an enrollment for `sub` and returns what to show the operator (e.g. an otpauth:// URI to hand over).
    */
   enrollByOperator?(context: PluginContext<Settings>, sub: string, options: Record<string, string>): Promise<string>;
+  /**
+   * True when `sub` can pass the method with no enrollment record (an e-mail code to the directory's
+   * address): a flow that checks what the user has set up (a step-up's second factor) counts it as set up.
+   */
+  usableWithoutEnrollment?(context: PluginContext<Settings>, sub: string): Promise<boolean>;
 }

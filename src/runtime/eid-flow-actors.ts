@@ -27,7 +27,7 @@ export function eidFlowActors(broker: Pick<EidBroker, "begin" | "finish">, callb
     [FINISH_UPSTREAM_LOGIN]: fromPromise<UpstreamVerdict, { query: string; pending: EidPending }>(async ({ input }) => {
       try {
         const account = await broker.finish(new URLSearchParams(input.query), input.pending);
-        return { account: { sub: account.sub } };
+        return { account: { sub: account.sub, ...(account.acr !== undefined && { acr: account.acr }) } };
       } catch (err) {
         if (!(err instanceof EidError)) throw err;
         return { refused: refusalOf(err) };

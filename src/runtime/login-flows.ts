@@ -178,9 +178,19 @@ export function loginBuiltIns(services: FlowServices, methods: ReadonlyMap<strin
   );
   return {
     [IDENTIFY_USER]: identifyUserRunnable(services),
-    [ENROLLED_METHODS]: fromPromise<string[], EnrolledMethodsInput>(async ({ input }) =>
-      (await services.enrollments.list(input.sub, input.methods)).map((e) => e.method),
-    ),
+    [ENROLLED_METHODS]: fromPromise<string[], EnrolledMethodsInput>(async ({ input }) => {
+      const enrolled = (await services.enrollments.list(input.sub, input.methods)).map((e) => e.method);
+      // A method the user can pass without setting it up (e-mail to the directory's address) counts as set up.
+      const usable = await Promise.all(
+        input.methods
+          .filter((id) => !enrolled.includes(id))
+          .map(async (id) => {
+            const method = methods.get(id);
+            return (await method?.plugin.usableWithoutEnrollment?.(method.context, input.sub)) ? [id] : [];
+          }),
+      );
+      return [...enrolled, ...usable.flat()];
+    }),
     ...Object.fromEntries(enrollments),
   };
 }

@@ -69,7 +69,7 @@ export class BackChannelLogout {
       const uri = client?.config.backchannel_logout_uri;
       if (!client || uri === undefined || this.stop.signal.aborted) continue;
       const sid = client.config.backchannel_logout_session_required ? session.sid : undefined;
-      const token = this.tokens.issue({ clientId, sub: session.sub, sid });
+      const token = this.tokens.issue({ clientId, sub: session.sub, sid, alg: client.idTokenAlg });
       const delivered = (ok: boolean): LogoutDelivery => {
         this.audit?.record({ type: "logout.delivered", sid: session.sid, client_id: clientId, channel: "back", ok });
         return { clientId, ok };

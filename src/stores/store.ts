@@ -17,6 +17,8 @@ import type { RecordKinds } from "./record-kinds.ts";
 export const CORE_RECORD_KINDS = {
   interactions: { durable: false },
   codes: { durable: false, immutable: true },
+  /** RFC 9126 pushed authorization requests: the parameters a client pushed, under the hash of their request_uri, until authorize takes them. */
+  pushedRequests: { durable: false, immutable: true },
   sessions: { durable: false, immutable: true },
   refreshTokens: { durable: true },
   grants: { durable: true },
@@ -37,6 +39,8 @@ export const CORE_RECORD_KINDS = {
   logoutRequests: { durable: false },
   /** The jti of each accepted private_key_jwt client assertion, until it expires: single use across nodes (src/oauth/assertion-replay.ts). */
   clientAssertions: { durable: false },
+  /** DPoP proof jtis seen within the proof window (src/oauth/dpop/): a proof is accepted once on any node. */
+  dpopProofs: { durable: false },
   /** Short-lived mutual-exclusion markers (read-modify-write of one record across processes). */
   locks: { durable: false },
   /** Each user's sessions, refresh-token families and access tokens, by slot (src/user-ledger/): what a sign-out of the user ends. */

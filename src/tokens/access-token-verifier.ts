@@ -5,7 +5,7 @@ import type { AccessTokenDenylist } from "./access-token-denylist.ts";
 import type { KeySet } from "./key-set.ts";
 import { ACCESS_TOKEN_TYPE, type AccessTokenClaims } from "./access-token.ts";
 import { invalidToken, joseErrorToOAuth } from "./jose-errors.ts";
-import { verifyRs256Jwt, type JoseHeader } from "./jws-verifier.ts";
+import { verifyJwt, type JoseHeader } from "./jws-verifier.ts";
 import { looksLikeReferenceToken, type ReferenceTokens } from "./reference-tokens.ts";
 
 /** Checked in this order, as jose checked its requiredClaims option plus the issuer; any missing one is the same failure. */
@@ -25,7 +25,7 @@ const EXPECTED_TYP = normalizeTyp(ACCESS_TOKEN_TYPE);
  * the formats can never drift apart in what they accept.
  *
  * A reference handle is valid while its record exists, names our issuer and has not reached its exp
- * by the injected clock. A JWT gets strict validation: RS256 only, a kid we publish, typ at+jwt, our
+ * by the injected clock. A JWT gets strict validation: a kid we publish and exactly its key's alg, typ at+jwt, our
  * issuer, exp/nbf with the injected clock, the RFC 9068 claims present. Both must then be off the
  * revocation list, where a reused code or a revoked refresh family puts the access tokens it issued
  * by jti (those paths know the jti, not the handle).
@@ -67,16 +67,16 @@ export class AccessTokenVerifier {
 
   private jwtClaims(token: string): AccessTokenClaims {
     try {
-      const jwt = verifyRs256Jwt(token, (header) => this.keyFor(header));
+      const jwt = verifyJwt(token, (header) => this.keyFor(header));
       return this.checkClaims(jwt.header, jwt.claims);
     } catch (err) {
       throw joseErrorToOAuth(err);
     }
   }
 
-  /** Any key we publish (next, current or retired) for the token's kid. */
+  /** Any key we publish (next, current or retired) for the token's kid, with the one algorithm it verifies. */
   private keyFor(header: JoseHeader) {
-    return typeof header.kid === "string" ? this.keys().publicKey(header.kid) : undefined;
+    return typeof header.kid === "string" ? this.keys().verificationKey(header.kid) : undefined;
   }
 
   private checkClaims(header: JoseHeader, claims: Record<string, unknown>): AccessTokenClaims {

@@ -6,6 +6,7 @@ import { epochSeconds } from "../time/clock.ts";
 import type { ScopeRegistry } from "../scopes/scope-registry.ts";
 import { formatScope } from "../scopes/scope.ts";
 import type { JwsSigner } from "./jws-signer.ts";
+import type { SigningAlg } from "../crypto/signing-alg.ts";
 
 /** How a client's access tokens are made: signed JWTs, or reference handles (RFC 7662 introspection). */
 export type AccessTokenFormat = ClientConfig["access_token_format"];
@@ -24,6 +25,8 @@ export interface AccessTokenClaims {
   amr?: string[];
   acr?: string;
   sid?: string;
+  /** RFC 9449 §6.1: the thumbprint of the DPoP key the token is bound to. */
+  cnf?: { jkt: string };
   [claim: string]: unknown;
 }
 
@@ -38,6 +41,10 @@ export interface AccessTokenRequest {
   /** A jti chosen in advance, so that a record naming the token (for revocation) can exist before the token does. */
   jti?: string;
   extra?: Record<string, unknown>;
+  /** The thumbprint of the DPoP proof key of the token request: the token is bound to it (`cnf.jkt`). */
+  jkt?: string;
+  /** The client's access_token_signed_response_alg; RS256 when absent. A reference handle is not signed. */
+  alg?: SigningAlg;
 }
 
 export const ACCESS_TOKEN_TYPE = "at+jwt";
@@ -56,7 +63,7 @@ export interface IssuedToken {
 }
 
 /**
- * Issues access tokens: RS256 JWTs, or reference handles whose same claims stay in the store. The
+ * Issues access tokens: JWTs signed with the client's algorithm (RS256 unless it chose PS256 or ES256), or reference handles whose same claims stay in the store. The
  * audience is every API resource whose scopes the token carries.
  */
 export class AccessTokenIssuer {
@@ -85,7 +92,7 @@ export class AccessTokenIssuer {
   /** A JWT access token. */
   issue(request: AccessTokenRequest): IssuedToken {
     const claims = this.claims(request);
-    return { token: this.signer.sign(claims, ACCESS_TOKEN_TYPE), claims };
+    return { token: this.signer.sign(claims, ACCESS_TOKEN_TYPE, request.alg), claims };
   }
 
   private claims(request: AccessTokenRequest): AccessTokenClaims {
@@ -94,8 +101,8 @@ export class AccessTokenIssuer {
     // A token that may read userinfo names the userinfo endpoint as an audience too; a token with
     // identity scopes only has it as its one audience (RFC 9068 requires one).
     if (request.scopes.includes("openid") || aud.length === 0) aud.push(this.userinfoAudience);
-    // The extra claims first: none of them can replace a registered claim.
-    return {
+    // The extra claims first: none of them can replace a registered claim (nor the binding).
+    const claims: AccessTokenClaims = {
       ...request.extra,
       iss: this.issuer,
       sub: request.sub,
@@ -106,5 +113,8 @@ export class AccessTokenIssuer {
       client_id: request.clientId,
       scope: formatScope(request.scopes),
     };
+    if (request.jkt !== undefined) claims.cnf = { jkt: request.jkt };
+    else delete claims.cnf;
+    return claims;
   }
 }

@@ -2,6 +2,7 @@ import { hash } from "node:crypto";
 import type { Clock } from "../time/clock.ts";
 import { epochSeconds } from "../time/clock.ts";
 import type { JwsSigner } from "./jws-signer.ts";
+import type { SigningAlg } from "../crypto/signing-alg.ts";
 
 /** What an ID token says about one authentication (OIDC Core §2, §3.1.3.6). */
 export interface IdTokenRequest {
@@ -20,6 +21,8 @@ export interface IdTokenRequest {
   lifetime: number;
   /** Extra claims a login type or acr value adds (chnl, gps, faceid, custom_scan, ...). */
   claims?: Record<string, unknown>;
+  /** The client's id_token_signed_response_alg (OIDC Registration §2); RS256 when absent. */
+  alg?: SigningAlg;
 }
 
 export const ID_TOKEN_TYPE = "JWT";
@@ -43,7 +46,7 @@ const PROTOCOL_CLAIMS = new Set([
   "c_hash",
 ]);
 
-/** Issues RS256 ID tokens signed with the provider's current key. */
+/** Issues ID tokens signed with the provider's current key of the client's algorithm (RS256 unless it chose another). */
 export class IdTokenIssuer {
   private readonly signer: JwsSigner;
   private readonly issuer: string;
@@ -70,11 +73,11 @@ export class IdTokenIssuer {
     if (request.nonce !== undefined) payload.nonce = request.nonce;
     if (request.sid !== undefined) payload.sid = request.sid;
     if (request.accessToken !== undefined) payload.at_hash = atHash(request.accessToken);
-    return this.signer.sign(payload, ID_TOKEN_TYPE);
+    return this.signer.sign(payload, ID_TOKEN_TYPE, request.alg);
   }
 }
 
-/** OIDC Core §3.1.3.6: base64url of the left half of the SHA-256 (RS256's hash) of the token's ASCII. */
+/** OIDC Core §3.1.3.6: base64url of the left half of the SHA-256 (the hash of RS256, PS256 and ES256 alike) of the token's ASCII. */
 export function atHash(accessToken: string): string {
   // A JWS is ASCII, so its UTF-8 (what hash() reads) is its ASCII.
   const digest = hash("sha256", accessToken, "buffer");

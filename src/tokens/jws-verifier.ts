@@ -1,8 +1,13 @@
-import { verify, type KeyObject } from "node:crypto";
+import { verify } from "node:crypto";
 import { errors } from "jose";
+import { isSigningAlg, SIGNING_DIGEST } from "../crypto/signing-alg.ts";
+import type { VerificationKey } from "./key-set.ts";
 
 /**
- * Verifies a compact RS256 JWT synchronously with node:crypto and returns its header and claims set.
+ * Verifies a compact JWT we signed (RS256, PS256 or ES256) synchronously with node:crypto and returns
+ * its header and claims set. The token's alg must be exactly the one its key is published with: a key
+ * never verifies under another algorithm (RFC 8725 §3.1), so an RS256 key cannot be made to check a
+ * PS256 or HS256 signature, and `none` is never an algorithm.
  *
  * Why not jose: jwtVerify checks RSA through WebCrypto, a libuv thread-pool job, which was ~56% of a
  * userinfo request (~79 µs) against ~23 µs for crypto.verify on a KeyObject (docs/decisions.md).
@@ -19,7 +24,7 @@ import { errors } from "jose";
  * Not repeated from jose: its refusal of RSA keys under 2048 bits. Our keys are generated with 2048+
  * bits and configured static keys are refused below that (config/provider-rules.ts).
  */
-export function verifyRs256Jwt(token: string, keyFor: (header: JoseHeader) => KeyObject | undefined): VerifiedJwt {
+export function verifyJwt(token: string, keyFor: (header: JoseHeader) => VerificationKey | undefined): VerifiedJwt {
   const segments = token.split(".");
   if (segments.length !== 3) throw new errors.JWSInvalid("Invalid Compact JWS");
   const [encodedHeader, encodedPayload, encodedSignature] = segments as [string, string, string];
@@ -31,14 +36,16 @@ export function verifyRs256Jwt(token: string, keyFor: (header: JoseHeader) => Ke
   const payloadIsEncoded = checkCritical(header);
   if (typeof header.alg !== "string" || header.alg === "")
     throw new errors.JWSInvalid('JWS "alg" (Algorithm) Header Parameter missing or invalid');
-  // RS256 only: what we sign with, and never a choice left to the token (alg none, HS256 keyed with our public key).
-  if (header.alg !== "RS256") throw new errors.JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed');
+  // Only what we sign with, and never a choice left to the token (alg none, HS256 keyed with our public key).
+  if (!isSigningAlg(header.alg)) throw new errors.JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed');
   const key = keyFor(header);
   if (key === undefined) throw new errors.JWKSNoMatchingKey();
+  // The key's own algorithm, not the token's: a PS256 header on an RS256 key's kid is refused unchecked.
+  if (header.alg !== key.alg) throw new errors.JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed');
 
   // The signing input is the header and payload exactly as they appear in the token (ASCII, checked above).
   const signingInput = Buffer.from(`${encodedHeader}.${encodedPayload}`, "latin1");
-  if (!verify("sha256", signingInput, key, signature)) throw new errors.JWSSignatureVerificationFailed();
+  if (!verify(SIGNING_DIGEST, signingInput, key.input, signature)) throw new errors.JWSSignatureVerificationFailed();
   if (!payloadIsEncoded) throw new errors.JWTInvalid("JWTs MUST NOT use unencoded payload");
   const claims = parseJsonObject(payloadBytes, () => new errors.JWTInvalid("JWT Claims Set must be a top-level JSON object"));
   return { header, claims };

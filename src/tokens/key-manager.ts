@@ -3,18 +3,22 @@ import type { Logger } from "pino";
 import type { Store } from "../stores/store.ts";
 import type { Clock } from "../time/clock.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
+import { SIGNING_ALGS, signingAlgOfKey, type SigningAlg } from "../crypto/signing-alg.ts";
 import { KeySet, type KeyEntry, type KeyStatus } from "./key-set.ts";
-import { nextRotationStep, type KeyRing, type RotationPolicy, type StoredKey } from "./key-rotation.ts";
+import { algOf, keyOf, nextRotationStep, type KeyRing, type RotationPolicy, type StoredKey } from "./key-rotation.ts";
 import { KeyRingStore } from "./key-ring-store.ts";
 
 /** How often every process re-reads the ring: the longest a node signs with a key the ring has retired. */
 export const KEY_SYNC_EVERY_MS = 60_000;
-const MAX_STEPS_PER_SYNC = 4;
+/** A lifecycle needs at most a few steps at once per algorithm (generate, promote), and one prune. */
+const MAX_STEPS_PER_SYNC = 3 * SIGNING_ALGS.length + 1;
 
 export interface StaticKey {
   kid: string;
   status: KeyStatus;
   private_key_pem: string;
+  /** Absent: the key's own (RS256 for RSA, ES256 for P-256); config rules refuse a key that cannot sign what is declared. */
+  alg?: SigningAlg;
 }
 
 export interface KeyManagerOptions {
@@ -63,9 +67,7 @@ export class KeyManager {
   static async open(options: KeyManagerOptions): Promise<KeyManager> {
     const manager = new KeyManager(options);
     if (options.staticKeys?.length) {
-      manager.keySet = new KeySet(
-        options.staticKeys.map((k) => ({ kid: k.kid, status: k.status, privateKey: createPrivateKey(k.private_key_pem) })),
-      );
+      manager.keySet = new KeySet(options.staticKeys.map(staticEntry));
       return manager;
     }
     await manager.sync();
@@ -148,16 +150,16 @@ export class KeyManager {
   }
 
   private async applyDueSteps(ring: KeyRing): Promise<KeyRing> {
-    // A lifecycle needs at most a few steps at once (generate, promote, prune); the bound keeps a policy
-    // that is always due from generating keys forever.
+    // The bound keeps a policy that is always due from generating keys forever.
     for (let i = 0; i < MAX_STEPS_PER_SYNC; i++) {
       const now = this.options.clock();
       const step = nextRotationStep(ring, now, this.options.policy);
       if (step.kind === "none") return ring;
       if (step.kind === "generate-next") {
-        const status = ring.keys.some((k) => k.status === "current") ? "next" : "current";
-        const key = await this.ringStore.generate(status, now);
-        this.options.logger.info({ kid: key.kid, status }, "generated signing key");
+        // An algorithm without a current key (first start, or a ring from before it was offered) signs at once.
+        const status = keyOf(ring, step.alg, "current") ? "next" : "current";
+        const key = await this.ringStore.generate(step.alg, status, now);
+        this.options.logger.info({ kid: key.kid, alg: step.alg, status }, "generated signing key");
         ring = { ...ring, keys: [...ring.keys, key] };
         this.options.onRotated?.(key.kid, status);
       } else {
@@ -181,6 +183,14 @@ export class KeyManager {
       privateKey = this.ringStore.open(k);
       this.parsed.set(k.kid, privateKey);
     }
-    return { kid: k.kid, status: k.status, privateKey };
+    return { kid: k.kid, status: k.status, alg: algOf(k), privateKey };
   }
+}
+
+/** A provider.yaml key as the key set takes it: its declared alg, else the one its key type signs (config rules checked they agree). */
+function staticEntry(k: StaticKey): KeyEntry {
+  const privateKey = createPrivateKey(k.private_key_pem);
+  const fits = signingAlgOfKey(privateKey, k.alg);
+  if ("problem" in fits) throw new Error(`static signing key ${k.kid} ${fits.problem}`);
+  return { kid: k.kid, status: k.status, alg: fits.alg, privateKey };
 }

@@ -1,8 +1,9 @@
+import type { SigningAlg } from "../crypto/signing-alg.ts";
 import type { KeyStatus } from "./key-set.ts";
-import { promoted, type KeyRing, type StoredKey, type UnpublishedKey } from "./key-rotation.ts";
+import { algOf, keyOf, promoted, type KeyRing, type StoredKey, type UnpublishedKey } from "./key-rotation.ts";
 
 /** Makes a fresh sealed key (KeyRingStore.generate). */
-export type GenerateKey = (status: KeyStatus, now: number) => Promise<StoredKey>;
+export type GenerateKey = (alg: SigningAlg, status: KeyStatus, now: number) => Promise<StoredKey>;
 
 export type RotateOutcome =
   /** There was no next key: one is generated and published; it may sign once announced for `announceFor`. */
@@ -26,14 +27,16 @@ export type RetireOutcome =
  * has a key that relying parties' JWKS caches already know. Without a next key, one is only announced:
  * promoting a key nobody has fetched yet would make every relying party with a cached JWKS reject the
  * new tokens until it refetches. `force` (`--now`) promotes at once anyway, generating the key if needed.
+ * Each algorithm's keys rotate apart: `alg` names the one rotated.
  */
 export async function rotateRing(
   ring: KeyRing,
-  options: { now: number; announceFor: number; force: boolean; generate: GenerateKey },
+  options: { alg: SigningAlg; now: number; announceFor: number; force: boolean; generate: GenerateKey },
 ): Promise<RotateOutcome> {
-  const { now, announceFor, force, generate } = options;
-  const current = signingKey(ring);
-  let next = ring.keys.find((k) => k.status === "next");
+  const { alg, now, announceFor, force } = options;
+  const generate = (status: KeyStatus, at: number) => options.generate(alg, status, at);
+  const current = signingKey(ring, alg);
+  let next = keyOf(ring, alg, "next");
   if (!next && !force) {
     next = await generate("next", now);
     return { kind: "announced", ring: { ...ring, keys: [...ring.keys, next] }, next };
@@ -59,7 +62,8 @@ export async function rotateRing(
  * Retires one key early (`portcullis keys retire KID`), e.g. when it may be compromised: it signs
  * nothing more, and stays published until what it signed has expired (the manager prunes it then).
  * Retiring the current key hands the signing to the next key at once, and publishes a fresh next key;
- * without a next key it is refused, since the deployment would have no key to sign with.
+ * without a next key it is refused, since the deployment would have no key to sign with. The key's own
+ * algorithm's next key takes over: keys of one algorithm never stand in for another's.
  */
 export async function retireKey(ring: KeyRing, kid: string, options: { now: number; generate: GenerateKey }): Promise<RetireOutcome> {
   const { now, generate } = options;
@@ -70,9 +74,9 @@ export async function retireKey(ring: KeyRing, kid: string, options: { now: numb
     const retired: StoredKey = { ...key, status: "retired", retiredAt: now };
     return { kind: "retired", ring: { ...ring, keys: ring.keys.map((k) => (k.kid === kid ? retired : k)) }, retired };
   }
-  const next = ring.keys.find((k) => k.status === "next");
+  const next = keyOf(ring, algOf(key), "next");
   if (!next) return { kind: "only-signing-key" };
-  const fresh = await generate("next", now);
+  const fresh = await generate(algOf(key), "next", now);
   const after = promoted({ ...ring, keys: [...ring.keys, fresh] }, next, now);
   return { kind: "retired", ring: after, retired: byKid(after, kid), promoted: byKid(after, next.kid), next: fresh };
 }
@@ -90,6 +94,7 @@ export async function unpublishKey(ring: KeyRing, kid: string, options: { now: n
   const { createdAt, activatedAt, retiredAt } = outcome.retired;
   const record: UnpublishedKey = {
     kid,
+    alg: algOf(outcome.retired),
     createdAt,
     ...(activatedAt !== undefined && { activatedAt }),
     ...(retiredAt !== undefined && { retiredAt }),
@@ -99,9 +104,9 @@ export async function unpublishKey(ring: KeyRing, kid: string, options: { now: n
   return { ...outcome, ring: { ...outcome.ring, keys: outcome.ring.keys.filter((k) => k.kid !== kid), unpublished } };
 }
 
-function signingKey(ring: KeyRing): StoredKey {
-  const current = ring.keys.find((k) => k.status === "current");
-  if (!current) throw new Error("the stored key ring has no current key");
+function signingKey(ring: KeyRing, alg: SigningAlg): StoredKey {
+  const current = keyOf(ring, alg, "current");
+  if (!current) throw new Error(`the stored key ring has no current ${alg} key`);
   return current;
 }
 

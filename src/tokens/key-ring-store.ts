@@ -1,11 +1,10 @@
-import { createPrivateKey, generateKeyPair, randomBytes, type KeyObject } from "node:crypto";
-import { promisify } from "node:util";
+import { createPrivateKey, randomBytes, type KeyObject } from "node:crypto";
+import { generateSigningKey, type SigningAlg } from "../crypto/signing-alg.ts";
 import type { Store, RecordStore } from "../stores/store.ts";
 import type { SecretBox } from "../crypto/secret-box.ts";
 import type { KeyStatus } from "./key-set.ts";
 import type { KeyRing, StoredKey } from "./key-rotation.ts";
 
-const generateRsa = promisify(generateKeyPair);
 /** Binds a sealed key to its kid: a sealed key moved to another entry of the ring does not open. */
 const sealContext = (kid: string) => `signing-key:${kid}`;
 const RING = "signing-keys";
@@ -17,6 +16,7 @@ export interface KeyRingStoreOptions {
   store: Store;
   /** Seals generated private keys before they reach the store. */
   box: SecretBox;
+  /** RSA modulus length of generated RS256 and PS256 keys. */
   modulusLength: number;
 }
 
@@ -58,12 +58,12 @@ export class KeyRingStore {
     }
   }
 
-  /** A new RSA key with a random kid, its private part sealed for the store. */
-  async generate(status: KeyStatus, now: number): Promise<StoredKey> {
-    const { privateKey } = await generateRsa("rsa", { modulusLength: this.options.modulusLength });
+  /** A new key for `alg` with a random kid, its private part sealed for the store. */
+  async generate(alg: SigningAlg, status: KeyStatus, now: number): Promise<StoredKey> {
+    const privateKey = await generateSigningKey(alg, this.options.modulusLength);
     const kid = randomBytes(12).toString("base64url");
     const sealedPkcs8 = this.options.box.seal(privateKey.export({ format: "pem", type: "pkcs8" }).toString(), sealContext(kid));
-    return { kid, status, sealedPkcs8, createdAt: now, ...(status === "current" ? { activatedAt: now } : {}) };
+    return { kid, status, alg, sealedPkcs8, createdAt: now, ...(status === "current" ? { activatedAt: now } : {}) };
   }
 
   /** The private key of a stored key (throws when it was sealed under another encryption key). */

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "../time/clock.ts";
 import { epochSeconds } from "../time/clock.ts";
 import type { JwsSigner } from "./jws-signer.ts";
+import type { SigningAlg } from "../crypto/signing-alg.ts";
 
 /** OpenID Connect Back-Channel Logout 1.0 §2.4. */
 export const LOGOUT_TOKEN_TYPE = "logout+jwt";
@@ -14,6 +15,8 @@ export interface LogoutTokenRequest {
   sub: string;
   /** Included when the client registered backchannel_logout_session_required. */
   sid?: string;
+  /** The client's ID token algorithm: a logout token is verified as its ID tokens are (Back-Channel Logout §2.6). */
+  alg?: SigningAlg;
 }
 
 export interface LogoutTokenClaims {
@@ -28,7 +31,7 @@ export interface LogoutTokenClaims {
 }
 
 /**
- * Issues logout tokens: RS256, typ logout+jwt, iss, aud (the one client), iat, exp, jti, sub, sid when
+ * Issues logout tokens: signed as the client's ID tokens are (RS256 unless it chose another), typ logout+jwt, iss, aud (the one client), iat, exp, jti, sub, sid when
  * asked, and the back-channel logout event. Never a nonce (§2.4: its presence marks a forged ID token).
  */
 export class LogoutTokenIssuer {
@@ -54,6 +57,6 @@ export class LogoutTokenIssuer {
       ...(request.sid !== undefined && { sid: request.sid }),
       events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
     };
-    return this.signer.sign(claims, LOGOUT_TOKEN_TYPE);
+    return this.signer.sign(claims, LOGOUT_TOKEN_TYPE, request.alg);
   }
 }

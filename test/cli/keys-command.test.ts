@@ -18,6 +18,7 @@ import { redeemCode, VERIFIER } from "../support/code-grant.ts";
 import { s256Challenge } from "../../src/oauth/pkce.ts";
 import { paths } from "../../src/http-kit/paths.ts";
 import type { KeyRing } from "../../src/tokens/key-rotation.ts";
+import { SIGNING_ALGS } from "../../src/crypto/signing-alg.ts";
 
 const redis = serviceUrl("redis");
 const HOUR = 3_600_000;
@@ -77,8 +78,8 @@ describe.skipIf(!redis)("portcullis keys on Redis, with two nodes", { timeout: 1
     const listed = await keys("list");
     expect(listed.stderr).toBe("");
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(/^KID\s+STATUS\s+CREATED\s+ACTIVATED\s+RETIRED\s+PUBLISHED$/m);
-    expect(listed.stdout).toMatch(new RegExp(`^${first}\\s+current\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+\\S+Z\\s+-\\s+yes$`, "m"));
+    expect(listed.stdout).toMatch(/^KID\s+ALG\s+STATUS\s+CREATED\s+ACTIVATED\s+RETIRED\s+PUBLISHED$/m);
+    expect(listed.stdout).toMatch(new RegExp(`^${first}\\s+RS256\\s+current\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+\\S+Z\\s+-\\s+yes$`, "m"));
     expect(listed.stdout).not.toMatch(/PRIVATE KEY|v1\./);
 
     const refused = await keys("retire", first);
@@ -140,9 +141,9 @@ describe.skipIf(!redis)("portcullis keys on Redis, with two nodes", { timeout: 1
     }
 
     const after = await keys("list");
-    expect(after.stdout).toMatch(new RegExp(`^${next}\\s+current\\s`, "m"));
-    expect(after.stdout).toMatch(new RegExp(`^${first}\\s+retired\\s.*yes, until \\S+Z$`, "m"));
-    expect(after.stdout).toMatch(/^\S+\s+next\s.*yes \(ahead of use\)$/m);
+    expect(after.stdout).toMatch(new RegExp(`^${next}\\s+RS256\\s+current\\s`, "m"));
+    expect(after.stdout).toMatch(new RegExp(`^${first}\\s+RS256\\s+retired\\s.*yes, until \\S+Z$`, "m"));
+    expect(after.stdout).toMatch(/^\S+\s+RS256\s+next\s.*yes \(ahead of use\)$/m);
 
     // Once everything the old key signed has expired, the nodes drop it and its tokens no longer verify.
     offset = 2 * DAY;
@@ -198,7 +199,7 @@ describe.skipIf(!redis)("portcullis keys on Redis, with two nodes", { timeout: 1
     // Created, activated and retired stay listed; the last column says since when it is out.
     expect(listed.stdout).toMatch(
       new RegExp(
-        `^${promoted}\\s+unpublished\\s+\\S+Z\\s+\\S+Z\\s+\\S+Z\\s+no, since \\S+Z \\(taken out of the JWKS: what it signed no longer verifies\\)$`,
+        `^${promoted}\\s+RS256\\s+unpublished\\s+\\S+Z\\s+\\S+Z\\s+\\S+Z\\s+no, since \\S+Z \\(taken out of the JWKS: what it signed no longer verifies\\)$`,
         "m",
       ),
     );
@@ -209,6 +210,21 @@ describe.skipIf(!redis)("portcullis keys on Redis, with two nodes", { timeout: 1
       stderr: 'portcullis keys: no key "no-such-kid" in the key ring (keys list shows them)\n',
     });
     expect(await keys("retire", current)).toMatchObject({ code: 1, stderr: `portcullis keys: ${current} is already retired\n` });
+  });
+
+  it("rotates one algorithm's keys with --alg, leaving the others signing as before", async () => {
+    const before = Object.fromEntries(SIGNING_ALGS.map((alg) => [alg, a.provider.keys.keys.signingKey(alg).kid]));
+    const rotated = await keys("rotate", "--alg", "ES256", "--now");
+    expect(rotated.stderr).toBe("");
+    expect(rotated.code).toBe(0);
+    const [, signs, retired] = /Rotated: (\S+) signs from now on; (\S+) is retired/.exec(rotated.stdout) ?? [];
+    expect(retired).toBe(before.ES256);
+    await a.provider.keys.sync();
+    expect(SIGNING_ALGS.map((alg) => a.provider.keys.keys.signingKey(alg).kid)).toEqual([before.RS256, before.PS256, signs]);
+    const listed = await keys("list");
+    expect(listed.stdout).toMatch(new RegExp(`^${signs}\\s+ES256\\s+current\\s`, "m"));
+    expect(listed.stdout).toMatch(new RegExp(`^${before.ES256}\\s+ES256\\s+retired\\s`, "m"));
+    expect(listed.stdout).toMatch(new RegExp(`^${before.PS256}\\s+PS256\\s+current\\s`, "m"));
   });
 });
 
@@ -237,7 +253,7 @@ describe("portcullis keys refusals", { timeout: 120_000 }, () => {
     try {
       const listed = await portcullis(["keys", "list", "--config", configDir]);
       expect(listed).toMatchObject({ code: 0, stderr: "" });
-      expect(listed.stdout).toMatch(/^ops-a\s+current\s+provider.yaml keys.static$/m);
+      expect(listed.stdout).toMatch(/^ops-a\s+RS256\s+current\s+provider.yaml keys.static$/m);
       const rotate = await portcullis(["keys", "rotate", "--config", configDir]);
       expect(rotate.code).toBe(1);
       expect(rotate.stderr).toMatch(/static \(keys.static in provider.yaml\): rotate them by editing provider.yaml/);
@@ -248,7 +264,14 @@ describe("portcullis keys refusals", { timeout: 120_000 }, () => {
   });
 
   it("explains usage mistakes", async () => {
-    for (const args of [["keys"], ["keys", "retire"], ["keys", "list", "extra"], ["keys", "list", "--now"]]) {
+    for (const args of [
+      ["keys"],
+      ["keys", "retire"],
+      ["keys", "list", "extra"],
+      ["keys", "list", "--now"],
+      ["keys", "list", "--alg", "ES256"],
+      ["keys", "rotate", "--alg", "HS256"],
+    ]) {
       const result = await portcullis(args);
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr).toMatch(/^portcullis keys: /);

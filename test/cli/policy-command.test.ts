@@ -151,6 +151,14 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
       "login type: eID (returned to redirect_uri with the code)\nflow: eid (brokered to the upstream eID identity provider): dev-eid\n",
     );
     expect(eid.stdout).toContain("token request: must send login_type=eID again (else invalid_grant)\n");
+    expect(eid.stdout).toContain(
+      "  amr (ID token and access token): [eid]\n  acr (ID token and access token): what the upstream eID provider performed",
+    );
+    expect(eid.stdout).not.toContain("asks the upstream to perform");
+    // acr_values 2fa is set aside for this provider's own login (it selects login type 2FA), and forwarded upstream.
+    const stepUp = await explain(authorize({ acr_values: "2fa" }).replace("/connect/authorize", "/eID/authorize"));
+    expect(stepUp.code).toBe(0);
+    expect(stepUp.stdout).toContain("asks the upstream to perform: 2fa (sent as the upstream's acr_values its acr.forward maps them to)");
     const standard = await explain(authorize({ login_type: "eID" }));
     expect(standard.code).toBe(0);
     expect(standard.stdout).toContain(
@@ -232,5 +240,13 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
     const path = await explain("http://localhost:3000/connect/token?client_id=demo-web");
     expect(path.code).toBe(2);
     expect(path.stderr).toMatch(/^portcullis policy: the URL's path "\/connect\/token" is none of \/connect\/authorize/);
+  });
+
+  it("asks for the pushed parameters when the URL names a pushed request (the server keeps those, for one use)", async () => {
+    const pushed = await explain(
+      "http://localhost:3000/connect/authorize?client_id=demo-web&request_uri=urn:ietf:params:oauth:request_uri:abc",
+    );
+    expect(pushed.code).toBe(2);
+    expect(pushed.stderr).toContain("explain the parameters the client pushed");
   });
 });

@@ -7,9 +7,13 @@ import { DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "./temp-con
 
 afterAll(removeTempConfigDirs);
 
-/** The demo's login.yaml with its acr_values section replaced by `declared` (YAML lines under `acr_values:`). */
+/**
+ * The demo's login.yaml with its acr_values section replaced by `declared` (YAML lines under `acr_values:`),
+ * and without its eID upstream's acr mapping (which names the demo's 2fa).
+ */
 const DEMO_LOGIN = readFileSync(join(DEMO_CONFIG_DIR, "login.yaml"), "utf8");
-const withAcrValues = (declared: string) => DEMO_LOGIN.replace(/\nacr_values:\n(?: {2}.*\n|\n)*/, `\nacr_values:\n${declared}\n`);
+const withAcrValues = (declared: string) =>
+  DEMO_LOGIN.replace(/\nacr_values:\n(?: {2}.*\n|\n)*/, `\nacr_values:\n${declared}\n`).replace(/\n {4}acr:\n(?: {6}.*\n)+/, "\n");
 
 async function issues(login: string): Promise<string[]> {
   try {

@@ -203,6 +203,7 @@ describe("provider rules", () => {
         "    - kid: k3",
         "      status: next",
         "      private_key_pem: ${file:ec.pem}",
+        "      alg: RS256",
         "    - kid: k4",
         "      status: retired",
         "      private_key_pem: ${file:bad.pem}",
@@ -214,10 +215,67 @@ describe("provider rules", () => {
     });
     expect(lines).toEqual([
       'provider.yaml:7:12 keys.static[1].kid: duplicate kid "k1" (first used by keys.static[0])',
-      "provider.yaml:8:15 keys.static[1].status: exactly one key must have status current (keys.static[0] already is)",
+      "provider.yaml:8:15 keys.static[1].status: exactly one RS256 key must have status current (keys.static[0] already is)",
       "provider.yaml:9:24 keys.static[1].private_key_pem: RSA key is 1024 bits; at least 2048 are required",
-      "provider.yaml:12:24 keys.static[2].private_key_pem: must be an RSA key, not ec",
-      "provider.yaml:15:24 keys.static[3].private_key_pem: must be an unencrypted PKCS#8 PEM (-----BEGIN PRIVATE KEY-----); convert with `openssl pkcs8 -topk8 -nocrypt`",
+      "provider.yaml:13:12 keys.static[2].alg: does not fit the key: the PEM is an EC P-256 key, which signs ES256, not RS256",
+      "provider.yaml:16:24 keys.static[3].private_key_pem: must be an unencrypted PKCS#8 PEM (-----BEGIN PRIVATE KEY-----); convert with `openssl pkcs8 -topk8 -nocrypt`",
+    ]);
+  });
+
+  it("takes one current key per algorithm, refuses a second, an EC curve but P-256, and an RSA key declared ES256", async () => {
+    const ec = (namedCurve: string) =>
+      generateKeyPairSync("ec", { namedCurve }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    const lines = await issues({
+      "provider.yaml": provider(
+        "    - kid: rs",
+        "      status: current",
+        "      private_key_pem: ${file:rs.pem}",
+        "    - kid: ps",
+        "      status: current",
+        "      alg: PS256",
+        "      private_key_pem: ${file:rs.pem}",
+        "    - kid: es",
+        "      status: current",
+        "      private_key_pem: ${file:p256.pem}",
+        "    - kid: es2",
+        "      status: current",
+        "      alg: ES256",
+        "      private_key_pem: ${file:p256.pem}",
+        "    - kid: p384",
+        "      status: next",
+        "      private_key_pem: ${file:p384.pem}",
+        "    - kid: rs-es",
+        "      status: next",
+        "      alg: ES256",
+        "      private_key_pem: ${file:rs.pem}",
+      ),
+      "rs.pem": pem(2048),
+      "p256.pem": ec("P-256"),
+      "p384.pem": ec("P-384"),
+    });
+    expect(lines).toEqual([
+      "provider.yaml:15:15 keys.static[3].status: exactly one ES256 key must have status current (keys.static[2] already is)",
+      "provider.yaml:20:24 keys.static[4].private_key_pem: is an EC key on secp384r1; only P-256 (ES256) is supported",
+      "provider.yaml:23:12 keys.static[5].alg: does not fit the key: the PEM is an RSA key, which signs RS256 or PS256, not ES256",
+    ]);
+  });
+
+  it("refuses a client's signing algorithm that no current static key signs, naming the client's key", async () => {
+    const lines = await issues({
+      "provider.yaml": provider("    - kid: k1", "      status: current", "      private_key_pem: ${file:k1.pem}"),
+      "k1.pem": pem(2048),
+      "clients.yaml": yaml(
+        "clients:",
+        "  - client_id: fapi",
+        "    type: confidential",
+        `    client_secret_hash: ${SECRET}`,
+        "    grant_types: [client_credentials]",
+        "    allowed_scopes: [acme]",
+        "    access_token_signed_response_alg: ES256",
+      ),
+    });
+    expect(lines).toEqual([
+      "clients.yaml:7:39 clients[0].access_token_signed_response_alg: ES256 has no current key in provider.yaml keys.static (add one, or choose RS256)",
     ]);
   });
 

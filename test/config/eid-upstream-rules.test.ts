@@ -46,6 +46,7 @@ describe("eID upstream declarations", () => {
       scopes: "openid profile",
       claims: {},
       sub_prefix: "eid:",
+      acr: { forward: {}, performed: {} },
     });
     const demo = await loadInstalledConfig(DEMO_CONFIG_DIR);
     expect(demo.login.login_types!.eID!.upstream).toBe("dev-eid");
@@ -95,6 +96,32 @@ describe("eID upstream declarations", () => {
     ]);
     expect(await issues(loginYaml("  eID: { flow: eid, upstream: dev }", dev))).toEqual([
       "login.yaml:+5 eid_upstreams.dev.issuer: a development upstream's issuer is http://localhost:3200 (loopback, on development.port)",
+    ]);
+  });
+
+  it("accepts an acr mapping of declared acr values (and 1fa), and refuses one naming an acr value login.yaml does not declare, at its key", async () => {
+    const declared = "\nacr_values:\n  2fa: { login_type: 2FA }\n";
+    const mapped = (forward: string, performed: string) =>
+      upstream("national", [...NATIONAL, "acr:", `  forward: ${forward}`, `  performed: ${performed}`]);
+    const good = await load(
+      loginYaml(
+        "  2FA: { flow: two_factor, methods: [password, totp] }\n  eID: { flow: eid, upstream: national }",
+        mapped("{ 2fa: loa-high }", "{ loa-high: 2fa, loa-low: 1fa }"),
+      ) + declared,
+    );
+    expect(good.login.eid_upstreams!.national!.acr).toEqual({
+      forward: { "2fa": "loa-high" },
+      performed: { "loa-high": "2fa", "loa-low": "1fa" },
+    });
+
+    const bad = mapped("{ 2fa: loa-high, 3fa: loa-max }", "{ loa-high: 2fa, loa-max: 3FA, loa-low: 1fa }");
+    expect(
+      await issues(
+        loginYaml("  2FA: { flow: two_factor, methods: [password, totp] }\n  eID: { flow: eid, upstream: national }", bad) + declared,
+      ),
+    ).toEqual([
+      'login.yaml:+10 eid_upstreams.national.acr.forward["3fa"]: acr value "3fa" is not declared under acr_values (declared: 2fa)',
+      'login.yaml:+11 eid_upstreams.national.acr.performed.loa-max: acr value "3FA" is not declared under acr_values (declared: 2fa), nor is it 1fa',
     ]);
   });
 });

@@ -24,6 +24,8 @@ describe("diagram pages", () => {
           "default_flow.methods": ["password", "pin"],
           login_types: {},
           acr_values: {},
+          // No eID login type either: the demo's upstream (whose acr mapping names the demo's 2fa) goes too.
+          eid_upstreams: {},
         },
         // No login types declared: demo-vendor (clients[6]) may then name none.
         "clients.yaml": { "clients.6.allowed_login_types": [] },

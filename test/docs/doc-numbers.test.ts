@@ -3,6 +3,8 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { POSTGRES_OPERATION_TIMEOUT_MS } from "../../src/stores/postgres-store.ts";
 import { REDIS_OPERATION_TIMEOUT_MS } from "../../src/stores/redis-store.ts";
+import { MAX_AGE_S, SKEW_S } from "../../src/oauth/dpop/dpop-proofs.ts";
+import { STEP_MS } from "../../src/oauth/dpop/dpop-nonces.ts";
 
 /**
  * Numbers the docs state, held to the constants of the code they describe, so a change to either shows
@@ -39,6 +41,9 @@ describe("numbers in the docs", () => {
       /503 `temporarily_unavailable` within about ([\d.]+) s \(the store's\s+operation timeout\)/,
       seconds(REDIS_OPERATION_TIMEOUT_MS),
     ],
+    ["a DPoP proof's age", "docs/dpop.md", /`iat` no more than (\d+) seconds old/, MAX_AGE_S],
+    ["a DPoP proof's clock skew", "docs/dpop.md", /with (\d+)\s+seconds of clock difference allowed/, SKEW_S],
+    ["a DPoP nonce's step", "docs/dpop.md", /HMAC of the current (\d+)-minute\s+time step/, STEP_MS / 60_000],
   ])("%s: %s states what the code does", (_what, doc, pattern, value) => {
     expect(stated(doc, pattern)).toBe(value);
   });

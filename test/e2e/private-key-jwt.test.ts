@@ -113,6 +113,54 @@ describe("openid-client's PrivateKeyJwt with keys in clients.yaml", () => {
     expect(eventsOf(events, "client.authenticated").map((event) => event.client_id)).toEqual(["key-web", "key-web"]);
   });
 
+  it("pushes its authorization request (RFC 9126) authenticated by an assertion, then redeems the code", async () => {
+    const config = await oidc.discovery(new URL(op.issuer), "key-web", undefined, oidc.PrivateKeyJwt({ key: ec.privateKey, kid: ec.kid }), {
+      execute: [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks],
+    });
+    const pkceCodeVerifier = oidc.randomPKCECodeVerifier();
+    const expectedState = oidc.randomState();
+    const expectedNonce = oidc.randomNonce();
+    const url = await oidc.buildAuthorizationUrlWithPAR(config, {
+      redirect_uri: "http://localhost:3009/callback",
+      scope: "openid profile",
+      code_challenge: await oidc.calculatePKCECodeChallenge(pkceCodeVerifier),
+      code_challenge_method: "S256",
+      state: expectedState,
+      nonce: expectedNonce,
+    });
+    expect(url.searchParams.get("request_uri")).toMatch(/^urn:ietf:params:oauth:request_uri:/);
+    const answer = await loginWithPassword(new RawBrowser(), url.href);
+    expect(answer.status, answer.text.slice(0, 300)).toBe(303);
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(answer.location!), { pkceCodeVerifier, expectedState, expectedNonce });
+    expect(tokens.claims()).toMatchObject({ sub: "E10001", aud: "key-web" });
+    // The push and the redemption each authenticated with an assertion of their own.
+    expect(eventsOf(events, "client.authenticated")).toMatchObject([
+      { client_id: "key-web", method: "private_key_jwt" },
+      { client_id: "key-web", method: "private_key_jwt" },
+    ]);
+  });
+
+  it("refuses a push whose assertion was used already, or whose audience is the push endpoint", async () => {
+    const form = {
+      response_type: "code",
+      redirect_uri: "http://localhost:3009/callback",
+      scope: "openid",
+      code_challenge: "x".repeat(43),
+      code_challenge_method: "S256",
+    };
+    const push = (assertion: string) =>
+      postForm(`${op.url}/connect/par`, { ...form, client_assertion_type: JWT_BEARER, client_assertion: assertion });
+    const once = await signAssertion(ec, "key-web", op.issuer);
+    expect((await push(once)).status).toBe(201);
+    await refused(await push(once), "replayed", "key-web");
+    events.length = 0;
+    await refused(
+      await push(await signAssertion(ec, "key-web", op.issuer, { claims: { aud: `${op.issuer}/connect/par` } })),
+      "wrong_audience",
+      "key-web",
+    );
+  });
+
   it("advertises private_key_jwt and the asymmetric algorithms it accepts, and nothing symmetric", async () => {
     const metadata = (await (await fetch(`${op.issuer}/.well-known/openid-configuration`)).json()) as Record<string, string[]>;
     for (const endpoint of ["token", "revocation", "introspection"]) {

@@ -57,6 +57,7 @@ describe("a development eID upstream", () => {
       expect(await provider.provider.eid.finish(answer.location!, pending)).toEqual({
         sub: "eid:CZ-4201-9034",
         claims: { name: "Ravi Kumar", birthdate: "1979/12/01", email: "ravi.kumar@example.org" },
+        acr: "1fa",
       });
       // Started once: a second login reuses it.
       await provider.provider.eid.begin("dev-eid", callback);
@@ -99,6 +100,7 @@ describe("a development eID upstream", () => {
           scopes: "openid",
           claims: {},
           sub_prefix: "eid:",
+          acr: { forward: {}, performed: {} },
           development: { config: "dev-eid-upstream", port: 3100 },
         },
       },

@@ -18,7 +18,8 @@ import { send, startTestProvider, type TestProvider } from "../support/test-prov
 const SETUP_MS = 120_000;
 const TEST_MS = 60_000;
 
-const MEI = { sub: "cz:CZ-4201-7781", claims: { name: "Mei Lin", birthdate: "1992/03/08", email: "mei.lin@example.org" } };
+/** What finish gives for mei's password login upstream: her account, and acr 1fa (what the upstream performed, mapped back). */
+const MEI = { sub: "cz:CZ-4201-7781", claims: { name: "Mei Lin", birthdate: "1992/03/08", email: "mei.lin@example.org" }, acr: "1fa" };
 
 let broker: TestProvider;
 let upstream: EidUpstreamProcess;

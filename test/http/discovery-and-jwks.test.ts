@@ -161,8 +161,9 @@ describe("discovery", () => {
     expect(new Set(supported).size).toBe(supported.length);
   });
 
-  it("advertises RS256 as the only ID token signing algorithm", () => {
-    expect(metadata.id_token_signing_alg_values_supported).toEqual(["RS256"]);
+  it("advertises the algorithms the key ring signs with, RS256 (the default) first", () => {
+    expect(metadata.id_token_signing_alg_values_supported).toEqual(["RS256", "PS256", "ES256"]);
+    expect(metadata.id_token_signing_alg_values_supported).toEqual(p.provider.keys.keys.algorithms);
   });
 
   it("advertises userinfo, end session, and front- and back-channel logout with session ids", () => {
@@ -203,18 +204,32 @@ describe("JWKS", () => {
     expect(keys.length).toBeGreaterThan(0);
   });
 
-  it("gives every key exactly kid, kty RSA, use sig, alg RS256, e and n", () => {
-    for (const key of keys) {
+  it("gives every RSA key exactly kid, kty RSA, use sig, alg RS256 or PS256, e and n", () => {
+    const rsa = keys.filter((k) => k.kty === "RSA");
+    expect(rsa.map((k) => k.alg)).toEqual(["RS256", "PS256"]);
+    for (const key of rsa) {
       expect(Object.keys(key).sort()).toEqual(["alg", "e", "kid", "kty", "n", "use"]);
       expect(key).toMatchObject({
-        kty: "RSA",
         use: "sig",
-        alg: "RS256",
         kid: expect.any(String),
         e: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
       });
       expect(key.n).toMatch(/^[A-Za-z0-9_-]{342,}$/); // RSA-2048 or larger
     }
+  });
+
+  it("gives the EC key exactly kid, kty EC, use sig, alg ES256, crv P-256, x and y", () => {
+    const ec = keys.filter((k) => k.kty !== "RSA");
+    expect(ec).toHaveLength(1);
+    expect(Object.keys(ec[0]!).sort()).toEqual(["alg", "crv", "kid", "kty", "use", "x", "y"]);
+    expect(ec[0]).toMatchObject({
+      kty: "EC",
+      use: "sig",
+      alg: "ES256",
+      crv: "P-256",
+      x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      y: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
   });
 
   it("publishes no private key member", () => {

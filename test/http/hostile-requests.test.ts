@@ -54,6 +54,7 @@ const PROGRAMS = new Set<string>([
   paths.discovery,
   paths.jwks,
   paths.token,
+  paths.pushedAuthorizationRequest,
   paths.introspection,
   paths.revocation,
   paths.userinfo,

@@ -2,6 +2,7 @@
  * requireBearer (RFC 6750) in front of a resource server of our own, with tokens from a real provider:
  * the challenge, invalid_token and insufficient_scope answers, and the claims the handler sees.
  */
+import { sign, type KeyObject } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
@@ -25,6 +26,11 @@ import {
 
 const SHORT = { id: "short-service", secret: "short-service-secret" } as const;
 const OPAQUE = { id: "opaque-service", secret: "opaque-service-secret" } as const;
+/** Services that chose PS256 and ES256 access tokens (clients.yaml access_token_signed_response_alg). */
+const CHOSEN_ALG = [
+  { alg: "PS256", client: { id: "ps-service", secret: "ps-service-secret" } },
+  { alg: "ES256", client: { id: "es-service", secret: "es-service-secret" } },
+] as const;
 
 let p: TestProvider;
 let server: Server;
@@ -36,6 +42,9 @@ beforeAll(async () => {
       "clients.yaml": appendTo("clients", [
         clientEntry(SHORT.id, SHORT.secret, ["client_credentials"], ["acme.api.msg"], { lifetimes: { access_token: "1s" } }),
         clientEntry(OPAQUE.id, OPAQUE.secret, ["client_credentials"], ["acme", "acme.api.msg"], { access_token_format: "reference" }),
+        ...CHOSEN_ALG.map(({ alg, client }) =>
+          clientEntry(client.id, client.secret, ["client_credentials"], ["acme.api.msg"], { access_token_signed_response_alg: alg }),
+        ),
       ]),
     },
   });
@@ -113,6 +122,35 @@ describe("bad tokens", () => {
   it("answers a provider-signed token typed JWT instead of at+jwt with 401 invalid_token", async () => {
     const { payload } = decodeJwt(await clientCredentialsToken(p, SERVICE, "acme.api.msg"));
     expectInvalidToken(await call(`Bearer ${p.provider.signer.sign(payload, "JWT")}`));
+  });
+});
+
+describe("signing algorithms", () => {
+  it.each(CHOSEN_ALG)("lets a $alg token of a client that chose $alg through", async ({ alg, client }) => {
+    const token = await clientCredentialsToken(p, client, "acme.api.msg");
+    expect(decodeJwt(token).header).toMatchObject({ alg, kid: p.provider.keys.keys.signingKey(alg).kid });
+    const res = await call(`Bearer ${token}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json!.claims).toMatchObject({ client_id: client.id, scope: "acme.api.msg" });
+  });
+
+  it("refuses a token signed by our own PS256 key but headed RS256, and an ES256 token relabelled RS256", async () => {
+    const { header, payload } = decodeJwt(await clientCredentialsToken(p, CHOSEN_ALG[0].client, "acme.api.msg"));
+    // A real PKCS#1 v1.5 signature by the PS256 key: it would verify as RS256 if the header chose the algorithm.
+    const psKey = p.provider.keys.keys.signingKey("PS256").input.key as KeyObject;
+    const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const input = `${encode({ ...header, alg: "RS256" })}.${encode(payload)}`;
+    const relabelled = `${input}.${sign("sha256", Buffer.from(input), psKey).toString("base64url")}`;
+    const res = await call(`Bearer ${relabelled}`);
+    expectInvalidToken(res);
+    expect(res.json!.error_description).toBe("the token algorithm is not accepted");
+
+    const es = await clientCredentialsToken(p, CHOSEN_ALG[1].client, "acme.api.msg");
+    const [, body, signature] = es.split(".");
+    const esHeader = decodeJwt(es).header;
+    const swapped = await call(`Bearer ${encode({ ...esHeader, alg: "RS256" })}.${body}.${signature}`);
+    expectInvalidToken(swapped);
+    expect(swapped.json!.error_description).toBe("the token algorithm is not accepted");
   });
 });
 

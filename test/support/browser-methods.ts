@@ -8,6 +8,7 @@ import { expect } from "vitest";
 import { launchChromium, newEnglishContext } from "./chromium.ts";
 import { startRelyingParty, type RelyingParty, type RpClient, type RpClientOptions } from "./relying-party.ts";
 import { freePort } from "./services.ts";
+import type { Clock } from "../../src/time/clock.ts";
 import { startTestProvider, type TestProvider, type TestProviderOptions } from "./test-provider.ts";
 
 /** demo-web as the suite's relying party serves it. */
@@ -36,6 +37,8 @@ export interface MethodSuiteOptions {
   edits?: TestProviderOptions["edits"];
   /** How to start the browser (default: launchChromium; the face suite's needs a fake camera). */
   launch?: () => Promise<Browser>;
+  /** The provider's clock (a test moves it); the system clock otherwise. */
+  clock?: Clock;
 }
 
 export async function startMethodSuite(options: MethodSuiteOptions): Promise<MethodSuite> {
@@ -49,7 +52,10 @@ export async function startMethodSuite(options: MethodSuiteOptions): Promise<Met
     issuer = `http://localhost:${port}`;
     edits["provider.yaml"] = { "listen.port": port, ...edits["provider.yaml"] };
   }
-  const [op, browser] = await Promise.all([startTestProvider({ edits, ...(issuer && { issuer }) }), (options.launch ?? launchChromium)()]);
+  const [op, browser] = await Promise.all([
+    startTestProvider({ edits, ...(issuer && { issuer }), ...(options.clock && { clock: options.clock }) }),
+    (options.launch ?? launchChromium)(),
+  ]);
   await rp.connect(op.issuer);
   return {
     op,

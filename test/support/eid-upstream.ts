@@ -12,11 +12,17 @@ export const DEV_UPSTREAM_CONFIG = join(DEMO_CONFIG, "dev-eid-upstream");
 /** The client the demo's broker is at the development upstream, and its secret (config/dev-eid-upstream/broker-secret). */
 export const BROKER_CLIENT = { id: "portcullis-eid-broker", secretFile: "dev-eid-upstream/broker-secret" } as const;
 
+/** The demo's acr mapping (config/login.yaml): our 2fa asks the upstream for its 2fa, whose acr comes back as ours. */
+export const DEMO_EID_ACR = { forward: { "2fa": "2fa" }, performed: { "1fa": "1fa", "2fa": "2fa" } } as const;
+
 /**
  * The broker's login.yaml edits for an upstream at `issuer`: declared as `test-eid` (the demo's client,
- * secret file and mapping, sub prefix `cz:`) and named by the eID login type.
+ * secret file, claim and acr mappings, sub prefix `cz:`) and named by the eID login type; `acr` replaces the acr mapping.
  */
-export function testEidUpstreamEdits(issuer: string): Record<string, unknown> {
+export function testEidUpstreamEdits(
+  issuer: string,
+  acr: { forward: Record<string, string>; performed: Record<string, string> } = DEMO_EID_ACR,
+): Record<string, unknown> {
   return {
     "eid_upstreams.test-eid": {
       issuer,
@@ -25,6 +31,7 @@ export function testEidUpstreamEdits(issuer: string): Record<string, unknown> {
       scopes: "openid profile email",
       claims: { name: "name", birthdate: "birthdate", email: "email" },
       sub_prefix: "cz:",
+      acr,
     },
     "login_types.eID.upstream": "test-eid",
   };
@@ -36,14 +43,22 @@ export interface EidUpstreamProcess {
   stop(): Promise<void>;
 }
 
-/** Starts the upstream on `port` (issuer http://127.0.0.1:<port>) accepting the broker's `redirectUri`. */
-export async function startEidUpstreamProcess(port: number, redirectUri: string): Promise<EidUpstreamProcess> {
+/**
+ * Starts the upstream on `port` (issuer http://127.0.0.1:<port>) accepting the brokers' `redirectUri`s;
+ * `loginEdits` change its login.yaml (where its e-mail codes go, for a test that passes its 2fa).
+ */
+export async function startEidUpstreamProcess(
+  port: number,
+  redirectUri: string | string[],
+  loginEdits: Record<string, unknown> = {},
+): Promise<EidUpstreamProcess> {
   const issuer = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), "portcullis-eid-data-"));
   const configDir = copyConfig(
     {
       "provider.yaml": { issuer, "listen.port": port, data_dir: dataDir },
-      "clients.yaml": { "clients.0.redirect_uris": [redirectUri] },
+      "clients.yaml": { "clients.0.redirect_uris": [redirectUri].flat() },
+      "login.yaml": loginEdits,
     },
     DEV_UPSTREAM_CONFIG,
   );

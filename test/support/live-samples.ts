@@ -166,6 +166,11 @@ function forms(s: { alice: Tokens; bob: Tokens; csrf: string; accountCsrf: strin
         code_verifier: "a".repeat(43),
       },
     ],
+    [paths.pushedAuthorizationRequest]: [
+      { ...authorize[0]!, client_secret: WEB.secret },
+      { ...authorize[2]!, response_mode: "query" },
+      { ...authorize[0]!, client_secret: WEB.secret, login_type: "Mfa", login_hint: "alice", fa: "totp", acr_values: "chnl_info" },
+    ],
     [paths.introspection]: [{ token: s.alice.access_token }, { token: s.bob.refresh_token, token_type_hint: "refresh_token" }],
     [paths.revocation]: [{ token: s.alice.refresh_token, token_type_hint: "refresh_token" }],
     [paths.userinfo]: [{ access_token: s.alice.access_token }],

@@ -6,7 +6,9 @@
  *                        (PASSED_THROUGH: scope, prompt, max_age, login_hint, acr_values, login_type, fa, signature, ...)
  *                        pass through; rp_omit_login_type=1 makes this login's token request leave login_type out,
  *                        rp_omit_login_type=once sends one without it (its refusal goes to tokenErrors) before the one with it;
- *                        rp_endpoint=eid sends the browser to /eID/authorize instead of the authorize endpoint
+ *                        rp_endpoint=eid sends the browser to /eID/authorize instead of the authorize endpoint;
+ *                        rp_par=1 pushes the request (RFC 9126, openid-client's buildAuthorizationUrlWithPAR) and sends
+ *                        the browser with client_id and request_uri alone
  *   GET  /callback       takes the authorization response, redeems the code at the token endpoint over
  *                        HTTP (openid-client checks state, iss, nonce and the ID token's signature), repeating
  *                        the response's login_type there as the spec tells a client to (and, for a client
@@ -56,6 +58,8 @@ export interface RpSignIn {
   sid?: string;
   idToken: string;
   claims: Record<string, unknown>;
+  /** The access token as issued, for a test that calls an API with it. */
+  accessToken: string;
   /** The access token's claims when it is a JWT (read, not verified: the RP is not its audience). */
   accessTokenClaims?: Record<string, unknown>;
   /** The login_type the token request carried (absent: it carried none). */
@@ -152,18 +156,19 @@ export class RpClient {
     this.issuer = this.config.serverMetadata().issuer;
   }
 
-  /** A fresh authorization request URL (PKCE S256, state, nonce) at the provider's authorize, iframe_authz or eID endpoint. */
+  /** A fresh authorization request URL (PKCE S256, state, nonce) at the provider's authorize, iframe_authz or eID endpoint; `pushed`: by RFC 9126 PAR. */
   async authorizationUrl(
     params: Record<string, string> = {},
     endpoint: AuthorizeEndpoint = "authorize",
     loginTypeAtToken: LoginTypeAtToken = "repeat",
+    pushed = false,
   ): Promise<string> {
     const config = this.requireConfig();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
     this.pending.set(state, { verifier, nonce, loginTypeAtToken });
-    const url = oidc.buildAuthorizationUrl(config, {
+    const request = {
       redirect_uri: this.redirectUri,
       scope: this.options.scope ?? "openid profile",
       code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
@@ -171,7 +176,8 @@ export class RpClient {
       state,
       nonce,
       ...params,
-    });
+    };
+    const url = pushed ? await oidc.buildAuthorizationUrlWithPAR(config, request) : oidc.buildAuthorizationUrl(config, request);
     if (endpoint !== "authorize") url.pathname = ENDPOINT_PATHS[endpoint];
     return url.href;
   }
@@ -189,6 +195,7 @@ export class RpClient {
             pick(url.searchParams, PASSED_THROUGH),
             url.searchParams.get("rp_endpoint") === "eid" ? "eid" : "authorize",
             LOGIN_TYPE_AT_TOKEN[url.searchParams.get("rp_omit_login_type") ?? ""] ?? "repeat",
+            url.searchParams.get("rp_par") === "1",
           ),
         );
       case "GET /callback":
@@ -250,6 +257,7 @@ export class RpClient {
         sid: claims.sid as string | undefined,
         idToken: tokens.id_token!,
         claims: { ...claims },
+        accessToken: tokens.access_token,
         ...jwtClaims(tokens.access_token),
         ...(tokenLoginType !== undefined && { tokenLoginType }),
         ...(refusedWithoutLoginType !== undefined && { refusedWithoutLoginType }),

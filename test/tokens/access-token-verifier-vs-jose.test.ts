@@ -1,9 +1,10 @@
-import { createHmac, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import { constants, createHmac, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { jwtVerify, type JWTHeaderParameters } from "jose";
+import { errors, jwtVerify, type JWTHeaderParameters } from "jose";
+import { SIGNING_ALGS, type SigningAlg } from "../../src/crypto/signing-alg.ts";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStore } from "../../src/stores/create-store.ts";
@@ -41,7 +42,7 @@ class JoseAccessTokenVerifier {
     let claims: AccessTokenClaims;
     try {
       const result = await jwtVerify(token, (header: JWTHeaderParameters) => this.keyFor(header), {
-        algorithms: ["RS256"],
+        algorithms: [...SIGNING_ALGS],
         issuer: this.issuer,
         typ: ACCESS_TOKEN_TYPE,
         currentDate: new Date(this.clock()),
@@ -56,9 +57,11 @@ class JoseAccessTokenVerifier {
   }
 
   private keyFor(header: JWTHeaderParameters) {
-    const key = header.kid === undefined ? undefined : this.keys().publicKey(header.kid);
+    const key = header.kid === undefined ? undefined : this.keys().verificationKey(header.kid);
     if (!key) throw Object.assign(new Error("unknown kid"), { code: "ERR_JWKS_NO_MATCHING_KEY" });
-    return key;
+    // Each key verifies the one alg it is published with (added with PS256 and ES256: jose alone would take any alg the key type fits).
+    if (header.alg !== key.alg) throw new errors.JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed');
+    return key.publicKey;
   }
 }
 
@@ -67,12 +70,22 @@ const ISSUER = "https://op.example";
 const NOW = 1_800_000_000_400;
 const T = Math.floor(NOW / 1000);
 const rsa = () => generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
-const privateKeys: Record<string, KeyObject> = { "k-next": rsa(), k1: rsa(), "k-old": rsa() };
+const privateKeys: Record<string, KeyObject> = {
+  "k-next": rsa(),
+  k1: rsa(),
+  "k-old": rsa(),
+  "k-ps": rsa(),
+  "k-es": generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey,
+};
 const foreignKey = rsa();
+/** The alg each of our kids is published with. */
+const algOfKid: Record<string, SigningAlg> = { "k-next": "RS256", k1: "RS256", "k-old": "RS256", "k-ps": "PS256", "k-es": "ES256" };
 const keys = new KeySet([
   { kid: "k-next", status: "next", privateKey: privateKeys["k-next"]! },
   { kid: "k1", status: "current", privateKey: privateKeys.k1! },
   { kid: "k-old", status: "retired", privateKey: privateKeys["k-old"]! },
+  { kid: "k-ps", status: "current", alg: "PS256", privateKey: privateKeys["k-ps"]! },
+  { kid: "k-es", status: "current", alg: "ES256", privateKey: privateKeys["k-es"]! },
 ]);
 const REVOKED_JTI = "revoked-jti";
 
@@ -128,9 +141,14 @@ const isCanonicalToken = (token: string) => token.split(".").every(canonicalBase
 const usually = (value: unknown, ...others: unknown[]) =>
   fc.oneof({ arbitrary: fc.constant(value), weight: 9 }, { arbitrary: fc.constantFrom(...others), weight: 1 });
 
+/** "its key's": the alg the header's kid is published with (RS256 for a kid we do not publish); the rest name one outright. */
+const ITS_KEYS = "<its key's alg>";
 const headerArb = fc.record({
-  alg: usually("RS256", "RS384", "PS256", "HS256", "none", "", "rs256", 256, null, undefined),
-  kid: usually("k1", "k-next", "k-old", "k9", "", 1, null, undefined, ["k1"]),
+  alg: usually(ITS_KEYS, "RS256", "PS256", "ES256", "RS384", "ES384", "HS256", "none", "", "rs256", 256, null, undefined),
+  kid: fc.oneof(
+    { arbitrary: fc.constantFrom("k1", "k-ps", "k-es"), weight: 9 },
+    fc.constantFrom("k-next", "k-old", "k9", "", 1, null, undefined, ["k1"]),
+  ),
   typ: usually(
     "at+jwt",
     "AT+JWT",
@@ -185,12 +203,25 @@ const segmentBytesArb = (objects: fc.Arbitrary<Record<string, unknown>>) =>
     fc.constantFrom("[]", "null", '"RS256"', "{", "", "{}", '{"__proto__":{"alg":"RS256"}}').map((s) => Buffer.from(s)),
   );
 
-const signerArb = usually("its kid", "k1", "k-old", "foreign", "HS256", "none", "random") as fc.Arbitrary<string>;
+const signerArb = usually("its kid", "k1", "k-old", "k-es", "k-ps", "foreign", "HS256", "none", "random") as fc.Arbitrary<string>;
+
+/**
+ * What `key` signs: under the header's alg when the key's type can (so a PS256 header on an RS256 kid
+ * carries a real PSS signature by that key: only the alg rule refuses it), else under the key's own.
+ */
+function signWith(key: KeyObject, header: Record<string, unknown>, input: Buffer): string {
+  const ec = key.asymmetricKeyType === "ec";
+  const alg = header.alg === "PS256" && !ec ? "PS256" : ec ? "ES256" : "RS256";
+  if (alg === "PS256")
+    return sign("sha256", input, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }).toString("base64url");
+  if (alg === "ES256") return sign("sha256", input, { key, dsaEncoding: "ieee-p1363" }).toString("base64url");
+  return sign("sha256", input, key).toString("base64url");
+}
 
 function signature(signer: string, header: Record<string, unknown>, input: Buffer, random: Uint8Array): string {
   const ours = typeof header.kid === "string" ? privateKeys[header.kid] : undefined;
   const key = signer === "its kid" ? (ours ?? privateKeys.k1!) : signer === "foreign" ? foreignKey : privateKeys[signer];
-  if (key) return sign("sha256", input, key).toString("base64url");
+  if (key) return signWith(key, header, input);
   if (signer === "HS256") return createHmac("sha256", keys.jwksJson).update(input).digest("base64url");
   return signer === "none" ? "" : Buffer.from(random).toString("base64url");
 }
@@ -229,6 +260,7 @@ const tokenArb = fc
   })
   .chain(({ header, claims, signer, random, tamper }) => {
     const { extra, ...fields } = header;
+    if (fields.alg === ITS_KEYS) fields.alg = algOfKid[String(fields.kid)] ?? "RS256";
     const headerObject = { ...(extra as object), ...fields };
     return fc.tuple(segmentBytesArb(fc.constant(headerObject)), segmentBytesArb(fc.constant(claims))).map(([h, p]) => {
       const input = `${h.toString("base64url")}.${p.toString("base64url")}`;
@@ -245,12 +277,19 @@ const garbageArb = fc.oneof(
 describe("access token verification: node:crypto against the jose implementation it replaced", () => {
   it("accepts a token exactly when jose did, with the same claims, and rejects it with the same error", async () => {
     const seen = new Map<string, number>();
+    const acceptedAlgs = new Set<string>();
     await fc.assert(
       fc.asyncProperty(fc.oneof({ arbitrary: tokenArb, weight: 9 }, garbageArb), async (token) => {
         const expected = await outcome(reference.verify(token));
         const actual = await outcome(verifier.verify(token));
         const kind = "accepted" in actual ? "accepted" : actual.rejected.description;
         seen.set(kind, (seen.get(kind) ?? 0) + 1);
+        if ("accepted" in actual) {
+          // Whatever else varies, an accepted token names exactly the alg its kid is published with.
+          const header = JSON.parse(new TextDecoder().decode(Buffer.from(token.split(".")[0]!, "base64url"))); // drops a BOM, as both verifiers do as { alg: string; kid: string };
+          expect(header.alg).toBe(algOfKid[header.kid]);
+          acceptedAlgs.add(header.alg);
+        }
         if (isCanonicalToken(token) || token.split(".").length !== 3) {
           expect(actual).toEqual(expected);
         } else {
@@ -273,5 +312,6 @@ describe("access token verification: node:crypto against the jose implementation
       "the token uses an unsupported feature",
       "the token was not signed by this issuer",
     ]);
+    expect([...acceptedAlgs].sort()).toEqual(["ES256", "PS256", "RS256"]);
   });
 });

@@ -1,4 +1,5 @@
-import { generateKeyPairSync } from "node:crypto";
+import { createPrivateKey, generateKeyPairSync } from "node:crypto";
+import { createLocalJWKSet, jwtVerify, SignJWT } from "jose";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,8 +10,9 @@ import { RedisStore } from "../../src/stores/redis-store.ts";
 import type { Store } from "../../src/stores/store.ts";
 import { KeyManager, type KeyManagerOptions } from "../../src/tokens/key-manager.ts";
 import { SecretBox } from "../../src/crypto/secret-box.ts";
-import type { KeyRing } from "../../src/tokens/key-rotation.ts";
+import type { KeyRing, StoredKey } from "../../src/tokens/key-rotation.ts";
 import { serviceUrl } from "../support/require-service.ts";
+import { SIGNING_ALGS } from "../../src/crypto/signing-alg.ts";
 
 const DAY = 86_400_000;
 const logger = pino({ level: "silent" });
@@ -27,6 +29,8 @@ async function embeddedStore(dataDir = mkdtempSync(join(tmpdir(), "keys-"))): Pr
 }
 
 const box = new SecretBox("a-test-encryption-key-of-at-least-32-characters");
+const rsaPem = () => generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "pem", type: "pkcs8" }).toString();
+const ecPem = () => generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "pem", type: "pkcs8" }).toString();
 
 async function open(store: Store, clock: () => number, extra: Partial<KeyManagerOptions> = {}) {
   const manager = await KeyManager.open({ store, clock, logger, modulusLength: 2048, policy, box, ...extra });
@@ -34,20 +38,25 @@ async function open(store: Store, clock: () => number, extra: Partial<KeyManager
   return manager;
 }
 
-const kids = (m: KeyManager) => m.keys.jwks.keys.map((k) => k.kid);
+/** The published RS256 kids: each algorithm runs the same lifecycle with keys of its own (the ES256 and PS256 ones are checked apart). */
+const kids = (m: KeyManager) => m.keys.jwks.keys.filter((k) => k.alg === "RS256").map((k) => k.kid);
+const signingKids = (m: KeyManager) => SIGNING_ALGS.map((alg) => m.keys.signingKey(alg).kid);
 
 describe("signing key manager", () => {
-  it("generates one current key on first start and keeps it across a restart", async () => {
+  it("generates one current key per algorithm on first start and keeps them across a restart", async () => {
     const { store, dataDir } = await embeddedStore();
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const first = await open(store, () => 0);
-    expect(first.keys.jwks.keys).toHaveLength(1);
-    const kid = first.keys.signing.kid;
+    expect(first.keys.jwks.keys.map((k) => k.alg)).toEqual(["RS256", "PS256", "ES256"]);
+    expect(first.keys.algorithms).toEqual(["RS256", "PS256", "ES256"]);
+    expect(first.keys.signing.kid).toBe(first.keys.signingKey("RS256").kid);
+    const signing = signingKids(first);
+    expect(new Set(signing).size).toBe(3);
     await store.close();
 
     const { store: reopened } = await embeddedStore(dataDir);
     const second = await open(reopened, () => 1000);
-    expect(second.keys.signing.kid).toBe(kid);
+    expect(signingKids(second)).toEqual(signing);
   });
 
   it("keeps generated private keys in the store only sealed, and refuses a ring sealed under another key", async () => {
@@ -55,7 +64,8 @@ describe("signing key manager", () => {
     const manager = await open(store, () => 0);
     const ring = (await store.namespace<KeyRing>("keys").get("signing-keys"))!;
     expect(JSON.stringify(ring)).not.toContain("PRIVATE KEY");
-    expect(ring.keys[0]!.sealedPkcs8).toMatch(/^v1\./);
+    expect(ring.keys).toHaveLength(3);
+    for (const key of ring.keys) expect(key.sealedPkcs8).toMatch(/^v1\./);
     manager.close();
     const otherBox = new SecretBox("another-encryption-key-of-at-least-32-characters");
     await expect(KeyManager.open({ store, clock: () => 0, logger, modulusLength: 2048, policy, box: otherBox })).rejects.toThrow();
@@ -88,26 +98,23 @@ describe("signing key manager", () => {
     let now = 0;
     const steps: Array<[string, string]> = [];
     const manager = await open(store, () => now, { onRotated: (kid, status) => steps.push([kid, status]) });
-    const first = manager.keys.signing.kid;
-    expect(steps).toEqual([[first, "current"]]);
+    const first = signingKids(manager);
+    expect(steps).toEqual(first.map((kid) => [kid, "current"]));
 
     now = 9 * DAY;
     await manager.sync();
-    const next = kids(manager).find((k) => k !== first)!;
-    expect(steps.slice(1)).toEqual([[next, "next"]]);
+    const next = manager.keys.jwks.keys.filter((k) => !first.includes(k.kid)).map((k) => k.kid);
+    expect(next).toHaveLength(3);
+    expect(steps.slice(3)).toEqual(next.map((kid) => [kid, "next"]));
 
     now = 9 * DAY + 1000; // nothing due: nothing reported
     await manager.sync();
-    expect(steps).toHaveLength(2);
+    expect(steps).toHaveLength(6);
 
     now = 10 * DAY;
     await manager.sync();
-    expect(steps.slice(2).sort()).toEqual(
-      [
-        [first, "retired"],
-        [next, "current"],
-      ].sort(),
-    );
+    expect(steps.slice(6).sort()).toEqual([...first.map((kid) => [kid, "retired"]), ...next.map((kid) => [kid, "current"])].sort());
+    expect(signingKids(manager)).toEqual(next);
 
     // A second node reading the ring it did not change reports nothing: each step is reported once, by the node that applied it.
     const other: string[] = [];
@@ -166,17 +173,18 @@ describe("signing key manager", () => {
     await manager.sync(); // a next key is announced
     const records = store.namespace<KeyRing>("keys");
     const ring = (await records.get("signing-keys"))!;
-    const next = ring.keys.find((k) => k.status === "next")!;
+    const next = ring.keys.find((k) => k.status === "next" && k.alg === "RS256")!;
+    const others = ring.keys.filter((k) => k.alg !== "RS256");
     // What `portcullis keys retire FIRST --unpublish` writes: the next key signs, the first is gone and remembered.
     await records.set("signing-keys", {
-      keys: [{ ...next, status: "current", activatedAt: now }],
+      keys: [{ ...next, status: "current", activatedAt: now }, ...others],
       unpublished: [{ kid: first, unpublishedAt: now }],
     });
 
     now += 1000;
     await manager.sync(); // this node signed with the first key: without the record it would write it back as lost
     expect(kids(manager)).toEqual([next.kid]);
-    expect((await records.get("signing-keys"))!.keys.map((k) => k.kid)).toEqual([next.kid]);
+    expect((await records.get("signing-keys"))!.keys.map((k) => k.kid)).toEqual([next.kid, ...others.map((k) => k.kid)]);
 
     now += policy.retainFor;
     await manager.sync();
@@ -197,17 +205,108 @@ describe("signing key manager", () => {
 
   it("uses static keys from config as they are and generates nothing", async () => {
     const { store } = await embeddedStore();
-    const pem = () => generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "pem", type: "pkcs8" }).toString();
     const manager = await open(store, () => 0, {
       staticKeys: [
-        { kid: "ops-2026-a", status: "retired", private_key_pem: pem() },
-        { kid: "ops-2026-b", status: "current", private_key_pem: pem() },
-        { kid: "ops-2026-c", status: "next", private_key_pem: pem() },
+        { kid: "ops-2026-a", status: "retired", private_key_pem: rsaPem() },
+        { kid: "ops-2026-b", status: "current", private_key_pem: rsaPem() },
+        { kid: "ops-2026-c", status: "next", private_key_pem: rsaPem() },
       ],
     });
     expect(manager.keys.signing.kid).toBe("ops-2026-b");
     expect(kids(manager)).toEqual(["ops-2026-a", "ops-2026-b", "ops-2026-c"]);
     expect(await store.namespace("keys").get("signing-keys")).toBeUndefined();
+  });
+
+  it("keeps a ring written before there were several algorithms working, and gives it the missing ones", async () => {
+    const { store } = await embeddedStore();
+    const now = 5 * DAY;
+    // The previous version's ring: RS256 keys with no alg recorded, sealed as it sealed them.
+    const legacy = (kid: string, status: "current" | "retired", dates: Partial<StoredKey>) => {
+      const pem = rsaPem();
+      const stored: StoredKey = { kid, status, sealedPkcs8: box.seal(pem, `signing-key:${kid}`), createdAt: 0, ...dates };
+      return { stored, privateKey: createPrivateKey(pem) };
+    };
+    const retired = legacy("legacy-retired", "retired", { activatedAt: 0, retiredAt: now - 1000 });
+    const current = legacy("legacy-current", "current", { activatedAt: now - 1000 });
+    const legacyRing: KeyRing = {
+      keys: [retired.stored, current.stored],
+      unpublished: [{ kid: "legacy-gone", unpublishedAt: now - 1000 }],
+    };
+    const records = store.namespace<KeyRing>("keys");
+    await records.set("signing-keys", legacyRing);
+    // Tokens the previous version issued with each: they must keep verifying against the new JWKS.
+    const issued = await Promise.all(
+      [retired, current].map((k) =>
+        new SignJWT({ sub: "E10001" }).setProtectedHeader({ alg: "RS256", kid: k.stored.kid, typ: "at+jwt" }).sign(k.privateKey),
+      ),
+    );
+
+    const manager = await open(store, () => now);
+    expect(manager.keys.signing.kid).toBe("legacy-current");
+    expect(manager.keys.algorithms).toEqual(["RS256", "PS256", "ES256"]);
+    for (const token of issued) {
+      const { protectedHeader } = await jwtVerify(token, createLocalJWKSet(manager.keys.jwks), { algorithms: ["RS256"] });
+      expect(manager.keys.jwks.keys.find((k) => k.kid === protectedHeader.kid)).toMatchObject({ alg: "RS256", kty: "RSA", use: "sig" });
+    }
+    // The old keys stay exactly as stored (no rewrite that an older node could misread); the new ones say their alg and sign at once.
+    const migrated = (await records.get("signing-keys"))!;
+    expect(migrated.keys.slice(0, 2)).toEqual(legacyRing.keys);
+    expect(migrated.keys.slice(2).map((k) => [k.alg, k.status])).toEqual([
+      ["PS256", "current"],
+      ["ES256", "current"],
+    ]);
+    expect(migrated.unpublished).toEqual(legacyRing.unpublished);
+    // Another node opening the migrated ring generates nothing more: one signing key per algorithm for the deployment.
+    const other = await open(store, () => now);
+    expect(signingKids(other)).toEqual(signingKids(manager));
+    expect((await records.get("signing-keys"))!.keys).toHaveLength(4);
+  });
+
+  it("takes static keys of each algorithm: RSA is RS256 unless it says PS256, P-256 is ES256", async () => {
+    const { store } = await embeddedStore();
+    const manager = await open(store, () => 0, {
+      staticKeys: [
+        { kid: "rs", status: "current", private_key_pem: rsaPem() },
+        { kid: "ps", status: "current", alg: "PS256", private_key_pem: rsaPem() },
+        { kid: "es", status: "current", private_key_pem: ecPem() },
+      ],
+    });
+    expect(manager.keys.jwks.keys.map((k) => [k.kid, k.alg, k.kty, k.use])).toEqual([
+      ["rs", "RS256", "RSA", "sig"],
+      ["ps", "PS256", "RSA", "sig"],
+      ["es", "ES256", "EC", "sig"],
+    ]);
+    expect(manager.keys.algorithms).toEqual(["RS256", "PS256", "ES256"]);
+
+    const rsaOnly = await open(store, () => 0, { staticKeys: [{ kid: "rs", status: "current", private_key_pem: rsaPem() }] });
+    expect(rsaOnly.keys.algorithms).toEqual(["RS256"]);
+    expect(() => rsaOnly.keys.signingKey("ES256")).toThrow(/no current signing key for ES256/);
+  });
+
+  it("refuses a static key that cannot sign the algorithm it declares", async () => {
+    const { store } = await embeddedStore();
+    await expect(
+      KeyManager.open({
+        store,
+        clock: () => 0,
+        logger,
+        modulusLength: 2048,
+        policy,
+        box,
+        staticKeys: [{ kid: "x", status: "current", alg: "RS256", private_key_pem: ecPem() }],
+      }),
+    ).rejects.toThrow(/EC P-256 key, which signs ES256, not RS256/);
+    await expect(
+      KeyManager.open({
+        store,
+        clock: () => 0,
+        logger,
+        modulusLength: 2048,
+        policy,
+        box,
+        staticKeys: [{ kid: "x", status: "current", alg: "ES256", private_key_pem: rsaPem() }],
+      }),
+    ).rejects.toThrow(/RSA key, which signs RS256 or PS256, not ES256/);
   });
 
   const redisUrl = serviceUrl("redis");
@@ -216,8 +315,8 @@ describe("signing key manager", () => {
     const stores = await Promise.all([0, 1, 2].map(() => RedisStore.open({ url: redisUrl!, keyPrefix: `${prefix}:` })));
     for (const s of stores) cleanups.push(() => s.close());
     const managers = await Promise.all(stores.map((s) => open(s, () => 0)));
-    const signing = new Set(managers.map((m) => m.keys.signing.kid));
+    const signing = new Set(managers.map((m) => signingKids(m).join(" ")));
     expect(signing.size).toBe(1);
-    expect(managers.every((m) => m.keys.jwks.keys.length === 1)).toBe(true);
+    expect(managers.every((m) => m.keys.jwks.keys.length === 3)).toBe(true);
   });
 });

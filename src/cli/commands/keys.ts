@@ -1,5 +1,6 @@
 import type { AuditEvent } from "../../audit/audit-event.ts";
 import type { KeyRing } from "../../tokens/key-rotation.ts";
+import { DEFAULT_SIGNING_ALG, isSigningAlg, SIGNING_ALGS } from "../../crypto/signing-alg.ts";
 import { KEY_SYNC_EVERY_MS } from "../../tokens/key-manager.ts";
 import { retireKey, rotateRing, unpublishKey, type RetireOutcome, type RotateOutcome } from "../../tokens/key-ring-actions.ts";
 import { CliError } from "../support/cli-error.ts";
@@ -9,7 +10,7 @@ import { openKeyRing, type OpenedKeyRing } from "../keys/open-key-ring.ts";
 import { formatKeyRing, formatSpan, formatStaticKeys, formatTime } from "../keys/format-keys.ts";
 import { CONFIG_OPTION } from "./config-options.ts";
 
-const USAGE = "keys list | keys rotate [--now] | keys retire KID [--unpublish]";
+const USAGE = "keys list | keys rotate [--alg ALG] [--now] | keys retire KID [--unpublish]";
 /** How long to wait for a node's scheduled rotation holding the ring's lock. */
 const LOCK_WAIT_MS = 10_000;
 const SYNC_NOTE = `Running nodes pick the change up at their next sync of the key ring (within ${KEY_SYNC_EVERY_MS / 1000} s).`;
@@ -21,7 +22,9 @@ const SYNC_NOTE = `Running nodes pick the change up at their next sync of the ke
  * announces); retire takes one key out of signing early. Writes take the ring's store lock, as every
  * node's KeyManager does. With the embedded store the provider must be stopped first (it holds the data
  * directory); with Redis or PostgreSQL it runs alongside. Static keys (keys.static) are rotated by
- * editing provider.yaml.
+ * editing provider.yaml. Each algorithm (RS256, PS256, ES256) has keys of its own: rotate turns one
+ * algorithm's over (RS256, which every client that names none uses, unless --alg names another), and
+ * retire hands over to the next key of the retired key's algorithm.
  */
 export const keysCommand: Command = {
   name: "keys",
@@ -29,6 +32,11 @@ export const keysCommand: Command = {
   positionals: { usage: "list|rotate|retire [KID]", max: 2 },
   options: {
     ...CONFIG_OPTION,
+    alg: {
+      type: "string",
+      valueName: "ALG",
+      description: `rotate: the algorithm whose keys rotate, one of ${SIGNING_ALGS.join(", ")} (default: ${DEFAULT_SIGNING_ALG})`,
+    },
     now: { type: "boolean", description: "rotate: sign with a new key at once, even one not yet published for keys.announce_for" },
     unpublish: {
       type: "boolean",
@@ -42,6 +50,9 @@ export const keysCommand: Command = {
     }
     if (values.now && action !== "rotate") throw new CliError("--now goes with keys rotate", { showUsage: true });
     if (values.unpublish && action !== "retire") throw new CliError("--unpublish goes with keys retire", { showUsage: true });
+    if (values.alg !== undefined && action !== "rotate") throw new CliError("--alg goes with keys rotate", { showUsage: true });
+    const alg = values.alg ?? DEFAULT_SIGNING_ALG;
+    if (!isSigningAlg(alg)) throw new CliError(`--alg must be one of ${SIGNING_ALGS.join(", ")}`, { showUsage: true });
     const { configDir } = resolveCliSettings(values, env);
     const opened = await openKeyRing(configDir, env, stderr);
     if (!opened) return 1;
@@ -60,7 +71,7 @@ export const keysCommand: Command = {
       if (action === "rotate") {
         return report(
           await change(opened, (ring, now) =>
-            rotateRing(ring, { now, announceFor: opened.policy.announceFor, force: values.now === true, generate }),
+            rotateRing(ring, { alg, now, announceFor: opened.policy.announceFor, force: values.now === true, generate }),
           ),
           opened,
           stdout,

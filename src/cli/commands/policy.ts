@@ -1,6 +1,7 @@
 import { ConfigError } from "../../errors/config-error.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { readAuthorizeParams } from "../../http/authorize/authorize-params.ts";
+import { isPushedRequestUri } from "../../oauth/pushed-requests.ts";
 import { CliError } from "../support/cli-error.ts";
 import type { Command } from "../support/command.ts";
 import { printConfigError } from "../support/print-config-error.ts";
@@ -39,6 +40,12 @@ export const policyCommand: Command = {
     if (action !== "explain" || address === undefined) throw new CliError(`expected ${USAGE}`, { showUsage: true });
     const url = parseAuthorizeUrl(address);
     const variant = variantOf(url.pathname);
+    // A pushed request's parameters are in the server's store, for one use: what can be explained is what the client pushed.
+    const requestUri = url.searchParams.get("request_uri");
+    if (requestUri !== null && isPushedRequestUri(requestUri))
+      throw new CliError("the URL names a pushed request (request_uri): explain the parameters the client pushed, as the URL's query", {
+        showUsage: true,
+      });
     const { configDir } = resolveCliSettings(values, env);
     let loaded;
     try {

@@ -1,4 +1,6 @@
-import type { KeyRing, StoredKey } from "../../tokens/key-rotation.ts";
+import { SIGNING_ALGS } from "../../crypto/signing-alg.ts";
+import { staticKeyAlg } from "../../config/static-key-alg.ts";
+import { algOf, type KeyRing, type StoredKey } from "../../tokens/key-rotation.ts";
 import type { StaticKey } from "../../tokens/key-manager.ts";
 import { table } from "../support/text-table.ts";
 
@@ -23,7 +25,8 @@ export function formatSpan(ms: number): string {
 export const formatTime = iso;
 
 /**
- * The ring as a table, newest lifecycle first (next, current, retired), then the keys an operator took
+ * The ring as a table, one algorithm after the other (RS256, PS256, ES256: each signs and rotates with
+ * keys of its own), within each the newest lifecycle first (next, current, retired), then the keys an operator took
  * out of the JWKS (`keys retire --unpublish`), which the ring remembers until nothing they signed can be
  * valid: an operator who unpublished a key sees that it is out. Every other key in the ring is in the
  * JWKS; a retired one until `retainFor` after its retirement, when the nodes prune it. Only kids, states
@@ -31,12 +34,22 @@ export const formatTime = iso;
  */
 export function formatKeyRing(ring: KeyRing, retainFor: number, now: number): string {
   const order = { next: 0, current: 1, retired: 2 } as const;
-  const keys = [...ring.keys].sort((a, b) => order[a.status] - order[b.status] || b.createdAt - a.createdAt);
-  const rows = keys.map((k) => [k.kid, k.status, iso(k.createdAt), iso(k.activatedAt), iso(k.retiredAt), published(k, retainFor, now)]);
+  const rank = (k: StoredKey) => SIGNING_ALGS.indexOf(algOf(k));
+  const keys = [...ring.keys].sort((a, b) => rank(a) - rank(b) || order[a.status] - order[b.status] || b.createdAt - a.createdAt);
+  const rows = keys.map((k) => [
+    k.kid,
+    algOf(k),
+    k.status,
+    iso(k.createdAt),
+    iso(k.activatedAt),
+    iso(k.retiredAt),
+    published(k, retainFor, now),
+  ]);
   const unpublished = [...(ring.unpublished ?? [])].sort((a, b) => b.unpublishedAt - a.unpublishedAt);
   for (const u of unpublished) {
     rows.push([
       u.kid,
+      u.alg ?? "-",
       "unpublished",
       iso(u.createdAt),
       iso(u.activatedAt),
@@ -44,7 +57,7 @@ export function formatKeyRing(ring: KeyRing, retainFor: number, now: number): st
       `no, since ${iso(u.unpublishedAt)} (taken out of the JWKS: what it signed no longer verifies)`,
     ]);
   }
-  return table([["KID", "STATUS", "CREATED", "ACTIVATED", "RETIRED", "PUBLISHED"], ...rows]);
+  return table([["KID", "ALG", "STATUS", "CREATED", "ACTIVATED", "RETIRED", "PUBLISHED"], ...rows]);
 }
 
 function published(k: StoredKey, retainFor: number, now: number): string {
@@ -53,7 +66,10 @@ function published(k: StoredKey, retainFor: number, now: number): string {
   return until > now ? `yes, until ${iso(until)}` : "until the next sync (expired)";
 }
 
-/** keys.static of provider.yaml: what the provider signs with, as configured. */
+/** keys.static of provider.yaml: what the provider signs with, as configured (the alg declared, else the one the key's type signs). */
 export function formatStaticKeys(keys: readonly StaticKey[]): string {
-  return table([["KID", "STATUS", "SOURCE"], ...keys.map((k) => [k.kid, k.status, "provider.yaml keys.static"])]);
+  return table([
+    ["KID", "ALG", "STATUS", "SOURCE"],
+    ...keys.map((k) => [k.kid, staticKeyAlg(k) ?? "?", k.status, "provider.yaml keys.static"]),
+  ]);
 }

@@ -31,6 +31,10 @@ function accepted(a: Accepted): string[] {
     `login type: ${loginTypeLine(plan)}`,
     `flow: ${FLOWS[plan.flow]}${a.upstream === undefined ? "" : `: ${a.upstream}`}`,
   ];
+  if (plan.upstreamAcr !== undefined)
+    lines.push(
+      `asks the upstream to perform: ${plan.upstreamAcr.join(" ")} (sent as the upstream's acr_values its acr.forward maps them to); an eID session serves only when its acr is one of them`,
+    );
   if (a.methods.length > 0) {
     lines.push("methods offered, in order:");
     const width = Math.max(...a.methods.map((m) => m.id.length));

@@ -5,8 +5,8 @@ import type { MethodClass } from "../../login-policy/login-policy.ts";
 export interface TokenClaims {
   /** In the ID token and the access token: the amr values of the methods passed, and `mfa` after two classes. */
   amr: string;
-  /** In both tokens: `2fa` when a method of each class was passed, else `1fa`. */
-  acr: "1fa" | "2fa";
+  /** In both tokens: `2fa` when a method of each class was passed, else `1fa`; an eID login's says what its upstream performed. */
+  acr: string;
   /** The extra claims acr_values asked for, in the ID token and the access token, each with where its value comes from. */
   loginClaims: Record<string, string>;
   /** Sent to redirect_uri with the code (the login type as the request named it). */
@@ -15,13 +15,16 @@ export interface TokenClaims {
   sub?: string;
 }
 
+const EID_ACR =
+  "what the upstream eID provider performed, as login.yaml's eid_upstreams.<id>.acr.performed maps its acr (1fa when it maps none), never what was asked";
+
 /** The claims a login by `plan` gives, from the methods it offers (with their class and amr). */
 export function tokenClaimsOf(plan: LoginPlan, methods: ReadonlyArray<{ class: MethodClass; amr: string }>): TokenClaims {
   const amrOf = (c: MethodClass) => methods.filter((m) => m.class === c).map((m) => m.amr);
   const oneOf = (values: string[]) => (values.length === 1 ? values[0]! : `one of ${values.join("|")}`);
   const twoFactor = plan.flow === "two_factor";
   let amr: string;
-  if (plan.flow === "eid") amr = "as the upstream eID provider reports it";
+  if (plan.flow === "eid") amr = "[eid]";
   else if (!twoFactor) amr = `[${oneOf(methods.map((m) => m.amr))}]`;
   else if (plan.missingClasses.length === 2) amr = `[${oneOf(amrOf("trusted"))}, ${oneOf(amrOf("untrusted"))}, mfa] (in the order passed)`;
   else amr = `the session's methods + [${oneOf(methods.map((m) => m.amr))}], mfa`;
@@ -34,7 +37,7 @@ export function tokenClaimsOf(plan: LoginPlan, methods: ReadonlyArray<{ class: M
   if (plan.claims.faceid) loginClaims.faceid = "{result, key, time} from the trusted app's face check";
   return {
     amr,
-    acr: twoFactor ? "2fa" : "1fa",
+    acr: plan.flow === "eid" ? EID_ACR : twoFactor ? "2fa" : "1fa",
     loginClaims,
     ...(plan.loginType !== undefined && { loginTypeWithCode: plan.loginType }),
     ...(plan.vendorAccount !== undefined && { sub: plan.vendorAccount }),

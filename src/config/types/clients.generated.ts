@@ -116,13 +116,29 @@ export interface ClientConfig {
    */
   require_pkce: boolean;
   /**
+   * RFC 9126 §6: the client may start a login only through a pushed authorization request (POST /connect/par, then /connect/authorize with client_id and request_uri). A plain authorize request from it is refused (invalid_request, to its redirect_uri once that is known to be registered). provider.yaml's `require_pushed_authorization_requests` sets this for every client.
+   */
+  require_pushed_authorization_requests: boolean;
+  /**
    * Accept code_challenge_method=plain. Off: only S256. Discovery advertises `plain` only while at least one client sets this.
    */
   allow_plain_pkce: boolean;
   /**
+   * Refuse the client's token requests without a DPoP proof (RFC 9449): every access token it gets is then bound to its key, so a leaked token is useless without the private key. Off: a proof is optional, and a request without one gets a bearer token as before.
+   */
+  require_dpop: boolean;
+  /**
    * What the client's access tokens are. `jwt`: a signed RFC 9068 JWT that an API can validate itself against the JWKS. `reference`: an opaque random handle whose claims stay in the provider's store; an API learns them through introspection, and revoking it ends it at once on every node. Every grant (code, refresh, client_credentials, password) issues this format.
    */
   access_token_format: "jwt" | "reference";
+  /**
+   * JWS algorithm of the client's ID tokens (OpenID Connect Dynamic Client Registration's metadata name), and of the back-channel logout tokens sent to it. RS256 is OpenID Connect's default; a FAPI 2.0 client chooses PS256 or ES256. Each algorithm signs with keys of its own, all published in the JWKS with their `alg`.
+   */
+  id_token_signed_response_alg: "RS256" | "PS256" | "ES256";
+  /**
+   * JWS algorithm of the client's JWT access tokens (`access_token_format: jwt`); a reference token is not signed. APIs validating the token against the JWKS accept exactly the `alg` its key is published with.
+   */
+  access_token_signed_response_alg: "RS256" | "PS256" | "ES256";
   /**
    * The logins the client may start: login_type values declared in login.yaml, and `default` for the login without a login type (the default flow). Listed, they restrict every login the client starts, the default one included: a client limited to MyVendor cannot fall back to an employee login. Omitted: every declared login type and the default login.
    */

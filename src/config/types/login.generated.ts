@@ -161,6 +161,23 @@ export interface LoginFile {
        */
       sub_prefix: string;
       /**
+       * How acr values travel to and from the upstream. A step-up asked of an eID login (acr_values at /eID/authorize) is forwarded as the upstream acr_values `forward` names; the upstream ID token's acr is read back through `performed`, and the eID login's acr is what the upstream says it performed, never what was asked. Without it nothing is forwarded and every eID login is 1fa.
+       */
+      acr: {
+        /**
+         * <our acr value>: <upstream acr_values>. Each key is an acr value declared under acr_values in this file (e.g. 2fa); when a request to an eID login sends it, the upstream is asked for these values (space-separated, in the order given). A request's acr values that no key names are not forwarded.
+         */
+        forward: {
+          [k: string]: string;
+        };
+        /**
+         * <upstream acr>: <our acr>. What the acr of the upstream's ID token means here: `1fa` (a one-factor login) or an acr value declared under acr_values (e.g. 2fa). An upstream acr not listed here, or none, is 1fa.
+         */
+        performed: {
+          [k: string]: string;
+        };
+      };
+      /**
        * DEMO ONLY: the upstream is a second Portcullis that this provider starts inside its own process, from the config directory `config` (relative to this one) on `port`, at the first eID login. It is started only while this provider's issuer is a loopback http:// URL, so a production configuration never starts one.
        */
       development?: {

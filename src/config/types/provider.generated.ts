@@ -32,7 +32,20 @@ export interface ProviderFile {
     encryption_key?: string;
   };
   lifetimes: ProviderLifetimes;
+  /**
+   * RFC 9126 §5: every client must start its logins with a pushed authorization request (POST /connect/par); a plain authorize request is refused. Discovery says so. A client can also require it alone (clients.yaml `require_pushed_authorization_requests`).
+   */
+  require_pushed_authorization_requests: boolean;
   security: SecurityConfig;
+  /**
+   * Sender-constrained tokens with DPoP (RFC 9449, docs/dpop.md). A client that sends a DPoP proof to the token endpoint gets access tokens bound to its key (`token_type: DPoP`, `cnf.jkt`); a public client's refresh tokens are bound too. Proofs are accepted for 60 seconds after their `iat` (10 seconds of clock skew either way), each `jti` once across every node through the store.
+   */
+  dpop: {
+    /**
+     * Require a server nonce in every DPoP proof at the token and userinfo endpoints (RFC 9449 §8, §9): a proof without the current one gets `use_dpop_nonce` with a fresh `DPoP-Nonce` header, and every answer carries one. Off by default: it costs each client one extra round trip per nonce period (about five minutes) and a proof's short `iat` window plus its single-use `jti` already stop replay; turn it on when clients' clocks cannot be trusted or proofs might be made in advance by a compromised client. Nonces are an HMAC over a time step with a key every node derives from `secrets.encryption_key`, so any node accepts another's without a store round trip.
+     */
+    require_nonce: boolean;
+  };
   /**
    * The audit trail (docs/audit-trail.md): one JSON line per security-relevant act (logins, factors, tokens issued and revoked, sessions ended, single sign-out deliveries, lockouts, enrollment changes, reloads, key rotations, operators' sign-outs of a user and admin API calls), on its own stream apart from the operational log. Events name ids only (sub, client_id, sid, jti, kid), never a secret, password, code or token. `portcullis audit trace <jti, sid or signout_id>` reads the file named here.
    */
@@ -109,11 +122,11 @@ export interface StoreConfig {
   url: string;
 }
 /**
- * RS256 signing keys. Without `static`, keys are generated on first start, stored in the store, and rotated through next → current → retired.
+ * Signing keys: RS256 for every client that chooses none, PS256 and ES256 for clients that ask (clients.yaml `id_token_signed_response_alg`, `access_token_signed_response_alg`), each algorithm with keys of its own. Without `static`, keys of every algorithm are generated on first start, stored in the store, and rotated through next → current → retired.
  */
 export interface KeysConfig {
   /**
-   * RSA modulus length of generated keys.
+   * RSA modulus length of generated RS256 and PS256 keys (ES256 keys are P-256).
    */
   modulus_length: 2048 | 3072 | 4096;
   /**
@@ -125,7 +138,7 @@ export interface KeysConfig {
    */
   announce_for: string;
   /**
-   * Operator-managed keys. When present, nothing is generated: exactly one entry must be `current`.
+   * Operator-managed keys. When present, nothing is generated: exactly one entry per algorithm must be `current`, and every algorithm a client asks for needs one.
    */
   static?: StaticKeyConfig[];
 }
@@ -139,9 +152,13 @@ export interface StaticKeyConfig {
    */
   status: "next" | "current" | "retired";
   /**
-   * PKCS#8 PEM of an RSA private key. Use ${file:PATH} or ${env:NAME}; never the key itself.
+   * PKCS#8 PEM of an RSA (at least 2048 bits) or EC P-256 private key. Use ${file:PATH} or ${env:NAME}; never the key itself.
    */
   private_key_pem: string;
+  /**
+   * The one algorithm the key signs and is published with. Default: RS256 for an RSA key, ES256 for an EC P-256 key. An RSA key may be PS256 instead; an EC key is only ES256.
+   */
+  alg?: "RS256" | "PS256" | "ES256";
 }
 /**
  * Default lifetimes; a client may override the token ones.
@@ -179,6 +196,10 @@ export interface ProviderLifetimes {
    * How long a login page stays usable.
    */
   interaction: string;
+  /**
+   * How long a `request_uri` from the pushed authorization request endpoint (RFC 9126, POST /connect/par) may be used at authorize; it is `expires_in` of the endpoint's answer. It is used once: the browser should be sent to authorize right after the push, so keep it short.
+   */
+  pushed_authorization_request: string;
 }
 /**
  * Attempt limits and request bounds.

@@ -26,8 +26,9 @@ import { ADMIN_PATHS, adminOperation, type AdminOperation } from "./admin-operat
 export function adminApiRoutes(infra: Infra): Router {
   const router = express.Router();
   router.use(auditEveryCall(infra));
-  // Verified first, the scope checked after: a refused call's audit names the client that made it.
-  router.use(requireBearer(infra.accessTokenVerifier));
+  // Verified first, the scope checked after: a refused call's audit names the client that made it. A
+  // DPoP token's proof names the issuer's URL of the call (the provider serves its routes under the issuer).
+  router.use(requireBearer(infra.accessTokenVerifier, { dpop: { proofs: infra.dpop, baseUrl: infra.issuer } }));
   router.use(requireScopes([ADMIN_SCOPE]));
   router.use((_req, res, next) => {
     const claims = bearerClaims(res);

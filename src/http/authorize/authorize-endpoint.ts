@@ -31,6 +31,8 @@ import { freshLoginReason, loginNeed, startLogin } from "./start-login.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { eidLogins } from "./eid-logins.ts";
 import { answerOwedFrontChannel } from "./owed-front-channel.ts";
+import { carriedRequest } from "./pushed-request-step.ts";
+import { requiresPushedRequests } from "../../oauth/requires-pushed-requests.ts";
 
 /** What a request starts with; the steps add the rest (the parameters, the client, the request, the session, the plan). */
 interface AuthorizeStart {
@@ -94,13 +96,26 @@ export function authorizeEndpoints(infra: Infra, pages: BrowserPages): ProtocolR
         );
         return { raw: readAuthorizeParams(search, security.max_parameter_length) };
       })
+      // A request_uri from the pushed authorization request endpoint (RFC 9126): the pushed parameters are the request.
+      .step((ctx) => carriedRequest(infra.pushedRequests, ctx.raw))
       // The client and its exact redirect_uri: until both are trusted, errors are a page, not a redirect.
       .step((ctx) => {
         const { client, redirectUri, responseMode } = checkClientAndRedirect(ctx.policy, ctx.raw);
         return { client, redirect: { redirectUri, responseMode } };
       })
+      // RFC 9126 §5 and §6: a client (or a provider) that requires pushed requests gets no login from any other.
+      .step((ctx) => {
+        if (!ctx.pushed && requiresPushedRequests(ctx.client, infra.settings))
+          throw oauthError("invalid_request", "this client must push its authorization request (pushed_authorization_request_endpoint)", {
+            allowRedirect: true,
+          });
+      })
       // Everything else about the request; errors from here on go back to the client.
-      .step((ctx) => ({ request: checkAuthorizeRequest(ctx.client, ctx.raw, { ...ctx.redirect, framed, forcePrompt }) }))
+      .step((ctx) => {
+        const request = checkAuthorizeRequest(ctx.client, ctx.raw, { ...ctx.redirect, framed, forcePrompt });
+        if (ctx.pushed) request.pushed = true;
+        return { request };
+      })
       // id_token_hint: an ID token we signed (expired or not) naming the user the client expects.
       // Steps that are asynchronous only sometimes return a promise only then: the runner awaits nothing else.
       .step((ctx) => {
@@ -139,7 +154,17 @@ export function authorizeEndpoints(infra: Infra, pages: BrowserPages): ProtocolR
         // why, is read once, for the plan and the need alike.
         const freshLogin = freshLoginReason(request, session, infra.clock());
         const counted = freshLogin === undefined ? session : undefined;
-        const plan = planAuthorization(ctx.policy.login, ctx.client, ctx.raw, request, brokered ? "eid" : "authorize", counted);
+        // A pushed request is planned as it was checked when pushed: the address does not choose its login type for it.
+        const plan = planAuthorization(
+          ctx.policy.login,
+          ctx.client,
+          ctx.raw,
+          request,
+          brokered && !ctx.pushed ? "eid" : "authorize",
+          counted,
+        );
+        if (brokered && ctx.pushed && plan.flow !== "eid")
+          throw oauthError("invalid_request", "a pushed request at /eID/authorize must ask for the eID login", { allowRedirect: true });
         request.plan = plan;
         if (plan.loginType !== undefined) request.loginType = plan.loginType;
         // Login types without SSO read no session state: as if the browser had none.

@@ -3,6 +3,7 @@ import { declinedRequestObjectAnswer } from "./declined-request-object.ts";
 import { invalidRequest, invalidScope, OAuthError, oauthError } from "../../errors/oauth-error.ts";
 import { RESPONSE_MODES, type AuthorizationRequest, type ResponseMode } from "../../oauth/authorization-request.ts";
 import { parseScope } from "../../scopes/scope.ts";
+import { JKT_SHAPE } from "../../oauth/dpop/jwk-thumbprint.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 
 /** Authorize parameters as sent: the first value of each, and which were repeated (an error, but only once the client is known). */
@@ -131,6 +132,9 @@ function buildRequest(client: Client, raw: RawAuthorizeParams, base: RequestBase
   if ((acrValues?.length ?? 0) > 16) throw invalidRequest("acr_values has more than 16 values");
   // What acr_values, login_type, fa and signature ask of the login is the login plan's (login-plan-step.ts).
   const lang = get("lang") ?? get("ui_locales");
+  const dpopJkt = get("dpop_jkt");
+  // RFC 9449 §10: a JWK SHA-256 thumbprint, base64url.
+  if (dpopJkt !== undefined && !JKT_SHAPE.test(dpopJkt)) throw invalidRequest("dpop_jkt must be a base64url SHA-256 JWK thumbprint");
 
   return {
     clientId: client.id,
@@ -146,6 +150,7 @@ function buildRequest(client: Client, raw: RawAuthorizeParams, base: RequestBase
     lang,
     acrValues,
     framed: base.framed,
+    ...(dpopJkt !== undefined && { dpopJkt }),
   };
 }
 

@@ -107,6 +107,8 @@ export async function completeAuthorization(
   // The token request must repeat login_type only where the login type says so (Mfa, MyVendor, eID).
   if (request.plan?.repeatLoginTypeAtToken) grant.loginType = request.loginType;
   if (hasMembers(idTokenClaims)) grant.idTokenClaims = idTokenClaims;
+  // RFC 9449 §10: the code is bound to the key the authorize request named.
+  if (request.dpopJkt !== undefined) grant.dpopJkt = request.dpopJkt;
   if (hasMembers(contributed.accessTokenClaims)) grant.accessTokenClaims = contributed.accessTokenClaims;
   const code = await infra.codes.issue(grant, client.lifetimes.authorizationCode);
   writeAuthorizationResponse(res, pages, request, { code, login_type: request.loginType, iss: infra.issuer }, page, headers);

@@ -61,11 +61,16 @@ export function eidLogins(infra: Infra) {
   };
 }
 
-/** The client's own request options the upstream should honour: a fresh login, the login's age, the language. */
+/**
+ * The client's own request options the upstream should honour: a fresh login, the login's age, the
+ * language, and the acr values the plan found for the upstream (forwarded as the upstream's own values).
+ */
 function beginOptions(request: AuthorizationRequest): EidBeginOptions {
   const fresh = request.prompt.includes("login") || request.prompt.includes("force_login");
+  const acr = request.plan?.upstreamAcr;
   return {
     ...(fresh && { prompt: "login" }),
+    ...(acr !== undefined && acr.length > 0 && { acr: [...acr] }),
     ...(request.maxAge !== undefined && { maxAge: request.maxAge }),
     ...(request.lang !== undefined && { uiLocales: request.lang }),
   };

@@ -14,7 +14,8 @@ import { completeAuthorization, responsePage } from "./complete-authorization.ts
 export interface FinishedLogin {
   interaction: LoginInteraction | EidLoginInteraction;
   flow: RunnableFlow;
-  output: LoginFlowOutput;
+  /** An eID login's carries the acr its upstream performed. */
+  output: LoginFlowOutput & { acr?: string };
   path: string[];
 }
 

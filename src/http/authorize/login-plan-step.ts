@@ -38,5 +38,5 @@ export function planAuthorization(
 
 /** What a session proves: its methods (sessions from before methods were kept: their amr, which names them). */
 export function sessionFacts(session: SsoSession): SessionFacts {
-  return { methods: session.methods ?? session.amr.filter((amr) => amr !== "mfa") };
+  return { methods: session.methods ?? session.amr.filter((amr) => amr !== "mfa"), acr: session.acr };
 }

@@ -4,6 +4,7 @@ import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { CLIENT_ASSERTION_ALGORITHMS } from "../../crypto/client-jwk.ts";
 import { RESPONSE_MODES } from "../../oauth/authorization-request.ts";
+import { DPOP_ALGORITHMS } from "../../oauth/dpop/dpop-errors.ts";
 import { acrValuesSupported, loginTypesSupported } from "../../login-policy/acr-values-supported.ts";
 
 /** The ID token's protocol claims (src/tokens/id-token.ts): every login's, nonce and at_hash where the request has them. */
@@ -19,12 +20,24 @@ export function claimsSupported({ scopes, login }: Pick<PolicySnapshot, "scopes"
   return [...new Set([...PROTOCOL_CLAIMS, ...scopes.allClaims(), ...loginClaims, ...extensionClaims])];
 }
 
+/** What discovery says that the policy snapshot does not hold: fixed for a process's life. */
+export interface DiscoveryFacts {
+  /** The installed extensions' ID token claims. */
+  extensionClaims: readonly string[];
+  /** The algorithms the key ring has a current key of, RS256 first. */
+  signingAlgs: readonly string[];
+  /** provider.yaml require_pushed_authorization_requests. */
+  requirePushed: boolean;
+}
+
 /**
  * OpenID Provider Metadata. Only what is implemented is advertised: grant types come from the grant
- * handler table, scopes and claims from scopes.yaml, endpoints from the routes that are mounted.
+ * handler table, scopes and claims from scopes.yaml, endpoints from the routes that are mounted, signing
+ * algorithms from the key ring (`signingAlgs`: those it has a current key of, RS256 first).
  */
-export function discoveryDocument(issuer: string, policy: PolicySnapshot, extensionClaims: readonly string[]): Record<string, unknown> {
+export function discoveryDocument(issuer: string, policy: PolicySnapshot, facts: DiscoveryFacts): Record<string, unknown> {
   const { scopes, clients, login } = policy;
+  const { extensionClaims, signingAlgs, requirePushed } = facts;
   const clientAuth = ["client_secret_post", "client_secret_basic", "private_key_jwt"];
   // The asymmetric algorithms a client assertion may use (src/crypto/client-jwk.ts); never none or HS*.
   const assertionAlgs = [...CLIENT_ASSERTION_ALGORITHMS];
@@ -33,6 +46,9 @@ export function discoveryDocument(issuer: string, policy: PolicySnapshot, extens
     jwks_uri: issuer + paths.jwks,
     authorization_endpoint: issuer + paths.authorize,
     token_endpoint: issuer + paths.token,
+    // RFC 9126 §5: pushed requests, with the same client authentication as the token endpoint.
+    pushed_authorization_request_endpoint: issuer + paths.pushedAuthorizationRequest,
+    require_pushed_authorization_requests: requirePushed,
     introspection_endpoint: issuer + paths.introspection,
     revocation_endpoint: issuer + paths.revocation,
     userinfo_endpoint: issuer + paths.userinfo,
@@ -61,9 +77,12 @@ export function discoveryDocument(issuer: string, policy: PolicySnapshot, extens
     ui_locales_supported: ["zh-Hans", "zh-Hant", "en", "ja", "vi"],
     display_values_supported: ["page"],
     subject_types_supported: ["public"],
-    id_token_signing_alg_values_supported: ["RS256"],
+    id_token_signing_alg_values_supported: signingAlgs,
+    // RFC 9449 §5.1: the proof algorithms the token endpoint (and userinfo) take.
+    dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
     claims_parameter_supported: false,
     request_parameter_supported: false,
+    // Request objects by reference are not fetched; a pushed request's request_uri works regardless (RFC 9126 §5).
     request_uri_parameter_supported: false,
     // Single sign-out (sessions/sign-out.ts): both channels, each with sid (and iss) when the client asks.
     frontchannel_logout_supported: true,

@@ -54,11 +54,12 @@ export function introspectionEndpoint(infra: Infra): ProtocolRoute {
       const ownScopes = parseScope(claims.scope).filter((s) => resource.scopes.has(s));
       if (ownScopes.length === 0) return writeJson(ctx.ex.res, 200, INACTIVE);
       // Only this resource is named as the audience: the others a token serves are not its business.
-      const { iss, sub, exp, iat, jti, client_id, auth_time, amr, acr } = claims;
+      const { iss, sub, exp, iat, jti, client_id, auth_time, amr, acr, cnf } = claims;
       const aud = resource.name;
       writeJson(ctx.ex.res, 200, {
         active: true,
-        token_type: "Bearer",
+        // RFC 9449 §6.2: a bound token is a DPoP token, and its cnf tells the resource which key must prove it.
+        token_type: cnf === undefined ? "Bearer" : "DPoP",
         scope: formatScope(ownScopes),
         client_id,
         sub,
@@ -70,6 +71,7 @@ export function introspectionEndpoint(infra: Infra): ProtocolRoute {
         ...(auth_time !== undefined && { auth_time }),
         ...(amr !== undefined && { amr }),
         ...(acr !== undefined && { acr }),
+        ...(cnf !== undefined && { cnf }),
       });
     });
   return {

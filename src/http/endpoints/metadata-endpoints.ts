@@ -6,10 +6,18 @@ import { writeJson } from "../../http-kit/write-response.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { perSnapshot } from "../../snapshot/per-snapshot.ts";
 
-/** GET /.well-known/openid-configuration — serialised once per policy snapshot (a reload changes scopes, login types…). */
+/**
+ * GET /.well-known/openid-configuration — serialised once per policy snapshot (a reload changes scopes,
+ * login types…). The key ring's algorithms are read then too: they are fixed for a process's life (a
+ * generated ring holds every algorithm from its first sync; static keys are read once at start).
+ */
 export function discoveryEndpoint(infra: Infra): ProtocolRoute {
-  const extensionClaims = infra.extensions.flatMap((extension) => extension.manifest.idTokenClaims);
-  const body = perSnapshot((policy) => JSON.stringify(discoveryDocument(infra.issuer, policy, extensionClaims)));
+  const facts = {
+    extensionClaims: infra.extensions.flatMap((extension) => extension.manifest.idTokenClaims),
+    signingAlgs: infra.keys.keys.algorithms,
+    requirePushed: infra.settings.require_pushed_authorization_requests,
+  };
+  const body = perSnapshot((policy) => JSON.stringify(discoveryDocument(infra.issuer, policy, facts)));
   return {
     path: paths.discovery,
     methods: ["GET", "HEAD"],

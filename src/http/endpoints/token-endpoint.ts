@@ -11,6 +11,7 @@ import type { Exchange } from "../../http-kit/exchange.ts";
 import type { ProtocolRoute } from "../../http-kit/protocol-route.ts";
 import { paths } from "../../http-kit/paths.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
+import { tokenRequestProof } from "../../oauth/dpop/token-request-proof.ts";
 
 interface TokenStart {
   ex: Exchange;
@@ -21,6 +22,8 @@ interface TokenStart {
 /** POST /connect/token (RFC 6749 §3.2). */
 export function tokenEndpoint(infra: Infra): ProtocolRoute {
   const limits = { maxParameterLength: infra.settings.security.max_parameter_length };
+  // The URL a proof's htu names: the issuer's token endpoint, whatever Host header a proxy passed on.
+  const tokenUrl = infra.issuer + paths.token;
   const table = steps<TokenStart>()
     // The body is a form with each parameter at most once.
     .step((ctx) => ({ params: readFormBody(ctx.ex, limits) }))
@@ -40,9 +43,14 @@ export function tokenEndpoint(infra: Infra): ProtocolRoute {
       if (!ctx.client.grantTypes.has(grantType as GrantType)) throw unauthorizedClient(`the client may not use ${grantType}`);
       return { grant };
     })
-    // The grant checks its own parameters and issues the tokens.
+    // A DPoP proof, when sent, is valid (RFC 9449 §4.3); a client with require_dpop must send one.
+    .step(async (ctx) => ({ proof: await tokenRequestProof(infra.dpop, ctx.ex.req, ctx.client, tokenUrl) }))
+    // The grant checks its own parameters and issues the tokens (bound to the proof's key).
     .step(async (ctx) => {
-      writeJson(ctx.ex.res, 200, await ctx.grant({ infra, policy: ctx.policy, client: ctx.client, params: ctx.params }));
+      const response = await ctx.grant({ infra, policy: ctx.policy, client: ctx.client, params: ctx.params, proof: ctx.proof });
+      // §8: with nonces required, every answer hands out the current one, so the client's next proof has it.
+      const nonce = infra.dpop.nonce();
+      writeJson(ctx.ex.res, 200, response, nonce === undefined ? {} : { headers: { "DPoP-Nonce": nonce } });
     });
   return {
     path: paths.token,

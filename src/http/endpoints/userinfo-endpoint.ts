@@ -15,15 +15,15 @@ import { requestIdOf } from "../../http-kit/write-response.ts";
 import { perSnapshot } from "../../snapshot/per-snapshot.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import type { Employee } from "../../users/user-directory.ts";
+import { checkSenderConstraint, parseAuthorization, type PresentedToken } from "../../oauth/dpop/resource-access.ts";
 
 const REALM = 'Bearer realm="portcullis"';
-const BEARER = /^bearer /i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
 
 // Header lists built once (see write-response.ts): every answer is private and readable by any origin,
 // because single-page apps call userinfo with a bearer token (no cookies, so `*` is safe).
 const SECURITY = Object.entries(SECURITY_HEADERS).flat();
-const CORS = ["Access-Control-Allow-Origin", "*", "Access-Control-Expose-Headers", "WWW-Authenticate"];
+const CORS = ["Access-Control-Allow-Origin", "*", "Access-Control-Expose-Headers", "WWW-Authenticate, DPoP-Nonce"];
 const NO_STORE = ["Cache-Control", "no-store", "Pragma", "no-cache"];
 const OK_HEADERS = ["Content-Type", "application/json; charset=utf-8", ...NO_STORE, ...CORS, ...SECURITY];
 const CHALLENGE_HEADERS = ["WWW-Authenticate", REALM, ...NO_STORE, ...CORS, ...SECURITY, "Content-Length", "0"];
@@ -33,12 +33,15 @@ const PREFLIGHT_HEADERS = [
   "Access-Control-Allow-Methods",
   "GET, POST",
   "Access-Control-Allow-Headers",
-  "Authorization, Content-Type",
+  "Authorization, Content-Type, DPoP",
   "Access-Control-Max-Age",
   "86400",
   ...SECURITY,
 ];
-const CORS_OBJECT: Record<string, string> = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "WWW-Authenticate" };
+const CORS_OBJECT: Record<string, string> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "WWW-Authenticate, DPoP-Nonce",
+};
 
 /** What a granted scope string releases, computed once per distinct scope string. */
 interface ReleasePlan {
@@ -53,9 +56,10 @@ interface ReleasePlan {
 const MAX_CACHED_PLANS = 1024;
 
 /**
- * GET|POST /connect/userinfo (OIDC Core §5.3, RFC 6750). The token comes from `Authorization: Bearer`,
- * or on POST from an `access_token` form field, never both and never from the query. It must be an
- * access token of ours (RS256, typ at+jwt, live, not revoked) whose audience is this endpoint and whose
+ * GET|POST /connect/userinfo (OIDC Core §5.3, RFC 6750, RFC 9449 §7). The token comes from `Authorization: Bearer`,
+ * or on POST from an `access_token` form field, never both and never from the query; a DPoP-bound token
+ * only from `Authorization: DPoP` with a proof by its key (resource-access.ts). It must be an
+ * access token of ours (signed with the alg its key is published with, typ at+jwt, live, not revoked) whose audience is this endpoint and whose
  * scope has `openid`; the answer is `sub` plus what its identity scopes release (scopes.yaml).
  *
  * A hot path: no step table, header lists built once, the claim set per scope string cached.
@@ -69,6 +73,8 @@ export function userinfoEndpoint(infra: Infra): ProtocolRoute {
   const { accessTokenVerifier: verifier, logger } = infra;
   const eidAccounts = infra.eid.accounts;
   const audience = infra.accessTokens.userinfoAudience;
+  // What a DPoP proof's htu names here: the issuer's userinfo URL, whatever Host a proxy passed on.
+  const userinfoUrl = infra.issuer + paths.userinfo;
   const limits = { maxParameterLength: infra.settings.security.max_parameter_length };
   const maxBodyBytes = infra.settings.security.max_body_bytes;
   // The release plans and answers are derived from scopes.yaml and users.yaml: kept per policy snapshot, so a reload starts afresh.
@@ -85,9 +91,15 @@ export function userinfoEndpoint(infra: Infra): ProtocolRoute {
     return plan;
   }
 
-  async function answer(ex: Exchange, token: string | undefined): Promise<void> {
-    if (token === undefined) return writeChallenge(ex.res);
-    const claims = await verifier.verify(token);
+  async function answer(ex: Exchange, presented: PresentedToken | undefined): Promise<void> {
+    if (presented === undefined) return writeChallenge(ex.res);
+    const claims = await verifier.verify(presented.token);
+    const { req } = ex;
+    await checkSenderConstraint(infra.dpop, claims, presented, {
+      dpopHeaders: req.headersDistinct.dpop,
+      method: req.method ?? "",
+      url: userinfoUrl,
+    });
     // The audience says the token was issued for userinfo: client_credentials tokens (API audiences
     // only) and tokens of other kinds are not this endpoint's business.
     const aud = claims.aud;
@@ -100,17 +112,17 @@ export function userinfoEndpoint(infra: Infra): ProtocolRoute {
     const user = await users.findBySub(claims.sub);
     // An eID account: the claims its upstream gave at the last login, read each time (the next login may change them).
     if (user === undefined && eidAccounts.owns(claims.sub))
-      return writeClaims(ex.res, JSON.stringify(await eidClaims(claims.sub, plan.claims)));
+      return writeClaims(ex.res, infra.dpop.nonce(), JSON.stringify(await eidClaims(claims.sub, plan.claims)));
     // A vendor account: its sub and the account part of it as name, while its client may make vendor logins.
     const vendor = user === undefined ? policy.vendorAccounts.userinfo(claims.sub, plan.claims) : undefined;
-    if (vendor !== undefined) return writeClaims(ex.res, JSON.stringify(vendor));
+    if (vendor !== undefined) return writeClaims(ex.res, infra.dpop.nonce(), JSON.stringify(vendor));
     if (user === undefined || user.disabled) throw invalidToken("the token's user is no longer known");
     let body = plan.bodies.get(user);
     if (body === undefined) {
       body = JSON.stringify(users.claims(user, plan.claims));
       plan.bodies.set(user, body);
     }
-    writeClaims(ex.res, body);
+    writeClaims(ex.res, infra.dpop.nonce(), body);
   }
 
   async function eidClaims(sub: string, names: ReadonlySet<string>): Promise<Record<string, unknown>> {
@@ -120,14 +132,14 @@ export function userinfoEndpoint(infra: Infra): ProtocolRoute {
   }
 
   async function answerPost(ex: Exchange): Promise<void> {
-    const fromHeader = headerToken(ex.req.headers.authorization);
+    const fromHeader = parseAuthorization(ex.req.headers.authorization);
     // RFC 6750 §2.2: the body method needs a form body; a JSON body (the spec's clients send that
     // Content-Type with the header method) is not read.
     if (!FORM_TYPE.test(ex.req.headers["content-type"] ?? "")) return answer(ex, fromHeader);
     const body = await readBody(ex.req, maxBodyBytes);
     const fromBody = collectParams(new URLSearchParams(body.toString("utf8")), limits).get("access_token");
     if (fromHeader !== undefined && fromBody !== undefined) throw invalidRequest("present the access token in one place only");
-    return answer(ex, fromHeader ?? fromBody);
+    return answer(ex, fromHeader ?? (fromBody === undefined ? undefined : { scheme: "Bearer", token: fromBody }));
   }
 
   function fail(ex: Exchange, err: unknown): void {
@@ -166,17 +178,10 @@ export function userinfoEndpoint(infra: Infra): ProtocolRoute {
     handle(ex) {
       const method = ex.req.method;
       if (method === "OPTIONS") return writePreflight(ex.res);
-      const pending = method === "POST" ? answerPost(ex) : answer(ex, headerToken(ex.req.headers.authorization));
+      const pending = method === "POST" ? answerPost(ex) : answer(ex, parseAuthorization(ex.req.headers.authorization));
       return pending.catch((err: unknown) => fail(ex, err));
     },
   };
-}
-
-/** The token of an `Authorization: Bearer` header; any other scheme counts as no token. */
-function headerToken(authorization: string | undefined): string | undefined {
-  if (authorization === undefined || !BEARER.test(authorization)) return undefined;
-  const token = authorization.slice(7).trim();
-  return token === "" ? undefined : token;
 }
 
 function insufficientScope(): OAuthError {
@@ -186,8 +191,11 @@ function insufficientScope(): OAuthError {
   });
 }
 
-function writeClaims(res: ServerResponse, text: string): void {
-  res.writeHead(200, OK_HEADERS.concat("X-Request-Id", requestIdOf(res), "Content-Length", String(Buffer.byteLength(text))));
+/** The claims; with `nonce` (DPoP nonces required, RFC 9449 §9) the next proof's nonce as well. */
+function writeClaims(res: ServerResponse, nonce: string | undefined, text: string): void {
+  const headers = OK_HEADERS.concat("X-Request-Id", requestIdOf(res), "Content-Length", String(Buffer.byteLength(text)));
+  if (nonce !== undefined) headers.push("DPoP-Nonce", nonce);
+  res.writeHead(200, headers);
   res.end(text);
 }
 

@@ -13,6 +13,8 @@ import { plannedAccessToken } from "./planned-access-token.ts";
 import { issueUserTokens } from "./user-tokens.ts";
 import { recordTokenIssued } from "../../audit/record-token-issued.ts";
 import { randomToken } from "../../crypto/random-token.ts";
+import type { VerifiedProof } from "../../oauth/dpop/dpop-proofs.ts";
+import { checkGrantKey, refreshTokenKey } from "../../oauth/dpop/token-request-proof.ts";
 
 // One answer for a code that never existed, has expired or was used: which one is none of the caller's business.
 const UNUSABLE = "the authorization code is invalid, expired or already used";
@@ -24,7 +26,7 @@ const UNUSABLE = "the authorization code is invalid, expired or already used";
  * table has it ("issued" moves to "used" only on a request that meets the conditions). The take is
  * atomic, so of any number of requests that pass, one gets the code and the others count as its reuse.
  */
-export const authorizationCodeGrant: GrantHandler = async ({ infra, policy, client, params }) => {
+export const authorizationCodeGrant: GrantHandler = async ({ infra, policy, client, params, proof }) => {
   const { code, redirectUri } = requiredParams(params);
   const presented = presentedCode(code);
   const grant = (await infra.codes.peek(presented)) ?? (await refuseUnusable(infra, presented, client.id));
@@ -36,10 +38,12 @@ export const authorizationCodeGrant: GrantHandler = async ({ infra, policy, clie
   if (grant.redirectUri !== redirectUri) throw invalidGrant("redirect_uri does not match the authorization request");
   checkPkce(grant, client, params.get("code_verifier"));
   checkLoginType(grant, params.get("login_type"));
+  // RFC 9449 §10: a code whose authorize request named dpop_jkt needs a proof by that key.
+  checkGrantKey(proof, grant.dpopJkt, "authorization code");
   const scopes = grantedScope(params.get("scope"), grant.scopes);
   // Taken now, for good; another request that took it meanwhile makes this one a reuse.
   if ((await infra.codes.take(presented)) === undefined) await refuseUnusable(infra, presented, client.id);
-  return redeem({ infra, policy }, client, presented, grant, scopes);
+  return redeem({ infra, policy }, client, presented, grant, scopes, proof);
 };
 
 /** code and redirect_uri are required (SPEC "Token" form fields). */
@@ -93,6 +97,7 @@ async function redeem(
   code: PresentedCode,
   grant: AuthorizationCodeGrant,
   scopes: string[],
+  proof: VerifiedProof | undefined,
 ): Promise<TokenResponse> {
   // SPEC "Refresh token": only with offline_access in the scope and offline access enabled for the client.
   const refreshFamily =
@@ -114,8 +119,10 @@ async function redeem(
     scopes,
     accessToken: redemption.accessToken,
     ...(scopes.includes("openid") && { idToken: { nonce: grant.nonce } }),
+    jkt: proof?.jkt,
   });
-  if (redemption.refreshFamily) response.refresh_token = await issueRefreshToken(infra, client, grant, scopes, redemption);
+  if (redemption.refreshFamily)
+    response.refresh_token = await issueRefreshToken(infra, client, grant, scopes, redemption, refreshTokenKey(client, proof));
   // The code was presented again while this redemption was in flight: what it issued is revoked already at birth.
   if (!uncontested) await revokeRedemption(infra, redemption, client.id);
   const { sub, amr, acr, sid, loginId } = grant;
@@ -128,6 +135,7 @@ async function redeem(
     sid,
     family: redemption.refreshFamily?.familyId,
     login_id: loginId,
+    dpop_jkt: proof?.jkt,
   };
   return recordTokenIssued(infra.audit, "authorization_code", issued, response);
 }
@@ -138,6 +146,7 @@ function issueRefreshToken(
   grant: AuthorizationCodeGrant,
   scopes: string[],
   redemption: CodeRedemption,
+  jkt: string | undefined,
 ): Promise<string> {
   const { familyId, expiresAt } = redemption.refreshFamily!;
   return infra.refreshTokens.issue(
@@ -152,6 +161,7 @@ function issueRefreshToken(
       acr: grant.acr,
       sid: grant.sid,
       idTokenClaims: grant.idTokenClaims,
+      ...(jkt !== undefined && { jkt }),
     },
     redemption.accessToken,
   );

@@ -9,6 +9,7 @@ import { plannedAccessToken } from "./planned-access-token.ts";
 import { issueUserTokens } from "./user-tokens.ts";
 import { userGrantScope } from "./user-grant-scope.ts";
 import { randomToken } from "../../crypto/random-token.ts";
+import { refreshTokenKey } from "../../oauth/dpop/token-request-proof.ts";
 
 const WRONG = "the user name or password is incorrect";
 /** The audit trail's flow id for a password-grant login (no login.yaml flow runs one). */
@@ -18,7 +19,7 @@ export const PASSWORD_GRANT_FLOW = "password_grant";
  * Resource-owner password grant (RFC 6749 §4.3), only for clients that enable it. Wrong password,
  * unknown user, disabled user and locked account all get the same invalid_grant.
  */
-export const passwordGrant: GrantHandler = async ({ infra, policy, client, params }) => {
+export const passwordGrant: GrantHandler = async ({ infra, policy, client, params, proof }) => {
   const username = params.get("username");
   const password = params.get("password");
   if (username === undefined || password === undefined) throw invalidRequest("username and password are required");
@@ -42,11 +43,21 @@ export const passwordGrant: GrantHandler = async ({ infra, policy, client, param
   const familyId = client.offlineAccess && scopes.includes(OFFLINE_ACCESS) ? randomToken(16) : undefined;
   const accessToken = plannedAccessToken(infra.clock, client.lifetimes.accessToken, familyId);
   // No ID token: no OIDC login ran (the access token carries auth_time and amr).
-  const response = await issueUserTokens({ infra, policy, client, auth: { sub, authTime, amr }, scopes, accessToken });
-  const issued = { client_id: client.id, sub, jti: accessToken.jti, amr, family: familyId, login_id: loginId };
+  const response = await issueUserTokens({ infra, policy, client, auth: { sub, authTime, amr }, scopes, accessToken, jkt: proof?.jkt });
+  const issued = { client_id: client.id, sub, jti: accessToken.jti, amr, family: familyId, login_id: loginId, dpop_jkt: proof?.jkt };
   if (familyId === undefined) return recordTokenIssued(infra.audit, "password", issued, response);
+  const jkt = refreshTokenKey(client, proof);
   const refreshToken = await infra.refreshTokens.issue(
-    { clientId: client.id, sub, scopes, familyId, expiresAt: infra.clock() + client.lifetimes.refreshToken * 1000, authTime, amr },
+    {
+      clientId: client.id,
+      sub,
+      scopes,
+      familyId,
+      expiresAt: infra.clock() + client.lifetimes.refreshToken * 1000,
+      authTime,
+      amr,
+      ...(jkt !== undefined && { jkt }),
+    },
     accessToken,
   );
   return recordTokenIssued(infra.audit, "password", issued, { ...response, refresh_token: refreshToken });

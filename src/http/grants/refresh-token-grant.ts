@@ -7,6 +7,7 @@ import { grantedScope } from "./granted-scope.ts";
 import { plannedAccessToken } from "./planned-access-token.ts";
 import { issueUserTokens } from "./user-tokens.ts";
 import { recordTokenIssued } from "../../audit/record-token-issued.ts";
+import { checkGrantKey, refreshTokenKey } from "../../oauth/dpop/token-request-proof.ts";
 
 // One answer for a token that never existed, has expired, was revoked or was used.
 const UNUSABLE = "the refresh token is invalid, expired, revoked or already used";
@@ -16,15 +17,19 @@ const UNUSABLE = "the refresh token is invalid, expired, revoked or already used
  * read, so a request refused for its client or scope uses nothing up; then it is taken atomically, and
  * only the one request that takes it gets tokens. A used token presented again revokes its family.
  */
-export const refreshTokenGrant: GrantHandler = async ({ infra, policy, client, params }) => {
+export const refreshTokenGrant: GrantHandler = async ({ infra, policy, client, params, proof }) => {
   const token = params.get("refresh_token");
   if (token === undefined) throw invalidRequest("refresh_token is required");
   const grant = await liveGrant({ infra, policy }, token, client);
+  // A bound refresh token (a public client's) is refreshed only by the key it is bound to; checked before the rotation uses it up.
+  checkGrantKey(proof, grant.jkt, "refresh token");
   // RFC 6749 §6: the scope may only narrow; the successor keeps the whole grant.
   const scopes = grantedScope(params.get("scope"), grant.scopes);
 
   const accessToken = plannedAccessToken(infra.clock, client.lifetimes.accessToken, grant.familyId);
-  const rotation = await infra.refreshTokens.rotate(token, accessToken, grant);
+  // A public client that starts using DPoP at a refresh gets a successor bound to the proof's key (RFC 9449 §5).
+  const jkt = grant.jkt ?? refreshTokenKey(client, proof);
+  const rotation = await infra.refreshTokens.rotate(token, accessToken, jkt === grant.jkt ? grant : { ...grant, jkt });
   if (rotation === undefined) throw invalidGrant(UNUSABLE);
 
   const response = await issueUserTokens({
@@ -34,6 +39,8 @@ export const refreshTokenGrant: GrantHandler = async ({ infra, policy, client, p
     auth: rotation.grant,
     scopes,
     accessToken,
+    // Bound to the key of this request's proof, whoever the client: a confidential client's new tokens stay sender-constrained too.
+    jkt: proof?.jkt,
     // OIDC Core §12.2: same sub, auth_time, amr, acr, sid, no nonce. A family from the password grant
     // (no acr: no OIDC login) got no ID token at first and gets none now.
     ...(scopes.includes("openid") && rotation.grant.acr !== undefined && { idToken: {} }),
@@ -42,7 +49,7 @@ export const refreshTokenGrant: GrantHandler = async ({ infra, policy, client, p
   return recordTokenIssued(
     infra.audit,
     "refresh_token",
-    { client_id: client.id, sub, jti: accessToken.jti, amr, acr, sid, family: familyId },
+    { client_id: client.id, sub, jti: accessToken.jti, amr, acr, sid, family: familyId, dpop_jkt: proof?.jkt },
     { ...response, refresh_token: rotation.token },
   );
 };

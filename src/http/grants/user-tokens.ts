@@ -5,7 +5,7 @@ import type { IssuedAccessToken } from "../../oauth/refresh-tokens.ts";
 import { formatScope } from "../../scopes/scope.ts";
 import { isFamilyJti } from "../../tokens/access-token-denylist.ts";
 import { referenceTokenKey } from "../../tokens/reference-tokens.ts";
-import type { TokenResponse } from "./grant-handler.ts";
+import { type TokenResponse, tokenTypeFor } from "./grant-handler.ts";
 
 /** The authentication a user-bound token speaks for: from a code, or carried by a refresh token. */
 export interface UserAuthentication {
@@ -30,6 +30,8 @@ export interface UserTokensRequest {
   accessToken: IssuedAccessToken;
   /** Whether to add an ID token, and the authorize request's nonce for it (never on refresh, OIDC Core §12.2). */
   idToken?: { nonce?: string };
+  /** The token request's DPoP proof key: the access token is bound to it. */
+  jkt: string | undefined;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function issueUserTokens({
   scopes,
   accessToken,
   idToken,
+  jkt,
 }: UserTokensRequest): Promise<TokenResponse> {
   const lifetime = client.lifetimes.accessToken;
   const { token, claims } = await infra.accessTokens.issueAs(client.accessTokenFormat, {
@@ -57,6 +60,8 @@ export async function issueUserTokens({
     lifetime,
     jti: accessToken.jti,
     extra: accessTokenExtras(auth, idToken?.nonce),
+    jkt,
+    alg: client.accessTokenAlg,
   });
   if (!isFamilyJti(claims.jti)) {
     const reference = client.accessTokenFormat === "reference" ? { referenceKey: referenceTokenKey(token) } : undefined;
@@ -69,7 +74,7 @@ export async function issueUserTokens({
       ...reference,
     });
   }
-  const response: TokenResponse = { access_token: token, token_type: "Bearer", expires_in: lifetime, scope: formatScope(scopes) };
+  const response: TokenResponse = { access_token: token, token_type: tokenTypeFor(jkt), expires_in: lifetime, scope: formatScope(scopes) };
   if (idToken === undefined) return response;
   if (auth.authTime === undefined || auth.amr === undefined || auth.acr === undefined) {
     throw new Error("an ID token needs auth_time, amr and acr");
@@ -85,6 +90,7 @@ export async function issueUserTokens({
     accessToken: token,
     lifetime: client.lifetimes.idToken,
     claims: auth.idTokenClaims,
+    alg: client.idTokenAlg,
   });
   return { ...response, id_token };
 }

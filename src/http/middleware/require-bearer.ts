@@ -1,9 +1,30 @@
-import type { RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { AccessTokenVerifier } from "../../tokens/access-token-verifier.ts";
 import type { AccessTokenClaims } from "../../tokens/access-token.ts";
 import { oauthError } from "../../errors/oauth-error.ts";
 import { invalidToken } from "../../tokens/jose-errors.ts";
 import { parseScope } from "../../scopes/scope.ts";
+import type { DpopProofs } from "../../oauth/dpop/dpop-proofs.ts";
+import { checkSenderConstraint, parseAuthorization, type PresentedToken } from "../../oauth/dpop/resource-access.ts";
+
+/** How a resource takes DPoP-bound tokens (RFC 9449 §7): the provider's proof checks, and the API's own URL as clients call it. */
+export interface DpopResourceOptions {
+  /** The provider's DPoP proof verification (Infra.dpop): its replay store makes a proof single-use across every node. */
+  proofs: DpopProofs;
+  /**
+   * The path a reverse proxy strips before the request reaches this app (`/api` when clients call
+   * `https://gw.example/api/messages` and the app sees `/messages`): the proof's htu names the URL the
+   * client called. Scheme and host come from the request, through Express's `trust proxy` setting
+   * (X-Forwarded-Proto, X-Forwarded-Host) when the app sets it.
+   */
+  pathPrefix?: string;
+  /**
+   * The API's published base URL, fixed by configuration (e.g. the provider's issuer for its own admin
+   * API): the proof's htu must be this plus the request's path, and the request's scheme and Host are
+   * not consulted. Takes the place of `pathPrefix`.
+   */
+  baseUrl?: string;
+}
 
 export interface RequireBearerOptions {
   /** The API's own name (its resource name in scopes.yaml, or the userinfo URL): the token's aud must include it. */
@@ -22,6 +43,12 @@ export interface RequireBearerOptions {
   maxAge?: number;
   /** Epoch milliseconds, for maxAge; the system clock by default. */
   clock?: () => number;
+  /**
+   * Accept DPoP-bound tokens (`Authorization: DPoP` with a `DPoP` proof header, RFC 9449 §7). Without
+   * it a bound token is refused (it is never taken as a bearer token); with it, a bound token is taken
+   * only with a valid proof by its key, and an unbound one only as a bearer token.
+   */
+  dpop?: DpopResourceOptions;
 }
 
 const CHALLENGE = 'Bearer realm="portcullis"';
@@ -32,8 +59,10 @@ export function bearerClaims(res: Response): AccessTokenClaims {
 }
 
 /**
- * Protects a route with an access token (RFC 6750): no token → 401 with a bare challenge; a bad
- * token, or one for another audience → 401 invalid_token; missing scopes → 403 insufficient_scope; an
+ * Protects a route with an access token (RFC 6750; RFC 9449 with the `dpop` option — the name stays, a
+ * DPoP token is an access token too): no token → 401 with a bare challenge; a bad token, one for another
+ * audience, a bound token without its key's proof → 401 invalid_token (invalid_dpop_proof for a bad
+ * proof, with a DPoP challenge); missing scopes → 403 insufficient_scope; an
  * authentication weaker or older than `acrValues`/`maxAge` ask → 401 insufficient_user_authentication
  * (RFC 9470). Verified claims land in res.locals.bearer (see bearerClaims).
  */
@@ -41,14 +70,23 @@ export function requireBearer(verifier: AccessTokenVerifier, options: RequireBea
   const required = options.scopes ?? [];
   return async (req, res, next) => {
     try {
-      const token = presentedToken(req.headers.authorization, options.allowFormBody ? req.body : undefined);
-      const claims = await verifier.verify(token);
+      const presented = presentedToken(req.headers.authorization, options.allowFormBody ? req.body : undefined);
+      const claims = await verifier.verify(presented.token);
+      const dpop = options.dpop;
+      await checkSenderConstraint(dpop?.proofs, claims, presented, {
+        dpopHeaders: req.headersDistinct.dpop,
+        method: req.method,
+        url: dpop === undefined ? "" : calledUrl(req, dpop),
+      });
       if (options.audience !== undefined && ![claims.aud].flat().includes(options.audience)) {
         throw invalidToken("the token is not meant for this API");
       }
       checkScopes(claims, required);
       checkUserAuthentication(claims, options);
       res.locals.bearer = claims;
+      // RFC 9449 §9: with nonces required, the answer hands out the next one.
+      const nonce = dpop?.proofs.nonce();
+      if (nonce !== undefined) res.setHeader("DPoP-Nonce", nonce);
       next();
     } catch (err) {
       next(err);
@@ -102,8 +140,14 @@ function checkUserAuthentication(claims: AccessTokenClaims, options: RequireBear
   });
 }
 
-function presentedToken(authorization: string | undefined, body: unknown): string {
-  const fromHeader = authorization !== undefined && /^bearer /i.test(authorization) ? authorization.slice(7).trim() : undefined;
+/** The URL the client called, without the query: what a proof's htu names (RFC 9449 §4.3 check 10). */
+function calledUrl(req: Request, { baseUrl, pathPrefix = "" }: DpopResourceOptions): string {
+  const path = req.originalUrl.split("?")[0];
+  return baseUrl === undefined ? `${req.protocol}://${req.host}${pathPrefix}${path}` : `${baseUrl}${path}`;
+}
+
+function presentedToken(authorization: string | undefined, body: unknown): PresentedToken {
+  const fromHeader = parseAuthorization(authorization);
   const fromBody =
     body && typeof body === "object" && typeof (body as Record<string, unknown>).access_token === "string"
       ? ((body as Record<string, unknown>).access_token as string)
@@ -113,7 +157,7 @@ function presentedToken(authorization: string | undefined, body: unknown): strin
       headers: { "WWW-Authenticate": `${CHALLENGE}, error="invalid_request"` },
     });
   }
-  const token = fromHeader ?? fromBody;
-  if (!token) throw oauthError("invalid_token", "an access token is required", { headers: { "WWW-Authenticate": CHALLENGE } });
-  return token;
+  if (fromHeader !== undefined) return fromHeader;
+  if (!fromBody) throw oauthError("invalid_token", "an access token is required", { headers: { "WWW-Authenticate": CHALLENGE } });
+  return { scheme: "Bearer", token: fromBody };
 }

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authorizeUrl, loginWithPassword } from "../../support/browser-login.ts";
 import {
+  AddressedBrowser,
   aliceOnAccountPage,
   codeIn,
+  nextAddress,
   openCodeLogin,
   otherThan,
   sendCode,
@@ -61,6 +64,32 @@ describe("e-mail codes", () => {
     const codePage = await sendCode(browser, page);
     expect(codePage.text).toContain("If an e-mail address is known for your account, a code is on its way.");
     expect(smtp.mails.length).toBe(before);
+  });
+});
+
+describe("a step-up to two factors with e-mail", () => {
+  /** alice's password session, then acr_values 2fa:email: the page the step-up shows. */
+  async function stepUpPage(provider: TestProvider) {
+    await email(provider).context.enrollments.remove("E10001");
+    const browser = new AddressedBrowser(nextAddress());
+    expect((await loginWithPassword(browser, authorizeUrl(provider.issuer))).status).toBe(303);
+    return { browser, page: await browser.follow(await browser.get(authorizeUrl(provider.issuer, { acr_values: "2fa:email" }))) };
+  }
+
+  it("offers the code to the directory's address of a user who confirmed none (not 'no authenticator'), and passing it makes 2fa", async () => {
+    const { browser, page } = await stepUpPage(p);
+    expect(page.text).not.toContain('name="password"');
+    expect(page.text).toContain('name="event" value="SEND_CODE"');
+    const codePage = await sendCode(browser, page);
+    const done = await submitCode(browser, codePage, codeIn(lastMailTo("alice@example.com").text));
+    expect(done.status).toBe(303);
+    expect(new URL(done.location!).searchParams.get("code")).toBeTruthy();
+  });
+
+  it("still tells a user with no address to get codes at (the fallback off) that no authenticator is set up", async () => {
+    const { page } = await stepUpPage(noFallback);
+    expect(page.text).not.toContain('name="event" value="SEND_CODE"');
+    expect(page.text).toContain("no authenticator set up");
   });
 });
 

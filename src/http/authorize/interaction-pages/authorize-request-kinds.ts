@@ -43,7 +43,8 @@ export async function clientLoginPage(
       signedInAs: signedIn ? (signedIn.claims.name ?? signedIn.username) : undefined,
       verifyingAccount: verifyingAccount(request.plan, request.loginHint),
       loginHint: request.loginHint,
-      appEntryUrl: request.framed ? undefined : appEntryUrl(authorizeParamsOf(request)),
+      // A pushed request is not offered to the app: its link would be a plain request anyone could edit (or one a client requiring PAR is refused).
+      appEntryUrl: request.framed || request.pushed ? undefined : appEntryUrl(authorizeParamsOf(request)),
     },
     headers: {
       // Only the iframe login may be framed, and only by the client's own registered origins.

@@ -1,0 +1,122 @@
+import { EmbeddedJWK, type JWK, jwtVerify } from "jose";
+import { epochSeconds, type Clock } from "../../time/clock.ts";
+import type { DpopNonces } from "./dpop-nonces.ts";
+import type { ProofReplay } from "./proof-replay.ts";
+import { accessTokenHash, jwkThumbprint } from "./jwk-thumbprint.ts";
+import { DPOP_ALGORITHMS, invalidDpopProof, type ProofSite, useDpopNonce } from "./dpop-errors.ts";
+import { sameTarget } from "./target-uri.ts";
+import { OAuthError } from "../../errors/oauth-error.ts";
+
+/** A proof is accepted this long after its `iat` (RFC 9449 §11.1: a short window bounds pre-made proofs)... */
+export const MAX_AGE_S = 60;
+/** ...and with this much clock difference between client and provider either way. */
+export const SKEW_S = 10;
+/** A jti longer than this is not a proof's random identifier but an attempt to fill the store. */
+const MAX_JTI_LENGTH = 256;
+/** JWK members of a private key: a proof's key must be public (RFC 9449 §4.3 check 7). */
+const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"];
+
+/** One request's DPoP proof as the checks need it. */
+export interface ProofRequest {
+  /** Every `DPoP` header value received (`req.headersDistinct.dpop`): exactly one is a proof. */
+  readonly headers: readonly string[] | undefined;
+  readonly method: string;
+  /** The URL the request was made to, as its `htu` must name it (query and fragment are ignored). */
+  readonly url: string;
+  /** At a resource, the access token presented with the proof: `ath` must be its hash. */
+  readonly accessToken?: string;
+  readonly site: ProofSite;
+}
+
+/** What a valid proof proves: possession of the key with this RFC 7638 thumbprint. */
+export interface VerifiedProof {
+  readonly jkt: string;
+}
+
+export interface DpopProofsOptions {
+  readonly replay: ProofReplay;
+  readonly nonces: DpopNonces;
+  /** provider.yaml dpop.require_nonce. */
+  readonly requireNonce: boolean;
+  readonly clock: Clock;
+}
+
+/**
+ * DPoP proof verification (RFC 9449 §4.3), for the token endpoint, userinfo and requireBearer alike.
+ * One signature verification per proof (with the key embedded in it) and one store round trip (the
+ * jti claim, last, so a proof that fails a check claims nothing).
+ */
+export class DpopProofs {
+  readonly #options: DpopProofsOptions;
+
+  constructor(options: DpopProofsOptions) {
+    this.#options = options;
+  }
+
+  /** Whether proofs must carry a server nonce: the endpoints then hand one out on every answer. */
+  get requireNonce(): boolean {
+    return this.#options.requireNonce;
+  }
+
+  /** The nonce to send in `DPoP-Nonce`, when nonces are required. */
+  nonce(): string | undefined {
+    return this.#options.requireNonce ? this.#options.nonces.current() : undefined;
+  }
+
+  /** The request's proof, verified; undefined when it has none (whether that is allowed is the caller's rule). */
+  async verify(request: ProofRequest): Promise<VerifiedProof | undefined> {
+    const { headers, site } = request;
+    if (headers === undefined || headers.length === 0) return undefined;
+    // §4.3 check 1: exactly one DPoP header, of one value.
+    if (headers.length > 1) throw invalidDpopProof("send exactly one DPoP header", site);
+    const { payload, jwk } = await this.#signedProof(headers[0]!, site);
+    const iat = this.#checkClaims(payload, request);
+    if (this.#options.requireNonce) {
+      const nonce = payload.nonce;
+      if (typeof nonce !== "string" || !this.#options.nonces.accepts(nonce)) throw useDpopNonce(this.#options.nonces.current(), site);
+    }
+    const jkt = await jwkThumbprint(jwk);
+    // §11.1: single use within the window, on every node; kept until the proof's iat leaves the window.
+    const ttlMs = (iat + MAX_AGE_S + SKEW_S + 1) * 1000 - this.#options.clock();
+    if (!(await this.#options.replay.claim(jkt, payload.jti as string, ttlMs)))
+      throw invalidDpopProof("the DPoP proof has been used before", site);
+    return { jkt };
+  }
+
+  /** §4.3 checks 2–8: a JWT of typ dpop+jwt, an allowed asymmetric alg, a public embedded key that verifies the signature. */
+  async #signedProof(proof: string, site: ProofSite): Promise<{ payload: Record<string, unknown>; jwk: JWK }> {
+    try {
+      const { payload, protectedHeader } = await jwtVerify(proof, EmbeddedJWK, {
+        typ: "dpop+jwt",
+        algorithms: [...DPOP_ALGORITHMS],
+        // The time claims are checked below, against the proof window, not jose's rules for exp/nbf.
+        currentDate: new Date(this.#options.clock()),
+      });
+      const jwk = protectedHeader.jwk as JWK;
+      if (PRIVATE_MEMBERS.some((member) => Object.hasOwn(jwk, member))) throw invalidDpopProof("the DPoP proof's key must be public", site);
+      return { payload: payload as Record<string, unknown>, jwk };
+    } catch (err) {
+      if (err instanceof OAuthError) throw err;
+      // jose's own text may quote the header; the caller learns which family of check failed, no more.
+      throw invalidDpopProof("the DPoP proof is malformed, not signed by its key or uses an unsupported algorithm", site);
+    }
+  }
+
+  /** §4.3 checks 4, 9–12: jti, htm, htu, iat within the window, ath over the presented token. The iat. */
+  #checkClaims(payload: Record<string, unknown>, request: ProofRequest): number {
+    const { site } = request;
+    const { jti, htm, htu, iat, ath } = payload;
+    if (typeof jti !== "string" || jti.length === 0 || jti.length > MAX_JTI_LENGTH)
+      throw invalidDpopProof("the DPoP proof needs a jti", site);
+    if (htm !== request.method) throw invalidDpopProof("the DPoP proof's htm is not this request's method", site);
+    if (typeof htu !== "string" || !sameTarget(htu, request.url))
+      throw invalidDpopProof("the DPoP proof's htu is not this request's URL", site);
+    if (typeof iat !== "number" || !Number.isFinite(iat)) throw invalidDpopProof("the DPoP proof needs an iat", site);
+    const now = epochSeconds(this.#options.clock);
+    if (iat < now - MAX_AGE_S - SKEW_S || iat > now + SKEW_S)
+      throw invalidDpopProof("the DPoP proof's iat is outside the accepted window", site);
+    if (request.accessToken !== undefined && ath !== accessTokenHash(request.accessToken))
+      throw invalidDpopProof("the DPoP proof's ath does not match the access token", site);
+    return iat;
+  }
+}
