@@ -1,6 +1,7 @@
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { availableBackends } from "../support/backends.ts";
+import { dpopKey } from "../support/dpop-proof.ts";
 import { loginWithPassword, openLoginPage, submitPassword } from "../support/browser-login.ts";
 import { RawBrowser, type Answer } from "../support/raw-browser.ts";
 import { serviceUrl } from "../support/require-service.ts";
@@ -28,18 +29,22 @@ async function discover(issuer: string, clientId: string, auth: oidc.ClientAuth)
 }
 
 /** Pushes an authorization request with PKCE S256, state and nonce; `params` add to or replace them. */
-async function pushLogin(config: oidc.Configuration, params: Record<string, string>): Promise<PushedLogin> {
+async function pushLogin(config: oidc.Configuration, params: Record<string, string>, options?: oidc.DPoPOptions): Promise<PushedLogin> {
   const pkceCodeVerifier = oidc.randomPKCECodeVerifier();
   const expectedState = oidc.randomState();
   const expectedNonce = oidc.randomNonce();
-  const url = await oidc.buildAuthorizationUrlWithPAR(config, {
-    scope: "openid profile",
-    code_challenge: await oidc.calculatePKCECodeChallenge(pkceCodeVerifier),
-    code_challenge_method: "S256",
-    state: expectedState,
-    nonce: expectedNonce,
-    ...params,
-  });
+  const url = await oidc.buildAuthorizationUrlWithPAR(
+    config,
+    {
+      scope: "openid profile",
+      code_challenge: await oidc.calculatePKCECodeChallenge(pkceCodeVerifier),
+      code_challenge_method: "S256",
+      state: expectedState,
+      nonce: expectedNonce,
+      ...params,
+    },
+    options,
+  );
   return { url, checks: { pkceCodeVerifier, expectedState, expectedNonce } };
 }
 
@@ -111,6 +116,33 @@ describe.each(availableBackends())("pushed authorization requests driven by open
     const answers = await Promise.all([1, 2, 3, 4].map(() => new RawBrowser().get(pending.url.href)));
     expect(answers.filter((answer) => answer.status === 303 && answer.location?.includes("/interaction/"))).toHaveLength(1);
     for (const refused of answers.filter((answer) => answer.status !== 303)) expectInvalidRequestUri(refused);
+  });
+
+  it("binds the code to the key of a DPoP proof sent with the push (RFC 9449 §10.1): no other key, and no proof, redeems it", async () => {
+    const config = await discover(op.issuer, "demo-web", oidc.ClientSecretBasic("demo-web-secret"));
+    const key = await dpopKey();
+    const pending = await pushLogin(config, { redirect_uri: WEB_CALLBACK }, { DPoP: oidc.getDPoPHandle(config, key) });
+    const callback = new URL((await loginWithPassword(new RawBrowser(), pending.url.href)).location!);
+    const thief = oidc.getDPoPHandle(config, await dpopKey());
+    await expect(oidc.authorizationCodeGrant(config, callback, pending.checks, undefined, { DPoP: thief })).rejects.toMatchObject({
+      error: "invalid_grant",
+    });
+    await expect(oidc.authorizationCodeGrant(config, callback, pending.checks)).rejects.toMatchObject({ error: "invalid_dpop_proof" });
+    const tokens = await oidc.authorizationCodeGrant(config, callback, pending.checks, undefined, {
+      DPoP: oidc.getDPoPHandle(config, key),
+    });
+    expect(tokens.token_type).toBe("dpop");
+  });
+
+  it("refuses a push whose dpop_jkt names another key than its DPoP proof's", async () => {
+    const config = await discover(op.issuer, "demo-web", oidc.ClientSecretBasic("demo-web-secret"));
+    const other = await dpopKey();
+    const refusal = await pushLogin(
+      config,
+      { redirect_uri: WEB_CALLBACK, dpop_jkt: other.jkt },
+      { DPoP: oidc.getDPoPHandle(config, await dpopKey()) },
+    ).catch((err: unknown) => err);
+    expect(refusal).toMatchObject({ status: 400, error: "invalid_request" });
   });
 
   it("gets the push refused with 401 invalid_client for a wrong secret", async () => {
