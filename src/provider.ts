@@ -23,6 +23,8 @@ import { DpopNonces } from "./oauth/dpop/dpop-nonces.ts";
 import { ProofReplay } from "./oauth/dpop/proof-replay.ts";
 import { UserLedger } from "./user-ledger/user-ledger.ts";
 import { AuthorizationCodes } from "./oauth/authorization-codes.ts";
+import { AssertionReplay } from "./oauth/assertion-replay.ts";
+import { RemoteJwks } from "./oauth/remote-jwks.ts";
 import { PushedRequests } from "./oauth/pushed-requests.ts";
 import { IdTokenIssuer } from "./tokens/id-token.ts";
 import { AttemptLimiter } from "./security/attempt-limiter.ts";
@@ -172,6 +174,7 @@ export async function createProvider(config: LoadedConfig, options: ProviderOpti
     userLedger,
     endedSessions: new EndedSessions(store, () => policies.current().clients.all()),
     codes: new AuthorizationCodes(store, clock),
+    clientAuthentication: { replay: new AssertionReplay(store, clock), remoteJwks: new RemoteJwks(clock, logger) },
     pushedRequests: new PushedRequests(store, clock),
     idTokens: new IdTokenIssuer(signer, settings.issuer, clock),
     // The password grant's limit; it shares the password method's counter (and records a lockout like it).

@@ -24,6 +24,7 @@ import { createReloader } from "./reload/provider-reloader.ts";
 import type { ReloadResult } from "./reload/reload-provider.ts";
 import { watchConfig } from "./reload/watch-config.ts";
 import { logFirstUseOnSignedLinks } from "./login-policy/first-use-on-signed-links.ts";
+import { logExpiringClientSecrets } from "./oauth/expiring-client-secrets.ts";
 
 /**
  * When the provider stops (src/http/graceful-close.ts), requests arriving on open keep-alive connections are
@@ -161,6 +162,7 @@ export async function startProvider(options: StartOptions): Promise<RunningProvi
   if (issuer.movedFrom) logger.info({ issuer: provider.issuer, configured: issuer.movedFrom }, "issuer moved to the overriding port");
   if (issuer.warning) logger.warn({ issuer: provider.issuer, port }, issuer.warning);
   logFirstUseOnSignedLinks(logger, loaded.login);
+  logExpiringClientSecrets(logger, loaded.clients, provider.clock());
 
   return {
     url,

@@ -14,8 +14,13 @@ export type AuditEvent =
   | { type: "refresh_token.reuse_detected"; family: string; client_id?: string; sub?: string }
   /** A redeemed code presented again (by `client_id`): the access token `jti` and refresh `family` it issued are revoked. */
   | { type: "authorization_code.reuse_detected"; jti: string; family?: string; client_id: string }
-  /** A client (at the token or revocation endpoint) failed to authenticate; `client_id` only when it is a registered one. */
-  | { type: "client.authentication_failed"; client_id?: string }
+  | ClientAuthFailure
+  /**
+   * A client proved itself (src/oauth/authenticate-client.ts): by which method, and with which of its
+   * secrets (`secret_fingerprint`, the first 8 hex digits of its hash in clients.yaml) or keys (`kid`), so an operator
+   * sees when the old secret of a rotation has gone quiet. Not recorded for a public client (it proved nothing).
+   */
+  | { type: "client.authenticated"; client_id: string; method: string; secret_fingerprint?: string; kid?: string }
   /** A revocation request, or (`signout_id`) a sign-out of the user by an operator that ended the token. */
   | {
       type: "token.revoked";
@@ -42,6 +47,22 @@ export type AuditEvent =
    * the user as the path named it (the act itself is its own event: user.signed_out, user.sessions_listed).
    */
   | { type: "admin.request"; operation: "sessions" | "sign_out" | "unknown"; status: number; client_id?: string; user?: string };
+
+/**
+ * A client (at the token, revocation or pushed authorization request endpoint) failed to authenticate:
+ * `client_id` only when it is a registered one (an unknown id is whatever was typed, which could be a
+ * secret); the method it tried; why (`reason`: unknown_client, method_not_allowed, wrong_secret,
+ * expired_secret, malformed, or an assertion's rejection such as wrong_audience or replayed); the expired
+ * secret's fingerprint or the assertion's kid when they are known.
+ */
+export type ClientAuthFailure = {
+  type: "client.authentication_failed";
+  client_id?: string;
+  method?: string;
+  reason?: string;
+  secret_fingerprint?: string;
+  kid?: string;
+};
 
 /**
  * Who did an operator's act: the CLI, run by `operator` (the operating-system account), or a client of

@@ -57,27 +57,19 @@ export const CLIENT_RULES: CrossFieldRule[] = [
     file: "clients",
     needs: ["clients"],
     description:
-      "A `confidential` client has `client_secret_hash`; a `public` client has none and uses neither `client_credentials` nor `password`.",
+      "A `public` client has no secret (`client_secret_hash`, `client_secrets`) and uses neither `client_credentials` nor `password` (what a confidential client needs to authenticate: client-auth-rules.ts).",
     check: ({ clients }) =>
       forEachClient(clients.clients, (client, i): IssueDraft[] => {
-        if (client.type === "confidential") {
-          return client.client_secret_hash === undefined
-            ? [
-                {
-                  file: "clients",
-                  at: ["clients", i, "client_secret_hash"],
-                  message: "a confidential client needs a secret hash (print one with `portcullis hash-secret`)",
-                },
-              ]
-            : [];
-        }
+        if (client.type === "confidential") return [];
         const issues: IssueDraft[] = [];
-        if (client.client_secret_hash !== undefined) {
-          issues.push({
-            file: "clients",
-            at: ["clients", i, "client_secret_hash"],
-            message: "a public client cannot keep a secret: remove it or make the client confidential",
-          });
+        for (const key of ["client_secret_hash", "client_secrets"] as const) {
+          if (client[key] !== undefined) {
+            issues.push({
+              file: "clients",
+              at: ["clients", i, key],
+              message: "a public client cannot keep a secret: remove it or make the client confidential",
+            });
+          }
         }
         client.grant_types.forEach((grant, j) => {
           if ((SECRET_GRANTS as readonly string[]).includes(grant)) {

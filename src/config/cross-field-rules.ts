@@ -1,4 +1,5 @@
 import { CLIENT_RULES } from "./client-rules.ts";
+import { API_RESOURCE_AUTH_RULES, CLIENT_AUTH_RULES } from "./client-auth-rules.ts";
 import type { ConfigData, ConfigFileName, CrossFieldRule } from "./cross-field-rule.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 import { PROVIDER_RULES } from "./provider-rules.ts";
@@ -17,8 +18,10 @@ export const CORE_CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
   ...PROVIDER_RULES,
   ...OPERATIONS_RULES,
   ...CLIENT_RULES,
+  ...CLIENT_AUTH_RULES,
   ...SIGNING_ALG_RULES,
   ...SCOPE_RULES,
+  ...API_RESOURCE_AUTH_RULES,
   ...USER_RULES,
   ...DIRECTORY_RULES,
   ...LOGIN_RULES,

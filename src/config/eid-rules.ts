@@ -1,7 +1,7 @@
 import type { CrossFieldRule } from "./cross-field-rule.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 import { isLoopbackHttp } from "../http-kit/loopback-url.ts";
-import { ONE_FACTOR_ACR } from "../login-policy/login-policy.ts";
+import { ONE_FACTOR_ACR } from "./one-factor-acr.ts";
 
 /**
  * Rules on login.yaml's eid_upstreams and the login types that use them: every eid login type names a

@@ -26,7 +26,7 @@ export interface OutboundRequest {
  * exchange has a deadline, and every failure becomes an OutboundRequestError whose reason names a
  * status or an error code — never the URL's secrets, the body, or the answer.
  */
-export async function sendOutbound(url: string, request: OutboundRequest): Promise<{ status: number; text: string }> {
+export async function sendOutbound(url: string, request: OutboundRequest): Promise<{ status: number; text: string; headers: Headers }> {
   let res: Response;
   const signal = AbortSignal.timeout(request.timeoutMs);
   try {
@@ -37,7 +37,7 @@ export async function sendOutbound(url: string, request: OutboundRequest): Promi
   try {
     if (res.status < 200 || res.status > 299) throw new OutboundRequestError(`answered HTTP ${res.status}`);
     const text = await readLimited(res, request.maxAnswerBytes ?? 65_536);
-    return { status: res.status, text };
+    return { status: res.status, text, headers: res.headers };
   } catch (err) {
     if (err instanceof OutboundRequestError) throw err;
     throw new OutboundRequestError(failureReason(err));

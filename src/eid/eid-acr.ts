@@ -1,4 +1,4 @@
-import { ONE_FACTOR_ACR } from "../login-policy/login-policy.ts";
+import { ONE_FACTOR_ACR } from "../config/one-factor-acr.ts";
 import type { EidUpstream } from "./eid-upstream.ts";
 
 /** An upstream's acr mapping (login.yaml `eid_upstreams.<id>.acr`); absent parts map nothing. */

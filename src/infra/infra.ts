@@ -15,6 +15,7 @@ import type { BackChannelLogout } from "../sessions/back-channel-logout.ts";
 import type { RefreshTokens } from "../oauth/refresh-tokens.ts";
 import type { UserLedger } from "../user-ledger/user-ledger.ts";
 import type { AuthorizationCodes } from "../oauth/authorization-codes.ts";
+import type { ClientAuthenticationServices } from "../oauth/client-authentication-services.ts";
 import type { PushedRequests } from "../oauth/pushed-requests.ts";
 import type { AttemptLimiter } from "../security/attempt-limiter.ts";
 import type { ConcurrencyGate } from "../security/concurrency-gate.ts";
@@ -78,6 +79,8 @@ export interface Infra {
   readonly userLedger: UserLedger;
   readonly endedSessions: EndedSessions;
   readonly codes: AuthorizationCodes;
+  /** Client assertions' jtis (single use across nodes) and the clients' jwks_uri sets (src/oauth/authenticate-client.ts). */
+  readonly clientAuthentication: ClientAuthenticationServices;
   /** RFC 9126 pushed authorization requests, until authorize takes them. */
   readonly pushedRequests: PushedRequests;
   readonly idTokens: IdTokenIssuer;

@@ -70,7 +70,5 @@ export interface LoginPolicy {
 
 /** The method id an eID login records (amr `eid`): a session with it satisfies /eID/authorize. */
 export const EID_METHOD = "eid";
-/** The acr of a login that passed one class of factor (DESIGN "acr claim"); login.yaml never declares it: no request asks for it. */
-export const ONE_FACTOR_ACR = "1fa";
 /** The login type /eID/authorize stands for when the request names none. */
 export const EID_TYPE = "eid";

@@ -1,36 +1,21 @@
-import { verifySecret, hashSecret } from "../crypto/secret-hash.ts";
 import type { Client, ClientRegistry } from "./client-registry.ts";
-import { invalidClient } from "../errors/oauth-error.ts";
-import type { PresentedCredentials } from "./client-credentials-extract.ts";
-import type { AuditTrail } from "../audit/audit-trail.ts";
+import { authenticateParty, type AuthServicesScope, type ClientAuthRequest } from "./authenticate-party.ts";
 
-// Compared against when the client is unknown, so an unknown id costs what a wrong secret costs.
-const DUMMY_HASH = hashSecret("portcullis-no-such-client");
+export type { ClientAuthRequest } from "./authenticate-party.ts";
 
-/**
- * Confidential clients must present their secret; public clients must not present one
- * (they prove themselves with PKCE instead). Every failure is the same 401 invalid_client.
- */
-export function authenticateClient(clients: ClientRegistry, presented: PresentedCredentials, audit?: AuditTrail): Client {
-  const client = clients.get(presented.clientId);
-  if (!client) {
-    verifySecret(presented.secret ?? "", DUMMY_HASH);
-    throw failed(presented, undefined, audit);
-  }
-  if (client.type === "public") {
-    if (presented.secret !== undefined) throw failed(presented, client, audit);
-    return client;
-  }
-  if (presented.secret === undefined || client.secretHash === undefined || !verifySecret(presented.secret, client.secretHash))
-    throw failed(presented, client, audit);
-  return client;
+/** What client authentication reads of the request's scope ({ infra, policy }): a Scope is one. */
+export interface ClientAuthScope extends AuthServicesScope {
+  readonly policy: { readonly clients: ClientRegistry };
 }
 
 /**
- * The one answer to every failure, audited: a run of these is someone guessing a client's secret. The trail names a registered client
- * only; an unknown id is whatever was typed, which could be a secret.
+ * The one client authentication of every endpoint a client calls with its credentials (token,
+ * revocation, pushed authorization requests): `await authenticateClient(scope, { authorization, params })`.
+ * client_secret_basic, client_secret_post, private_key_jwt (RFC 7523) or none, each only for a client
+ * whose token_endpoint_auth_method allows it; public clients present no secret (they prove themselves
+ * with PKCE). Every failure is the same 401 invalid_client, audited with its reason; a success is
+ * audited with the secret (fingerprint) or key (kid) that proved it (src/oauth/authenticate-party.ts).
  */
-function failed(presented: PresentedCredentials, client: Client | undefined, audit: AuditTrail | undefined) {
-  audit?.record({ type: "client.authentication_failed", ...(client !== undefined && { client_id: client.id }) });
-  return invalidClient("client authentication failed", presented.usedBasic);
+export function authenticateClient(scope: ClientAuthScope, request: ClientAuthRequest): Promise<Client> {
+  return authenticateParty(scope, request, { name: "client", find: (id) => scope.policy.clients.get(id), audited: true });
 }

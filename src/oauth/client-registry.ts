@@ -1,9 +1,13 @@
 import type { ClientConfig, ProviderFile } from "../config/types.generated.ts";
 import type { AccessTokenFormat } from "../tokens/access-token.ts";
 import { parseDuration } from "../time/duration.ts";
+import type { AuthMethod } from "./authenticate-party.ts";
+import { type ClientSecret, clientSecrets } from "../crypto/client-secrets.ts";
+import { type PublicKeySource, publicKeySource } from "../crypto/client-public-keys.ts";
 import type { SigningAlg } from "../crypto/signing-alg.ts";
 
 export type GrantType = ClientConfig["grant_types"][number];
+export type ClientAuthMethod = AuthMethod;
 
 /** A registered client as the protocol layer uses it: sets for lookups, lifetimes resolved to seconds. */
 
@@ -11,7 +15,12 @@ export interface Client {
   readonly id: string;
   readonly name: string;
   readonly type: "confidential" | "public";
-  readonly secretHash: string | undefined;
+  /** How it may authenticate: token_endpoint_auth_method, or (omitted) both secret methods for a confidential client, none for a public one. */
+  readonly authMethods: ReadonlySet<ClientAuthMethod>;
+  /** Its secrets (client_secret_hash, or the one or two of client_secrets); none for a private_key_jwt or public client. */
+  readonly secrets: readonly ClientSecret[];
+  /** A private_key_jwt client's keys; undefined for every other client. */
+  readonly keys: PublicKeySource | undefined;
   readonly grantTypes: ReadonlySet<GrantType>;
   readonly redirectUris: ReadonlySet<string>;
   readonly postLogoutRedirectUris: ReadonlySet<string>;
@@ -68,7 +77,9 @@ function toClient(c: ClientConfig, defaults: ProviderFile["lifetimes"]): Client 
     id: c.client_id,
     name: c.name ?? c.client_id,
     type: c.type,
-    secretHash: c.client_secret_hash,
+    authMethods: new Set(authMethodsOf(c)),
+    secrets: clientSecrets(c.client_secret_hash, c.client_secrets),
+    keys: publicKeySource(c),
     grantTypes: new Set(c.grant_types),
     redirectUris: new Set(c.redirect_uris),
     postLogoutRedirectUris: new Set(c.post_logout_redirect_uris),
@@ -93,4 +104,9 @@ function toClient(c: ClientConfig, defaults: ProviderFile["lifetimes"]): Client 
     vendorSigningKey: c.signing_key,
     config: c,
   };
+}
+
+function authMethodsOf(c: ClientConfig): ClientAuthMethod[] {
+  if (c.token_endpoint_auth_method !== undefined) return [c.token_endpoint_auth_method];
+  return c.type === "public" ? ["none"] : ["client_secret_basic", "client_secret_post"];
 }

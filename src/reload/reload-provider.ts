@@ -10,6 +10,7 @@ import { FlowCatalog } from "../runtime/login-flows.ts";
 import { policyHash } from "../snapshot/policy-hash.ts";
 import { restartOnlyChanges, type RestartOnlyChange } from "./restart-only-changes.ts";
 import { logFirstUseOnSignedLinks } from "../login-policy/first-use-on-signed-links.ts";
+import { logExpiringClientSecrets } from "../oauth/expiring-client-secrets.ts";
 
 /** What a reload attempt did: swapped to `policyHash`, or refused with every reason. */
 export interface ReloadResult {
@@ -44,6 +45,7 @@ export async function reloadProvider(infra: Infra, running: LoadedConfig): Promi
     await loadMethodPlugins(loaded.login, loaded.dir);
     infra.policies.swap(buildSnapshot(infra, { ...loaded, provider: current.config.provider }, hash));
     logFirstUseOnSignedLinks(infra.logger, loaded.login);
+    logExpiringClientSecrets(infra.logger, loaded.clients, infra.clock());
     result = { ok: true, policyHash: hash, runningHash: hash, errors: [], loaded };
   } catch (error) {
     result = { ok: false, policyHash: hash, runningHash: current.hash, errors: reasonsOf(error) };

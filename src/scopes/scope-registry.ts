@@ -1,11 +1,16 @@
 import type { ScopesFile } from "../config/types.generated.ts";
+import { type ClientSecret, clientSecrets } from "../crypto/client-secrets.ts";
+import { type PublicKeySource, publicKeySource } from "../crypto/client-public-keys.ts";
 
 /** The scope built into OAuth for refresh tokens; not declared in scopes.yaml. */
 export const OFFLINE_ACCESS = "offline_access";
 
 export interface ApiResource {
   readonly name: string;
-  readonly secretHash: string | undefined;
+  /** Its ApiSecret (one, or none when it authenticates with keys or cannot introspect). */
+  readonly secrets: readonly ClientSecret[];
+  /** private_key_jwt at introspection: its keys (jwks, jwks_uri); undefined for a resource with an ApiSecret. */
+  readonly keys: PublicKeySource | undefined;
   readonly scopes: ReadonlySet<string>;
 }
 
@@ -18,7 +23,12 @@ export class ScopeRegistry {
   constructor(file: ScopesFile) {
     for (const s of file.identity_scopes) this.identityClaims.set(s.name, s.claims);
     for (const r of file.api_resources) {
-      const resource: ApiResource = { name: r.name, secretHash: r.api_secret_hash, scopes: new Set(r.scopes.map((s) => s.name)) };
+      const resource: ApiResource = {
+        name: r.name,
+        secrets: clientSecrets(r.api_secret_hash, undefined),
+        keys: publicKeySource(r),
+        scopes: new Set(r.scopes.map((s) => s.name)),
+      };
       this.resources.set(r.name, resource);
       for (const s of r.scopes) this.apiScopeResource.set(s.name, resource);
     }

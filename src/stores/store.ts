@@ -37,6 +37,8 @@ export const CORE_RECORD_KINDS = {
   referenceTokens: { durable: true },
   claims: { durable: false },
   logoutRequests: { durable: false },
+  /** The jti of each accepted private_key_jwt client assertion, until it expires: single use across nodes (src/oauth/assertion-replay.ts). */
+  clientAssertions: { durable: false },
   /** DPoP proof jtis seen within the proof window (src/oauth/dpop/): a proof is accepted once on any node. */
   dpopProofs: { durable: false },
   /** Short-lived mutual-exclusion markers (read-modify-write of one record across processes). */

@@ -254,7 +254,7 @@ describe("tokens", () => {
     expect(eventsOf(events, "refresh_token.reuse_detected")).toEqual([{ type: "refresh_token.reuse_detected", family: issued!.family }]);
   });
 
-  it("records a failed client authentication, naming the client only when it is a registered one", async () => {
+  it("records a failed client authentication, naming the client only when it is a registered one, with the method and the reason", async () => {
     for (const [id, secret] of [
       ["demo-web", "not-the-secret"],
       ["an-id-typed-by-mistake", "x"],
@@ -263,8 +263,8 @@ describe("tokens", () => {
       expect(answer.status, answer.text).toBe(401);
     }
     expect(eventsOf(events, "client.authentication_failed")).toEqual([
-      { type: "client.authentication_failed", client_id: "demo-web" },
-      { type: "client.authentication_failed" },
+      { type: "client.authentication_failed", client_id: "demo-web", method: "client_secret_basic", reason: "wrong_secret" },
+      { type: "client.authentication_failed", method: "client_secret_basic", reason: "unknown_client" },
     ]);
   });
 

@@ -41,6 +41,8 @@ const ALLOWED_FIELDS = new Set([
   "policy_hash",
   "errors",
   "kid",
+  // The first 8 hex digits of a client secret's SHA-256 in clients.yaml: names which secret of a rotation was used.
+  "secret_fingerprint",
   "status",
   "by",
 ]);
@@ -112,8 +114,9 @@ it("writes no password, code, token, client secret or cookie to the audit file",
   // Complete lines only: a write may be under way.
   const lines = () => (existsSync(file) ? readFileSync(file, "utf8").split("\n").slice(0, -1) : []);
   // login.failed, factor.failed, factor.passed, login.succeeded, session.started, 2 token.issued (code, refresh), token.revoked,
-  // login.failed and login.succeeded (password grants), 2 client.authentication_failed, 2 token.issued (password, client_credentials).
-  await eventually(() => lines().length >= 14, "the audit lines");
+  // login.failed and login.succeeded (password grants), 2 client.authentication_failed, 2 token.issued (password, client_credentials),
+  // and a client.authenticated for each of the 6 requests whose client proved itself.
+  await eventually(() => lines().length >= 20, "the audit lines");
   const text = readFileSync(file, "utf8");
   for (const secret of secrets) {
     expect(secret.length).toBeGreaterThan(8);
@@ -130,6 +133,7 @@ it("writes no password, code, token, client secret or cookie to the audit file",
   }
   // key.rotated: the provider generated its first signing key at start.
   expect([...types].sort()).toEqual([
+    "client.authenticated",
     "client.authentication_failed",
     "factor.failed",
     "factor.passed",

@@ -90,11 +90,13 @@ describe("discovery", () => {
     }
   });
 
-  it("advertises client_secret_post, client_secret_basic and none at the token endpoint, and each works", async () => {
+  // private_key_jwt works too: test/e2e/private-key-jwt.test.ts.
+  it("advertises client_secret_post, client_secret_basic, private_key_jwt and none at the token endpoint, and each secret method and none works", async () => {
     expect([...(metadata.token_endpoint_auth_methods_supported as string[])].sort()).toEqual([
       "client_secret_basic",
       "client_secret_post",
       "none",
+      "private_key_jwt",
     ]);
     const viaPost = await postForm(metadata.token_endpoint as string, {
       grant_type: "client_credentials",

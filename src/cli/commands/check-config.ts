@@ -2,6 +2,7 @@ import { ConfigError } from "../../errors/config-error.ts";
 import { INSTALLED_CONFIG_ENTRIES, INSTALLED_CONFIG_FILES, loadInstalledConfig } from "../../extensions/installed-extensions.ts";
 import { loadMethodPlugins } from "../../runtime/method-plugins.ts";
 import { firstUseOnSignedLinks } from "../../login-policy/first-use-on-signed-links.ts";
+import { expiringClientSecrets } from "../../oauth/expiring-client-secrets.ts";
 import { readConfigTexts } from "../../snapshot/policy-hash.ts";
 import { readRunningConfig, runningConfigDir } from "../../reload/running-config.ts";
 import { formatConfigDiff } from "../../reload/format-config-diff.ts";
@@ -49,6 +50,7 @@ export const checkConfigCommand: Command = {
       stdout.write(`config OK: ${configDir} (${counts.join(", ")})\n`);
       // Valid, but risky: said after the verdict, on stderr, and the exit status stays 0.
       for (const { warning } of firstUseOnSignedLinks(config.login)) stderr.write(`warning: ${warning}\n`);
+      for (const warning of expiringClientSecrets(config.clients, Date.now())) stderr.write(`warning: ${warning}\n`);
       if (config.directory.type !== "ldap") return 0;
       // The files are right; whether the directory answers them is the next question.
       const steps = await probeDirectory(ldapSettings(config.directory.ldap!, config.dir), values.user as string | undefined);

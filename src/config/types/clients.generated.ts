@@ -30,9 +30,61 @@ export interface ClientConfig {
    */
   type: "confidential" | "public";
   /**
-   * SHA-256 of the raw secret, `sha256:<hex>` (print with `portcullis hash-secret`). Required for confidential clients.
+   * SHA-256 of the raw secret, `sha256:<hex>` (print with `portcullis hash-secret`). A confidential client that authenticates with a secret needs this or `client_secrets` (not both).
    */
   client_secret_hash?: string;
+  /**
+   * The client's secrets during a rotation (docs/client-authentication.md): one or two, each `{ hash, expires }`; either one is accepted until its expiry. Instead of `client_secret_hash`, never together with it.
+   *
+   * @minItems 1
+   * @maxItems 2
+   */
+  client_secrets?: {
+    /**
+     * SHA-256 of the raw secret, `sha256:<hex>` (print with `portcullis hash-secret`).
+     */
+    hash: string;
+    /**
+     * When this secret stops working (RFC 3339 date-time with an offset, e.g. 2026-12-01T00:00:00Z). Optional on the newest secret only: of two secrets at least one expires.
+     */
+    expires?: string;
+  }[];
+  /**
+   * How the client authenticates at the token, revocation (and pushed authorization request) endpoints. Omitted: a confidential client uses its secret by either client_secret_basic or client_secret_post, a public client none. `private_key_jwt` (RFC 7523): a JWT signed with one of the keys of `jwks` or `jwks_uri`, no secret (docs/client-authentication.md).
+   */
+  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+  /**
+   * With `private_key_jwt`: the client's public keys, inline (a JWK Set). A private member such as `d` is a config error. Not together with `jwks_uri`.
+   */
+  jwks?: {
+    /**
+     * Public JWKs (RFC 7517): RSA (2048 bits or more) or EC P-256.
+     *
+     * @minItems 1
+     */
+    keys: {
+      /**
+       * Key type: RSA or EC.
+       */
+      kty: "RSA" | "EC";
+      /**
+       * Key id, which the assertion header names; required when there are several keys.
+       */
+      kid?: string;
+      /**
+       * The one algorithm this key may verify; omitted: every one that fits it (RS256 and PS256 for RSA, ES256 for P-256).
+       */
+      alg?: "RS256" | "PS256" | "ES256";
+      /**
+       * sig: a signing key.
+       */
+      use?: "sig";
+    }[];
+  };
+  /**
+   * With `private_key_jwt`: where the client publishes its JWK Set. https, or plain http for a loopback host only (tests, demos). Fetched with a timeout and a size limit, cached, fetched again when an assertion names an unknown kid. Not together with `jwks`.
+   */
+  jwks_uri?: string;
   /**
    * Grants the client may use. `password` is not opened to the public: enable it only for vetted legacy clients.
    *

@@ -16,7 +16,7 @@ export interface ScopesFile {
    */
   identity_scopes: IdentityScopeConfig[];
   /**
-   * API resources. Each groups API scopes and authenticates at introspection with its name and ApiSecret.
+   * API resources. Each groups API scopes and authenticates at introspection with its name and ApiSecret, or with private_key_jwt and its keys.
    */
   api_resources: ApiResourceConfig[];
 }
@@ -65,9 +65,41 @@ export interface ApiResourceConfig {
    */
   description?: string;
   /**
-   * SHA-256 of the ApiSecret, `sha256:<hex>` (print with `portcullis hash-secret`). Without it the resource cannot introspect.
+   * SHA-256 of the ApiSecret, `sha256:<hex>` (print with `portcullis hash-secret`). Without it (or `jwks` / `jwks_uri`) the resource cannot introspect.
    */
   api_secret_hash?: string;
+  /**
+   * The resource's public keys, inline (a JWK Set): it then authenticates at introspection with private_key_jwt (RFC 7523; docs/client-authentication.md) instead of an ApiSecret. A private member such as `d` is a config error. Not together with `jwks_uri` or `api_secret_hash`.
+   */
+  jwks?: {
+    /**
+     * Public JWKs (RFC 7517): RSA (2048 bits or more) or EC P-256.
+     *
+     * @minItems 1
+     */
+    keys: {
+      /**
+       * Key type: RSA or EC.
+       */
+      kty: "RSA" | "EC";
+      /**
+       * Key id, which the assertion header names; required when there are several keys.
+       */
+      kid?: string;
+      /**
+       * The one algorithm this key may verify; omitted: every one that fits it (RS256 and PS256 for RSA, ES256 for P-256).
+       */
+      alg?: "RS256" | "PS256" | "ES256";
+      /**
+       * sig: a signing key.
+       */
+      use?: "sig";
+    }[];
+  };
+  /**
+   * Where the resource publishes its JWK Set, for private_key_jwt at introspection instead of an ApiSecret. https, or plain http for a loopback host only. Not together with `jwks` or `api_secret_hash`.
+   */
+  jwks_uri?: string;
   /**
    * The API scopes of this resource; a token with one of them has the resource in its audience.
    *

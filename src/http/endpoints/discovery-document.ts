@@ -2,6 +2,7 @@ import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import { grantHandlers } from "../grants/grant-handlers.ts";
 import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
 import { paths } from "../../http-kit/paths.ts";
+import { CLIENT_ASSERTION_ALGORITHMS } from "../../crypto/client-jwk.ts";
 import { RESPONSE_MODES } from "../../oauth/authorization-request.ts";
 import { DPOP_ALGORITHMS } from "../../oauth/dpop/dpop-errors.ts";
 import { acrValuesSupported, loginTypesSupported } from "../../login-policy/acr-values-supported.ts";
@@ -37,7 +38,9 @@ export interface DiscoveryFacts {
 export function discoveryDocument(issuer: string, policy: PolicySnapshot, facts: DiscoveryFacts): Record<string, unknown> {
   const { scopes, clients, login } = policy;
   const { extensionClaims, signingAlgs, requirePushed } = facts;
-  const clientAuth = ["client_secret_post", "client_secret_basic"];
+  const clientAuth = ["client_secret_post", "client_secret_basic", "private_key_jwt"];
+  // The asymmetric algorithms a client assertion may use (src/crypto/client-jwk.ts); never none or HS*.
+  const assertionAlgs = [...CLIENT_ASSERTION_ALGORITHMS];
   return {
     issuer,
     jwks_uri: issuer + paths.jwks,
@@ -55,8 +58,11 @@ export function discoveryDocument(issuer: string, policy: PolicySnapshot, facts:
     grant_types_supported: Object.keys(grantHandlers),
     // Public clients authenticate with client_id alone (and prove themselves with PKCE).
     token_endpoint_auth_methods_supported: [...clientAuth, "none"],
+    token_endpoint_auth_signing_alg_values_supported: assertionAlgs,
     introspection_endpoint_auth_methods_supported: clientAuth,
+    introspection_endpoint_auth_signing_alg_values_supported: assertionAlgs,
     revocation_endpoint_auth_methods_supported: clientAuth,
+    revocation_endpoint_auth_signing_alg_values_supported: assertionAlgs,
     // The code flow only (DESIGN "response_type"), in every response mode, with RFC 9207 iss.
     response_types_supported: ["code"],
     response_modes_supported: RESPONSE_MODES,

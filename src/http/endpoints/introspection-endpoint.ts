@@ -1,7 +1,6 @@
 import type { Infra } from "../../infra/infra.ts";
 import { takeScope } from "../../infra/scope.ts";
 import { invalidRequest, OAuthError } from "../../errors/oauth-error.ts";
-import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateApiResource } from "../../oauth/authenticate-api-resource.ts";
 import { parseScope, formatScope } from "../../scopes/scope.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
@@ -29,9 +28,12 @@ export function introspectionEndpoint(infra: Infra): ProtocolRoute {
   const table = steps<IntrospectionStart>()
     // The body is a form with each parameter at most once.
     .step((ctx) => ({ params: readFormBody(ctx.ex, limits) }))
-    // The caller is an API resource that has an ApiSecret, and presents it.
-    .step((ctx) => ({
-      resource: authenticateApiResource(ctx.policy.scopes, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params)),
+    // The caller is an API resource that has an ApiSecret and presents it, or has keys and presents a private_key_jwt assertion.
+    .step(async (ctx) => ({
+      resource: await authenticateApiResource(
+        { infra, policy: ctx.policy },
+        { authorization: ctx.ex.req.headers.authorization, params: ctx.params },
+      ),
     }))
     // The token is present; an unreadable, expired or revoked one is simply inactive.
     .step(async (ctx) => {

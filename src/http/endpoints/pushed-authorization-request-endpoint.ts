@@ -2,7 +2,6 @@ import type { Infra } from "../../infra/infra.ts";
 import { takeScope } from "../../infra/scope.ts";
 import { invalidRequest, oauthError } from "../../errors/oauth-error.ts";
 import { clientAddress } from "../../security/client-address.ts";
-import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateClient } from "../../oauth/authenticate-client.ts";
 import { IdTokenHintVerifier } from "../../oauth/id-token-hint.ts";
 import { steps } from "../../http-kit/steps.ts";
@@ -50,9 +49,8 @@ export function pushedAuthorizationRequestEndpoint(infra: Infra): ProtocolRoute 
     // The client proves who it is, exactly as at the token endpoint (a public client: its client_id alone).
     .step(async (ctx) => ({
       client: await authenticateClient(
-        ctx.policy.clients,
-        extractClientCredentials(ctx.ex.req.headers.authorization, ctx.raw.values),
-        infra.audit,
+        { infra, policy: ctx.policy },
+        { authorization: ctx.ex.req.headers.authorization, params: ctx.raw.values },
       ),
     }))
     // A public client's pushes come from its users' devices, unauthenticated, and each costs a stored record: they

@@ -2,7 +2,6 @@ import type { Infra } from "../../infra/infra.ts";
 import { takeScope } from "../../infra/scope.ts";
 import type { Client } from "../../oauth/client-registry.ts";
 import { invalidRequest, OAuthError } from "../../errors/oauth-error.ts";
-import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateClient } from "../../oauth/authenticate-client.ts";
 import { looksLikeReferenceToken } from "../../tokens/reference-tokens.ts";
 import { writeEmpty } from "../../http-kit/write-response.ts";
@@ -46,9 +45,12 @@ export function revocationEndpoint(infra: Infra): ProtocolRoute {
   const table = steps<RevocationStart>()
     // The body is a form with each parameter at most once.
     .step((ctx) => ({ params: readFormBody(ctx.ex, limits) }))
-    // The client authenticates (the spec uses Basic; client_secret_post is accepted as at the token endpoint).
-    .step((ctx) => ({
-      client: authenticateClient(ctx.policy.clients, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params), infra.audit),
+    // The client authenticates (the spec uses Basic; client_secret_post and private_key_jwt are accepted as at the token endpoint).
+    .step(async (ctx) => ({
+      client: await authenticateClient(
+        { infra, policy: ctx.policy },
+        { authorization: ctx.ex.req.headers.authorization, params: ctx.params },
+      ),
     }))
     // Revoke what the token is, trying the hinted type first; unknown hints are ignored (RFC 7009 §2.1).
     .step(async (ctx) => {

@@ -2,7 +2,6 @@ import type { Infra } from "../../infra/infra.ts";
 import { takeScope } from "../../infra/scope.ts";
 import type { GrantType } from "../../oauth/client-registry.ts";
 import { invalidRequest, unauthorizedClient, unsupportedGrantType } from "../../errors/oauth-error.ts";
-import { extractClientCredentials } from "../../oauth/client-credentials-extract.ts";
 import { authenticateClient } from "../../oauth/authenticate-client.ts";
 import { grantHandlers } from "../grants/grant-handlers.ts";
 import { steps } from "../../http-kit/steps.ts";
@@ -28,9 +27,12 @@ export function tokenEndpoint(infra: Infra): ProtocolRoute {
   const table = steps<TokenStart>()
     // The body is a form with each parameter at most once.
     .step((ctx) => ({ params: readFormBody(ctx.ex, limits) }))
-    // The client proves who it is (Basic or client_secret_post, not both).
-    .step((ctx) => ({
-      client: authenticateClient(ctx.policy.clients, extractClientCredentials(ctx.ex.req.headers.authorization, ctx.params), infra.audit),
+    // The client proves who it is (Basic, client_secret_post or private_key_jwt, one of them; src/oauth/authenticate-client.ts).
+    .step(async (ctx) => ({
+      client: await authenticateClient(
+        { infra, policy: ctx.policy },
+        { authorization: ctx.ex.req.headers.authorization, params: ctx.params },
+      ),
     }))
     // The grant type is one we serve, and one this client may use.
     .step((ctx) => {
