@@ -43,6 +43,11 @@ export interface AcrContext {
   loginType?: string;
   /** Whether fa was sent (it chooses the methods). */
   fa?: boolean;
+  /**
+   * The methods a declared login type (lower-cased) offers: a value whose required methods the login
+   * type in force offers none of cannot be served by it, and is set aside like any other contradiction.
+   */
+  methodsOf?: (loginType: string) => readonly string[] | undefined;
 }
 
 /** How one value reads: taken, set aside for a contradiction, or malformed. */
@@ -137,6 +142,8 @@ function readRequirements(declaration: AcrDeclaration, into: AcrRequirements, co
     if (into.loginType !== undefined && into.loginType.type !== declaration.loginType)
       return `selects another login type than ${into.loginType.by}`;
     if (into.alone !== undefined) return `${into.alone} decides the verification itself`;
+    const unserved = unservedBy(declaration.loginType, into.requiredMethods?.methods, context);
+    if (unserved !== undefined) return `${unserved}, which ${into.requiredMethods!.by.join(" and ")} requires`;
     into.loginType ??= { type: declaration.loginType, by: declaration.name };
   }
   if (declaration.alone) {
@@ -147,11 +154,21 @@ function readRequirements(declaration: AcrDeclaration, into: AcrRequirements, co
     const before = into.requiredMethods;
     const methods = before === undefined ? [...declaration.methods] : before.methods.filter((m) => declaration.methods!.includes(m));
     if (methods.length === 0) return `requires methods no one login can pass together with ${before!.by.join(" and ")}`;
+    const type = context.loginType ?? into.loginType?.type;
+    const unserved = type === undefined ? undefined : unservedBy(type, methods, context);
+    if (unserved !== undefined) return `requires ${methods.join(" or ")}: ${unserved}`;
     into.requiredMethods = { methods, by: [...(before?.by ?? []), declaration.name] };
   }
   if (declaration.alone) into.alone ??= declaration.name;
   if (declaration.channel) into.channel ??= {};
   return undefined;
+}
+
+/** Why `loginType` cannot serve a login that must pass one of `methods`, if it offers none of them. */
+function unservedBy(loginType: string, methods: readonly string[] | undefined, context: AcrContext): string | undefined {
+  const offered = methods === undefined ? undefined : context.methodsOf?.(loginType);
+  if (offered === undefined || methods!.some((m) => offered.includes(m))) return undefined;
+  return `the login type ${context.loginType === loginType ? "the request names" : "chosen"} offers none of ${methods!.join(", ")}`;
 }
 
 function malformedArgument(declaration: AcrDeclaration, argument: string | undefined): string | undefined {

@@ -31,12 +31,17 @@ export interface AuthorizeFacts {
 }
 
 /**
- * What acr_values are read after: the request's own login_type (or the eID endpoint's type) and fa. A
- * value that contradicts them is set aside (acr_values are preferences), never an error.
+ * What acr_values are read after: the request's own login_type (or the eID endpoint's type) and fa, and
+ * the methods each login type offers. A value that contradicts them is set aside (acr_values are
+ * preferences), never an error.
  */
-export function acrContext(facts: Pick<AuthorizeFacts, "endpoint" | "loginType" | "fa">): AcrContext {
+export function acrContext(policy: LoginPolicy, facts: Pick<AuthorizeFacts, "endpoint" | "loginType" | "fa">): AcrContext {
   const loginType = facts.endpoint === "eid" ? EID_TYPE : facts.loginType?.toLowerCase();
-  return { ...(loginType !== undefined && { loginType }), fa: facts.fa !== undefined };
+  return {
+    ...(loginType !== undefined && { loginType }),
+    fa: facts.fa !== undefined,
+    methodsOf: (type) => policy.loginTypes.get(type)?.methods,
+  };
 }
 
 /**
@@ -53,7 +58,7 @@ export function planAuthorizeRequest(
   // A claims request's acr values that are not essential are preferences, read after acr_values' own.
   const preferred = facts.acrClaim?.essential === false ? facts.acrClaim.values : [];
   const acrValues = [facts.acrValues ?? "", ...preferred].join(" ").trim();
-  const acr = parseAcrValues(acrValues === "" ? undefined : acrValues, policy.acrValues, acrContext(facts));
+  const acr = parseAcrValues(acrValues === "" ? undefined : acrValues, policy.acrValues, acrContext(policy, facts));
   if (!acr.ok) return { ok: false, error: "invalid_request", description: acr.description };
   const needed = minimumAcrOf(client.minimumAcr, facts.acrClaim?.essential ? facts.acrClaim.values : undefined);
   if (!needed.ok) return unmet(needed.description);

@@ -187,6 +187,14 @@ describe("portcullis policy explain", { timeout: 180_000 }, () => {
     expect(contradiction.stdout).toContain(
       "  must_bfido: matched must_bfido, set aside: decides the verification itself: not beside login_type or fa\n",
     );
+    // A value the named login type cannot serve (app_gps needs the trusted app's scan, MfaTotp offers TOTP alone) is a preference set aside too.
+    const unserved = await explain(authorize({ acr_values: "app_gps", login_type: "MfaTotp", login_hint: "alice" }));
+    expect(unserved.code).toBe(0);
+    expect(unserved.stdout).toContain("login type: MfaTotp");
+    expect(unserved.stdout).toContain(
+      "  app_gps: matched app_gps, set aside: requires qrcode: the login type the request names offers none of qrcode\n",
+    );
+    expect(unserved.stdout).not.toContain("gps (ID token");
   });
 
   it("shows which login.yaml acr_values declaration each value matched, case aside, and which it ignored", async () => {

@@ -131,6 +131,18 @@ describe("parseAcrValues", () => {
     expect(requirements.dropped).toEqual([{ sent: setAside, reason: expect.stringMatching(reason) }]);
   });
 
+  it("sets aside a value whose methods the login type in force offers none of, whichever of the two comes first", () => {
+    const methodsOf = (type: string) => ({ mfatotp: ["totp"], "2fa": ["qrcode", "totp"], mfascan: ["qrcode"] })[type];
+    const named = parseAcrValues("app_gps chnl_info", DEMO_ACR_VALUES, { loginType: "mfatotp", methodsOf });
+    expect(named.ok && named.requirements.dropped).toEqual([{ sent: "app_gps", reason: expect.stringMatching(/offers none of qrcode/) }]);
+    expect(named.ok && named.requirements.claims).not.toContain("gps");
+    expect(named.ok && named.requirements.requiredMethods).toBeUndefined();
+    // A type that offers the method keeps the value.
+    const served = parseAcrValues("app_gps", DEMO_ACR_VALUES, { loginType: "mfascan", methodsOf });
+    expect(served.ok && served.requirements.dropped).toEqual([]);
+    expect(served.ok && served.requirements.claims).toEqual(["gps"]);
+  });
+
   it("reads every value of acr_values_supported sent at once, as a certification tester sends them, without an error", () => {
     const all = [...DEMO_ACR_VALUES.values()].map((d) => d.name).join(" ");
     const requirements = read(all);

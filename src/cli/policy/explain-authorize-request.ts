@@ -124,7 +124,7 @@ export function explainAuthorizeRequest(policy: ExplainPolicy, raw: RawAuthorize
     acrValues: explainAcrValues(
       policy.login,
       raw.values.get("acr_values"),
-      acrContext({ endpoint: variant.endpoint, loginType: raw.values.get("login_type"), fa: raw.values.get("fa") }),
+      acrContext(policy.login, { endpoint: variant.endpoint, loginType: raw.values.get("login_type"), fa: raw.values.get("fa") }),
     ),
   };
 }
