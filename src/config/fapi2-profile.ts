@@ -26,6 +26,8 @@ export const FAPI2_SETTINGS = {
 /** §5.3.2.2: authorization codes live at most 60 seconds; the profile's default is the maximum. */
 export const FAPI2_MAX_CODE_LIFETIME_S = 60;
 export const FAPI2_CODE_LIFETIME = `${FAPI2_MAX_CODE_LIFETIME_S}s`;
+/** §5.3.2.2: a pushed request's request_uri expires within 600 seconds (provider.yaml sets it for every client). */
+export const FAPI2_MAX_REQUEST_URI_LIFETIME_S = 600;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 

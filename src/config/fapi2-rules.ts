@@ -1,7 +1,7 @@
 import type { CrossFieldRule } from "./cross-field-rule.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 import type { ClientConfig } from "./types.generated.ts";
-import { FAPI2_MAX_CODE_LIFETIME_S, FAPI2_SETTINGS } from "./fapi2-profile.ts";
+import { FAPI2_MAX_CODE_LIFETIME_S, FAPI2_MAX_REQUEST_URI_LIFETIME_S, FAPI2_SETTINGS } from "./fapi2-profile.ts";
 import { parseDuration } from "../time/duration.ts";
 import { isLoopbackHttp } from "../http-kit/loopback-url.ts";
 
@@ -102,5 +102,22 @@ export const FAPI2_RULES: CrossFieldRule[] = [
           ? [...checkSettings(client, i), ...checkGrantsAndLifetimes(client, i), ...checkRedirects(client, i), ...checkKeys(client, i)]
           : [],
       ),
+  },
+  {
+    file: "provider",
+    needs: ["clients", "provider"],
+    description: `With a \`profile: fapi2\` client, provider.yaml \`lifetimes.pushed_authorization_request\` is at most ${FAPI2_MAX_REQUEST_URI_LIFETIME_S}s (the request_uri of every client lives that long).`,
+    check: ({ clients, provider }) => {
+      const fapi2 = clients.clients.find((client) => client.profile === "fapi2");
+      if (fapi2 === undefined || parseDuration(provider.lifetimes.pushed_authorization_request) <= FAPI2_MAX_REQUEST_URI_LIFETIME_S)
+        return [];
+      return [
+        {
+          file: "provider",
+          at: ["lifetimes", "pushed_authorization_request"],
+          message: `${fapi2.client_id} has profile fapi2, whose request_uri may live at most ${FAPI2_MAX_REQUEST_URI_LIFETIME_S}s (FAPI 2.0 §5.3.2.2)`,
+        },
+      ];
+    },
   },
 ];

@@ -1,8 +1,9 @@
 import { generateKeyPairSync } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadInstalledConfig } from "../../src/extensions/installed-extensions.ts";
 import { ClientRegistry } from "../../src/oauth/client-registry.ts";
-import { configIssues, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
+import { configIssues, DEMO_CONFIG_DIR, removeTempConfigDirs, tempConfigDir } from "./temp-config-dir.ts";
 
 /** clients.yaml's `profile: fapi2` (src/config/fapi2-profile.ts, src/config/fapi2-rules.ts): what it sets, and every contradiction named at its line. */
 afterAll(removeTempConfigDirs);
@@ -122,6 +123,20 @@ describe("check-config refuses a fapi2 client that contradicts the profile", () 
         ),
       ]),
     );
+  });
+
+  it("refuses a request_uri lifetime over 600s in provider.yaml while a fapi2 client exists", async () => {
+    const provider = (await readFile(`${DEMO_CONFIG_DIR}/provider.yaml`, "utf8")).replace(
+      /^lifetimes:\n/m,
+      "lifetimes:\n  pushed_authorization_request: 11m\n",
+    );
+    const lines = await configIssues({ ...fapi2(), "provider.yaml": provider });
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^provider\.yaml:\d+:\d+ lifetimes\.pushed_authorization_request: bank has profile fapi2, whose request_uri may live at most 600s/,
+      ),
+    ]);
+    expect(await loadInstalledConfig(await tempConfigDir({ "provider.yaml": provider }), {})).toBeDefined();
   });
 
   it("accepts an http redirect URI on a loopback host (tests and demos on one machine)", async () => {
