@@ -88,4 +88,38 @@ export const LOGIN_RULES: CrossFieldRule[] = [
       );
     },
   },
+  {
+    file: "clients",
+    needs: ["clients", "login"],
+    description:
+      "A client with `minimum_acr: 2fa` may use a two-factor login type (`flow: two_factor`, within its allowed_login_types) and not the password grant: no other login reaches 2fa, so without one every login of the client would end in unmet_authentication_requirements, and a password grant would be a weaker login.",
+    check: ({ clients, login }) =>
+      clients.clients.flatMap((client, c): IssueDraft[] => {
+        if (client.minimum_acr !== "2fa") return [];
+        if (client.grant_types.includes("password"))
+          return [
+            {
+              file: "clients",
+              at: ["clients", c, "minimum_acr"],
+              message: "2fa cannot hold for the password grant, whose logins are one password: drop one of them",
+              value: client.minimum_acr,
+            },
+          ];
+        const allowed = client.allowed_login_types?.map((name) => name.toLowerCase());
+        const usable = Object.entries(login.login_types ?? {}).some(
+          ([name, type]) => type.flow === "two_factor" && (allowed === undefined || allowed.includes(name.toLowerCase())),
+        );
+        return usable
+          ? []
+          : [
+              {
+                file: "clients",
+                at: ["clients", c, "minimum_acr"],
+                message:
+                  "2fa needs a login type with flow two_factor that this client may use (login.yaml login_types, allowed_login_types)",
+                value: client.minimum_acr,
+              },
+            ];
+      }),
+  },
 ];

@@ -63,6 +63,9 @@ export class EidAccounts {
     const out: Record<string, unknown> = { sub };
     // sub is never a mapped claim (schema), and never taken from the record's claims either.
     for (const [name, value] of Object.entries(claims)) if (name !== "sub" && names.has(name)) out[name] = value;
+    // email_verified only as the upstream said it (a mapped boolean); an address it did not vouch for is unverified.
+    if (names.has("email_verified") && claims.email !== undefined) out.email_verified = claims.email_verified === true;
+    else delete out.email_verified;
     return out;
   }
 }

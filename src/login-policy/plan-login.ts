@@ -1,6 +1,7 @@
 import type { OAuthErrorCode } from "../errors/oauth-error.ts";
 import { DEFAULT_LOGIN } from "../config/default-login.ts";
 import type { AcrMatch, AcrRequirements } from "./acr-values.ts";
+import type { MinimumAcr } from "./minimum-acr.ts";
 import { acrAskedOfUpstream } from "./acr-asked-of-upstream.ts";
 import { firstRepeated, shown, splitMethodList } from "./method-list.ts";
 import {
@@ -68,9 +69,14 @@ export interface LoginPlan {
   /** The methods an acr value requires the login to pass one of; undefined: any the flow offers. */
   requiredMethods?: string[];
   claims: { channel?: { id?: string }; channelInfo: boolean; gps: boolean; faceid: boolean };
+  /** The acr the login must reach (the client's minimum_acr, an essential acr claim request): below it, unmet_authentication_requirements. */
+  minimumAcr?: MinimumAcr;
 }
 
-export type PlanError = Extract<OAuthErrorCode, "invalid_request" | "invalid_scope" | "unauthorized_client">;
+export type PlanError = Extract<
+  OAuthErrorCode,
+  "invalid_request" | "invalid_scope" | "unauthorized_client" | "unmet_authentication_requirements"
+>;
 export type PlanResult = { ok: true; plan: LoginPlan } | { ok: false; error: PlanError; description: string };
 
 const CLASSES: readonly MethodClass[] = ["trusted", "untrusted"];

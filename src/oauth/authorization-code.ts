@@ -1,4 +1,5 @@
 import type { Authentication } from "./authorization-request.ts";
+import type { RequestedClaimNames } from "./requested-claim-names.ts";
 
 /**
  * What an authorization code stands for (SPEC "Authorization code"): everything the token endpoint must
@@ -20,6 +21,8 @@ export interface AuthorizationCodeGrant extends Authentication {
   idTokenClaims?: Record<string, unknown>;
   /** Extra claims of the access token issued on this code only (an extension's, e.g. the custom login's custom_scan_sid). */
   accessTokenClaims?: Record<string, unknown>;
+  /** The claims the authorize request's `claims` parameter added (releasableClaims), for userinfo and the ID token. */
+  requestedClaims?: RequestedClaimNames;
   /** RFC 9449 §10: the authorize request's dpop_jkt; the code is redeemed only with a proof by that key. */
   dpopJkt?: string;
 }

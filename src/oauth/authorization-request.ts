@@ -1,4 +1,5 @@
 import type { LoginPlan } from "../login-policy/plan-login.ts";
+import type { RequestedClaims } from "./claims-request.ts";
 
 /**
  * A validated authorization request (OIDC Core §3.1.2.1 plus the spec's extensions), as the authorize
@@ -21,6 +22,8 @@ export interface AuthorizationRequest {
   /** The UI language asked for (`lang`, else ui_locales); resolved against Accept-Language at render time. */
   lang?: string;
   acrValues?: string[];
+  /** The `claims` parameter (OIDC Core §5.5) as read: what it asks the userinfo answer and the ID token to carry, and of acr. */
+  claims?: RequestedClaims;
   /** The login type as named (returned to redirect_uri with the code, repeated at the token endpoint where the type says so). */
   loginType?: string;
   /** What the login must do and what the tokens carry (src/login-policy); absent in interactions stored before plans existed: the default flow. */

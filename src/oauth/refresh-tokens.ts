@@ -5,6 +5,7 @@ import type { AccessTokenDenylist } from "../tokens/access-token-denylist.ts";
 import { randomToken } from "../crypto/random-token.ts";
 import type { AuditTrail } from "../audit/audit-trail.ts";
 import type { UserLedger } from "../user-ledger/user-ledger.ts";
+import type { RequestedClaimNames } from "./requested-claim-names.ts";
 
 /** An access token named by its jti and exp (epoch seconds): enough to revoke it. */
 export interface IssuedAccessToken {
@@ -26,6 +27,8 @@ export interface RefreshGrant {
   sid?: string;
   /** Extra ID-token claims of the authentication (chnl, gps, ...), repeated in refreshed ID tokens. */
   idTokenClaims?: Record<string, unknown>;
+  /** The claims the authorize request's `claims` parameter added: refreshed tokens keep them. */
+  requestedClaims?: RequestedClaimNames;
   /** A public client's refresh token is bound to its DPoP key (RFC 9449 §5): each refresh needs a proof by it; its successors keep it. */
   jkt?: string;
 }

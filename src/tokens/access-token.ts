@@ -49,6 +49,13 @@ export interface AccessTokenRequest {
 
 export const ACCESS_TOKEN_TYPE = "at+jwt";
 
+/**
+ * The access-token claim naming the claims an authorize request's `claims` parameter asked userinfo for
+ * (OIDC Core §5.5 `userinfo` member): userinfo releases them beside its scopes' claims. An access token is
+ * all userinfo is shown, so the request travels in it, signed (or, for a reference token, in the store).
+ */
+export const USERINFO_CLAIMS = "userinfo_claims";
+
 /** A client's access-token format (clients.yaml `access_token_format`). */
 
 /** Where a reference token's claims go (reference-tokens.ts; named here so the two files do not import each other). */

@@ -1,10 +1,22 @@
 import type { UsersFile } from "../config/types.generated.ts";
 import { hashPassword, verifyPassword } from "../crypto/password-hash.ts";
-import type { Employee, EmployeeSource } from "./employee-source.ts";
+import type { Employee, EmployeeClaims, EmployeeSource } from "./employee-source.ts";
 
 // Verified against when there is no real hash to check, so unknown, disabled and locked accounts
 // cost the same scrypt time as a wrong password and cannot be told apart by timing.
 const decoyHash = hashPassword("portcullis-decoy-password");
+
+/**
+ * The claims of a users.yaml entry with the ones derived from it: `preferred_username` is the login name,
+ * and `email_verified` is true for an address unless the entry says otherwise, because an employee's
+ * address is assigned by the organisation (docs/decisions.md "email_verified").
+ */
+function derivedClaims(user: UsersFile["users"][number]): EmployeeClaims {
+  const claims: EmployeeClaims = { ...user.claims, preferred_username: user.username };
+  if (claims.email !== undefined) claims.email_verified ??= true;
+  else delete claims.email_verified;
+  return claims;
+}
 
 /** The employees listed in users.yaml: by login name (case-insensitive) and by subject, held in memory. */
 export class EmbeddedEmployees implements EmployeeSource {
@@ -17,7 +29,7 @@ export class EmbeddedEmployees implements EmployeeSource {
       const employee: Employee = {
         username: user.username,
         sub: user.sub,
-        claims: user.claims,
+        claims: derivedClaims(user),
         disabled: user.disabled,
         hasPassword: user.password_hash !== undefined,
       };

@@ -1,7 +1,10 @@
 import type { UserClaims } from "../config/types.generated.ts";
 
-/** The userinfo claims of an employee, in the spec's formats (users.schema.json's `claims`). */
-export type EmployeeClaims = UserClaims;
+/**
+ * The userinfo claims of an employee, in the spec's formats (users.schema.json's `claims`), with what a
+ * directory derives: `preferred_username` (the login name) and `email_verified` (see embedded-employees.ts).
+ */
+export type EmployeeClaims = UserClaims & { preferred_username?: string };
 
 /** An employee as a directory knows them: what login, userinfo and the account pages read. */
 export interface Employee {

@@ -413,19 +413,14 @@ export function basicOpModules(mode: ResponseMode): CertificationModule[] {
     {
       name: "oidcc-claims-essential",
       async run(stand) {
-        // name asked for as essential in userinfo, with scope openid alone. The request succeeds either way;
-        // the suite only warns when name is missing. Consistent with discovery: without
-        // claims_parameter_supported the parameter is ignored, and scope openid releases no name; with it,
-        // whether name comes back beyond the granted scopes is the claims feature's release rule, so only
-        // its type is held here (the suite's warning stays a warning).
+        // name asked for as essential in userinfo, with scope openid alone (the suite only warns when it is
+        // missing). The claims parameter is supported: a claim some scope the client is allowed releases
+        // (profile, for these clients) comes back though the request's scope is openid alone (docs/claims.md).
         const claimsParameter = JSON.stringify({ userinfo: { name: { essential: true } } });
         const { tokens, claims } = await flow(stand, new RawBrowser(), request(stand, { claims: claimsParameter }));
         const info = expectUserinfo(await userinfo(stand, tokens.access_token), claims);
-        if (stand.discovery.claims_parameter_supported === true) expect(info.name ?? "").toEqual(expect.any(String));
-        else {
-          expect(stand.discovery.claims_parameter_supported).toBe(false);
-          expect(info.name).toBeUndefined();
-        }
+        expect(stand.discovery.claims_parameter_supported).toBe(true);
+        expect(info.name).toEqual(expect.any(String));
         // Asked for in userinfo only: not in the ID token (the suite warns otherwise).
         expect(claims.name).toBeUndefined();
       },
@@ -519,10 +514,9 @@ async function expectScopeNotServed(
 }
 
 /**
- * The types Core §5.1 gives the standard claims, as the suite validates every userinfo answer. birthdate
- * is checked as a string only: its YYYY-MM-DD format is the suite's check too, but this deployment's
- * format (SPEC: yyyy/MM/dd) becomes OIDC's only by a per-client opt-in being built separately — the
- * format check is to be added here once that lands.
+ * The types Core §5.1 gives the standard claims, as the suite validates every userinfo answer, and
+ * birthdate's format: YYYY-MM-DD (or a year alone, or 0000-MM-DD). The certification clients opt into it
+ * with `birthdate_format: oidc`; the spec's yyyy/MM/dd stays every other client's.
  */
 export function expectStandardClaimTypes(info: Record<string, unknown>): void {
   const strings = ["sub", "name", "given_name", "family_name", "middle_name", "nickname", "preferred_username", "profile"];
@@ -530,6 +524,7 @@ export function expectStandardClaimTypes(info: Record<string, unknown>): void {
   for (const claim of strings) if (claim in info) expect(typeof info[claim], claim).toBe("string");
   for (const claim of ["email_verified", "phone_number_verified"]) if (claim in info) expect(typeof info[claim], claim).toBe("boolean");
   if ("updated_at" in info) expect(typeof info.updated_at).toBe("number");
+  if ("birthdate" in info) expect(info.birthdate).toMatch(/^\d{4}(-\d{2}-\d{2})?$/);
   if ("address" in info) expect(typeof info.address).toBe("object");
 }
 

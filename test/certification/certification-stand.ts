@@ -111,6 +111,8 @@ export async function startCertificationStand(): Promise<CertificationStand> {
       post_logout_redirect_uris: [clients[name].postLogoutRedirectUri],
       allowed_scopes: CLIENT_SCOPES,
       offline_access: true,
+      // The suite validates OIDC Core §5.1's birthdate (YYYY-MM-DD); the group's clients keep the spec's yyyy/MM/dd.
+      birthdate_format: "oidc",
       ...(spec.logout === "backchannel_logout_uri" && { backchannel_logout_uri: at(spec.id, RP_PATHS.backChannel) }),
       ...(spec.logout === "frontchannel_logout_uri" && { frontchannel_logout_uri: at(spec.id, RP_PATHS.frontChannel) }),
     };

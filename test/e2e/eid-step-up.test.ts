@@ -230,6 +230,21 @@ describe("a step-up the upstream does not perform", () => {
   );
 
   it(
+    "forwards an essential acr of the claims parameter as an essential ask: a login the upstream downgrades ends in unmet_authentication_requirements at the client",
+    async () => {
+      const browser = new RawBrowser();
+      const claims = JSON.stringify({ id_token: { acr: { essential: true, values: ["2fa"] } } });
+      const pending = await startEidLogin(downgraded, { claims });
+      const atUpstream = await toUpstream(browser, pending);
+      expect(atUpstream.searchParams.get("acr_values")).toBe(UNKNOWN_LEVEL);
+      const back = await backAtBroker(browser, downgraded, await loginWithPassword(browser, atUpstream.href, "mei", "mei-password"));
+      expect(back.searchParams.get("error")).toBe("unmet_authentication_requirements");
+      expect(back.searchParams.get("code")).toBeNull();
+    },
+    TEST_MS,
+  );
+
+  it(
     "fails the login with unmet_authentication_requirements when the ask was essential, and keeps it when the upstream met it",
     async () => {
       const callback = (broker: TestProvider) => `${broker.issuer}/eID/callback`;

@@ -96,6 +96,11 @@ describe.skipIf(!haveSlapd)("a provider on an LDAP directory", () => {
         email: "dana@example.com",
         picture: "https://example.com/people/E10004.png",
         role: expect.arrayContaining(["employee", "auditor"]),
+        given_name: "Dana",
+        family_name: "Okafor",
+        preferred_username: "dana",
+        email_verified: true,
+        updated_at: expect.any(Number),
       });
       expect(userinfo!.role).toHaveLength(2);
     });

@@ -108,3 +108,22 @@ describe("EidAccounts", () => {
     expect(await new UserDirectory(new EmbeddedEmployees({ users: [] })).isActive("eid:CZ-1")).toBe(false);
   });
 });
+
+describe("email_verified of an eID account", () => {
+  it("is what the upstream said when its mapping carries a boolean, and false for an address it did not vouch for", async () => {
+    const accounts = new EidAccounts(freshStore(), clock, PREFIXES);
+    const names = new Set(["email", "email_verified"]);
+    await accounts.record("dev-eid", { sub: "eid:1", claims: { email: "a@example.org", email_verified: true } });
+    await accounts.record("dev-eid", { sub: "eid:2", claims: { email: "b@example.org" } });
+    await accounts.record("dev-eid", { sub: "eid:3", claims: { email: "c@example.org", email_verified: "true" } });
+    await accounts.record("dev-eid", { sub: "eid:4", claims: { email_verified: true } });
+    expect(await accounts.userinfo("eid:1", names)).toEqual({ sub: "eid:1", email: "a@example.org", email_verified: true });
+    expect(await accounts.userinfo("eid:2", names)).toEqual({ sub: "eid:2", email: "b@example.org", email_verified: false });
+    // Only a JSON true verifies: a string from a careless upstream does not.
+    expect(await accounts.userinfo("eid:3", names)).toEqual({ sub: "eid:3", email: "c@example.org", email_verified: false });
+    // No address, nothing verified.
+    expect(await accounts.userinfo("eid:4", names)).toEqual({ sub: "eid:4" });
+    // Not released without the scope that releases it.
+    expect(await accounts.userinfo("eid:1", new Set(["email"]))).toEqual({ sub: "eid:1", email: "a@example.org" });
+  });
+});

@@ -22,6 +22,10 @@ const PROFILE_CLAIMS = [
   "hiredate",
   "picture",
   "role",
+  "given_name",
+  "family_name",
+  "preferred_username",
+  "updated_at",
 ];
 
 let p: TestProvider;
@@ -169,7 +173,7 @@ describe("where the token comes from", () => {
   it("accepts POST with an access_token form field", async () => {
     const res = await postForm(url, { access_token: accessToken(["openid", "email"]).token });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toEqual({ sub: "E10001", email: "alice@example.com" });
+    expect(res.json).toEqual({ sub: "E10001", email: "alice@example.com", email_verified: true });
   });
 
   it("refuses a token in the header and in the body at once with 400 invalid_request", async () => {
@@ -210,16 +214,20 @@ describe("claims by scope (config/scopes.yaml)", () => {
       birthdate: "1990/04/12",
       hiredate: "2015-08-03",
       role: ["employee", "engineer"],
+      given_name: "Alice",
+      family_name: "Chen",
+      preferred_username: "alice",
+      updated_at: 1767225600,
     });
   });
 
   it("releases email, and no profile claim, for openid email", async () => {
-    expect(await claimsFor(["openid", "email"])).toEqual({ sub: "E10001", email: "alice@example.com" });
+    expect(await claimsFor(["openid", "email"])).toEqual({ sub: "E10001", email: "alice@example.com", email_verified: true });
   });
 
   it("releases both sets for openid profile email, and nothing for API scopes", async () => {
     const claims = await claimsFor(["openid", "profile", "email", "acme"]);
-    expect(Object.keys(claims).sort()).toEqual(["sub", "email", ...PROFILE_CLAIMS].sort());
+    expect(Object.keys(claims).sort()).toEqual(["sub", "email", "email_verified", ...PROFILE_CLAIMS].sort());
   });
 
   it("serves a token from the token endpoint (audience list with an API)", async () => {

@@ -56,9 +56,20 @@ describe.skipIf(!available)("the LDAP directory's employees", () => {
         email: "alice@example.com",
         picture: "https://example.com/people/E10001.png",
         role: expect.arrayContaining(["employee", "engineer"]),
+        // The OIDC standard claims the directory supplies: givenName, sn, the login name, the organisation's address.
+        given_name: "Alice",
+        family_name: "Chen",
+        preferred_username: "alice",
+        email_verified: true,
+        updated_at: expect.any(Number),
       },
     });
     expect(alice!.claims.role).toHaveLength(2);
+    // modifyTimestamp, which slapd set when it loaded the entry: seconds since 1970, not milliseconds, and not in the future.
+    const updatedAt = alice!.claims.updated_at!;
+    expect(Number.isInteger(updatedAt)).toBe(true);
+    expect(updatedAt).toBeGreaterThan(Date.UTC(2020, 0, 1) / 1000);
+    expect(updatedAt).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);
   });
 
   it("finds people by the declared login attribute: uid, AD's sAMAccountName or userPrincipalName, case-insensitively", async () => {

@@ -45,6 +45,10 @@ function accepted(a: Accepted): string[] {
       `must pass: a method of each class (${plan.missingClasses.join(", ")}); an SSO session that has one class is stepped up: only the missing class is asked for`,
     );
   if (a.acrValues.length > 0) lines.push("acr_values (login.yaml acr_values):", ...a.acrValues.map(acrLine));
+  if (plan.minimumAcr !== undefined)
+    lines.push(
+      `minimum acr: ${plan.minimumAcr.value} (${plan.minimumAcr.by.join(" and ")}): a login or SSO session below it is answered unmet_authentication_requirements, never with a code`,
+    );
   lines.push(
     `SSO: ${plan.sso.use ? "an existing session is used (prompt=none answers without a page when it suffices), and the login creates or updates one" : "none: no SSO session is read, created or changed"}`,
   );

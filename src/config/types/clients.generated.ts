@@ -148,6 +148,14 @@ export interface ClientConfig {
    */
   allowed_login_types?: string[];
   /**
+   * How `birthdate` is written for this client wherever it is released (userinfo, ID token). `spec`: yyyy/MM/dd, the format the group's applications rely on. `oidc`: YYYY-MM-DD as OIDC Core §5.1 has it (a certification test client). `hiredate` is yyyy-MM-dd either way.
+   */
+  birthdate_format: "spec" | "oidc";
+  /**
+   * The weakest login this client accepts, as an acr claim value (`1fa` < `2fa`). Every login for the client must reach it: a request that asks for a login that cannot (its login_type, fa or acr_values choose a weaker one), or a login or SSO session that ends below it, is answered `unmet_authentication_requirements` at the redirect_uri, never with a weaker login. A request that chooses no login type gets a two-factor login type for `2fa`. Omitted: no minimum.
+   */
+  minimum_acr?: "1fa" | "2fa";
+  /**
    * Per-client signing key for login_type=MyVendor signatures. Give it as ${env:NAME} or ${file:PATH}.
    */
   signing_key?: string;

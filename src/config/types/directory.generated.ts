@@ -126,7 +126,7 @@ export interface LdapDirectoryConfig {
     };
   };
   /**
-   * Which attribute carries each userinfo claim of the spec; a claim not listed is not released. `sub` is `users.sub_attribute`; `role` comes from `roles`.
+   * Which attribute carries each userinfo claim of the spec and each OIDC standard claim the directory can supply; a claim not listed is not released. `sub` is `users.sub_attribute`; `role` comes from `roles`; `preferred_username` is the login attribute's value; `email_verified` is true whenever `email` is mapped and present (the organisation assigns the addresses of its directory).
    */
   claims: {
     /**
@@ -276,5 +276,40 @@ export interface LdapDirectoryConfig {
            */
           attribute: string;
         };
+    /**
+     * Claim `given_name` (OIDC standard: given name), e.g. givenName: the attribute that carries it.
+     */
+    given_name?:
+      | string
+      | {
+          /**
+           * The attribute's name.
+           */
+          attribute: string;
+        };
+    /**
+     * Claim `family_name` (OIDC standard: family name), e.g. sn: the attribute that carries it.
+     */
+    family_name?:
+      | string
+      | {
+          /**
+           * The attribute's name.
+           */
+          attribute: string;
+        };
+    /**
+     * Claim `updated_at` (OIDC standard: when the entry last changed, released as seconds since 1970), e.g. modifyTimestamp from generalized_time (AD: whenChanged): the attribute that carries it.
+     */
+    updated_at?: {
+      /**
+       * The attribute's name.
+       */
+      attribute: string;
+      /**
+       * How the directory writes the date: generalized_time, iso_date, compact_date or ad_filetime.
+       */
+      from: "generalized_time" | "iso_date" | "compact_date" | "ad_filetime";
+    };
   };
 }

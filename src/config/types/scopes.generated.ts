@@ -48,6 +48,11 @@ export interface IdentityScopeConfig {
     | "email"
     | "picture"
     | "role"
+    | "given_name"
+    | "family_name"
+    | "preferred_username"
+    | "updated_at"
+    | "email_verified"
   )[];
 }
 export interface ApiResourceConfig {

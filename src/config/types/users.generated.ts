@@ -36,7 +36,7 @@ export interface UserRecord {
   claims: UserClaims;
 }
 /**
- * The userinfo claims of the spec. `sub` comes from the user's `sub`.
+ * The userinfo claims of the spec, and the OIDC standard claims the directory can supply. `sub` comes from the user's `sub`; `preferred_username` is the user's `username`.
  */
 export interface UserClaims {
   /**
@@ -95,4 +95,20 @@ export interface UserClaims {
    * Roles (claim `role`, an array of strings).
    */
   role?: string[];
+  /**
+   * Given name (OIDC standard claim `given_name`).
+   */
+  given_name?: string;
+  /**
+   * Family name (OIDC standard claim `family_name`).
+   */
+  family_name?: string;
+  /**
+   * When the record last changed, in seconds since 1970-01-01 UTC (OIDC standard claim `updated_at`).
+   */
+  updated_at?: number;
+  /**
+   * Claim `email_verified`. Omitted: true whenever `email` is set, because an employee's address is assigned by the organisation; set false for an address the organisation did not assign.
+   */
+  email_verified?: boolean;
 }

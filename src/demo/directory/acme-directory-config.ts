@@ -25,6 +25,10 @@ export const ACME_CLAIMS: LdapConfig["claims"] = {
   hiredate: { attribute: "extensionAttribute2", from: "generalized_time" },
   email: "mail",
   picture: "labeledURI",
+  given_name: "givenName",
+  family_name: "sn",
+  // slapd keeps this operational attribute itself: it changes whenever the entry does.
+  updated_at: { attribute: "modifyTimestamp", from: "generalized_time" },
 };
 
 /** How people log in: OpenLDAP's uid, or AD's sAMAccountName / userPrincipalName. */

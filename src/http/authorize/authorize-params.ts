@@ -3,6 +3,7 @@ import { declinedRequestObjectAnswer } from "./declined-request-object.ts";
 import { invalidRequest, invalidScope, OAuthError, oauthError } from "../../errors/oauth-error.ts";
 import { RESPONSE_MODES, type AuthorizationRequest, type ResponseMode } from "../../oauth/authorization-request.ts";
 import { parseScope } from "../../scopes/scope.ts";
+import { parseClaimsParameter } from "../../oauth/claims-request.ts";
 import { JKT_SHAPE } from "../../oauth/dpop/jwk-thumbprint.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 
@@ -46,6 +47,7 @@ const KEPT_LENGTHS: ReadonlyArray<[string, number]> = [
   ["acr_values", 1024],
   ["login_type", 64],
   ["fa", 256],
+  ["claims", 4096],
 ];
 const PKCE_CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
 const TOO_LONG = "\u0000too-long";
@@ -132,6 +134,9 @@ function buildRequest(client: Client, raw: RawAuthorizeParams, base: RequestBase
   if ((acrValues?.length ?? 0) > 16) throw invalidRequest("acr_values has more than 16 values");
   // What acr_values, login_type, fa and signature ask of the login is the login plan's (login-plan-step.ts).
   const lang = get("lang") ?? get("ui_locales");
+  // What the claims parameter asks (OIDC Core §5.5): which claims it adds is decided where they are released.
+  const claimsParameter = get("claims");
+  const claims = claimsParameter === undefined ? undefined : parseClaimsParameter(claimsParameter);
   const dpopJkt = get("dpop_jkt");
   // RFC 9449 §10: a JWK SHA-256 thumbprint, base64url.
   if (dpopJkt !== undefined && !JKT_SHAPE.test(dpopJkt)) throw invalidRequest("dpop_jkt must be a base64url SHA-256 JWK thumbprint");
@@ -149,6 +154,7 @@ function buildRequest(client: Client, raw: RawAuthorizeParams, base: RequestBase
     loginHint: get("login_hint"),
     lang,
     acrValues,
+    ...(claims !== undefined && { claims }),
     framed: base.framed,
     ...(dpopJkt !== undefined && { dpopJkt }),
   };

@@ -13,6 +13,8 @@ import { planClaims } from "./plan-claims.ts";
 import { offerChannels } from "./channel-choice.ts";
 import { extensionContributions } from "./extension-contributions.ts";
 import type { AuthorizationCodeGrant } from "../../oauth/authorization-code.ts";
+import { belowMinimum, requiredAcr } from "../../login-policy/minimum-acr.ts";
+import { releasableClaims } from "../../oauth/requested-claim-names.ts";
 
 /** The SSO session an authorization completes in: an existing one (SSO), or a fresh login. */
 export type SessionSource = { existing: SsoSession; cookie: string } | { login: Authentication };
@@ -48,6 +50,17 @@ export async function completeAuthorization(
   const client = policy.clients.get(request.clientId)!;
   const page = responsePage(req, request, client, leaveRedirectChain);
   const user = "existing" in source ? source.existing : source.login;
+  // The minimum is planned for (unmet_authentication_requirements when no login could reach it); this
+  // catches any login or session that ended below it all the same: never a code for a weaker login.
+  const below = belowMinimum(user.acr, requiredAcr(request.plan?.minimumAcr, client.config.minimum_acr));
+  if (below !== undefined)
+    return writeAuthorizationResponse(
+      res,
+      pages,
+      request,
+      { error: "unmet_authentication_requirements", error_description: below, iss: infra.issuer },
+      page,
+    );
   const extra = await planClaims(request.plan, user, infra.channels, chosenChannel);
   if (extra.ok === "choose") {
     // prompt=none shows no page (OIDC Core 3.1.2.1): the choice is an interaction the client must ask for.
@@ -110,6 +123,8 @@ export async function completeAuthorization(
   // RFC 9449 §10: the code is bound to the key the authorize request named.
   if (request.dpopJkt !== undefined) grant.dpopJkt = request.dpopJkt;
   if (hasMembers(contributed.accessTokenClaims)) grant.accessTokenClaims = contributed.accessTokenClaims;
+  const requested = request.claims && releasableClaims(request.claims, client, policy.scopes);
+  if (requested !== undefined) grant.requestedClaims = requested;
   const code = await infra.codes.issue(grant, client.lifetimes.authorizationCode);
   writeAuthorizationResponse(res, pages, request, { code, login_type: request.loginType, iss: infra.issuer }, page, headers);
 }

@@ -71,6 +71,8 @@ function beginOptions(request: AuthorizationRequest): EidBeginOptions {
   return {
     ...(fresh && { prompt: "login" }),
     ...(acr !== undefined && acr.length > 0 && { acr: [...acr] }),
+    // The claims parameter made the acr essential (OIDC Core §5.5.1.1): an upstream that performs less fails the login.
+    ...(acr !== undefined && acr.length > 0 && request.claims?.acr?.essential === true && { acrEssential: true }),
     ...(request.maxAge !== undefined && { maxAge: request.maxAge }),
     ...(request.lang !== undefined && { uiLocales: request.lang }),
   };

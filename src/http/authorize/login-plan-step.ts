@@ -29,8 +29,14 @@ export function planAuthorization(
     acrValues: get("acr_values"),
     loginHint: request.loginHint,
     signature: get("signature"),
+    ...(request.claims?.acr && { acrClaim: request.claims.acr }),
   };
-  const planningClient = { id: client.id, allowedLoginTypes: client.allowedLoginTypes, signingKey: client.vendorSigningKey };
+  const planningClient = {
+    id: client.id,
+    allowedLoginTypes: client.allowedLoginTypes,
+    signingKey: client.vendorSigningKey,
+    ...(client.config.minimum_acr !== undefined && { minimumAcr: client.config.minimum_acr }),
+  };
   const result = planAuthorizeRequest(login, planningClient, facts, session && sessionFacts(session));
   if (!result.ok) throw oauthError(result.error, result.description, { allowRedirect: true });
   return result.plan;

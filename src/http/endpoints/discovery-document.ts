@@ -80,7 +80,8 @@ export function discoveryDocument(issuer: string, policy: PolicySnapshot, facts:
     id_token_signing_alg_values_supported: signingAlgs,
     // RFC 9449 §5.1: the proof algorithms the token endpoint (and userinfo) take.
     dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
-    claims_parameter_supported: false,
+    // OIDC Core §5.5: userinfo and id_token members, released within each client's allowed scopes; an essential acr is enforced.
+    claims_parameter_supported: true,
     request_parameter_supported: false,
     // Request objects by reference are not fetched; a pushed request's request_uri works regardless (RFC 9126 §5).
     request_uri_parameter_supported: false,

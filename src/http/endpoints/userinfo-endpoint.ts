@@ -15,6 +15,9 @@ import { requestIdOf } from "../../http-kit/write-response.ts";
 import { perSnapshot } from "../../snapshot/per-snapshot.ts";
 import type { PolicySnapshot } from "../../snapshot/policy-snapshot.ts";
 import type { Employee } from "../../users/user-directory.ts";
+import { type AccessTokenClaims, USERINFO_CLAIMS } from "../../tokens/access-token.ts";
+import { type BirthdateFormat, withBirthdateFormat } from "../../scopes/birthdate-format.ts";
+import { allowedClaims } from "../../oauth/requested-claim-names.ts";
 import { checkSenderConstraint, parseAuthorization, type PresentedToken } from "../../oauth/dpop/resource-access.ts";
 
 const REALM = 'Bearer realm="portcullis"';
@@ -47,6 +50,8 @@ const CORS_OBJECT: Record<string, string> = {
 interface ReleasePlan {
   readonly openid: boolean;
   readonly claims: ReadonlySet<string>;
+  /** The client's clients.yaml birthdate_format. */
+  readonly format: BirthdateFormat;
   /**
    * The answer body per user, by employee record: a directory hands out a new record when it reads the person again (an LDAP
    * directory after its cache_ttl), so a changed title shows, and a record nobody holds takes its body with it.
@@ -80,13 +85,27 @@ export function userinfoEndpoint(infra: Infra): ProtocolRoute {
   // The release plans and answers are derived from scopes.yaml and users.yaml: kept per policy snapshot, so a reload starts afresh.
   const plansOf = perSnapshot(() => new Map<string, ReleasePlan>());
 
-  function planFor(policy: PolicySnapshot, scope: string): ReleasePlan {
+  /**
+   * What a token releases: its scopes' claims, and those its claims request added (USERINFO_CLAIMS) that the
+   * client's allowed scopes release today, with birthdate in the client's format. Keyed by all three.
+   */
+  function planFor(policy: PolicySnapshot, token: AccessTokenClaims): ReleasePlan {
     const plans = plansOf(policy);
-    let plan = plans.get(scope);
+    const client = policy.clients.get(token.client_id);
+    const format: BirthdateFormat = client?.config.birthdate_format ?? "spec";
+    const requested = requestedNames(token[USERINFO_CLAIMS]);
+    const key =
+      requested === undefined ? `${format} ${token.scope}` : `${format} ${token.scope}\n${token.client_id}\n${requested.join(" ")}`;
+    let plan = plans.get(key);
     if (plan === undefined) {
-      const granted = parseScope(scope);
-      plan = { openid: granted.includes("openid"), claims: policy.scopes.claimsFor(granted), bodies: new WeakMap() };
-      if (plans.size < MAX_CACHED_PLANS) plans.set(scope, plan);
+      const granted = parseScope(token.scope);
+      const claims = policy.scopes.claimsFor(granted);
+      if (requested !== undefined && client !== undefined) {
+        const allowed = allowedClaims(client, policy.scopes);
+        for (const name of requested) if (allowed.has(name)) claims.add(name);
+      }
+      plan = { openid: granted.includes("openid"), claims, format, bodies: new WeakMap() };
+      if (plans.size < MAX_CACHED_PLANS) plans.set(key, plan);
     }
     return plan;
   }
@@ -107,19 +126,23 @@ export function userinfoEndpoint(infra: Infra): ProtocolRoute {
       throw invalidToken("the token is not meant for the userinfo endpoint");
     const { policy } = takeScope(infra);
     const { users } = policy;
-    const plan = planFor(policy, claims.scope);
+    const plan = planFor(policy, claims);
     if (!plan.openid) throw insufficientScope();
     const user = await users.findBySub(claims.sub);
     // An eID account: the claims its upstream gave at the last login, read each time (the next login may change them).
     if (user === undefined && eidAccounts.owns(claims.sub))
-      return writeClaims(ex.res, infra.dpop.nonce(), JSON.stringify(await eidClaims(claims.sub, plan.claims)));
+      return writeClaims(
+        ex.res,
+        infra.dpop.nonce(),
+        JSON.stringify(withBirthdateFormat(await eidClaims(claims.sub, plan.claims), plan.format)),
+      );
     // A vendor account: its sub and the account part of it as name, while its client may make vendor logins.
     const vendor = user === undefined ? policy.vendorAccounts.userinfo(claims.sub, plan.claims) : undefined;
     if (vendor !== undefined) return writeClaims(ex.res, infra.dpop.nonce(), JSON.stringify(vendor));
     if (user === undefined || user.disabled) throw invalidToken("the token's user is no longer known");
     let body = plan.bodies.get(user);
     if (body === undefined) {
-      body = JSON.stringify(users.claims(user, plan.claims));
+      body = JSON.stringify(withBirthdateFormat(users.claims(user, plan.claims), plan.format));
       plan.bodies.set(user, body);
     }
     writeClaims(ex.res, infra.dpop.nonce(), body);
@@ -182,6 +205,13 @@ export function userinfoEndpoint(infra: Infra): ProtocolRoute {
       return pending.catch((err: unknown) => fail(ex, err));
     },
   };
+}
+
+/** The claim names a token's USERINFO_CLAIMS lists (a token of ours wrote it; anything else in it is ignored). */
+function requestedNames(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const names = value.filter((name): name is string => typeof name === "string");
+  return names.length === 0 ? undefined : names;
 }
 
 function insufficientScope(): OAuthError {

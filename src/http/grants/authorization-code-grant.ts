@@ -13,6 +13,7 @@ import { plannedAccessToken } from "./planned-access-token.ts";
 import { issueUserTokens } from "./user-tokens.ts";
 import { recordTokenIssued } from "../../audit/record-token-issued.ts";
 import { randomToken } from "../../crypto/random-token.ts";
+import { belowMinimum, requiredAcr } from "../../login-policy/minimum-acr.ts";
 import type { VerifiedProof } from "../../oauth/dpop/dpop-proofs.ts";
 import { checkGrantKey, refreshTokenKey } from "../../oauth/dpop/token-request-proof.ts";
 
@@ -34,6 +35,9 @@ export const authorizationCodeGrant: GrantHandler = async ({ infra, policy, clie
   if (grant.clientId !== client.id) throw invalidGrant("the authorization code was issued to another client");
   // The user was removed or disabled after logging in.
   if (!(await policy.users.isActive(grant.sub))) throw invalidGrant(UNUSABLE);
+  // The client's minimum_acr, raised since the login the code stands for, holds here too.
+  const below = belowMinimum(grant.acr, requiredAcr(undefined, client.config.minimum_acr));
+  if (below !== undefined) throw invalidGrant(below);
   // RFC 6749 §4.1.3: redirect_uri byte-equal to the authorize request's.
   if (grant.redirectUri !== redirectUri) throw invalidGrant("redirect_uri does not match the authorization request");
   checkPkce(grant, client, params.get("code_verifier"));
@@ -161,6 +165,7 @@ function issueRefreshToken(
       acr: grant.acr,
       sid: grant.sid,
       idTokenClaims: grant.idTokenClaims,
+      requestedClaims: grant.requestedClaims,
       ...(jkt !== undefined && { jkt }),
     },
     redemption.accessToken,

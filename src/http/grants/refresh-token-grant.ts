@@ -7,6 +7,7 @@ import { grantedScope } from "./granted-scope.ts";
 import { plannedAccessToken } from "./planned-access-token.ts";
 import { issueUserTokens } from "./user-tokens.ts";
 import { recordTokenIssued } from "../../audit/record-token-issued.ts";
+import { belowMinimum, requiredAcr } from "../../login-policy/minimum-acr.ts";
 import { checkGrantKey, refreshTokenKey } from "../../oauth/dpop/token-request-proof.ts";
 
 // One answer for a token that never existed, has expired, was revoked or was used.
@@ -80,5 +81,9 @@ async function liveGrant({ infra, policy }: Scope, token: string, client: Client
   if (grant.expiresAt <= infra.clock()) throw invalidGrant(UNUSABLE);
   // An operator who turns offline access off for a client ends its refreshes too.
   if (!client.offlineAccess) throw invalidGrant("offline access is not enabled for the client");
+  // A client whose minimum_acr was raised above the family's login gets no more tokens from it (a family
+  // without acr came from the password grant: one factor). The family stays: lowering the minimum again revives it.
+  const below = belowMinimum(grant.acr ?? "1fa", requiredAcr(undefined, client.config.minimum_acr));
+  if (below !== undefined) throw invalidGrant(below);
   return grant;
 }

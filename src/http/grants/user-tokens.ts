@@ -6,6 +6,9 @@ import { formatScope } from "../../scopes/scope.ts";
 import { isFamilyJti } from "../../tokens/access-token-denylist.ts";
 import { referenceTokenKey } from "../../tokens/reference-tokens.ts";
 import { type TokenResponse, tokenTypeFor } from "./grant-handler.ts";
+import { allowedClaims, type RequestedClaimNames } from "../../oauth/requested-claim-names.ts";
+import { USERINFO_CLAIMS } from "../../tokens/access-token.ts";
+import { releasedClaims } from "./released-claims.ts";
 
 /** The authentication a user-bound token speaks for: from a code, or carried by a refresh token. */
 export interface UserAuthentication {
@@ -18,12 +21,14 @@ export interface UserAuthentication {
   idTokenClaims?: Record<string, unknown>;
   /** Extra access-token claims (a code's; refresh tokens do not carry them). */
   accessTokenClaims?: Record<string, unknown>;
+  /** What the authorize request's claims parameter added to userinfo and the ID token. */
+  requestedClaims?: RequestedClaimNames;
 }
 
 export interface UserTokensRequest {
   infra: Infra;
   /** The token request's policy snapshot: its API resources are the access token's audiences. */
-  policy: Pick<PolicySnapshot, "scopes">;
+  policy: Pick<PolicySnapshot, "scopes" | "users" | "vendorAccounts">;
   client: Client;
   auth: UserAuthentication;
   scopes: readonly string[];
@@ -89,10 +94,30 @@ export async function issueUserTokens({
     sid: auth.sid,
     accessToken: token,
     lifetime: client.lifetimes.idToken,
-    claims: auth.idTokenClaims,
+    claims: await idTokenClaims(infra, policy, client, auth),
     alg: client.idTokenAlg,
   });
   return { ...response, id_token };
+}
+
+/**
+ * The ID token's claims beyond the protocol's: the login's (chnl, gps, …) and, where the claims parameter
+ * asked for them, the user's own (given_name, birthdate in the client's format, …). Still only those the
+ * client's allowed scopes release in today's policy: a reload that narrows them narrows refreshed tokens too.
+ */
+async function idTokenClaims(
+  infra: Infra,
+  policy: UserTokensRequest["policy"],
+  client: Client,
+  auth: UserAuthentication,
+): Promise<Record<string, unknown> | undefined> {
+  const requested = auth.requestedClaims?.idToken;
+  if (requested === undefined) return auth.idTokenClaims;
+  const allowed = allowedClaims(client, policy.scopes);
+  const names = new Set(requested.filter((name) => allowed.has(name)));
+  const user = names.size === 0 ? undefined : await releasedClaims(policy, infra.eid.accounts, client, auth.sub, names);
+  // The login's claims after the user's: a login claim is never replaced by a directory's.
+  return { ...user, ...auth.idTokenClaims };
 }
 
 /**
@@ -123,5 +148,8 @@ function accessTokenExtras(auth: UserAuthentication, nonce: string | undefined):
     sid: auth.sid,
   };
   for (const name in own) if (own[name] !== undefined) extras[name] = own[name];
+  // The claims the claims parameter asked userinfo for: the userinfo endpoint reads them from the token it is shown.
+  const userinfo = auth.requestedClaims?.userinfo;
+  if (userinfo !== undefined) extras[USERINFO_CLAIMS] = userinfo;
   return extras;
 }

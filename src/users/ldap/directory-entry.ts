@@ -1,6 +1,13 @@
 import type { Entry } from "ldapts";
 import type { Employee, EmployeeClaims } from "../employee-source.ts";
-import { DATE_CLAIM_SEPARATORS, formatDateClaim, parseDirectoryDate } from "./directory-dates.ts";
+import {
+  DATE_CLAIM_SEPARATORS,
+  type DirectoryDateFormat,
+  formatDateClaim,
+  parseDirectoryDate,
+  parseDirectoryTime,
+  TIME_CLAIMS,
+} from "./directory-dates.ts";
 import type { LdapConfig } from "./ldap-settings.ts";
 
 /** Subs are employee numbers: what users.yaml allows (users.schema.json), so both directories name people alike. */
@@ -52,16 +59,25 @@ export function employeeOf(entry: Entry, config: LdapConfig, unmapped: UnmappedC
       claims[claim] = value;
       continue;
     }
-    const date = parseDirectoryDate(value, mapping.from);
-    if (date === undefined) unmapped.push({ claim, attribute, problem: "unparsable" });
-    else claims[claim] = formatDateClaim(claim as keyof typeof DATE_CLAIM_SEPARATORS, date);
+    const parsed = TIME_CLAIMS.has(claim) ? parseDirectoryTime(value, mapping.from) : dateClaim(claim, value, mapping.from);
+    if (parsed === undefined) unmapped.push({ claim, attribute, problem: "unparsable" });
+    else claims[claim] = parsed;
   }
+  // The directory's addresses are the organisation's own (docs/decisions.md "email_verified"); the login name is the preferred username.
+  if (typeof claims.email === "string") claims.email_verified = true;
+  claims.preferred_username = username;
   const roles = rolesOf(groups, config.roles);
   if (roles.length > 0) claims.role = roles;
   return {
     dn: entry.dn,
     employee: { username, sub, claims: claims as EmployeeClaims, disabled: isDisabled(values, groups, config.disabled), hasPassword: true },
   };
+}
+
+/** A calendar-date claim (birthdate, hiredate) in the spec's format, or undefined when the value is not a date. */
+function dateClaim(claim: string, value: string, from: DirectoryDateFormat): string | undefined {
+  const date = parseDirectoryDate(value, from);
+  return date && formatDateClaim(claim as keyof typeof DATE_CLAIM_SEPARATORS, date);
 }
 
 /** Any one of the declared rules disables an account. */
