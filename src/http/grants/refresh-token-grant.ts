@@ -14,10 +14,11 @@ import { checkGrantKey, refreshTokenKey } from "../../oauth/dpop/token-request-p
 const UNUSABLE = "the refresh token is invalid, expired, revoked or already used";
 
 /**
- * refresh_token (RFC 6749 §6), rotated on every use (RFC 9700 §4.14.2) unless the client does not rotate
- * (a FAPI 2.0 client: RefreshTokens.keep). The token is checked first by a
+ * refresh_token (RFC 6749 §6), rotated on every use (RFC 9700 §4.14.2). The token is checked first by a
  * read, so a request refused for its client or scope uses nothing up; then it is taken atomically, and
  * only the one request that takes it gets tokens. A used token presented again revokes its family.
+ * A client that does not rotate (a FAPI 2.0 client, RefreshTokens.keep) keeps its token: nothing is
+ * taken, and every refresh with it gets a new access token until it expires or is revoked.
  */
 export const refreshTokenGrant: GrantHandler = async ({ infra, policy, client, params, proof }) => {
   const token = params.get("refresh_token");
