@@ -8,8 +8,10 @@ import type { AuthorizationCodeGrant } from "../../src/oauth/authorization-code.
 import { embeddedStoreForSuite } from "../support/embedded-test-store.ts";
 
 const store = embeddedStoreForSuite("code-lifetime-");
+// A frozen clock the test moves: the lifetime is measured on it alone (the store's own expiry is real time, 60 s away).
+const start = Date.now();
 let ahead = 0;
-const clock = () => Date.now() + ahead;
+const clock = () => start + ahead;
 const grant: AuthorizationCodeGrant = {
   clientId: "bank",
   redirectUri: "https://bank.example/cb",
