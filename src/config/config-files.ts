@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { ConfigFileName } from "./config-data.ts";
 import type { CrossFieldRule } from "./cross-field-rule.ts";
+import { applyClientProfiles } from "./fapi2-profile.ts";
 
 /** One file of a configuration directory and the JSON Schema (in schemas/) that defines it. */
 export interface ConfigFileEntry {
@@ -9,6 +10,8 @@ export interface ConfigFileEntry {
   readonly schema: string;
   /** A missing file reads as `{}` (the schema's defaults fill it). */
   readonly optional?: boolean;
+  /** Runs on the parsed file before the schema fills its defaults: settings a profile implies (clients.yaml's `profile`). */
+  readonly beforeSchema?: (value: unknown) => void;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface PlugInConfigFile extends ConfigFileEntry {
  */
 export const CORE_CONFIG_FILES: readonly ConfigFileEntry[] = [
   { name: "provider", file: "provider.yaml", schema: "provider.schema.json" },
-  { name: "clients", file: "clients.yaml", schema: "clients.schema.json" },
+  { name: "clients", file: "clients.yaml", schema: "clients.schema.json", beforeSchema: applyClientProfiles },
   { name: "scopes", file: "scopes.yaml", schema: "scopes.schema.json" },
   { name: "users", file: "users.yaml", schema: "users.schema.json" },
   // Optional: without it the employees are users.yaml's.

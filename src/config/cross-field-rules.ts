@@ -12,6 +12,7 @@ import { ACR_VALUE_RULES } from "./acr-value-rules.ts";
 import { EID_RULES } from "./eid-rules.ts";
 import { CHANNEL_RULES } from "./channel-rules.ts";
 import { SIGNING_ALG_RULES } from "./signing-alg-rules.ts";
+import { FAPI2_RULES } from "./fapi2-rules.ts";
 
 /** The core's rules that run after schema validation, in the order the docs list them (a plug-in's come with its file). */
 export const CORE_CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
@@ -20,6 +21,7 @@ export const CORE_CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
   ...CLIENT_RULES,
   ...CLIENT_AUTH_RULES,
   ...SIGNING_ALG_RULES,
+  ...FAPI2_RULES,
   ...SCOPE_RULES,
   ...API_RESOURCE_AUTH_RULES,
   ...USER_RULES,

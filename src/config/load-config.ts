@@ -96,6 +96,7 @@ function checkFile(
     return [...referenceIssues, { file: source.name, at: [], message: (error as Error).message }];
   }
   data[source.name] = value;
+  entry.beforeSchema?.(value);
   // A value whose reference failed already has its issue; its schema complaint would only repeat it.
   const unresolved = new Set(referenceIssues.map((issue) => JSON.stringify(issue.at)));
   const schemaIssues = validateSchema(entry, value).filter((issue) => !unresolved.has(JSON.stringify(issue.at)));

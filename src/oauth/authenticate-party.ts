@@ -9,6 +9,7 @@ import type { PublicKeySource } from "../crypto/client-public-keys.ts";
 import { extractClientCredentials, type PresentedCredentials } from "./client-credentials-extract.ts";
 import type { ClientAuthenticationServices } from "./client-authentication-services.ts";
 import { ASSERTION_TIME_RULES, AssertionRejected, verifyClientAssertion } from "./verify-client-assertion.ts";
+import { CLIENT_ASSERTION_ALGORITHMS, type ClientAssertionAlgorithm } from "../crypto/client-jwk.ts";
 
 // Compared against when the caller is unknown, so an unknown id costs what a wrong secret costs.
 const DUMMY_HASH = hashSecret("portcullis-no-such-client");
@@ -22,6 +23,8 @@ export interface CredentialHolder {
   readonly authMethods: ReadonlySet<AuthMethod>;
   readonly secrets: readonly ClientSecret[];
   readonly keys: PublicKeySource | undefined;
+  /** The algorithms its assertions may be signed with (a FAPI 2.0 client's are fewer); omitted: every one the provider takes. */
+  readonly assertionAlgorithms?: readonly ClientAssertionAlgorithm[];
 }
 
 /**
@@ -114,7 +117,14 @@ async function verifyAssertion(
     source === undefined ? [] : "inline" in source ? source.inline : infra.clientAuthentication.remoteJwks.keys(source.uri, kid);
   let accepted: Awaited<ReturnType<typeof verifyClientAssertion>>;
   try {
-    accepted = await verifyClientAssertion(assertion, party.id, infra.issuer, keysFor, infra.clock);
+    accepted = await verifyClientAssertion(
+      assertion,
+      party.id,
+      infra.issuer,
+      keysFor,
+      infra.clock,
+      party.assertionAlgorithms ?? CLIENT_ASSERTION_ALGORITHMS,
+    );
   } catch (err) {
     if (err instanceof AssertionRejected) throw fail({ reason: err.reason });
     throw err;

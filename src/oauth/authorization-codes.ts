@@ -18,6 +18,9 @@ export interface CodeRedemption {
  */
 type RedeemedMarker = CodeRedemption | { reused: true };
 
+/** A code's record: its grant and when it expires (ms; absent in records written before codes carried it). */
+type StoredCode = AuthorizationCodeGrant & { expiresAt?: number };
+
 // How long a "reused" marker waits for a redemption in flight. A redemption writes its record right
 // after taking the code, so milliseconds would do; this is the code lifetime, to be generous.
 const IN_FLIGHT_MS = 300_000;
@@ -34,7 +37,7 @@ const IN_FLIGHT_MS = 300_000;
  */
 export class AuthorizationCodes {
   private readonly clock: Clock;
-  private readonly records: RecordStore<AuthorizationCodeGrant | RedeemedMarker>;
+  private readonly records: RecordStore<StoredCode | RedeemedMarker>;
 
   constructor(store: Store, clock: Clock) {
     this.clock = clock;
@@ -44,18 +47,28 @@ export class AuthorizationCodes {
   /** A new code for `grant`, valid for `ttlSeconds` (client.lifetimes.authorizationCode). */
   async issue(grant: AuthorizationCodeGrant, ttlSeconds: number): Promise<string> {
     const code = randomToken(32);
-    await this.records.set(codeKey(code), grant, ttlSeconds * 1000);
+    await this.records.set(codeKey(code), { ...grant, expiresAt: this.clock() + ttlSeconds * 1000 }, ttlSeconds * 1000);
     return code;
+  }
+
+  /**
+   * The grant of a code still within its lifetime. The store's TTL ends the record on the store's time;
+   * this holds to the provider's clock as well, so a FAPI 2.0 client's 60 s is 60 s on every node.
+   */
+  private live(stored: StoredCode | undefined): AuthorizationCodeGrant | undefined {
+    if (stored === undefined) return undefined;
+    const { expiresAt, ...grant } = stored;
+    return expiresAt !== undefined && expiresAt <= this.clock() ? undefined : grant;
   }
 
   /** The code's grant, left in place: what the redemption checks before it takes the code. */
   async peek(code: PresentedCode): Promise<AuthorizationCodeGrant | undefined> {
-    return (await this.records.get(code.hash)) as AuthorizationCodeGrant | undefined;
+    return this.live((await this.records.get(code.hash)) as StoredCode | undefined);
   }
 
   /** The code's grant, removed for good: exactly one of any number of concurrent callers gets it. */
   async take(code: PresentedCode): Promise<AuthorizationCodeGrant | undefined> {
-    return (await this.records.take(code.hash)) as AuthorizationCodeGrant | undefined;
+    return this.live((await this.records.take(code.hash)) as StoredCode | undefined);
   }
 
   /**

@@ -5,6 +5,8 @@ import type { AuthMethod } from "./authenticate-party.ts";
 import { type ClientSecret, clientSecrets } from "../crypto/client-secrets.ts";
 import { type PublicKeySource, publicKeySource } from "../crypto/client-public-keys.ts";
 import type { SigningAlg } from "../crypto/signing-alg.ts";
+import { CLIENT_ASSERTION_ALGORITHMS, type ClientAssertionAlgorithm } from "../crypto/client-jwk.ts";
+import { DPOP_ALGORITHMS, type DpopAlgorithm } from "./dpop/dpop-errors.ts";
 
 export type GrantType = ClientConfig["grant_types"][number];
 export type ClientAuthMethod = AuthMethod;
@@ -34,6 +36,15 @@ export interface Client {
   readonly requireDpop: boolean;
   /** RFC 9126 §6: its logins start only with a pushed authorization request (provider.yaml can require it of every client too). */
   readonly requirePushedRequests: boolean;
+  /** The algorithms its private_key_jwt assertions may be signed with. */
+  readonly assertionAlgorithms: readonly ClientAssertionAlgorithm[];
+  /** The algorithms its DPoP proofs may be signed with, at the token and pushed authorization request endpoints. */
+  readonly dpopAlgorithms: readonly DpopAlgorithm[];
+  /**
+   * Whether a refresh replaces its refresh token (RFC 9700 §4.14.2, with reuse detection). Off for a FAPI 2.0
+   * client: the same token keeps working until it expires or is revoked (FAPI 2.0 §5.3.2.1 discourages rotation).
+   */
+  readonly rotatesRefreshTokens: boolean;
   /** What every grant issues this client as its access token. */
   readonly accessTokenFormat: AccessTokenFormat;
   /** id_token_signed_response_alg: its ID tokens' and logout tokens' JWS algorithm. */
@@ -90,6 +101,7 @@ function toClient(c: ClientConfig, defaults: ProviderFile["lifetimes"]): Client 
     allowPlainPkce: c.allow_plain_pkce,
     requireDpop: c.require_dpop,
     requirePushedRequests: c.require_pushed_authorization_requests,
+    ...algorithmsAndRotation(c),
     accessTokenFormat: c.access_token_format,
     idTokenAlg: c.id_token_signed_response_alg,
     accessTokenAlg: c.access_token_signed_response_alg,
@@ -103,6 +115,20 @@ function toClient(c: ClientConfig, defaults: ProviderFile["lifetimes"]): Client 
     allowedLoginTypes: c.allowed_login_types && new Set(c.allowed_login_types.map((name) => name.toLowerCase())),
     vendorSigningKey: c.signing_key,
     config: c,
+  };
+}
+
+/**
+ * What `profile: fapi2` changes beyond the settings it fills into clients.yaml (src/config/fapi2-profile.ts):
+ * FAPI 2.0 §5.4 algorithms only (no RS256) for what the client signs, and refresh tokens not rotated.
+ */
+function algorithmsAndRotation(c: ClientConfig): Pick<Client, "assertionAlgorithms" | "dpopAlgorithms" | "rotatesRefreshTokens"> {
+  if (c.profile !== "fapi2")
+    return { assertionAlgorithms: CLIENT_ASSERTION_ALGORITHMS, dpopAlgorithms: DPOP_ALGORITHMS, rotatesRefreshTokens: true };
+  return {
+    assertionAlgorithms: CLIENT_ASSERTION_ALGORITHMS.filter((alg) => alg !== "RS256"),
+    dpopAlgorithms: DPOP_ALGORITHMS.filter((alg) => alg !== "RS256"),
+    rotatesRefreshTokens: false,
   };
 }
 

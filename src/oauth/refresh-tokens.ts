@@ -157,6 +157,18 @@ export class RefreshTokens {
   }
 
   /**
+   * A refresh without rotation (a FAPI 2.0 client's, FAPI 2.0 §5.3.2.1 clause 10): `token` stays the
+   * family's one token and keeps working until it expires or is revoked; only `accessToken` (planned with
+   * the family's id) is new. Nothing is consumed, so a client that never received the answer retries with
+   * the same token. An access token that outlives the family is recorded as at issue, so revoking the
+   * family still covers it.
+   */
+  async keep(token: string, accessToken: IssuedAccessToken, grant: RefreshGrant): Promise<Rotation> {
+    await this.recordOutliving(grant, accessToken);
+    return { token, grant };
+  }
+
+  /**
    * A token that is not live was presented: when it was rotated before, that is reuse (RFC 9700
    * §4.14.2): the family is revoked. True when it was.
    */
@@ -197,12 +209,17 @@ export class RefreshTokens {
    */
   private async store(grant: RefreshGrant, accessToken: IssuedAccessToken): Promise<string> {
     const token = randomToken(32);
+    await this.recordOutliving(grant, accessToken, () => this.tokens.set(storeKeyHash(token), grant, this.ttl(grant)));
+    return token;
+  }
+
+  /** The family record for an access token that outlives the family, written before `write` and re-checked against a revocation after it. */
+  private async recordOutliving(grant: RefreshGrant, accessToken: IssuedAccessToken, write?: () => Promise<void>): Promise<void> {
     const outlives = accessToken.exp * 1000 > grant.expiresAt;
     if (outlives)
       await this.families.set(familyKey(grant.familyId), { accessTokensUntil: accessToken.exp }, accessToken.exp * 1000 - this.clock());
-    await this.tokens.set(storeKeyHash(token), grant, this.ttl(grant));
+    await write?.();
     if (outlives && (await this.accessTokens.isFamilyRevoked(grant.familyId))) await this.revokeFamily(grant);
-    return token;
   }
 
   private ttl(family: Pick<RefreshGrant, "expiresAt">): number {

@@ -72,6 +72,8 @@ export async function verifyClientAssertion(
   issuer: string,
   keysFor: (kid: string | undefined) => Promise<readonly ClientPublicKey[]>,
   clock: Clock,
+  /** The sender's algorithms, among CLIENT_ASSERTION_ALGORITHMS (a FAPI 2.0 client's exclude RS256). */
+  algorithms: readonly ClientAssertionAlgorithm[] = CLIENT_ASSERTION_ALGORITHMS,
 ): Promise<AcceptedAssertion> {
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
@@ -80,7 +82,7 @@ export async function verifyClientAssertion(
     throw new AssertionRejected("malformed");
   }
   const alg = header.alg as ClientAssertionAlgorithm;
-  if (!CLIENT_ASSERTION_ALGORITHMS.includes(alg)) throw new AssertionRejected("algorithm_not_allowed");
+  if (!CLIENT_ASSERTION_ALGORITHMS.includes(alg) || !algorithms.includes(alg)) throw new AssertionRejected("algorithm_not_allowed");
   // The header is the sender's JSON: a member of the wrong type is refused, never passed on to a string method.
   if ((header.typ !== undefined && typeof header.typ !== "string") || (header.kid !== undefined && typeof header.kid !== "string"))
     throw new AssertionRejected("malformed");

@@ -128,6 +128,22 @@ describe.each(availableBackends())("refresh-token rotation on the $name store", 
     expect(afterHundred.length).toBe(afterOne.length);
   });
 
+  it("keeps a token that is not rotated (a FAPI 2.0 client's) live on every node, any number of times at once, until it is revoked", async () => {
+    const familyId = randomToken(16);
+    const token = await node(0).tokens.issue(grantOf(familyId), plannedToken(familyId));
+    const grant = (await node(1).tokens.find(token))!;
+    const planned = Array.from({ length: 5 }, () => plannedToken(familyId));
+    const kept = await Promise.all(planned.map((accessToken, i) => node(i).tokens.keep(token, accessToken, grant)));
+    expect(kept.map((k) => k.token)).toEqual(planned.map(() => token));
+    expect(await node(1).tokens.find(token)).toEqual(grant);
+    // Presenting it again is no reuse: nothing is revoked.
+    expect(await node(0).tokens.detectReuse(token)).toBe(false);
+    expect((await Promise.all(planned.map((a) => node(0).denylist.isRevoked(a.jti)))).some(Boolean)).toBe(false);
+    expect(await node(1).tokens.revoke(token, "demo-web")).toBe(true);
+    expect(await node(0).tokens.find(token)).toBeUndefined();
+    expect(await allRevoked(planned)).toBe(true);
+  });
+
   it("revokes every access token of a family with the family, without a list of them", async () => {
     const { familyId, tokens, accessTokens } = await family(5);
     const other = await family(1);

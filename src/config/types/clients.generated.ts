@@ -30,6 +30,10 @@ export interface ClientConfig {
    */
   type: "confidential" | "public";
   /**
+   * A security profile that sets the client's other keys at once (docs/fapi2.md). `fapi2` (FAPI 2.0 Security Profile): confidential, `private_key_jwt`, pushed authorization requests, PKCE with S256, DPoP on every token request, ID and access tokens signed PS256, authorization codes valid 60s, refresh tokens not rotated; its client assertions and DPoP proofs must be PS256, ES256 (or EdDSA for DPoP). A key the profile sets may be given only with a value the profile allows: anything else is a config error.
+   */
+  profile?: "fapi2";
+  /**
    * SHA-256 of the raw secret, `sha256:<hex>` (print with `portcullis hash-secret`). A confidential client that authenticates with a secret needs this or `client_secrets` (not both).
    */
   client_secret_hash?: string;

@@ -71,7 +71,7 @@ export function pushedAuthorizationRequestEndpoint(infra: Infra): ProtocolRoute 
     })
     // RFC 9449 §10.1: a DPoP proof sent with the push binds the code to its key, as dpop_jkt would; a dpop_jkt that names another key is refused.
     .step(async (ctx) => {
-      const jkt = await proofThumbprintIfPresent(infra.dpop, ctx.ex.req, pushUrl);
+      const jkt = await proofThumbprintIfPresent(infra.dpop, ctx.ex.req, pushUrl, ctx.client);
       if (jkt === undefined) return;
       const named = ctx.raw.values.get("dpop_jkt");
       if (named !== undefined && named !== jkt) throw invalidRequest("dpop_jkt is not the thumbprint of the DPoP proof's key");

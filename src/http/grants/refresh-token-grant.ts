@@ -17,6 +17,8 @@ const UNUSABLE = "the refresh token is invalid, expired, revoked or already used
  * refresh_token (RFC 6749 §6), rotated on every use (RFC 9700 §4.14.2). The token is checked first by a
  * read, so a request refused for its client or scope uses nothing up; then it is taken atomically, and
  * only the one request that takes it gets tokens. A used token presented again revokes its family.
+ * A client that does not rotate (a FAPI 2.0 client, RefreshTokens.keep) keeps its token: nothing is
+ * taken, and every refresh with it gets a new access token until it expires or is revoked.
  */
 export const refreshTokenGrant: GrantHandler = async ({ infra, policy, client, params, proof }) => {
   const token = params.get("refresh_token");
@@ -30,7 +32,10 @@ export const refreshTokenGrant: GrantHandler = async ({ infra, policy, client, p
   const accessToken = plannedAccessToken(infra.clock, client.lifetimes.accessToken, grant.familyId);
   // A public client that starts using DPoP at a refresh gets a successor bound to the proof's key (RFC 9449 §5).
   const jkt = grant.jkt ?? refreshTokenKey(client, proof);
-  const rotation = await infra.refreshTokens.rotate(token, accessToken, jkt === grant.jkt ? grant : { ...grant, jkt });
+  // A FAPI 2.0 client's token is not rotated: it stays, and a retry after a lost answer works (FAPI 2.0 §5.3.2.1).
+  const rotation = client.rotatesRefreshTokens
+    ? await infra.refreshTokens.rotate(token, accessToken, jkt === grant.jkt ? grant : { ...grant, jkt })
+    : await infra.refreshTokens.keep(token, accessToken, grant);
   if (rotation === undefined) throw invalidGrant(UNUSABLE);
 
   const response = await issueUserTokens({

@@ -3,7 +3,7 @@ import { epochSeconds, type Clock } from "../../time/clock.ts";
 import type { DpopNonces } from "./dpop-nonces.ts";
 import type { ProofReplay } from "./proof-replay.ts";
 import { accessTokenHash, jwkThumbprint } from "./jwk-thumbprint.ts";
-import { DPOP_ALGORITHMS, invalidDpopProof, type ProofSite, useDpopNonce } from "./dpop-errors.ts";
+import { DPOP_ALGORITHMS, type DpopAlgorithm, invalidDpopProof, type ProofSite, useDpopNonce } from "./dpop-errors.ts";
 import { sameTarget } from "./target-uri.ts";
 import { OAuthError } from "../../errors/oauth-error.ts";
 
@@ -26,6 +26,8 @@ export interface ProofRequest {
   /** At a resource, the access token presented with the proof: `ath` must be its hash. */
   readonly accessToken?: string;
   readonly site: ProofSite;
+  /** The algorithms the sender may sign with (a FAPI 2.0 client's are fewer); omitted: every one of DPOP_ALGORITHMS. */
+  readonly algorithms?: readonly DpopAlgorithm[];
 }
 
 /** What a valid proof proves: possession of the key with this RFC 7638 thumbprint. */
@@ -69,7 +71,7 @@ export class DpopProofs {
     if (headers === undefined || headers.length === 0) return undefined;
     // §4.3 check 1: exactly one DPoP header, of one value.
     if (headers.length > 1) throw invalidDpopProof("send exactly one DPoP header", site);
-    const { payload, jwk } = await this.#signedProof(headers[0]!, site);
+    const { payload, jwk } = await this.#signedProof(headers[0]!, site, request.algorithms ?? DPOP_ALGORITHMS);
     const iat = this.#checkClaims(payload, request);
     if (this.#options.requireNonce) {
       const nonce = payload.nonce;
@@ -84,7 +86,11 @@ export class DpopProofs {
   }
 
   /** §4.3 checks 2–8: a JWT of typ dpop+jwt, an allowed asymmetric alg, a public embedded key that verifies the signature. */
-  async #signedProof(proof: string, site: ProofSite): Promise<{ payload: Record<string, unknown>; jwk: JWK }> {
+  async #signedProof(
+    proof: string,
+    site: ProofSite,
+    algorithms: readonly DpopAlgorithm[],
+  ): Promise<{ payload: Record<string, unknown>; jwk: JWK }> {
     try {
       const { payload, protectedHeader } = await jwtVerify(proof, EmbeddedJWK, {
         typ: "dpop+jwt",
@@ -92,6 +98,9 @@ export class DpopProofs {
         // The time claims are checked below, against the proof window, not jose's rules for exp/nbf.
         currentDate: new Date(this.#options.clock()),
       });
+      // An algorithm the provider takes but this sender may not use: named, so the client's developer knows which to switch to.
+      if (!algorithms.includes(protectedHeader.alg as DpopAlgorithm))
+        throw invalidDpopProof(`this client's DPoP proofs must be signed with ${algorithms.join(", ")}`, site);
       const jwk = protectedHeader.jwk as JWK;
       if (PRIVATE_MEMBERS.some((member) => Object.hasOwn(jwk, member))) throw invalidDpopProof("the DPoP proof's key must be public", site);
       return { payload: payload as Record<string, unknown>, jwk };

@@ -15,7 +15,13 @@ export async function tokenRequestProof(
   client: Client,
   tokenUrl: string,
 ): Promise<VerifiedProof | undefined> {
-  const proof = await proofs.verify({ headers: req.headersDistinct.dpop, method: req.method ?? "", url: tokenUrl, site: "token" });
+  const proof = await proofs.verify({
+    headers: req.headersDistinct.dpop,
+    method: req.method ?? "",
+    url: tokenUrl,
+    site: "token",
+    algorithms: client.dpopAlgorithms,
+  });
   if (proof === undefined && client.requireDpop) throw invalidDpopProof("this client must send a DPoP proof", "token");
   return proof;
 }

@@ -11,6 +11,7 @@ import { DpopProofs, type ProofRequest } from "../../../src/oauth/dpop/dpop-proo
 import { ProofReplay } from "../../../src/oauth/dpop/proof-replay.ts";
 import { proofThumbprintIfPresent } from "../../../src/oauth/dpop/proof-thumbprint.ts";
 import { OAuthError } from "../../../src/errors/oauth-error.ts";
+import { DPOP_ALGORITHMS } from "../../../src/oauth/dpop/dpop-errors.ts";
 import { embeddedStoreForSuite } from "../../support/embedded-test-store.ts";
 import { dpopKey, dpopProof, type DpopKey } from "../../support/dpop-proof.ts";
 
@@ -55,6 +56,14 @@ describe("a valid proof", () => {
     expect(await verifier.verify(request(proof))).toEqual({ jkt: key.jkt });
     await expectInvalid(verifier, proof);
     expect(await verifier.verify({ ...request(proof), headers: undefined })).toBeUndefined();
+  });
+
+  it("refuses an algorithm the sender may not use (a FAPI 2.0 client's RS256), naming the ones it may", async () => {
+    const key = await dpopKey("RS256");
+    const err = await expectInvalid(proofs(), await dpopProof(key, { htm: "POST", htu: URL_, iat: nowS() }), {
+      algorithms: ["ES256", "PS256", "EdDSA"],
+    });
+    expect(err.description).toBe("this client's DPoP proofs must be signed with ES256, PS256, EdDSA");
   });
 
   it.each(["ES256", "PS256", "RS256", "EdDSA"])("takes %s", async (alg) => {
@@ -179,17 +188,18 @@ describe("server nonces (RFC 9449 §8)", () => {
 
 describe("proofThumbprintIfPresent (for the pushed authorization request endpoint)", () => {
   const PAR = "https://op.example/connect/par";
+  const ANY = { dpopAlgorithms: DPOP_ALGORITHMS };
   const req = (dpop: string[] | undefined) =>
     ({ method: "POST", headersDistinct: dpop === undefined ? {} : { dpop } }) as unknown as IncomingMessage;
 
   it("is the proof key's thumbprint, undefined without a proof, and invalid_dpop_proof for a proof for another endpoint", async () => {
     const key = await dpopKey();
-    expect(await proofThumbprintIfPresent(proofs(), req([await dpopProof(key, { htm: "POST", htu: PAR, iat: nowS() })]), PAR)).toBe(
+    expect(await proofThumbprintIfPresent(proofs(), req([await dpopProof(key, { htm: "POST", htu: PAR, iat: nowS() })]), PAR, ANY)).toBe(
       key.jkt,
     );
-    expect(await proofThumbprintIfPresent(proofs(), req(undefined), PAR)).toBeUndefined();
+    expect(await proofThumbprintIfPresent(proofs(), req(undefined), PAR, ANY)).toBeUndefined();
     const err = await refusal(
-      proofThumbprintIfPresent(proofs(), req([await dpopProof(key, { htm: "POST", htu: URL_, iat: nowS() })]), PAR),
+      proofThumbprintIfPresent(proofs(), req([await dpopProof(key, { htm: "POST", htu: URL_, iat: nowS() })]), PAR, ANY),
     );
     expect({ error: err.error, status: err.status }).toEqual({ error: "invalid_dpop_proof", status: 400 });
   });
