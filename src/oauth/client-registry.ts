@@ -6,7 +6,7 @@ import { type ClientSecret, clientSecrets } from "../crypto/client-secrets.ts";
 import { type PublicKeySource, publicKeySource } from "../crypto/client-public-keys.ts";
 import type { SigningAlg } from "../crypto/signing-alg.ts";
 import { CLIENT_ASSERTION_ALGORITHMS, type ClientAssertionAlgorithm } from "../crypto/client-jwk.ts";
-import { DPOP_ALGORITHMS, type DpopAlgorithm } from "./dpop/dpop-errors.ts";
+import { DPOP_ALGORITHMS, type DpopAlgorithm } from "../crypto/dpop-algorithms.ts";
 
 export type GrantType = ClientConfig["grant_types"][number];
 export type ClientAuthMethod = AuthMethod;

@@ -4,7 +4,7 @@ import { OFFLINE_ACCESS } from "../../scopes/scope-registry.ts";
 import { paths } from "../../http-kit/paths.ts";
 import { CLIENT_ASSERTION_ALGORITHMS } from "../../crypto/client-jwk.ts";
 import { RESPONSE_MODES } from "../../oauth/authorization-request.ts";
-import { DPOP_ALGORITHMS } from "../../oauth/dpop/dpop-errors.ts";
+import { DPOP_ALGORITHMS } from "../../crypto/dpop-algorithms.ts";
 import { acrValuesSupported, loginTypesSupported } from "../../login-policy/acr-values-supported.ts";
 
 /** The ID token's protocol claims (src/tokens/id-token.ts): every login's, nonce and at_hash where the request has them. */

@@ -1,11 +1,8 @@
 import { type OAuthError, oauthError } from "../../errors/oauth-error.ts";
+import { DPOP_ALGORITHMS } from "../../crypto/dpop-algorithms.ts";
 
 /** Where a proof is checked: the token endpoint answers 400 in JSON (RFC 9449 §5), a resource 401 with a DPoP challenge (§7.1). */
 export type ProofSite = "token" | "resource";
-
-/** The proof algorithms accepted (asymmetric only, RFC 9449 §4.2): advertised in discovery and in every DPoP challenge. */
-export const DPOP_ALGORITHMS = ["ES256", "PS256", "RS256", "EdDSA"] as const;
-export type DpopAlgorithm = (typeof DPOP_ALGORITHMS)[number];
 
 /** A resource's DPoP challenge (RFC 9449 §7.1): the error, if any, and the algorithms it takes. */
 export function dpopChallenge(error?: string, description?: string): string {

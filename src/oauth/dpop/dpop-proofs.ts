@@ -3,7 +3,8 @@ import { epochSeconds, type Clock } from "../../time/clock.ts";
 import type { DpopNonces } from "./dpop-nonces.ts";
 import type { ProofReplay } from "./proof-replay.ts";
 import { accessTokenHash, jwkThumbprint } from "./jwk-thumbprint.ts";
-import { DPOP_ALGORITHMS, type DpopAlgorithm, invalidDpopProof, type ProofSite, useDpopNonce } from "./dpop-errors.ts";
+import { DPOP_ALGORITHMS, type DpopAlgorithm } from "../../crypto/dpop-algorithms.ts";
+import { invalidDpopProof, type ProofSite, useDpopNonce } from "./dpop-errors.ts";
 import { sameTarget } from "./target-uri.ts";
 import { OAuthError } from "../../errors/oauth-error.ts";
 

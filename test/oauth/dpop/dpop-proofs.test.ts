@@ -11,7 +11,7 @@ import { DpopProofs, type ProofRequest } from "../../../src/oauth/dpop/dpop-proo
 import { ProofReplay } from "../../../src/oauth/dpop/proof-replay.ts";
 import { proofThumbprintIfPresent } from "../../../src/oauth/dpop/proof-thumbprint.ts";
 import { OAuthError } from "../../../src/errors/oauth-error.ts";
-import { DPOP_ALGORITHMS } from "../../../src/oauth/dpop/dpop-errors.ts";
+import { DPOP_ALGORITHMS } from "../../../src/crypto/dpop-algorithms.ts";
 import { embeddedStoreForSuite } from "../../support/embedded-test-store.ts";
 import { dpopKey, dpopProof, type DpopKey } from "../../support/dpop-proof.ts";
 
