@@ -47,6 +47,7 @@ type Load =
   | { kind: "directory"; users: number };
 
 const BARE_HTTP_REQUEST: LoadRequest = { path: "/", method: "GET" };
+const LOOP_FLOOR_WHAT = { rs256: "RS256 signatures", es256: "ES256 verifications", scrypt: "scrypt password verifications" } as const;
 
 /**
  * Runs the plan (round-plan.ts) step by step. A window records the index of its floor's latest sample
@@ -121,7 +122,7 @@ async function sampleFloor(run: Run, floor: FloorName, index: number): Promise<F
     const load: Load = { kind: "request", request: BARE_HTTP_REQUEST, connections: run.options.connections };
     return bareHttpFloorSample(await loadWindow(run, run.servers.bareHttp!, load, warmup(run.options, index), "floor: bare node:http"));
   }
-  run.progress(floor === "rs256" ? "floor: RS256 signatures on one core" : "floor: scrypt password verifications on one core");
+  run.progress(`floor: ${LOOP_FLOOR_WHAT[floor]} on one core`);
   return sampleLoopFloor(floor, run.options.serverCpu);
 }
 

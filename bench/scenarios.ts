@@ -24,9 +24,11 @@ export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /**
  * bare_http: a minimal node:http server on the same core; rs256: RSA-2048 signatures per second on that
- * core; scrypt: password verifications per second on that core (the demo users' scrypt parameters).
+ * core; scrypt: password verifications per second on that core (the demo users' scrypt parameters);
+ * es256: P-256 signature verifications per second on that core, no scenario's ratio floor but the cost
+ * DPoP's extra CPU per request is compared with (a `proof` scenario's `costFloor`).
  */
-export type FloorName = "bare_http" | "rs256" | "scrypt";
+export type FloorName = "bare_http" | "rs256" | "scrypt" | "es256";
 
 interface ScenarioBase {
   name: ScenarioName;

@@ -32,7 +32,12 @@ describe("proofMaker", () => {
       algorithms: ["ES256"],
       currentDate: new Date(1_800_000_000_000),
     });
-    expect(protectedHeader.jwk).toEqual({ kty: "EC", crv: "P-256", x: benchKey("bench-dpop").publicJwk.x, y: benchKey("bench-dpop").publicJwk.y });
+    expect(protectedHeader.jwk).toEqual({
+      kty: "EC",
+      crv: "P-256",
+      x: benchKey("bench-dpop").publicJwk.x,
+      y: benchKey("bench-dpop").publicJwk.y,
+    });
     expect(payload).toMatchObject({ htm: "POST", htu: HTU, iat: 1_800_000_000 });
     expect(payload.ath).toBeUndefined();
     expect(typeof payload.jti).toBe("string");
