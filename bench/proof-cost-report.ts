@@ -28,11 +28,11 @@ export function proofCostSection(results: BenchResults): string[] {
   for (const c of costs) {
     rows.push([
       `${c.label} ÷ ${SCENARIOS[c.twin].label}`,
-      shareOf(c.provider),
+      c.twinMeasured ? shareOf(c.provider) : "-",
       c.provider ? range(c.provider.rateShare) : "-",
-      c.provider ? `${extra(c.provider.extraCpuUs)}/${unit(c.scenario)}` : "INVALID",
+      c.provider ? `${extra(c.provider.extraCpuUs)}/${unit(c.scenario)}` : c.twinMeasured ? "INVALID" : "-",
       c.provider && es256 ? fmt(c.provider.extraCpuUs.median / es256, 2) : "-",
-      c.peer === undefined ? "-" : shareOf(c.peer),
+      c.peer === undefined || !c.twinMeasured ? "-" : shareOf(c.peer),
       c.peer ? `${extra(c.peer.extraCpuUs)}/${unit(c.scenario)}` : "-",
     ]);
   }
@@ -45,6 +45,9 @@ export function proofCostSection(results: BenchResults): string[] {
       ? "  ES256 verification: not measured in this run (it is sampled with the DPoP scenarios)."
       : `  ES256 verification on the server core: ${fmt(es256, 0)} CPU µs (median of the ES256 samples; node:crypto verify with a parsed key).`,
   );
+  const missing = costs.filter((c) => !c.twinMeasured).map((c) => c.twin);
+  if (missing.length > 0)
+    lines.push(`  Not measured with its twin: add ${[...new Set(missing)].join(", ")} to --only for the quotients (and the DPoP targets).`);
   const dpop = results.targets.filter((t) => t.against === "ES256 verification");
   for (const t of dpop) lines.push(`target  ${t.label}: ${ratioOf(t)}  ${t.status}`);
   if (dpop.length > 0)

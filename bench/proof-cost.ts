@@ -24,6 +24,8 @@ export interface ProofCost {
   label: string;
   twin: ScenarioName;
   kind: ProofKind;
+  /** Whether the run measured the twin too: without it there is nothing to divide by (not judged, not invalid). */
+  twinMeasured: boolean;
   /** Null when either scenario's windows were invalid, or the twin was not measured in the run. */
   provider: TwinComparison | null;
   /** node-oidc-provider, when it ran (--peer). */
@@ -53,6 +55,7 @@ export function proofCosts(measurements: readonly ScenarioMeasurement[]): ProofC
       label: m.label,
       twin: proof.twin,
       kind: proof.kind,
+      twinMeasured: twin !== undefined,
       provider: twin ? twinComparison(m, twin) : null,
     };
     if (m.peer) cost.peer = twin?.peer ? twinComparison(m.peer, twin.peer) : null;

@@ -91,11 +91,12 @@ export function evaluateTargets(
 
 /**
  * Per DPoP scenario measured with its twin: the median over the rounds of (extra CPU µs per request ÷
- * one ES256 verification's µs), at most DPOP_EXTRA_CPU_TARGET; INVALID without a valid twin or ES256 sample.
+ * one ES256 verification's µs), at most DPOP_EXTRA_CPU_TARGET; INVALID when a window of either or the ES256
+ * samples were; not judged when the run left the twin out.
  */
 function dpopCpuTargets(measurements: readonly ScenarioMeasurement[], es256Us: number | null): TargetResult[] {
   return proofCosts(measurements)
-    .filter((c) => c.kind === "dpop")
+    .filter((c) => c.kind === "dpop" && c.twinMeasured)
     .map((c) => {
       const valid = c.provider !== null && es256Us !== null && es256Us > 0;
       const range = valid

@@ -98,7 +98,7 @@ describe("proofCosts", () => {
     expect(costs[0]!.peer!.rateShare.median).toBeCloseTo(0.75, 10);
     expect(costs[0]!.peer!.extraCpuUs.median).toBe(300);
     // Its twin was not in the run: nothing to divide by.
-    expect(costs[1]!.provider).toBeNull();
+    expect(costs[1]).toMatchObject({ twinMeasured: false, provider: null });
   });
 
   it("takes the ES256 verification's CPU cost as the median of the run's ES256 samples", () => {
@@ -130,6 +130,11 @@ describe("the DPoP CPU target", () => {
   it("fails when it adds more, and is INVALID without an ES256 sample to compare with", () => {
     expect(target([1_100, 1_050, 1_200], es256([125]))).toMatchObject({ ratio: 200 / 125, status: "FAIL" });
     expect(target([1_000, 1_000, 1_000], {})).toMatchObject({ ratio: null, status: "INVALID" });
+  });
+
+  it("is not judged when the run left the bearer twin out (--only client_credentials_dpop)", () => {
+    const results = evaluateTargets([measured("client_credentials_dpop", [900], [1_000])], undefined, es256([125]));
+    expect(results.filter((t) => t.against === "ES256 verification")).toEqual([]);
   });
 
   it("has no CPU target for private_key_jwt, which the issue bounds only against the peer", () => {
