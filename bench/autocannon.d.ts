@@ -12,6 +12,15 @@ declare module "autocannon" {
       body?: string;
       timeout?: number;
       pipelining?: number;
+      /** One entry per request of a sequence; setupRequest, when given, rebuilds its request before every send. */
+      requests?: Array<{ setupRequest?: (request: RawRequest) => RawRequest }>;
+    }
+
+    interface RawRequest {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
     }
 
     interface Histogram {

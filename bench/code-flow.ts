@@ -249,19 +249,37 @@ export async function redeemCode(
     grant_type: "authorization_code",
     code,
     redirect_uri: client.redirectUri,
-    client_id: client.clientId,
-    client_secret: client.clientSecret,
     ...(pkce ? { code_verifier: pkce.verifier } : {}),
-  }).toString();
-  return tokenRequest(send, "token", form, []);
+  });
+  return tokenRequest(send, "token", withCredentials(form, client), [], client);
+}
+
+/**
+ * The client's client_id and, if it has one, its secret (client_secret_post) in a token request's form;
+ * what its `credentials` make per request is added when the request is sent (tokenRequest).
+ */
+export function withCredentials(form: URLSearchParams, client: CodeFlowClient): URLSearchParams {
+  form.set("client_id", client.clientId);
+  if (client.clientSecret !== undefined) form.set("client_secret", client.clientSecret);
+  return form;
 }
 
 /**
  * POSTs a token request as `step`: the tokens of a 200 JSON answer with an id_token, an access_token and
  * every one of `members`; a FlowError for anything else.
  */
-export async function tokenRequest(send: Send, step: string, form: string, members: readonly string[]): Promise<Tokens> {
-  const res = await send(step, "POST", TOKEN_PATH, { "content-type": "application/x-www-form-urlencoded" }, form);
+export async function tokenRequest(
+  send: Send,
+  step: string,
+  form: URLSearchParams,
+  members: readonly string[],
+  client?: CodeFlowClient,
+): Promise<Tokens> {
+  // Made right before sending, once per request: a DPoP proof's iat is now and its jti new.
+  const fresh = client?.credentials?.() ?? { headers: {}, form: {} };
+  for (const [name, value] of Object.entries(fresh.form)) form.set(name, value);
+  const headers = { "content-type": "application/x-www-form-urlencoded", ...fresh.headers };
+  const res = await send(step, "POST", TOKEN_PATH, headers, form.toString());
   if (res.status !== 200) throw new FlowError(step, res.status, `expected 200, got ${res.status}: ${res.body.slice(0, 200)}`);
   let tokens: Partial<Tokens>;
   try {

@@ -31,11 +31,16 @@ export const DEMO_PORTAL = {
   allowedScopes: ["openid", "profile", "email", "offline_access", "acme"],
 } as const;
 
-/** A confidential client as the code flow and the refresh grant present it (client_secret_post). */
+/**
+ * A confidential client as the code flow and the refresh grant present it: its secret (client_secret_post)
+ * and, for the DPoP and private_key_jwt scenarios (bench-clients.ts), what each token request adds, made
+ * fresh per request (a DPoP proof header, a client assertion in place of the secret).
+ */
 export interface CodeFlowClient {
   clientId: string;
-  clientSecret: string;
+  clientSecret?: string;
   redirectUri: string;
+  credentials?: () => { headers: Record<string, string>; form: Record<string, string> };
 }
 
 /** The back-end service client that uses client_credentials (config/clients.yaml). */

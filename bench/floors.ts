@@ -11,7 +11,7 @@ import { firstJsonLine, startWorker } from "./workers.ts";
  */
 
 /** The floors measured as a tight loop of one operation on the server core. */
-export type LoopFloorName = "rs256" | "scrypt";
+export type LoopFloorName = "rs256" | "scrypt" | "es256";
 
 export type { LoopSample };
 
@@ -22,6 +22,8 @@ export type { LoopSample };
 const LOOP_WORKERS: Record<LoopFloorName, { script: string; what: string; warmupSeconds: number; seconds: number }> = {
   /** RSA-2048 signatures (node:crypto sign in a loop). */
   rs256: { script: "rs256-signer.ts", what: "RS256 signer", warmupSeconds: 0.5, seconds: 2 },
+  /** P-256 signature verifications (node:crypto verify in a loop): what one DPoP proof's signature costs. */
+  es256: { script: "es256-verifier.ts", what: "ES256 verifier", warmupSeconds: 0.5, seconds: 2 },
   /** scrypt password verifications with the demo users' parameters: ~11 per second, so a longer window. */
   scrypt: { script: "scrypt-hasher.ts", what: "scrypt hasher", warmupSeconds: 0.5, seconds: 3 },
 };

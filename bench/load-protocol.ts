@@ -1,3 +1,6 @@
+import type { ProofKind } from "./bench-clients.ts";
+import type { ProofSpec } from "./client-proofs.ts";
+
 /** What the bench and its load generator workers pass each other: jobs as JSON in argv, results as a JSON line. */
 
 /** One HTTP request, as autocannon sends it over and over. */
@@ -5,7 +8,10 @@ export interface LoadRequest {
   path: string;
   method: "GET" | "POST";
   headers?: Record<string, string>;
+  /** A form (POST) when `proofs` is given: their form members are added to it per request. */
   body?: string;
+  /** What is made fresh for every request sent, as a real client does (a DPoP proof, a client assertion). */
+  proofs?: ProofSpec;
 }
 
 /** What the bench asks of the autocannon load generator (workers/load-generator.ts). */
@@ -47,6 +53,11 @@ export interface FlowJob {
   sessionFrom: SessionSource;
   /** refresh: the access tokens of the client that refreshes (refresh-flow.ts, REFRESHING_CLIENT); jwt when not given. */
   accessTokens?: AccessTokenFormat;
+  /**
+   * refresh: refresh as the bench's client with a DPoP proof or private_key_jwt on every token request
+   * (bench-clients.ts, PROOF_WEB) instead; its proofs name `tokenUrl` (bench-clients.ts, tokenUrlOf).
+   */
+  proof?: { kind: ProofKind; tokenUrl: string };
   /** Virtual users, each a loop of flows on its own keep-alive connection. */
   users: number;
   warmupSeconds: number;

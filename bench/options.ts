@@ -66,8 +66,8 @@ export const USAGE = `usage: npm run bench -- [options]
                           also measure minimal node:http reference servers for client_credentials, code_flow_sso and refresh
                           (env BENCH_CEILINGS=0 to turn off; default on)
   --connections N         connections for discovery, JWKS, userinfo and the node:http floor (env BENCH_CONNECTIONS, default 32)
-  --token-connections N   connections for client_credentials (env BENCH_TOKEN_CONNECTIONS, default 4)
-  --flow-users N          virtual users for code_flow_sso, refresh and refresh_reference, one connection each (env BENCH_FLOW_USERS, default 4)
+  --token-connections N   connections for the client_credentials scenarios (env BENCH_TOKEN_CONNECTIONS, default 4)
+  --flow-users N          virtual users for code_flow_sso and the refresh scenarios, one connection each (env BENCH_FLOW_USERS, default 4)
   --login-users N         virtual users for code_flow_login, at most ${MAX_LOGIN_USERS} (env BENCH_LOGIN_USERS, default 2)
   --only NAME[,NAME]      load only these: ${SCENARIO_NAMES.join(", ")} (env BENCH_ONLY)
   --check                 exit 1 when a target fails or a measurement is invalid (env BENCH_CHECK=1)

@@ -1,4 +1,6 @@
+import { proofWebClient, tokenUrlOf } from "./bench-clients.ts";
 import { BenchError } from "./bench-error.ts";
+import { proofMaker } from "./client-proofs.ts";
 import { checkPerson, closeConnections, openConnections } from "./directory-check.ts";
 import { Browser, httpSender, logInAndRedeem, oneConnection, pkcePair, redeemCode, ssoSession, type Tokens } from "./code-flow.ts";
 import { DEMO_USERS, DEMO_WEB } from "./demo-accounts.ts";
@@ -37,8 +39,9 @@ export async function preflight(servers: BenchServers, scenarios: readonly Scena
       `${scenario.label} preflight failed`,
       `\nprovider log:\n${logTail(provider.logFile)}`,
       async () => {
-        if (scenario.kind === "flow") return oneFlow(provider.baseUrl, scenario, "login-page");
-        const request = await scenario.prepare(provider.baseUrl);
+        const tokenUrl = tokenUrlOf("provider", provider.baseUrl);
+        if (scenario.kind === "flow") return oneFlow(provider.baseUrl, scenario, "login-page", tokenUrl);
+        const request = await scenario.prepare(provider.baseUrl, tokenUrl);
         result.requests.set(scenario.name, request);
         return checkOnce(provider.baseUrl, scenario, request);
       },
@@ -60,7 +63,7 @@ export async function preflight(servers: BenchServers, scenarios: readonly Scena
       const ldapAnswer = await failingAs(
         `${scenario.label} ${LDAP_LABEL} preflight failed`,
         `\nprovider log:\n${logTail(ldap.logFile)}`,
-        () => oneFlow(ldap.baseUrl, scenario, "login-page"),
+        () => oneFlow(ldap.baseUrl, scenario, "login-page", tokenUrlOf("provider", ldap.baseUrl)),
       );
       // The same demo users and clients: its tokens must be the other provider's, but for a login's random nonce
       // (which the provider's access tokens carry too).
@@ -74,7 +77,7 @@ export async function preflight(servers: BenchServers, scenarios: readonly Scena
     const label = scenario.ceiling!.label;
     const ceilingAnswer = await failingAs(`${label} preflight failed`, "", () =>
       scenario.kind === "flow"
-        ? oneFlow(ceiling.baseUrl, scenario, "bench-endpoint")
+        ? oneFlow(ceiling.baseUrl, scenario, "bench-endpoint", tokenUrlOf("provider", ceiling.baseUrl))
         : checkOnce(ceiling.baseUrl, scenario, result.requests.get(scenario.name)!),
     );
     const differences = tokenDifferences(providerAnswer, ceilingAnswer);
@@ -102,8 +105,9 @@ function peerPreflight(
   requests: Map<ScenarioName, LoadRequest>,
 ): Promise<Record<string, unknown>> {
   return failingAs(`${PEER_LABEL}, ${scenario.label} preflight failed`, "", async () => {
-    if (scenario.kind === "flow") return oneFlow(baseUrl, scenario, "login-page");
-    const request = await scenario.prepare(baseUrl);
+    const tokenUrl = tokenUrlOf("peer", baseUrl);
+    if (scenario.kind === "flow") return oneFlow(baseUrl, scenario, "login-page", tokenUrl);
+    const request = await scenario.prepare(baseUrl, tokenUrl);
     requests.set(scenario.name, request);
     return checkOnce(baseUrl, scenario, request);
   });
@@ -123,7 +127,15 @@ async function checkOnce(
   scenario: Extract<Scenario, { kind: "request" }>,
   request: LoadRequest,
 ): Promise<Record<string, unknown>> {
-  const { path, method, headers, body } = request;
+  const { path, method, proofs } = request;
+  let { headers, body } = request;
+  // As the load generator sends it: with fresh proofs of its own.
+  if (proofs) {
+    const fresh = proofMaker(proofs)();
+    headers = { ...headers, ...fresh.headers };
+    const extra = new URLSearchParams(fresh.form).toString();
+    if (extra !== "") body = `${body ?? ""}&${extra}`;
+  }
   const response = await fetch(new URL(path, baseUrl), {
     method,
     ...(headers ? { headers } : {}),
@@ -138,10 +150,16 @@ async function checkOnce(
 /**
  * One flow as the load generator runs it (same scope, PKCE, checks): login is one login flow; sso gets a
  * session first, then authorizes on it; refresh gets a refresh token on such a session, then refreshes
- * it twice (a rotated token must refresh too), and its access tokens must be of the scenario's format.
+ * it twice (a rotated token must refresh too), and its access tokens must be of the scenario's format;
+ * with a proof scenario's client, whose DPoP proofs name `tokenUrl`, and whose tokens must then be DPoP-bound.
  * The last token response.
  */
-async function oneFlow(baseUrl: string, { flow, accessTokens = "jwt" }: FlowScenario, sessionFrom: SessionSource): Promise<Tokens> {
+async function oneFlow(
+  baseUrl: string,
+  { flow, accessTokens = "jwt", proof }: FlowScenario,
+  sessionFrom: SessionSource,
+  tokenUrl: string,
+): Promise<Tokens> {
   const agent = oneConnection();
   try {
     const send = httpSender(baseUrl, agent);
@@ -149,7 +167,7 @@ async function oneFlow(baseUrl: string, { flow, accessTokens = "jwt" }: FlowScen
     const jar = await ssoSession(send, DEMO_USERS[0], sessionFrom, DEMO_WEB.scope);
     const pkce = pkcePair();
     if (flow === "refresh") {
-      const client = REFRESHING_CLIENT[accessTokens];
+      const client = proof ? proofWebClient(proof.kind, tokenUrl) : REFRESHING_CLIENT[accessTokens];
       const first = await refreshGrant(send, await firstRefreshToken(new Browser(send, jar), send, "preflight", pkce, client), client);
       const second = await refreshGrant(send, first.refresh_token, client);
       const issued = tokenFormatOf(second.access_token);
@@ -157,6 +175,9 @@ async function oneFlow(baseUrl: string, { flow, accessTokens = "jwt" }: FlowScen
         throw new Error(
           `${client.clientId}'s refreshed access token is a ${issued} one; the scenario measures ${accessTokens} access tokens`,
         );
+      const tokenType = String(second.token_type).toLowerCase();
+      if (proof && tokenType !== (proof.kind === "dpop" ? "dpop" : "bearer"))
+        throw new Error(`${client.clientId}'s refreshed access token has token_type ${String(second.token_type)}`);
       return second;
     }
     const answer = await new Browser(send, jar).authorize({ scope: DEMO_WEB.scope, state: "preflight", nonce: "preflight", pkce });

@@ -28,7 +28,8 @@ export interface RunningProvider {
  * checkout when `npm run bench:compare` runs a base revision beside the working tree). Its output goes to a log file in that temp dir
  * (removed when the bench exits). Extra node flags for the provider only, e.g. `--cpu-prof
  * --cpu-prof-dir=/tmp/prof` (not allowed in NODE_OPTIONS), go in BENCH_PROVIDER_NODE_ARGS; another node binary for
- * the provider (to compare Node.js versions) in BENCH_PROVIDER_NODE.
+ * the provider (to compare Node.js versions) in BENCH_PROVIDER_NODE. `clients`: clients.yaml entries added to
+ * the demo's (the DPoP and private_key_jwt scenarios' clients, bench-clients.ts).
  */
 export async function startProvider(
   cpu: number | string,
@@ -36,6 +37,7 @@ export async function startProvider(
   projectRoot = PROJECT_ROOT,
   edits: ProviderEdits = {},
   files: Record<string, string> = {},
+  clients: ReadonlyArray<Record<string, unknown>> = [],
 ): Promise<RunningProvider> {
   const root = mkdtempSync(join(tmpdir(), "portcullis-bench-"));
   onBenchExit(() => rmSync(root, { recursive: true, force: true }));
@@ -43,6 +45,7 @@ export async function startProvider(
   const configDir = prepareConfig(projectRoot, root, port, { ...editsFromEnv(env.BENCH_PROVIDER_EDITS), ...edits });
   // Whole files in place of the demo's (the LDAP provider's directory.yaml and empty users.yaml).
   for (const [file, text] of Object.entries(files)) writeFileSync(join(configDir, file), text);
+  if (clients.length > 0) addClients(join(configDir, "clients.yaml"), clients);
   const logFile = join(root, "provider.log");
 
   const log = openSync(logFile, "a");
@@ -88,6 +91,13 @@ function prepareConfig(projectRoot: string, root: string, port: number, edits: P
   login.setIn(["default_flow", "methods"], ["password"]);
   writeFileSync(loginFile, login.toString());
   return configDir;
+}
+
+/** `clients` appended to the clients of a clients.yaml (comments and layout of the rest kept). */
+function addClients(file: string, clients: ReadonlyArray<Record<string, unknown>>): void {
+  const doc = parseDocument(readFileSync(file, "utf8"));
+  for (const client of clients) doc.addIn(["clients"], doc.createNode(client));
+  writeFileSync(file, doc.toString());
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ssoCodeFlow, tokenRequest, type Browser, type Send, type Tokens } from "./code-flow.ts";
+import { ssoCodeFlow, tokenRequest, withCredentials, type Browser, type Send, type Tokens } from "./code-flow.ts";
 import { DEMO_PORTAL, DEMO_WEB, type CodeFlowClient } from "./demo-accounts.ts";
 import type { AccessTokenFormat } from "./load-protocol.ts";
 
@@ -33,13 +33,11 @@ export async function firstRefreshToken(
   return tokens.refresh_token;
 }
 
-/** POST /connect/token with grant_type=refresh_token (client_secret_post): a new ID token, access token and refresh token. */
+/**
+ * POST /connect/token with grant_type=refresh_token (client_secret_post, or the client's own credentials):
+ * a new ID token, access token and refresh token.
+ */
 export async function refreshGrant(send: Send, refreshToken: string, client: CodeFlowClient = DEMO_WEB): Promise<RefreshableTokens> {
-  const form = new URLSearchParams({
-    grant_type: "refresh_token",
-    refresh_token: refreshToken,
-    client_id: client.clientId,
-    client_secret: client.clientSecret,
-  }).toString();
-  return (await tokenRequest(send, "refresh", form, ["refresh_token"])) as RefreshableTokens;
+  const form = withCredentials(new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken }), client);
+  return (await tokenRequest(send, "refresh", form, ["refresh_token"], client)) as RefreshableTokens;
 }

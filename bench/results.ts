@@ -2,6 +2,7 @@ import type { FloorName, ScenarioName } from "./scenarios.ts";
 import type { LoopSample } from "./workers/tight-loop.ts";
 import type { LoadResult } from "./load-protocol.ts";
 import type { BenchOptions } from "./options.ts";
+import type { ProofCost } from "./proof-cost.ts";
 
 /** Everything one bench run found, every round's raw numbers included; printed as tables and written to bench/results/latest.json. */
 export interface BenchResults {
@@ -17,6 +18,8 @@ export interface BenchResults {
   notes: string[];
   /** With --workers: client_credentials with one worker and with several (bench/worker-scaling.ts). */
   workerScaling?: WorkerScaling;
+  /** The DPoP and private_key_jwt scenarios against their shared-secret, bearer-token twins (bench/proof-cost.ts). */
+  proofCosts?: ProofCost[];
 }
 
 /** The median and range of a set of values (the rounds' ratios, a floor's samples). */
@@ -92,10 +95,13 @@ export interface TargetResult {
   /**
    * What Portcullis is divided by, in the same rounds: its ceiling, the peer (node-oidc-provider),
    * (--workers) a provider with one worker, divided into one with several, or (--ldap) the provider on
-   * users.yaml, divided into the one on the LDAP directory.
+   * users.yaml, divided into the one on the LDAP directory; "ES256 verification": DPoP's extra CPU per
+   * request over bearer (the twin scenario's) ÷ one ES256 verification's, which must stay at most maxRatio.
    */
-  against: "ceiling" | "peer" | "one worker" | "users.yaml";
-  minRatio: number;
+  against: "ceiling" | "peer" | "one worker" | "users.yaml" | "ES256 verification";
+  /** The ratio must be at least this; or, for a cost, at most maxRatio (one of the two is set). */
+  minRatio?: number;
+  maxRatio?: number;
   /** The median of the rounds' quotients. */
   ratio: number | null;
   /** The rounds' median, lowest and highest. */

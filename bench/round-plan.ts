@@ -13,7 +13,8 @@ import type { FloorName, ScenarioName } from "./scenarios.ts";
  * reference access tokens) take turns round by round instead, so both meet the same stretches of the
  * machine, as the servers within a round do. In a round with a ceiling, the peer or the LDAP provider the servers take
  * turns going first (the order rotates by one each round), so a floor that drifts through a round does
- * not favour any of them.
+ * not favour any of them. A block with a scenario that names a `costFloor` samples it too, once per
+ * round after the block's windows (it divides no window: its samples are compared with CPU per request).
  */
 
 /** Who serves a window: the provider (for `directory`, slapd itself), its ceiling, the peer, or the provider on the LDAP directory. */
@@ -34,6 +35,11 @@ export interface PlannedScenario {
   withLdap?: boolean;
   /** A scenario whose rounds alternate with this one's when both are planned (scenarios.ts). */
   alternatesWith?: ScenarioName;
+  /**
+   * A floor this scenario's cost is compared with, other than its own (DPoP: one ES256 verification): sampled
+   * once per round of its block, after the block's windows of that round.
+   */
+  costFloor?: FloorName;
 }
 
 /** The floors' groups run in this order: the cheap endpoints, then the signing scenarios, then the logins. */
@@ -59,6 +65,8 @@ export function planRounds(scenarios: readonly PlannedScenario[], rounds: number
           for (const server of servers) steps.push({ kind: "window", scenario: scenario.name, server, round });
           steps.push({ kind: "floor", floor });
         }
+        const costFloors = new Set(block.flatMap((s) => (s.costFloor ? [s.costFloor] : [])));
+        for (const costFloor of costFloors) steps.push({ kind: "floor", floor: costFloor });
       }
     }
   }

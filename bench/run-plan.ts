@@ -1,6 +1,15 @@
+import { tokenUrlOf } from "./bench-clients.ts";
 import { bareHttpFloorSample, sampleLoopFloor } from "./floors.ts";
 import { runDirectoryLoad, runFlowLoad, runLoad } from "./load.ts";
-import { problems, type AccessTokenFormat, type FlowKind, type LoadRequest, type LoadResult, type SessionSource } from "./load-protocol.ts";
+import {
+  problems,
+  type AccessTokenFormat,
+  type FlowJob,
+  type FlowKind,
+  type LoadRequest,
+  type LoadResult,
+  type SessionSource,
+} from "./load-protocol.ts";
 import { LATER_ROUND_WARMUP_SECONDS, type BenchOptions } from "./options.ts";
 import type { FloorSample } from "./results.ts";
 import type { RecordedWindow } from "./round-ratios.ts";
@@ -27,10 +36,18 @@ interface Run {
 /** What a load generator repeats in a window: one request over many connections, or whole flows by virtual users. */
 type Load =
   | { kind: "request"; request: LoadRequest; connections: number }
-  | { kind: "flow"; flow: FlowKind; sessionFrom: SessionSource; users: number; accessTokens: AccessTokenFormat | undefined }
+  | {
+      kind: "flow";
+      flow: FlowKind;
+      sessionFrom: SessionSource;
+      users: number;
+      accessTokens: AccessTokenFormat | undefined;
+      proof: FlowJob["proof"];
+    }
   | { kind: "directory"; users: number };
 
 const BARE_HTTP_REQUEST: LoadRequest = { path: "/", method: "GET" };
+const LOOP_FLOOR_WHAT = { rs256: "RS256 signatures", es256: "ES256 verifications", scrypt: "scrypt password verifications" } as const;
 
 /**
  * Runs the plan (round-plan.ts) step by step. A window records the index of its floor's latest sample
@@ -48,7 +65,7 @@ export async function runPlan(plan: readonly Step[], run: Run): Promise<Recorded
     const scenario = SCENARIOS[step.scenario];
     const { server, who } = serverOf(run.servers, scenario, step.server);
     const what = `${scenario.label}, round ${step.round + 1}/${run.options.rounds}: ${who}`;
-    const result = await loadWindow(run, server, loadOf(run, scenario, step.server), warmup(run.options, step.round), what);
+    const result = await loadWindow(run, server, loadOf(run, scenario, step.server, server), warmup(run.options, step.round), what);
     const before = recorded.floors[scenario.floor]!.length - 1;
     const key = `${scenario.name} ${step.server}` as const;
     if (!recorded.windows.has(key)) recorded.windows.set(key, []);
@@ -77,7 +94,7 @@ function warmup(options: BenchOptions, round: number): number {
   return round === 0 ? options.warmupSeconds : Math.min(options.warmupSeconds, LATER_ROUND_WARMUP_SECONDS);
 }
 
-function loadOf(run: Run, scenario: Scenario, role: ServerRole): Load {
+function loadOf(run: Run, scenario: Scenario, role: ServerRole, server: RunningServer): Load {
   const { options } = run;
   if (scenario.kind === "request") {
     const requests = role === "peer" ? run.peerRequests : run.requests;
@@ -96,6 +113,7 @@ function loadOf(run: Run, scenario: Scenario, role: ServerRole): Load {
     sessionFrom: role === "ceiling" ? "bench-endpoint" : "login-page",
     users,
     accessTokens: scenario.accessTokens,
+    proof: scenario.proof && { kind: scenario.proof.kind, tokenUrl: tokenUrlOf(role === "peer" ? "peer" : "provider", server.baseUrl) },
   };
 }
 
@@ -104,7 +122,7 @@ async function sampleFloor(run: Run, floor: FloorName, index: number): Promise<F
     const load: Load = { kind: "request", request: BARE_HTTP_REQUEST, connections: run.options.connections };
     return bareHttpFloorSample(await loadWindow(run, run.servers.bareHttp!, load, warmup(run.options, index), "floor: bare node:http"));
   }
-  run.progress(floor === "rs256" ? "floor: RS256 signatures on one core" : "floor: scrypt password verifications on one core");
+  run.progress(`floor: ${LOOP_FLOOR_WHAT[floor]} on one core`);
   return sampleLoopFloor(floor, run.options.serverCpu);
 }
 
@@ -125,6 +143,6 @@ function loadWindow(run: Run, server: RunningServer, load: Load, warmupSeconds: 
   run.progress(`${what}, ${load.users} virtual users`);
   // The directory's checks go to slapd (the server measured) as the provider would send them.
   if (load.kind === "directory") return runDirectoryLoad({ ...window, ...run.servers.directory!.target, users: load.users });
-  const { flow, sessionFrom, users, accessTokens } = load;
-  return runFlowLoad({ ...window, baseUrl: server.baseUrl, flow, sessionFrom, users, accessTokens });
+  const { flow, sessionFrom, users, accessTokens, proof } = load;
+  return runFlowLoad({ ...window, baseUrl: server.baseUrl, flow, sessionFrom, users, accessTokens, ...(proof ? { proof } : {}) });
 }

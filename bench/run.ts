@@ -8,6 +8,7 @@ import { optionsOrExitCode, parseOptions, USAGE } from "./options.ts";
 import { preflight } from "./preflight.ts";
 import { formatReport, writeResultsJson } from "./report.ts";
 import type { BenchResults, ScenarioMeasurement } from "./results.ts";
+import { proofCosts } from "./proof-cost.ts";
 import { floorSeries, measureServer } from "./round-ratios.ts";
 import { planRounds } from "./round-plan.ts";
 import { runPlan, type Recorded } from "./run-plan.ts";
@@ -55,6 +56,8 @@ async function main(): Promise<number> {
       withPeer: options.peer && s.kind !== "directory",
       withLdap: options.ldap && s.ldapDifference !== undefined,
       alternatesWith: s.alternatesWith,
+      // DPoP's extra CPU per request is compared with one ES256 verification (targets.ts).
+      ...(s.proof?.kind === "dpop" ? { costFloor: "es256" as const } : {}),
     })),
     options.rounds,
   );
@@ -75,7 +78,8 @@ async function main(): Promise<number> {
     results.floors[floor] = floorSeries(samples);
   }
   results.measurements = scenarios.map((scenario) => measure(scenario, recorded));
-  results.targets = evaluateTargets(results.measurements, results.workerScaling);
+  results.proofCosts = proofCosts(results.measurements);
+  results.targets = evaluateTargets(results.measurements, results.workerScaling, results.floors);
   // Others commit while the bench runs: say so when what the provider was started from is no longer what is there.
   const after = codeVersion();
   if (after.commit !== results.code.commit || after.uncommitted.join() !== results.code.uncommitted.join()) {

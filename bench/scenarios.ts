@@ -1,3 +1,4 @@
+import { PROOF_SERVICE, proofSpecOf, type BenchClient, type ProofKind } from "./bench-clients.ts";
 import { USERINFO_PATH, httpSender, logInAndRedeem, oneConnection } from "./code-flow.ts";
 import { DEMO_SERVICE, DEMO_USERS } from "./demo-accounts.ts";
 import type { AccessTokenFormat, FlowKind, LoadRequest } from "./load-protocol.ts";
@@ -8,10 +9,14 @@ export const SCENARIO_NAMES = [
   "discovery",
   "jwks",
   "client_credentials",
+  "client_credentials_dpop",
+  "client_credentials_pkjwt",
   "userinfo",
   "code_flow_sso",
   "refresh",
   "refresh_reference",
+  "refresh_dpop",
+  "refresh_pkjwt",
   "code_flow_login",
   "directory",
 ] as const;
@@ -19,9 +24,11 @@ export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /**
  * bare_http: a minimal node:http server on the same core; rs256: RSA-2048 signatures per second on that
- * core; scrypt: password verifications per second on that core (the demo users' scrypt parameters).
+ * core; scrypt: password verifications per second on that core (the demo users' scrypt parameters);
+ * es256: P-256 signature verifications per second on that core, no scenario's ratio floor but the cost
+ * DPoP's extra CPU per request is compared with (a `proof` scenario's `costFloor`).
  */
-export type FloorName = "bare_http" | "rs256" | "scrypt";
+export type FloorName = "bare_http" | "rs256" | "scrypt" | "es256";
 
 interface ScenarioBase {
   name: ScenarioName;
@@ -38,6 +45,12 @@ interface ScenarioBase {
    * round-plan.ts), so the two see the same stretches of the machine and compare with each other.
    */
   alternatesWith?: ScenarioName;
+  /**
+   * The DPoP and private_key_jwt scenarios (issue 28 §8): which of the two the client adds to every token
+   * request, and its twin, the same scenario with a shared secret and a bearer token, which it alternates
+   * with round by round and is reported ÷ (targets.ts, proofCostSection).
+   */
+  proof?: { kind: ProofKind; twin: ScenarioName };
   /**
    * The minimal reference server (bench/workers/) that does this scenario's protocol work and nothing
    * else, measured in the same rounds: what a near-perfect Node implementation reaches. Portcullis ÷ it is
@@ -66,8 +79,11 @@ export interface RequestScenario extends ScenarioBase {
   kind: "request";
   /** Which connection count option applies: cheap responses get many, signing endpoints a few. */
   connections: "cheap" | "token";
-  /** The request to repeat; may take a setup against the provider (userinfo: an access token). */
-  prepare(baseUrl: string): Promise<LoadRequest>;
+  /**
+   * The request to repeat; may take a setup against the server (userinfo: an access token). `tokenUrl`: its
+   * token endpoint as it checks a DPoP proof's htu (bench-clients.ts, tokenUrlOf).
+   */
+  prepare(baseUrl: string, tokenUrl: string): Promise<LoadRequest>;
   /** Checks one response before the load starts, so a misconfiguration fails loudly instead of as N errors. */
   preflight(status: number, body: string): string | undefined;
 }
@@ -106,6 +122,23 @@ export const DEMO_CLIENT_CREDENTIALS = new URLSearchParams({
 const USERINFO_SCOPE = "openid profile email";
 
 const fixed = (request: LoadRequest) => () => Promise.resolve(request);
+
+/** client_credentials as a bench client (bench-clients.ts): demo-service's form, and its proofs made per request. */
+function serviceRequest(client: BenchClient, tokenUrl: string): LoadRequest {
+  const form = new URLSearchParams({ grant_type: "client_credentials", client_id: client.clientId, scope: client.allowedScopes.join(" ") });
+  if (client.clientSecret !== undefined) form.set("client_secret", client.clientSecret);
+  return {
+    path: "/connect/token",
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form.toString(),
+    proofs: proofSpecOf(client, tokenUrl),
+  };
+}
+
+/** What the peer does differently with DPoP and private_key_jwt: nothing of substance; said so the reader need not wonder. */
+const SAME_CHECKS =
+  "the same checks (one ES256 verification per proof or assertion, its jti kept against replay); it keeps the jtis in memory, the provider in its store";
 
 /** What the provider on the LDAP directory does differently in the flows that only look the person up. */
 const WARM_CACHE =
@@ -147,6 +180,32 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     connections: "token",
     preflight: (status, body) => expectJson(status, body, "access_token"),
     ceiling: { label: "ceiling: minimal node:http token handler", worker: "ceiling-client-credentials.ts" },
+  },
+  client_credentials_dpop: {
+    kind: "request",
+    name: "client_credentials_dpop",
+    label: "client_credentials (DPoP)",
+    floor: "rs256",
+    floorOps: 1,
+    proof: { kind: "dpop", twin: "client_credentials" },
+    alternatesWith: "client_credentials",
+    prepare: (_baseUrl, tokenUrl) => Promise.resolve(serviceRequest(PROOF_SERVICE.dpop, tokenUrl)),
+    connections: "token",
+    preflight: (status, body) => expectJson(status, body, "access_token") ?? expectTokenType(body, "DPoP"),
+    peerDifference: SAME_CHECKS,
+  },
+  client_credentials_pkjwt: {
+    kind: "request",
+    name: "client_credentials_pkjwt",
+    label: "client_credentials (private_key_jwt)",
+    floor: "rs256",
+    floorOps: 1,
+    proof: { kind: "private_key_jwt", twin: "client_credentials" },
+    alternatesWith: "client_credentials",
+    prepare: (_baseUrl, tokenUrl) => Promise.resolve(serviceRequest(PROOF_SERVICE.private_key_jwt, tokenUrl)),
+    connections: "token",
+    preflight: (status, body) => expectJson(status, body, "access_token") ?? expectTokenType(body, "Bearer"),
+    peerDifference: SAME_CHECKS,
   },
   userinfo: {
     kind: "request",
@@ -212,6 +271,34 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     peerDifference:
       "it keeps refresh tokens and opaque access tokens in memory (its development adapter, lost on restart); the provider writes each rotation and each reference token's record to its store's journal (both durable)",
   },
+  // The refresh grant with a proof on every token request, alternating with refresh (JWT): refresh_token
+  // grants of a confidential client, whose refresh tokens are not bound to the key (RFC 9449 §5).
+  refresh_dpop: {
+    kind: "flow",
+    name: "refresh_dpop",
+    label: "refresh (DPoP)",
+    flow: "refresh",
+    accessTokens: "jwt",
+    floor: "rs256",
+    floorOps: 2,
+    users: "flow",
+    proof: { kind: "dpop", twin: "refresh" },
+    alternatesWith: "refresh",
+    peerDifference: `${SAME_CHECKS}; and as in refresh (JWT), it keeps refresh tokens in memory`,
+  },
+  refresh_pkjwt: {
+    kind: "flow",
+    name: "refresh_pkjwt",
+    label: "refresh (private_key_jwt)",
+    flow: "refresh",
+    accessTokens: "jwt",
+    floor: "rs256",
+    floorOps: 2,
+    users: "flow",
+    proof: { kind: "private_key_jwt", twin: "refresh" },
+    alternatesWith: "refresh",
+    peerDifference: `${SAME_CHECKS}; and as in refresh (JWT), it keeps refresh tokens in memory`,
+  },
   code_flow_login: {
     kind: "flow",
     name: "code_flow_login",
@@ -236,6 +323,14 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     users: "login",
   },
 };
+
+/** A token response's token_type (case-insensitive, RFC 6749 §5.1): DPoP for a bound token, Bearer otherwise. */
+function expectTokenType(body: string, type: "DPoP" | "Bearer"): string | undefined {
+  const tokenType = (JSON.parse(body) as { token_type?: unknown }).token_type;
+  return typeof tokenType === "string" && tokenType.toLowerCase() === type.toLowerCase()
+    ? undefined
+    : `expected token_type ${type}, got ${JSON.stringify(tokenType)}`;
+}
 
 function expectJson(status: number, body: string, member: string): string | undefined {
   if (status !== 200) return `expected 200, got ${status}: ${body.slice(0, 200)}`;

@@ -1,3 +1,4 @@
+import { providerClientEntries } from "./bench-clients.ts";
 import { startBenchDirectory, type BenchDirectory } from "./bench-directory.ts";
 import type { BenchOptions } from "./options.ts";
 import { startProvider, type RunningProvider } from "./provider-process.ts";
@@ -39,8 +40,10 @@ export async function startServers(
   progress: (message: string) => void,
 ): Promise<BenchServers> {
   progress("starting the provider");
+  // The DPoP and private_key_jwt scenarios' clients only when measured: a base revision (bench:compare) may not know them.
+  const clients = scenarios.some((s) => s.proof !== undefined) ? providerClientEntries() : [];
   const servers: BenchServers = {
-    provider: await startProvider(serverCpu, process.env),
+    provider: await startProvider(serverCpu, process.env, undefined, {}, {}, clients),
     bareHttp: undefined,
     ceilings: new Map(),
     peer: undefined,

@@ -1,6 +1,7 @@
+import { es256CpuUs, proofCosts } from "./proof-cost.ts";
 import { providerShareOf, spread } from "./round-ratios.ts";
 import type { ScenarioName } from "./scenarios.ts";
-import type { ScenarioMeasurement, ServerMeasurement, TargetResult, WorkerScaling } from "./results.ts";
+import type { BenchResults, ScenarioMeasurement, ServerMeasurement, TargetResult, WorkerScaling } from "./results.ts";
 
 /**
  * The targets of the current stage (issues 26 and 27), each on a quotient of two servers measured in the
@@ -52,6 +53,13 @@ export const LDAP_WITHOUT_TARGET: Partial<Record<ScenarioName, string>> = {
     "on users.yaml a login verifies a scrypt hash (the demo's cost, most of a login's time); on LDAP slapd checks the password by a bind: the quotient compares the two password checks, reported as what a login costs on each",
 };
 
+/**
+ * DPoP's extra server CPU per request over bearer (the proof scenario's CPU µs per request − its twin's,
+ * in the same rounds) ÷ one ES256 verification's CPU µs on the same core (the es256 floor), at most this
+ * (issue 28 §8): checking a proof may cost what verifying its signature costs, and not much more.
+ */
+export const DPOP_EXTRA_CPU_TARGET = 1;
+
 /** --workers: N workers on N cores serve at least this many times one worker's client_credentials (issue 14 sets 1.7 for two). */
 export const WORKER_SCALING_TARGET = 1.7;
 
@@ -59,7 +67,11 @@ export const WORKER_SCALING_TARGET = 1.7;
  * PASS/FAIL per target whose servers were measured, by the median of the rounds' quotients; INVALID
  * when a round of either server, or a floor sample next to one, was invalid.
  */
-export function evaluateTargets(measurements: readonly ScenarioMeasurement[], workerScaling?: WorkerScaling): TargetResult[] {
+export function evaluateTargets(
+  measurements: readonly ScenarioMeasurement[],
+  workerScaling?: WorkerScaling,
+  floors: BenchResults["floors"] = {},
+): TargetResult[] {
   const results: TargetResult[] = [];
   for (const { scenario, minShare } of CEILING_TARGETS) {
     const m = measurements.find((x) => x.scenario === scenario);
@@ -72,8 +84,38 @@ export function evaluateTargets(measurements: readonly ScenarioMeasurement[], wo
     const m = measurements.find((x) => x.scenario === scenario);
     if (m?.ldap) results.push(shareTarget(m, "users.yaml", minShare));
   }
+  results.push(...dpopCpuTargets(measurements, es256CpuUs(floors)));
   if (workerScaling) results.push(workerScalingTarget(workerScaling));
   return results;
+}
+
+/**
+ * Per DPoP scenario measured with its twin: the median over the rounds of (extra CPU µs per request ÷
+ * one ES256 verification's µs), at most DPOP_EXTRA_CPU_TARGET; INVALID when a window of either or the ES256
+ * samples were; not judged when the run left the twin out.
+ */
+function dpopCpuTargets(measurements: readonly ScenarioMeasurement[], es256Us: number | null): TargetResult[] {
+  return proofCosts(measurements)
+    .filter((c) => c.kind === "dpop" && c.twinMeasured)
+    .map((c) => {
+      const valid = c.provider !== null && es256Us !== null && es256Us > 0;
+      const range = valid
+        ? {
+            median: c.provider!.extraCpuUs.median / es256Us,
+            min: c.provider!.extraCpuUs.min / es256Us,
+            max: c.provider!.extraCpuUs.max / es256Us,
+          }
+        : null;
+      return {
+        label: `${c.label}: extra CPU per request over bearer ≤ ${DPOP_EXTRA_CPU_TARGET} ES256 verification`,
+        scenario: c.scenario,
+        against: "ES256 verification" as const,
+        maxRatio: DPOP_EXTRA_CPU_TARGET,
+        ratio: range?.median ?? null,
+        range,
+        status: range === null ? ("INVALID" as const) : range.median <= DPOP_EXTRA_CPU_TARGET ? ("PASS" as const) : ("FAIL" as const),
+      };
+    });
 }
 
 /** What a quotient divides Portcullis by: its ceiling, the peer, or (the provider on LDAP ÷) the provider on users.yaml. */

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
 import { runLoad } from "./load.ts";
+import { tokenUrlOf } from "./bench-clients.ts";
 import { problems } from "./load-protocol.ts";
 import { LATER_ROUND_WARMUP_SECONDS, type BenchOptions } from "./options.ts";
 import { startProvider, type RunningProvider } from "./provider-process.ts";
@@ -37,7 +38,7 @@ export async function measureWorkerScaling(options: BenchOptions, progress: (mes
     started.push(one);
     const many = await startProvider(cores, process.env, undefined, edits(workers));
     started.push(many);
-    const request = await scenario.prepare(one.baseUrl);
+    const request = await scenario.prepare(one.baseUrl, tokenUrlOf("provider", one.baseUrl));
     const rounds: WorkerScaling["rounds"] = [];
     for (let round = 0; round < options.rounds; round++) {
       const warmupSeconds = round === 0 ? options.warmupSeconds : Math.min(options.warmupSeconds, LATER_ROUND_WARMUP_SECONDS);

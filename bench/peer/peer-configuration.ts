@@ -1,4 +1,5 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { isServiceClient, peerClientEntries } from "../bench-clients.ts";
 import { AUTHORIZE_PATH, TOKEN_PATH, USERINFO_PATH } from "../code-flow.ts";
 import { API_RESOURCE_OF_SCOPE, DEMO_ISSUER, DEMO_PORTAL, DEMO_SERVICE, DEMO_WEB } from "../demo-accounts.ts";
 import type { PeerAccounts } from "./peer-accounts.ts";
@@ -85,6 +86,8 @@ export function peerConfiguration(accounts: PeerAccounts): Record<string, unknow
         token_endpoint_auth_method: "client_secret_post",
         scope: DEMO_SERVICE.allowedScopes.join(" "),
       },
+      // The DPoP and private_key_jwt scenarios' clients, as the provider has them (bench-clients.ts).
+      ...peerClientEntries(),
     ],
     jwks: { keys: [jwk] },
     scopes: ["openid", "offline_access", ...Object.keys(accounts.scopeClaims).filter((s) => s !== "openid"), ...apiScopes],
@@ -108,6 +111,8 @@ export function peerConfiguration(accounts: PeerAccounts): Record<string, unknow
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       userinfo: { enabled: true },
+      // DPoP without server nonces, as the provider's default (dpop.require_nonce: false).
+      dPoP: { enabled: true },
       resourceIndicators: { enabled: true, defaultResource, useGrantedResource: () => true, getResourceServerInfo },
     },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
@@ -125,13 +130,14 @@ export function peerConfiguration(accounts: PeerAccounts): Record<string, unknow
 }
 
 /**
- * The resource a token request is for when it names none: the API for demo-service, the userinfo
+ * The resource a token request is for when it names none: the API for demo-service (and the bench's
+ * service clients), the userinfo
  * resource (a JWT) for a login; none, so an opaque access token, for demo-portal (the provider's
  * reference-token client) and for the userinfo scenario's login.
  */
 function defaultResource(ctx: PeerContext, client: { clientId: string }, oneOf?: string | string[]): string | string[] | undefined {
   if (oneOf) return oneOf;
-  if (client.clientId === DEMO_SERVICE.clientId) return ACME_RESOURCE;
+  if (isServiceClient(client.clientId)) return ACME_RESOURCE;
   if (client.clientId === DEMO_PORTAL.clientId) return undefined;
   const scope = ctx.oidc.params?.scope ?? "";
   return scope.split(" ").includes(OPAQUE_FOR_USERINFO_SCOPE) ? undefined : USERINFO_RESOURCE;

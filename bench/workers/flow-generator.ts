@@ -12,6 +12,7 @@ import {
   ssoSession,
   type Send,
 } from "../code-flow.ts";
+import { proofWebClient } from "../bench-clients.ts";
 import { DEMO_USERS, DEMO_WEB } from "../demo-accounts.ts";
 import type { FlowJob, LoadResult } from "../load-protocol.ts";
 import { firstRefreshToken, refreshGrant, REFRESHING_CLIENT } from "../refresh-flow.ts";
@@ -28,7 +29,8 @@ import { Latencies, openWindow } from "../window.ts";
  *   → password → token.
  * - refresh: each user gets a session as for sso and one refresh token from a code flow with
  *   offline_access (not measured), then loops refresh grants, each with the token the last one returned;
- *   as demo-web (JWT access tokens) or, for job.accessTokens "reference", as demo-portal.
+ *   as demo-web (JWT access tokens) or, for job.accessTokens "reference", as demo-portal; with job.proof,
+ *   as the bench's DPoP or private_key_jwt client, each token request with a proof or assertion made for it.
  * The load runs without a break from the warm-up into the recorded window; a flow counts when it
  * completes inside the window. argv[2]: a FlowJob as JSON. Prints one LoadResult (unit "flow") as JSON.
  */
@@ -36,7 +38,7 @@ const job = JSON.parse(process.argv[2] ?? "") as FlowJob;
 /** After a failed flow, before the next: a dead server must not turn the loop into a busy spin. */
 const FAILURE_PAUSE_MS = 10;
 /** refresh: the client whose grants are loaded. */
-const refreshingClient = REFRESHING_CLIENT[job.accessTokens ?? "jwt"];
+const refreshingClient = job.proof ? proofWebClient(job.proof.kind, job.proof.tokenUrl) : REFRESHING_CLIENT[job.accessTokens ?? "jwt"];
 
 type Phase = "setup" | "warmup" | "window" | "drain";
 let phase: Phase = "setup";

@@ -1,4 +1,5 @@
 import autocannon from "autocannon";
+import { proofMaker } from "../client-proofs.ts";
 import type { LoadJob, LoadResult } from "../load-protocol.ts";
 import { Latencies, openWindow } from "../window.ts";
 
@@ -6,6 +7,8 @@ import { Latencies, openWindow } from "../window.ts";
  * The load generator, run pinned to its own core: autocannon's API, a warm-up run that is thrown away,
  * then the recorded run. Latencies are taken from autocannon's `response` events (fractional ms)
  * rather than its histogram, which has 1 ms resolution — too coarse for sub-millisecond endpoints.
+ * A request with `proofs` (DPoP, private_key_jwt) is rebuilt before every send with a fresh proof and
+ * assertion, signed here on the load generator's core (autocannon's setupRequest).
  * argv[2]: a LoadJob as JSON. Prints one LoadResult as JSON.
  */
 const job = JSON.parse(process.argv[2] ?? "") as LoadJob;
@@ -16,8 +19,20 @@ const options: autocannon.Options = {
   method: job.request.method,
   ...(job.request.headers ? { headers: job.request.headers } : {}),
   ...(job.request.body !== undefined ? { body: job.request.body } : {}),
+  ...(job.request.proofs ? { requests: [{ setupRequest: freshProofs(job.request) }] } : {}),
   timeout: 10,
 };
+
+/** autocannon's setupRequest: the request with a new DPoP proof header and client assertion. */
+function freshProofs(request: LoadJob["request"]): (req: autocannon.RawRequest) => autocannon.RawRequest {
+  const make = proofMaker(request.proofs!);
+  const base = request.body ?? "";
+  return (req) => {
+    const { headers, form } = make();
+    const extra = new URLSearchParams(form).toString();
+    return { ...req, headers: { ...req.headers, ...headers }, body: extra === "" ? base : `${base}&${extra}` };
+  };
+}
 
 // Failures during the warm-up count too: a server that fails while warming up is not measured as healthy.
 let warmupFailures = 0;

@@ -183,4 +183,32 @@ describe("planRounds", () => {
       "floor rs256",
     ]);
   });
+
+  it("alternates the DPoP and private_key_jwt scenarios with their twin, sampling ES256 once per round after the block", () => {
+    const dpop = { ...planned("client_credentials_dpop", false, true), costFloor: "es256" as const };
+    const plan = planRounds([planned("client_credentials", false, true), dpop, planned("client_credentials_pkjwt", false, true)], 2);
+    expect(plan.map(describeStep)).toEqual([
+      "floor rs256",
+      "client_credentials provider 0",
+      "client_credentials peer 0",
+      "floor rs256",
+      "client_credentials_dpop provider 0",
+      "client_credentials_dpop peer 0",
+      "floor rs256",
+      "client_credentials_pkjwt provider 0",
+      "client_credentials_pkjwt peer 0",
+      "floor rs256",
+      "floor es256",
+      "client_credentials peer 1",
+      "client_credentials provider 1",
+      "floor rs256",
+      "client_credentials_dpop peer 1",
+      "client_credentials_dpop provider 1",
+      "floor rs256",
+      "client_credentials_pkjwt peer 1",
+      "client_credentials_pkjwt provider 1",
+      "floor rs256",
+      "floor es256",
+    ]);
+  });
 });
