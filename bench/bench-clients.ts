@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { TOKEN_PATH } from "./code-flow.ts";
-import { benchKey, proofMaker, type ProofSpec } from "./client-proofs.ts";
+import { benchKey, proofMaker, type ProofKind, type ProofSpec } from "./client-proofs.ts";
 import { DEMO_ISSUER, DEMO_SERVICE, DEMO_WEB, type CodeFlowClient } from "./demo-accounts.ts";
 
 /**
@@ -11,9 +11,6 @@ import { DEMO_ISSUER, DEMO_SERVICE, DEMO_WEB, type CodeFlowClient } from "./demo
  * as demo-service and demo-web do and require a proof on every token request (require_dpop); the
  * private_key_jwt clients sign an ES256 assertion instead of sending a secret, and get bearer tokens.
  */
-
-/** What a scenario's client adds to each token request: a DPoP proof, or a client assertion instead of its secret. */
-export type ProofKind = "dpop" | "private_key_jwt";
 
 /** The label its ES256 key is derived from (client-proofs.ts, benchKey). */
 const KEY_OF: Record<ProofKind, string> = { dpop: "bench-dpop-key", private_key_jwt: "bench-pkjwt-key" };

@@ -1,5 +1,8 @@
 import { createECDH, createHash, createPrivateKey, randomBytes, sign, type KeyObject } from "node:crypto";
 
+/** What a scenario's client adds to each token request: a DPoP proof, or a client assertion instead of its secret. */
+export type ProofKind = "dpop" | "private_key_jwt";
+
 /**
  * What a DPoP or private_key_jwt client sends with each token request, made fresh per request as a real
  * client does: a DPoP proof (RFC 9449: new jti and iat, ath when presenting a token) and a client

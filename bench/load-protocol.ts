@@ -1,5 +1,4 @@
-import type { ProofKind } from "./bench-clients.ts";
-import type { ProofSpec } from "./client-proofs.ts";
+import type { ProofKind, ProofSpec } from "./client-proofs.ts";
 
 /** What the bench and its load generator workers pass each other: jobs as JSON in argv, results as a JSON line. */
 

@@ -1,6 +1,7 @@
 import { fmt, range, table } from "./report-format.ts";
 import type { BenchResults, Spread, TargetResult } from "./results.ts";
-import { es256CpuUs, type TwinComparison } from "./proof-cost.ts";
+import { es256CpuUs } from "./proof-cost.ts";
+import type { TwinComparison } from "./results.ts";
 import { SCENARIOS } from "./scenarios.ts";
 import { DPOP_EXTRA_CPU_TARGET } from "./targets.ts";
 

@@ -1,5 +1,4 @@
-import type { ProofKind } from "./bench-clients.ts";
-import type { FloorSeries, ScenarioMeasurement, ServerMeasurement, Spread } from "./results.ts";
+import type { FloorSeries, ProofCost, ScenarioMeasurement, ServerMeasurement, Spread, TwinComparison } from "./results.ts";
 import { spread } from "./round-ratios.ts";
 import { SCENARIOS, type ScenarioName } from "./scenarios.ts";
 
@@ -10,27 +9,6 @@ import { SCENARIOS, type ScenarioName } from "./scenarios.ts";
  * CPU per unit of work with it − without; the median and range over the rounds. CPU time per unit is the
  * figure a busy machine moves least, so the extra CPU is what is compared with one ES256 verification.
  */
-
-/** One server's proof scenario against its twin. */
-export interface TwinComparison {
-  /** Per round: req/s (flows/s) with the proof ÷ without. */
-  rateShare: Spread;
-  /** Per round: server CPU µs per request (flow) with the proof − without. */
-  extraCpuUs: Spread;
-}
-
-export interface ProofCost {
-  scenario: ScenarioName;
-  label: string;
-  twin: ScenarioName;
-  kind: ProofKind;
-  /** Whether the run measured the twin too: without it there is nothing to divide by (not judged, not invalid). */
-  twinMeasured: boolean;
-  /** Null when either scenario's windows were invalid, or the twin was not measured in the run. */
-  provider: TwinComparison | null;
-  /** node-oidc-provider, when it ran (--peer). */
-  peer?: TwinComparison | null;
-}
 
 /** A proof scenario's rounds against its twin's, by round number; null when either is invalid or they share no round. */
 export function twinComparison(withProof: ServerMeasurement, twin: ServerMeasurement): TwinComparison | null {

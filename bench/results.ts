@@ -2,7 +2,7 @@ import type { FloorName, ScenarioName } from "./scenarios.ts";
 import type { LoopSample } from "./workers/tight-loop.ts";
 import type { LoadResult } from "./load-protocol.ts";
 import type { BenchOptions } from "./options.ts";
-import type { ProofCost } from "./proof-cost.ts";
+import type { ProofKind } from "./client-proofs.ts";
 
 /** Everything one bench run found, every round's raw numbers included; printed as tables and written to bench/results/latest.json. */
 export interface BenchResults {
@@ -123,3 +123,24 @@ export interface WorkerScaling {
 
 /** A window of the worker-scaling measurement, with the cores the provider's processes (primary and workers) used meanwhile. */
 export type ScalingWindow = LoadResult & { coresUsed: number };
+
+/** One server's proof scenario against its twin. */
+export interface TwinComparison {
+  /** Per round: req/s (flows/s) with the proof ÷ without. */
+  rateShare: Spread;
+  /** Per round: server CPU µs per request (flow) with the proof − without. */
+  extraCpuUs: Spread;
+}
+
+export interface ProofCost {
+  scenario: ScenarioName;
+  label: string;
+  twin: ScenarioName;
+  kind: ProofKind;
+  /** Whether the run measured the twin too: without it there is nothing to divide by (not judged, not invalid). */
+  twinMeasured: boolean;
+  /** Null when either scenario's windows were invalid, or the twin was not measured in the run. */
+  provider: TwinComparison | null;
+  /** node-oidc-provider, when it ran (--peer). */
+  peer?: TwinComparison | null;
+}

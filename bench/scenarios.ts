@@ -1,4 +1,5 @@
-import { PROOF_SERVICE, proofSpecOf, type BenchClient, type ProofKind } from "./bench-clients.ts";
+import { PROOF_SERVICE, proofSpecOf, type BenchClient } from "./bench-clients.ts";
+import type { ProofKind } from "./client-proofs.ts";
 import { USERINFO_PATH, httpSender, logInAndRedeem, oneConnection } from "./code-flow.ts";
 import { DEMO_SERVICE, DEMO_USERS } from "./demo-accounts.ts";
 import type { AccessTokenFormat, FlowKind, LoadRequest } from "./load-protocol.ts";

@@ -7,17 +7,9 @@
 import { spawn } from "node:child_process";
 import { calculateJwkThumbprint, decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  PROOF_SERVICE,
-  proofSpecOf,
-  proofWebClient,
-  providerClientEntries,
-  publicJwkOf,
-  tokenUrlOf,
-  type ProofKind,
-} from "../../bench/bench-clients.ts";
+import { PROOF_SERVICE, proofSpecOf, proofWebClient, providerClientEntries, publicJwkOf, tokenUrlOf } from "../../bench/bench-clients.ts";
 import { Browser, httpSender, logInAndRedeem, oneConnection, pkcePair } from "../../bench/code-flow.ts";
-import { proofMaker } from "../../bench/client-proofs.ts";
+import { proofMaker, type ProofKind } from "../../bench/client-proofs.ts";
 import { DEMO_USERS, DEMO_WEB } from "../../bench/demo-accounts.ts";
 import type { LoadJob, LoadRequest, LoadResult } from "../../bench/load-protocol.ts";
 import { startProvider } from "../../bench/provider-process.ts";
