@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
-import { accessTokenHash, jwkThumbprint } from "../../src/oauth/dpop/jwk-thumbprint.ts";
+import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import { accessTokenHash } from "../../src/oauth/dpop/jwk-thumbprint.ts";
 
 /** A client's DPoP key pair (openid-client's getDPoPHandle takes it as is), with the public JWK a proof embeds and its thumbprint. */
 export interface DpopKey {
@@ -14,7 +14,7 @@ export interface DpopKey {
 export async function dpopKey(alg = "ES256"): Promise<DpopKey> {
   const { privateKey, publicKey } = await generateKeyPair(alg);
   const publicJwk = await exportJWK(publicKey);
-  return { privateKey, publicKey, publicJwk, jkt: await jwkThumbprint(publicJwk), alg };
+  return { privateKey, publicKey, publicJwk, jkt: await calculateJwkThumbprint(publicJwk, "sha256"), alg };
 }
 
 /** What a hand-made proof says; anything may be set wrong on purpose (an attack test). */

@@ -1,8 +1,9 @@
-import { EmbeddedJWK, type JWK, jwtVerify } from "jose";
+import { jwtVerify } from "jose";
 import { epochSeconds, type Clock } from "../../time/clock.ts";
 import type { DpopNonces } from "./dpop-nonces.ts";
 import type { ProofReplay } from "./proof-replay.ts";
-import { accessTokenHash, jwkThumbprint } from "./jwk-thumbprint.ts";
+import { accessTokenHash } from "./jwk-thumbprint.ts";
+import { ProofKeys } from "./proof-keys.ts";
 import { DPOP_ALGORITHMS, type DpopAlgorithm } from "../../crypto/dpop-algorithms.ts";
 import { invalidDpopProof, type ProofSite, useDpopNonce } from "./dpop-errors.ts";
 import { sameTarget } from "./target-uri.ts";
@@ -51,6 +52,7 @@ export interface DpopProofsOptions {
  */
 export class DpopProofs {
   readonly #options: DpopProofsOptions;
+  readonly #keys = new ProofKeys();
 
   constructor(options: DpopProofsOptions) {
     this.#options = options;
@@ -72,13 +74,12 @@ export class DpopProofs {
     if (headers === undefined || headers.length === 0) return undefined;
     // §4.3 check 1: exactly one DPoP header, of one value.
     if (headers.length > 1) throw invalidDpopProof("send exactly one DPoP header", site);
-    const { payload, jwk } = await this.#signedProof(headers[0]!, site, request.algorithms ?? DPOP_ALGORITHMS);
+    const { payload, jkt } = await this.#signedProof(headers[0]!, site, request.algorithms ?? DPOP_ALGORITHMS);
     const iat = this.#checkClaims(payload, request);
     if (this.#options.requireNonce) {
       const nonce = payload.nonce;
       if (typeof nonce !== "string" || !this.#options.nonces.accepts(nonce)) throw useDpopNonce(this.#options.nonces.current(), site);
     }
-    const jkt = await jwkThumbprint(jwk);
     // §11.1: single use within the window, on every node; kept until the proof's iat leaves the window.
     const ttlMs = (iat + MAX_AGE_S + SKEW_S + 1) * 1000 - this.#options.clock();
     if (!(await this.#options.replay.claim(jkt, payload.jti as string, ttlMs)))
@@ -91,9 +92,21 @@ export class DpopProofs {
     proof: string,
     site: ProofSite,
     algorithms: readonly DpopAlgorithm[],
-  ): Promise<{ payload: Record<string, unknown>; jwk: JWK }> {
+  ): Promise<{ payload: Record<string, unknown>; jkt: string }> {
+    let jkt: string | undefined;
     try {
-      const { payload, protectedHeader } = await jwtVerify(proof, EmbeddedJWK, {
+      // The key is the one the header embeds (§4.2 jwk), public, imported once per process (proof-keys.ts).
+      const embedded = (header: { jwk?: unknown }) => {
+        const jwk = header.jwk;
+        if (typeof jwk !== "object" || jwk === null || Array.isArray(jwk))
+          throw invalidDpopProof("the DPoP proof must embed its key", site);
+        if (PRIVATE_MEMBERS.some((member) => Object.hasOwn(jwk, member)))
+          throw invalidDpopProof("the DPoP proof's key must be public", site);
+        const proofKey = this.#keys.keyOf(jwk as Record<string, unknown>);
+        jkt = proofKey.jkt;
+        return proofKey.key;
+      };
+      const { payload, protectedHeader } = await jwtVerify(proof, embedded, {
         typ: "dpop+jwt",
         algorithms: [...DPOP_ALGORITHMS],
         // The time claims are checked below, against the proof window, not jose's rules for exp/nbf.
@@ -102,9 +115,7 @@ export class DpopProofs {
       // An algorithm the provider takes but this sender may not use: named, so the client's developer knows which to switch to.
       if (!algorithms.includes(protectedHeader.alg as DpopAlgorithm))
         throw invalidDpopProof(`this client's DPoP proofs must be signed with ${algorithms.join(", ")}`, site);
-      const jwk = protectedHeader.jwk as JWK;
-      if (PRIVATE_MEMBERS.some((member) => Object.hasOwn(jwk, member))) throw invalidDpopProof("the DPoP proof's key must be public", site);
-      return { payload: payload as Record<string, unknown>, jwk };
+      return { payload: payload as Record<string, unknown>, jkt: jkt! };
     } catch (err) {
       if (err instanceof OAuthError) throw err;
       // jose's own text may quote the header; the caller learns which family of check failed, no more.
