@@ -35,6 +35,8 @@ export type AssertionRejection =
   | "replayed";
 
 export class AssertionRejected extends Error {
+  static readonly code: string = "ERR_CLIENT_ASSERTION_REJECTED";
+  readonly code: string = "ERR_CLIENT_ASSERTION_REJECTED";
   readonly reason: AssertionRejection;
   constructor(reason: AssertionRejection) {
     super(`client assertion rejected: ${reason}`);
