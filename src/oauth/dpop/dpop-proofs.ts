@@ -1,4 +1,7 @@
 import { jwtVerify } from "jose";
+import type { KeyObject } from "node:crypto";
+import { verifyJwt } from "../../tokens/jws-verifier.ts";
+import { cryptoKeyInput, isSigningAlg, type SigningAlg, signingAlgOfKey } from "../../crypto/signing-alg.ts";
 import { epochSeconds, type Clock } from "../../time/clock.ts";
 import type { DpopNonces } from "./dpop-nonces.ts";
 import type { ProofReplay } from "./proof-replay.ts";
@@ -94,33 +97,57 @@ export class DpopProofs {
     algorithms: readonly DpopAlgorithm[],
   ): Promise<{ payload: Record<string, unknown>; jkt: string }> {
     let jkt: string | undefined;
+    // The key is the one the header embeds (§4.2 jwk), public, imported once per process (proof-keys.ts).
+    const embedded = (header: Record<string, unknown>) => {
+      const jwk = header.jwk;
+      if (typeof jwk !== "object" || jwk === null || Array.isArray(jwk)) throw invalidDpopProof("the DPoP proof must embed its key", site);
+      if (PRIVATE_MEMBERS.some((member) => Object.hasOwn(jwk, member))) throw invalidDpopProof("the DPoP proof's key must be public", site);
+      const proofKey = this.#keys.keyOf(jwk as Record<string, unknown>);
+      jkt = proofKey.jkt;
+      return proofKey.key;
+    };
     try {
-      // The key is the one the header embeds (§4.2 jwk), public, imported once per process (proof-keys.ts).
-      const embedded = (header: { jwk?: unknown }) => {
-        const jwk = header.jwk;
-        if (typeof jwk !== "object" || jwk === null || Array.isArray(jwk))
-          throw invalidDpopProof("the DPoP proof must embed its key", site);
-        if (PRIVATE_MEMBERS.some((member) => Object.hasOwn(jwk, member)))
-          throw invalidDpopProof("the DPoP proof's key must be public", site);
-        const proofKey = this.#keys.keyOf(jwk as Record<string, unknown>);
-        jkt = proofKey.jkt;
-        return proofKey.key;
-      };
-      const { payload, protectedHeader } = await jwtVerify(proof, embedded, {
-        typ: "dpop+jwt",
-        algorithms: [...DPOP_ALGORITHMS],
-        // The time claims are checked below, against the proof window, not jose's rules for exp/nbf.
-        currentDate: new Date(this.#options.clock()),
-      });
+      const { header, payload } = isSigningAlg(peekAlg(proof))
+        ? this.#verifiedSync(proof, embedded)
+        : await this.#verifiedByJose(proof, embedded);
+      if (!isDpopType(header.typ)) throw invalidDpopProof("the DPoP proof's typ must be dpop+jwt", site);
       // An algorithm the provider takes but this sender may not use: named, so the client's developer knows which to switch to.
-      if (!algorithms.includes(protectedHeader.alg as DpopAlgorithm))
+      if (!algorithms.includes(header.alg as DpopAlgorithm))
         throw invalidDpopProof(`this client's DPoP proofs must be signed with ${algorithms.join(", ")}`, site);
-      return { payload: payload as Record<string, unknown>, jkt: jkt! };
+      return { payload, jkt: jkt! };
     } catch (err) {
       if (err instanceof OAuthError) throw err;
-      // jose's own text may quote the header; the caller learns which family of check failed, no more.
+      // The verifier's own text may quote the header; the caller learns which family of check failed, no more.
       throw invalidDpopProof("the DPoP proof is malformed, not signed by its key or uses an unsupported algorithm", site);
     }
+  }
+
+  /**
+   * RS256, PS256 and ES256 proofs: verified synchronously with node:crypto by the verifier the provider
+   * checks its own tokens with (jws-verifier.ts, held to jose by a property test). jose's WebCrypto path
+   * costs a thread-pool job per proof, about as much CPU again as the signature check itself.
+   */
+  #verifiedSync(proof: string, embedded: (header: Record<string, unknown>) => KeyObject): VerifiedParts {
+    const { header, claims } = verifyJwt(proof, (header) => {
+      const key = embedded(header);
+      const alg = header.alg as SigningAlg;
+      // The key must be one that signs the header's alg (an EC key on P-256 for ES256; RSA, at least 2048 bits, for RS256 and PS256).
+      const fits = signingAlgOfKey(key, alg);
+      if ("problem" in fits || (key.asymmetricKeyType === "rsa" && (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048)) return undefined;
+      return { alg, publicKey: key, input: cryptoKeyInput(alg, key) };
+    });
+    checkTimeClaims(claims, epochSeconds(this.#options.clock));
+    return { header, payload: claims };
+  }
+
+  /** EdDSA proofs, through jose, which also checks that the key fits the alg. */
+  async #verifiedByJose(proof: string, embedded: (header: Record<string, unknown>) => KeyObject): Promise<VerifiedParts> {
+    const { payload, protectedHeader } = await jwtVerify(proof, (header) => embedded(header as Record<string, unknown>), {
+      algorithms: [...DPOP_ALGORITHMS],
+      // The window is checked in #checkClaims, against iat; here only jose's rules for exp and nbf, if a proof has them.
+      currentDate: new Date(this.#options.clock()),
+    });
+    return { header: protectedHeader as Record<string, unknown>, payload: payload as Record<string, unknown> };
   }
 
   /** §4.3 checks 4, 9–12: jti, htm, htu, iat within the window, ath over the presented token. The iat. */
@@ -140,4 +167,30 @@ export class DpopProofs {
       throw invalidDpopProof("the DPoP proof's ath does not match the access token", site);
     return iat;
   }
+}
+
+interface VerifiedParts {
+  header: Record<string, unknown>;
+  payload: Record<string, unknown>;
+}
+
+/** The header's alg, read before choosing a verifier; either verifier checks the whole header again. */
+function peekAlg(proof: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(proof.slice(0, proof.indexOf(".")), "base64url").toString("utf8")).alg;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `typ` as jose compares it: without an `application/` prefix, case aside. */
+function isDpopType(typ: unknown): boolean {
+  return typeof typ === "string" && typ.toLowerCase().replace(/^application\//, "") === "dpop+jwt";
+}
+
+/** What jwtVerify checks of `exp` and `nbf` when a proof carries them (they are optional in a proof): never past, never ahead. */
+function checkTimeClaims(claims: Record<string, unknown>, now: number): void {
+  const { exp, nbf } = claims;
+  if (exp !== undefined && (typeof exp !== "number" || exp <= now)) throw new TypeError("exp");
+  if (nbf !== undefined && (typeof nbf !== "number" || nbf > now)) throw new TypeError("nbf");
 }

@@ -2,7 +2,7 @@
  * DPoP proof verification (RFC 9449 §4.3) on its own, on an embedded store and a clock the tests move:
  * every check attacked with a hand-made proof, and the nonces of §8.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomBytes, randomUUID, sign } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
@@ -116,6 +116,29 @@ describe("refused proofs (invalid_dpop_proof)", () => {
       .setProtectedHeader({ alg: "ES256", typ: "dpop+jwt", jwk: privateJwk })
       .sign(privateKey);
     await expectInvalid(proofs(), proof);
+  });
+  it("a key that does not fit its alg: a P-256 key headed PS256, an RSA key headed ES256, an RSA key under 2048 bits", async () => {
+    const ec = await dpopKey("ES256");
+    const rsa = await dpopKey("RS256");
+    // jose will not sign a mismatch: the header is relabelled after signing, as an attacker would.
+    const relabel = (proof: string, alg: string) => {
+      const [header, ...rest] = proof.split(".");
+      const parsed = JSON.parse(Buffer.from(header!, "base64url").toString());
+      return [Buffer.from(JSON.stringify({ ...parsed, alg })).toString("base64url"), ...rest].join(".");
+    };
+    await expectInvalid(proofs(), relabel(await dpopProof(ec, { htm: "POST", htu: URL_, iat: nowS() }), "PS256"));
+    await expectInvalid(proofs(), relabel(await dpopProof(rsa, { htm: "POST", htu: URL_, iat: nowS() }), "ES256"));
+    // jose will not make a key under 2048 bits either: node:crypto makes and signs with one.
+    const weak = generateKeyPairSync("rsa", { modulusLength: 1024 });
+    const header = { alg: "RS256", typ: "dpop+jwt", jwk: weak.publicKey.export({ format: "jwk" }) };
+    const claims = { htm: "POST", htu: URL_, iat: nowS(), jti: randomUUID() };
+    const input = [header, claims].map((part) => Buffer.from(JSON.stringify(part)).toString("base64url")).join(".");
+    const small = `${input}.${sign("sha256", Buffer.from(input), weak.privateKey).toString("base64url")}`;
+    await expectInvalid(proofs(), small);
+  });
+  it("an exp already past, or an nbf still ahead", async () => {
+    await expectInvalid(proofs(), await make({ override: { exp: nowS() - 1 } }));
+    await expectInvalid(proofs(), await make({ override: { nbf: nowS() + 30 } }));
   });
   it("signed by another key than the one it embeds", async () => {
     const other = await dpopKey();
