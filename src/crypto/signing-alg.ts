@@ -19,15 +19,19 @@ export function isSigningAlg(value: unknown): value is SigningAlg {
 /** The digest node:crypto's sign and verify take for every algorithm above. */
 export const SIGNING_DIGEST = "sha256";
 
+/** What node:crypto's sign and verify take for one key: the KeyObject itself, or it with the algorithm's options. */
+export type CryptoKeyInput = KeyObject | (SignKeyObjectInput & VerifyKeyObjectInput);
+
 /**
  * How node:crypto signs or verifies `alg` with `key`: PSS with a salt as long as the digest (RFC 7518
- * §3.5), ECDSA as the raw r‖s a JWS carries (§3.4) rather than DER. Built once per key and kept, so a
- * signature never rebuilds it.
+ * §3.5), ECDSA as the raw r‖s a JWS carries (§3.4) rather than DER. RS256 needs no options and gets the
+ * KeyObject itself: an options object costs node a key-type check on every signature, on the token
+ * endpoint's hot path. Built once per key and kept, so a signature never rebuilds it.
  */
-export function cryptoKeyInput(alg: SigningAlg, key: KeyObject): SignKeyObjectInput & VerifyKeyObjectInput {
+export function cryptoKeyInput(alg: SigningAlg, key: KeyObject): CryptoKeyInput {
   if (alg === "PS256") return { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST };
   if (alg === "ES256") return { key, dsaEncoding: "ieee-p1363" };
-  return { key };
+  return key;
 }
 
 /** A new private key for `alg`: RSA of the configured size for RS256 and PS256 (never shared between the two: a JWK names one alg), P-256 for ES256. */

@@ -1,12 +1,12 @@
+import { createHash, createPublicKey, type KeyObject, type JsonWebKey } from "node:crypto";
 import {
-  createHash,
-  createPublicKey,
-  type KeyObject,
-  type JsonWebKey,
-  type SignKeyObjectInput,
-  type VerifyKeyObjectInput,
-} from "node:crypto";
-import { cryptoKeyInput, DEFAULT_SIGNING_ALG, SIGNING_ALGS, signingAlgOfKey, type SigningAlg } from "../crypto/signing-alg.ts";
+  type CryptoKeyInput,
+  cryptoKeyInput,
+  DEFAULT_SIGNING_ALG,
+  SIGNING_ALGS,
+  signingAlgOfKey,
+  type SigningAlg,
+} from "../crypto/signing-alg.ts";
 
 export type KeyStatus = "next" | "current" | "retired";
 
@@ -22,14 +22,14 @@ export interface KeyEntry {
 export interface SigningKey {
   readonly kid: string;
   readonly alg: SigningAlg;
-  readonly input: SignKeyObjectInput;
+  readonly input: CryptoKeyInput;
 }
 
 /** A published key as a verifier uses it: a token must name exactly this alg. */
 export interface VerificationKey {
   readonly alg: SigningAlg;
   readonly publicKey: KeyObject;
-  readonly input: VerifyKeyObjectInput;
+  readonly input: CryptoKeyInput;
 }
 
 export interface PublicJwk extends JsonWebKey {

@@ -137,7 +137,7 @@ describe("signing algorithms", () => {
   it("refuses a token signed by our own PS256 key but headed RS256, and an ES256 token relabelled RS256", async () => {
     const { header, payload } = decodeJwt(await clientCredentialsToken(p, CHOSEN_ALG[0].client, "acme.api.msg"));
     // A real PKCS#1 v1.5 signature by the PS256 key: it would verify as RS256 if the header chose the algorithm.
-    const psKey = p.provider.keys.keys.signingKey("PS256").input.key as KeyObject;
+    const psKey = (p.provider.keys.keys.signingKey("PS256").input as { key: KeyObject }).key;
     const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
     const input = `${encode({ ...header, alg: "RS256" })}.${encode(payload)}`;
     const relabelled = `${input}.${sign("sha256", Buffer.from(input), psKey).toString("base64url")}`;

@@ -10,6 +10,8 @@ import { ProofKeys } from "./proof-keys.ts";
 import { DPOP_ALGORITHMS, type DpopAlgorithm } from "../../crypto/dpop-algorithms.ts";
 import { invalidDpopProof, type ProofSite, useDpopNonce } from "./dpop-errors.ts";
 import { sameTarget } from "./target-uri.ts";
+// A proof's key must be public (RFC 9449 §4.3 check 7): the members that only a private or symmetric key has.
+import { PRIVATE_JWK_MEMBERS } from "../../crypto/client-jwk.ts";
 import { OAuthError } from "../../errors/oauth-error.ts";
 
 /** A proof is accepted this long after its `iat` (RFC 9449 §11.1: a short window bounds pre-made proofs)... */
@@ -18,8 +20,6 @@ export const MAX_AGE_S = 60;
 export const SKEW_S = 10;
 /** A jti longer than this is not a proof's random identifier but an attempt to fill the store. */
 const MAX_JTI_LENGTH = 256;
-/** JWK members of a private key: a proof's key must be public (RFC 9449 §4.3 check 7). */
-const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"];
 
 /** One request's DPoP proof as the checks need it. */
 export interface ProofRequest {
@@ -101,7 +101,8 @@ export class DpopProofs {
     const embedded = (header: Record<string, unknown>) => {
       const jwk = header.jwk;
       if (typeof jwk !== "object" || jwk === null || Array.isArray(jwk)) throw invalidDpopProof("the DPoP proof must embed its key", site);
-      if (PRIVATE_MEMBERS.some((member) => Object.hasOwn(jwk, member))) throw invalidDpopProof("the DPoP proof's key must be public", site);
+      if (PRIVATE_JWK_MEMBERS.some((member) => Object.hasOwn(jwk, member)))
+        throw invalidDpopProof("the DPoP proof's key must be public", site);
       const proofKey = this.#keys.keyOf(jwk as Record<string, unknown>);
       jkt = proofKey.jkt;
       return proofKey.key;
