@@ -4,8 +4,9 @@ import { measureLoop } from "./tight-loop.ts";
 
 /**
  * The ES256 floor: P-256 signature verifications per second on the core this process is pinned to, of a
- * JWS signing input the size of a DPoP proof for the token endpoint (node:crypto verify with a parsed
- * KeyObject): one verification, the cost the DPoP target compares the provider's extra CPU per request
+ * JWS signing input the size of a DPoP proof for the token endpoint (node:crypto verify with the parsed
+ * KeyObject itself and a DER signature, its cheapest form: an options object for JWS's r‖s encoding costs
+ * node a key-type check per call, src/crypto/jws-signature.ts): one verification, the cost the DPoP target compares the provider's extra CPU per request
  * with (targets.ts, DPOP_EXTRA_CPU_TARGET). argv: warm-up seconds, measured seconds, the core it is pinned
  * to. Prints one LoopSample (tight-loop.ts) as JSON; an operation is one verification.
  */
@@ -25,8 +26,8 @@ const signingInput = Buffer.from(
     ath: createHash("sha256").update("access-token").digest("base64url"),
   })}`,
 );
-const signature = sign("sha256", signingInput, { key: privateKey, dsaEncoding: "ieee-p1363" });
-const publicKey = { key: createPublicKey(privateKey), dsaEncoding: "ieee-p1363" as const };
+const signature = sign("sha256", signingInput, privateKey);
+const publicKey = createPublicKey(privateKey);
 
 measureLoop(
   () => {

@@ -34,9 +34,12 @@ export function checkPublicJwk(jwk: Record<string, unknown>): string | undefined
   return undefined;
 }
 
-/** The algorithms a key may verify: RS256 and PS256 for RSA, ES256 for P-256. */
+/**
+ * The algorithms a public key may verify: RS256 and PS256 for RSA of at least 2048 bits, ES256 for
+ * P-256; none for any other key. One rule for client assertions and DPoP proofs alike.
+ */
 export function algorithmsFor(key: KeyObject): readonly ClientAssertionAlgorithm[] {
-  if (key.asymmetricKeyType === "rsa") return ["RS256", "PS256"];
+  if (key.asymmetricKeyType === "rsa") return (key.asymmetricKeyDetails?.modulusLength ?? 0) >= MIN_RSA_BITS ? ["RS256", "PS256"] : [];
   if (key.asymmetricKeyType === "ec" && key.asymmetricKeyDetails?.namedCurve === "prime256v1") return ["ES256"];
   return [];
 }

@@ -24,13 +24,12 @@ export type CryptoKeyInput = KeyObject | (SignKeyObjectInput & VerifyKeyObjectIn
 
 /**
  * How node:crypto signs or verifies `alg` with `key`: PSS with a salt as long as the digest (RFC 7518
- * §3.5), ECDSA as the raw r‖s a JWS carries (§3.4) rather than DER. RS256 needs no options and gets the
- * KeyObject itself: an options object costs node a key-type check on every signature, on the token
- * endpoint's hot path. Built once per key and kept, so a signature never rebuilds it.
+ * §3.5); RS256 and ES256 need no options and get the KeyObject itself, since an options object costs node
+ * a key-type check on every signature, on the token endpoint's hot path (ES256's r‖s encoding is handled
+ * by jws-signature.ts instead). Built once per key and kept, so a signature never rebuilds it.
  */
 export function cryptoKeyInput(alg: SigningAlg, key: KeyObject): CryptoKeyInput {
   if (alg === "PS256") return { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST };
-  if (alg === "ES256") return { key, dsaEncoding: "ieee-p1363" };
   return key;
 }
 

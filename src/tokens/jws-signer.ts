@@ -1,5 +1,5 @@
-import { sign } from "node:crypto";
-import { DEFAULT_SIGNING_ALG, SIGNING_DIGEST, type SigningAlg } from "../crypto/signing-alg.ts";
+import { signJws } from "../crypto/jws-signature.ts";
+import { DEFAULT_SIGNING_ALG, type SigningAlg } from "../crypto/signing-alg.ts";
 import type { KeySet } from "./key-set.ts";
 
 /**
@@ -23,7 +23,7 @@ export class JwsSigner {
     const header = this.encodedHeader(key.alg, key.kid, typ);
     const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
     const signingInput = `${header}.${body}`;
-    const signature = sign(SIGNING_DIGEST, Buffer.from(signingInput), key.input).toString("base64url");
+    const signature = signJws(key.alg, key.input, Buffer.from(signingInput)).toString("base64url");
     return `${signingInput}.${signature}`;
   }
 

@@ -1,6 +1,6 @@
-import { verify } from "node:crypto";
 import { errors } from "jose";
-import { isSigningAlg, SIGNING_DIGEST } from "../crypto/signing-alg.ts";
+import { verifyJws } from "../crypto/jws-signature.ts";
+import { isSigningAlg } from "../crypto/signing-alg.ts";
 import type { VerificationKey } from "./key-set.ts";
 
 /**
@@ -45,7 +45,7 @@ export function verifyJwt(token: string, keyFor: (header: JoseHeader) => Verific
 
   // The signing input is the header and payload exactly as they appear in the token (ASCII, checked above).
   const signingInput = Buffer.from(`${encodedHeader}.${encodedPayload}`, "latin1");
-  if (!verify(SIGNING_DIGEST, signingInput, key.input, signature)) throw new errors.JWSSignatureVerificationFailed();
+  if (!verifyJws(key.alg, key.input, signingInput, signature)) throw new errors.JWSSignatureVerificationFailed();
   if (!payloadIsEncoded) throw new errors.JWTInvalid("JWTs MUST NOT use unencoded payload");
   const claims = parseJsonObject(payloadBytes, () => new errors.JWTInvalid("JWT Claims Set must be a top-level JSON object"));
   return { header, claims };

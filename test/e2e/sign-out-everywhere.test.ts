@@ -154,16 +154,13 @@ describe.skipIf(!redisUrl)("signing alice out everywhere on two nodes sharing on
         .filter(Boolean)
         .map((line) => JSON.parse(line) as Record<string, unknown>);
     // Each call's admin.request line is written when its answer has been sent, so after the sign-out's own lines.
-    await eventually(
-      () => {
-        const written = auditLines();
-        return (
-          written.filter((line) => line.type === "admin.request").length === 2 &&
-          written.some((line) => line.signout_id === outcome.signoutId && line.type === "user.signed_out")
-        );
-      },
-      "the admin sign-out's audit lines",
-    );
+    await eventually(() => {
+      const written = auditLines();
+      return (
+        written.filter((line) => line.type === "admin.request").length === 2 &&
+        written.some((line) => line.signout_id === outcome.signoutId && line.type === "user.signed_out")
+      );
+    }, "the admin sign-out's audit lines");
     const lines = auditLines();
     expect(lines.filter((line) => line.type === "admin.request").map(({ status, client_id }) => ({ status, client_id }))).toEqual([
       { status: 403, client_id: "demo-service" },

@@ -1,4 +1,5 @@
 import { createPublicKey, hash, type KeyObject } from "node:crypto";
+import { algorithmsFor, type ClientAssertionAlgorithm } from "../../crypto/client-jwk.ts";
 
 /** A flood of fresh keys only evicts the oldest: a real client signs every proof with the one key it holds. */
 const MAX_KEYS = 10_000;
@@ -14,6 +15,8 @@ const THUMBPRINT_MEMBERS: Readonly<Record<string, readonly string[]>> = {
 export interface ProofKey {
   readonly key: KeyObject;
   readonly jkt: string;
+  /** The JWS algorithms node:crypto verifies with it (client-jwk.ts: an RSA key of 2048+ bits, or P-256), worked out once. */
+  readonly algorithms: readonly ClientAssertionAlgorithm[];
 }
 
 /**
@@ -22,7 +25,7 @@ export interface ProofKey {
  * keys it has seen. They are keyed by the RFC 7638 thumbprint input (the required members only, in
  * order): two spellings of one key share an entry, and no other key can ever reach it. Only the required
  * members are imported, so nothing else a header carries (`alg`, `use`, `key_ops`) changes what is
- * verified; jose still checks that the key fits the proof's `alg`.
+ * verified. Which algorithms the key fits is worked out at import too (jose checks it again for EdDSA).
  */
 export class ProofKeys {
   readonly #keys = new Map<string, ProofKey>();
@@ -33,7 +36,7 @@ export class ProofKeys {
     const known = this.#keys.get(input);
     if (known !== undefined) return known;
     const key = createPublicKey({ key: JSON.parse(input), format: "jwk" });
-    const entry = { key, jkt: hash("sha256", input, "base64url") };
+    const entry = { key, jkt: hash("sha256", input, "base64url"), algorithms: algorithmsFor(key) };
     if (this.#keys.size >= MAX_KEYS) this.#keys.delete(this.#keys.keys().next().value!);
     this.#keys.set(input, entry);
     return entry;
