@@ -145,6 +145,49 @@ const SAME_CHECKS =
 const WARM_CACHE =
   "it finds the person by sub in the directory's cache (cache_ttl 60 s, so slapd is asked once a minute per person) where the provider on users.yaml finds them in its list";
 
+/** How reports name a proof kind. */
+const PROOF_LABEL: Readonly<Record<ProofKind, string>> = { dpop: "DPoP", private_key_jwt: "private_key_jwt" };
+
+/**
+ * client_credentials with a DPoP proof or a client assertion on every request, alternating with its
+ * shared-secret, bearer twin (issue 28 §8). A DPoP client's tokens are of type DPoP, an asserting client's Bearer.
+ */
+function clientCredentialsWithProof(kind: ProofKind): RequestScenario {
+  return {
+    kind: "request",
+    name: kind === "dpop" ? "client_credentials_dpop" : "client_credentials_pkjwt",
+    label: `client_credentials (${PROOF_LABEL[kind]})`,
+    floor: "rs256",
+    floorOps: 1,
+    proof: { kind, twin: "client_credentials" },
+    alternatesWith: "client_credentials",
+    prepare: (_baseUrl, tokenUrl) => Promise.resolve(serviceRequest(PROOF_SERVICE[kind], tokenUrl)),
+    connections: "token",
+    preflight: (status, body) => expectJson(status, body, "access_token") ?? expectTokenType(body, kind === "dpop" ? "DPoP" : "Bearer"),
+    peerDifference: SAME_CHECKS,
+  };
+}
+
+/**
+ * The refresh grant with a proof on every token request, alternating with refresh (JWT): refresh_token
+ * grants of a confidential client, whose refresh tokens are not bound to the key (RFC 9449 §5).
+ */
+function refreshWithProof(kind: ProofKind): FlowScenario {
+  return {
+    kind: "flow",
+    name: kind === "dpop" ? "refresh_dpop" : "refresh_pkjwt",
+    label: `refresh (${PROOF_LABEL[kind]})`,
+    flow: "refresh",
+    accessTokens: "jwt",
+    floor: "rs256",
+    floorOps: 2,
+    users: "flow",
+    proof: { kind, twin: "refresh" },
+    alternatesWith: "refresh",
+    peerDifference: `${SAME_CHECKS}; and as in refresh (JWT), it keeps refresh tokens in memory`,
+  };
+}
+
 export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
   discovery: {
     kind: "request",
@@ -182,32 +225,8 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     preflight: (status, body) => expectJson(status, body, "access_token"),
     ceiling: { label: "ceiling: minimal node:http token handler", worker: "ceiling-client-credentials.ts" },
   },
-  client_credentials_dpop: {
-    kind: "request",
-    name: "client_credentials_dpop",
-    label: "client_credentials (DPoP)",
-    floor: "rs256",
-    floorOps: 1,
-    proof: { kind: "dpop", twin: "client_credentials" },
-    alternatesWith: "client_credentials",
-    prepare: (_baseUrl, tokenUrl) => Promise.resolve(serviceRequest(PROOF_SERVICE.dpop, tokenUrl)),
-    connections: "token",
-    preflight: (status, body) => expectJson(status, body, "access_token") ?? expectTokenType(body, "DPoP"),
-    peerDifference: SAME_CHECKS,
-  },
-  client_credentials_pkjwt: {
-    kind: "request",
-    name: "client_credentials_pkjwt",
-    label: "client_credentials (private_key_jwt)",
-    floor: "rs256",
-    floorOps: 1,
-    proof: { kind: "private_key_jwt", twin: "client_credentials" },
-    alternatesWith: "client_credentials",
-    prepare: (_baseUrl, tokenUrl) => Promise.resolve(serviceRequest(PROOF_SERVICE.private_key_jwt, tokenUrl)),
-    connections: "token",
-    preflight: (status, body) => expectJson(status, body, "access_token") ?? expectTokenType(body, "Bearer"),
-    peerDifference: SAME_CHECKS,
-  },
+  client_credentials_dpop: clientCredentialsWithProof("dpop"),
+  client_credentials_pkjwt: clientCredentialsWithProof("private_key_jwt"),
   userinfo: {
     kind: "request",
     name: "userinfo",
@@ -272,34 +291,8 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
     peerDifference:
       "it keeps refresh tokens and opaque access tokens in memory (its development adapter, lost on restart); the provider writes each rotation and each reference token's record to its store's journal (both durable)",
   },
-  // The refresh grant with a proof on every token request, alternating with refresh (JWT): refresh_token
-  // grants of a confidential client, whose refresh tokens are not bound to the key (RFC 9449 §5).
-  refresh_dpop: {
-    kind: "flow",
-    name: "refresh_dpop",
-    label: "refresh (DPoP)",
-    flow: "refresh",
-    accessTokens: "jwt",
-    floor: "rs256",
-    floorOps: 2,
-    users: "flow",
-    proof: { kind: "dpop", twin: "refresh" },
-    alternatesWith: "refresh",
-    peerDifference: `${SAME_CHECKS}; and as in refresh (JWT), it keeps refresh tokens in memory`,
-  },
-  refresh_pkjwt: {
-    kind: "flow",
-    name: "refresh_pkjwt",
-    label: "refresh (private_key_jwt)",
-    flow: "refresh",
-    accessTokens: "jwt",
-    floor: "rs256",
-    floorOps: 2,
-    users: "flow",
-    proof: { kind: "private_key_jwt", twin: "refresh" },
-    alternatesWith: "refresh",
-    peerDifference: `${SAME_CHECKS}; and as in refresh (JWT), it keeps refresh tokens in memory`,
-  },
+  refresh_dpop: refreshWithProof("dpop"),
+  refresh_pkjwt: refreshWithProof("private_key_jwt"),
   code_flow_login: {
     kind: "flow",
     name: "code_flow_login",
