@@ -1,5 +1,7 @@
-import { decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose";
+import { decodeProtectedHeader } from "jose";
 import { CLIENT_ASSERTION_ALGORITHMS, type ClientAssertionAlgorithm } from "../crypto/client-jwk.ts";
+import { cryptoKeyInput } from "../crypto/signing-alg.ts";
+import { verifyJwt } from "../tokens/jws-verifier.ts";
 import { epochSeconds, type Clock } from "../time/clock.ts";
 import type { ClientPublicKey } from "../crypto/client-public-keys.ts";
 
@@ -51,12 +53,6 @@ export interface AcceptedAssertion {
   exp: number;
 }
 
-/** jose's error codes as reasons; any other failure of the JWT is `malformed`. */
-const JOSE_REASONS: Record<string, AssertionRejection> = {
-  ERR_JWT_EXPIRED: "expired",
-  ERR_JWS_SIGNATURE_VERIFICATION_FAILED: "bad_signature",
-};
-
 /** The typ values that say "a JWT", or RFC 7523bis's explicit type; an other type (an ID token's, at+jwt) is another kind of token. */
 const ACCEPTED_TYPES = new Set(["jwt", "client-authentication+jwt"]);
 
@@ -94,43 +90,51 @@ export async function verifyClientAssertion(
   const candidates = (await keysFor(kid)).filter((k) => (kid === undefined || k.kid === kid) && k.algorithms.includes(alg));
   if (candidates.length === 0) throw new AssertionRejected("no_matching_key");
 
-  const { skewSeconds, maxLifetimeSeconds } = ASSERTION_TIME_RULES;
-  let payload: JWTPayload | undefined;
+  // The signature, checked synchronously by the verifier our own tokens go through (jws-verifier.ts, held to
+  // jose by a property test); jose's jwtVerify took a WebCrypto thread-pool job per assertion.
+  let claims: Record<string, unknown> | undefined;
   let signer: ClientPublicKey | undefined;
   for (const candidate of candidates) {
     try {
-      ({ payload } = await jwtVerify(assertion, candidate.key, {
-        algorithms: [alg],
-        clockTolerance: skewSeconds,
-        currentDate: new Date(clock()),
-        requiredClaims: ["exp"],
-      }));
+      ({ claims } = verifyJwt(assertion, () => ({ alg, publicKey: candidate.key, input: cryptoKeyInput(alg, candidate.key) })));
       signer = candidate;
       break;
     } catch (err) {
-      const reason = JOSE_REASONS[(err as { code?: string }).code ?? ""] ?? (isClaimFailure(err) ? "invalid_claims" : "malformed");
       // Without a kid, the next key of the right kind may be the one that signed it.
-      if (reason !== "bad_signature") throw new AssertionRejected(reason);
+      if ((err as { code?: string }).code !== SIGNATURE_FAILED) throw new AssertionRejected("malformed");
     }
   }
-  if (payload === undefined || signer === undefined) throw new AssertionRejected("bad_signature");
+  if (claims === undefined || signer === undefined) throw new AssertionRejected("bad_signature");
 
   const now = epochSeconds(clock);
-  if (payload.iss !== clientId || payload.sub !== clientId) throw new AssertionRejected("wrong_issuer_or_subject");
-  if (!audienceIsIssuer(payload.aud, issuer)) throw new AssertionRejected("wrong_audience");
-  if (payload.exp! > now + maxLifetimeSeconds + skewSeconds) throw new AssertionRejected("exp_too_far");
-  if (payload.iat !== undefined && payload.iat > now + skewSeconds) throw new AssertionRejected("not_yet_valid");
-  if (typeof payload.jti !== "string" || payload.jti.length === 0 || payload.jti.length > 512) throw new AssertionRejected("jti_missing");
-  return { kid: signer.kid, jti: payload.jti, exp: payload.exp! };
+  const exp = checkTimes(claims, now);
+  const { skewSeconds, maxLifetimeSeconds } = ASSERTION_TIME_RULES;
+  if (claims.iss !== clientId || claims.sub !== clientId) throw new AssertionRejected("wrong_issuer_or_subject");
+  if (!audienceIsIssuer(claims.aud, issuer)) throw new AssertionRejected("wrong_audience");
+  if (exp > now + maxLifetimeSeconds + skewSeconds) throw new AssertionRejected("exp_too_far");
+  if (typeof claims.iat === "number" && claims.iat > now + skewSeconds) throw new AssertionRejected("not_yet_valid");
+  if (typeof claims.jti !== "string" || claims.jti.length === 0 || claims.jti.length > 512) throw new AssertionRejected("jti_missing");
+  return { kid: signer.kid, jti: claims.jti, exp };
+}
+
+const SIGNATURE_FAILED = "ERR_JWS_SIGNATURE_VERIFICATION_FAILED";
+
+/**
+ * The time claims as jose's jwtVerify checked them, with the skew as its clockTolerance: exp required,
+ * iat, nbf and exp numbers when present, nbf not ahead, exp not past. Returns exp.
+ */
+function checkTimes(claims: Record<string, unknown>, now: number): number {
+  const { skewSeconds } = ASSERTION_TIME_RULES;
+  const { exp, iat, nbf } = claims;
+  if (exp === undefined || (iat !== undefined && typeof iat !== "number")) throw new AssertionRejected("invalid_claims");
+  if (nbf !== undefined && (typeof nbf !== "number" || nbf > now + skewSeconds)) throw new AssertionRejected("invalid_claims");
+  if (typeof exp !== "number") throw new AssertionRejected("invalid_claims");
+  if (exp <= now - skewSeconds) throw new AssertionRejected("expired");
+  return exp;
 }
 
 /** The issuer identifier, alone: as a string, or as an array holding nothing else (RFC 7519 allows either form of one audience). */
-function audienceIsIssuer(aud: JWTPayload["aud"], issuer: string): boolean {
+function audienceIsIssuer(aud: unknown, issuer: string): boolean {
   if (typeof aud === "string") return aud === issuer;
   return Array.isArray(aud) && aud.length === 1 && aud[0] === issuer;
-}
-
-/** jose's claim check failed (nbf in the future, exp missing, a time claim that is not a number). */
-function isClaimFailure(err: unknown): boolean {
-  return (err as { code?: string }).code === "ERR_JWT_CLAIM_VALIDATION_FAILED";
 }

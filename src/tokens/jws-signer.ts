@@ -6,8 +6,9 @@ import type { KeySet } from "./key-set.ts";
  * Signs compact JWS (RS256, PS256 or ES256: the algorithm of the key that signs) with node:crypto
  * directly. jose's SignJWT goes through WebCrypto and measured ~25% slower per signature on this
  * hardware, which is most of the token endpoint's budget (see docs/performance.md). Our own access
- * tokens are verified with node:crypto too (jws-verifier.ts, held to jose's behaviour by a property
- * test); everything else is verified with jose, and the tests verify every kind of token we sign with jose.
+ * tokens, DPoP proofs and client assertions are verified with node:crypto too (jws-verifier.ts, held to
+ * jose's behaviour by property tests); everything else is verified with jose, and the tests verify every
+ * kind of token we sign with jose.
  */
 export class JwsSigner {
   private readonly keys: () => KeySet;

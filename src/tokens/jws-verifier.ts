@@ -4,10 +4,10 @@ import { isSigningAlg } from "../crypto/signing-alg.ts";
 import type { VerificationKey } from "./key-set.ts";
 
 /**
- * Verifies a compact JWT we signed (RS256, PS256 or ES256) synchronously with node:crypto and returns
- * its header and claims set. The token's alg must be exactly the one its key is published with: a key
- * never verifies under another algorithm (RFC 8725 §3.1), so an RS256 key cannot be made to check a
- * PS256 or HS256 signature, and `none` is never an algorithm.
+ * Verifies a compact JWT (one we signed, a DPoP proof or a client assertion; RS256, PS256 or ES256)
+ * synchronously with node:crypto and returns its header and claims set. The token's alg must be exactly
+ * the one its key is published with: a key never verifies under another algorithm (RFC 8725 §3.1), so
+ * an RS256 key cannot be made to check a PS256 or HS256 signature, and `none` is never an algorithm.
  *
  * Why not jose: jwtVerify checks RSA through WebCrypto, a libuv thread-pool job, which was ~56% of a
  * userinfo request (~79 µs) against ~23 µs for crypto.verify on a KeyObject (docs/decisions.md).
