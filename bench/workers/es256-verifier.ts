@@ -6,8 +6,8 @@ import { measureLoop } from "./tight-loop.ts";
  * The ES256 floor: P-256 signature verifications per second on the core this process is pinned to, of a
  * JWS signing input the size of a DPoP proof for the token endpoint (node:crypto verify with the parsed
  * KeyObject itself and a DER signature, its cheapest form: an options object for JWS's r‖s encoding costs
- * node a key-type check per call, src/crypto/jws-signature.ts): one verification, the cost the DPoP target compares the provider's extra CPU per request
- * with (targets.ts, DPOP_EXTRA_CPU_TARGET). argv: warm-up seconds, measured seconds, the core it is pinned
+ * node a key-type check per call, src/crypto/jws-signature.ts): one verification, the cost the DPoP
+ * target compares the provider's extra CPU per request with (targets.ts, DPOP_EXTRA_CPU_TARGET). argv: warm-up seconds, measured seconds, the core it is pinned
  * to. Prints one LoopSample (tight-loop.ts) as JSON; an operation is one verification.
  */
 const warmupSeconds = Number(process.argv[2] ?? 1);

@@ -1,7 +1,7 @@
 import type { CrossFieldRule } from "./cross-field-rule.ts";
 import type { IssueDraft } from "./issue-draft.ts";
 import type { ClientConfig } from "./types.generated.ts";
-import { PRIVATE_JWK_MEMBERS, checkPublicJwk } from "../crypto/client-jwk.ts";
+import { checkPublicJwk, privateJwkMember } from "../crypto/client-jwk.ts";
 import { isLoopbackHost } from "../http-kit/loopback-url.ts";
 
 /*
@@ -80,7 +80,7 @@ export function checkJwks(file: IssueDraft["file"], at: (string | number)[], hol
   const issues: IssueDraft[] = [];
   const add = (path: (string | number)[], message: string) => issues.push({ file, at: [...at, "jwks", "keys", ...path], message });
   keys.forEach((jwk, j) => {
-    const member = PRIVATE_JWK_MEMBERS.find((m) => Object.hasOwn(jwk, m));
+    const member = privateJwkMember(jwk);
     if (member !== undefined) add([j, member], "is a private key member: give only the public key (never the private one)");
     else {
       const problem = checkPublicJwk(jwk as Record<string, unknown>);

@@ -13,11 +13,16 @@ export type ClientAssertionAlgorithm = (typeof CLIENT_ASSERTION_ALGORITHMS)[numb
 /** JWK members that only a private (or symmetric) key has: such a key in the config is a leak, not a public key. */
 export const PRIVATE_JWK_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"] as const;
 
+/** The first private (or symmetric) member a JWK holds, or undefined for a public key. */
+export function privateJwkMember(jwk: object): string | undefined {
+  return PRIVATE_JWK_MEMBERS.find((member) => Object.hasOwn(jwk, member));
+}
+
 const MIN_RSA_BITS = 2048;
 
 /** Why a JWK cannot be a client's public signing key, or undefined when it can. */
 export function checkPublicJwk(jwk: Record<string, unknown>): string | undefined {
-  if (PRIVATE_JWK_MEMBERS.some((m) => Object.hasOwn(jwk, m))) return "holds a private key member";
+  if (privateJwkMember(jwk) !== undefined) return "holds a private key member";
   let key: KeyObject;
   try {
     key = createPublicKey({ key: jwk as JsonWebKey, format: "jwk" });

@@ -1,6 +1,6 @@
 import { decodeProtectedHeader } from "jose";
 import { CLIENT_ASSERTION_ALGORITHMS, type ClientAssertionAlgorithm } from "../crypto/client-jwk.ts";
-import { cryptoKeyInput } from "../crypto/signing-alg.ts";
+import { verificationKeyOf } from "../tokens/key-set.ts";
 import { verifyJwt } from "../tokens/jws-verifier.ts";
 import { epochSeconds, type Clock } from "../time/clock.ts";
 import type { ClientPublicKey } from "../crypto/client-public-keys.ts";
@@ -96,7 +96,7 @@ export async function verifyClientAssertion(
   let signer: ClientPublicKey | undefined;
   for (const candidate of candidates) {
     try {
-      ({ claims } = verifyJwt(assertion, () => ({ alg, publicKey: candidate.key, input: cryptoKeyInput(alg, candidate.key) })));
+      ({ claims } = verifyJwt(assertion, () => verificationKeyOf(alg, candidate.key)));
       signer = candidate;
       break;
     } catch (err) {

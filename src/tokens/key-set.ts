@@ -32,6 +32,11 @@ export interface VerificationKey {
   readonly input: CryptoKeyInput;
 }
 
+/** `publicKey` as the verifier of `alg` (ours, a DPoP proof's or a client's key). */
+export function verificationKeyOf(alg: SigningAlg, publicKey: KeyObject): VerificationKey {
+  return { alg, publicKey, input: cryptoKeyInput(alg, publicKey) };
+}
+
 export interface PublicJwk extends JsonWebKey {
   kid: string;
   kty: string;
@@ -69,7 +74,7 @@ export class KeySet {
         signingKeys.set(alg, { kid: e.kid, alg, input: cryptoKeyInput(alg, e.privateKey) });
       }
       const publicKey = createPublicKey(e.privateKey);
-      verificationKeys.set(e.kid, { alg, publicKey, input: cryptoKeyInput(alg, publicKey) });
+      verificationKeys.set(e.kid, verificationKeyOf(alg, publicKey));
       keys.push({ kid: e.kid, use: "sig", alg, ...publicParameters(publicKey) });
     }
     this.algorithms = SIGNING_ALGS.filter((alg) => signingKeys.has(alg));

@@ -1,6 +1,7 @@
 import { jwtVerify } from "jose";
 import { verifyJwt } from "../../tokens/jws-verifier.ts";
-import { cryptoKeyInput, isSigningAlg, type SigningAlg } from "../../crypto/signing-alg.ts";
+import { isSigningAlg, type SigningAlg } from "../../crypto/signing-alg.ts";
+import { verificationKeyOf } from "../../tokens/key-set.ts";
 import { epochSeconds, type Clock } from "../../time/clock.ts";
 import type { DpopNonces } from "./dpop-nonces.ts";
 import type { ProofReplay } from "./proof-replay.ts";
@@ -10,7 +11,7 @@ import { DPOP_ALGORITHMS, type DpopAlgorithm } from "../../crypto/dpop-algorithm
 import { invalidDpopProof, type ProofSite, useDpopNonce } from "./dpop-errors.ts";
 import { sameTarget } from "./target-uri.ts";
 // A proof's key must be public (RFC 9449 §4.3 check 7): the members that only a private or symmetric key has.
-import { PRIVATE_JWK_MEMBERS } from "../../crypto/client-jwk.ts";
+import { privateJwkMember } from "../../crypto/client-jwk.ts";
 import { OAuthError } from "../../errors/oauth-error.ts";
 
 /** A proof is accepted this long after its `iat` (RFC 9449 §11.1: a short window bounds pre-made proofs)... */
@@ -100,8 +101,7 @@ export class DpopProofs {
     const embedded = (header: Record<string, unknown>) => {
       const jwk = header.jwk;
       if (typeof jwk !== "object" || jwk === null || Array.isArray(jwk)) throw invalidDpopProof("the DPoP proof must embed its key", site);
-      if (PRIVATE_JWK_MEMBERS.some((member) => Object.hasOwn(jwk, member)))
-        throw invalidDpopProof("the DPoP proof's key must be public", site);
+      if (privateJwkMember(jwk) !== undefined) throw invalidDpopProof("the DPoP proof's key must be public", site);
       const proofKey = this.#keys.keyOf(jwk as Record<string, unknown>);
       jkt = proofKey.jkt;
       return proofKey;
@@ -133,7 +133,7 @@ export class DpopProofs {
       const alg = header.alg as SigningAlg;
       // The key must be one that signs the header's alg (an EC key on P-256 for ES256; RSA, at least 2048 bits, for RS256 and PS256).
       if (!algorithms.includes(alg)) return undefined;
-      return { alg, publicKey: key, input: cryptoKeyInput(alg, key) };
+      return verificationKeyOf(alg, key);
     });
     checkTimeClaims(claims, epochSeconds(this.#options.clock));
     return { header, payload: claims };
